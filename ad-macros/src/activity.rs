@@ -1,0 +1,276 @@
+//! Which local names may hold a float, found from the syntax alone.
+//!
+//! The macro sees no types, but it must decide, at each call `g(args)`, whether `g` is called
+//! with floats (then it must be a differentiated function, and the call goes to its derivative)
+//! or with data only (then it is an ordinary function and is called as written). The analysis
+//! over-approximates: a name is a float if any binding or assignment of it may be one. Either
+//! kind of mistake is a compile error, never a wrong derivative: a float cannot be passed where
+//! the derivative code's scalar type is expected, nor the other way round.
+
+use std::collections::HashSet;
+
+use syn::visit::Visit;
+use syn::{BinOp, Expr, Ident, Pat, Type, UnOp};
+
+use crate::ast::{first_float_in, Function, ParamKind};
+
+pub struct Locals {
+    /// Every name bound in the function: parameters, `let`s, patterns, closure parameters.
+    pub all: HashSet<Ident>,
+    /// The names that may hold a float.
+    pub floats: HashSet<Ident>,
+}
+
+impl Locals {
+    pub fn analyze(function: &Function) -> Locals {
+        let mut collector = BindingCollector::default();
+        collector.visit_block(&function.item.block);
+        let mut locals = Locals {
+            all: collector.names,
+            floats: HashSet::new(),
+        };
+        for param in &function.params {
+            locals.all.insert(param.name.clone());
+            if param.kind != ParamKind::Data {
+                locals.floats.insert(param.name.clone());
+            }
+        }
+        loop {
+            let before = locals.floats.len();
+            for binding in &collector.bindings {
+                let is_float = binding
+                    .ty
+                    .as_ref()
+                    .is_some_and(|ty| first_float_in(ty).is_some())
+                    || binding
+                        .value
+                        .as_ref()
+                        .is_some_and(|value| locals.may_be_float(value));
+                if is_float {
+                    locals.floats.extend(binding.names.iter().cloned());
+                }
+            }
+            if locals.floats.len() == before {
+                return locals;
+            }
+        }
+    }
+
+    /// Whether `expr` may evaluate to a float (or to something holding floats).
+    pub fn may_be_float(&self, expr: &Expr) -> bool {
+        match expr {
+            Expr::Lit(lit) => matches!(lit.lit, syn::Lit::Float(_)),
+            Expr::Path(path) => match path.path.get_ident() {
+                Some(ident) => self.floats.contains(ident),
+                None => is_float_type_path(&path.path),
+            },
+            Expr::Binary(binary) => {
+                is_arithmetic(&binary.op)
+                    && (self.may_be_float(&binary.left) || self.may_be_float(&binary.right))
+            }
+            Expr::Unary(unary) => match unary.op {
+                UnOp::Not(_) => false,
+                _ => self.may_be_float(&unary.expr),
+            },
+            Expr::Cast(cast) => first_float_in(&cast.ty).is_some(),
+            Expr::MethodCall(call) => {
+                !is_non_float_method(&call.method) && self.may_be_float(&call.receiver)
+            }
+            Expr::Call(call) => match &*call.func {
+                Expr::Path(path) => {
+                    is_float_type_path(&path.path) || call.args.iter().any(|a| self.may_be_float(a))
+                }
+                _ => call.args.iter().any(|a| self.may_be_float(a)),
+            },
+            Expr::Paren(inner) => self.may_be_float(&inner.expr),
+            Expr::Group(inner) => self.may_be_float(&inner.expr),
+            Expr::Reference(inner) => self.may_be_float(&inner.expr),
+            Expr::Field(inner) => self.may_be_float(&inner.base),
+            Expr::Index(inner) => self.may_be_float(&inner.expr),
+            Expr::Tuple(tuple) => tuple.elems.iter().any(|e| self.may_be_float(e)),
+            Expr::Array(array) => array.elems.iter().any(|e| self.may_be_float(e)),
+            Expr::Repeat(repeat) => self.may_be_float(&repeat.expr),
+            Expr::Block(block) => block_value(&block.block).is_some_and(|e| self.may_be_float(e)),
+            Expr::If(inner) => {
+                block_value(&inner.then_branch).is_some_and(|e| self.may_be_float(e))
+                    || inner
+                        .else_branch
+                        .as_ref()
+                        .is_some_and(|(_, e)| self.may_be_float(e))
+            }
+            Expr::Match(inner) => inner.arms.iter().any(|arm| self.may_be_float(&arm.body)),
+            Expr::Macro(mac) => crate::macros::MacroArgs::parse_from(&mac.mac)
+                .is_ok_and(|args| args.exprs().into_iter().any(|e| self.may_be_float(e))),
+            Expr::Loop(_) | Expr::Closure(_) | Expr::Unsafe(_) => true,
+            _ => false,
+        }
+    }
+}
+
+fn block_value(block: &syn::Block) -> Option<&Expr> {
+    match block.stmts.last() {
+        Some(syn::Stmt::Expr(expr, None)) => Some(expr),
+        _ => None,
+    }
+}
+
+fn is_arithmetic(op: &BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Add(_) | BinOp::Sub(_) | BinOp::Mul(_) | BinOp::Div(_) | BinOp::Rem(_)
+    )
+}
+
+/// Float methods that return a bool or an integer-like value rather than a float.
+fn is_non_float_method(method: &Ident) -> bool {
+    const NON_FLOAT: &[&str] = &[
+        "is_nan",
+        "is_finite",
+        "is_infinite",
+        "is_normal",
+        "is_sign_positive",
+        "is_sign_negative",
+        "is_zero",
+        "len",
+        "is_empty",
+        "to_f64",
+        "partial_cmp",
+        "total_cmp",
+        "eq",
+        "ne",
+        "lt",
+        "le",
+        "gt",
+        "ge",
+        "to_string",
+    ];
+    NON_FLOAT.iter().any(|name| method == name)
+}
+
+/// `f64::...`, `std::f64::...`, `core::f64::...` (and the same for `f32`).
+pub fn is_float_type_path(path: &syn::Path) -> bool {
+    let segments: Vec<_> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let float_at = |i: usize| segments.get(i).is_some_and(|s| s == "f64" || s == "f32");
+    segments.len() > 1
+        && (float_at(0) || ((segments[0] == "std" || segments[0] == "core") && float_at(1)))
+}
+
+struct Binding {
+    names: Vec<Ident>,
+    ty: Option<Type>,
+    value: Option<Expr>,
+}
+
+#[derive(Default)]
+struct BindingCollector {
+    names: HashSet<Ident>,
+    bindings: Vec<Binding>,
+}
+
+impl BindingCollector {
+    fn bind(&mut self, pat: &Pat, value: Option<&Expr>) {
+        let (names, ty) = pattern_names(pat);
+        self.names.extend(names.iter().cloned());
+        self.bindings.push(Binding {
+            names,
+            ty,
+            value: value.cloned(),
+        });
+    }
+
+    fn assign(&mut self, target: &Expr, value: &Expr) {
+        if let Some(name) = assigned_name(target) {
+            self.bindings.push(Binding {
+                names: vec![name],
+                ty: None,
+                value: Some(value.clone()),
+            });
+        }
+    }
+}
+
+/// The variable an assignment writes: `x = ..`, `x.0 = ..`, `x[i] = ..`, `*x = ..`.
+fn assigned_name(target: &Expr) -> Option<Ident> {
+    match target {
+        Expr::Path(path) => path.path.get_ident().cloned(),
+        Expr::Field(field) => assigned_name(&field.base),
+        Expr::Index(index) => assigned_name(&index.expr),
+        Expr::Unary(unary) => assigned_name(&unary.expr),
+        Expr::Paren(paren) => assigned_name(&paren.expr),
+        _ => None,
+    }
+}
+
+fn pattern_names(pat: &Pat) -> (Vec<Ident>, Option<Type>) {
+    #[derive(Default)]
+    struct Names(Vec<Ident>, Option<Type>);
+    impl<'ast> Visit<'ast> for Names {
+        fn visit_pat_ident(&mut self, pat: &'ast syn::PatIdent) {
+            self.0.push(pat.ident.clone());
+            syn::visit::visit_pat_ident(self, pat);
+        }
+        fn visit_pat_type(&mut self, pat: &'ast syn::PatType) {
+            self.1 = Some((*pat.ty).clone());
+            syn::visit::visit_pat_type(self, pat);
+        }
+    }
+    let mut names = Names::default();
+    names.visit_pat(pat);
+    (names.0, names.1)
+}
+
+impl<'ast> Visit<'ast> for BindingCollector {
+    fn visit_local(&mut self, local: &'ast syn::Local) {
+        self.bind(&local.pat, local.init.as_ref().map(|init| &*init.expr));
+        syn::visit::visit_local(self, local);
+    }
+
+    fn visit_expr_assign(&mut self, assign: &'ast syn::ExprAssign) {
+        self.assign(&assign.left, &assign.right);
+        syn::visit::visit_expr_assign(self, assign);
+    }
+
+    fn visit_expr_binary(&mut self, binary: &'ast syn::ExprBinary) {
+        if is_compound_assignment(&binary.op) {
+            self.assign(&binary.left, &binary.right);
+        }
+        syn::visit::visit_expr_binary(self, binary);
+    }
+
+    fn visit_expr_for_loop(&mut self, for_loop: &'ast syn::ExprForLoop) {
+        self.bind(&for_loop.pat, Some(&for_loop.expr));
+        syn::visit::visit_expr_for_loop(self, for_loop);
+    }
+
+    fn visit_expr_let(&mut self, let_expr: &'ast syn::ExprLet) {
+        self.bind(&let_expr.pat, Some(&let_expr.expr));
+        syn::visit::visit_expr_let(self, let_expr);
+    }
+
+    fn visit_expr_match(&mut self, match_expr: &'ast syn::ExprMatch) {
+        for arm in &match_expr.arms {
+            self.bind(&arm.pat, Some(&match_expr.expr));
+        }
+        syn::visit::visit_expr_match(self, match_expr);
+    }
+
+    fn visit_expr_closure(&mut self, closure: &'ast syn::ExprClosure) {
+        for input in &closure.inputs {
+            self.bind(input, None);
+        }
+        syn::visit::visit_expr_closure(self, closure);
+    }
+
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+fn is_compound_assignment(op: &BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::AddAssign(_)
+            | BinOp::SubAssign(_)
+            | BinOp::MulAssign(_)
+            | BinOp::DivAssign(_)
+            | BinOp::RemAssign(_)
+    )
+}

@@ -1,0 +1,315 @@
+//! The function being differentiated, as the later stages see it: its parameters classified
+//! as differentiated, constant or data, its float type, and its body. Every part keeps the
+//! syn node it came from, so errors and generated code carry the user's spans.
+
+use proc_macro2::Span;
+use syn::visit::Visit;
+use syn::{FnArg, Ident, ItemFn, Pat, ReturnType, Type};
+
+use crate::attr;
+use crate::ctxt::Ctxt;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FloatType {
+    F64,
+    F32,
+}
+
+impl FloatType {
+    pub fn from_ident(ident: &Ident) -> Option<Self> {
+        if ident == "f64" {
+            Some(FloatType::F64)
+        } else if ident == "f32" {
+            Some(FloatType::F32)
+        } else {
+            None
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FloatType::F64 => "f64",
+            FloatType::F32 => "f32",
+        }
+    }
+
+    pub fn ident(self, span: Span) -> Ident {
+        Ident::new(self.name(), span)
+    }
+
+    /// The `Scalar` constructor that takes a literal of this type.
+    pub fn constructor(self, span: Span) -> Ident {
+        Ident::new(
+            match self {
+                FloatType::F64 => "from_f64",
+                FloatType::F32 => "from_f32",
+            },
+            span,
+        )
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ParamKind {
+    /// A float parameter: it gets a tangent.
+    Differentiated,
+    /// A float parameter marked `#[no_grad]`: a constant of the scalar type.
+    Constant,
+    /// Anything else: integers, bools, other types. Passed through untouched.
+    Data,
+}
+
+pub struct Param {
+    pub name: Ident,
+    pub mutability: Option<syn::token::Mut>,
+    pub ty: Type,
+    pub kind: ParamKind,
+}
+
+pub struct Function {
+    /// The function as written, minus our `#[no_grad]` markers.
+    pub item: ItemFn,
+    pub params: Vec<Param>,
+    pub float: FloatType,
+}
+
+impl Function {
+    pub fn name(&self) -> &Ident {
+        &self.item.sig.ident
+    }
+
+    pub fn output(&self) -> Option<&Type> {
+        match &self.item.sig.output {
+            ReturnType::Default => None,
+            ReturnType::Type(_, ty) => Some(ty),
+        }
+    }
+
+    /// Builds the model. Problems in the signature are reported to `cx`; the model is still
+    /// returned whenever the item is a function, so that a fallback can keep the generated
+    /// names defined.
+    pub fn from_item(cx: &Ctxt, mut item: ItemFn, macro_name: &str) -> Function {
+        check_signature_shape(cx, &item, macro_name);
+        let params = item
+            .sig
+            .inputs
+            .iter_mut()
+            .filter_map(|input| Param::from_input(cx, input))
+            .collect::<Vec<_>>();
+        let float = float_type(cx, &item, &params);
+        check_output(cx, &item, float);
+        Function {
+            item,
+            params,
+            float,
+        }
+    }
+}
+
+impl Param {
+    fn from_input(cx: &Ctxt, input: &mut FnArg) -> Option<Param> {
+        let typed = match input {
+            FnArg::Receiver(receiver) => {
+                cx.error_spanned_by(
+                    &*receiver,
+                    "methods cannot be differentiated yet; write a free function that takes the \
+                     value as a parameter",
+                );
+                return None;
+            }
+            FnArg::Typed(typed) => typed,
+        };
+        let no_grad = attr::take_no_grad(cx, &mut typed.attrs);
+        let (name, mutability) = match &*typed.pat {
+            Pat::Ident(pat) if pat.by_ref.is_none() && pat.subpat.is_none() => {
+                (pat.ident.clone(), pat.mutability)
+            }
+            other => {
+                cx.error_spanned_by(
+                    other,
+                    "patterns in parameters are not supported; use a plain name and destructure \
+                     it in the body",
+                );
+                (Ident::new("__ad_unnamed", Span::call_site()), None)
+            }
+        };
+        let ty = (*typed.ty).clone();
+        let kind = match float_of_type(&ty) {
+            Some(_) if no_grad => ParamKind::Constant,
+            Some(_) => ParamKind::Differentiated,
+            None => {
+                if let Some(float) = first_float_in(&ty) {
+                    if is_differentiable_container(&ty) {
+                        cx.error_spanned_by(
+                            &ty,
+                            format!(
+                                "parameters of type `{}` cannot be differentiated yet; only `{}` \
+                                 scalars (and integers, bools and other data) are supported",
+                                type_to_string(&ty),
+                                float.name()
+                            ),
+                        );
+                    }
+                }
+                ParamKind::Data
+            }
+        };
+        Some(Param {
+            name,
+            mutability,
+            ty,
+            kind,
+        })
+    }
+}
+
+fn check_signature_shape(cx: &Ctxt, item: &ItemFn, macro_name: &str) {
+    let sig = &item.sig;
+    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+        cx.error_spanned_by(
+            &sig.generics,
+            format!(
+                "#[{macro_name}] functions cannot have generic parameters yet; the generated \
+                 functions are already generic over the scalar type"
+            ),
+        );
+    }
+    if let Some(token) = &sig.asyncness {
+        cx.error_spanned_by(token, "async functions cannot be differentiated");
+    }
+    if let Some(token) = &sig.constness {
+        cx.error_spanned_by(
+            token,
+            format!(
+                "const functions cannot be differentiated; remove `const` or `#[{macro_name}]`"
+            ),
+        );
+    }
+    if let Some(token) = &sig.unsafety {
+        cx.error_spanned_by(token, "unsafe functions cannot be differentiated");
+    }
+    if let Some(abi) = &sig.abi {
+        cx.error_spanned_by(abi, "extern functions cannot be differentiated");
+    }
+    if let Some(variadic) = &sig.variadic {
+        cx.error_spanned_by(variadic, "variadic functions cannot be differentiated");
+    }
+}
+
+/// The one float type of the function, from its parameters and result. Mixing `f32` and
+/// `f64` is refused: the generated code has one scalar type.
+fn float_type(cx: &Ctxt, item: &ItemFn, params: &[Param]) -> FloatType {
+    let mut found: Vec<(FloatType, &Type)> = params
+        .iter()
+        .filter_map(|param| first_float_in(&param.ty).map(|float| (float, &param.ty)))
+        .collect();
+    if let ReturnType::Type(_, ty) = &item.sig.output {
+        if let Some(float) = first_float_in(ty) {
+            found.push((float, ty));
+        }
+    }
+    let Some(&(first, _)) = found.first() else {
+        cx.error_spanned_by(
+            &item.sig,
+            "nothing to differentiate: the function has no `f64` or `f32` parameter or result",
+        );
+        return FloatType::F64;
+    };
+    if let Some((other, ty)) = found.iter().find(|(float, _)| *float != first) {
+        cx.error_spanned_by(
+            ty,
+            format!(
+                "this function mixes `{}` and `{}`; differentiated code has one float type, so \
+                 convert at the call site",
+                first.name(),
+                other.name()
+            ),
+        );
+    }
+    first
+}
+
+fn check_output(cx: &Ctxt, item: &ItemFn, float: FloatType) {
+    match &item.sig.output {
+        ReturnType::Default => cx.error_spanned_by(
+            &item.sig.ident,
+            format!(
+                "the function returns nothing to differentiate; return `{}` (or a tuple or array \
+                 of them)",
+                float.name()
+            ),
+        ),
+        ReturnType::Type(_, ty) => {
+            if !is_float_shaped(ty) {
+                cx.error_spanned_by(
+                    ty,
+                    format!(
+                        "cannot differentiate a result of type `{}`; return `{}`, or a tuple or \
+                         array of them",
+                        type_to_string(ty),
+                        float.name()
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// `f64`, or a tuple or array made only of floats.
+fn is_float_shaped(ty: &Type) -> bool {
+    match ty {
+        Type::Paren(inner) => is_float_shaped(&inner.elem),
+        Type::Tuple(tuple) => !tuple.elems.is_empty() && tuple.elems.iter().all(is_float_shaped),
+        Type::Array(array) => is_float_shaped(&array.elem),
+        _ => float_of_type(ty).is_some(),
+    }
+}
+
+/// The float type when `ty` is exactly `f64` or `f32`.
+pub fn float_of_type(ty: &Type) -> Option<FloatType> {
+    match ty {
+        Type::Path(path) if path.qself.is_none() => {
+            path.path.get_ident().and_then(FloatType::from_ident)
+        }
+        Type::Paren(inner) => float_of_type(&inner.elem),
+        Type::Group(inner) => float_of_type(&inner.elem),
+        _ => None,
+    }
+}
+
+/// Slices, `Vec`s, arrays, tuples and references: the containers DESIGN.md makes
+/// differentiable (as opposed to `Option<f64>` or a user type, which are data).
+fn is_differentiable_container(ty: &Type) -> bool {
+    match ty {
+        Type::Slice(_) | Type::Array(_) | Type::Tuple(_) | Type::Reference(_) => true,
+        Type::Paren(inner) => is_differentiable_container(&inner.elem),
+        Type::Path(path) => path
+            .path
+            .segments
+            .last()
+            .is_some_and(|segment| segment.ident == "Vec"),
+        _ => false,
+    }
+}
+
+/// The first `f64`/`f32` mentioned anywhere in a type.
+pub fn first_float_in(ty: &Type) -> Option<FloatType> {
+    struct FirstFloat(Option<FloatType>);
+    impl<'ast> Visit<'ast> for FirstFloat {
+        fn visit_type_path(&mut self, path: &'ast syn::TypePath) {
+            if self.0.is_none() && path.qself.is_none() {
+                if let Some(ident) = path.path.get_ident() {
+                    self.0 = FloatType::from_ident(ident);
+                }
+            }
+            syn::visit::visit_type_path(self, path);
+        }
+    }
+    let mut finder = FirstFloat(None);
+    finder.visit_type(ty);
+    finder.0
+}
+
+pub fn type_to_string(ty: &Type) -> String {
+    quote::quote!(#ty).to_string().replace(" ", "")
+}

@@ -1,0 +1,210 @@
+//! `#[forward]`: keeps the function, and adds its dual-number code and `f_jvp`.
+//!
+//! ```text
+//! fn f(x: f64, n: usize) -> f64 { .. }                       // as written
+//! struct f {}                                                // hidden, type namespace only
+//! impl f { fn __ad_forward<__S: Scalar>(x: __S, n: usize) -> __S { ..retyped body.. } }
+//! fn f_jvp<__S: Scalar>(x: __S, n: usize, dx: __S) -> (__S, __S) {
+//!     split(f::__ad_forward::<Dual<__S>>(seed(x, dx), n))
+//! }
+//! ```
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::visit_mut::VisitMut;
+use syn::{Ident, Type};
+
+use crate::activity::Locals;
+use crate::ast::{Function, ParamKind};
+use crate::names;
+use crate::retype::{quote_scalar_bound, Retype};
+
+/// What the generated functions contain: the real derivative code, or stubs that keep the
+/// names defined while the errors are reported.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Bodies {
+    Derivative,
+    Stub,
+}
+
+pub fn expand(function: &Function, bodies: Bodies) -> TokenStream {
+    let original = &function.item;
+    let companion = companion(function, bodies);
+    let jvp = jvp(function, bodies);
+    quote! {
+        #original
+        #companion
+        #jvp
+    }
+}
+
+fn retype_type(function: &Function, ty: &Type) -> Type {
+    let locals = Locals {
+        all: Default::default(),
+        floats: Default::default(),
+    };
+    let mut retype = Retype {
+        float: function.float,
+        locals: &locals,
+        companion: names::FORWARD_COMPANION,
+    };
+    let mut ty = ty.clone();
+    retype.visit_type_mut(&mut ty);
+    ty
+}
+
+fn output_type(function: &Function) -> Type {
+    match function.output() {
+        Some(ty) => retype_type(function, ty),
+        None => syn::parse_quote!(()),
+    }
+}
+
+fn stub_body() -> TokenStream {
+    quote!(::core::unreachable!(
+        "the derivative was not generated because of a compile error"
+    ))
+}
+
+fn companion(function: &Function, bodies: Bodies) -> TokenStream {
+    let vis = &function.item.vis;
+    let name = function.name();
+    let span = name.span();
+    let method = Ident::new(names::FORWARD_COMPANION, span);
+    let bound = quote_scalar_bound(function.float, span);
+    let params = function.params.iter().map(|param| {
+        let param_name = &param.name;
+        let mutability = &param.mutability;
+        let ty = match param.kind {
+            ParamKind::Data => param.ty.clone(),
+            ParamKind::Differentiated | ParamKind::Constant => retype_type(function, &param.ty),
+        };
+        quote!(#mutability #param_name: #ty)
+    });
+    let output = output_type(function);
+    let body = match bodies {
+        Bodies::Stub => stub_body(),
+        Bodies::Derivative => {
+            let locals = Locals::analyze(function);
+            let mut retype = Retype {
+                float: function.float,
+                locals: &locals,
+                companion: names::FORWARD_COMPANION,
+            };
+            let mut block = (*function.item.block).clone();
+            retype.visit_block_mut(&mut block);
+            let stmts = &block.stmts;
+            quote! {
+                #[allow(unused_imports)]
+                use ::ad_runtime::__private::{
+                    CastPrimitive as _, CastScalar as _, LiftFloat as _, LiftOther as _,
+                };
+                #(#stmts)*
+            }
+        }
+    };
+    let cfgs = cfg_attrs(function);
+    quote_spanned! {span=>
+        #(#cfgs)*
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, dead_code)]
+        #vis struct #name {}
+
+        #(#cfgs)*
+        #[allow(dead_code)]
+        impl #name {
+            #[doc(hidden)]
+            #[inline]
+            #[allow(
+                unused_mut,
+                unused_parens,
+                unused_braces,
+                unreachable_code,
+                clippy::all,
+                clippy::pedantic
+            )]
+            #vis fn #method<#bound>(#(#params),*) -> #output {
+                #body
+            }
+        }
+    }
+}
+
+fn jvp(function: &Function, bodies: Bodies) -> TokenStream {
+    let vis = &function.item.vis;
+    let name = function.name();
+    let span = name.span();
+    let jvp = names::jvp(function);
+    let method = Ident::new(names::FORWARD_COMPANION, span);
+    let bound = quote_scalar_bound(function.float, span);
+    let scalar = names::scalar_param(span);
+    let primal_params = function.params.iter().map(|param| {
+        let param_name = &param.name;
+        let ty = match param.kind {
+            ParamKind::Data => param.ty.clone(),
+            ParamKind::Differentiated | ParamKind::Constant => retype_type(function, &param.ty),
+        };
+        quote!(#param_name: #ty)
+    });
+    let tangents = names::tangents(function);
+    let tangent_params = tangents.iter().map(|tangent| quote!(#tangent: #scalar));
+    let mut tangent_iter = tangents.iter();
+    let args = function.params.iter().map(|param| {
+        let param_name = &param.name;
+        match param.kind {
+            ParamKind::Data => quote!(#param_name),
+            ParamKind::Constant => quote!(::ad_runtime::__private::constant(#param_name)),
+            ParamKind::Differentiated => {
+                let tangent = tangent_iter
+                    .next()
+                    .expect("one tangent per differentiated parameter");
+                quote!(::ad_runtime::__private::seed(#param_name, #tangent))
+            }
+        }
+    });
+    let output = output_type(function);
+    let body = match bodies {
+        Bodies::Stub => stub_body(),
+        Bodies::Derivative => quote! {
+            ::ad_runtime::__private::DualParts::split(
+                #name::#method::<::ad_runtime::Dual<#scalar>>(#(#args),*)
+            )
+        },
+    };
+    let doc = jvp_doc(function, &tangents);
+    let cfgs = cfg_attrs(function);
+    quote_spanned! {function.item.sig.span()=>
+        #(#cfgs)*
+        #[doc = #doc]
+        #[allow(dead_code, clippy::too_many_arguments, unreachable_code)]
+        #vis fn #jvp<#bound>(#(#primal_params,)* #(#tangent_params),*) -> (#output, #output) {
+            #body
+        }
+    }
+}
+
+fn cfg_attrs(function: &Function) -> Vec<&syn::Attribute> {
+    function
+        .item
+        .attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("cfg"))
+        .collect()
+}
+
+fn jvp_doc(function: &Function, tangents: &[Ident]) -> String {
+    let name = function.name();
+    let primals: Vec<String> = function.params.iter().map(|p| p.name.to_string()).collect();
+    let tangents: Vec<String> = tangents.iter().map(|t| t.to_string()).collect();
+    format!(
+        " Forward-mode derivative of [`{name}`], generated by `#[forward]`.\n\n \
+         `{name}_jvp({}{}{})` returns `({name}({}), J·({}))`: the value, and the derivative \
+         along the tangent direction given for each float parameter.",
+        primals.join(", "),
+        if tangents.is_empty() { "" } else { ", " },
+        tangents.join(", "),
+        primals.join(", "),
+        tangents.join(", "),
+    )
+}

@@ -1,0 +1,3 @@
+//! From the checked function to Rust tokens, one module per mode.
+
+pub mod forward;

@@ -1,0 +1,307 @@
+//! Rewrites a body written over `f64` (or `f32`) into the same body over a generic scalar type
+//! `__S: Scalar`. Instantiated at `Dual<S>` it is the dual-number (forward-mode) code; it is
+//! also what lets derivative code nest.
+//!
+//! What changes, and nothing else:
+//!
+//! * the float type in type position becomes the scalar type;
+//! * float literals and the `f64::` constants become constants of the scalar type;
+//! * `f64::sin(x)`-style calls go to the `Scalar` trait;
+//! * `as f64` and `as <integer>` casts go through runtime traits (the scalar type is not a
+//!   primitive, so `as` cannot apply to it);
+//! * a call to a function with float arguments goes to that function's derivative code; a call
+//!   with data arguments only stays as written, and a float it returns becomes a constant;
+//! * the arguments of the supported `std` macros are rewritten like any other expression.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned, ToTokens};
+use syn::spanned::Spanned;
+use syn::visit_mut::VisitMut;
+use syn::{Expr, Ident, Lit, Pat, Path, Type};
+
+use crate::activity::{is_float_type_path, Locals};
+use crate::ast::FloatType;
+use crate::macros::{self, MacroArgs};
+use crate::names;
+
+pub struct Retype<'a> {
+    pub float: FloatType,
+    pub locals: &'a Locals,
+    /// The name of a function's derivative code, next to the function (`__ad_forward`).
+    pub companion: &'a str,
+}
+
+impl Retype<'_> {
+    fn scalar(&self, span: Span) -> TokenStream {
+        let scalar = names::scalar_param(span);
+        quote_spanned!(span=> <#scalar as ::ad_runtime::Scalar>)
+    }
+
+    fn constant(&self, value: TokenStream, span: Span) -> Expr {
+        let scalar = self.scalar(span);
+        let constructor = self.float.constructor(span);
+        syn::parse_quote_spanned!(span=> #scalar::#constructor(#value))
+    }
+
+    /// `f64::max` (a function, as in `fold(f64::NEG_INFINITY, f64::max)`) goes to the trait;
+    /// `f64::EPSILON` and `std::f64::consts::PI` become constants.
+    fn float_path(&self, path: &Path, span: Span) -> Expr {
+        let last = &path.segments[path.segments.len() - 1].ident;
+        if last
+            .to_string()
+            .starts_with(|c: char| c.is_ascii_lowercase())
+        {
+            let scalar = self.scalar(last.span());
+            syn::parse_quote_spanned!(span=> #scalar::#last)
+        } else {
+            self.constant(path.to_token_stream(), span)
+        }
+    }
+
+    fn lift(&self, value: &Expr) -> Expr {
+        let span = value.span();
+        let scalar = names::scalar_param(span);
+        syn::parse_quote_spanned!(span=>
+            ::ad_runtime::__private::LiftProbe::new(#value).__ad_lift::<#scalar>()
+        )
+    }
+
+    fn cast_to_scalar(&self, value: &Expr, span: Span) -> Expr {
+        let scalar = names::scalar_param(span);
+        syn::parse_quote_spanned!(span=>
+            ::ad_runtime::__private::CastProbe::new(#value).__ad_cast::<#scalar>()
+        )
+    }
+
+    fn rewrite_cast(&self, cast: &syn::ExprCast) -> Option<Expr> {
+        let span = cast.span();
+        let target = match &*cast.ty {
+            Type::Path(path) if path.qself.is_none() => path.path.get_ident()?,
+            _ => return None,
+        };
+        if FloatType::from_ident(target).is_some() {
+            return Some(self.cast_to_scalar(&cast.expr, span));
+        }
+        if !INTEGER_TYPES.iter().any(|name| target == name) {
+            return None;
+        }
+        let method = Ident::new(&format!("__ad_as_{target}"), target.span());
+        let value = &cast.expr;
+        Some(syn::parse_quote_spanned!(span=>
+            ::ad_runtime::__private::PrimitiveCast::#method(#value)
+        ))
+    }
+
+    fn rewrite_call(&mut self, call: &mut syn::ExprCall) -> Option<Expr> {
+        let span = call.span();
+        let Expr::Path(func) = &*call.func else {
+            self.visit_call_args(call);
+            return None;
+        };
+        if func.qself.is_some() {
+            self.visit_call_args(call);
+            return None;
+        }
+        let path = func.path.clone();
+        let callee = classify_callee(&path, self.locals);
+        let with_floats = call.args.iter().any(|arg| self.locals.may_be_float(arg));
+        self.visit_call_args(call);
+        match callee {
+            Callee::FloatAssociated(method) if method == "from" && call.args.len() == 1 => {
+                Some(self.cast_to_scalar(&call.args[0], span))
+            }
+            Callee::FloatAssociated(method) => {
+                let scalar = self.scalar(method.span());
+                let args = &call.args;
+                Some(syn::parse_quote_spanned!(span=> #scalar::#method(#args)))
+            }
+            Callee::UserFunction if with_floats => {
+                let companion = Ident::new(self.companion, path_end_span(&path));
+                let args = &call.args;
+                Some(syn::parse_quote_spanned!(span=> #path::#companion(#args)))
+            }
+            Callee::UserFunction => Some(self.lift(&Expr::Call(call.clone()))),
+            Callee::Other => None,
+        }
+    }
+
+    fn visit_call_args(&mut self, call: &mut syn::ExprCall) {
+        for arg in call.args.iter_mut() {
+            self.visit_expr_mut(arg);
+        }
+    }
+
+    fn rewrite_macro(&mut self, mac: &mut syn::Macro) {
+        if !macros::is_supported(mac) {
+            return;
+        }
+        let Ok(mut args) = MacroArgs::parse_from(mac) else {
+            return;
+        };
+        for expr in args.exprs_mut() {
+            self.visit_expr_mut(expr);
+        }
+        mac.tokens = args.into_token_stream();
+    }
+}
+
+const INTEGER_TYPES: &[&str] = &[
+    "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
+];
+
+const NOT_USER_FUNCTION_ROOTS: &[&str] = &[
+    "std", "core", "alloc", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64",
+    "u128", "usize", "bool", "char", "str", "drop",
+];
+
+enum Callee {
+    /// `f64::sin`, `std::f64::max`, `f64::from`, ...
+    FloatAssociated(Ident),
+    /// A free function of the user's crate (or another crate), called by a lowercase path.
+    UserFunction,
+    /// A closure in a local variable, a constructor, an associated function of a type, a
+    /// function of `std`, or a derivative function (`g_jvp`) that is already generic.
+    Other,
+}
+
+fn classify_callee(path: &Path, locals: &Locals) -> Callee {
+    let last = match path.segments.last() {
+        Some(segment) => &segment.ident,
+        None => return Callee::Other,
+    };
+    if is_float_type_path(path) {
+        return Callee::FloatAssociated(last.clone());
+    }
+    if path
+        .get_ident()
+        .is_some_and(|ident| locals.all.contains(ident))
+    {
+        return Callee::Other;
+    }
+    let name = last.to_string();
+    if names::is_generated_function_name(&name) {
+        return Callee::Other;
+    }
+    let first = path.segments[0].ident.to_string();
+    let all_lowercase = path.segments.iter().all(|segment| {
+        segment
+            .ident
+            .to_string()
+            .starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+    });
+    if path.leading_colon.is_none()
+        && all_lowercase
+        && !NOT_USER_FUNCTION_ROOTS.contains(&first.as_str())
+    {
+        Callee::UserFunction
+    } else {
+        Callee::Other
+    }
+}
+
+fn path_end_span(path: &Path) -> Span {
+    path.segments
+        .last()
+        .map(|segment| segment.ident.span())
+        .unwrap_or_else(Span::call_site)
+}
+
+/// `MAX_STEPS`, `N`, `Self::LIMIT`: a constant, whose type the macro cannot see.
+fn is_constant_path(path: &Path, locals: &Locals) -> bool {
+    let Some(last) = path.segments.last() else {
+        return false;
+    };
+    let name = last.ident.to_string();
+    last.arguments.is_none()
+        && !path
+            .get_ident()
+            .is_some_and(|ident| locals.all.contains(ident))
+        && name.chars().any(|c| c.is_ascii_uppercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+fn float_literal(lit: &Lit) -> bool {
+    match lit {
+        Lit::Float(_) => true,
+        Lit::Int(int) => matches!(int.suffix(), "f64" | "f32"),
+        _ => false,
+    }
+}
+
+impl VisitMut for Retype<'_> {
+    fn visit_expr_mut(&mut self, expr: &mut Expr) {
+        let span = expr.span();
+        let replacement = match expr {
+            Expr::Lit(lit) if float_literal(&lit.lit) => {
+                Some(self.constant(lit.to_token_stream(), span))
+            }
+            Expr::Path(path) if path.qself.is_none() && is_float_type_path(&path.path) => {
+                Some(self.float_path(&path.path, span))
+            }
+            Expr::Path(path)
+                if path.qself.is_none() && is_constant_path(&path.path, self.locals) =>
+            {
+                Some(self.lift(&Expr::Path(path.clone())))
+            }
+            Expr::Cast(cast) => {
+                self.visit_expr_mut(&mut cast.expr);
+                self.rewrite_cast(cast)
+            }
+            Expr::Call(call) => self.rewrite_call(call),
+            Expr::Macro(mac) => {
+                self.rewrite_macro(&mut mac.mac);
+                None
+            }
+            _ => {
+                syn::visit_mut::visit_expr_mut(self, expr);
+                None
+            }
+        };
+        if let Some(replacement) = replacement {
+            *expr = replacement;
+        }
+    }
+
+    fn visit_stmt_macro_mut(&mut self, stmt: &mut syn::StmtMacro) {
+        self.rewrite_macro(&mut stmt.mac);
+    }
+
+    fn visit_type_mut(&mut self, ty: &mut Type) {
+        if let Type::Path(path) = ty {
+            if path.qself.is_none()
+                && path
+                    .path
+                    .get_ident()
+                    .is_some_and(|ident| FloatType::from_ident(ident) == Some(self.float))
+            {
+                let scalar = names::scalar_param(path.span());
+                *ty = syn::parse_quote!(#scalar);
+                return;
+            }
+        }
+        syn::visit_mut::visit_type_mut(self, ty);
+    }
+
+    /// Patterns are left alone, except the types written in them (`let x: f64`).
+    fn visit_pat_mut(&mut self, pat: &mut Pat) {
+        match pat {
+            Pat::Type(typed) => {
+                self.visit_pat_mut(&mut typed.pat);
+                self.visit_type_mut(&mut typed.ty);
+            }
+            Pat::Lit(_) | Pat::Range(_) | Pat::Path(_) | Pat::Const(_) => {}
+            _ => syn::visit_mut::visit_pat_mut(self, pat),
+        }
+    }
+
+    /// Items nested in the body are ordinary code that is not differentiated.
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+pub fn quote_scalar_bound(float: FloatType, span: Span) -> TokenStream {
+    let scalar = names::scalar_param(span);
+    let float = float.ident(span);
+    quote!(#scalar: ::ad_runtime::Scalar<Base = #float>)
+}

@@ -1,0 +1,157 @@
+//! Walks the whole body and reports every construct the derivative code cannot be built from,
+//! each spanned on the construct with what to do instead. One rule per function.
+
+use syn::visit::Visit;
+use syn::{Expr, Lit, Macro, Pat, Type};
+
+use crate::ast::{float_of_type, FloatType, Function};
+use crate::ctxt::Ctxt;
+use crate::macros::{self, MacroArgs};
+
+pub fn check_body(cx: &Ctxt, function: &Function) {
+    let mut checker = BodyChecker {
+        cx,
+        float: function.float,
+    };
+    checker.visit_block(&function.item.block);
+}
+
+struct BodyChecker<'a> {
+    cx: &'a Ctxt,
+    float: FloatType,
+}
+
+impl BodyChecker<'_> {
+    fn refuse_async(&self, tokens: impl quote::ToTokens) {
+        self.cx.error_spanned_by(
+            tokens,
+            "async code cannot be differentiated; compute the value in a plain function",
+        );
+    }
+
+    /// Unsafe code may reinterpret floats as bits, which has no derivative.
+    fn refuse_unsafe(&self, expr: &syn::ExprUnsafe) {
+        self.cx.error_spanned_by(
+            expr.unsafe_token,
+            "unsafe blocks cannot be differentiated; move the unsafe code into a function that \
+             is not differentiated and pass it data only",
+        );
+    }
+
+    /// A macro's expansion is invisible to an attribute macro, so only macros whose arguments
+    /// are plain expressions can be rewritten.
+    fn check_macro(&mut self, mac: &Macro) {
+        if !macros::is_supported(mac) {
+            self.cx.error_spanned_by(
+                &mac.path,
+                format!(
+                    "macro `{}!` cannot be used in differentiated code: its expansion is not \
+                     visible to the derivative; supported macros are {}",
+                    quote::quote!(#mac.path).to_string().replace(' ', ""),
+                    macros::supported_list()
+                ),
+            );
+            return;
+        }
+        match MacroArgs::parse_from(mac) {
+            Ok(args) => {
+                for expr in args.exprs() {
+                    self.visit_expr(expr);
+                }
+            }
+            Err(error) => self.cx.syn_error(syn::Error::new(
+                error.span(),
+                format!(
+                    "cannot read the arguments of `{}!` as expressions: {error}",
+                    macros::name(mac).unwrap_or_default()
+                ),
+            )),
+        }
+    }
+
+    /// Derivative code has one scalar type; a second float type would need conversions the
+    /// derivative cannot follow.
+    fn check_float_type_mention(&self, tokens: impl quote::ToTokens, float: FloatType) {
+        if float != self.float {
+            self.cx.error_spanned_by(
+                tokens,
+                format!(
+                    "this function computes in `{}`; using `{}` here mixes float types, which \
+                     differentiated code does not support",
+                    self.float.name(),
+                    float.name()
+                ),
+            );
+        }
+    }
+
+    /// A float pattern compares the value with `==` hidden in the match; the scalar type of
+    /// derivative code is not a primitive, so it cannot appear in a pattern.
+    fn refuse_float_pattern(&self, lit: &syn::PatLit) {
+        self.cx.error_spanned_by(
+            lit,
+            "matching on float literals is not supported; compare with `if x == ...` instead",
+        );
+    }
+}
+
+impl<'ast> Visit<'ast> for BodyChecker<'_> {
+    fn visit_expr(&mut self, expr: &'ast Expr) {
+        match expr {
+            Expr::Async(inner) => self.refuse_async(inner.async_token),
+            Expr::Await(inner) => self.refuse_async(inner.await_token),
+            Expr::Unsafe(inner) => self.refuse_unsafe(inner),
+            Expr::Yield(inner) => self
+                .cx
+                .error_spanned_by(inner.yield_token, "generators cannot be differentiated"),
+            Expr::TryBlock(inner) => self
+                .cx
+                .error_spanned_by(inner.try_token, "try blocks cannot be differentiated"),
+            Expr::Const(inner) => self.cx.error_spanned_by(
+                inner.const_token,
+                "inline const blocks cannot be differentiated; bind the constant with `let`",
+            ),
+            Expr::Macro(inner) => self.check_macro(&inner.mac),
+            Expr::Verbatim(tokens) => self
+                .cx
+                .error_spanned_by(tokens, "this syntax cannot be differentiated"),
+            Expr::Lit(lit) => self.visit_expr_lit(lit),
+            _ => syn::visit::visit_expr(self, expr),
+        }
+    }
+
+    fn visit_stmt_macro(&mut self, stmt: &'ast syn::StmtMacro) {
+        self.check_macro(&stmt.mac);
+    }
+
+    fn visit_lit(&mut self, lit: &'ast Lit) {
+        let suffix = match lit {
+            Lit::Float(float) => float.suffix(),
+            Lit::Int(int) => int.suffix(),
+            _ => return,
+        };
+        let float = match suffix {
+            "f64" => FloatType::F64,
+            "f32" => FloatType::F32,
+            _ => return,
+        };
+        self.check_float_type_mention(lit, float);
+    }
+
+    fn visit_type(&mut self, ty: &'ast Type) {
+        if let Some(float) = float_of_type(ty) {
+            self.check_float_type_mention(ty, float);
+        }
+        syn::visit::visit_type(self, ty);
+    }
+
+    fn visit_pat(&mut self, pat: &'ast Pat) {
+        match pat {
+            Pat::Lit(lit) if matches!(lit.lit, Lit::Float(_)) => self.refuse_float_pattern(lit),
+            _ => syn::visit::visit_pat(self, pat),
+        }
+    }
+
+    // Items nested in the body are ordinary code that is not differentiated.
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}

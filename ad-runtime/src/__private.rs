@@ -1,0 +1,254 @@
+//! What generated code needs at run time. Not a public interface: names here may change in any
+//! release. Generated code reaches it as `::ad_runtime::__private`.
+
+use core::cell::Cell;
+
+use crate::{Dual, Scalar};
+
+/// Holds a value whose type the macro cannot see (the result of a call to a function that is
+/// not differentiated, a constant), so that method resolution can lift floats into the scalar
+/// type of the derivative code while every other type passes through unchanged.
+///
+/// The by-value impls of [`LiftFloat`] win over the by-reference fallback of [`LiftOther`]
+/// during method probing ("autoref specialization"), which works on stable Rust because the
+/// probed type is concrete at the call site.
+pub struct LiftProbe<T>(Cell<Option<T>>);
+
+impl<T> LiftProbe<T> {
+    #[inline(always)]
+    pub fn new(value: T) -> Self {
+        LiftProbe(Cell::new(Some(value)))
+    }
+
+    #[inline(always)]
+    fn take(&self) -> T {
+        match self.0.take() {
+            Some(value) => value,
+            None => unreachable!("a LiftProbe is read once"),
+        }
+    }
+}
+
+/// Lifts a float constant (derivative zero) into the derivative code's scalar type.
+pub trait LiftFloat {
+    fn __ad_lift<S: Scalar>(self) -> S;
+}
+
+impl LiftFloat for LiftProbe<f64> {
+    #[inline(always)]
+    fn __ad_lift<S: Scalar>(self) -> S {
+        S::from_f64(self.take())
+    }
+}
+
+impl LiftFloat for LiftProbe<f32> {
+    #[inline(always)]
+    fn __ad_lift<S: Scalar>(self) -> S {
+        S::from_f32(self.take())
+    }
+}
+
+/// Passes every non-float value through unchanged.
+pub trait LiftOther<T> {
+    fn __ad_lift<S>(&self) -> T;
+}
+
+impl<T> LiftOther<T> for LiftProbe<T> {
+    #[inline(always)]
+    fn __ad_lift<S>(&self) -> T {
+        self.take()
+    }
+}
+
+/// The operand of an `as f64` (or `as f32`) cast in differentiated code: a primitive number
+/// becomes a constant of the scalar type; a value already of the scalar type stays as it is
+/// (the cast is the identity on it, derivative included).
+pub struct CastProbe<T>(Cell<Option<T>>);
+
+impl<T> CastProbe<T> {
+    #[inline(always)]
+    pub fn new(value: T) -> Self {
+        CastProbe(Cell::new(Some(value)))
+    }
+
+    #[inline(always)]
+    fn take(&self) -> T {
+        match self.0.take() {
+            Some(value) => value,
+            None => unreachable!("a CastProbe is read once"),
+        }
+    }
+}
+
+/// Casts a primitive number to a constant of the scalar type.
+pub trait CastPrimitive {
+    fn __ad_cast<S: Scalar>(self) -> S;
+}
+
+macro_rules! cast_primitive {
+    ($($t:ty)*) => {$(
+        impl CastPrimitive for CastProbe<$t> {
+            #[inline(always)]
+            fn __ad_cast<S: Scalar>(self) -> S {
+                S::from_f64(self.take() as f64)
+            }
+        }
+    )*};
+}
+
+cast_primitive!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize f64);
+
+impl CastPrimitive for CastProbe<f32> {
+    #[inline(always)]
+    fn __ad_cast<S: Scalar>(self) -> S {
+        S::from_f32(self.take())
+    }
+}
+
+/// The identity cast of a value already of a scalar type.
+pub trait CastScalar<T> {
+    fn __ad_cast<S>(&self) -> T;
+}
+
+impl<T: Scalar> CastScalar<T> for CastProbe<T> {
+    #[inline(always)]
+    fn __ad_cast<S>(&self) -> T {
+        self.take()
+    }
+}
+
+/// `e as <integer>` where `e` may be a primitive number or a scalar of derivative code (whose
+/// value, without derivative, is cast).
+pub trait PrimitiveCast {
+    fn __ad_as_i8(self) -> i8;
+    fn __ad_as_i16(self) -> i16;
+    fn __ad_as_i32(self) -> i32;
+    fn __ad_as_i64(self) -> i64;
+    fn __ad_as_i128(self) -> i128;
+    fn __ad_as_isize(self) -> isize;
+    fn __ad_as_u8(self) -> u8;
+    fn __ad_as_u16(self) -> u16;
+    fn __ad_as_u32(self) -> u32;
+    fn __ad_as_u64(self) -> u64;
+    fn __ad_as_u128(self) -> u128;
+    fn __ad_as_usize(self) -> usize;
+}
+
+macro_rules! primitive_cast_methods {
+    ($value:ident => $e:expr) => {
+        #[inline(always)]
+        fn __ad_as_i8(self) -> i8 { let $value = self; $e as i8 }
+        #[inline(always)]
+        fn __ad_as_i16(self) -> i16 { let $value = self; $e as i16 }
+        #[inline(always)]
+        fn __ad_as_i32(self) -> i32 { let $value = self; $e as i32 }
+        #[inline(always)]
+        fn __ad_as_i64(self) -> i64 { let $value = self; $e as i64 }
+        #[inline(always)]
+        fn __ad_as_i128(self) -> i128 { let $value = self; $e as i128 }
+        #[inline(always)]
+        fn __ad_as_isize(self) -> isize { let $value = self; $e as isize }
+        #[inline(always)]
+        fn __ad_as_u8(self) -> u8 { let $value = self; $e as u8 }
+        #[inline(always)]
+        fn __ad_as_u16(self) -> u16 { let $value = self; $e as u16 }
+        #[inline(always)]
+        fn __ad_as_u32(self) -> u32 { let $value = self; $e as u32 }
+        #[inline(always)]
+        fn __ad_as_u64(self) -> u64 { let $value = self; $e as u64 }
+        #[inline(always)]
+        fn __ad_as_u128(self) -> u128 { let $value = self; $e as u128 }
+        #[inline(always)]
+        fn __ad_as_usize(self) -> usize { let $value = self; $e as usize }
+    };
+}
+
+impl<S: Scalar> PrimitiveCast for S {
+    primitive_cast_methods!(value => value.to_f64());
+}
+
+macro_rules! primitive_cast_integers {
+    ($($t:ty)*) => {$(
+        impl PrimitiveCast for $t {
+            primitive_cast_methods!(value => value);
+        }
+    )*};
+}
+
+primitive_cast_integers!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize bool char);
+
+/// Splits what derivative code returns into the plain value and its tangent.
+pub trait DualParts {
+    type Primal;
+    type Tangent;
+    fn split(self) -> (Self::Primal, Self::Tangent);
+}
+
+impl<S: Scalar> DualParts for Dual<S> {
+    type Primal = S;
+    type Tangent = S;
+    #[inline(always)]
+    fn split(self) -> (S, S) {
+        (self.value, self.tangent)
+    }
+}
+
+macro_rules! dual_parts_tuple {
+    ($($name:ident $index:tt),+) => {
+        impl<$($name: DualParts),+> DualParts for ($($name,)+) {
+            type Primal = ($($name::Primal,)+);
+            type Tangent = ($($name::Tangent,)+);
+            #[inline(always)]
+            fn split(self) -> (Self::Primal, Self::Tangent) {
+                let parts = ($(self.$index.split(),)+);
+                (($(parts.$index.0,)+), ($(parts.$index.1,)+))
+            }
+        }
+    };
+}
+
+dual_parts_tuple!(A 0);
+dual_parts_tuple!(A 0, B 1);
+dual_parts_tuple!(A 0, B 1, C 2);
+dual_parts_tuple!(A 0, B 1, C 2, D 3);
+dual_parts_tuple!(A 0, B 1, C 2, D 3, E 4);
+dual_parts_tuple!(A 0, B 1, C 2, D 3, E 4, F 5);
+
+impl<T: DualParts, const N: usize> DualParts for [T; N] {
+    type Primal = [T::Primal; N];
+    type Tangent = [T::Tangent; N];
+    fn split(self) -> (Self::Primal, Self::Tangent) {
+        let mut tangents: [Option<T::Tangent>; N] = core::array::from_fn(|_| None);
+        let mut index = 0;
+        let primals = self.map(|item| {
+            let (primal, tangent) = item.split();
+            tangents[index] = Some(tangent);
+            index += 1;
+            primal
+        });
+        (
+            primals,
+            tangents.map(|t| t.expect("every element was split")),
+        )
+    }
+}
+
+impl<T: DualParts> DualParts for Vec<T> {
+    type Primal = Vec<T::Primal>;
+    type Tangent = Vec<T::Tangent>;
+    fn split(self) -> (Self::Primal, Self::Tangent) {
+        self.into_iter().map(DualParts::split).unzip()
+    }
+}
+
+/// Pairs a value with its tangent for the entry of a `_jvp` function.
+#[inline(always)]
+pub fn seed<S: Scalar>(value: S, tangent: S) -> Dual<S> {
+    Dual::new(value, tangent)
+}
+
+/// A parameter that is not differentiated enters derivative code as a constant.
+#[inline(always)]
+pub fn constant<S: Scalar>(value: S) -> Dual<S> {
+    Dual::constant(value)
+}

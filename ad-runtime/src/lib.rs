@@ -1,0 +1,48 @@
+//! Automatic differentiation of Rust functions by source transformation.
+//!
+//! Annotate a function and the macro writes its derivative as ordinary Rust at compile time:
+//! no tape is recorded at run time, no nightly compiler is needed.
+//!
+//! ```
+//! use ad_runtime::forward;
+//!
+//! #[forward]
+//! fn f(x: f64, n: i32) -> f64 {
+//!     let mut y = 1.0;
+//!     for _ in 0..n {
+//!         y *= x.sin();
+//!     }
+//!     y
+//! }
+//!
+//! // f_jvp(primal arguments..., one tangent per float parameter) -> (value, tangent)
+//! let (y, dy) = f_jvp(0.5, 3, 1.0);
+//! assert_eq!(y, f(0.5, 3));
+//! let exact = 3.0 * 0.5_f64.sin().powi(2) * 0.5_f64.cos();
+//! assert!((dy - exact).abs() < 1e-15);
+//! ```
+//!
+//! The crate holds what the generated code stands on:
+//!
+//! * [`Scalar`]: the trait generated code is generic over (`f64`, `f32`, [`Dual`]s of them);
+//! * [`rules`]: every primitive's value and derivative, written once as a linear map;
+//! * [`linear`]: linear maps and their combinators;
+//! * [`Dual`]: the dual numbers of forward mode.
+//!
+//! See the README for the full tour, what is supported, and the benchmarks.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod dual;
+pub mod linear;
+pub mod rules;
+mod scalar;
+
+#[doc(hidden)]
+#[allow(missing_docs)]
+pub mod __private;
+
+pub use ad_macros::forward;
+pub use dual::Dual;
+pub use scalar::Scalar;
