@@ -96,6 +96,8 @@ fn companion(function: &Function, bodies: Bodies) -> TokenStream {
             retype.visit_block_mut(&mut block);
             let stmts = &block.stmts;
             quote! {
+                // The derivative stands for the function: using one uses the other.
+                let _ = #name;
                 #[allow(unused_imports)]
                 use ::ad_runtime::__private::{
                     CastPrimitive as _, CastScalar as _, LiftFloat as _, LiftOther as _,

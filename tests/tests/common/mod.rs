@@ -1,0 +1,35 @@
+//! Shared helpers of the integration tests.
+#![allow(dead_code)]
+
+/// Fourth-order central difference `f'(x)`: error O(h^4).
+pub fn central_difference(f: impl Fn(f64) -> f64, x: f64, h: f64) -> f64 {
+    (-f(x + 2.0 * h) + 8.0 * f(x + h) - 8.0 * f(x - h) + f(x - 2.0 * h)) / (12.0 * h)
+}
+
+/// A step that suits `x`: relative for large `x`, absolute near zero.
+pub fn step_for(x: f64) -> f64 {
+    1e-3 * x.abs().max(1.0)
+}
+
+/// Splitmix64: deterministic random numbers for property tests.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `[lo, hi)`.
+    pub fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
+        let unit = (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        lo + (hi - lo) * unit
+    }
+}
