@@ -69,6 +69,8 @@ pub struct Param {
 pub struct Function {
     /// The function as written, minus our `#[no_grad]` markers.
     pub item: ItemFn,
+    /// A method (`self` parameter): its generated items could not live in an `impl` block.
+    pub is_method: bool,
     pub params: Vec<Param>,
     pub float: FloatType,
 }
@@ -97,9 +99,14 @@ impl Function {
             .filter_map(|input| Param::from_input(cx, input))
             .collect::<Vec<_>>();
         let float = float_type(cx, &item, &params);
-        check_output(cx, &item, float);
+        if let Some(float) = float {
+            check_output(cx, &item, float);
+        }
+        let float = float.unwrap_or(FloatType::F64);
+        let is_method = matches!(item.sig.inputs.first(), Some(FnArg::Receiver(_)));
         Function {
             item,
+            is_method,
             params,
             float,
         }
@@ -198,7 +205,7 @@ fn check_signature_shape(cx: &Ctxt, item: &ItemFn, macro_name: &str) {
 
 /// The one float type of the function, from its parameters and result. Mixing `f32` and
 /// `f64` is refused: the generated code has one scalar type.
-fn float_type(cx: &Ctxt, item: &ItemFn, params: &[Param]) -> FloatType {
+fn float_type(cx: &Ctxt, item: &ItemFn, params: &[Param]) -> Option<FloatType> {
     let mut found: Vec<(FloatType, &Type)> = params
         .iter()
         .filter_map(|param| first_float_in(&param.ty).map(|float| (float, &param.ty)))
@@ -213,7 +220,7 @@ fn float_type(cx: &Ctxt, item: &ItemFn, params: &[Param]) -> FloatType {
             &item.sig,
             "nothing to differentiate: the function has no `f64` or `f32` parameter or result",
         );
-        return FloatType::F64;
+        return None;
     };
     if let Some((other, ty)) = found.iter().find(|(float, _)| *float != first) {
         cx.error_spanned_by(
@@ -226,7 +233,7 @@ fn float_type(cx: &Ctxt, item: &ItemFn, params: &[Param]) -> FloatType {
             ),
         );
     }
-    first
+    Some(first)
 }
 
 fn check_output(cx: &Ctxt, item: &ItemFn, float: FloatType) {

@@ -47,7 +47,7 @@ impl BodyChecker<'_> {
                 format!(
                     "macro `{}!` cannot be used in differentiated code: its expansion is not \
                      visible to the derivative; supported macros are {}",
-                    quote::quote!(#mac.path).to_string().replace(' ', ""),
+                    macro_path(mac),
                     macros::supported_list()
                 ),
             );
@@ -93,6 +93,11 @@ impl BodyChecker<'_> {
             "matching on float literals is not supported; compare with `if x == ...` instead",
         );
     }
+}
+
+fn macro_path(mac: &Macro) -> String {
+    let path = &mac.path;
+    quote::quote!(#path).to_string().replace(' ', "")
 }
 
 impl<'ast> Visit<'ast> for BodyChecker<'_> {

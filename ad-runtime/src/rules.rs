@@ -43,6 +43,10 @@ use crate::Scalar;
 pub type Binary<A, B> = HCat<A, B>;
 /// The derivative of a ternary primitive: `(dx, (dy, dz)) -> a dx + b dy + c dz`.
 pub type Ternary<A, B, C> = HCat<A, HCat<B, C>>;
+/// A ternary derivative whose three parts are scalings.
+pub type ScaleTernary<S> = Ternary<Scale<S>, Scale<S>, Scale<S>>;
+/// The derivative of `mul_add`: two scalings and the identity on the addend.
+pub type MulAddDerivative<S> = Ternary<Scale<S>, Scale<S>, Identity<S>>;
 
 fn constant<S: Scalar>(value: f64) -> S {
     S::from_f64(value)
@@ -340,7 +344,7 @@ pub fn recip<S: Scalar>(x: S) -> (S, SingularScale<S>) {
 
 /// `x * a + b` with one rounding.
 #[inline(always)]
-pub fn mul_add<S: Scalar>(x: S, a: S, b: S) -> (S, Ternary<Scale<S>, Scale<S>, Identity<S>>) {
+pub fn mul_add<S: Scalar>(x: S, a: S, b: S) -> (S, MulAddDerivative<S>) {
     (
         x.mul_add(a, b),
         HCat(Scale(a), HCat(Scale(x), Identity::new())),
@@ -379,7 +383,7 @@ pub fn min<S: Scalar>(x: S, y: S) -> (S, Binary<Scale<S>, Scale<S>>) {
 
 /// `clamp(x, lo, hi)`; a bound gets the derivative only when `x` is strictly beyond it.
 #[inline(always)]
-pub fn clamp<S: Scalar>(x: S, lo: S, hi: S) -> (S, Ternary<Scale<S>, Scale<S>, Scale<S>>) {
+pub fn clamp<S: Scalar>(x: S, lo: S, hi: S) -> (S, ScaleTernary<S>) {
     let (wx, wlo, whi) = if x < lo {
         (S::zero(), S::one(), S::zero())
     } else if x > hi {

@@ -2,6 +2,15 @@
 //! function's value (bit for bit: the primal computation is unchanged) and against central
 //! differences, at several points and for every float parameter.
 
+// The functions spell out constructs on purpose (`t = t + s`, `x as f64`, `vec!`), because the
+// macro must handle each spelling.
+#![allow(
+    clippy::assign_op_pattern,
+    clippy::unnecessary_cast,
+    clippy::eq_op,
+    clippy::useless_vec
+)]
+
 mod common;
 
 use ad_runtime::forward;
@@ -25,7 +34,11 @@ fn check2(
     for &(x, y) in points {
         let (value, along_x) = jvp(x, y, 1.0, 0.0);
         let (_, along_y) = jvp(x, y, 0.0, 1.0);
-        assert_eq!(value.to_bits(), plain(x, y).to_bits(), "value at ({x}, {y})");
+        assert_eq!(
+            value.to_bits(),
+            plain(x, y).to_bits(),
+            "value at ({x}, {y})"
+        );
         let dx = central_difference(|x| plain(x, y), x, 1e-4);
         let dy = central_difference(|y| plain(x, y), y, 1e-4);
         assert_relative_eq!(along_x, dx, epsilon = 1e-8, max_relative = 1e-7);
@@ -64,7 +77,11 @@ fn mutable_locals(x: f64, y: f64) -> f64 {
 
 #[test]
 fn mutable_locals_and_compound_assignment() {
-    check2(mutable_locals, mutable_locals_jvp, &[(0.5, 1.0), (-1.0, 0.3), (2.0, -0.7)]);
+    check2(
+        mutable_locals,
+        mutable_locals_jvp,
+        &[(0.5, 1.0), (-1.0, 0.3), (2.0, -0.7)],
+    );
 }
 
 #[forward]
@@ -93,7 +110,11 @@ fn branches(x: f64, y: f64) -> f64 {
 
 #[test]
 fn if_else_if_else() {
-    check2(branches, branches_jvp, &[(2.0, 0.5), (0.5, 0.5), (-0.5, 1.5)]);
+    check2(
+        branches,
+        branches_jvp,
+        &[(2.0, 0.5), (0.5, 0.5), (-0.5, 1.5)],
+    );
 }
 
 #[forward]
@@ -107,8 +128,16 @@ fn if_without_else(x: f64, flag: bool) -> f64 {
 
 #[test]
 fn if_without_else_and_bool_parameter() {
-    check1(|x| if_without_else(x, true), |x, dx| if_without_else_jvp(x, true, dx), POINTS);
-    check1(|x| if_without_else(x, false), |x, dx| if_without_else_jvp(x, false, dx), POINTS);
+    check1(
+        |x| if_without_else(x, true),
+        |x, dx| if_without_else_jvp(x, true, dx),
+        POINTS,
+    );
+    check1(
+        |x| if_without_else(x, false),
+        |x, dx| if_without_else_jvp(x, false, dx),
+        POINTS,
+    );
 }
 
 #[forward]
@@ -125,7 +154,11 @@ fn match_integer(x: f64, k: i32) -> f64 {
 #[test]
 fn match_on_integers_with_guards() {
     for k in [-3, 0, 1, 2, 4, 9] {
-        check1(|x| match_integer(x, k), |x, dx| match_integer_jvp(x, k, dx), POINTS);
+        check1(
+            |x| match_integer(x, k),
+            |x, dx| match_integer_jvp(x, k, dx),
+            POINTS,
+        );
     }
 }
 
@@ -140,7 +173,11 @@ fn match_bool(x: f64, b: bool) -> f64 {
 #[test]
 fn match_on_bools() {
     for b in [true, false] {
-        check1(|x| match_bool(x, b), |x, dx| match_bool_jvp(x, b, dx), POINTS);
+        check1(
+            |x| match_bool(x, b),
+            |x, dx| match_bool_jvp(x, b, dx),
+            POINTS,
+        );
     }
 }
 
@@ -252,7 +289,11 @@ fn labeled_loops(x: f64, n: usize) -> f64 {
 
 #[test]
 fn labeled_break_and_continue() {
-    check1(|x| labeled_loops(x, 6), |x, dx| labeled_loops_jvp(x, 6, dx), POINTS);
+    check1(
+        |x| labeled_loops(x, 6),
+        |x, dx| labeled_loops_jvp(x, 6, dx),
+        POINTS,
+    );
 }
 
 #[forward]
@@ -270,7 +311,11 @@ fn early_return(x: f64, y: f64) -> f64 {
 
 #[test]
 fn early_returns() {
-    check2(early_return, early_return_jvp, &[(-1.0, 2.0), (0.55, 2.0), (1e-3, 0.5)]);
+    check2(
+        early_return,
+        early_return_jvp,
+        &[(-1.0, 2.0), (0.55, 2.0), (1e-3, 0.5)],
+    );
 }
 
 #[forward]
@@ -299,7 +344,11 @@ fn casts(x: f64, n: u32) -> f64 {
 
 #[test]
 fn as_casts_and_from() {
-    check1(|x| casts(x, 3), |x, dx| casts_jvp(x, 3, dx), &[0.33, 1.71, 2.22]);
+    check1(
+        |x| casts(x, 3),
+        |x, dx| casts_jvp(x, 3, dx),
+        &[0.33, 1.71, 2.22],
+    );
 }
 
 const SCALE: f64 = 2.5;
@@ -392,7 +441,11 @@ fn odd_terms(x: f64, n: u32) -> f64 {
 
 #[test]
 fn mutual_recursion() {
-    check1(|x| even_terms(x, 9), |x, dx| even_terms_jvp(x, 9, dx), POINTS);
+    check1(
+        |x| even_terms(x, 9),
+        |x, dx| even_terms_jvp(x, 9, dx),
+        POINTS,
+    );
 }
 
 fn weight(i: usize) -> f64 {
@@ -414,7 +467,11 @@ fn calls_data_helpers(x: f64) -> f64 {
 
 #[test]
 fn calls_to_functions_of_data_only() {
-    check1(calls_data_helpers, calls_data_helpers_jvp, &[-0.9, 0.3, 0.8]);
+    check1(
+        calls_data_helpers,
+        calls_data_helpers_jvp,
+        &[-0.9, 0.3, 0.8],
+    );
 }
 
 #[forward]
@@ -424,7 +481,11 @@ fn with_constant(x: f64, #[no_grad] c: f64) -> f64 {
 
 #[test]
 fn no_grad_parameters_are_constants() {
-    check1(|x| with_constant(x, 0.7), |x, dx| with_constant_jvp(x, 0.7, dx), POINTS);
+    check1(
+        |x| with_constant(x, 0.7),
+        |x, dx| with_constant_jvp(x, 0.7, dx),
+        POINTS,
+    );
 }
 
 #[forward]
@@ -453,7 +514,11 @@ fn tuples_and_arrays(x: f64, y: f64) -> f64 {
 
 #[test]
 fn local_tuples_and_arrays() {
-    check2(tuples_and_arrays, tuples_and_arrays_jvp, &[(0.5, 1.0), (-1.0, 0.3)]);
+    check2(
+        tuples_and_arrays,
+        tuples_and_arrays_jvp,
+        &[(0.5, 1.0), (-1.0, 0.3)],
+    );
 }
 
 #[forward]
@@ -541,7 +606,14 @@ fn random_directions() {
         let p: Vec<f64> = (0..4).map(|_| rng.uniform(0.5, 2.0)).collect();
         let t: Vec<f64> = (0..4).map(|_| rng.uniform(-1.0, 1.0)).collect();
         let (_, along) = many_parameters_jvp(p[0], p[1], p[2], p[3], t[0], t[1], t[2], t[3]);
-        let f = |h: f64| many_parameters(p[0] + h * t[0], p[1] + h * t[1], p[2] + h * t[2], p[3] + h * t[3]);
+        let f = |h: f64| {
+            many_parameters(
+                p[0] + h * t[0],
+                p[1] + h * t[1],
+                p[2] + h * t[2],
+                p[3] + h * t[3],
+            )
+        };
         assert_relative_eq!(along, central_difference(f, 0.0, 1e-4), epsilon = 1e-8);
     }
 }

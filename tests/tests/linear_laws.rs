@@ -44,7 +44,11 @@ fn vector(rng: &mut Rng, n: usize) -> Vec<f64> {
 fn scalar_maps() {
     let mut rng = Rng::new(1);
     for _ in 0..TRIALS {
-        let (s1, s2, t) = (rng.uniform(-3.0, 3.0), rng.uniform(-3.0, 3.0), rng.uniform(-3.0, 3.0));
+        let (s1, s2, t) = (
+            rng.uniform(-3.0, 3.0),
+            rng.uniform(-3.0, 3.0),
+            rng.uniform(-3.0, 3.0),
+        );
         let k = rng.uniform(-5.0, 5.0);
         check_laws(&Scale(k), s1, s2, t);
         check_laws(&SingularScale(k), s1, s2, t);
@@ -114,7 +118,11 @@ fn concatenations_of_vectors() {
 fn composition_and_sum_transpose_in_reverse_order() {
     let mut rng = Rng::new(4);
     for _ in 0..TRIALS {
-        let (a, b, c) = (rng.uniform(-3.0, 3.0), rng.uniform(-3.0, 3.0), rng.uniform(-3.0, 3.0));
+        let (a, b, c) = (
+            rng.uniform(-3.0, 3.0),
+            rng.uniform(-3.0, 3.0),
+            rng.uniform(-3.0, 3.0),
+        );
         let (x, y) = (rng.uniform(-3.0, 3.0), rng.uniform(-3.0, 3.0));
         // (p ∘ q)^T = q^T ∘ p^T with q: R -> R^2, p: R^2 -> R
         let q = VCat(Scale(a), Scale(b));
@@ -134,8 +142,14 @@ fn composition_and_sum_transpose_in_reverse_order() {
         let sum = Sum(VCat(Scale(a), Scale(b)), VCat(Scale(c), Identity::new()));
         check_laws(&sum, x, y, (x, y));
         // Identity and zero are units.
-        assert_eq!(Compose(Identity::new(), Scale(a)).apply(x), Scale(a).apply(x));
-        assert_eq!(Sum(Zero::new(0.0, 0.0), Scale(a)).apply(x), Scale(a).apply(x));
+        assert_eq!(
+            Compose(Identity::new(), Scale(a)).apply(x),
+            Scale(a).apply(x)
+        );
+        assert_eq!(
+            Sum(Zero::new(0.0, 0.0), Scale(a)).apply(x),
+            Scale(a).apply(x)
+        );
     }
 }
 
@@ -146,17 +160,49 @@ fn every_primitive_rule_is_a_linear_map() {
     for _ in 0..TRIALS {
         let x = rng.uniform(0.05, 0.95);
         let y = rng.uniform(0.1, 3.0);
-        let (s1, s2, t) = (rng.uniform(-2.0, 2.0), rng.uniform(-2.0, 2.0), rng.uniform(-2.0, 2.0));
+        let (s1, s2, t) = (
+            rng.uniform(-2.0, 2.0),
+            rng.uniform(-2.0, 2.0),
+            rng.uniform(-2.0, 2.0),
+        );
         macro_rules! unary {
             ($($rule:ident($arg:expr)),*) => {$(
                 check_laws(&rules::$rule($arg).1, s1, s2, t);
             )*};
         }
         unary!(
-            neg(x), sin(x), cos(x), tan(x), asin(x), acos(x), atan(x), sinh(x), cosh(x),
-            tanh(x), asinh(x), acosh(1.0 + y), atanh(x), exp(x), exp2(x), exp_m1(x), ln(y),
-            log2(y), log10(y), ln_1p(x), sqrt(y), cbrt(y), abs(x - 0.5), signum(x), recip(y),
-            to_degrees(x), to_radians(x), floor(y), ceil(y), round(y), trunc(y), fract(y)
+            neg(x),
+            sin(x),
+            cos(x),
+            tan(x),
+            asin(x),
+            acos(x),
+            atan(x),
+            sinh(x),
+            cosh(x),
+            tanh(x),
+            asinh(x),
+            acosh(1.0 + y),
+            atanh(x),
+            exp(x),
+            exp2(x),
+            exp_m1(x),
+            ln(y),
+            log2(y),
+            log10(y),
+            ln_1p(x),
+            sqrt(y),
+            cbrt(y),
+            abs(x - 0.5),
+            signum(x),
+            recip(y),
+            to_degrees(x),
+            to_radians(x),
+            floor(y),
+            ceil(y),
+            round(y),
+            trunc(y),
+            fract(y)
         );
         check_laws(&rules::powi(y, 3).1, s1, s2, t);
         macro_rules! binary {
@@ -165,8 +211,17 @@ fn every_primitive_rule_is_a_linear_map() {
             )*};
         }
         binary!(
-            add(x, y), sub(x, y), mul(x, y), div(x, y), rem(y, x), atan2(x, y), log(y, 1.0 + x),
-            powf(y, x), hypot(x, y), min(x, y), max(x, y)
+            add(x, y),
+            sub(x, y),
+            mul(x, y),
+            div(x, y),
+            rem(y, x),
+            atan2(x, y),
+            log(y, 1.0 + x),
+            powf(y, x),
+            hypot(x, y),
+            min(x, y),
+            max(x, y)
         );
         check_laws(&rules::mul_add(x, y, t).1, (s1, (s2, t)), (t, (s1, s2)), s2);
         check_laws(&rules::clamp(y, x, 2.0).1, (s1, (s2, t)), (t, (s1, s2)), s2);

@@ -10,14 +10,17 @@ use approx::assert_relative_eq;
 use common::{central_difference, step_for};
 use std::f64::consts::FRAC_PI_2;
 
+type UnaryJvp<F> = fn(F, F) -> (F, F);
+type BinaryJvp<F> = fn(F, F, F, F) -> (F, F);
+
 /// Checks the `f64` derivative against central differences, and the `f32` one against the
 /// `f64` one.
 fn check_unary(
     name: &str,
     points: &[f64],
     plain: fn(f64) -> f64,
-    jvps: [fn(f64, f64) -> (f64, f64); 2],
-    jvps_f32: [fn(f32, f32) -> (f32, f32); 2],
+    jvps: [UnaryJvp<f64>; 2],
+    jvps_f32: [UnaryJvp<f32>; 2],
 ) {
     for &x in points {
         let h = step_for(x).min(edge_step(x));
@@ -36,8 +39,18 @@ fn check_unary(
         let expected32 = central_difference(plain, x32 as f64, h);
         for jvp in jvps_f32 {
             let (value, tangent) = jvp(x32, 1.0);
-            assert_relative_eq!(value as f64, plain(x32 as f64), epsilon = 1e-6, max_relative = 1e-5);
-            assert_relative_eq!(tangent as f64, expected32, epsilon = 1e-5, max_relative = 1e-4);
+            assert_relative_eq!(
+                value as f64,
+                plain(x32 as f64),
+                epsilon = 1e-6,
+                max_relative = 1e-5
+            );
+            assert_relative_eq!(
+                tangent as f64,
+                expected32,
+                epsilon = 1e-5,
+                max_relative = 1e-4
+            );
         }
     }
 }
@@ -126,8 +139,8 @@ fn check_binary(
     name: &str,
     points: &[(f64, f64)],
     plain: fn(f64, f64) -> f64,
-    jvps: [fn(f64, f64, f64, f64) -> (f64, f64); 2],
-    jvps_f32: [fn(f32, f32, f32, f32) -> (f32, f32); 2],
+    jvps: [BinaryJvp<f64>; 2],
+    jvps_f32: [BinaryJvp<f32>; 2],
 ) {
     for &(x, y) in points {
         let (hx, hy) = (step_for(x).min(edge_step(x)), step_for(y).min(edge_step(y)));
@@ -141,7 +154,11 @@ fn check_binary(
             let (value, along_x) = jvp(x, y, 1.0, 0.0);
             let (_, along_y) = jvp(x, y, 0.0, 1.0);
             let (_, along_both) = jvp(x, y, 2.0, -3.0);
-            assert_eq!(value.to_bits(), plain(x, y).to_bits(), "{name}({x}, {y}) value");
+            assert_eq!(
+                value.to_bits(),
+                plain(x, y).to_bits(),
+                "{name}({x}, {y}) value"
+            );
             assert_relative_eq!(along_x, dx, epsilon = tolerance_x, max_relative = 1e-7);
             assert_relative_eq!(along_y, dy, epsilon = tolerance_y, max_relative = 1e-7);
             assert_relative_eq!(along_both, 2.0 * along_x - 3.0 * along_y, epsilon = 1e-12);
@@ -150,8 +167,18 @@ fn check_binary(
             let (_, along_x) = jvp(x as f32, y as f32, 1.0, 0.0);
             let (_, along_y) = jvp(x as f32, y as f32, 0.0, 1.0);
             let tolerance_f32 = 1e-5 + 1e-4 * (x / y).abs();
-            assert_relative_eq!(along_x as f64, dx, epsilon = tolerance_f32, max_relative = 1e-4);
-            assert_relative_eq!(along_y as f64, dy, epsilon = tolerance_f32, max_relative = 1e-4);
+            assert_relative_eq!(
+                along_x as f64,
+                dx,
+                epsilon = tolerance_f32,
+                max_relative = 1e-4
+            );
+            assert_relative_eq!(
+                along_y as f64,
+                dy,
+                epsilon = tolerance_f32,
+                max_relative = 1e-4
+            );
         }
     }
 }
@@ -339,13 +366,20 @@ mod clamp {
             let (lo, hi) = (-1.0, 1.0);
             for jvp in [method_f64_jvp, path_f64_jvp] {
                 for (seed, plain) in [
-                    ((1.0, 0.0, 0.0), &(|t: f64| (x + t).clamp(lo, hi)) as &dyn Fn(f64) -> f64),
+                    (
+                        (1.0, 0.0, 0.0),
+                        &(|t: f64| (x + t).clamp(lo, hi)) as &dyn Fn(f64) -> f64,
+                    ),
                     ((0.0, 1.0, 0.0), &|t: f64| x.clamp(lo + t, hi)),
                     ((0.0, 0.0, 1.0), &|t: f64| x.clamp(lo, hi + t)),
                 ] {
                     let (value, tangent) = jvp(x, lo, hi, seed.0, seed.1, seed.2);
                     assert_eq!(value, x.clamp(lo, hi));
-                    assert_relative_eq!(tangent, central_difference(plain, 0.0, 1e-3), epsilon = 1e-9);
+                    assert_relative_eq!(
+                        tangent,
+                        central_difference(plain, 0.0, 1e-3),
+                        epsilon = 1e-9
+                    );
                 }
             }
             let (_, tangent) = method_f32_jvp(x as f32, -1.0, 1.0, 1.0, 1.0, 1.0);

@@ -120,6 +120,7 @@ fn companion(function: &Function, bodies: Bodies) -> TokenStream {
             #[inline]
             #[allow(
                 unused_mut,
+                unused_variables,
                 unused_parens,
                 unused_braces,
                 unreachable_code,
@@ -179,7 +180,7 @@ fn jvp(function: &Function, bodies: Bodies) -> TokenStream {
     quote_spanned! {function.item.sig.span()=>
         #(#cfgs)*
         #[doc = #doc]
-        #[allow(dead_code, clippy::too_many_arguments, unreachable_code)]
+        #[allow(dead_code, unused_variables, clippy::too_many_arguments, unreachable_code)]
         #vis fn #jvp<#bound>(#(#primal_params,)* #(#tangent_params),*) -> (#output, #output) {
             #body
         }

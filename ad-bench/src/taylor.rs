@@ -1,0 +1,132 @@
+//! The Taylor-series benchmark of seed `004`, section 6.1: approximate 1/x around 1 by
+//! `a_0 = 1, a_n = -(x - 1) a_{n-1}`, summing `n` terms; five float operations per iteration, so
+//! time must grow linearly in `n` for every mode, and the slope ratio is the mode's overhead.
+
+use std::hint::black_box;
+
+use ad_runtime::forward;
+
+use crate::timing::{linear_fit, seconds_per_call, Budget};
+
+/// The program as in the thesis (`prev := !prev *. ...; acc := !prev +. !acc`).
+#[forward]
+#[allow(clippy::assign_op_pattern)]
+pub fn taylor_recip(x: f64, iters: usize) -> f64 {
+    let mut prev = 1.0;
+    let mut acc = 1.0;
+    for _ in 0..iters {
+        prev = prev * -(x - 1.0);
+        acc = prev + acc;
+    }
+    acc
+}
+
+/// The tangent written by hand: the physical limit of forward mode.
+pub fn taylor_recip_tangent_by_hand(x: f64, dx: f64, iters: usize) -> (f64, f64) {
+    let (mut prev, mut d_prev) = (1.0, 0.0);
+    let (mut acc, mut d_acc) = (1.0, 0.0);
+    let factor = -(x - 1.0);
+    let d_factor = -dx;
+    for _ in 0..iters {
+        let next = prev * factor;
+        d_prev = d_prev * factor + prev * d_factor;
+        prev = next;
+        acc += prev;
+        d_acc += d_prev;
+    }
+    (acc, d_acc)
+}
+
+pub struct Row {
+    pub iters: usize,
+    pub primal: f64,
+    pub forward: f64,
+    pub tangent_by_hand: f64,
+}
+
+pub fn measure(iters: usize, budget: Budget) -> Row {
+    let x = 0.5;
+    let primal = seconds_per_call(budget, || {
+        black_box(taylor_recip(black_box(x), black_box(iters)));
+    });
+    let forward = seconds_per_call(budget, || {
+        black_box(taylor_recip_jvp(
+            black_box(x),
+            black_box(iters),
+            black_box(1.0),
+        ));
+    });
+    let tangent_by_hand = seconds_per_call(budget, || {
+        black_box(taylor_recip_tangent_by_hand(
+            black_box(x),
+            black_box(1.0),
+            black_box(iters),
+        ));
+    });
+    Row {
+        iters,
+        primal,
+        forward,
+        tangent_by_hand,
+    }
+}
+
+pub fn check_correctness() {
+    let (x, iters) = (0.5, 1000);
+    let (value, tangent) = taylor_recip_jvp(x, iters, 1.0);
+    let (hand_value, hand_tangent) = taylor_recip_tangent_by_hand(x, 1.0, iters);
+    assert_eq!(value, taylor_recip(x, iters));
+    assert!((value - hand_value).abs() <= 1e-12 * value.abs());
+    assert!((tangent - hand_tangent).abs() <= 1e-12 * tangent.abs());
+    // The series converges to 1/x, whose derivative is -1/x^2.
+    assert!((tangent + 1.0 / (x * x)).abs() < 1e-9);
+}
+
+pub fn run(quick: bool) {
+    check_correctness();
+    let budget = if quick { Budget::QUICK } else { Budget::FULL };
+    let sizes: &[usize] = if quick {
+        &[1_000, 10_000, 100_000]
+    } else {
+        &[1_000, 10_000, 100_000, 1_000_000, 10_000_000]
+    };
+    println!("## Taylor series (seed 004, 6.1): 1/x around 1, x = 0.5");
+    println!();
+    println!("| n | primal | forward | tangent by hand | forward / primal | forward / by hand |");
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: |");
+    let rows: Vec<Row> = sizes.iter().map(|&n| measure(n, budget)).collect();
+    for row in &rows {
+        println!(
+            "| {} | {:.3} ms | {:.3} ms | {:.3} ms | {:.2} | {:.2} |",
+            row.iters,
+            row.primal * 1e3,
+            row.forward * 1e3,
+            row.tangent_by_hand * 1e3,
+            row.forward / row.primal,
+            row.forward / row.tangent_by_hand,
+        );
+    }
+    println!();
+    let fit = |select: fn(&Row) -> f64| {
+        let points: Vec<(f64, f64)> = rows.iter().map(|r| (r.iters as f64, select(r))).collect();
+        linear_fit(&points)
+    };
+    let (primal_slope, primal_r2) = fit(|r| r.primal);
+    let (forward_slope, forward_r2) = fit(|r| r.forward);
+    let (hand_slope, hand_r2) = fit(|r| r.tangent_by_hand);
+    println!("| mode | slope (ns / iteration) | R^2 | slope / primal slope |");
+    println!("| --- | ---: | ---: | ---: |");
+    for (name, slope, r2) in [
+        ("primal", primal_slope, primal_r2),
+        ("forward", forward_slope, forward_r2),
+        ("tangent by hand", hand_slope, hand_r2),
+    ] {
+        println!(
+            "| {name} | {:.3} | {:.5} | {:.2} |",
+            slope * 1e9,
+            r2,
+            slope / primal_slope
+        );
+    }
+    println!();
+}

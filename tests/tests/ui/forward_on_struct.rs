@@ -1,0 +1,8 @@
+use ad_runtime::forward;
+
+#[forward]
+struct Point {
+    x: f64,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use ad_runtime::forward;
+
+#[forward]
+fn count(n: usize) -> usize {
+    n * 2
+}
+
+fn main() {}

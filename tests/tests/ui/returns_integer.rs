@@ -1,0 +1,8 @@
+use ad_runtime::forward;
+
+#[forward]
+fn round_down(x: f64) -> i64 {
+    x as i64
+}
+
+fn main() {}

@@ -1,0 +1,12 @@
+use ad_runtime::forward;
+
+#[forward]
+fn sum(xs: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for x in xs {
+        s += *x;
+    }
+    s
+}
+
+fn main() {}
