@@ -58,49 +58,48 @@ impl Locals {
 
     /// Whether `expr` may evaluate to a float (or to something holding floats).
     pub fn may_be_float(&self, expr: &Expr) -> bool {
+        self.may_be_float_with(expr, &|ident| self.floats.contains(ident))
+    }
+
+    /// The same, with the caller deciding which names hold floats (reverse mode knows the
+    /// binding in scope, which the name-based set cannot).
+    pub fn may_be_float_with(&self, expr: &Expr, is_float: &dyn Fn(&Ident) -> bool) -> bool {
+        let recurse = |e: &Expr| self.may_be_float_with(e, is_float);
         match expr {
             Expr::Lit(lit) => matches!(lit.lit, syn::Lit::Float(_)),
             Expr::Path(path) => match path.path.get_ident() {
-                Some(ident) => self.floats.contains(ident),
+                Some(ident) => is_float(ident),
                 None => is_float_type_path(&path.path),
             },
             Expr::Binary(binary) => {
-                is_arithmetic(&binary.op)
-                    && (self.may_be_float(&binary.left) || self.may_be_float(&binary.right))
+                is_arithmetic(&binary.op) && (recurse(&binary.left) || recurse(&binary.right))
             }
             Expr::Unary(unary) => match unary.op {
                 UnOp::Not(_) => false,
-                _ => self.may_be_float(&unary.expr),
+                _ => recurse(&unary.expr),
             },
             Expr::Cast(cast) => first_float_in(&cast.ty).is_some(),
-            Expr::MethodCall(call) => {
-                !is_non_float_method(&call.method) && self.may_be_float(&call.receiver)
-            }
+            Expr::MethodCall(call) => !is_non_float_method(&call.method) && recurse(&call.receiver),
             Expr::Call(call) => match &*call.func {
-                Expr::Path(path) => {
-                    is_float_type_path(&path.path) || call.args.iter().any(|a| self.may_be_float(a))
-                }
-                _ => call.args.iter().any(|a| self.may_be_float(a)),
+                Expr::Path(path) => is_float_type_path(&path.path) || call.args.iter().any(recurse),
+                _ => call.args.iter().any(recurse),
             },
-            Expr::Paren(inner) => self.may_be_float(&inner.expr),
-            Expr::Group(inner) => self.may_be_float(&inner.expr),
-            Expr::Reference(inner) => self.may_be_float(&inner.expr),
-            Expr::Field(inner) => self.may_be_float(&inner.base),
-            Expr::Index(inner) => self.may_be_float(&inner.expr),
-            Expr::Tuple(tuple) => tuple.elems.iter().any(|e| self.may_be_float(e)),
-            Expr::Array(array) => array.elems.iter().any(|e| self.may_be_float(e)),
-            Expr::Repeat(repeat) => self.may_be_float(&repeat.expr),
-            Expr::Block(block) => block_value(&block.block).is_some_and(|e| self.may_be_float(e)),
+            Expr::Paren(inner) => recurse(&inner.expr),
+            Expr::Group(inner) => recurse(&inner.expr),
+            Expr::Reference(inner) => recurse(&inner.expr),
+            Expr::Field(inner) => recurse(&inner.base),
+            Expr::Index(inner) => recurse(&inner.expr),
+            Expr::Tuple(tuple) => tuple.elems.iter().any(recurse),
+            Expr::Array(array) => array.elems.iter().any(recurse),
+            Expr::Repeat(repeat) => recurse(&repeat.expr),
+            Expr::Block(block) => block_value(&block.block).is_some_and(|e| recurse(e)),
             Expr::If(inner) => {
-                block_value(&inner.then_branch).is_some_and(|e| self.may_be_float(e))
-                    || inner
-                        .else_branch
-                        .as_ref()
-                        .is_some_and(|(_, e)| self.may_be_float(e))
+                block_value(&inner.then_branch).is_some_and(|e| recurse(e))
+                    || inner.else_branch.as_ref().is_some_and(|(_, e)| recurse(e))
             }
-            Expr::Match(inner) => inner.arms.iter().any(|arm| self.may_be_float(&arm.body)),
+            Expr::Match(inner) => inner.arms.iter().any(|arm| recurse(&arm.body)),
             Expr::Macro(mac) => crate::macros::MacroArgs::parse_from(&mac.mac)
-                .is_ok_and(|args| args.exprs().into_iter().any(|e| self.may_be_float(e))),
+                .is_ok_and(|args| args.exprs().into_iter().any(recurse)),
             Expr::Loop(_) | Expr::Closure(_) | Expr::Unsafe(_) => true,
             _ => false,
         }

@@ -20,3 +20,16 @@ pub fn forward(function: &Function, cx: Ctxt) -> TokenStream {
         #stubs
     }
 }
+
+pub fn reverse(function: &Function, cx: Ctxt) -> TokenStream {
+    let errors = cx.into_compile_errors();
+    if function.is_method {
+        let original = &function.item;
+        return quote!(#errors #original);
+    }
+    let stubs = crate::expand::reverse::expand(&Ctxt::new(), function, Bodies::Stub);
+    quote! {
+        #errors
+        #stubs
+    }
+}

@@ -36,6 +36,19 @@ pub fn forward(args: TokenStream, item: TokenStream) -> TokenStream {
     driver::forward(args.into(), item.into()).into()
 }
 
+/// Reverse mode: keeps the function and adds `<name>_vjp` and `<name>_grad`.
+///
+/// For `fn f(a: f64, n: usize, b: f64) -> f64` it generates
+/// `f_vjp(a, n, b, d_out) -> (f64, (da, db))` (the value and the adjoints of the float
+/// parameters for the cotangent `d_out`; a bare adjoint when there is one float parameter) and
+/// `f_grad(a, n, b)`, which is `f_vjp` with `d_out = 1`. Both are generic over the scalar type.
+///
+/// See the `ad-runtime` crate for examples.
+#[proc_macro_attribute]
+pub fn reverse(args: TokenStream, item: TokenStream) -> TokenStream {
+    driver::reverse(args.into(), item.into()).into()
+}
+
 mod driver {
     use proc_macro2::TokenStream;
     use quote::quote;
@@ -43,27 +56,64 @@ mod driver {
     use crate::ast::Function;
     use crate::ctxt::Ctxt;
     use crate::expand::forward::{self, Bodies};
+    use crate::expand::reverse;
     use crate::{attr, fallback, valid};
 
-    pub fn forward(args: TokenStream, item: TokenStream) -> TokenStream {
-        let cx = Ctxt::new();
-        attr::expect_no_arguments(&cx, "forward", args);
-        let item_fn = match syn::parse2::<syn::ItemFn>(item.clone()) {
-            Ok(item_fn) => item_fn,
+    fn parse(
+        cx: &Ctxt,
+        macro_name: &str,
+        args: TokenStream,
+        item: TokenStream,
+    ) -> Result<Function, TokenStream> {
+        attr::expect_no_arguments(cx, macro_name, args);
+        match syn::parse2::<syn::ItemFn>(item.clone()) {
+            Ok(item_fn) => {
+                let function = Function::from_item(cx, item_fn, macro_name);
+                valid::check_body(cx, &function);
+                Ok(function)
+            }
             Err(_) => {
                 cx.error_spanned_by(
                     &item,
-                    "#[forward] applies to a function; put it on a `fn` item",
+                    format!("#[{macro_name}] applies to a function; put it on a `fn` item"),
                 );
+                Err(item)
+            }
+        }
+    }
+
+    pub fn forward(args: TokenStream, item: TokenStream) -> TokenStream {
+        let cx = Ctxt::new();
+        let function = match parse(&cx, "forward", args, item) {
+            Ok(function) => function,
+            Err(item) => {
                 let errors = cx.into_compile_errors();
                 return quote!(#errors #item);
             }
         };
-        let function = Function::from_item(&cx, item_fn, "forward");
-        valid::check_body(&cx, &function);
         if cx.has_errors() {
             return fallback::forward(&function, cx);
         }
         forward::expand(&function, Bodies::Derivative)
+    }
+
+    pub fn reverse(args: TokenStream, item: TokenStream) -> TokenStream {
+        let cx = Ctxt::new();
+        let function = match parse(&cx, "reverse", args, item) {
+            Ok(function) => function,
+            Err(item) => {
+                let errors = cx.into_compile_errors();
+                return quote!(#errors #item);
+            }
+        };
+        valid::check_reverse_signature(&cx, &function);
+        if cx.has_errors() {
+            return fallback::reverse(&function, cx);
+        }
+        let expanded = reverse::expand(&cx, &function, Bodies::Derivative);
+        if cx.has_errors() {
+            return fallback::reverse(&function, cx);
+        }
+        expanded
     }
 }

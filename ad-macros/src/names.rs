@@ -16,6 +16,27 @@ pub fn scalar_param(span: Span) -> Ident {
 /// it coexists with the function, and `use path::f;` imports both.
 pub const FORWARD_COMPANION: &str = "__ad_forward";
 
+/// The associated function that holds a function's reverse-mode code: it returns the value and
+/// the pullback.
+pub const REVERSE_COMPANION: &str = "__ad_reverse";
+
+pub fn vjp(function: &Function) -> Ident {
+    suffixed(function, "_vjp")
+}
+
+pub fn grad(function: &Function) -> Ident {
+    suffixed(function, "_grad")
+}
+
+/// The cotangent parameter of `_vjp`: `d_out`, with `d` prepended while it collides.
+pub fn output_cotangent(function: &Function) -> Ident {
+    let mut name = String::from("d_out");
+    while function.params.iter().any(|param| param.name == name) {
+        name.insert(0, 'd');
+    }
+    Ident::new(&name, function.name().span())
+}
+
 pub fn jvp(function: &Function) -> Ident {
     suffixed(function, "_jvp")
 }

@@ -29,6 +29,9 @@ pub struct Retype<'a> {
     pub locals: &'a Locals,
     /// The name of a function's derivative code, next to the function (`__ad_forward`).
     pub companion: &'a str,
+    /// Reverse-mode companions return `(value, pullback)`; where only the value is wanted
+    /// (a condition, a cast to an integer) the call takes `.0` of it.
+    pub value_only: bool,
 }
 
 impl Retype<'_> {
@@ -118,7 +121,11 @@ impl Retype<'_> {
             Callee::UserFunction if with_floats => {
                 let companion = Ident::new(self.companion, path_end_span(&path));
                 let args = &call.args;
-                Some(syn::parse_quote_spanned!(span=> #path::#companion(#args)))
+                Some(if self.value_only {
+                    syn::parse_quote_spanned!(span=> #path::#companion(#args).0)
+                } else {
+                    syn::parse_quote_spanned!(span=> #path::#companion(#args))
+                })
             }
             Callee::UserFunction => Some(self.lift(&Expr::Call(call.clone()))),
             Callee::Other => None,
@@ -154,7 +161,7 @@ const NOT_USER_FUNCTION_ROOTS: &[&str] = &[
     "u128", "usize", "bool", "char", "str", "drop",
 ];
 
-enum Callee {
+pub enum Callee {
     /// `f64::sin`, `std::f64::max`, `f64::from`, ...
     FloatAssociated(Ident),
     /// A free function of the user's crate (or another crate), called by a lowercase path.
@@ -164,7 +171,7 @@ enum Callee {
     Other,
 }
 
-fn classify_callee(path: &Path, locals: &Locals) -> Callee {
+pub fn classify_callee(path: &Path, locals: &Locals) -> Callee {
     let last = match path.segments.last() {
         Some(segment) => &segment.ident,
         None => return Callee::Other,

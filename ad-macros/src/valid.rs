@@ -16,6 +16,22 @@ pub fn check_body(cx: &Ctxt, function: &Function) {
     checker.visit_block(&function.item.block);
 }
 
+/// Reverse mode returns one float for now: `_vjp` takes its cotangent as a scalar.
+pub fn check_reverse_signature(cx: &Ctxt, function: &Function) {
+    if let Some(ty) = function.output() {
+        if float_of_type(ty).is_none() && crate::ast::first_float_in(ty).is_some() {
+            cx.error_spanned_by(
+                ty,
+                format!(
+                    "#[reverse] functions return one `{}` for now; tuples and arrays of results \
+                     come with the containers issue (use #[forward] for several outputs)",
+                    function.float.name()
+                ),
+            );
+        }
+    }
+}
+
 struct BodyChecker<'a> {
     cx: &'a Ctxt,
     float: FloatType,

@@ -252,3 +252,32 @@ pub fn seed<S: Scalar>(value: S, tangent: S) -> Dual<S> {
 pub fn constant<S: Scalar>(value: S) -> Dual<S> {
     Dual::constant(value)
 }
+
+/// The record of which branch of an `if` (or arm of a `match`, nested) ran, holding that
+/// branch's pullback.
+pub enum Branch<A, B> {
+    First(A),
+    Second(B),
+}
+
+/// Space left on the stack below which derivative code moves to a new segment, and the size of
+/// each new segment. Checked once per call of a differentiated function (and of its pullback),
+/// which keeps deep recursion off the guard page at a negligible cost.
+const RED_ZONE: usize = 128 * 1024;
+const SEGMENT: usize = 16 * 1024 * 1024;
+
+#[inline(always)]
+pub fn maybe_grow<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(RED_ZONE, SEGMENT, f)
+}
+
+/// Reads an adjoint and resets it to zero: the adjoint of a variable that is being overwritten
+/// (or whose binding ends) has been fully accumulated at this point of the backward sweep.
+#[inline(always)]
+pub fn take<S: Scalar>(slot: &mut S) -> S {
+    core::mem::replace(slot, S::zero())
+}
+
+/// A pullback of a differentiated function: the adjoints of its float parameters given the
+/// cotangent of its result.
+pub type Pullback<S, const P: usize> = Box<dyn FnOnce(S) -> [S; P]>;

@@ -213,6 +213,44 @@ impl<S: Scalar> LinearMap for SingularScale<S> {
     }
 }
 
+/// Negation, `x -> -x`: the derivative of unary `-` and the second half of `-`'s. A constant
+/// map with no data, so reverse mode stores nothing for it.
+///
+/// ```
+/// use ad_runtime::linear::{LinearMap, Negate};
+/// assert_eq!(Negate::<f64>::new().apply(2.0), -2.0);
+/// assert_eq!(Negate::<f64>::new().reverse_apply(2.0), -2.0);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Negate<V>(core::marker::PhantomData<fn(V) -> V>);
+
+impl<V> Negate<V> {
+    /// Negation on `V`.
+    pub fn new() -> Self {
+        Negate(core::marker::PhantomData)
+    }
+}
+
+impl<V> Default for Negate<V> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<V: VectorSpace> LinearMap for Negate<V> {
+    type Domain = V;
+    type Codomain = V;
+    #[inline(always)]
+    fn apply(&self, x: V) -> V {
+        let minus_one = -<V::Field as Scalar>::one();
+        x.times(minus_one)
+    }
+    #[inline(always)]
+    fn reverse_apply(&self, y: V) -> V {
+        self.apply(y)
+    }
+}
+
 /// The identity map on a vector space `V`.
 ///
 /// ```
@@ -257,7 +295,7 @@ impl<V: VectorSpace> LinearMap for Identity<V> {
 /// assert_eq!(z.apply(5.0), (0.0, 0.0));
 /// assert_eq!(z.reverse_apply((1.0, 2.0)), 0.0);
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Zero<X, Y> {
     domain_zero: X,
     codomain_zero: Y,

@@ -36,7 +36,7 @@
 //! assert_eq!(derivative.reverse_apply(2.0), 2.0); // reverse: cos(0) * 2
 //! ```
 
-use crate::linear::{HCat, Identity, LinearMap, Scale, SingularScale, VCat, Zero};
+use crate::linear::{HCat, Identity, LinearMap, Negate, Scale, SingularScale, VCat, Zero};
 use crate::Scalar;
 
 /// The derivative of a binary primitive: `(dx, dy) -> a dx + b dy`.
@@ -64,8 +64,8 @@ pub fn add<S: Scalar>(x: S, y: S) -> (S, Binary<Identity<S>, Identity<S>>) {
 
 /// `x - y`.
 #[inline(always)]
-pub fn sub<S: Scalar>(x: S, y: S) -> (S, Binary<Identity<S>, Scale<S>>) {
-    (x - y, HCat(Identity::new(), Scale(-S::one())))
+pub fn sub<S: Scalar>(x: S, y: S) -> (S, Binary<Identity<S>, Negate<S>>) {
+    (x - y, HCat(Identity::new(), Negate::new()))
 }
 
 /// `x * y`.
@@ -93,8 +93,8 @@ pub fn rem<S: Scalar>(x: S, y: S) -> (S, Binary<Identity<S>, Scale<S>>) {
 
 /// `-x`.
 #[inline(always)]
-pub fn neg<S: Scalar>(x: S) -> (S, Scale<S>) {
-    (-x, Scale(-S::one()))
+pub fn neg<S: Scalar>(x: S) -> (S, Negate<S>) {
+    (-x, Negate::new())
 }
 
 /// `sin x`.

@@ -39,7 +39,7 @@ pub fn expand(function: &Function, bodies: Bodies) -> TokenStream {
     }
 }
 
-fn retype_type(function: &Function, ty: &Type) -> Type {
+pub fn retype_type(function: &Function, ty: &Type) -> Type {
     let locals = Locals {
         all: Default::default(),
         floats: Default::default(),
@@ -48,6 +48,7 @@ fn retype_type(function: &Function, ty: &Type) -> Type {
         float: function.float,
         locals: &locals,
         companion: names::FORWARD_COMPANION,
+        value_only: false,
     };
     let mut ty = ty.clone();
     retype.visit_type_mut(&mut ty);
@@ -61,13 +62,13 @@ fn output_type(function: &Function) -> Type {
     }
 }
 
-fn stub_body() -> TokenStream {
+pub fn stub_body() -> TokenStream {
     quote!(::core::unreachable!(
         "the derivative was not generated because of a compile error"
     ))
 }
 
-fn companion(function: &Function, bodies: Bodies) -> TokenStream {
+pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
     let vis = &function.item.vis;
     let name = function.name();
     let span = name.span();
@@ -91,6 +92,7 @@ fn companion(function: &Function, bodies: Bodies) -> TokenStream {
                 float: function.float,
                 locals: &locals,
                 companion: names::FORWARD_COMPANION,
+                value_only: false,
             };
             let mut block = (*function.item.block).clone();
             retype.visit_block_mut(&mut block);
@@ -187,7 +189,7 @@ fn jvp(function: &Function, bodies: Bodies) -> TokenStream {
     }
 }
 
-fn cfg_attrs(function: &Function) -> Vec<&syn::Attribute> {
+pub fn cfg_attrs(function: &Function) -> Vec<&syn::Attribute> {
     function
         .item
         .attrs

@@ -1,0 +1,1576 @@
+//! `#[reverse]`: keeps the function, and adds its reverse-mode code, `f_vjp` and `f_grad`.
+//!
+//! The derivative code runs the function's own control flow forward (each float operation
+//! through its rule in `ad_runtime::rules`, which returns the value and the derivative as a
+//! linear map), and builds its backward sweep out of closures:
+//!
+//! * a straight-line region's backward is one `move` closure that captures the region's
+//!   residuals (the linear maps) and applies their transposes in reverse order;
+//! * an `if` or `match` keeps the pullback of the branch that ran (`Branch::First/Second`);
+//! * a loop keeps one pullback per iteration in a `Vec`, replayed backwards (the per-iteration
+//!   record of seed `002`, `nTimes`); `break`, `continue` and `return` push or return the
+//!   pullback of the part of the iteration that ran;
+//! * a call to another differentiated function returns the callee's pullback with its value.
+//!
+//! Adjoints are plain floats in one array owned by the backward sweep, indexed by variable.
+//! Nothing is recorded at run time but these typed closures: no operation tape, no shared
+//! mutable state, so gradients can be computed from many threads at once.
+//!
+//! ```text
+//! impl f { fn __ad_reverse<__S: Scalar>(x: __S, n: usize) -> (__S, Pullback<__S, 1>) }
+//! fn f_vjp<__S: Scalar>(x: __S, n: usize, d_out: __S) -> (__S, __S)
+//! fn f_grad<__S: Scalar>(x: __S, n: usize) -> (__S, __S)
+//! ```
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
+use syn::{BinOp, Block, Expr, Ident, Lifetime, Pat, Stmt, UnOp};
+
+use crate::activity::{is_float_type_path, Locals};
+use crate::ast::{first_float_in, float_of_type, Function, ParamKind};
+use crate::ctxt::Ctxt;
+use crate::expand::forward::{self, cfg_attrs, retype_type, stub_body, Bodies};
+use crate::macros::{self, MacroArgs};
+use crate::names;
+use crate::retype::{classify_callee, quote_scalar_bound, Callee, Retype};
+
+/// Float methods with a rule of one argument (the receiver).
+const UNARY_RULES: &[&str] = &[
+    "sin",
+    "cos",
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "exp",
+    "exp2",
+    "exp_m1",
+    "ln",
+    "log2",
+    "log10",
+    "ln_1p",
+    "sqrt",
+    "cbrt",
+    "abs",
+    "signum",
+    "recip",
+    "to_degrees",
+    "to_radians",
+    "floor",
+    "ceil",
+    "round",
+    "trunc",
+    "fract",
+];
+/// Float methods with a rule of two arguments.
+const BINARY_RULES: &[&str] = &["atan2", "log", "powf", "hypot", "min", "max"];
+/// Float methods with a rule of three arguments.
+const TERNARY_RULES: &[&str] = &["mul_add", "clamp"];
+/// Float methods whose result is not a float: only the value is used.
+const VALUE_ONLY_METHODS: &[&str] = &[
+    "is_nan",
+    "is_finite",
+    "is_infinite",
+    "is_normal",
+    "is_sign_positive",
+    "is_sign_negative",
+    "partial_cmp",
+    "total_cmp",
+    "to_string",
+];
+
+pub fn expand(cx: &Ctxt, function: &Function, bodies: Bodies) -> TokenStream {
+    let original = &function.item;
+    let forward_companion = forward::companion(function, bodies);
+    let reverse_companion = reverse_companion(cx, function, bodies);
+    let public = public_functions(function, bodies);
+    quote! {
+        #original
+        #forward_companion
+        #reverse_companion
+        #public
+    }
+}
+
+/// The float parameters, in order: the entries of a pullback's result.
+fn float_params(function: &Function) -> Vec<&crate::ast::Param> {
+    function
+        .params
+        .iter()
+        .filter(|param| param.kind != ParamKind::Data)
+        .collect()
+}
+
+fn reverse_companion(cx: &Ctxt, function: &Function, bodies: Bodies) -> TokenStream {
+    let name = function.name();
+    let span = name.span();
+    let vis = &function.item.vis;
+    let method = Ident::new(names::REVERSE_COMPANION, span);
+    let bound = quote_scalar_bound(function.float, span);
+    let scalar = names::scalar_param(span);
+    let params = function.params.iter().map(|param| {
+        let param_name = &param.name;
+        let mutability = &param.mutability;
+        let ty = match param.kind {
+            ParamKind::Data => param.ty.clone(),
+            _ => retype_type(function, &param.ty),
+        };
+        quote!(#mutability #param_name: #ty)
+    });
+    let float_count = float_params(function).len();
+    let output = quote!((#scalar, ::ad_runtime::__private::Pullback<#scalar, #float_count>));
+    let body = match bodies {
+        Bodies::Stub => stub_body(),
+        Bodies::Derivative => Generator::new(cx, function).function_body(),
+    };
+    let cfgs = cfg_attrs(function);
+    quote_spanned! {span=>
+        #(#cfgs)*
+        #[allow(dead_code)]
+        impl #name {
+            #[doc(hidden)]
+            #[inline]
+            #[allow(
+                unused_mut,
+                unused_variables,
+                unused_parens,
+                unused_braces,
+                unused_assignments,
+                unreachable_code,
+                clippy::all,
+                clippy::pedantic
+            )]
+            #vis fn #method<#bound>(#(#params),*) -> #output {
+                #body
+            }
+        }
+    }
+}
+
+fn public_functions(function: &Function, bodies: Bodies) -> TokenStream {
+    let vis = &function.item.vis;
+    let name = function.name();
+    let span = name.span();
+    let method = Ident::new(names::REVERSE_COMPANION, span);
+    let bound = quote_scalar_bound(function.float, span);
+    let scalar = names::scalar_param(span);
+    let vjp = names::vjp(function);
+    let grad = names::grad(function);
+    let cotangent = names::output_cotangent(function);
+    let params: Vec<TokenStream> = function
+        .params
+        .iter()
+        .map(|param| {
+            let param_name = &param.name;
+            let ty = match param.kind {
+                ParamKind::Data => param.ty.clone(),
+                _ => retype_type(function, &param.ty),
+            };
+            quote!(#param_name: #ty)
+        })
+        .collect();
+    let args: Vec<&Ident> = function.params.iter().map(|param| &param.name).collect();
+    // Indices, in the pullback's result, of the parameters that are differentiated.
+    let differentiated: Vec<usize> = float_params(function)
+        .iter()
+        .enumerate()
+        .filter(|(_, param)| param.kind == ParamKind::Differentiated)
+        .map(|(index, _)| index)
+        .collect();
+    let (grads_type, grads_value) = match differentiated.as_slice() {
+        [only] => (quote!(#scalar), quote!(adjoints[#only])),
+        many => {
+            let types = many.iter().map(|_| scalar.clone());
+            (quote!((#(#types,)*)), quote!((#(adjoints[#many],)*)))
+        }
+    };
+    let vjp_body = match bodies {
+        Bodies::Stub => stub_body(),
+        Bodies::Derivative => quote! {
+            let (value, pullback) = #name::#method(#(#args),*);
+            let adjoints = pullback(#cotangent);
+            (value, #grads_value)
+        },
+    };
+    let grad_body = match bodies {
+        Bodies::Stub => stub_body(),
+        Bodies::Derivative => quote! {
+            #vjp(#(#args,)* <#scalar as ::ad_runtime::Scalar>::one())
+        },
+    };
+    let primal_list = args
+        .iter()
+        .map(|a| a.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let vjp_doc = format!(
+        " Reverse-mode derivative of [`{name}`], generated by `#[reverse]`.\n\n \
+         `{vjp}({primal_list}, {cotangent})` returns `({name}({primal_list}), {cotangent} · J)`: \
+         the value, and the adjoint of each float parameter (a tuple in declared order when \
+         there are several) for the cotangent `{cotangent}` of the result."
+    );
+    let grad_doc = format!(
+        " Gradient of [`{name}`], generated by `#[reverse]`: `{grad}({primal_list})` is \
+         `{vjp}({primal_list}, 1)`."
+    );
+    let cfgs = cfg_attrs(function);
+    quote_spanned! {function.item.sig.span()=>
+        #(#cfgs)*
+        #[doc = #vjp_doc]
+        #[allow(dead_code, unused_variables, clippy::too_many_arguments, unreachable_code)]
+        #vis fn #vjp<#bound>(#(#params,)* #cotangent: #scalar) -> (#scalar, #grads_type) {
+            #vjp_body
+        }
+
+        #(#cfgs)*
+        #[doc = #grad_doc]
+        #[allow(dead_code, unused_variables, clippy::too_many_arguments, unreachable_code)]
+        #vis fn #grad<#bound>(#(#params),*) -> (#scalar, #grads_type) {
+            #grad_body
+        }
+    }
+}
+
+/// A value in the derivative code: a constant (no derivative), a variable (an adjoint slot),
+/// or the result of a rule applied to other nodes.
+enum Node {
+    Constant(TokenStream),
+    Var {
+        name: Ident,
+        slot: usize,
+    },
+    Op {
+        value: Ident,
+        pullback: Ident,
+        arity: Arity,
+        children: Vec<Node>,
+    },
+}
+
+#[derive(Clone, Copy)]
+enum Arity {
+    /// The rule's derivative takes one tangent.
+    One,
+    /// `(dx, dy)`.
+    Two,
+    /// `(dx, (dy, dz))`.
+    Three,
+    /// A call: the callee's pullback returns an array, one entry per float argument.
+    Call,
+}
+
+impl Node {
+    fn value(&self) -> TokenStream {
+        match self {
+            Node::Constant(tokens) => tokens.clone(),
+            Node::Var { name, .. } => name.to_token_stream(),
+            Node::Op { value, .. } => value.to_token_stream(),
+        }
+    }
+
+    fn is_constant(&self) -> bool {
+        matches!(self, Node::Constant(_))
+    }
+}
+
+#[derive(Clone)]
+enum Binding {
+    Float(usize),
+    Data,
+}
+
+/// Where the value of a control-flow expression goes.
+#[derive(Clone)]
+enum ResultVar {
+    /// Its value is not used.
+    Discard,
+    /// A float: a variable with an adjoint slot.
+    Float(Ident, usize),
+    /// Anything else: a plain variable.
+    Data(Ident),
+}
+
+enum FrameKind {
+    Function,
+    Nested,
+    Loop {
+        label: Lifetime,
+        user_label: Option<Lifetime>,
+        record: Ident,
+        result: ResultVar,
+    },
+}
+
+struct Frame {
+    kind: FrameKind,
+    forward: Vec<TokenStream>,
+    pieces: Vec<TokenStream>,
+    scope: Vec<(Ident, Binding)>,
+}
+
+impl Frame {
+    fn new(kind: FrameKind) -> Self {
+        Frame {
+            kind,
+            forward: Vec::new(),
+            pieces: Vec::new(),
+            scope: Vec::new(),
+        }
+    }
+}
+
+struct Generator<'a> {
+    cx: &'a Ctxt,
+    function: &'a Function,
+    locals: Locals,
+    counter: usize,
+    slots: usize,
+    frames: Vec<Frame>,
+}
+
+impl<'a> Generator<'a> {
+    fn new(cx: &'a Ctxt, function: &'a Function) -> Self {
+        Generator {
+            cx,
+            function,
+            locals: Locals::analyze(function),
+            counter: 0,
+            slots: 0,
+            frames: Vec::new(),
+        }
+    }
+
+    fn scalar(&self) -> Ident {
+        names::scalar_param(Span::call_site())
+    }
+
+    fn fresh(&mut self, prefix: &str) -> Ident {
+        self.counter += 1;
+        format_ident!("__ad_{}{}", prefix, self.counter)
+    }
+
+    fn slot(&mut self) -> usize {
+        self.slots += 1;
+        self.slots - 1
+    }
+
+    fn frame(&mut self) -> &mut Frame {
+        self.frames
+            .last_mut()
+            .expect("a frame is open while generating")
+    }
+
+    fn emit(&mut self, tokens: TokenStream) {
+        self.frame().forward.push(tokens);
+    }
+
+    fn piece(&mut self, tokens: TokenStream) {
+        self.frame().pieces.push(tokens);
+    }
+
+    fn bind(&mut self, name: Ident, binding: Binding) {
+        self.frame().scope.push((name, binding));
+    }
+
+    fn lookup(&self, name: &Ident) -> Option<Binding> {
+        for frame in self.frames.iter().rev() {
+            if let Some((_, binding)) = frame.scope.iter().rev().find(|(n, _)| n == name) {
+                return Some(binding.clone());
+            }
+        }
+        None
+    }
+
+    fn is_float_var(&self, name: &Ident) -> bool {
+        matches!(self.lookup(name), Some(Binding::Float(_)))
+    }
+
+    fn may_be_float(&self, expr: &Expr) -> bool {
+        self.locals
+            .may_be_float_with(expr, &|ident| self.is_float_var(ident))
+    }
+
+    fn adjoints_type(&self) -> TokenStream {
+        let scalar = self.scalar();
+        quote!(__AdAdjoints<#scalar>)
+    }
+
+    fn error(&self, tokens: impl ToTokens, message: impl std::fmt::Display) {
+        self.cx.error_spanned_by(tokens, message);
+    }
+
+    // ----- the function -----
+
+    fn function_body(mut self) -> TokenStream {
+        self.frames.push(Frame::new(FrameKind::Function));
+        for param in &self.function.params {
+            let binding = match param.kind {
+                ParamKind::Data => Binding::Data,
+                _ => Binding::Float(self.slot()),
+            };
+            self.bind(param.name.clone(), binding);
+        }
+        let block = self.function.item.block.clone();
+        let tail = self.block_statements(&block);
+        match tail {
+            Some(tail) => {
+                let node = self.lower(&tail);
+                let exit = self.return_pullback(&node);
+                self.emit(exit);
+            }
+            // Every path has returned; rustc has checked that for the function as written.
+            None => self.emit(quote!(::core::unreachable!("every path returns"))),
+        }
+        let frame = self.frames.pop().expect("the function frame");
+        let forward = frame.forward;
+        let slots = self.slots.max(1);
+        let scalar = self.scalar();
+        let float_count = float_params(self.function).len();
+        quote! {
+            #[allow(unused_imports)]
+            use ::ad_runtime::__private::{
+                CastPrimitive as _, CastScalar as _, LiftFloat as _, LiftOther as _,
+            };
+            const __AD_SLOTS: usize = #slots;
+            #[allow(non_camel_case_types, dead_code)]
+            type __AdAdjoints<__T> = [__T; __AD_SLOTS];
+            ::ad_runtime::__private::maybe_grow(move || -> (#scalar, ::ad_runtime::__private::Pullback<#scalar, #float_count>) {
+                #(#forward)*
+            })
+        }
+    }
+
+    /// The pullback of the function from the current point: seed the returned node, then run
+    /// the backward pieces of every open frame, innermost first.
+    fn return_pullback(&mut self, node: &Node) -> TokenStream {
+        let scalar = self.scalar();
+        let cotangent = Ident::new("__ad_ct", Span::call_site());
+        let seed = self.backprop(node, cotangent.to_token_stream());
+        let composed = self.compose_prefix(None);
+        let value = node.value();
+        let float_count = float_params(self.function).len();
+        let results = (0..float_count).map(|slot| quote!(__adj[#slot]));
+        quote! {
+            return (#value, ::std::boxed::Box::new(move |#cotangent: #scalar| -> [#scalar; #float_count] {
+                ::ad_runtime::__private::maybe_grow(move || {
+                    let mut __ad_storage: __AdAdjoints<#scalar> =
+                        [<#scalar as ::ad_runtime::Scalar>::zero(); __AD_SLOTS];
+                    let __adj = &mut __ad_storage;
+                    #seed
+                    #composed
+                    [#(#results),*]
+                })
+            }));
+        }
+    }
+
+    /// The backward pieces of the open frames from the innermost out to `target` (a loop
+    /// label), or to the function when `target` is `None`. Loops that are left on the way
+    /// contribute the iterations they completed.
+    fn compose_prefix(&self, target: Option<&Lifetime>) -> TokenStream {
+        let mut out = TokenStream::new();
+        for frame in self.frames.iter().rev() {
+            for piece in frame.pieces.iter().rev() {
+                out.extend(piece.clone());
+            }
+            if let FrameKind::Loop { label, record, .. } = &frame.kind {
+                if Some(label) == target {
+                    return out;
+                }
+                out.extend(quote! {
+                    for __ad_pullback in #record.into_iter().rev() {
+                        __ad_pullback(__adj);
+                    }
+                });
+            }
+        }
+        out
+    }
+
+    // ----- statements -----
+
+    /// Lowers the statements of a block into the current frame; returns the tail expression
+    /// (the block's value), if any.
+    fn block_statements(&mut self, block: &Block) -> Option<Expr> {
+        let count = block.stmts.len();
+        for (index, stmt) in block.stmts.iter().enumerate() {
+            match stmt {
+                Stmt::Expr(expr, None) if index + 1 == count => return Some(expr.clone()),
+                _ => self.statement(stmt),
+            }
+        }
+        None
+    }
+
+    fn statement(&mut self, stmt: &Stmt) {
+        match stmt {
+            Stmt::Local(local) => self.local(local),
+            Stmt::Item(item) => self.emit(item.to_token_stream()),
+            Stmt::Macro(mac) => {
+                let expr = Expr::Macro(syn::ExprMacro {
+                    attrs: mac.attrs.clone(),
+                    mac: mac.mac.clone(),
+                });
+                let native = self.native(&expr);
+                self.emit(quote!(#native;));
+            }
+            Stmt::Expr(expr, _) => self.expression_statement(expr),
+        }
+    }
+
+    fn local(&mut self, local: &syn::Local) {
+        let (name, mutability, ty) = match &local.pat {
+            Pat::Ident(pat) if pat.subpat.is_none() && pat.by_ref.is_none() => {
+                (pat.ident.clone(), pat.mutability, None)
+            }
+            Pat::Type(typed) => match &*typed.pat {
+                Pat::Ident(pat) if pat.subpat.is_none() && pat.by_ref.is_none() => {
+                    (pat.ident.clone(), pat.mutability, Some((*typed.ty).clone()))
+                }
+                _ => return self.data_local(local),
+            },
+            _ => return self.data_local(local),
+        };
+        let init = local.init.as_ref();
+        if let Some(init) = init {
+            if init.diverge.is_some() {
+                return self.data_local(local);
+            }
+        }
+        let is_float = match (&ty, init) {
+            (Some(ty), _) => first_float_in(ty).is_some(),
+            (None, Some(init)) => self.may_be_float(&init.expr),
+            (None, None) => self.locals.floats.contains(&name),
+        };
+        if !is_float {
+            return self.data_local(local);
+        }
+        if let Some(ty) = &ty {
+            if float_of_type(ty).is_none() {
+                self.error(
+                    ty,
+                    "reverse mode does not support float containers yet; bind a scalar `f64`",
+                );
+            }
+        }
+        let ty_tokens = ty.as_ref().map(|ty| {
+            let ty = retype_type(self.function, ty);
+            quote!(: #ty)
+        });
+        let slot = self.slot();
+        match init {
+            Some(init) => {
+                let node = self.lower(&init.expr);
+                let value = node.value();
+                self.emit(quote!(let #mutability #name #ty_tokens = #value;));
+                self.bind(name.clone(), Binding::Float(slot));
+                self.assignment_piece(slot, &node);
+            }
+            None => {
+                self.emit(quote!(let #mutability #name #ty_tokens;));
+                self.bind(name.clone(), Binding::Float(slot));
+            }
+        }
+    }
+
+    /// A `let` whose value is not a float. A control-flow initializer is lowered as a
+    /// construct (it may assign floats inside); anything else runs as written.
+    fn data_local(&mut self, local: &syn::Local) {
+        let pat = &local.pat;
+        match &local.init {
+            Some(init) if init.diverge.is_none() && is_control_flow(&init.expr) => {
+                if self.may_be_float(&init.expr) {
+                    self.error(pat, "reverse mode cannot bind floats with this pattern yet; bind each float to its own name");
+                }
+                let result = self.fresh("r");
+                self.emit(quote!(let #result;));
+                self.control_flow(&init.expr, ResultVar::Data(result.clone()));
+                let pat = self.retype_pattern(pat);
+                self.emit(quote!(let #pat = #result;));
+            }
+            Some(init) => {
+                if self.may_be_float(&init.expr) {
+                    self.error(pat, "reverse mode cannot bind floats with this pattern yet; bind each float to its own name");
+                }
+                let mut stmt = local.clone();
+                let Some(init) = stmt.init.as_mut() else {
+                    return;
+                };
+                self.check_native(&init.expr);
+                if let Some((_, diverge)) = &init.diverge {
+                    self.check_native(diverge);
+                }
+                let mut retype = self.retype();
+                retype.visit_local_mut(&mut stmt);
+                self.emit(stmt.to_token_stream());
+            }
+            None => {
+                let mut stmt = local.clone();
+                self.retype().visit_local_mut(&mut stmt);
+                self.emit(stmt.to_token_stream());
+            }
+        }
+        for name in pattern_names(&local.pat) {
+            self.bind(name, Binding::Data);
+        }
+    }
+
+    fn retype_pattern(&self, pat: &Pat) -> TokenStream {
+        let mut pat = pat.clone();
+        self.retype().visit_pat_mut(&mut pat);
+        pat.to_token_stream()
+    }
+
+    /// The backward of `x = node`: the adjoint of `x` is complete here; hand it to the node.
+    fn assignment_piece(&mut self, slot: usize, node: &Node) {
+        let cotangent = self.fresh("ct");
+        let backprop = self.backprop(node, cotangent.to_token_stream());
+        self.piece(quote! {
+            let #cotangent = ::ad_runtime::__private::take(&mut __adj[#slot]);
+            #backprop
+        });
+    }
+
+    fn expression_statement(&mut self, expr: &Expr) {
+        match expr {
+            Expr::Assign(assign) => self.assign(assign),
+            Expr::Binary(binary) if compound_rule(&binary.op).is_some() => {
+                self.compound_assign(binary)
+            }
+            Expr::Return(ret) => self.exit_return(ret),
+            Expr::Break(brk) => self.exit_break(brk),
+            Expr::Continue(cont) => self.exit_continue(cont),
+            _ if is_control_flow(expr) => self.control_flow(expr, ResultVar::Discard),
+            _ if self.may_be_float(expr) => {
+                // Evaluated for its effects; its value (and derivative) is dropped.
+                let node = self.lower(expr);
+                let value = node.value();
+                self.emit(quote!(let _ = #value;));
+            }
+            _ => {
+                let native = self.native(expr);
+                self.emit(quote!(#native;));
+            }
+        }
+    }
+
+    fn assign(&mut self, assign: &syn::ExprAssign) {
+        let target = match &*assign.left {
+            Expr::Path(path) => path.path.get_ident().cloned(),
+            _ => None,
+        };
+        match target.as_ref().and_then(|name| self.lookup(name)) {
+            Some(Binding::Float(slot)) => {
+                let name = target.expect("a float target is a name");
+                let node = self.lower(&assign.right);
+                let value = node.value();
+                self.emit(quote!(#name = #value;));
+                self.assignment_piece(slot, &node);
+            }
+            _ => {
+                if self.may_be_float(&assign.right) {
+                    self.error(
+                        &assign.left,
+                        "reverse mode can only assign floats to plain variables yet; write to a \
+                         local `f64` variable",
+                    );
+                }
+                let native = self.native(&Expr::Assign(assign.clone()));
+                self.emit(quote!(#native;));
+            }
+        }
+    }
+
+    fn compound_assign(&mut self, binary: &syn::ExprBinary) {
+        let target = match &*binary.left {
+            Expr::Path(path) => path.path.get_ident().cloned(),
+            _ => None,
+        };
+        match target.as_ref().and_then(|name| self.lookup(name)) {
+            Some(Binding::Float(slot)) => {
+                let name = target.expect("a float target is a name");
+                let rule = compound_rule(&binary.op).expect("a compound assignment");
+                let left = Node::Var {
+                    name: name.clone(),
+                    slot,
+                };
+                let right = self.lower(&binary.right);
+                let node = self.apply_rule(rule, vec![left, right], Vec::new(), binary.span());
+                let value = node.value();
+                self.emit(quote!(#name = #value;));
+                self.assignment_piece(slot, &node);
+            }
+            _ => {
+                if self.may_be_float(&binary.right) {
+                    self.error(
+                        &binary.left,
+                        "reverse mode can only update floats held in plain variables yet",
+                    );
+                }
+                let native = self.native(&Expr::Binary(binary.clone()));
+                self.emit(quote!(#native;));
+            }
+        }
+    }
+
+    // ----- control flow -----
+
+    fn control_flow(&mut self, expr: &Expr, result: ResultVar) {
+        match expr {
+            Expr::If(expr_if) => self.lower_if(expr_if, result),
+            Expr::Match(expr_match) => self.lower_match(expr_match, result),
+            Expr::Block(block) if block.label.is_none() => self.lower_block(&block.block, result),
+            Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => self.lower_loop(expr, result),
+            Expr::Paren(paren) => self.control_flow(&paren.expr, result),
+            Expr::Group(group) => self.control_flow(&group.expr, result),
+            _ => self.error(expr, "this construct is not supported in reverse mode yet"),
+        }
+    }
+
+    /// Lowers `block` as a nested region: its forward code, then (in the forward code) the
+    /// closure holding its backward pieces, as an expression.
+    fn region(&mut self, bindings: Vec<Ident>, block: &Block, result: &ResultVar) -> TokenStream {
+        self.frames.push(Frame::new(FrameKind::Nested));
+        for name in bindings {
+            self.bind(name, Binding::Data);
+        }
+        let tail = self.block_statements(block);
+        if let Some(tail) = tail {
+            self.deliver(&tail, result);
+        }
+        let frame = self.frames.pop().expect("the region's frame");
+        let forward = frame.forward;
+        let pieces = frame.pieces.iter().rev();
+        let adjoints = self.adjoints_type();
+        quote! {
+            #(#forward)*
+            move |__adj: &mut #adjoints| { #(#pieces)* }
+        }
+    }
+
+    /// Sends a block's tail value to where the construct's value goes.
+    fn deliver(&mut self, tail: &Expr, result: &ResultVar) {
+        if let Expr::Return(ret) = tail {
+            return self.exit_return(ret);
+        }
+        if let Expr::Break(brk) = tail {
+            return self.exit_break(brk);
+        }
+        if let Expr::Continue(cont) = tail {
+            return self.exit_continue(cont);
+        }
+        match result {
+            ResultVar::Float(name, slot) => {
+                let node = self.lower(tail);
+                let value = node.value();
+                self.emit(quote!(#name = #value;));
+                self.assignment_piece(*slot, &node);
+            }
+            ResultVar::Data(name) => {
+                if is_control_flow(tail) {
+                    let inner = self.fresh("r");
+                    self.emit(quote!(let #inner;));
+                    self.control_flow(tail, ResultVar::Data(inner.clone()));
+                    self.emit(quote!(#name = #inner;));
+                } else {
+                    let native = self.native(tail);
+                    self.emit(quote!(#name = #native;));
+                }
+            }
+            ResultVar::Discard => self.expression_statement(tail),
+        }
+    }
+
+    fn lower_block(&mut self, block: &Block, result: ResultVar) {
+        let record = self.fresh("b");
+        let region = self.region(Vec::new(), block, &result);
+        self.emit(quote!(let #record = { #region };));
+        self.piece(quote!(#record(__adj);));
+    }
+
+    fn lower_if(&mut self, expr_if: &syn::ExprIf, result: ResultVar) {
+        let record = self.fresh("b");
+        let (condition, bindings) = self.condition(&expr_if.cond);
+        let then_region = self.region(bindings, &expr_if.then_branch, &result);
+        let else_region = match &expr_if.else_branch {
+            Some((_, else_expr)) => {
+                let block: Block = match &**else_expr {
+                    Expr::Block(block) if block.label.is_none() => block.block.clone(),
+                    other => syn::parse_quote!({ #other }),
+                };
+                self.region(Vec::new(), &block, &result)
+            }
+            None => {
+                let adjoints = self.adjoints_type();
+                quote!(move |__adj: &mut #adjoints| {})
+            }
+        };
+        self.emit(quote! {
+            let #record = if #condition {
+                ::ad_runtime::__private::Branch::First({ #then_region })
+            } else {
+                ::ad_runtime::__private::Branch::Second({ #else_region })
+            };
+        });
+        self.piece(quote! {
+            match #record {
+                ::ad_runtime::__private::Branch::First(__ad_pullback) => __ad_pullback(__adj),
+                ::ad_runtime::__private::Branch::Second(__ad_pullback) => __ad_pullback(__adj),
+            }
+        });
+    }
+
+    /// A condition runs as written; an `if let` binds data names in the branch.
+    fn condition(&mut self, cond: &Expr) -> (TokenStream, Vec<Ident>) {
+        let bindings = let_bindings(cond);
+        (self.native(cond), bindings)
+    }
+
+    fn lower_match(&mut self, expr_match: &syn::ExprMatch, result: ResultVar) {
+        if self.may_be_float(&expr_match.expr) {
+            self.error(
+                &expr_match.expr,
+                "reverse mode cannot match on a float; compare with `if` instead",
+            );
+        }
+        let record = self.fresh("b");
+        let scrutinee = self.native(&expr_match.expr);
+        let count = expr_match.arms.len();
+        let mut arms = Vec::new();
+        for (index, arm) in expr_match.arms.iter().enumerate() {
+            let pat = self.retype_pattern(&arm.pat);
+            let guard = arm.guard.as_ref().map(|(if_token, guard)| {
+                let guard = self.native(guard);
+                quote!(#if_token #guard)
+            });
+            let body = &arm.body;
+            let block: Block = syn::parse_quote!({ #body });
+            let region = self.region(pattern_names(&arm.pat), &block, &result);
+            let wrapped = nest_branch(index, count, quote!({ #region }));
+            arms.push(quote!(#pat #guard => { #wrapped }));
+        }
+        self.emit(quote! {
+            let #record = match #scrutinee { #(#arms)* };
+        });
+        let dispatch = dispatch_branches(count, &record);
+        self.piece(dispatch);
+    }
+
+    fn lower_loop(&mut self, expr: &Expr, result: ResultVar) {
+        let (user_label, body) = match expr {
+            Expr::ForLoop(l) => (l.label.as_ref().map(|l| l.name.clone()), &l.body),
+            Expr::While(l) => (l.label.as_ref().map(|l| l.name.clone()), &l.body),
+            Expr::Loop(l) => (l.label.as_ref().map(|l| l.name.clone()), &l.body),
+            _ => unreachable!("lower_loop is called on loops"),
+        };
+        let record = self.fresh("rec");
+        let label = user_label.clone().unwrap_or_else(|| {
+            self.counter += 1;
+            Lifetime::new(&format!("'__ad_loop{}", self.counter), Span::call_site())
+        });
+        let boxed = has_exits_to(body, &label, user_label.is_some());
+        let (header, bindings) = match expr {
+            Expr::ForLoop(l) => {
+                if self.may_be_float(&l.expr) {
+                    self.error(&l.expr, "reverse mode cannot iterate over floats yet");
+                }
+                let pat = self.retype_pattern(&l.pat);
+                let iter = self.native(&l.expr);
+                (quote!(for #pat in #iter), pattern_names(&l.pat))
+            }
+            Expr::While(l) => {
+                let (cond, bindings) = self.condition(&l.cond);
+                (quote!(while #cond), bindings)
+            }
+            _ => (quote!(loop), Vec::new()),
+        };
+        self.frames.push(Frame::new(FrameKind::Loop {
+            label: label.clone(),
+            user_label,
+            record: record.clone(),
+            result,
+        }));
+        for name in bindings {
+            self.bind(name, Binding::Data);
+        }
+        if let Some(tail) = self.block_statements(body) {
+            self.expression_statement(&tail);
+        }
+        let frame = self.frames.pop().expect("the loop's frame");
+        let forward = frame.forward;
+        let pieces = frame.pieces.iter().rev();
+        let adjoints = self.adjoints_type();
+        let closure = quote!(move |__adj: &mut #adjoints| { #(#pieces)* });
+        let push = if boxed {
+            quote!(#record.push(::std::boxed::Box::new(#closure));)
+        } else {
+            quote!(#record.push(#closure);)
+        };
+        let record_type = if boxed {
+            quote!(: ::std::vec::Vec<::std::boxed::Box<dyn ::core::ops::FnOnce(&mut #adjoints)>>)
+        } else {
+            TokenStream::new()
+        };
+        let loop_record = self.fresh("l");
+        self.emit(quote! {
+            let #loop_record = {
+                let mut #record #record_type = ::std::vec::Vec::new();
+                #label: #header {
+                    #(#forward)*
+                    #push
+                }
+                #record
+            };
+        });
+        self.piece(quote! {
+            for __ad_pullback in #loop_record.into_iter().rev() {
+                __ad_pullback(__adj);
+            }
+        });
+    }
+
+    // ----- exits -----
+
+    fn find_loop(&self, label: Option<&Lifetime>) -> Option<(Lifetime, Ident, ResultVar)> {
+        for frame in self.frames.iter().rev() {
+            if let FrameKind::Loop {
+                label: own,
+                user_label,
+                record,
+                result,
+            } = &frame.kind
+            {
+                let matches = match label {
+                    None => true,
+                    Some(wanted) => user_label.as_ref() == Some(wanted),
+                };
+                if matches {
+                    return Some((own.clone(), record.clone(), result.clone()));
+                }
+            }
+        }
+        None
+    }
+
+    fn exit_break(&mut self, brk: &syn::ExprBreak) {
+        let Some((label, record, result)) = self.find_loop(brk.label.as_ref()) else {
+            self.error(
+                brk,
+                "reverse mode supports `break` only inside loops (not labeled blocks)",
+            );
+            return;
+        };
+        if let Some(value) = &brk.expr {
+            self.deliver(value, &result);
+        }
+        let composed = self.compose_prefix(Some(&label));
+        let adjoints = self.adjoints_type();
+        self.emit(quote! {
+            #record.push(::std::boxed::Box::new(move |__adj: &mut #adjoints| { #composed }));
+            break #label;
+        });
+    }
+
+    fn exit_continue(&mut self, cont: &syn::ExprContinue) {
+        let Some((label, record, _)) = self.find_loop(cont.label.as_ref()) else {
+            self.error(cont, "`continue` outside a loop");
+            return;
+        };
+        let composed = self.compose_prefix(Some(&label));
+        let adjoints = self.adjoints_type();
+        self.emit(quote! {
+            #record.push(::std::boxed::Box::new(move |__adj: &mut #adjoints| { #composed }));
+            continue #label;
+        });
+    }
+
+    fn exit_return(&mut self, ret: &syn::ExprReturn) {
+        let Some(value) = &ret.expr else {
+            self.error(
+                ret,
+                "a differentiated function returns a float; write `return value`",
+            );
+            return;
+        };
+        let node = self.lower(value);
+        let exit = self.return_pullback(&node);
+        self.emit(exit);
+    }
+
+    // ----- expressions -----
+
+    fn lower(&mut self, expr: &Expr) -> Node {
+        match expr {
+            Expr::Paren(paren) => self.lower(&paren.expr),
+            Expr::Group(group) => self.lower(&group.expr),
+            Expr::Lit(_) => Node::Constant(self.native(expr)),
+            Expr::Path(path) => match path.path.get_ident().and_then(|id| self.lookup(id)) {
+                Some(Binding::Float(slot)) => Node::Var {
+                    name: path.path.get_ident().cloned().expect("a name"),
+                    slot,
+                },
+                _ => Node::Constant(self.native(expr)),
+            },
+            Expr::Binary(binary) => match arithmetic_rule(&binary.op) {
+                Some(rule) => {
+                    let left = self.lower(&binary.left);
+                    let right = self.lower(&binary.right);
+                    if left.is_constant() && right.is_constant() {
+                        let (l, r, op) = (left.value(), right.value(), &binary.op);
+                        return Node::Constant(quote!((#l #op #r)));
+                    }
+                    self.apply_rule(rule, vec![left, right], Vec::new(), binary.span())
+                }
+                None => Node::Constant(self.native(expr)),
+            },
+            Expr::Unary(unary) => match unary.op {
+                UnOp::Neg(_) => {
+                    let inner = self.lower(&unary.expr);
+                    if inner.is_constant() {
+                        let value = inner.value();
+                        return Node::Constant(quote!((-#value)));
+                    }
+                    self.apply_rule("neg", vec![inner], Vec::new(), unary.span())
+                }
+                _ => {
+                    self.error(
+                        expr,
+                        "reverse mode does not support references to floats yet",
+                    );
+                    Node::Constant(self.native(expr))
+                }
+            },
+            Expr::Cast(cast) => {
+                let to_float = float_of_type(&cast.ty).is_some();
+                if to_float && self.may_be_float(&cast.expr) {
+                    self.lower(&cast.expr)
+                } else {
+                    Node::Constant(self.native(expr))
+                }
+            }
+            Expr::MethodCall(call) => self.lower_method(call),
+            Expr::Call(call) => self.lower_call(call),
+            _ if is_control_flow(expr) => {
+                let name = self.fresh("r");
+                let slot = self.slot();
+                self.emit(quote!(let mut #name;));
+                self.control_flow(expr, ResultVar::Float(name.clone(), slot));
+                Node::Var { name, slot }
+            }
+            Expr::Return(ret) => {
+                self.exit_return(ret);
+                Node::Constant(quote!(::core::unreachable!()))
+            }
+            Expr::Break(brk) => {
+                self.exit_break(brk);
+                Node::Constant(quote!(::core::unreachable!()))
+            }
+            Expr::Continue(cont) => {
+                self.exit_continue(cont);
+                Node::Constant(quote!(::core::unreachable!()))
+            }
+            Expr::Macro(_) => Node::Constant(self.native(expr)),
+            _ => {
+                self.error(
+                    expr,
+                    "reverse mode does not support this float expression yet (tuples, arrays, \
+                     slices, fields, closures and references come with the containers issue)",
+                );
+                Node::Constant(self.native(expr))
+            }
+        }
+    }
+
+    fn lower_method(&mut self, call: &syn::ExprMethodCall) -> Node {
+        let method = call.method.to_string();
+        if VALUE_ONLY_METHODS.contains(&method.as_str()) || !self.may_be_float(&call.receiver) {
+            return Node::Constant(self.native(&Expr::MethodCall(call.clone())));
+        }
+        let mut arguments = vec![&*call.receiver];
+        arguments.extend(call.args.iter());
+        self.lower_rule_call(&call.method, &arguments, &Expr::MethodCall(call.clone()))
+    }
+
+    /// A float method, in method form (`x.sin()`) or path form (`f64::sin(x)`).
+    fn lower_rule_call(&mut self, method: &Ident, arguments: &[&Expr], whole: &Expr) -> Node {
+        let name = method.to_string();
+        let (arity, float_arguments) = if UNARY_RULES.contains(&name.as_str()) {
+            (Arity::One, 1)
+        } else if BINARY_RULES.contains(&name.as_str()) {
+            (Arity::Two, 2)
+        } else if TERNARY_RULES.contains(&name.as_str()) {
+            (Arity::Three, 3)
+        } else if name == "powi" {
+            (Arity::One, 1)
+        } else {
+            self.error(
+                method,
+                format!("`{name}` has no derivative rule; see `ad_runtime::rules` for the supported float methods"),
+            );
+            return Node::Constant(self.native(whole));
+        };
+        if arguments.len() != float_arguments + usize::from(name == "powi") {
+            self.error(
+                whole,
+                format!("`{name}` takes a different number of arguments"),
+            );
+            return Node::Constant(self.native(whole));
+        }
+        let children: Vec<Node> = arguments[..float_arguments]
+            .iter()
+            .map(|argument| self.lower(argument))
+            .collect();
+        if children.iter().all(Node::is_constant) {
+            return Node::Constant(self.native(whole));
+        }
+        let extra: Vec<TokenStream> = arguments[float_arguments..]
+            .iter()
+            .map(|argument| self.native(argument))
+            .collect();
+        let _ = arity;
+        self.apply_rule(&name, children, extra, whole.span())
+    }
+
+    fn lower_call(&mut self, call: &syn::ExprCall) -> Node {
+        let whole = Expr::Call(call.clone());
+        let Expr::Path(func) = &*call.func else {
+            self.error(&call.func, "reverse mode can only call functions by name");
+            return Node::Constant(self.native(&whole));
+        };
+        if func.qself.is_some() {
+            return Node::Constant(self.native(&whole));
+        }
+        let path = &func.path;
+        if is_float_type_path(path) {
+            let method = &path.segments[path.segments.len() - 1].ident;
+            if method == "from" {
+                return Node::Constant(self.native(&whole));
+            }
+            let arguments: Vec<&Expr> = call.args.iter().collect();
+            return self.lower_rule_call(method, &arguments, &whole);
+        }
+        let with_floats = call.args.iter().any(|arg| self.may_be_float(arg));
+        match classify_callee(path, &self.locals) {
+            Callee::UserFunction if with_floats => {}
+            Callee::Other
+                if with_floats
+                    && path.segments.last().is_some_and(|s| {
+                        names::is_generated_function_name(&s.ident.to_string())
+                    }) =>
+            {
+                self.error(
+                    &call.func,
+                    "reverse mode cannot differentiate through a generated derivative function yet",
+                );
+                return Node::Constant(self.native(&whole));
+            }
+            _ if with_floats => {
+                self.error(
+                    &call.func,
+                    "reverse mode can only pass floats to functions annotated with `#[reverse]`",
+                );
+                return Node::Constant(self.native(&whole));
+            }
+            _ => return Node::Constant(self.native(&whole)),
+        }
+        let mut children = Vec::new();
+        let mut arguments = Vec::new();
+        for arg in &call.args {
+            if self.may_be_float(arg) {
+                let node = self.lower(arg);
+                arguments.push(node.value());
+                children.push(node);
+            } else {
+                arguments.push(self.native(arg));
+            }
+        }
+        let value = self.fresh("v");
+        let pullback = self.fresh("d");
+        let companion = Ident::new(
+            names::REVERSE_COMPANION,
+            path.segments
+                .last()
+                .map_or(Span::call_site(), |s| s.ident.span()),
+        );
+        self.emit(quote_spanned! {call.span()=>
+            let (#value, #pullback) = #path::#companion(#(#arguments),*);
+        });
+        Node::Op {
+            value,
+            pullback,
+            arity: Arity::Call,
+            children,
+        }
+    }
+
+    fn apply_rule(
+        &mut self,
+        rule: &str,
+        children: Vec<Node>,
+        extra: Vec<TokenStream>,
+        span: Span,
+    ) -> Node {
+        let value = self.fresh("v");
+        let pullback = self.fresh("d");
+        let rule_ident = Ident::new(rule, span);
+        let arguments = children.iter().map(Node::value).chain(extra);
+        self.emit(quote_spanned! {span=>
+            let (#value, #pullback) = ::ad_runtime::rules::#rule_ident(#(#arguments),*);
+        });
+        let arity = match children.len() {
+            1 => Arity::One,
+            2 => Arity::Two,
+            _ => Arity::Three,
+        };
+        Node::Op {
+            value,
+            pullback,
+            arity,
+            children,
+        }
+    }
+
+    /// The backward of a node, given its cotangent: transposed rules down to the variables.
+    fn backprop(&mut self, node: &Node, cotangent: TokenStream) -> TokenStream {
+        match node {
+            Node::Constant(_) => TokenStream::new(),
+            Node::Var { slot, .. } => quote!(__adj[#slot] += #cotangent;),
+            Node::Op {
+                pullback,
+                arity,
+                children,
+                ..
+            } => {
+                let result = self.fresh("c");
+                let head = match arity {
+                    Arity::Call => quote!(let #result = #pullback(#cotangent);),
+                    _ => quote! {
+                        let #result = ::ad_runtime::linear::LinearMap::reverse_apply(&#pullback, #cotangent);
+                    },
+                };
+                let parts: Vec<TokenStream> = match arity {
+                    Arity::One => vec![quote!(#result)],
+                    Arity::Two => vec![quote!(#result.0), quote!(#result.1)],
+                    Arity::Three => vec![
+                        quote!(#result.0),
+                        quote!(#result.1 .0),
+                        quote!(#result.1 .1),
+                    ],
+                    Arity::Call => (0..children.len()).map(|i| quote!(#result[#i])).collect(),
+                };
+                let mut out = head;
+                for (child, part) in children.iter().zip(parts) {
+                    out.extend(self.backprop(child, part));
+                }
+                out
+            }
+        }
+    }
+
+    // ----- code that runs as written -----
+
+    fn retype(&self) -> Retype<'_> {
+        Retype {
+            float: self.function.float,
+            locals: &self.locals,
+            companion: names::REVERSE_COMPANION,
+            value_only: true,
+        }
+    }
+
+    /// An expression that runs as written (over the scalar type): conditions, integer code,
+    /// printing. Floats may only be read there where no derivative can flow out.
+    fn native(&self, expr: &Expr) -> TokenStream {
+        self.check_native(expr);
+        let mut expr = expr.clone();
+        self.retype().visit_expr_mut(&mut expr);
+        expr.to_token_stream()
+    }
+
+    fn check_native(&self, expr: &Expr) {
+        let mut checker = LeakChecker {
+            generator: self,
+            safe_depth: 0,
+        };
+        checker.visit_expr(expr);
+    }
+}
+
+/// Finds floats used where their derivative would be lost: stored in a container, passed to
+/// a method of data, assigned inside an expression. Reading a float's value (a comparison, a
+/// cast to an integer, `is_nan`, printing) is fine.
+struct LeakChecker<'g, 'a> {
+    generator: &'g Generator<'a>,
+    safe_depth: usize,
+}
+
+impl LeakChecker<'_, '_> {
+    fn safely(&mut self, f: impl FnOnce(&mut Self)) {
+        self.safe_depth += 1;
+        f(self);
+        self.safe_depth -= 1;
+    }
+}
+
+impl<'ast> Visit<'ast> for LeakChecker<'_, '_> {
+    fn visit_expr(&mut self, expr: &'ast Expr) {
+        match expr {
+            Expr::Binary(binary) if is_comparison(&binary.op) => {
+                self.safely(|checker| syn::visit::visit_expr_binary(checker, binary))
+            }
+            Expr::Binary(binary) if compound_rule(&binary.op).is_some() => {
+                self.report_assignment(&binary.left);
+                syn::visit::visit_expr_binary(self, binary);
+            }
+            Expr::Assign(assign) => {
+                self.report_assignment(&assign.left);
+                syn::visit::visit_expr_assign(self, assign);
+            }
+            Expr::Cast(cast) if float_of_type(&cast.ty).is_none() => {
+                self.safely(|checker| syn::visit::visit_expr_cast(checker, cast))
+            }
+            Expr::MethodCall(call)
+                if VALUE_ONLY_METHODS.contains(&call.method.to_string().as_str()) =>
+            {
+                self.safely(|checker| syn::visit::visit_expr_method_call(checker, call))
+            }
+            Expr::Macro(mac) => {
+                if let Ok(args) = MacroArgs::parse_from(&mac.mac) {
+                    let reads_only = macros::name(&mac.mac).is_some_and(|name| name != "vec");
+                    for arg in args.exprs() {
+                        if reads_only {
+                            self.safely(|checker| checker.visit_expr(arg));
+                        } else {
+                            self.visit_expr(arg);
+                        }
+                    }
+                }
+            }
+            Expr::Path(path) if self.safe_depth == 0 => {
+                if let Some(ident) = path.path.get_ident() {
+                    if self.generator.is_float_var(ident) {
+                        self.generator.error(
+                            path,
+                            format!(
+                                "reverse mode cannot follow `{ident}` here: its derivative would \
+                                 be lost (floats in containers, fields and data methods come \
+                                 with the containers issue); use it in float arithmetic"
+                            ),
+                        );
+                    }
+                }
+            }
+            Expr::Closure(closure) => self
+                .generator
+                .error(closure, "closures are not supported in reverse mode yet"),
+            _ => syn::visit::visit_expr(self, expr),
+        }
+    }
+
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+impl LeakChecker<'_, '_> {
+    fn report_assignment(&self, target: &Expr) {
+        let mut base = target;
+        loop {
+            match base {
+                Expr::Field(field) => base = &field.base,
+                Expr::Index(index) => base = &index.expr,
+                Expr::Paren(paren) => base = &paren.expr,
+                Expr::Unary(unary) => base = &unary.expr,
+                _ => break,
+            }
+        }
+        if let Expr::Path(path) = base {
+            if path
+                .path
+                .get_ident()
+                .is_some_and(|ident| self.generator.is_float_var(ident))
+            {
+                self.generator.error(
+                    target,
+                    "reverse mode cannot follow an assignment to a float inside an expression; \
+                     make it a statement of its own",
+                );
+            }
+        }
+    }
+}
+
+fn is_control_flow(expr: &Expr) -> bool {
+    match expr {
+        Expr::If(_) | Expr::Match(_) | Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => true,
+        Expr::Block(block) => block.label.is_none(),
+        Expr::Paren(paren) => is_control_flow(&paren.expr),
+        Expr::Group(group) => is_control_flow(&group.expr),
+        _ => false,
+    }
+}
+
+fn is_comparison(op: &BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Eq(_)
+            | BinOp::Ne(_)
+            | BinOp::Lt(_)
+            | BinOp::Le(_)
+            | BinOp::Gt(_)
+            | BinOp::Ge(_)
+            | BinOp::And(_)
+            | BinOp::Or(_)
+    )
+}
+
+fn arithmetic_rule(op: &BinOp) -> Option<&'static str> {
+    Some(match op {
+        BinOp::Add(_) => "add",
+        BinOp::Sub(_) => "sub",
+        BinOp::Mul(_) => "mul",
+        BinOp::Div(_) => "div",
+        BinOp::Rem(_) => "rem",
+        _ => return None,
+    })
+}
+
+fn compound_rule(op: &BinOp) -> Option<&'static str> {
+    Some(match op {
+        BinOp::AddAssign(_) => "add",
+        BinOp::SubAssign(_) => "sub",
+        BinOp::MulAssign(_) => "mul",
+        BinOp::DivAssign(_) => "div",
+        BinOp::RemAssign(_) => "rem",
+        _ => return None,
+    })
+}
+
+fn pattern_names(pat: &Pat) -> Vec<Ident> {
+    struct Names(Vec<Ident>);
+    impl<'ast> Visit<'ast> for Names {
+        fn visit_pat_ident(&mut self, pat: &'ast syn::PatIdent) {
+            self.0.push(pat.ident.clone());
+            syn::visit::visit_pat_ident(self, pat);
+        }
+    }
+    let mut names = Names(Vec::new());
+    names.visit_pat(pat);
+    names.0
+}
+
+/// The names an `if let` / `while let` condition binds.
+fn let_bindings(cond: &Expr) -> Vec<Ident> {
+    struct Lets(Vec<Ident>);
+    impl<'ast> Visit<'ast> for Lets {
+        fn visit_expr_let(&mut self, expr: &'ast syn::ExprLet) {
+            self.0.extend(pattern_names(&expr.pat));
+        }
+    }
+    let mut lets = Lets(Vec::new());
+    lets.visit_expr(cond);
+    lets.0
+}
+
+/// `Branch::Second(Branch::Second(Branch::First(x)))` for arm 2 of more than 3: arms are a
+/// right-nested chain of `Branch`es, the last arm in the innermost `Second`.
+fn nest_branch(index: usize, count: usize, value: TokenStream) -> TokenStream {
+    let branch = quote!(::ad_runtime::__private::Branch);
+    if count == 1 {
+        return value;
+    }
+    let mut out = if index + 1 == count {
+        quote!(#branch::Second(#value))
+    } else {
+        quote!(#branch::First(#value))
+    };
+    for _ in 0..index.min(count - 2) {
+        out = quote!(#branch::Second(#out));
+    }
+    out
+}
+
+fn dispatch_branches(count: usize, record: &Ident) -> TokenStream {
+    fn level(remaining: usize, value: TokenStream) -> TokenStream {
+        let branch = quote!(::ad_runtime::__private::Branch);
+        if remaining <= 1 {
+            return quote!(#value(__adj));
+        }
+        let rest = format_ident!("__ad_arms{}", remaining);
+        let inner = if remaining == 2 {
+            quote!(#rest(__adj))
+        } else {
+            level(remaining - 1, rest.to_token_stream())
+        };
+        quote! {
+            match #value {
+                #branch::First(__ad_pullback) => __ad_pullback(__adj),
+                #branch::Second(#rest) => #inner,
+            }
+        }
+    }
+    let dispatch = level(count, record.to_token_stream());
+    quote!(#dispatch;)
+}
+
+/// Whether the body has a `break` or `continue` that leaves this loop (which then records
+/// boxed pullbacks, one type for every way an iteration can end).
+fn has_exits_to(body: &Block, label: &Lifetime, labeled: bool) -> bool {
+    struct Exits<'l> {
+        label: &'l Lifetime,
+        labeled: bool,
+        depth: usize,
+        found: bool,
+    }
+    impl<'ast> Visit<'ast> for Exits<'_> {
+        fn visit_expr_break(&mut self, brk: &'ast syn::ExprBreak) {
+            self.check(brk.label.as_ref());
+            syn::visit::visit_expr_break(self, brk);
+        }
+        fn visit_expr_continue(&mut self, cont: &'ast syn::ExprContinue) {
+            self.check(cont.label.as_ref());
+        }
+        fn visit_expr_for_loop(&mut self, l: &'ast syn::ExprForLoop) {
+            self.visit_expr(&l.expr);
+            self.depth += 1;
+            self.visit_block(&l.body);
+            self.depth -= 1;
+        }
+        fn visit_expr_while(&mut self, l: &'ast syn::ExprWhile) {
+            self.visit_expr(&l.cond);
+            self.depth += 1;
+            self.visit_block(&l.body);
+            self.depth -= 1;
+        }
+        fn visit_expr_loop(&mut self, l: &'ast syn::ExprLoop) {
+            self.depth += 1;
+            self.visit_block(&l.body);
+            self.depth -= 1;
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    impl Exits<'_> {
+        fn check(&mut self, label: Option<&Lifetime>) {
+            match label {
+                Some(label) => self.found |= self.labeled && label == self.label,
+                None => self.found |= self.depth == 0,
+            }
+        }
+    }
+    let mut exits = Exits {
+        label,
+        labeled,
+        depth: 0,
+        found: false,
+    };
+    exits.visit_block(body);
+    exits.found
+}
