@@ -4,7 +4,7 @@
 
 use std::hint::black_box;
 
-use ad_runtime::forward;
+use ad_runtime::{forward, reverse};
 
 use crate::timing::{linear_fit, seconds_per_call, Budget};
 
@@ -19,6 +19,40 @@ pub fn taylor_recip(x: f64, iters: usize) -> f64 {
         acc = prev + acc;
     }
     acc
+}
+
+/// The same program, for reverse mode.
+#[reverse]
+#[allow(clippy::assign_op_pattern)]
+pub fn taylor_recip_rev(x: f64, iters: usize) -> f64 {
+    let mut prev = 1.0;
+    let mut acc = 1.0;
+    for _ in 0..iters {
+        prev = prev * -(x - 1.0);
+        acc = prev + acc;
+    }
+    acc
+}
+
+/// The adjoint written by hand: the forward sweep keeps each `prev` in a `Vec`, the backward
+/// sweep replays them. The physical limit of reverse mode.
+pub fn taylor_recip_adjoint_by_hand(x: f64, iters: usize) -> (f64, f64) {
+    let factor = -(x - 1.0);
+    let mut prevs = Vec::with_capacity(iters);
+    let (mut prev, mut acc) = (1.0, 1.0);
+    for _ in 0..iters {
+        prevs.push(prev);
+        prev *= factor;
+        acc += prev;
+    }
+    let (mut d_prev, d_acc) = (0.0, 1.0);
+    let mut d_factor = 0.0;
+    for &old in prevs.iter().rev() {
+        d_prev += d_acc;
+        d_factor += d_prev * old;
+        d_prev *= factor;
+    }
+    (acc, -d_factor)
 }
 
 /// The tangent written by hand: the physical limit of forward mode.
@@ -42,6 +76,8 @@ pub struct Row {
     pub primal: f64,
     pub forward: f64,
     pub tangent_by_hand: f64,
+    pub reverse: f64,
+    pub adjoint_by_hand: f64,
 }
 
 pub fn measure(iters: usize, budget: Budget) -> Row {
@@ -63,11 +99,19 @@ pub fn measure(iters: usize, budget: Budget) -> Row {
             black_box(iters),
         ));
     });
+    let reverse = seconds_per_call(budget, || {
+        black_box(taylor_recip_rev_grad(black_box(x), black_box(iters)));
+    });
+    let adjoint_by_hand = seconds_per_call(budget, || {
+        black_box(taylor_recip_adjoint_by_hand(black_box(x), black_box(iters)));
+    });
     Row {
         iters,
         primal,
         forward,
         tangent_by_hand,
+        reverse,
+        adjoint_by_hand,
     }
 }
 
@@ -80,6 +124,11 @@ pub fn check_correctness() {
     assert!((tangent - hand_tangent).abs() <= 1e-12 * tangent.abs());
     // The series converges to 1/x, whose derivative is -1/x^2.
     assert!((tangent + 1.0 / (x * x)).abs() < 1e-9);
+    let (reverse_value, gradient) = taylor_recip_rev_grad(x, iters);
+    let (_, hand_gradient) = taylor_recip_adjoint_by_hand(x, iters);
+    assert_eq!(reverse_value, value);
+    assert!((gradient - tangent).abs() <= 1e-12 * tangent.abs());
+    assert!((gradient - hand_gradient).abs() <= 1e-12 * tangent.abs());
 }
 
 pub fn run(quick: bool) {
@@ -92,18 +141,23 @@ pub fn run(quick: bool) {
     };
     println!("## Taylor series (seed 004, 6.1): 1/x around 1, x = 0.5");
     println!();
-    println!("| n | primal | forward | tangent by hand | forward / primal | forward / by hand |");
-    println!("| ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!(
+        "| n | primal | forward | reverse | forward / primal | forward / tangent by hand | \
+         reverse / primal | reverse / adjoint by hand |"
+    );
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     let rows: Vec<Row> = sizes.iter().map(|&n| measure(n, budget)).collect();
     for row in &rows {
         println!(
-            "| {} | {:.3} ms | {:.3} ms | {:.3} ms | {:.2} | {:.2} |",
+            "| {} | {:.3} ms | {:.3} ms | {:.3} ms | {:.2} | {:.2} | {:.2} | {:.2} |",
             row.iters,
             row.primal * 1e3,
             row.forward * 1e3,
-            row.tangent_by_hand * 1e3,
+            row.reverse * 1e3,
             row.forward / row.primal,
             row.forward / row.tangent_by_hand,
+            row.reverse / row.primal,
+            row.reverse / row.adjoint_by_hand,
         );
     }
     println!();
@@ -114,12 +168,16 @@ pub fn run(quick: bool) {
     let (primal_slope, primal_r2) = fit(|r| r.primal);
     let (forward_slope, forward_r2) = fit(|r| r.forward);
     let (hand_slope, hand_r2) = fit(|r| r.tangent_by_hand);
+    let (reverse_slope, reverse_r2) = fit(|r| r.reverse);
+    let (adjoint_slope, adjoint_r2) = fit(|r| r.adjoint_by_hand);
     println!("| mode | slope (ns / iteration) | R^2 | slope / primal slope |");
     println!("| --- | ---: | ---: | ---: |");
     for (name, slope, r2) in [
         ("primal", primal_slope, primal_r2),
         ("forward", forward_slope, forward_r2),
         ("tangent by hand", hand_slope, hand_r2),
+        ("reverse", reverse_slope, reverse_r2),
+        ("adjoint by hand", adjoint_slope, adjoint_r2),
     ] {
         println!(
             "| {name} | {:.3} | {:.5} | {:.2} |",
