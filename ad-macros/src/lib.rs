@@ -82,8 +82,21 @@ mod driver {
         }
     }
 
+    /// The other differentiation attribute still on the item, if any: when both are stacked,
+    /// the inner one emits the function, the hidden struct and the companions, and the outer
+    /// one only its public functions.
+    fn inner_attribute(item: &TokenStream) -> Option<String> {
+        let item_fn = syn::parse2::<syn::ItemFn>(item.clone()).ok()?;
+        item_fn.attrs.iter().find_map(|attr| {
+            let last = attr.path().segments.last()?.ident.to_string();
+            matches!(last.as_str(), "forward" | "reverse").then_some(last)
+        })
+    }
+
     pub fn forward(args: TokenStream, item: TokenStream) -> TokenStream {
         let cx = Ctxt::new();
+        let inner = inner_attribute(&item);
+        let original = item.clone();
         let function = match parse(&cx, "forward", args, item) {
             Ok(function) => function,
             Err(item) => {
@@ -91,6 +104,17 @@ mod driver {
                 return quote!(#errors #item);
             }
         };
+        if inner.as_deref() == Some("forward") {
+            cx.error_spanned_by(
+                function.name(),
+                "#[forward] is written twice on this function",
+            );
+        }
+        if inner.as_deref() == Some("reverse") {
+            let jvp = forward::jvp(&function, Bodies::Derivative);
+            let errors = cx.into_compile_errors();
+            return quote!(#errors #original #jvp);
+        }
         if cx.has_errors() {
             return fallback::forward(&function, cx);
         }
@@ -99,6 +123,8 @@ mod driver {
 
     pub fn reverse(args: TokenStream, item: TokenStream) -> TokenStream {
         let cx = Ctxt::new();
+        let inner = inner_attribute(&item);
+        let original = item.clone();
         let function = match parse(&cx, "reverse", args, item) {
             Ok(function) => function,
             Err(item) => {
@@ -107,6 +133,18 @@ mod driver {
             }
         };
         valid::check_reverse_signature(&cx, &function);
+        if inner.as_deref() == Some("reverse") {
+            cx.error_spanned_by(
+                function.name(),
+                "#[reverse] is written twice on this function",
+            );
+        }
+        if inner.as_deref() == Some("forward") {
+            // #[forward] below emits the function, the struct and the forward companion.
+            let generated = reverse::expand_stacked(&cx, &function);
+            let errors = cx.into_compile_errors();
+            return quote!(#errors #original #generated);
+        }
         if cx.has_errors() {
             return fallback::reverse(&function, cx);
         }

@@ -136,7 +136,7 @@ pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
     }
 }
 
-fn jvp(function: &Function, bodies: Bodies) -> TokenStream {
+pub fn jvp(function: &Function, bodies: Bodies) -> TokenStream {
     let vis = &function.item.vis;
     let name = function.name();
     let span = name.span();

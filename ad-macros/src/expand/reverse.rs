@@ -101,6 +101,14 @@ pub fn expand(cx: &Ctxt, function: &Function, bodies: Bodies) -> TokenStream {
     }
 }
 
+/// Under a `#[forward]` that emits the function, the struct and the forward companion: only
+/// the reverse companion and the public functions.
+pub fn expand_stacked(cx: &Ctxt, function: &Function) -> TokenStream {
+    let reverse_companion = reverse_companion(cx, function, Bodies::Derivative);
+    let public = public_functions(function, Bodies::Derivative);
+    quote!(#reverse_companion #public)
+}
+
 /// The float parameters, in order: the entries of a pullback's result.
 fn float_params(function: &Function) -> Vec<&crate::ast::Param> {
     function
@@ -1520,8 +1528,10 @@ fn dispatch_branches(count: usize, record: &Ident) -> TokenStream {
     quote!(#dispatch;)
 }
 
-/// Whether the body has a `break` or `continue` that leaves this loop (which then records
-/// boxed pullbacks, one type for every way an iteration can end).
+/// Whether the loop's record holds boxed pullbacks (one type for every way an iteration can
+/// end): when a `break` or `continue` ends an iteration early, and when an exit passes
+/// through the loop (a `return`, or a labeled exit to an outer loop), whose pullback replays
+/// this loop's record before the end of the body names its element type.
 fn has_exits_to(body: &Block, label: &Lifetime, labeled: bool) -> bool {
     struct Exits<'l> {
         label: &'l Lifetime,
@@ -1536,6 +1546,10 @@ fn has_exits_to(body: &Block, label: &Lifetime, labeled: bool) -> bool {
         }
         fn visit_expr_continue(&mut self, cont: &'ast syn::ExprContinue) {
             self.check(cont.label.as_ref());
+        }
+        fn visit_expr_return(&mut self, ret: &'ast syn::ExprReturn) {
+            self.found = true;
+            syn::visit::visit_expr_return(self, ret);
         }
         fn visit_expr_for_loop(&mut self, l: &'ast syn::ExprForLoop) {
             self.visit_expr(&l.expr);
@@ -1560,7 +1574,9 @@ fn has_exits_to(body: &Block, label: &Lifetime, labeled: bool) -> bool {
     impl Exits<'_> {
         fn check(&mut self, label: Option<&Lifetime>) {
             match label {
-                Some(label) => self.found |= self.labeled && label == self.label,
+                Some(label) if self.labeled && label == self.label => self.found = true,
+                // A labeled exit to another loop may pass through this one.
+                Some(_) => self.found = true,
                 None => self.found |= self.depth == 0,
             }
         }

@@ -1,0 +1,767 @@
+//! Every construct `#[reverse]` supports, each in a small function that also carries
+//! `#[forward]`, checked three ways: the value is the plain function's (bit for bit), the
+//! forward derivative matches central differences, and every reverse adjoint matches the
+//! forward derivative along that parameter. Functions of several parameters also pass the
+//! dot-product test <J t, c> = <t, J^T c> on random vectors.
+
+// The functions spell out constructs on purpose (`t = t + s`, `x as f64`).
+#![allow(clippy::assign_op_pattern, clippy::unnecessary_cast)]
+
+mod common;
+
+use ad_runtime::{forward, reverse};
+use approx::assert_relative_eq;
+use common::{central_difference, Rng};
+
+/// One float parameter: value, forward vs differences, reverse vs forward.
+fn check1(
+    plain: impl Fn(f64) -> f64,
+    jvp: impl Fn(f64, f64) -> (f64, f64),
+    vjp: impl Fn(f64, f64) -> (f64, f64),
+    points: &[f64],
+) {
+    for &x in points {
+        let (value, tangent) = jvp(x, 1.0);
+        assert_eq!(value.to_bits(), plain(x).to_bits(), "forward value at {x}");
+        assert_relative_eq!(
+            tangent,
+            central_difference(&plain, x, 1e-4),
+            epsilon = 1e-8,
+            max_relative = 1e-7
+        );
+        let (reverse_value, adjoint) = vjp(x, 1.0);
+        assert_eq!(
+            reverse_value.to_bits(),
+            plain(x).to_bits(),
+            "reverse value at {x}"
+        );
+        assert_relative_eq!(adjoint, tangent, epsilon = 1e-13, max_relative = 1e-12);
+        let (_, scaled) = vjp(x, -2.5);
+        assert_relative_eq!(
+            scaled,
+            -2.5 * adjoint,
+            epsilon = 1e-13,
+            max_relative = 1e-12
+        );
+    }
+}
+
+/// Two float parameters: the same, and the dot-product test with random t and c.
+fn check2(
+    plain: impl Fn(f64, f64) -> f64,
+    jvp: impl Fn(f64, f64, f64, f64) -> (f64, f64),
+    vjp: impl Fn(f64, f64, f64) -> (f64, (f64, f64)),
+    points: &[(f64, f64)],
+) {
+    let mut rng = Rng::new(7);
+    for &(x, y) in points {
+        let (value, along_x) = jvp(x, y, 1.0, 0.0);
+        let (_, along_y) = jvp(x, y, 0.0, 1.0);
+        assert_eq!(
+            value.to_bits(),
+            plain(x, y).to_bits(),
+            "value at ({x}, {y})"
+        );
+        let dx = central_difference(|x| plain(x, y), x, 1e-4);
+        let dy = central_difference(|y| plain(x, y), y, 1e-4);
+        assert_relative_eq!(along_x, dx, epsilon = 1e-8, max_relative = 1e-7);
+        assert_relative_eq!(along_y, dy, epsilon = 1e-8, max_relative = 1e-7);
+        let (reverse_value, (adjoint_x, adjoint_y)) = vjp(x, y, 1.0);
+        assert_eq!(reverse_value.to_bits(), value.to_bits());
+        assert_relative_eq!(adjoint_x, along_x, epsilon = 1e-13, max_relative = 1e-12);
+        assert_relative_eq!(adjoint_y, along_y, epsilon = 1e-13, max_relative = 1e-12);
+        for _ in 0..5 {
+            let (tx, ty, c) = (
+                rng.uniform(-1.0, 1.0),
+                rng.uniform(-1.0, 1.0),
+                rng.uniform(-1.0, 1.0),
+            );
+            let (_, jt) = jvp(x, y, tx, ty);
+            let (_, (ax, ay)) = vjp(x, y, c);
+            assert_relative_eq!(
+                jt * c,
+                tx * ax + ty * ay,
+                epsilon = 1e-12,
+                max_relative = 1e-12
+            );
+        }
+    }
+}
+
+const POINTS: &[f64] = &[-1.7, -0.4, 0.3, 0.9, 2.2];
+
+#[forward]
+#[reverse]
+fn straight_line(x: f64) -> f64 {
+    let a = x * x;
+    let b = a.sin() + 3.0;
+    let c = b / (1.0 + a);
+    c - x
+}
+
+#[test]
+fn let_bindings() {
+    check1(straight_line, straight_line_jvp, straight_line_vjp, POINTS);
+}
+
+#[reverse]
+#[forward]
+fn mutable_locals(x: f64, y: f64) -> f64 {
+    let mut s = x;
+    s += y;
+    s *= x;
+    s -= 2.0 * y;
+    s /= 1.5 + y * y;
+    s %= 7.0;
+    let mut t;
+    t = s.exp();
+    t = t + s;
+    t
+}
+
+#[test]
+fn mutable_locals_and_compound_assignment() {
+    check2(
+        mutable_locals,
+        mutable_locals_jvp,
+        mutable_locals_vjp,
+        &[(0.5, 1.0), (-1.0, 0.3), (2.0, -0.7)],
+    );
+}
+
+#[forward]
+#[reverse]
+fn overwrites_its_operands(x: f64, y: f64) -> f64 {
+    let mut a = x;
+    a = a * a;
+    a = a * y + a;
+    let mut b = y;
+    b = a / b;
+    b = b - b * b;
+    a + b
+}
+
+#[test]
+fn variables_overwritten_while_the_backward_sweep_needs_them() {
+    check2(
+        overwrites_its_operands,
+        overwrites_its_operands_jvp,
+        overwrites_its_operands_vjp,
+        &[(0.5, 1.0), (-1.0, 0.3)],
+    );
+}
+
+#[forward]
+#[reverse]
+fn shadowing(x: f64) -> f64 {
+    let y = x * 2.0;
+    let x = x.sin();
+    let x = x * y;
+    let z: f64 = x + 1.0;
+    z
+}
+
+#[test]
+fn shadowed_and_annotated_bindings() {
+    check1(shadowing, shadowing_jvp, shadowing_vjp, POINTS);
+}
+
+#[forward]
+#[reverse]
+fn branches(x: f64, y: f64) -> f64 {
+    if x > 1.0 {
+        x * y
+    } else if x > 0.0 {
+        x.exp() - y
+    } else {
+        -x * y * y
+    }
+}
+
+#[test]
+fn if_else_if_else() {
+    check2(
+        branches,
+        branches_jvp,
+        branches_vjp,
+        &[(2.0, 0.5), (0.5, 0.5), (-0.5, 1.5)],
+    );
+}
+
+#[forward]
+#[reverse]
+fn if_without_else(x: f64, flag: bool) -> f64 {
+    let mut y = x;
+    if flag {
+        y = y * y;
+    }
+    let z = if y > 0.5 { y.ln() } else { y };
+    z + y
+}
+
+#[test]
+fn if_without_else_and_if_as_value() {
+    for flag in [true, false] {
+        check1(
+            |x| if_without_else(x, flag),
+            |x, dx| if_without_else_jvp(x, flag, dx),
+            |x, c| if_without_else_vjp(x, flag, c),
+            &[0.3, 0.9, 2.2],
+        );
+    }
+}
+
+#[forward]
+#[reverse]
+fn match_integer(x: f64, k: i32) -> f64 {
+    match k {
+        0 => x,
+        1 | 2 => x * x,
+        n if n < 0 => x.powi(-n),
+        3..=5 => x.sin() * k as f64,
+        _ => 1.0 / x,
+    }
+}
+
+#[test]
+fn match_on_integers_with_guards() {
+    for k in [-3, 0, 1, 2, 4, 9] {
+        check1(
+            |x| match_integer(x, k),
+            |x, dx| match_integer_jvp(x, k, dx),
+            |x, c| match_integer_vjp(x, k, c),
+            POINTS,
+        );
+    }
+}
+
+#[forward]
+#[reverse]
+fn match_bool(x: f64, b: bool) -> f64 {
+    let y = match b {
+        true => x.cos(),
+        false => x.sin(),
+    };
+    y * x
+}
+
+#[test]
+fn match_on_bools() {
+    for b in [true, false] {
+        check1(
+            |x| match_bool(x, b),
+            |x, dx| match_bool_jvp(x, b, dx),
+            |x, c| match_bool_vjp(x, b, c),
+            POINTS,
+        );
+    }
+}
+
+#[derive(Clone, Copy)]
+pub enum Activation {
+    Identity,
+    Tanh,
+    Leaky { slope: i32 },
+}
+
+#[forward]
+#[reverse]
+fn activate(x: f64, activation: Activation) -> f64 {
+    match activation {
+        Activation::Identity => x,
+        Activation::Tanh => x.tanh(),
+        Activation::Leaky { slope } if x < 0.0 => x / slope as f64,
+        Activation::Leaky { .. } => x,
+    }
+}
+
+#[test]
+fn match_on_user_enums_that_are_data() {
+    for activation in [
+        Activation::Identity,
+        Activation::Tanh,
+        Activation::Leaky { slope: 10 },
+    ] {
+        check1(
+            |x| activate(x, activation),
+            |x, dx| activate_jvp(x, activation, dx),
+            |x, c| activate_vjp(x, activation, c),
+            POINTS,
+        );
+    }
+}
+
+#[forward]
+#[reverse]
+fn for_loops(x: f64, n: usize) -> f64 {
+    let mut s = 0.0;
+    for i in 0..n {
+        s += x.powi(i as i32) / (i + 1) as f64;
+    }
+    for i in (1..=n).rev().step_by(2) {
+        s -= x * i as f64;
+    }
+    s
+}
+
+#[test]
+fn for_over_ranges() {
+    for n in [0, 1, 5] {
+        check1(
+            |x| for_loops(x, n),
+            |x, dx| for_loops_jvp(x, n, dx),
+            |x, c| for_loops_vjp(x, n, c),
+            POINTS,
+        );
+    }
+}
+
+#[forward]
+#[reverse]
+fn nested_loops(x: f64, y: f64, n: usize) -> f64 {
+    let mut s = 0.0;
+    for i in 0..n {
+        let mut row = x;
+        for j in 0..i {
+            row = row * y + j as f64;
+            if row > 10.0 {
+                row = row.sqrt();
+            }
+        }
+        s += row;
+    }
+    s
+}
+
+#[test]
+fn nested_loops_with_branches() {
+    check2(
+        |x, y| nested_loops(x, y, 6),
+        |x, y, dx, dy| nested_loops_jvp(x, y, 6, dx, dy),
+        |x, y, c| nested_loops_vjp(x, y, 6, c),
+        &[(0.5, 1.3), (1.5, 0.7), (-0.3, 2.1)],
+    );
+}
+
+#[forward]
+#[reverse]
+fn while_loop(x: f64) -> f64 {
+    let mut y = x;
+    let mut steps = 0;
+    while y.abs() < 100.0 && steps < 50 {
+        y = y * 1.7 + 0.1;
+        steps += 1;
+    }
+    y
+}
+
+#[test]
+fn while_loops() {
+    check1(
+        while_loop,
+        while_loop_jvp,
+        while_loop_vjp,
+        &[-1.7, 0.3, 2.2],
+    );
+}
+
+#[forward]
+#[reverse]
+fn loop_with_break_value(x: f64) -> f64 {
+    let mut y = x;
+    let mut i = 0;
+    let result = loop {
+        i += 1;
+        if i % 3 == 0 {
+            continue;
+        }
+        y = y.sin() + x;
+        if i > 10 {
+            break y * 2.0;
+        }
+    };
+    result + 1.0
+}
+
+#[test]
+fn loop_break_continue_and_break_value() {
+    check1(
+        loop_with_break_value,
+        loop_with_break_value_jvp,
+        loop_with_break_value_vjp,
+        POINTS,
+    );
+}
+
+#[forward]
+#[reverse]
+fn labeled_loops(x: f64, n: usize) -> f64 {
+    let mut s = 0.0;
+    'outer: for i in 0..n {
+        let mut inner = 0.0;
+        for j in 0..n {
+            inner += x * j as f64;
+            if j > i {
+                s += inner;
+                continue 'outer;
+            }
+            if i + j > 6 {
+                s -= inner.sin();
+                break 'outer;
+            }
+            s += x * (i * j) as f64 + x.sin();
+        }
+    }
+    s
+}
+
+#[test]
+fn labeled_break_and_continue() {
+    check1(
+        |x| labeled_loops(x, 6),
+        |x, dx| labeled_loops_jvp(x, 6, dx),
+        |x, c| labeled_loops_vjp(x, 6, c),
+        POINTS,
+    );
+}
+
+#[forward]
+#[reverse]
+fn early_return(x: f64, y: f64) -> f64 {
+    let z = x * y;
+    if x < 0.0 {
+        return z * y;
+    }
+    let mut acc = z;
+    for i in 0..10 {
+        acc += x;
+        if x * i as f64 > 3.0 {
+            return acc * y / (i as f64 + x);
+        }
+    }
+    acc + y
+}
+
+#[test]
+fn early_returns() {
+    check2(
+        early_return,
+        early_return_jvp,
+        early_return_vjp,
+        &[(-1.0, 2.0), (0.55, 2.0), (1e-3, 0.5)],
+    );
+}
+
+#[forward]
+#[reverse]
+fn block_expressions(x: f64) -> f64 {
+    let a = {
+        let t = x * x;
+        t + 1.0
+    };
+    let b = if a > 2.0 { a.ln() } else { a };
+    a * b
+}
+
+#[test]
+fn blocks_as_expressions() {
+    check1(
+        block_expressions,
+        block_expressions_jvp,
+        block_expressions_vjp,
+        POINTS,
+    );
+}
+
+#[forward]
+#[reverse]
+fn casts(x: f64, n: u32) -> f64 {
+    let k = n as f64;
+    let i = x as i64;
+    let j = (x * 10.0) as usize;
+    let same = x as f64;
+    k * same + (i as f64) + f64::from(n) * x + (j % 3) as f64
+}
+
+#[test]
+fn as_casts_and_from() {
+    check1(
+        |x| casts(x, 3),
+        |x, dx| casts_jvp(x, 3, dx),
+        |x, c| casts_vjp(x, 3, c),
+        &[0.33, 1.71, 2.22],
+    );
+}
+
+const SCALE: f64 = 2.5;
+const COUNT: usize = 3;
+
+#[forward]
+#[reverse]
+fn constants(x: f64) -> f64 {
+    use std::f64::consts::E;
+    let pi = std::f64::consts::PI;
+    x * pi + E * x.powi(2) + f64::EPSILON + core::f64::consts::LN_2 + SCALE * x * COUNT as f64
+}
+
+#[test]
+fn float_literals_and_constants() {
+    check1(constants, constants_jvp, constants_vjp, POINTS);
+}
+
+#[forward]
+#[reverse]
+fn square(x: f64) -> f64 {
+    x * x
+}
+
+#[forward]
+#[reverse]
+fn calls_other(x: f64, y: f64) -> f64 {
+    square(x.sin()) + self::square(y) * inner::cube(x, 2)
+}
+
+mod inner {
+    use ad_runtime::{forward, reverse};
+
+    #[forward]
+    #[reverse]
+    pub fn cube(x: f64, unused: usize) -> f64 {
+        let _ = unused;
+        x * x * x
+    }
+}
+
+#[test]
+fn calls_to_other_differentiated_functions() {
+    check2(
+        calls_other,
+        calls_other_jvp,
+        calls_other_vjp,
+        &[(0.5, 1.0), (-1.0, 0.3)],
+    );
+}
+
+#[forward]
+#[reverse]
+fn calls_in_loops_and_branches(x: f64, n: usize) -> f64 {
+    let mut s = x;
+    for i in 0..n {
+        if i % 2 == 0 {
+            s = square(s) * 0.5;
+        } else {
+            s = s + inner::cube(x, i);
+        }
+    }
+    s
+}
+
+#[test]
+fn calls_inside_loops_and_branches() {
+    check1(
+        |x| calls_in_loops_and_branches(x, 5),
+        |x, dx| calls_in_loops_and_branches_jvp(x, 5, dx),
+        |x, c| calls_in_loops_and_branches_vjp(x, 5, c),
+        &[-0.9, 0.3, 0.8],
+    );
+}
+
+#[forward]
+#[reverse]
+fn power(x: f64, n: u32) -> f64 {
+    if n == 0 {
+        1.0
+    } else {
+        x * power(x, n - 1)
+    }
+}
+
+#[test]
+fn direct_recursion() {
+    for n in [0, 1, 4, 7] {
+        check1(
+            |x| power(x, n),
+            |x, dx| power_jvp(x, n, dx),
+            |x, c| power_vjp(x, n, c),
+            POINTS,
+        );
+    }
+}
+
+#[forward]
+#[reverse]
+fn even_terms(x: f64, n: u32) -> f64 {
+    if n == 0 {
+        1.0
+    } else {
+        1.0 + x * odd_terms(x, n - 1)
+    }
+}
+
+#[forward]
+#[reverse]
+fn odd_terms(x: f64, n: u32) -> f64 {
+    if n == 0 {
+        0.0
+    } else {
+        x.cos() * even_terms(x, n - 1)
+    }
+}
+
+#[test]
+fn mutual_recursion() {
+    check1(
+        |x| even_terms(x, 9),
+        |x, dx| even_terms_jvp(x, 9, dx),
+        |x, c| even_terms_vjp(x, 9, c),
+        POINTS,
+    );
+}
+
+fn weight(i: usize) -> f64 {
+    1.0 / (i as f64 + 1.0)
+}
+
+fn index_of(i: usize, j: usize) -> usize {
+    i * 3 + j
+}
+
+#[forward]
+#[reverse]
+fn calls_data_helpers(x: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 0..4 {
+        let w = weight(i);
+        s += w * x.powi(index_of(i, 1) as i32);
+    }
+    s
+}
+
+#[test]
+fn calls_to_functions_of_data_only() {
+    check1(
+        calls_data_helpers,
+        calls_data_helpers_jvp,
+        calls_data_helpers_vjp,
+        &[-0.9, 0.3, 0.8],
+    );
+}
+
+#[forward]
+#[reverse]
+fn with_constant(x: f64, #[no_grad] c: f64, y: f64) -> f64 {
+    (x * c).sin() + c * y
+}
+
+#[test]
+fn no_grad_parameters_are_constants() {
+    let (value, (gx, gy)) = with_constant_grad(0.3, 0.7, 2.0);
+    assert_eq!(value, with_constant(0.3, 0.7, 2.0));
+    assert_relative_eq!(gx, 0.7 * (0.3_f64 * 0.7).cos(), max_relative = 1e-14);
+    assert_relative_eq!(gy, 0.7, max_relative = 1e-14);
+}
+
+#[forward]
+#[reverse]
+fn with_macros(x: f64) -> f64 {
+    assert!(x.is_finite(), "x must be finite, got {}", x);
+    debug_assert!(x > -100.0);
+    if x.is_nan() {
+        println!("never printed: {x}");
+    }
+    let n = x as usize;
+    x * (n + 1) as f64
+}
+
+#[test]
+fn supported_macros_and_value_only_uses() {
+    check1(
+        with_macros,
+        with_macros_jvp,
+        with_macros_vjp,
+        &[0.3, 1.4, 2.2],
+    );
+}
+
+#[forward]
+#[reverse]
+fn every_rule(x: f64, y: f64) -> f64 {
+    let a = x.sin() + x.cos() + (x * 0.3).tan() + (x * 0.2).asin() + (x * 0.2).acos() + x.atan();
+    let b = x.sinh() + x.cosh() + x.tanh() + x.asinh() + (y + 2.0).acosh() + (x * 0.2).atanh();
+    let c = x.exp() + x.exp2() + x.exp_m1() + y.ln() + y.log(3.0) + y.log2() + y.log10();
+    let d = y.ln_1p() + y.sqrt() + x.cbrt() + x.powi(3) + y.powf(x) + x.hypot(y) + x.abs();
+    let e = x.signum() + y.recip() + x.mul_add(y, 2.0) + x.min(y) + x.max(y) + x.clamp(-1.0, 0.5);
+    let f = x.to_degrees() + y.to_radians() + x.floor() + y.ceil() + x.round() + y.trunc();
+    let g = y.fract() + x.atan2(y) + f64::sin(x) * f64::hypot(x, y) + x % y - -y;
+    a + b + c + d + e + f + g
+}
+
+#[test]
+fn every_rule_in_reverse_mode() {
+    check2(
+        every_rule,
+        every_rule_jvp,
+        every_rule_vjp,
+        &[(0.7, 1.3), (-1.2, 2.5), (0.1, 0.45)],
+    );
+}
+
+#[forward]
+#[reverse]
+fn single_precision(x: f32, y: f32) -> f32 {
+    let mut s = x;
+    for _ in 0..3 {
+        s = s * y + x.sin();
+    }
+    s
+}
+
+#[test]
+fn f32_functions() {
+    let (x, y) = (0.4_f32, 1.3_f32);
+    let (value, (gx, gy)) = single_precision_grad(x, y);
+    assert_eq!(value, single_precision(x, y));
+    assert_relative_eq!(
+        gx,
+        single_precision_jvp(x, y, 1.0, 0.0).1,
+        max_relative = 1e-6
+    );
+    assert_relative_eq!(
+        gy,
+        single_precision_jvp(x, y, 0.0, 1.0).1,
+        max_relative = 1e-6
+    );
+}
+
+#[reverse]
+fn many_parameters(a: f64, b: f64, k: usize, c: f64, d: f64) -> f64 {
+    let mut s = a * b.sin();
+    for _ in 0..k {
+        s = s * c / d + a;
+    }
+    s
+}
+
+/// The dot-product test on random points and directions, four inputs.
+#[test]
+fn dot_product_identity_on_random_inputs() {
+    let mut rng = Rng::new(11);
+    for _ in 0..50 {
+        let p: Vec<f64> = (0..4).map(|_| rng.uniform(0.5, 2.0)).collect();
+        let t: Vec<f64> = (0..4).map(|_| rng.uniform(-1.0, 1.0)).collect();
+        let c = rng.uniform(-2.0, 2.0);
+        let f = |h: f64| {
+            many_parameters(
+                p[0] + h * t[0],
+                p[1] + h * t[1],
+                3,
+                p[2] + h * t[2],
+                p[3] + h * t[3],
+            )
+        };
+        let jt = central_difference(f, 0.0, 1e-4);
+        let (_, (ga, gb, gc, gd)) = many_parameters_vjp(p[0], p[1], 3, p[2], p[3], c);
+        let jtc = ga * t[0] + gb * t[1] + gc * t[2] + gd * t[3];
+        assert_relative_eq!(jt * c, jtc, epsilon = 1e-8, max_relative = 1e-7);
+    }
+}
