@@ -92,9 +92,9 @@ impl Locals {
             Expr::Tuple(tuple) => tuple.elems.iter().any(recurse),
             Expr::Array(array) => array.elems.iter().any(recurse),
             Expr::Repeat(repeat) => recurse(&repeat.expr),
-            Expr::Block(block) => block_value(&block.block).is_some_and(|e| recurse(e)),
+            Expr::Block(block) => block_value(&block.block).is_some_and(&recurse),
             Expr::If(inner) => {
-                block_value(&inner.then_branch).is_some_and(|e| recurse(e))
+                block_value(&inner.then_branch).is_some_and(&recurse)
                     || inner.else_branch.as_ref().is_some_and(|(_, e)| recurse(e))
             }
             Expr::Match(inner) => inner.arms.iter().any(|arm| recurse(&arm.body)),

@@ -109,6 +109,8 @@ mod driver {
                 function.name(),
                 "#[forward] is written twice on this function",
             );
+            let errors = cx.into_compile_errors();
+            return quote!(#errors #original);
         }
         if inner.as_deref() == Some("reverse") {
             let jvp = forward::jvp(&function, Bodies::Derivative);
@@ -138,6 +140,8 @@ mod driver {
                 function.name(),
                 "#[reverse] is written twice on this function",
             );
+            let errors = cx.into_compile_errors();
+            return quote!(#errors #original);
         }
         if inner.as_deref() == Some("forward") {
             // #[forward] below emits the function, the struct and the forward companion.

@@ -608,15 +608,13 @@ impl<'a> Generator<'a> {
             Some(init) => {
                 if self.may_be_float(&init.expr) {
                     self.error(pat, "reverse mode cannot bind floats with this pattern yet; bind each float to its own name");
+                } else {
+                    self.check_native(&init.expr);
+                    if let Some((_, diverge)) = &init.diverge {
+                        self.check_native(diverge);
+                    }
                 }
                 let mut stmt = local.clone();
-                let Some(init) = stmt.init.as_mut() else {
-                    return;
-                };
-                self.check_native(&init.expr);
-                if let Some((_, diverge)) = &init.diverge {
-                    self.check_native(diverge);
-                }
                 let mut retype = self.retype();
                 retype.visit_local_mut(&mut stmt);
                 self.emit(stmt.to_token_stream());
@@ -851,7 +849,11 @@ impl<'a> Generator<'a> {
             );
         }
         let record = self.fresh("b");
-        let scrutinee = self.native(&expr_match.expr);
+        let scrutinee = if self.may_be_float(&expr_match.expr) {
+            self.native_unchecked(&expr_match.expr)
+        } else {
+            self.native(&expr_match.expr)
+        };
         let count = expr_match.arms.len();
         let mut arms = Vec::new();
         for (index, arm) in expr_match.arms.iter().enumerate() {
@@ -1087,14 +1089,17 @@ impl<'a> Generator<'a> {
                 Node::Constant(quote!(::core::unreachable!()))
             }
             Expr::Macro(_) => Node::Constant(self.native(expr)),
-            _ => {
-                self.error(
-                    expr,
-                    "reverse mode does not support this float expression yet (tuples, arrays, \
-                     slices, fields, closures and references come with the containers issue)",
-                );
-                Node::Constant(self.native(expr))
-            }
+            Expr::Closure(_) => self.refuse(expr, "closures are not supported in reverse mode yet"),
+            Expr::Field(field) if calls_generated_function(&field.base) => self.refuse(
+                expr,
+                "reverse mode cannot differentiate through a generated derivative function \
+                 (`_jvp`, `_vjp`, `_grad`) yet",
+            ),
+            _ => self.refuse(
+                expr,
+                "reverse mode does not support this float expression yet (tuples, arrays, \
+                 slices, fields and references come with the containers issue)",
+            ),
         }
     }
 
@@ -1124,14 +1129,13 @@ impl<'a> Generator<'a> {
                 method,
                 format!("`{name}` has no derivative rule; see `ad_runtime::rules` for the supported float methods"),
             );
-            return Node::Constant(self.native(whole));
+            return Node::Constant(self.native_unchecked(whole));
         };
         if arguments.len() != float_arguments + usize::from(name == "powi") {
-            self.error(
+            return self.refuse(
                 whole,
                 format!("`{name}` takes a different number of arguments"),
             );
-            return Node::Constant(self.native(whole));
         }
         let children: Vec<Node> = arguments[..float_arguments]
             .iter()
@@ -1151,8 +1155,7 @@ impl<'a> Generator<'a> {
     fn lower_call(&mut self, call: &syn::ExprCall) -> Node {
         let whole = Expr::Call(call.clone());
         let Expr::Path(func) = &*call.func else {
-            self.error(&call.func, "reverse mode can only call functions by name");
-            return Node::Constant(self.native(&whole));
+            return self.refuse(&whole, "reverse mode can only call functions by name");
         };
         if func.qself.is_some() {
             return Node::Constant(self.native(&whole));
@@ -1167,6 +1170,19 @@ impl<'a> Generator<'a> {
             return self.lower_rule_call(method, &arguments, &whole);
         }
         let with_floats = call.args.iter().any(|arg| self.may_be_float(arg));
+        match path.get_ident().and_then(|name| self.lookup(name)) {
+            // A closure: refused where it is defined.
+            Some(Binding::Float(_)) => return Node::Constant(self.native_unchecked(&whole)),
+            Some(Binding::Data) if with_floats => {
+                return self.refuse(
+                    &whole,
+                    "reverse mode cannot call through a local variable; call the \
+                     `#[reverse]` function by its name",
+                )
+            }
+            Some(Binding::Data) => return Node::Constant(self.native(&whole)),
+            None => {}
+        }
         match classify_callee(path, &self.locals) {
             Callee::UserFunction if with_floats => {}
             Callee::Other
@@ -1175,18 +1191,17 @@ impl<'a> Generator<'a> {
                         names::is_generated_function_name(&s.ident.to_string())
                     }) =>
             {
-                self.error(
-                    &call.func,
-                    "reverse mode cannot differentiate through a generated derivative function yet",
+                return self.refuse(
+                    &whole,
+                    "reverse mode cannot differentiate through a generated derivative function \
+                     (`_jvp`, `_vjp`, `_grad`) yet",
                 );
-                return Node::Constant(self.native(&whole));
             }
             _ if with_floats => {
-                self.error(
-                    &call.func,
+                return self.refuse(
+                    &whole,
                     "reverse mode can only pass floats to functions annotated with `#[reverse]`",
                 );
-                return Node::Constant(self.native(&whole));
             }
             _ => return Node::Constant(self.native(&whole)),
         }
@@ -1299,9 +1314,21 @@ impl<'a> Generator<'a> {
     /// printing. Floats may only be read there where no derivative can flow out.
     fn native(&self, expr: &Expr) -> TokenStream {
         self.check_native(expr);
+        self.native_unchecked(expr)
+    }
+
+    /// The same, without looking for lost derivatives: for code that already has an error, so
+    /// that one mistake gives one message.
+    fn native_unchecked(&self, expr: &Expr) -> TokenStream {
         let mut expr = expr.clone();
         self.retype().visit_expr_mut(&mut expr);
         expr.to_token_stream()
+    }
+
+    /// Reports `message` on `expr` and stands in for it with its value, unchecked.
+    fn refuse(&self, expr: &Expr, message: impl std::fmt::Display) -> Node {
+        self.error(expr, message);
+        Node::Constant(self.native_unchecked(expr))
     }
 
     fn check_native(&self, expr: &Expr) {
@@ -1337,11 +1364,11 @@ impl<'ast> Visit<'ast> for LeakChecker<'_, '_> {
             }
             Expr::Binary(binary) if compound_rule(&binary.op).is_some() => {
                 self.report_assignment(&binary.left);
-                syn::visit::visit_expr_binary(self, binary);
+                self.visit_expr(&binary.right);
             }
             Expr::Assign(assign) => {
                 self.report_assignment(&assign.left);
-                syn::visit::visit_expr_assign(self, assign);
+                self.visit_expr(&assign.right);
             }
             Expr::Cast(cast) if float_of_type(&cast.ty).is_none() => {
                 self.safely(|checker| syn::visit::visit_expr_cast(checker, cast))
@@ -1412,6 +1439,22 @@ impl LeakChecker<'_, '_> {
                 );
             }
         }
+    }
+}
+
+/// `g_jvp(..)`, `g_vjp(..)`, `g_grad(..)`.
+fn calls_generated_function(expr: &Expr) -> bool {
+    match expr {
+        Expr::Call(call) => match &*call.func {
+            Expr::Path(path) => path
+                .path
+                .segments
+                .last()
+                .is_some_and(|s| names::is_generated_function_name(&s.ident.to_string())),
+            _ => false,
+        },
+        Expr::Paren(paren) => calls_generated_function(&paren.expr),
+        _ => false,
     }
 }
 
