@@ -3,13 +3,24 @@
 //! ```text
 //! cargo run --release -p ad-bench -- taylor          # full run
 //! cargo run --release -p ad-bench -- taylor --quick  # seconds; what CI runs
+//! cargo run --release -p ad-bench -- memory          # peak memory, one process per figure
+//! cargo run --release -p ad-bench -- all             # everything
 //! ```
 
+mod memory;
 mod taylor;
 mod timing;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some(memory::CHILD_COMMAND) {
+        let what = args.get(1).map(String::as_str).unwrap_or("primal");
+        let iters = args
+            .get(2)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1_000_000);
+        return memory::child(what, iters);
+    }
     let quick = args.iter().any(|a| a == "--quick");
     let benches: Vec<&str> = args
         .iter()
@@ -25,5 +36,8 @@ fn main() {
     println!();
     if all || benches.contains(&"taylor") {
         taylor::run(quick);
+    }
+    if all || benches.contains(&"memory") {
+        memory::run(quick);
     }
 }
