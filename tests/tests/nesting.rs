@@ -111,3 +111,56 @@ fn three_levels_of_duals() {
     assert_eq!(tangent.tangent.value, 12.0);
     assert_eq!(tangent.tangent.tangent, 6.0);
 }
+
+#[ad_runtime::reverse]
+fn rosenbrock_rev(x: f64, y: f64) -> f64 {
+    (1.0 - x).powi(2) + 100.0 * (y - x * x).powi(2)
+}
+
+/// The gradient's x component, by reverse mode, as a function forward mode can differentiate.
+#[forward]
+fn rosenbrock_gradient_x(x: f64, y: f64) -> f64 {
+    rosenbrock_rev_grad(x, y).1 .0
+}
+
+/// The gradient's y component.
+#[forward]
+fn rosenbrock_gradient_y(x: f64, y: f64) -> f64 {
+    rosenbrock_rev_grad(x, y).1 .1
+}
+
+#[test]
+fn forward_over_reverse_gives_hessian_vector_products() {
+    let (x, y) = (0.7, -0.4);
+    let hessian = [
+        [2.0 - 400.0 * (y - 3.0 * x * x), -400.0 * x],
+        [-400.0 * x, 200.0],
+    ];
+    let v = (0.3, -1.1);
+    // H v, one component per forward pass over the reverse-mode gradient.
+    let (_, hv_x) = rosenbrock_gradient_x_jvp(x, y, v.0, v.1);
+    let (_, hv_y) = rosenbrock_gradient_y_jvp(x, y, v.0, v.1);
+    assert_relative_eq!(
+        hv_x,
+        hessian[0][0] * v.0 + hessian[0][1] * v.1,
+        max_relative = 1e-13
+    );
+    assert_relative_eq!(
+        hv_y,
+        hessian[1][0] * v.0 + hessian[1][1] * v.1,
+        max_relative = 1e-13
+    );
+}
+
+#[test]
+fn reverse_mode_accepts_dual_numbers_directly() {
+    // The gradient evaluated at a dual point carries the Hessian-vector product.
+    let (x, y) = (Dual::new(0.7, 1.0), Dual::new(-0.4, 0.0));
+    let (_, (gx, gy)) = rosenbrock_rev_grad(x, y);
+    assert_relative_eq!(
+        gx.tangent,
+        2.0 - 400.0 * (-0.4 - 3.0 * 0.49),
+        max_relative = 1e-13
+    );
+    assert_relative_eq!(gy.tangent, -400.0 * 0.7, max_relative = 1e-13);
+}

@@ -765,3 +765,26 @@ fn dot_product_identity_on_random_inputs() {
         assert_relative_eq!(jt * c, jtc, epsilon = 1e-8, max_relative = 1e-7);
     }
 }
+
+#[forward]
+#[reverse]
+fn tuple_bindings(x: f64, y: f64, n: usize) -> f64 {
+    let (mut a, b, count) = (x * y, x - y, n + 1);
+    let (c, d) = (b, a);
+    a = c * d.sin() + count as f64;
+    let (mut p, mut q) = (a, b);
+    for _ in 0..n {
+        (p, q) = (q, p * 0.5);
+    }
+    a + b * p - q
+}
+
+#[test]
+fn tuple_bindings_and_swaps() {
+    check2(
+        |x, y| tuple_bindings(x, y, 3),
+        |x, y, dx, dy| tuple_bindings_jvp(x, y, 3, dx, dy),
+        |x, y, c| tuple_bindings_vjp(x, y, 3, c),
+        &[(0.5, 1.0), (-1.0, 0.3)],
+    );
+}

@@ -536,6 +536,13 @@ impl<'a> Generator<'a> {
     }
 
     fn local(&mut self, local: &syn::Local) {
+        if let (Pat::Tuple(pattern), Some(init)) = (&local.pat, &local.init) {
+            if let (Expr::Tuple(values), None) = (&*init.expr, &init.diverge) {
+                if pattern.elems.len() == values.elems.len() && self.may_be_float(&init.expr) {
+                    return self.tuple_local(pattern, values);
+                }
+            }
+        }
         let (name, mutability, ty) = match &local.pat {
             Pat::Ident(pat) if pat.subpat.is_none() && pat.by_ref.is_none() => {
                 (pat.ident.clone(), pat.mutability, None)
@@ -590,6 +597,32 @@ impl<'a> Generator<'a> {
         }
     }
 
+    /// `let (a, mut b) = (e1, e2);`: every element is evaluated first (so that
+    /// `let (a, b) = (b, a)` swaps), then each is bound like a `let` of its own.
+    fn tuple_local(&mut self, pattern: &syn::PatTuple, values: &syn::ExprTuple) {
+        let evaluated: Vec<(Node, bool)> = values
+            .elems
+            .iter()
+            .map(|value| (self.lower(value), self.may_be_float(value)))
+            .collect();
+        for (element, (node, is_float)) in pattern.elems.iter().zip(evaluated) {
+            let Pat::Ident(pat) = element else {
+                self.error(element, "reverse mode binds tuples of floats to plain names only; write `let (a, b) = ...`");
+                continue;
+            };
+            let (name, mutability) = (&pat.ident, &pat.mutability);
+            let value = node.value();
+            self.emit(quote!(let #mutability #name = #value;));
+            if is_float {
+                let slot = self.slot();
+                self.bind(name.clone(), Binding::Float(slot));
+                self.assignment_piece(slot, &node);
+            } else {
+                self.bind(name.clone(), Binding::Data);
+            }
+        }
+    }
+
     /// A `let` whose value is not a float. A control-flow initializer is lowered as a
     /// construct (it may assign floats inside); anything else runs as written.
     fn data_local(&mut self, local: &syn::Local) {
@@ -625,8 +658,19 @@ impl<'a> Generator<'a> {
                 self.emit(stmt.to_token_stream());
             }
         }
+        let binds_floats = local
+            .init
+            .as_ref()
+            .is_some_and(|init| self.may_be_float(&init.expr));
         for name in pattern_names(&local.pat) {
-            self.bind(name, Binding::Data);
+            // A refused float pattern still binds floats, so that later uses are not reported
+            // again as misuses of data.
+            let binding = if binds_floats {
+                Binding::Float(self.slot())
+            } else {
+                Binding::Data
+            };
+            self.bind(name, binding);
         }
     }
 
@@ -670,6 +714,11 @@ impl<'a> Generator<'a> {
     }
 
     fn assign(&mut self, assign: &syn::ExprAssign) {
+        if let (Expr::Tuple(targets), Expr::Tuple(values)) = (&*assign.left, &*assign.right) {
+            if targets.elems.len() == values.elems.len() && self.may_be_float(&assign.right) {
+                return self.tuple_assign(targets, values);
+            }
+        }
         let target = match &*assign.left {
             Expr::Path(path) => path.path.get_ident().cloned(),
             _ => None,
@@ -683,17 +732,52 @@ impl<'a> Generator<'a> {
                 self.assignment_piece(slot, &node);
             }
             _ => {
-                if self.may_be_float(&assign.right) {
+                let whole = Expr::Assign(assign.clone());
+                let native = if self.may_be_float(&assign.right) {
                     self.error(
                         &assign.left,
                         "reverse mode can only assign floats to plain variables yet; write to a \
                          local `f64` variable",
                     );
-                }
-                let native = self.native(&Expr::Assign(assign.clone()));
+                    self.native_unchecked(&whole)
+                } else {
+                    self.native(&whole)
+                };
                 self.emit(quote!(#native;));
             }
         }
+    }
+
+    /// `(a, b) = (e1, e2);`: every value first, then each assignment. Backwards, every
+    /// target's adjoint is taken before any value's is given: a value may read a target's old
+    /// version (`(p, q) = (q, p)`), whose adjoint must not mix with the new one's.
+    fn tuple_assign(&mut self, targets: &syn::ExprTuple, values: &syn::ExprTuple) {
+        let evaluated: Vec<Node> = values.elems.iter().map(|value| self.lower(value)).collect();
+        let mut takes = TokenStream::new();
+        let mut gives = TokenStream::new();
+        for (target, node) in targets.elems.iter().zip(evaluated) {
+            let name = match target {
+                Expr::Path(path) => path.path.get_ident().cloned(),
+                _ => None,
+            };
+            let value = node.value();
+            match name.as_ref().map(|name| (name, self.lookup(name))) {
+                Some((name, Some(Binding::Float(slot)))) => {
+                    self.emit(quote!(#name = #value;));
+                    let cotangent = self.fresh("ct");
+                    takes.extend(quote! {
+                        let #cotangent = ::ad_runtime::__private::take(&mut __adj[#slot]);
+                    });
+                    gives.extend(self.backprop(&node, cotangent.to_token_stream()));
+                }
+                Some((name, _)) if node.is_constant() => self.emit(quote!(#name = #value;)),
+                _ => self.error(
+                    target,
+                    "reverse mode assigns tuples of floats to plain float variables only",
+                ),
+            }
+        }
+        self.piece(quote!(#takes #gives));
     }
 
     fn compound_assign(&mut self, binary: &syn::ExprBinary) {
