@@ -972,6 +972,7 @@ impl<'a> Generator<'a> {
             Lifetime::new(&format!("'__ad_loop{}", self.counter), Span::call_site())
         });
         let boxed = has_exits_to(body, &label, user_label.is_some());
+        let mut reserve = None;
         let (header, bindings) = match expr {
             Expr::ForLoop(l) => {
                 if self.may_be_float(&l.expr) {
@@ -979,7 +980,13 @@ impl<'a> Generator<'a> {
                 }
                 let pat = self.retype_pattern(&l.pat);
                 let iter = self.native(&l.expr);
-                (quote!(for #pat in #iter), pattern_names(&l.pat))
+                // The iterator is made before the record, which reserves its length.
+                let iterator = self.fresh("iter");
+                self.emit(quote! {
+                    let #iterator = ::core::iter::IntoIterator::into_iter(#iter);
+                });
+                reserve = Some(iterator.clone());
+                (quote!(for #pat in #iterator), pattern_names(&l.pat))
             }
             Expr::While(l) => {
                 let (cond, bindings) = self.condition(&l.cond);
@@ -1014,10 +1021,14 @@ impl<'a> Generator<'a> {
         } else {
             TokenStream::new()
         };
+        let reserve_capacity = reserve.map(
+            |iterator| quote!(#record.reserve(::core::iter::Iterator::size_hint(&#iterator).0);),
+        );
         let loop_record = self.fresh("l");
         self.emit(quote! {
             let #loop_record = {
                 let mut #record #record_type = ::std::vec::Vec::new();
+                #reserve_capacity
                 #label: #header {
                     #(#forward)*
                     #push
