@@ -628,10 +628,17 @@ impl<'a> Generator<'a> {
     fn data_local(&mut self, local: &syn::Local) {
         let pat = &local.pat;
         match &local.init {
+            Some(init) if self.may_be_float(&init.expr) => {
+                self.error(
+                    pat,
+                    "reverse mode cannot bind floats with this pattern yet; bind each float to \
+                     its own name",
+                );
+                let mut stmt = local.clone();
+                self.retype().visit_local_mut(&mut stmt);
+                self.emit(stmt.to_token_stream());
+            }
             Some(init) if init.diverge.is_none() && is_control_flow(&init.expr) => {
-                if self.may_be_float(&init.expr) {
-                    self.error(pat, "reverse mode cannot bind floats with this pattern yet; bind each float to its own name");
-                }
                 let result = self.fresh("r");
                 self.emit(quote!(let #result;));
                 self.control_flow(&init.expr, ResultVar::Data(result.clone()));
@@ -639,13 +646,9 @@ impl<'a> Generator<'a> {
                 self.emit(quote!(let #pat = #result;));
             }
             Some(init) => {
-                if self.may_be_float(&init.expr) {
-                    self.error(pat, "reverse mode cannot bind floats with this pattern yet; bind each float to its own name");
-                } else {
-                    self.check_native(&init.expr);
-                    if let Some((_, diverge)) = &init.diverge {
-                        self.check_native(diverge);
-                    }
+                self.check_native(&init.expr);
+                if let Some((_, diverge)) = &init.diverge {
+                    self.check_native(diverge);
                 }
                 let mut stmt = local.clone();
                 let mut retype = self.retype();
