@@ -15,7 +15,7 @@ pub fn child(what: &str, iters: usize) {
     let x = black_box(0.5);
     let result = match what {
         "primal" => taylor::taylor_recip(x, iters),
-        "reverse" => taylor::taylor_recip_rev_grad(x, iters).1,
+        "reverse" => taylor::taylor_recip_grad(x, iters).1,
         "adjoint-by-hand" => taylor::taylor_recip_adjoint_by_hand(x, iters).1,
         other => panic!("unknown computation {other}"),
     };

@@ -168,7 +168,7 @@ struct BindingCollector {
 
 impl BindingCollector {
     fn bind(&mut self, pat: &Pat, value: Option<&Expr>) {
-        let (names, ty) = pattern_names(pat);
+        let (names, ty) = pattern_bindings(pat);
         self.names.extend(names.iter().cloned());
         self.bindings.push(Binding {
             names,
@@ -200,7 +200,8 @@ fn assigned_name(target: &Expr) -> Option<Ident> {
     }
 }
 
-fn pattern_names(pat: &Pat) -> (Vec<Ident>, Option<Type>) {
+/// The names a pattern binds, and the type written in it (`x: f64`), if any.
+pub fn pattern_bindings(pat: &Pat) -> (Vec<Ident>, Option<Type>) {
     #[derive(Default)]
     struct Names(Vec<Ident>, Option<Type>);
     impl<'ast> Visit<'ast> for Names {

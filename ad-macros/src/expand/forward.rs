@@ -62,6 +62,23 @@ fn output_type(function: &Function) -> Type {
     }
 }
 
+/// The parameters of a companion: floats over the scalar type, data as declared.
+pub fn companion_params(function: &Function) -> Vec<TokenStream> {
+    function
+        .params
+        .iter()
+        .map(|param| {
+            let param_name = &param.name;
+            let mutability = &param.mutability;
+            let ty = match param.kind {
+                ParamKind::Data => param.ty.clone(),
+                ParamKind::Differentiated | ParamKind::Constant => retype_type(function, &param.ty),
+            };
+            quote!(#mutability #param_name: #ty)
+        })
+        .collect()
+}
+
 pub fn stub_body() -> TokenStream {
     quote!(::core::unreachable!(
         "the derivative was not generated because of a compile error"
@@ -74,15 +91,7 @@ pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
     let span = name.span();
     let method = Ident::new(names::FORWARD_COMPANION, span);
     let bound = quote_scalar_bound(function.float, span);
-    let params = function.params.iter().map(|param| {
-        let param_name = &param.name;
-        let mutability = &param.mutability;
-        let ty = match param.kind {
-            ParamKind::Data => param.ty.clone(),
-            ParamKind::Differentiated | ParamKind::Constant => retype_type(function, &param.ty),
-        };
-        quote!(#mutability #param_name: #ty)
-    });
+    let params = companion_params(function);
     let output = output_type(function);
     let body = match bodies {
         Bodies::Stub => stub_body(),

@@ -29,7 +29,7 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{BinOp, Block, Expr, Ident, Lifetime, Pat, Stmt, UnOp};
 
-use crate::activity::{is_float_type_path, Locals};
+use crate::activity::{is_float_type_path, pattern_bindings, Locals};
 use crate::ast::{first_float_in, float_of_type, Function, ParamKind};
 use crate::ctxt::Ctxt;
 use crate::expand::forward::{self, cfg_attrs, retype_type, stub_body, Bodies};
@@ -125,15 +125,7 @@ fn reverse_companion(cx: &Ctxt, function: &Function, bodies: Bodies) -> TokenStr
     let method = Ident::new(names::REVERSE_COMPANION, span);
     let bound = quote_scalar_bound(function.float, span);
     let scalar = names::scalar_param(span);
-    let params = function.params.iter().map(|param| {
-        let param_name = &param.name;
-        let mutability = &param.mutability;
-        let ty = match param.kind {
-            ParamKind::Data => param.ty.clone(),
-            _ => retype_type(function, &param.ty),
-        };
-        quote!(#mutability #param_name: #ty)
-    });
+    let params = forward::companion_params(function);
     let float_count = float_params(function).len();
     let output = quote!((#scalar, ::ad_runtime::__private::Pullback<#scalar, #float_count>));
     let body = match bodies {
@@ -1603,16 +1595,7 @@ fn compound_rule(op: &BinOp) -> Option<&'static str> {
 }
 
 fn pattern_names(pat: &Pat) -> Vec<Ident> {
-    struct Names(Vec<Ident>);
-    impl<'ast> Visit<'ast> for Names {
-        fn visit_pat_ident(&mut self, pat: &'ast syn::PatIdent) {
-            self.0.push(pat.ident.clone());
-            syn::visit::visit_pat_ident(self, pat);
-        }
-    }
-    let mut names = Names(Vec::new());
-    names.visit_pat(pat);
-    names.0
+    pattern_bindings(pat).0
 }
 
 /// The names an `if let` / `while let` condition binds.

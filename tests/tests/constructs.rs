@@ -1,5 +1,5 @@
-//! Every construct `#[reverse]` supports, each in a small function that also carries
-//! `#[forward]`, checked three ways: the value is the plain function's (bit for bit), the
+//! Every construct both modes support, each in a small function carrying `#[forward]` and
+//! `#[reverse]`, checked three ways: the value is the plain function's (bit for bit), the
 //! forward derivative matches central differences, and every reverse adjoint matches the
 //! forward derivative along that parameter. Functions of several parameters also pass the
 //! dot-product test <J t, c> = <t, J^T c> on random vectors.
