@@ -71,6 +71,9 @@ pub struct Function {
     pub item: ItemFn,
     /// A method (`self` parameter): its generated items could not live in an `impl` block.
     pub is_method: bool,
+    /// The body as written, with its inner `#[checkpoint]`s (which `item` no longer has: they
+    /// are not attributes rustc knows).
+    pub body: syn::Block,
     pub params: Vec<Param>,
     pub float: FloatType,
 }
@@ -104,9 +107,12 @@ impl Function {
         }
         let float = float.unwrap_or(FloatType::F64);
         let is_method = matches!(item.sig.inputs.first(), Some(FnArg::Receiver(_)));
+        let body = (*item.block).clone();
+        attr::strip_checkpoints(&mut item.block);
         Function {
             item,
             is_method,
+            body,
             params,
             float,
         }

@@ -35,3 +35,128 @@ pub fn take_no_grad(cx: &Ctxt, attrs: &mut Vec<Attribute>) -> bool {
     });
     found
 }
+
+pub const CHECKPOINT: &str = "checkpoint";
+
+/// The arguments of an inner `#[checkpoint]`: none, `every = k`, or `binomial, snapshots = s`.
+#[derive(Clone)]
+pub enum CheckpointArgs {
+    Region,
+    Every(syn::Expr),
+    Binomial(syn::Expr),
+}
+
+pub fn is_checkpoint(attr: &Attribute) -> bool {
+    attr.path().is_ident(CHECKPOINT)
+}
+
+/// The `#[checkpoint]` among `attrs`, parsed; errors go to `cx`.
+pub fn checkpoint_args(cx: &Ctxt, attrs: &[Attribute]) -> Option<CheckpointArgs> {
+    let attr = attrs.iter().find(|attr| is_checkpoint(attr))?;
+    let list = match &attr.meta {
+        syn::Meta::Path(_) => return Some(CheckpointArgs::Region),
+        syn::Meta::List(list) => list,
+        syn::Meta::NameValue(_) => {
+            cx.error_spanned_by(attr, "write `#[checkpoint]`, `#[checkpoint(every = k)]` or `#[checkpoint(binomial, snapshots = s)]`");
+            return Some(CheckpointArgs::Region);
+        }
+    };
+    let parsed = list.parse_args_with(
+        syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+    );
+    let metas = match parsed {
+        Ok(metas) => metas,
+        Err(error) => {
+            cx.syn_error(syn::Error::new(
+                error.span(),
+                format!("cannot read the arguments of #[checkpoint]: {error}; write `every = k` or `binomial, snapshots = s`"),
+            ));
+            return Some(CheckpointArgs::Region);
+        }
+    };
+    let (mut every, mut binomial, mut snapshots) = (None, None, None);
+    for meta in &metas {
+        match meta {
+            syn::Meta::NameValue(nv) if nv.path.is_ident("every") => every = Some(nv.value.clone()),
+            syn::Meta::NameValue(nv) if nv.path.is_ident("snapshots") => {
+                snapshots = Some(nv.value.clone())
+            }
+            syn::Meta::Path(path) if path.is_ident("binomial") => binomial = Some(path.clone()),
+            other => cx.error_spanned_by(
+                other,
+                "unknown #[checkpoint] argument; the arguments are `every = k` or \
+                 `binomial, snapshots = s`",
+            ),
+        }
+    }
+    for value in every.iter().chain(snapshots.iter()) {
+        if let syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(int),
+            ..
+        }) = value
+        {
+            if int.base10_parse::<u64>().ok() == Some(0) {
+                cx.error_spanned_by(value, "a checkpoint schedule needs a count of at least 1");
+            }
+        }
+    }
+    match (every, binomial, snapshots) {
+        (Some(_), Some(binomial), _) => {
+            cx.error_spanned_by(
+                binomial,
+                "choose one schedule: `every = k` or `binomial, snapshots = s`",
+            );
+            Some(CheckpointArgs::Region)
+        }
+        (Some(every), None, None) => Some(CheckpointArgs::Every(every)),
+        (Some(_), None, Some(snapshots)) => {
+            cx.error_spanned_by(
+                snapshots,
+                "`snapshots` goes with `binomial`: write `#[checkpoint(binomial, snapshots = s)]`",
+            );
+            Some(CheckpointArgs::Region)
+        }
+        (None, Some(_), Some(snapshots)) => Some(CheckpointArgs::Binomial(snapshots)),
+        (None, Some(binomial), None) => {
+            cx.error_spanned_by(binomial, "the binomial schedule needs a number of snapshots: write `#[checkpoint(binomial, snapshots = 32)]`");
+            Some(CheckpointArgs::Region)
+        }
+        (None, None, Some(snapshots)) => {
+            cx.error_spanned_by(
+                snapshots,
+                "`snapshots` goes with `binomial`: write `#[checkpoint(binomial, snapshots = s)]`",
+            );
+            Some(CheckpointArgs::Region)
+        }
+        (None, None, None) => Some(CheckpointArgs::Region),
+    }
+}
+
+/// Removes every inner `#[checkpoint]` from a body (for the function as written, and for code
+/// that runs primal-only).
+pub fn strip_checkpoints(block: &mut syn::Block) {
+    struct Strip;
+    impl syn::visit_mut::VisitMut for Strip {
+        fn visit_attributes_mut(&mut self, attrs: &mut Vec<Attribute>) {
+            attrs.retain(|attr| !is_checkpoint(attr));
+        }
+        fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+    }
+    syn::visit_mut::VisitMut::visit_block_mut(&mut Strip, block);
+}
+
+/// The first inner `#[checkpoint]` of a body, if any.
+pub fn find_checkpoint(block: &syn::Block) -> Option<Attribute> {
+    struct Find(Option<Attribute>);
+    impl<'ast> syn::visit::Visit<'ast> for Find {
+        fn visit_attribute(&mut self, attr: &'ast Attribute) {
+            if self.0.is_none() && is_checkpoint(attr) {
+                self.0 = Some(attr.clone());
+            }
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut find = Find(None);
+    syn::visit::Visit::visit_block(&mut find, block);
+    find.0
+}

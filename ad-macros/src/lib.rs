@@ -93,6 +93,16 @@ mod driver {
         })
     }
 
+    fn without_checkpoints(item: TokenStream) -> TokenStream {
+        match syn::parse2::<syn::ItemFn>(item.clone()) {
+            Ok(mut item_fn) => {
+                attr::strip_checkpoints(&mut item_fn.block);
+                quote::ToTokens::into_token_stream(item_fn)
+            }
+            Err(_) => item,
+        }
+    }
+
     pub fn forward(args: TokenStream, item: TokenStream) -> TokenStream {
         let cx = Ctxt::new();
         let inner = inner_attribute(&item);
@@ -111,6 +121,15 @@ mod driver {
             );
             let errors = cx.into_compile_errors();
             return quote!(#errors #original);
+        }
+        if inner.as_deref() != Some("reverse") {
+            if let Some(checkpoint) = attr::find_checkpoint(&function.body) {
+                cx.error_spanned_by(
+                    checkpoint,
+                    "#[checkpoint] applies inside #[reverse] functions (it trades memory of the \
+                     backward sweep for recomputation); remove it, or add #[reverse]",
+                );
+            }
         }
         if inner.as_deref() == Some("reverse") {
             let jvp = forward::jvp(&function, Bodies::Derivative);
@@ -144,9 +163,11 @@ mod driver {
             return quote!(#errors #original);
         }
         if inner.as_deref() == Some("forward") {
-            // #[forward] below emits the function, the struct and the forward companion.
+            // #[forward] below emits the function, the struct and the forward companion; it
+            // gets the function without the inner #[checkpoint]s, which are reverse mode's.
             let generated = reverse::expand_stacked(&cx, &function);
             let errors = cx.into_compile_errors();
+            let original = without_checkpoints(original);
             return quote!(#errors #original #generated);
         }
         if cx.has_errors() {

@@ -305,6 +305,11 @@ impl VisitMut for Retype<'_> {
 
     /// Items nested in the body are ordinary code that is not differentiated.
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+
+    /// Inner `#[checkpoint]`s only matter to reverse mode's own lowering.
+    fn visit_attributes_mut(&mut self, attrs: &mut Vec<syn::Attribute>) {
+        attrs.retain(|attr| !crate::attr::is_checkpoint(attr));
+    }
 }
 
 pub fn quote_scalar_bound(float: FloatType, span: Span) -> TokenStream {

@@ -262,7 +262,11 @@ mod tests {
     use super::*;
 
     /// The optimal cost by dynamic programming over every split, for small cases.
-    fn optimal(len: usize, snapshots: usize, memo: &mut std::collections::HashMap<(usize, usize), u64>) -> u64 {
+    fn optimal(
+        len: usize,
+        snapshots: usize,
+        memo: &mut std::collections::HashMap<(usize, usize), u64>,
+    ) -> u64 {
         if len <= 1 {
             return 0;
         }
@@ -274,7 +278,9 @@ mod tests {
         }
         let cost = (1..len)
             .map(|advance| {
-                advance as u64 + optimal(len - advance, snapshots - 1, memo) + optimal(advance, snapshots, memo)
+                advance as u64
+                    + optimal(len - advance, snapshots - 1, memo)
+                    + optimal(advance, snapshots, memo)
             })
             .min()
             .expect("len >= 2");
@@ -305,14 +311,21 @@ mod tests {
                 let mut checkpoints = Checkpoints::new(Schedule::Binomial(snapshots));
                 checkpoints.before_iteration(0, || 0usize);
                 checkpoints.finish(len);
-                checkpoints.reverse(|state, k| state + k, |state, k| {
-                    assert_eq!(k, 1);
-                    reversed.push(state);
-                });
+                checkpoints.reverse(
+                    |state, k| state + k,
+                    |state, k| {
+                        assert_eq!(k, 1);
+                        reversed.push(state);
+                    },
+                );
                 assert_eq!(reversed, (0..len).rev().collect::<Vec<_>>());
                 let counts = counts();
                 assert_eq!(counts.recorded, len as u64);
-                assert_eq!(counts.advanced, binomial_recomputations(len, snapshots), "len {len}, s {snapshots}");
+                assert_eq!(
+                    counts.advanced,
+                    binomial_recomputations(len, snapshots),
+                    "len {len}, s {snapshots}"
+                );
             }
         }
     }
@@ -328,11 +341,20 @@ mod tests {
                 }
                 checkpoints.finish(len);
                 let mut reversed = Vec::new();
-                checkpoints.reverse(|_, _| unreachable!("every-k never advances"), |start, n| {
-                    reversed.extend((start..start + n).rev());
-                });
+                checkpoints.reverse(
+                    |_, _| unreachable!("every-k never advances"),
+                    |start, n| {
+                        reversed.extend((start..start + n).rev());
+                    },
+                );
                 assert_eq!(reversed, (0..len).rev().collect::<Vec<_>>());
-                assert_eq!(counts(), Counts { advanced: 0, recorded: len as u64 });
+                assert_eq!(
+                    counts(),
+                    Counts {
+                        advanced: 0,
+                        recorded: len as u64
+                    }
+                );
             }
         }
     }

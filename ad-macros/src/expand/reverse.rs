@@ -31,6 +31,7 @@ use syn::{BinOp, Block, Expr, Ident, Lifetime, Pat, Stmt, UnOp};
 
 use crate::activity::{is_float_type_path, pattern_bindings, Locals};
 use crate::ast::{first_float_in, float_of_type, Function, ParamKind};
+use crate::attr::{self, CheckpointArgs};
 use crate::ctxt::Ctxt;
 use crate::expand::forward::{self, cfg_attrs, retype_type, stub_body, Bodies};
 use crate::macros::{self, MacroArgs};
@@ -419,7 +420,7 @@ impl<'a> Generator<'a> {
             };
             self.bind(param.name.clone(), binding);
         }
-        let block = self.function.item.block.clone();
+        let block = self.function.body.clone();
         let tail = self.block_statements(&block);
         match tail {
             Some(tail) => {
@@ -513,6 +514,10 @@ impl<'a> Generator<'a> {
 
     fn statement(&mut self, stmt: &Stmt) {
         match stmt {
+            Stmt::Local(local) if has_checkpoint(&local.attrs) => self.checkpointed_local(local),
+            Stmt::Expr(expr, _) if expression_checkpoint(expr).is_some() => {
+                self.checkpointed_statement(expr)
+            }
             Stmt::Local(local) => self.local(local),
             Stmt::Item(item) => self.emit(item.to_token_stream()),
             Stmt::Macro(mac) => {
@@ -1038,6 +1043,318 @@ impl<'a> Generator<'a> {
         });
     }
 
+    // ----- checkpoints -----
+
+    fn checkpointed_local(&mut self, local: &syn::Local) {
+        let args = attr::checkpoint_args(self.cx, &local.attrs);
+        if !matches!(args, Some(CheckpointArgs::Region) | None) {
+            self.error(&local.pat, "a schedule (`every`, `binomial`) applies to loops; write `#[checkpoint]` on a `let`");
+        }
+        let (name, ty) = match &local.pat {
+            Pat::Ident(pat) => (pat.ident.clone(), None),
+            Pat::Type(typed) => match &*typed.pat {
+                Pat::Ident(pat) => (pat.ident.clone(), Some((*typed.ty).clone())),
+                other => return self.error(other, "a checkpointed `let` binds one name"),
+            },
+            other => return self.error(other, "a checkpointed `let` binds one name"),
+        };
+        let Some(init) = local.init.as_ref().filter(|init| init.diverge.is_none()) else {
+            return self.error(
+                &local.pat,
+                "a checkpointed `let` needs a value: `#[checkpoint] let y = ...;`",
+            );
+        };
+        let is_float = match &ty {
+            Some(ty) => first_float_in(ty).is_some(),
+            None => self.may_be_float(&init.expr),
+        };
+        let ty_tokens = ty.as_ref().map(|ty| {
+            let ty = retype_type(self.function, ty);
+            quote!(: #ty)
+        });
+        self.emit(quote!(let mut #name #ty_tokens;));
+        let expr = without_own_checkpoint(&init.expr);
+        let block: Block = syn::parse_quote!({ #expr });
+        if is_float {
+            let slot = self.slot();
+            self.checkpointed_region(&block, ResultVar::Float(name.clone(), slot));
+            self.bind(name, Binding::Float(slot));
+        } else {
+            self.checkpointed_region(&block, ResultVar::Data(name.clone()));
+            self.bind(name, Binding::Data);
+        }
+    }
+
+    fn checkpointed_statement(&mut self, expr: &Expr) {
+        let args =
+            expression_checkpoint(expr).and_then(|attrs| attr::checkpoint_args(self.cx, attrs));
+        match args {
+            Some(CheckpointArgs::Every(every)) => {
+                self.checkpointed_loop(expr, quote!(Every(#every)))
+            }
+            Some(CheckpointArgs::Binomial(snapshots)) => {
+                self.checkpointed_loop(expr, quote!(Binomial(#snapshots)))
+            }
+            _ => {
+                let inner = without_own_checkpoint(expr);
+                let block: Block = syn::parse_quote!({ #inner; });
+                self.checkpointed_region(&block, ResultVar::Discard);
+            }
+        }
+    }
+
+    /// A region run primal-only, its inputs kept; the backward sweep runs it again from them,
+    /// recording, and back-propagates through that run.
+    fn checkpointed_region(&mut self, block: &Block, result: ResultVar) {
+        self.refuse_exits(block);
+        let names = self.outer_references(block);
+        let snapshot = self.fresh("snap");
+        let saved = names
+            .iter()
+            .map(|name| quote_spanned!(name.span()=> ::ad_runtime::checkpoint::snapshot(#name)));
+        self.emit(quote!(let #snapshot = (#(#saved,)*);));
+        let primal = self.primal_block(block, &result);
+        self.emit(primal);
+        let recorded = self.region(Vec::new(), block, &result);
+        let declare_result = match &result {
+            ResultVar::Float(name, _) | ResultVar::Data(name) => quote!(let mut #name;),
+            ResultVar::Discard => TokenStream::new(),
+        };
+        self.piece(quote! {
+            {
+                let (#(mut #names,)*) = #snapshot;
+                #declare_result
+                let __ad_checkpointed = { #recorded };
+                __ad_checkpointed(__adj);
+            }
+        });
+    }
+
+    /// A loop run primal-only, keeping its state as the schedule says; the backward sweep
+    /// re-runs it segment by segment (`ad_runtime::checkpoint::Checkpoints::reverse`).
+    fn checkpointed_loop(&mut self, expr: &Expr, schedule: TokenStream) {
+        let (label, body, kind) =
+            match expr {
+                Expr::ForLoop(l) => (&l.label, &l.body, LoopKind::For(&l.pat, &l.expr)),
+                Expr::While(l) if !matches!(&*l.cond, Expr::Let(_)) => {
+                    (&l.label, &l.body, LoopKind::While(&l.cond))
+                }
+                Expr::Loop(l) => (&l.label, &l.body, LoopKind::Loop),
+                _ => return self.error(
+                    expr,
+                    "a checkpoint schedule (`every`, `binomial`) applies to `for`, `while` and \
+                     `loop` loops (not `while let`)",
+                ),
+            };
+        self.refuse_exits(body);
+        if let LoopKind::For(_, iter) = &kind {
+            if self.may_be_float(iter) {
+                self.error(iter, "reverse mode cannot iterate over floats yet");
+            }
+        }
+        let label = label.as_ref().map(|label| label.name.clone());
+        let mut read: Block = body.clone();
+        if let LoopKind::While(cond) = &kind {
+            read.stmts
+                .push(Stmt::Expr((*cond).clone(), Some(Default::default())));
+        }
+        let names = self.outer_references(&read);
+        let checkpoints = self.fresh("checkpoints");
+        let iterations = self.fresh("iterations");
+        let iterator = Ident::new("__ad_iterator", Span::call_site());
+        let saved = names
+            .iter()
+            .map(|name| quote_spanned!(name.span()=> ::ad_runtime::checkpoint::snapshot(#name)));
+        let primal_body = self.primal_statements(body);
+        let (setup, next, state_iterator) = match &kind {
+            LoopKind::For(pat, iter) => {
+                let iter = self.native(iter);
+                let pat = self.retype_pattern(pat);
+                (
+                    quote!(let mut #iterator = ::core::iter::IntoIterator::into_iter(#iter);),
+                    quote! {
+                        let ::core::option::Option::Some(#pat) = ::core::iter::Iterator::next(&mut #iterator) else {
+                            break;
+                        };
+                    },
+                    quote!(::core::clone::Clone::clone(&#iterator)),
+                )
+            }
+            LoopKind::While(cond) => {
+                let cond = self.native(cond);
+                (
+                    quote!(let mut #iterator = ();),
+                    quote!(if !(#cond) { break; }),
+                    quote!(()),
+                )
+            }
+            LoopKind::Loop => (quote!(let mut #iterator = ();), quote!(), quote!(())),
+        };
+        let loop_label = label.clone().map(|label| quote!(#label:));
+        self.emit(quote! {
+            #setup
+            let mut #checkpoints = ::ad_runtime::checkpoint::Checkpoints::new(
+                ::ad_runtime::checkpoint::Schedule::#schedule,
+            );
+            let mut #iterations: usize = 0;
+            #loop_label loop {
+                #checkpoints.before_iteration(#iterations, || ((#(#saved,)*), #state_iterator));
+                #next
+                #iterations += 1;
+                { #(#primal_body)* }
+            }
+            #checkpoints.finish(#iterations);
+        });
+        // The backward sweep: advance (primal-only) and reverse (recording) a number of
+        // iterations from a kept state; each iteration that ran did so with its condition true.
+        let steps = Ident::new("__ad_steps", Span::call_site());
+        let advance_next = match &kind {
+            LoopKind::For(pat, _) => {
+                let pat = self.retype_pattern(pat);
+                quote! {
+                    let ::core::option::Option::Some(#pat) = ::core::iter::Iterator::next(&mut #iterator) else {
+                        break;
+                    };
+                }
+            }
+            _ => TokenStream::new(),
+        };
+        let recorded_loop: Expr = match &kind {
+            LoopKind::For(pat, _) => syn::parse_quote! {
+                #loop_label for #pat in ::core::iter::Iterator::take(&mut #iterator, #steps) #body
+            },
+            _ => syn::parse_quote!(#loop_label for _ in 0..#steps #body),
+        };
+        let recorded_block: Block = syn::parse_quote!({ #recorded_loop; });
+        let recorded = self.region(Vec::new(), &recorded_block, &ResultVar::Discard);
+        self.piece(quote! {
+            #checkpoints.reverse(
+                |((#(mut #names,)*), mut #iterator), #steps: usize| {
+                    #loop_label for _ in 0..#steps {
+                        #advance_next
+                        { #(#primal_body)* }
+                    }
+                    ((#(#names,)*), #iterator)
+                },
+                |((#(mut #names,)*), mut #iterator), #steps: usize| {
+                    let __ad_checkpointed = { #recorded };
+                    __ad_checkpointed(__adj);
+                },
+            );
+        });
+    }
+
+    /// A checkpointed region is run again on its own; it cannot leave early.
+    fn refuse_exits(&self, block: &Block) {
+        struct Exits<'g, 'a>(&'g Generator<'a>, usize);
+        impl<'ast> Visit<'ast> for Exits<'_, '_> {
+            fn visit_expr_return(&mut self, ret: &'ast syn::ExprReturn) {
+                self.0.error(ret, "a checkpointed region cannot `return`; compute the value and return after the region");
+            }
+            fn visit_expr_break(&mut self, brk: &'ast syn::ExprBreak) {
+                if brk.label.is_some() || self.1 == 0 {
+                    self.0
+                        .error(brk, "a checkpointed region cannot `break` out of itself");
+                }
+                syn::visit::visit_expr_break(self, brk);
+            }
+            fn visit_expr_continue(&mut self, cont: &'ast syn::ExprContinue) {
+                if cont.label.is_some() || self.1 == 0 {
+                    self.0.error(
+                        cont,
+                        "a checkpointed region cannot `continue` a loop outside it",
+                    );
+                }
+            }
+            fn visit_expr_for_loop(&mut self, l: &'ast syn::ExprForLoop) {
+                self.1 += 1;
+                syn::visit::visit_expr_for_loop(self, l);
+                self.1 -= 1;
+            }
+            fn visit_expr_while(&mut self, l: &'ast syn::ExprWhile) {
+                self.1 += 1;
+                syn::visit::visit_expr_while(self, l);
+                self.1 -= 1;
+            }
+            fn visit_expr_loop(&mut self, l: &'ast syn::ExprLoop) {
+                self.1 += 1;
+                syn::visit::visit_expr_loop(self, l);
+                self.1 -= 1;
+            }
+            fn visit_item(&mut self, _: &'ast syn::Item) {}
+        }
+        Exits(self, 0).visit_block(block);
+    }
+
+    /// The variables of the enclosing code that `block` reads or writes, in order of first
+    /// mention: what a checkpoint keeps.
+    fn outer_references(&self, block: &Block) -> Vec<Ident> {
+        struct References<'g, 'a> {
+            generator: &'g Generator<'a>,
+            names: Vec<Ident>,
+        }
+        impl<'ast> Visit<'ast> for References<'_, '_> {
+            fn visit_expr_path(&mut self, path: &'ast syn::ExprPath) {
+                if let Some(ident) = path.path.get_ident() {
+                    if self.generator.lookup(ident).is_some() && !self.names.contains(ident) {
+                        self.names.push(ident.clone());
+                    }
+                }
+            }
+            fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+                if let Ok(args) = MacroArgs::parse_from(mac) {
+                    for expr in args.exprs() {
+                        self.visit_expr(expr);
+                    }
+                }
+            }
+            fn visit_item(&mut self, _: &'ast syn::Item) {}
+        }
+        let mut references = References {
+            generator: self,
+            names: Vec::new(),
+        };
+        references.visit_block(block);
+        references.names
+    }
+
+    /// The statements of `block` as primal code over the scalar type (calls go to the forward
+    /// companions, which compute values only).
+    fn primal_statements(&self, block: &Block) -> Vec<TokenStream> {
+        let mut block = block.clone();
+        attr::strip_checkpoints(&mut block);
+        let mut retype = Retype {
+            float: self.function.float,
+            locals: &self.locals,
+            companion: names::FORWARD_COMPANION,
+            value_only: false,
+        };
+        retype.visit_block_mut(&mut block);
+        block.stmts.iter().map(ToTokens::to_token_stream).collect()
+    }
+
+    /// `block` as primal code whose value goes to `result`.
+    fn primal_block(&self, block: &Block, result: &ResultVar) -> TokenStream {
+        let mut statements = block.clone();
+        let tail = match statements.stmts.last() {
+            Some(Stmt::Expr(_, None)) => match statements.stmts.pop() {
+                Some(Stmt::Expr(tail, None)) => Some(tail),
+                _ => None,
+            },
+            _ => None,
+        };
+        let primal = self.primal_statements(&statements);
+        let delivery = tail.map(|tail| {
+            let tail_block: Block = syn::parse_quote!({ #tail });
+            let value = self.primal_statements(&tail_block);
+            match result {
+                ResultVar::Float(name, _) | ResultVar::Data(name) => quote!(#name = #(#value)*;),
+                ResultVar::Discard => quote!(let _ = #(#value)*;),
+            }
+        });
+        quote!({ #(#primal)* #delivery })
+    }
+
     // ----- exits -----
 
     fn find_loop(&self, label: Option<&Lifetime>) -> Option<(Lifetime, Ident, ResultVar)> {
@@ -1109,6 +1426,15 @@ impl<'a> Generator<'a> {
     // ----- expressions -----
 
     fn lower(&mut self, expr: &Expr) -> Node {
+        if expression_checkpoint(expr).is_some() {
+            let name = self.fresh("r");
+            let slot = self.slot();
+            self.emit(quote!(let mut #name;));
+            let inner = without_own_checkpoint(expr);
+            let block: Block = syn::parse_quote!({ #inner });
+            self.checkpointed_region(&block, ResultVar::Float(name.clone(), slot));
+            return Node::Var { name, slot };
+        }
         match expr {
             Expr::Paren(paren) => self.lower(&paren.expr),
             Expr::Group(group) => self.lower(&group.expr),
@@ -1530,6 +1856,50 @@ impl LeakChecker<'_, '_> {
             }
         }
     }
+}
+
+enum LoopKind<'e> {
+    For(&'e Pat, &'e Expr),
+    While(&'e Expr),
+    Loop,
+}
+
+fn has_checkpoint(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(attr::is_checkpoint)
+}
+
+/// `expr` without its own `#[checkpoint]` (inner ones stay: they are regions of their own).
+fn without_own_checkpoint(expr: &Expr) -> Expr {
+    let mut expr = expr.clone();
+    let attrs = match &mut expr {
+        Expr::Call(e) => &mut e.attrs,
+        Expr::Block(e) => &mut e.attrs,
+        Expr::ForLoop(e) => &mut e.attrs,
+        Expr::While(e) => &mut e.attrs,
+        Expr::Loop(e) => &mut e.attrs,
+        Expr::MethodCall(e) => &mut e.attrs,
+        Expr::If(e) => &mut e.attrs,
+        Expr::Match(e) => &mut e.attrs,
+        _ => return expr,
+    };
+    attrs.retain(|attr| !attr::is_checkpoint(attr));
+    expr
+}
+
+/// The attributes of an expression that carries an inner `#[checkpoint]`.
+fn expression_checkpoint(expr: &Expr) -> Option<&[syn::Attribute]> {
+    let attrs = match expr {
+        Expr::Call(e) => &e.attrs,
+        Expr::Block(e) => &e.attrs,
+        Expr::ForLoop(e) => &e.attrs,
+        Expr::While(e) => &e.attrs,
+        Expr::Loop(e) => &e.attrs,
+        Expr::MethodCall(e) => &e.attrs,
+        Expr::If(e) => &e.attrs,
+        Expr::Match(e) => &e.attrs,
+        _ => return None,
+    };
+    has_checkpoint(attrs).then_some(attrs.as_slice())
 }
 
 /// `g_jvp(..)`, `g_vjp(..)`, `g_grad(..)`.
