@@ -133,16 +133,44 @@ pub fn checkpoint_args(cx: &Ctxt, attrs: &[Attribute]) -> Option<CheckpointArgs>
 }
 
 /// Removes every inner `#[checkpoint]` from a body (for the function as written, and for code
-/// that runs primal-only).
+/// that runs primal-only). A schedule's count (`every = k`) stays evaluated as `let _ = &k;`,
+/// so that a variable used only there is not reported unused.
 pub fn strip_checkpoints(block: &mut syn::Block) {
     struct Strip;
     impl syn::visit_mut::VisitMut for Strip {
+        fn visit_block_mut(&mut self, block: &mut syn::Block) {
+            let mut stmts = Vec::with_capacity(block.stmts.len());
+            for stmt in block.stmts.drain(..) {
+                stmts.extend(
+                    schedule_counts(&stmt)
+                        .into_iter()
+                        .map(|count| syn::parse_quote!(let _ = &#count;)),
+                );
+                stmts.push(stmt);
+            }
+            block.stmts = stmts;
+            syn::visit_mut::visit_block_mut(self, block);
+        }
         fn visit_attributes_mut(&mut self, attrs: &mut Vec<Attribute>) {
             attrs.retain(|attr| !is_checkpoint(attr));
         }
         fn visit_item_mut(&mut self, _: &mut syn::Item) {}
     }
     syn::visit_mut::VisitMut::visit_block_mut(&mut Strip, block);
+}
+
+/// The counts of a schedule written on a statement's `#[checkpoint(...)]`.
+fn schedule_counts(stmt: &syn::Stmt) -> Vec<syn::Expr> {
+    let attrs = match stmt {
+        syn::Stmt::Expr(syn::Expr::ForLoop(e), _) => &e.attrs,
+        syn::Stmt::Expr(syn::Expr::While(e), _) => &e.attrs,
+        syn::Stmt::Expr(syn::Expr::Loop(e), _) => &e.attrs,
+        _ => return Vec::new(),
+    };
+    match checkpoint_args(&Ctxt::new(), attrs) {
+        Some(CheckpointArgs::Every(count) | CheckpointArgs::Binomial(count)) => vec![count],
+        _ => Vec::new(),
+    }
 }
 
 /// The first inner `#[checkpoint]` of a body, if any.

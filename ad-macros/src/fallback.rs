@@ -27,7 +27,12 @@ pub fn reverse(function: &Function, cx: Ctxt) -> TokenStream {
         let original = &function.item;
         return quote!(#errors #original);
     }
-    let stubs = crate::expand::reverse::expand(&Ctxt::new(), function, Bodies::Stub);
+    let stubs = crate::expand::reverse::expand(
+        &Ctxt::new(),
+        function,
+        Bodies::Stub,
+        crate::expand::reverse::Calls::Recorded,
+    );
     quote! {
         #errors
         #stubs

@@ -49,6 +49,21 @@ pub fn reverse(args: TokenStream, item: TokenStream) -> TokenStream {
     driver::reverse(args.into(), item.into()).into()
 }
 
+/// Checkpointing. On a function: differentiable like `#[reverse]` (same generated functions),
+/// and every call to it from reverse-mode code is checkpointed: the call runs primal-only,
+/// keeping its arguments, and runs again, recording, when the backward sweep reaches it.
+///
+/// Inside a `#[reverse]` function, on a `let`, a call, a block or a loop, it checkpoints that
+/// region; on a loop it takes a schedule: `#[checkpoint(every = k)]` or
+/// `#[checkpoint(binomial, snapshots = s)]`. The `#[reverse]` macro removes these inner
+/// attributes, so this is stable Rust.
+///
+/// See the `ad-runtime` crate (module `checkpoint`) for the schedules.
+#[proc_macro_attribute]
+pub fn checkpoint(args: TokenStream, item: TokenStream) -> TokenStream {
+    driver::checkpoint(args.into(), item.into()).into()
+}
+
 mod driver {
     use proc_macro2::TokenStream;
     use quote::quote;
@@ -56,7 +71,7 @@ mod driver {
     use crate::ast::Function;
     use crate::ctxt::Ctxt;
     use crate::expand::forward::{self, Bodies};
-    use crate::expand::reverse;
+    use crate::expand::reverse::{self, Calls};
     use crate::{attr, fallback, valid};
 
     fn parse(
@@ -89,7 +104,7 @@ mod driver {
         let item_fn = syn::parse2::<syn::ItemFn>(item.clone()).ok()?;
         item_fn.attrs.iter().find_map(|attr| {
             let last = attr.path().segments.last()?.ident.to_string();
-            matches!(last.as_str(), "forward" | "reverse").then_some(last)
+            matches!(last.as_str(), "forward" | "reverse" | "checkpoint").then_some(last)
         })
     }
 
@@ -122,7 +137,8 @@ mod driver {
             let errors = cx.into_compile_errors();
             return quote!(#errors #original);
         }
-        if inner.as_deref() != Some("reverse") {
+        let reverse_inside = matches!(inner.as_deref(), Some("reverse" | "checkpoint"));
+        if !reverse_inside {
             if let Some(checkpoint) = attr::find_checkpoint(&function.body) {
                 cx.error_spanned_by(
                     checkpoint,
@@ -131,7 +147,7 @@ mod driver {
                 );
             }
         }
-        if inner.as_deref() == Some("reverse") {
+        if reverse_inside {
             let jvp = forward::jvp(&function, Bodies::Derivative);
             let errors = cx.into_compile_errors();
             return quote!(#errors #original #jvp);
@@ -143,10 +159,35 @@ mod driver {
     }
 
     pub fn reverse(args: TokenStream, item: TokenStream) -> TokenStream {
+        reverse_mode("reverse", Calls::Recorded, args, item)
+    }
+
+    pub fn checkpoint(args: TokenStream, item: TokenStream) -> TokenStream {
+        reverse_mode("checkpoint", Calls::Checkpointed, args, item)
+    }
+
+    fn reverse_mode(
+        macro_name: &str,
+        calls: Calls,
+        args: TokenStream,
+        item: TokenStream,
+    ) -> TokenStream {
         let cx = Ctxt::new();
         let inner = inner_attribute(&item);
         let original = item.clone();
-        let function = match parse(&cx, "reverse", args, item) {
+        if calls == Calls::Checkpointed && !args.is_empty() {
+            cx.error_spanned_by(
+                &args,
+                "on a function, write `#[checkpoint]`; schedules (`every`, `binomial`) apply to \
+                 loops inside #[reverse] functions",
+            );
+        }
+        let args = if calls == Calls::Checkpointed {
+            TokenStream::new()
+        } else {
+            args
+        };
+        let function = match parse(&cx, macro_name, args, item) {
             Ok(function) => function,
             Err(item) => {
                 let errors = cx.into_compile_errors();
@@ -154,10 +195,11 @@ mod driver {
             }
         };
         valid::check_reverse_signature(&cx, &function);
-        if inner.as_deref() == Some("reverse") {
+        if matches!(inner.as_deref(), Some("reverse" | "checkpoint")) {
             cx.error_spanned_by(
                 function.name(),
-                "#[reverse] is written twice on this function",
+                "#[reverse] and #[checkpoint] each make the function differentiable in reverse \
+                 mode; write one of them",
             );
             let errors = cx.into_compile_errors();
             return quote!(#errors #original);
@@ -165,7 +207,7 @@ mod driver {
         if inner.as_deref() == Some("forward") {
             // #[forward] below emits the function, the struct and the forward companion; it
             // gets the function without the inner #[checkpoint]s, which are reverse mode's.
-            let generated = reverse::expand_stacked(&cx, &function);
+            let generated = reverse::expand_stacked(&cx, &function, calls);
             let errors = cx.into_compile_errors();
             let original = without_checkpoints(original);
             return quote!(#errors #original #generated);
@@ -173,7 +215,7 @@ mod driver {
         if cx.has_errors() {
             return fallback::reverse(&function, cx);
         }
-        let expanded = reverse::expand(&cx, &function, Bodies::Derivative);
+        let expanded = reverse::expand(&cx, &function, Bodies::Derivative, calls);
         if cx.has_errors() {
             return fallback::reverse(&function, cx);
         }

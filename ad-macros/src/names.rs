@@ -20,6 +20,10 @@ pub const FORWARD_COMPANION: &str = "__ad_forward";
 /// the pullback.
 pub const REVERSE_COMPANION: &str = "__ad_reverse";
 
+/// For a `#[checkpoint] fn`, the reverse-mode code that records; `__ad_reverse` then runs the
+/// function primal-only and calls this from its pullback.
+pub const RECORDED_COMPANION: &str = "__ad_reverse_recorded";
+
 pub fn vjp(function: &Function) -> Ident {
     suffixed(function, "_vjp")
 }

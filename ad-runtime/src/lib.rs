@@ -44,6 +44,6 @@ mod scalar;
 #[allow(missing_docs)]
 pub mod __private;
 
-pub use ad_macros::{forward, reverse};
+pub use ad_macros::{checkpoint, forward, reverse};
 pub use dual::Dual;
 pub use scalar::Scalar;

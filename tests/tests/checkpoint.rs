@@ -1,7 +1,7 @@
 //! `#[checkpoint]`: every placement and schedule against the unchecked gradient.
 
 use ad_runtime::checkpoint::{binomial_recomputations, counts, reset_counts, Counts};
-use ad_runtime::{forward, reverse};
+use ad_runtime::{checkpoint, forward, reverse};
 use approx::assert_relative_eq;
 
 #[reverse]
@@ -95,6 +95,265 @@ fn schedules_match_the_unchecked_gradient() {
                 advanced: binomial_recomputations(n, 3),
                 recorded: n as u64
             }
+        );
+    }
+}
+
+#[forward]
+#[checkpoint]
+fn expensive(x: f64, k: u32) -> f64 {
+    let mut y = x;
+    for _ in 0..k {
+        y = (y * 1.1).sin() + x;
+    }
+    y
+}
+
+#[forward]
+#[reverse]
+fn calls_checkpointed_function(x: f64, y: f64) -> f64 {
+    let a = expensive(x, 5) * y;
+    let b = expensive(a, 3);
+    a + b * x
+}
+
+#[test]
+fn checkpointed_functions_match_the_unchecked_gradient() {
+    for (x, y) in [(0.3, 0.7), (-1.1, 0.4)] {
+        let (value, (gx, gy)) = calls_checkpointed_function_grad(x, y);
+        assert_eq!(value, calls_checkpointed_function(x, y));
+        assert_relative_eq!(
+            gx,
+            calls_checkpointed_function_jvp(x, y, 1.0, 0.0).1,
+            max_relative = 1e-12
+        );
+        assert_relative_eq!(
+            gy,
+            calls_checkpointed_function_jvp(x, y, 0.0, 1.0).1,
+            max_relative = 1e-12
+        );
+        let (_, g) = expensive_grad(x, 4);
+        assert_relative_eq!(g, expensive_jvp(x, 4, 1.0).1, max_relative = 1e-12);
+    }
+}
+
+#[forward]
+#[checkpoint]
+fn checkpointed_power(x: f64, n: u32) -> f64 {
+    if n == 0 {
+        1.0
+    } else {
+        x * checkpointed_power(x, n - 1)
+    }
+}
+
+#[test]
+fn recursive_checkpointed_functions_nest() {
+    let (value, gradient) = checkpointed_power_grad(1.3, 12);
+    assert_relative_eq!(value, 1.3_f64.powi(12), max_relative = 1e-14);
+    assert_relative_eq!(gradient, 12.0 * 1.3_f64.powi(11), max_relative = 1e-13);
+}
+
+#[reverse]
+fn plain_call(x: f64) -> f64 {
+    expensive(x, 2).cos()
+}
+
+#[forward]
+#[reverse]
+fn checkpointed_call(x: f64) -> f64 {
+    let y = #[checkpoint]
+    plain_call(x * 2.0);
+    y * x
+}
+
+#[test]
+fn checkpointed_calls() {
+    for x in [0.2, 1.4] {
+        let (value, gradient) = checkpointed_call_grad(x);
+        assert_eq!(value, checkpointed_call(x));
+        assert_relative_eq!(
+            gradient,
+            checkpointed_call_jvp(x, 1.0).1,
+            max_relative = 1e-12
+        );
+    }
+}
+
+#[forward]
+#[reverse]
+fn nested(x: f64, n: usize) -> f64 {
+    let mut s = x;
+    #[checkpoint(every = 3)]
+    for i in 0..n {
+        let t = #[checkpoint]
+        {
+            let u = s * x;
+            u.sin() + i as f64
+        };
+        #[checkpoint]
+        {
+            s = s * 0.5 + t * 0.1;
+        }
+    }
+    s
+}
+
+#[forward]
+#[reverse]
+fn nested_binomial(x: f64, n: usize) -> f64 {
+    let mut s = x;
+    #[checkpoint(binomial, snapshots = 2)]
+    for i in 0..n {
+        #[checkpoint(every = 2)]
+        for j in 0..3 {
+            s = s * 0.9 + (x * (i + j) as f64).sin() * 0.01;
+        }
+    }
+    s
+}
+
+#[test]
+fn nested_checkpoints() {
+    for n in [0, 1, 2, 3, 4, 10] {
+        for x in [0.3, -0.8] {
+            let (value, gradient) = nested_grad(x, n);
+            assert_eq!(value, nested(x, n));
+            assert_relative_eq!(
+                gradient,
+                nested_jvp(x, n, 1.0).1,
+                epsilon = 1e-14,
+                max_relative = 1e-12
+            );
+            let (value, gradient) = nested_binomial_grad(x, n);
+            assert_eq!(value, nested_binomial(x, n));
+            assert_relative_eq!(
+                gradient,
+                nested_binomial_jvp(x, n, 1.0).1,
+                epsilon = 1e-14,
+                max_relative = 1e-12
+            );
+        }
+    }
+}
+
+#[forward]
+#[reverse]
+fn while_every(x: f64, #[no_grad] limit: f64) -> f64 {
+    let mut y = x;
+    let mut steps = 0;
+    #[checkpoint(every = 5)]
+    while y < limit {
+        steps += 1;
+        if steps % 4 == 0 {
+            continue;
+        }
+        y = y * 1.3 + 0.01 * steps as f64;
+    }
+    y
+}
+
+#[forward]
+#[reverse]
+fn loop_binomial(x: f64, n: usize) -> f64 {
+    let mut y = x;
+    let mut i = 0;
+    #[checkpoint(binomial, snapshots = 4)]
+    loop {
+        i += 1;
+        if i > n {
+            break;
+        }
+        if i % 3 == 0 {
+            continue;
+        }
+        y = (y * y + 0.5).sqrt();
+    }
+    y
+}
+
+#[test]
+fn while_and_loop_schedules_with_break_and_continue() {
+    for limit in [0.1, 5.0, 100.0] {
+        let (value, gradient) = while_every_grad(0.7, limit);
+        assert_eq!(value, while_every(0.7, limit));
+        assert_relative_eq!(
+            gradient,
+            while_every_jvp(0.7, limit, 1.0).1,
+            max_relative = 1e-12
+        );
+    }
+    for n in [0, 1, 2, 5, 30] {
+        let (value, gradient) = loop_binomial_grad(0.4, n);
+        assert_eq!(value, loop_binomial(0.4, n));
+        assert_relative_eq!(
+            gradient,
+            loop_binomial_jvp(0.4, n, 1.0).1,
+            epsilon = 1e-15,
+            max_relative = 1e-12
+        );
+    }
+}
+
+#[reverse]
+#[allow(clippy::assign_op_pattern)]
+fn taylor_every_k(x: f64, n: usize, #[no_grad] k: usize) -> f64 {
+    let mut prev = 1.0;
+    let mut acc = 1.0;
+    #[checkpoint(every = k)]
+    for _ in 0..n {
+        prev = prev * -(x - 1.0);
+        acc = prev + acc;
+    }
+    acc
+}
+
+#[test]
+fn every_k_at_the_segment_edges() {
+    for k in [1, 2, 7, 10] {
+        for n in [0, 1, k - 1, k, k + 1, 2 * k + 1, 1000] {
+            let expected = taylor_grad(0.6, n);
+            reset_counts();
+            assert_eq!(taylor_every_k_grad(0.6, n, k), expected, "k = {k}, n = {n}");
+            assert_eq!(
+                counts(),
+                Counts {
+                    advanced: 0,
+                    recorded: n as u64
+                }
+            );
+        }
+    }
+}
+
+#[reverse]
+#[allow(clippy::assign_op_pattern)]
+fn taylor_binomial_32(x: f64, n: usize) -> f64 {
+    let mut prev = 1.0;
+    let mut acc = 1.0;
+    #[checkpoint(binomial, snapshots = 32)]
+    for _ in 0..n {
+        prev = prev * -(x - 1.0);
+        acc = prev + acc;
+    }
+    acc
+}
+
+#[test]
+fn binomial_recomputations_follow_the_formula() {
+    for n in [0, 1, 2, 31, 32, 33, 1_000, 10_000, 100_000] {
+        let expected = taylor_grad(0.5, n);
+        reset_counts();
+        let (value, gradient) = taylor_binomial_32_grad(0.5, n);
+        assert_eq!(value, expected.0);
+        assert_relative_eq!(gradient, expected.1, max_relative = 1e-12);
+        assert_eq!(
+            counts(),
+            Counts {
+                advanced: binomial_recomputations(n, 32),
+                recorded: n as u64
+            },
+            "n = {n}"
         );
     }
 }

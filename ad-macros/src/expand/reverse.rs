@@ -89,25 +89,92 @@ const VALUE_ONLY_METHODS: &[&str] = &[
     "to_string",
 ];
 
-pub fn expand(cx: &Ctxt, function: &Function, bodies: Bodies) -> TokenStream {
+/// Whether every call of the function from reverse-mode code is checkpointed
+/// (`#[checkpoint] fn`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Calls {
+    Recorded,
+    Checkpointed,
+}
+
+pub fn expand(cx: &Ctxt, function: &Function, bodies: Bodies, calls: Calls) -> TokenStream {
     let original = &function.item;
     let forward_companion = forward::companion(function, bodies);
-    let reverse_companion = reverse_companion(cx, function, bodies);
-    let public = public_functions(function, bodies);
+    let reverse = reverse_companions(cx, function, bodies, calls);
     quote! {
         #original
         #forward_companion
-        #reverse_companion
-        #public
+        #reverse
     }
 }
 
 /// Under a `#[forward]` that emits the function, the struct and the forward companion: only
-/// the reverse companion and the public functions.
-pub fn expand_stacked(cx: &Ctxt, function: &Function) -> TokenStream {
-    let reverse_companion = reverse_companion(cx, function, Bodies::Derivative);
-    let public = public_functions(function, Bodies::Derivative);
-    quote!(#reverse_companion #public)
+/// the reverse companions and the public functions.
+pub fn expand_stacked(cx: &Ctxt, function: &Function, calls: Calls) -> TokenStream {
+    reverse_companions(cx, function, Bodies::Derivative, calls)
+}
+
+fn reverse_companions(cx: &Ctxt, function: &Function, bodies: Bodies, calls: Calls) -> TokenStream {
+    match calls {
+        Calls::Recorded => {
+            let companion = reverse_companion(cx, function, bodies, names::REVERSE_COMPANION);
+            let public = public_functions(function, bodies, names::REVERSE_COMPANION);
+            quote!(#companion #public)
+        }
+        Calls::Checkpointed => {
+            let recorded = reverse_companion(cx, function, bodies, names::RECORDED_COMPANION);
+            let wrapper = checkpointed_companion(function, bodies);
+            let public = public_functions(function, bodies, names::RECORDED_COMPANION);
+            quote!(#recorded #wrapper #public)
+        }
+    }
+}
+
+/// The reverse companion of a `#[checkpoint] fn`: runs the function primal-only keeping its
+/// arguments; its pullback runs the recorded companion from them.
+fn checkpointed_companion(function: &Function, bodies: Bodies) -> TokenStream {
+    let name = function.name();
+    let span = name.span();
+    let vis = &function.item.vis;
+    let method = Ident::new(names::REVERSE_COMPANION, span);
+    let recorded = Ident::new(names::RECORDED_COMPANION, span);
+    let primal = Ident::new(names::FORWARD_COMPANION, span);
+    let bound = quote_scalar_bound(function.float, span);
+    let scalar = names::scalar_param(span);
+    let params = forward::companion_params(function);
+    let args: Vec<&Ident> = function.params.iter().map(|param| &param.name).collect();
+    let float_count = float_params(function).len();
+    let saved = function.params.iter().map(|param| {
+        let name = &param.name;
+        quote_spanned!(param.ty.span()=> ::ad_runtime::checkpoint::snapshot(#name))
+    });
+    let body = match bodies {
+        Bodies::Stub => stub_body(),
+        Bodies::Derivative => quote! {
+            let __ad_saved = (#(#saved,)*);
+            let __ad_value = #name::#primal::<#scalar>(#(#args),*);
+            (__ad_value, ::std::boxed::Box::new(move |__ad_ct: #scalar| -> [#scalar; #float_count] {
+                let (#(#args,)*) = __ad_saved;
+                let (_, __ad_pullback) = #name::#recorded(#(#args),*);
+                __ad_pullback(__ad_ct)
+            }))
+        },
+    };
+    let cfgs = cfg_attrs(function);
+    quote_spanned! {span=>
+        #(#cfgs)*
+        #[allow(dead_code)]
+        impl #name {
+            #[doc(hidden)]
+            #[inline]
+            #[allow(unused_mut, unused_variables, clippy::all)]
+            #vis fn #method<#bound>(#(#params),*)
+                -> (#scalar, ::ad_runtime::__private::Pullback<#scalar, #float_count>)
+            {
+                #body
+            }
+        }
+    }
 }
 
 /// The float parameters, in order: the entries of a pullback's result.
@@ -119,11 +186,11 @@ fn float_params(function: &Function) -> Vec<&crate::ast::Param> {
         .collect()
 }
 
-fn reverse_companion(cx: &Ctxt, function: &Function, bodies: Bodies) -> TokenStream {
+fn reverse_companion(cx: &Ctxt, function: &Function, bodies: Bodies, method: &str) -> TokenStream {
     let name = function.name();
     let span = name.span();
     let vis = &function.item.vis;
-    let method = Ident::new(names::REVERSE_COMPANION, span);
+    let method = Ident::new(method, span);
     let bound = quote_scalar_bound(function.float, span);
     let scalar = names::scalar_param(span);
     let params = forward::companion_params(function);
@@ -157,11 +224,11 @@ fn reverse_companion(cx: &Ctxt, function: &Function, bodies: Bodies) -> TokenStr
     }
 }
 
-fn public_functions(function: &Function, bodies: Bodies) -> TokenStream {
+fn public_functions(function: &Function, bodies: Bodies, companion: &str) -> TokenStream {
     let vis = &function.item.vis;
     let name = function.name();
     let span = name.span();
-    let method = Ident::new(names::REVERSE_COMPANION, span);
+    let method = Ident::new(companion, span);
     let bound = quote_scalar_bound(function.float, span);
     let scalar = names::scalar_param(span);
     let vjp = names::vjp(function);
@@ -1106,7 +1173,7 @@ impl<'a> Generator<'a> {
     /// A region run primal-only, its inputs kept; the backward sweep runs it again from them,
     /// recording, and back-propagates through that run.
     fn checkpointed_region(&mut self, block: &Block, result: ResultVar) {
-        self.refuse_exits(block);
+        self.refuse_exits(block, None);
         let names = self.outer_references(block);
         let snapshot = self.fresh("snap");
         let saved = names
@@ -1146,7 +1213,7 @@ impl<'a> Generator<'a> {
                      `loop` loops (not `while let`)",
                 ),
             };
-        self.refuse_exits(body);
+        self.refuse_exits(body, Some(label.as_ref().map(|label| &label.name)));
         if let LoopKind::For(_, iter) = &kind {
             if self.may_be_float(iter) {
                 self.error(iter, "reverse mode cannot iterate over floats yet");
@@ -1244,22 +1311,23 @@ impl<'a> Generator<'a> {
         });
     }
 
-    /// A checkpointed region is run again on its own; it cannot leave early.
-    fn refuse_exits(&self, block: &Block) {
-        struct Exits<'g, 'a>(&'g Generator<'a>, usize);
-        impl<'ast> Visit<'ast> for Exits<'_, '_> {
+    /// A checkpointed region is run again on its own; it cannot leave early. `own_loop` is the
+    /// label of the checkpointed loop whose body `block` is (its own exits are fine), if any.
+    fn refuse_exits(&self, block: &Block, own_loop: Option<Option<&Lifetime>>) {
+        struct Exits<'g, 'a, 'l>(&'g Generator<'a>, usize, Option<&'l Lifetime>);
+        impl<'ast> Visit<'ast> for Exits<'_, '_, '_> {
             fn visit_expr_return(&mut self, ret: &'ast syn::ExprReturn) {
                 self.0.error(ret, "a checkpointed region cannot `return`; compute the value and return after the region");
             }
             fn visit_expr_break(&mut self, brk: &'ast syn::ExprBreak) {
-                if brk.label.is_some() || self.1 == 0 {
+                if self.leaves(brk.label.as_ref()) {
                     self.0
                         .error(brk, "a checkpointed region cannot `break` out of itself");
                 }
                 syn::visit::visit_expr_break(self, brk);
             }
             fn visit_expr_continue(&mut self, cont: &'ast syn::ExprContinue) {
-                if cont.label.is_some() || self.1 == 0 {
+                if self.leaves(cont.label.as_ref()) {
                     self.0.error(
                         cont,
                         "a checkpointed region cannot `continue` a loop outside it",
@@ -1283,7 +1351,21 @@ impl<'a> Generator<'a> {
             }
             fn visit_item(&mut self, _: &'ast syn::Item) {}
         }
-        Exits(self, 0).visit_block(block);
+        impl Exits<'_, '_, '_> {
+            /// Labels of loops inside the region are not tracked: a labeled exit is fine only
+            /// when it names the checkpointed loop itself.
+            fn leaves(&self, label: Option<&Lifetime>) -> bool {
+                match label {
+                    Some(label) => self.2 != Some(label),
+                    None => self.1 == 0,
+                }
+            }
+        }
+        let (depth, label) = match own_loop {
+            Some(label) => (1, label),
+            None => (0, None),
+        };
+        Exits(self, depth, label).visit_block(block);
     }
 
     /// The variables of the enclosing code that `block` reads or writes, in order of first
