@@ -3,6 +3,7 @@
 //! ```text
 //! cargo run --release -p ad-bench -- taylor          # full run
 //! cargo run --release -p ad-bench -- taylor --quick  # seconds; what CI runs
+//! cargo run --release -p ad-bench -- checkpoint      # checkpointed gradients: time, recomputations
 //! cargo run --release -p ad-bench -- memory          # peak memory, one process per figure
 //! cargo run --release -p ad-bench -- all             # everything
 //! ```
@@ -36,6 +37,9 @@ fn main() {
     println!();
     if all || benches.contains(&"taylor") {
         taylor::run(quick);
+    }
+    if all || benches.contains(&"checkpoint") {
+        taylor::run_checkpoints(quick);
     }
     if all || benches.contains(&"memory") {
         memory::run(quick);

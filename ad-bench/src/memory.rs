@@ -16,6 +16,8 @@ pub fn child(what: &str, iters: usize) {
     let result = match what {
         "primal" => taylor::taylor_recip(x, iters),
         "reverse" => taylor::taylor_recip_grad(x, iters).1,
+        "binomial" => taylor::taylor_recip_binomial_grad(x, iters).1,
+        "every-1000" => taylor::taylor_recip_every_grad(x, iters).1,
         "adjoint-by-hand" => taylor::taylor_recip_adjoint_by_hand(x, iters).1,
         other => panic!("unknown computation {other}"),
     };
@@ -71,6 +73,29 @@ pub fn run(quick: bool) {
             extra_reverse as f64 / 1024.0,
             extra_hand as f64 / 1024.0,
             extra_reverse as f64 / extra_hand.max(1) as f64,
+        );
+    }
+    println!();
+    println!("## Peak memory of checkpointed gradients (max RSS of a separate process)");
+    println!();
+    println!("| n | primal | unchecked reverse | binomial s = 32 | every 1000 | unchecked / binomial peak |");
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: |");
+    for &n in sizes {
+        let (Some(primal), Some(unchecked), Some(binomial), Some(every)) = (
+            measure("primal", n),
+            measure("reverse", n),
+            measure("binomial", n),
+            measure("every-1000", n),
+        ) else {
+            continue;
+        };
+        println!(
+            "| {n} | {:.1} MiB | {:.1} MiB | {:.1} MiB | {:.1} MiB | {:.0} |",
+            primal as f64 / 1024.0,
+            unchecked as f64 / 1024.0,
+            binomial as f64 / 1024.0,
+            every as f64 / 1024.0,
+            unchecked as f64 / binomial.max(1) as f64,
         );
     }
     println!();

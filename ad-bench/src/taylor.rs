@@ -4,6 +4,7 @@
 
 use std::hint::black_box;
 
+use ad_runtime::checkpoint::{binomial_recomputations, counts, reset_counts};
 use ad_runtime::{forward, reverse};
 
 use crate::timing::{linear_fit, seconds_per_call, Budget};
@@ -15,6 +16,34 @@ use crate::timing::{linear_fit, seconds_per_call, Budget};
 pub fn taylor_recip(x: f64, iters: usize) -> f64 {
     let mut prev = 1.0;
     let mut acc = 1.0;
+    for _ in 0..iters {
+        prev = prev * -(x - 1.0);
+        acc = prev + acc;
+    }
+    acc
+}
+
+/// The same loop under Griewank's binomial schedule with 32 snapshots.
+#[reverse]
+#[allow(clippy::assign_op_pattern)]
+pub fn taylor_recip_binomial(x: f64, iters: usize) -> f64 {
+    let mut prev = 1.0;
+    let mut acc = 1.0;
+    #[checkpoint(binomial, snapshots = 32)]
+    for _ in 0..iters {
+        prev = prev * -(x - 1.0);
+        acc = prev + acc;
+    }
+    acc
+}
+
+/// The same loop keeping its state every 1000 iterations.
+#[reverse]
+#[allow(clippy::assign_op_pattern)]
+pub fn taylor_recip_every(x: f64, iters: usize) -> f64 {
+    let mut prev = 1.0;
+    let mut acc = 1.0;
+    #[checkpoint(every = 1000)]
     for _ in 0..iters {
         prev = prev * -(x - 1.0);
         acc = prev + acc;
@@ -172,6 +201,53 @@ pub fn run(quick: bool) {
             slope * 1e9,
             r2,
             slope / primal_slope
+        );
+    }
+    println!();
+}
+
+/// Checkpointed gradients against the unchecked one: time, and the number of iterations the
+/// binomial schedule runs again, against the formula.
+pub fn run_checkpoints(quick: bool) {
+    let budget = if quick { Budget::QUICK } else { Budget::FULL };
+    let sizes: &[usize] = if quick {
+        &[1_000, 100_000]
+    } else {
+        &[1_000, 10_000, 100_000, 1_000_000, 10_000_000]
+    };
+    let x = 0.5;
+    println!("## Checkpointed Taylor series: binomial (s = 32) and every 1000 iterations");
+    println!();
+    println!(
+        "| n | binomial / unchecked time | every-1000 / unchecked time | re-advanced iterations | \
+         formula r n - C(s+r, s+1) | r |"
+    );
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: |");
+    for &n in sizes {
+        let unchecked = seconds_per_call(budget, || {
+            black_box(taylor_recip_grad(black_box(x), black_box(n)));
+        });
+        let binomial = seconds_per_call(budget, || {
+            black_box(taylor_recip_binomial_grad(black_box(x), black_box(n)));
+        });
+        let every = seconds_per_call(budget, || {
+            black_box(taylor_recip_every_grad(black_box(x), black_box(n)));
+        });
+        reset_counts();
+        let (_, gradient) = taylor_recip_binomial_grad(x, n);
+        let advanced = counts().advanced;
+        assert_eq!(
+            gradient,
+            taylor_recip_grad(x, n).1,
+            "checkpointing changed the gradient"
+        );
+        let formula = binomial_recomputations(n, 32);
+        assert_eq!(advanced, formula, "the schedule is not the optimal one");
+        println!(
+            "| {n} | {:.2} | {:.2} | {advanced} | {formula} | {} |",
+            binomial / unchecked,
+            every / unchecked,
+            ad_runtime::checkpoint::repetitions(n, 32),
         );
     }
     println!();

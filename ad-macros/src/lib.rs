@@ -87,6 +87,16 @@ mod driver {
                 valid::check_body(cx, &function);
                 Ok(function)
             }
+            Err(_)
+                if macro_name == "checkpoint" && syn::parse2::<syn::Stmt>(item.clone()).is_ok() =>
+            {
+                cx.error_spanned_by(
+                    &item,
+                    "#[checkpoint] on a statement works inside a #[reverse] function: add \
+                     #[reverse] to the function around it",
+                );
+                Err(item)
+            }
             Err(_) => {
                 cx.error_spanned_by(
                     &item,

@@ -120,27 +120,59 @@ pub fn binomial_recomputations(n: usize, snapshots: usize) -> u64 {
     total as u64
 }
 
-/// Where to place the next state when reversing `len` steps with `snapshots` states: the
-/// number of steps to advance first.
-///
-/// The total cost of advancing `a` steps, `a + t(len - a, s - 1) + t(a, s)`, is convex in `a`,
-/// with forward difference `1 + r(a + 1, s) - r(len - a, s - 1)` (`r` the repetition number).
-/// The optimum is the first `a` where that difference is not negative; for each possible
-/// `rho = r(a + 1, s)` the admissible `a` form an interval, so the first one is found in
-/// `O(r)` binomial coefficients.
-fn split(len: usize, snapshots: usize) -> usize {
-    let r = repetitions(len, snapshots);
-    let clamp = |value: u128| value.min(len as u128) as usize;
-    (1..=r)
-        .filter_map(|rho| {
-            let low = 1
-                .max(clamp(beta(snapshots, rho - 1)))
-                .max(len.saturating_sub(clamp(beta(snapshots - 1, rho + 1))));
-            let high = (len - 1).min(clamp(beta(snapshots, rho)).saturating_sub(1));
-            (low <= high).then_some(low)
-        })
-        .min()
-        .unwrap_or(len - 1)
+/// `C(c + r, c)` for every `c <= snapshots` and `r <= repetitions`, saturating, built once per
+/// reversal by Pascal's rule `beta(c, r) = beta(c, r - 1) + beta(c - 1, r)`: the schedule asks
+/// for these at every one of its O(n) decisions.
+struct Binomials {
+    columns: usize,
+    values: Vec<u64>,
+}
+
+impl Binomials {
+    fn new(snapshots: usize, repetitions: usize) -> Self {
+        let columns = repetitions + 2;
+        let mut values = vec![1u64; (snapshots + 1) * columns];
+        for c in 1..=snapshots {
+            for r in 1..columns {
+                values[c * columns + r] =
+                    values[c * columns + r - 1].saturating_add(values[(c - 1) * columns + r]);
+            }
+        }
+        Binomials { columns, values }
+    }
+
+    fn beta(&self, c: usize, r: usize) -> u64 {
+        self.values[c * self.columns + r.min(self.columns - 1)]
+    }
+
+    fn repetitions(&self, len: usize, snapshots: usize) -> usize {
+        (0..self.columns)
+            .find(|&r| self.beta(snapshots, r) >= len as u64)
+            .unwrap_or(self.columns - 1)
+    }
+
+    /// Where to place the next state when reversing `len` steps with `snapshots` states: the
+    /// number of steps to advance first.
+    ///
+    /// The total cost of advancing `a` steps, `a + t(len - a, s - 1) + t(a, s)`, is convex in
+    /// `a`, with forward difference `1 + r(a + 1, s) - r(len - a, s - 1)` (`r` the repetition
+    /// number). The optimum is the first `a` where that difference is not negative; for each
+    /// possible `rho = r(a + 1, s)` the admissible `a` form an interval, so the first one is
+    /// found in `O(r)` table lookups.
+    fn split(&self, len: usize, snapshots: usize) -> usize {
+        let r = self.repetitions(len, snapshots);
+        let clamp = |value: u64| value.min(len as u64) as usize;
+        (1..=r)
+            .filter_map(|rho| {
+                let low = 1
+                    .max(clamp(self.beta(snapshots, rho - 1)))
+                    .max(len.saturating_sub(clamp(self.beta(snapshots - 1, rho + 1))));
+                let high = (len - 1).min(clamp(self.beta(snapshots, rho)).saturating_sub(1));
+                (low <= high).then_some(low)
+            })
+            .min()
+            .unwrap_or(len - 1)
+    }
 }
 
 /// The states a checkpointed loop keeps during its primal run, with the schedule that decides
@@ -201,7 +233,9 @@ impl<State: Clone> Checkpoints<State> {
             }
             Schedule::Binomial(snapshots) => {
                 if let Some((_, initial)) = self.states.into_iter().next() {
-                    revolve(initial, n, snapshots.max(1), &mut advance, &mut reverse);
+                    let snapshots = snapshots.max(1);
+                    let table = Binomials::new(snapshots, repetitions(n, snapshots) + 1);
+                    revolve(&table, initial, n, snapshots, &mut advance, &mut reverse);
                 }
             }
         }
@@ -210,6 +244,7 @@ impl<State: Clone> Checkpoints<State> {
 
 /// Reverses `len` steps from `state` with `snapshots` states (`state` is the first of them).
 fn revolve<State: Clone>(
+    table: &Binomials,
     state: State,
     len: usize,
     snapshots: usize,
@@ -230,11 +265,11 @@ fn revolve<State: Clone>(
             }
         }
         _ => {
-            let steps = split(len, snapshots);
+            let steps = table.split(len, snapshots);
             add_counts(steps, 0);
             let middle = advance(state.clone(), steps);
-            revolve(middle, len - steps, snapshots - 1, advance, reverse);
-            revolve(state, steps, snapshots, advance, reverse);
+            revolve(table, middle, len - steps, snapshots - 1, advance, reverse);
+            revolve(table, state, steps, snapshots, advance, reverse);
         }
     }
 }

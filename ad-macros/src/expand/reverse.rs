@@ -1294,6 +1294,37 @@ impl<'a> Generator<'a> {
         };
         let recorded_block: Block = syn::parse_quote!({ #recorded_loop; });
         let recorded = self.region(Vec::new(), &recorded_block, &ResultVar::Discard);
+        // One iteration at a time is what the binomial schedule reverses: without `break` or
+        // `continue` in the body it needs no record of iterations.
+        let single = if has_exits_to(body, &Lifetime::new("'__ad_none", Span::call_site()), false) {
+            None
+        } else {
+            let single_block: Block = match &kind {
+                LoopKind::For(pat, _) => syn::parse_quote!({
+                    let ::core::option::Option::Some(#pat) = ::core::iter::Iterator::next(&mut #iterator) else {
+                        ::core::unreachable!("the iteration ran in the primal sweep")
+                    };
+                    #body
+                }),
+                _ => syn::parse_quote!({ #body }),
+            };
+            Some(self.region(Vec::new(), &single_block, &ResultVar::Discard))
+        };
+        let reverse_body = match single {
+            Some(single) => quote! {
+                if #steps == 1 {
+                    let __ad_checkpointed = { #single };
+                    __ad_checkpointed(__adj);
+                } else {
+                    let __ad_checkpointed = { #recorded };
+                    __ad_checkpointed(__adj);
+                }
+            },
+            None => quote! {
+                let __ad_checkpointed = { #recorded };
+                __ad_checkpointed(__adj);
+            },
+        };
         self.piece(quote! {
             #checkpoints.reverse(
                 |((#(mut #names,)*), mut #iterator), #steps: usize| {
@@ -1304,8 +1335,7 @@ impl<'a> Generator<'a> {
                     ((#(#names,)*), #iterator)
                 },
                 |((#(mut #names,)*), mut #iterator), #steps: usize| {
-                    let __ad_checkpointed = { #recorded };
-                    __ad_checkpointed(__adj);
+                    #reverse_body
                 },
             );
         });

@@ -1,0 +1,7 @@
+fn f(x: f64) -> f64 {
+    #[ad_runtime::checkpoint]
+    let y = x.sin();
+    y
+}
+
+fn main() {}
