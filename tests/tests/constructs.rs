@@ -788,3 +788,30 @@ fn tuple_bindings_and_swaps() {
         &[(0.5, 1.0), (-1.0, 0.3)],
     );
 }
+
+#[forward]
+#[reverse]
+fn block_values_with_their_own_bindings(x: f64, y: f64) -> f64 {
+    let z = {
+        let t = y * x;
+        t.sqrt()
+    };
+    let w = if z > 0.5 {
+        let u = z * z;
+        u + x
+    } else {
+        let v = z - y;
+        v * 2.0
+    };
+    z * w
+}
+
+#[test]
+fn block_values_that_bind_floats_inside() {
+    check2(
+        block_values_with_their_own_bindings,
+        block_values_with_their_own_bindings_jvp,
+        block_values_with_their_own_bindings_vjp,
+        &[(0.5, 1.0), (1.5, 0.7)],
+    );
+}

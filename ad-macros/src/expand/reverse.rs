@@ -462,9 +462,15 @@ impl<'a> Generator<'a> {
         matches!(self.lookup(name), Some(Binding::Float(_)))
     }
 
+    /// Names bound in scope answer for themselves; a name not bound yet is one that `expr`
+    /// binds itself (a block's `let`), for which the whole-function analysis answers.
     fn may_be_float(&self, expr: &Expr) -> bool {
         self.locals
-            .may_be_float_with(expr, &|ident| self.is_float_var(ident))
+            .may_be_float_with(expr, &|ident| match self.lookup(ident) {
+                Some(Binding::Float(_)) => true,
+                Some(Binding::Data) => false,
+                None => self.locals.floats.contains(ident),
+            })
     }
 
     fn adjoints_type(&self) -> TokenStream {
