@@ -357,3 +357,66 @@ fn binomial_recomputations_follow_the_formula() {
         );
     }
 }
+
+/// `regions` and `nested` without their checkpoints.
+#[reverse]
+fn regions_unchecked(x: f64, y: f64) -> f64 {
+    let a = x.sin() * y;
+    let b = {
+        let t = a * x;
+        t.exp() + y
+    };
+    let mut c = a + b;
+    {
+        c = c * c + x;
+    }
+    for i in 0..3 {
+        c = c.sin() + i as f64 * y;
+    }
+    c
+}
+
+#[reverse]
+fn nested_unchecked(x: f64, n: usize) -> f64 {
+    let mut s = x;
+    for i in 0..n {
+        let t = {
+            let u = s * x;
+            u.sin() + i as f64
+        };
+        {
+            s = s * 0.5 + t * 0.1;
+        }
+    }
+    s
+}
+
+#[reverse]
+fn calls_unchecked_function(x: f64, y: f64) -> f64 {
+    let a = expensive_unchecked(x, 5) * y;
+    let b = expensive_unchecked(a, 3);
+    a + b * x
+}
+
+#[reverse]
+fn expensive_unchecked(x: f64, k: u32) -> f64 {
+    let mut y = x;
+    for _ in 0..k {
+        y = (y * 1.1).sin() + x;
+    }
+    y
+}
+
+#[test]
+fn checkpointed_gradients_equal_the_unchecked_ones_bit_for_bit() {
+    for (x, y) in [(0.3, 0.7), (-1.1, 0.4), (2.0, -0.3)] {
+        assert_eq!(regions_grad(x, y), regions_unchecked_grad(x, y));
+        assert_eq!(
+            calls_checkpointed_function_grad(x, y),
+            calls_unchecked_function_grad(x, y)
+        );
+        for n in [0, 1, 2, 3, 4, 7, 50] {
+            assert_eq!(nested_grad(x, n), nested_unchecked_grad(x, n), "n = {n}");
+        }
+    }
+}
