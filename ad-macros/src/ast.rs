@@ -66,6 +66,18 @@ pub struct Param {
     pub kind: ParamKind,
 }
 
+impl Param {
+    /// A float scalar, as opposed to a slice, `Vec`, array or tuple of floats.
+    pub fn is_scalar(&self) -> bool {
+        float_of_type(&self.ty).is_some()
+    }
+
+    /// Passed by reference (`&[f64]`): derivative code passes a reference to its duals.
+    pub fn is_reference(&self) -> bool {
+        matches!(self.ty, Type::Reference(_))
+    }
+}
+
 pub struct Function {
     /// The function as written, minus our `#[no_grad]` markers.
     pub item: ItemFn,
@@ -150,22 +162,23 @@ impl Param {
         let kind = match float_of_type(&ty) {
             Some(_) if no_grad => ParamKind::Constant,
             Some(_) => ParamKind::Differentiated,
-            None => {
-                if let Some(float) = first_float_in(&ty) {
-                    if is_differentiable_container(&ty) {
+            None if first_float_in(&ty).is_some() && is_differentiable_container(&ty) => {
+                if let Type::Reference(reference) = &ty {
+                    if let Some(mutability) = &reference.mutability {
                         cx.error_spanned_by(
-                            &ty,
-                            format!(
-                                "parameters of type `{}` cannot be differentiated yet; only `{}` \
-                                 scalars (and integers, bools and other data) are supported",
-                                type_to_string(&ty),
-                                float.name()
-                            ),
+                            mutability,
+                            "a differentiated parameter is read, not written: take `&[f64]` (or \
+                             return the new values) instead of `&mut`",
                         );
                     }
                 }
-                ParamKind::Data
+                if no_grad {
+                    ParamKind::Constant
+                } else {
+                    ParamKind::Differentiated
+                }
             }
+            None => ParamKind::Data,
         };
         Some(Param {
             name,
@@ -257,8 +270,8 @@ fn check_output(cx: &Ctxt, item: &ItemFn, float: FloatType) {
                 cx.error_spanned_by(
                     ty,
                     format!(
-                        "cannot differentiate a result of type `{}`; return `{}`, or a tuple or \
-                         array of them",
+                        "cannot differentiate a result of type `{}`; return `{}`, or a tuple, \
+                         array or `Vec` of them",
                         type_to_string(ty),
                         float.name()
                     ),
@@ -268,12 +281,22 @@ fn check_output(cx: &Ctxt, item: &ItemFn, float: FloatType) {
     }
 }
 
-/// `f64`, or a tuple or array made only of floats.
+/// `f64`, or a tuple, array or `Vec` made only of floats.
 fn is_float_shaped(ty: &Type) -> bool {
     match ty {
         Type::Paren(inner) => is_float_shaped(&inner.elem),
         Type::Tuple(tuple) => !tuple.elems.is_empty() && tuple.elems.iter().all(is_float_shaped),
         Type::Array(array) => is_float_shaped(&array.elem),
+        Type::Path(path) if path.qself.is_none() => match path.path.segments.last() {
+            Some(segment) if segment.ident == "Vec" => match &segment.arguments {
+                syn::PathArguments::AngleBracketed(args) => args.args.iter().all(|arg| match arg {
+                    syn::GenericArgument::Type(inner) => is_float_shaped(inner),
+                    _ => false,
+                }),
+                _ => false,
+            },
+            _ => float_of_type(ty).is_some(),
+        },
         _ => float_of_type(ty).is_some(),
     }
 }

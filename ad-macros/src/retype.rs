@@ -312,6 +312,13 @@ impl VisitMut for Retype<'_> {
     }
 }
 
+/// The `where` clause of every generated function: arithmetic on `&__S` (what iterating over
+/// a slice of scalars gives), which Rust cannot make part of the `Scalar` trait itself.
+pub fn quote_scalar_where(span: Span) -> TokenStream {
+    let scalar = names::scalar_param(span);
+    quote!(where for<'__ad> &'__ad #scalar: ::ad_runtime::ScalarRef<#scalar>)
+}
+
 pub fn quote_scalar_bound(float: FloatType, span: Span) -> TokenStream {
     let scalar = names::scalar_param(span);
     let float = float.ident(span);

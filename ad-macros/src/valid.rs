@@ -16,8 +16,22 @@ pub fn check_body(cx: &Ctxt, function: &Function) {
     checker.visit_block(&function.item.block);
 }
 
-/// Reverse mode returns one float for now: `_vjp` takes its cotangent as a scalar.
+/// Reverse mode returns one float and takes float scalars for now: `_vjp` takes its cotangent
+/// as a scalar and returns one adjoint per float parameter.
 pub fn check_reverse_signature(cx: &Ctxt, function: &Function) {
+    for param in &function.params {
+        if param.kind != crate::ast::ParamKind::Data && !param.is_scalar() {
+            cx.error_spanned_by(
+                &param.ty,
+                format!(
+                    "reverse mode cannot differentiate parameters of type `{}` yet; only `{}` \
+                     scalars (use #[forward] for slices, `Vec`s, arrays and tuples of floats)",
+                    crate::ast::type_to_string(&param.ty),
+                    function.float.name()
+                ),
+            );
+        }
+    }
     if let Some(ty) = function.output() {
         if float_of_type(ty).is_none() && crate::ast::first_float_in(ty).is_some() {
             cx.error_spanned_by(

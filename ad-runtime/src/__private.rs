@@ -281,3 +281,117 @@ pub fn take<S: Scalar>(slot: &mut S) -> S {
 /// A pullback of a differentiated function: the adjoints of its float parameters given the
 /// cotangent of its result.
 pub type Pullback<S, const P: usize> = Box<dyn FnOnce(S) -> [S; P]>;
+
+/// Pairs a parameter with its tangent, element by element, for the entry of a `_jvp`
+/// function: scalars, slices, `Vec`s, arrays and tuples of them, nested.
+pub trait Seed<Tangent = Self> {
+    type Dual;
+    fn seed(self, tangent: Tangent) -> Self::Dual;
+    /// The duals of a `#[no_grad]` parameter: tangents zero.
+    fn constant(self) -> Self::Dual;
+}
+
+impl<S: Scalar> Seed for S {
+    type Dual = Dual<S>;
+    #[inline(always)]
+    fn seed(self, tangent: S) -> Dual<S> {
+        Dual::new(self, tangent)
+    }
+    #[inline(always)]
+    fn constant(self) -> Dual<S> {
+        Dual::constant(self)
+    }
+}
+
+fn same_length(primal: usize, tangent: usize) {
+    assert_eq!(
+        primal, tangent,
+        "a tangent must have the shape of its parameter: lengths {primal} and {tangent} differ"
+    );
+}
+
+impl<'a, T: Seed + Clone> Seed for &'a [T] {
+    type Dual = Vec<T::Dual>;
+    fn seed(self, tangent: &'a [T]) -> Self::Dual {
+        same_length(self.len(), tangent.len());
+        self.iter()
+            .zip(tangent)
+            .map(|(p, t)| p.clone().seed(t.clone()))
+            .collect()
+    }
+    fn constant(self) -> Self::Dual {
+        self.iter().map(|p| p.clone().constant()).collect()
+    }
+}
+
+impl<'a, T: Seed + Clone> Seed for &'a Vec<T> {
+    type Dual = Vec<T::Dual>;
+    fn seed(self, tangent: &'a Vec<T>) -> Self::Dual {
+        self.as_slice().seed(tangent.as_slice())
+    }
+    fn constant(self) -> Self::Dual {
+        self.as_slice().constant()
+    }
+}
+
+impl<T: Seed> Seed for Vec<T> {
+    type Dual = Vec<T::Dual>;
+    fn seed(self, tangent: Vec<T>) -> Self::Dual {
+        same_length(self.len(), tangent.len());
+        self.into_iter()
+            .zip(tangent)
+            .map(|(p, t)| p.seed(t))
+            .collect()
+    }
+    fn constant(self) -> Self::Dual {
+        self.into_iter().map(Seed::constant).collect()
+    }
+}
+
+impl<T: Seed, const N: usize> Seed for [T; N] {
+    type Dual = [T::Dual; N];
+    fn seed(self, tangent: [T; N]) -> Self::Dual {
+        let mut tangents = tangent.into_iter();
+        self.map(|p| match tangents.next() {
+            Some(t) => p.seed(t),
+            None => unreachable!("arrays of one length"),
+        })
+    }
+    fn constant(self) -> Self::Dual {
+        self.map(Seed::constant)
+    }
+}
+
+impl<'a, T: Seed + Clone, const N: usize> Seed for &'a [T; N] {
+    type Dual = [T::Dual; N];
+    fn seed(self, tangent: &'a [T; N]) -> Self::Dual {
+        self.clone().seed(tangent.clone())
+    }
+    fn constant(self) -> Self::Dual {
+        self.clone().constant()
+    }
+}
+
+impl<A: Seed, B: Seed> Seed for (A, B) {
+    type Dual = (A::Dual, B::Dual);
+    fn seed(self, tangent: (A, B)) -> Self::Dual {
+        (self.0.seed(tangent.0), self.1.seed(tangent.1))
+    }
+    fn constant(self) -> Self::Dual {
+        (self.0.constant(), self.1.constant())
+    }
+}
+
+impl<A: Seed, B: Seed, C: Seed> Seed for (A, B, C) {
+    type Dual = (A::Dual, B::Dual, C::Dual);
+    fn seed(self, tangent: (A, B, C)) -> Self::Dual {
+        (
+            self.0.seed(tangent.0),
+            self.1.seed(tangent.1),
+            self.2.seed(tangent.2),
+        )
+    }
+    fn constant(self) -> Self::Dual {
+        (self.0.constant(), self.1.constant(), self.2.constant())
+    }
+}

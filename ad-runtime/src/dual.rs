@@ -117,10 +117,37 @@ macro_rules! binary_operator {
                 self.binary(other, rules::$rule)
             }
         }
+        impl<'a, S: Scalar> $Trait<&'a Dual<S>> for Dual<S> {
+            type Output = Dual<S>;
+            #[inline(always)]
+            fn $method(self, other: &'a Dual<S>) -> Dual<S> {
+                self.binary(*other, rules::$rule)
+            }
+        }
+        impl<'a, S: Scalar> $Trait<Dual<S>> for &'a Dual<S> {
+            type Output = Dual<S>;
+            #[inline(always)]
+            fn $method(self, other: Dual<S>) -> Dual<S> {
+                self.binary(other, rules::$rule)
+            }
+        }
+        impl<'a, 'b, S: Scalar> $Trait<&'b Dual<S>> for &'a Dual<S> {
+            type Output = Dual<S>;
+            #[inline(always)]
+            fn $method(self, other: &'b Dual<S>) -> Dual<S> {
+                self.binary(*other, rules::$rule)
+            }
+        }
         impl<S: Scalar> $AssignTrait for Dual<S> {
             #[inline(always)]
             fn $assign(&mut self, other: Self) {
                 *self = self.binary(other, rules::$rule);
+            }
+        }
+        impl<'a, S: Scalar> $AssignTrait<&'a Dual<S>> for Dual<S> {
+            #[inline(always)]
+            fn $assign(&mut self, other: &'a Dual<S>) {
+                *self = self.binary(*other, rules::$rule);
             }
         }
     };
@@ -140,15 +167,35 @@ impl<S: Scalar> Neg for Dual<S> {
     }
 }
 
+impl<'a, S: Scalar> Neg for &'a Dual<S> {
+    type Output = Dual<S>;
+    #[inline(always)]
+    fn neg(self) -> Dual<S> {
+        -*self
+    }
+}
+
 impl<S: Scalar> Sum for Dual<S> {
     fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
         iter.fold(Self::zero(), |acc, x| acc + x)
     }
 }
 
+impl<'a, S: Scalar> Sum<&'a Dual<S>> for Dual<S> {
+    fn sum<I: Iterator<Item = &'a Dual<S>>>(iter: I) -> Self {
+        iter.fold(Self::zero(), |acc, x| acc + *x)
+    }
+}
+
 impl<S: Scalar> Product for Dual<S> {
     fn product<I: Iterator<Item = Self>>(iter: I) -> Self {
         iter.fold(Self::one(), |acc, x| acc * x)
+    }
+}
+
+impl<'a, S: Scalar> Product<&'a Dual<S>> for Dual<S> {
+    fn product<I: Iterator<Item = &'a Dual<S>>>(iter: I) -> Self {
+        iter.fold(Self::one(), |acc, x| acc * *x)
     }
 }
 

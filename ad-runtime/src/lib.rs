@@ -46,4 +46,4 @@ pub mod __private;
 
 pub use ad_macros::{checkpoint, forward, reverse};
 pub use dual::Dual;
-pub use scalar::Scalar;
+pub use scalar::{Scalar, ScalarRef};

@@ -204,7 +204,7 @@ pub fn exp<S: Scalar>(x: S) -> (S, Scale<S>) {
 #[inline(always)]
 pub fn exp2<S: Scalar>(x: S) -> (S, Scale<S>) {
     let exp2 = x.exp2();
-    (exp2, Scale(exp2 * constant(core::f64::consts::LN_2)))
+    (exp2, Scale(exp2 * constant::<S>(core::f64::consts::LN_2)))
 }
 
 /// `e^x - 1`, accurate near 0.
@@ -238,7 +238,7 @@ pub fn log<S: Scalar>(x: S, base: S) -> (S, Binary<SingularScale<S>, SingularSca
 pub fn log2<S: Scalar>(x: S) -> (S, SingularScale<S>) {
     (
         x.log2(),
-        SingularScale((x * constant(core::f64::consts::LN_2)).recip()),
+        SingularScale((x * constant::<S>(core::f64::consts::LN_2)).recip()),
     )
 }
 
@@ -247,7 +247,7 @@ pub fn log2<S: Scalar>(x: S) -> (S, SingularScale<S>) {
 pub fn log10<S: Scalar>(x: S) -> (S, SingularScale<S>) {
     (
         x.log10(),
-        SingularScale((x * constant(core::f64::consts::LN_10)).recip()),
+        SingularScale((x * constant::<S>(core::f64::consts::LN_10)).recip()),
     )
 }
 

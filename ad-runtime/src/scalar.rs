@@ -51,6 +51,17 @@ pub trait Scalar:
     + RemAssign
     + Sum
     + Product
+    + for<'a> Add<&'a Self, Output = Self>
+    + for<'a> Sub<&'a Self, Output = Self>
+    + for<'a> Mul<&'a Self, Output = Self>
+    + for<'a> Div<&'a Self, Output = Self>
+    + for<'a> Rem<&'a Self, Output = Self>
+    + for<'a> AddAssign<&'a Self>
+    + for<'a> SubAssign<&'a Self>
+    + for<'a> MulAssign<&'a Self>
+    + for<'a> DivAssign<&'a Self>
+    + for<'a> Sum<&'a Self>
+    + for<'a> Product<&'a Self>
     + 'static
 {
     /// The float type at the bottom of the tower: `f64` for `f64` and `Dual<Dual<f64>>`.
@@ -249,3 +260,50 @@ macro_rules! impl_scalar_for_float {
 
 impl_scalar_for_float!(f64);
 impl_scalar_for_float!(f32);
+
+/// Arithmetic on references to scalars (`&x * &y`, `-&x`, what iterating over a slice gives).
+///
+/// Rust cannot state this as part of [`Scalar`] itself, so generated functions carry
+/// `where for<'a> &'a S: ScalarRef<S>`; it holds for `f64`, `f32` and every [`Dual`](crate::Dual).
+///
+/// ```
+/// use ad_runtime::{Scalar, ScalarRef};
+///
+/// fn sum_of_squares<S: Scalar>(xs: &[S]) -> S
+/// where
+///     for<'a> &'a S: ScalarRef<S>,
+/// {
+///     xs.iter().map(|x| x * x).sum()
+/// }
+/// assert_eq!(sum_of_squares(&[1.0, 2.0]), 5.0);
+/// ```
+pub trait ScalarRef<S>:
+    Copy
+    + Add<S, Output = S>
+    + Sub<S, Output = S>
+    + Mul<S, Output = S>
+    + Div<S, Output = S>
+    + Rem<S, Output = S>
+    + Neg<Output = S>
+    + for<'b> Add<&'b S, Output = S>
+    + for<'b> Sub<&'b S, Output = S>
+    + for<'b> Mul<&'b S, Output = S>
+    + for<'b> Div<&'b S, Output = S>
+    + for<'b> Rem<&'b S, Output = S>
+{
+}
+
+impl<'a, S: Scalar> ScalarRef<S> for &'a S where
+    &'a S: Add<S, Output = S>
+        + Sub<S, Output = S>
+        + Mul<S, Output = S>
+        + Div<S, Output = S>
+        + Rem<S, Output = S>
+        + Neg<Output = S>
+        + for<'b> Add<&'b S, Output = S>
+        + for<'b> Sub<&'b S, Output = S>
+        + for<'b> Mul<&'b S, Output = S>
+        + for<'b> Div<&'b S, Output = S>
+        + for<'b> Rem<&'b S, Output = S>
+{
+}

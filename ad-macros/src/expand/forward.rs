@@ -10,7 +10,7 @@
 //! ```
 
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{Ident, Type};
@@ -18,7 +18,7 @@ use syn::{Ident, Type};
 use crate::activity::Locals;
 use crate::ast::{Function, ParamKind};
 use crate::names;
-use crate::retype::{quote_scalar_bound, Retype};
+use crate::retype::{quote_scalar_bound, quote_scalar_where, Retype};
 
 /// What the generated functions contain: the real derivative code, or stubs that keep the
 /// names defined while the errors are reported.
@@ -91,6 +91,7 @@ pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
     let span = name.span();
     let method = Ident::new(names::FORWARD_COMPANION, span);
     let bound = quote_scalar_bound(function.float, span);
+    let where_clause = quote_scalar_where(span);
     let params = companion_params(function);
     let output = output_type(function);
     let body = match bodies {
@@ -138,7 +139,7 @@ pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
                 clippy::all,
                 clippy::pedantic
             )]
-            #vis fn #method<#bound>(#(#params),*) -> #output {
+            #vis fn #method<#bound>(#(#params),*) -> #output #where_clause {
                 #body
             }
         }
@@ -152,6 +153,7 @@ pub fn jvp(function: &Function, bodies: Bodies) -> TokenStream {
     let jvp = names::jvp(function);
     let method = Ident::new(names::FORWARD_COMPANION, span);
     let bound = quote_scalar_bound(function.float, span);
+    let where_clause = quote_scalar_where(span);
     let scalar = names::scalar_param(span);
     let primal_params = function.params.iter().map(|param| {
         let param_name = &param.name;
@@ -162,25 +164,59 @@ pub fn jvp(function: &Function, bodies: Bodies) -> TokenStream {
         quote!(#param_name: #ty)
     });
     let tangents = names::tangents(function);
-    let tangent_params = tangents.iter().map(|tangent| quote!(#tangent: #scalar));
+    let tangent_params = tangents
+        .iter()
+        .zip(
+            function
+                .params
+                .iter()
+                .filter(|p| p.kind == ParamKind::Differentiated),
+        )
+        .map(|(tangent, param)| {
+            let ty = retype_type(function, &param.ty);
+            quote!(#tangent: #ty)
+        });
     let mut tangent_iter = tangents.iter();
-    let args = function.params.iter().map(|param| {
-        let param_name = &param.name;
-        match param.kind {
-            ParamKind::Data => quote!(#param_name),
-            ParamKind::Constant => quote!(::ad_runtime::__private::constant(#param_name)),
-            ParamKind::Differentiated => {
-                let tangent = tangent_iter
-                    .next()
-                    .expect("one tangent per differentiated parameter");
-                quote!(::ad_runtime::__private::seed(#param_name, #tangent))
+    let mut seeding = Vec::new();
+    let args: Vec<TokenStream> = function
+        .params
+        .iter()
+        .map(|param| {
+            let param_name = &param.name;
+            let seeded = match param.kind {
+                ParamKind::Data => return quote!(#param_name),
+                ParamKind::Constant if param.is_scalar() => {
+                    return quote!(::ad_runtime::__private::constant(#param_name));
+                }
+                ParamKind::Differentiated if param.is_scalar() => {
+                    let tangent = tangent_iter
+                        .next()
+                        .expect("one tangent per differentiated parameter");
+                    return quote!(::ad_runtime::__private::seed(#param_name, #tangent));
+                }
+                // A container of constants: its duals have zero tangents.
+                ParamKind::Constant => quote!(::ad_runtime::__private::Seed::constant(#param_name)),
+                ParamKind::Differentiated => {
+                    let tangent = tangent_iter
+                        .next()
+                        .expect("one tangent per differentiated parameter");
+                    quote!(::ad_runtime::__private::Seed::seed(#param_name, #tangent))
+                }
+            };
+            let local = format_ident!("__ad_seeded_{}", param_name);
+            seeding.push(quote!(let #local = #seeded;));
+            if param.is_reference() {
+                quote!(&#local)
+            } else {
+                quote!(#local)
             }
-        }
-    });
+        })
+        .collect();
     let output = output_type(function);
     let body = match bodies {
         Bodies::Stub => stub_body(),
         Bodies::Derivative => quote! {
+            #(#seeding)*
             ::ad_runtime::__private::DualParts::split(
                 #name::#method::<::ad_runtime::Dual<#scalar>>(#(#args),*)
             )
@@ -192,7 +228,7 @@ pub fn jvp(function: &Function, bodies: Bodies) -> TokenStream {
         #(#cfgs)*
         #[doc = #doc]
         #[allow(dead_code, unused_variables, clippy::too_many_arguments, unreachable_code)]
-        #vis fn #jvp<#bound>(#(#primal_params,)* #(#tangent_params),*) -> (#output, #output) {
+        #vis fn #jvp<#bound>(#(#primal_params,)* #(#tangent_params),*) -> (#output, #output) #where_clause {
             #body
         }
     }

@@ -36,7 +36,7 @@ use crate::ctxt::Ctxt;
 use crate::expand::forward::{self, cfg_attrs, retype_type, stub_body, Bodies};
 use crate::macros::{self, MacroArgs};
 use crate::names;
-use crate::retype::{classify_callee, quote_scalar_bound, Callee, Retype};
+use crate::retype::{classify_callee, quote_scalar_bound, quote_scalar_where, Callee, Retype};
 
 /// Float methods with a rule of one argument (the receiver).
 const UNARY_RULES: &[&str] = &[
@@ -140,6 +140,7 @@ fn checkpointed_companion(function: &Function, bodies: Bodies) -> TokenStream {
     let recorded = Ident::new(names::RECORDED_COMPANION, span);
     let primal = Ident::new(names::FORWARD_COMPANION, span);
     let bound = quote_scalar_bound(function.float, span);
+    let where_clause = quote_scalar_where(span);
     let scalar = names::scalar_param(span);
     let params = forward::companion_params(function);
     let args: Vec<&Ident> = function.params.iter().map(|param| &param.name).collect();
@@ -170,6 +171,7 @@ fn checkpointed_companion(function: &Function, bodies: Bodies) -> TokenStream {
             #[allow(unused_mut, unused_variables, clippy::all)]
             #vis fn #method<#bound>(#(#params),*)
                 -> (#scalar, ::ad_runtime::__private::Pullback<#scalar, #float_count>)
+                #where_clause
             {
                 #body
             }
@@ -192,6 +194,7 @@ fn reverse_companion(cx: &Ctxt, function: &Function, bodies: Bodies, method: &st
     let vis = &function.item.vis;
     let method = Ident::new(method, span);
     let bound = quote_scalar_bound(function.float, span);
+    let where_clause = quote_scalar_where(span);
     let scalar = names::scalar_param(span);
     let params = forward::companion_params(function);
     let float_count = float_params(function).len();
@@ -217,7 +220,7 @@ fn reverse_companion(cx: &Ctxt, function: &Function, bodies: Bodies, method: &st
                 clippy::all,
                 clippy::pedantic
             )]
-            #vis fn #method<#bound>(#(#params),*) -> #output {
+            #vis fn #method<#bound>(#(#params),*) -> #output #where_clause {
                 #body
             }
         }
@@ -230,6 +233,7 @@ fn public_functions(function: &Function, bodies: Bodies, companion: &str) -> Tok
     let span = name.span();
     let method = Ident::new(companion, span);
     let bound = quote_scalar_bound(function.float, span);
+    let where_clause = quote_scalar_where(span);
     let scalar = names::scalar_param(span);
     let vjp = names::vjp(function);
     let grad = names::grad(function);
@@ -295,14 +299,14 @@ fn public_functions(function: &Function, bodies: Bodies, companion: &str) -> Tok
         #(#cfgs)*
         #[doc = #vjp_doc]
         #[allow(dead_code, unused_variables, clippy::too_many_arguments, unreachable_code)]
-        #vis fn #vjp<#bound>(#(#params,)* #cotangent: #scalar) -> (#scalar, #grads_type) {
+        #vis fn #vjp<#bound>(#(#params,)* #cotangent: #scalar) -> (#scalar, #grads_type) #where_clause {
             #vjp_body
         }
 
         #(#cfgs)*
         #[doc = #grad_doc]
         #[allow(dead_code, unused_variables, clippy::too_many_arguments, unreachable_code)]
-        #vis fn #grad<#bound>(#(#params),*) -> (#scalar, #grads_type) {
+        #vis fn #grad<#bound>(#(#params),*) -> (#scalar, #grads_type) #where_clause {
             #grad_body
         }
     }

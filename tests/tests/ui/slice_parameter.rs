@@ -1,6 +1,6 @@
-use ad_runtime::forward;
+use ad_runtime::reverse;
 
-#[forward]
+#[reverse]
 fn sum(xs: &[f64]) -> f64 {
     let mut s = 0.0;
     for x in xs {
