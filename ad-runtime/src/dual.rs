@@ -167,7 +167,7 @@ impl<S: Scalar> Neg for Dual<S> {
     }
 }
 
-impl<'a, S: Scalar> Neg for &'a Dual<S> {
+impl<S: Scalar> Neg for &Dual<S> {
     type Output = Dual<S>;
     #[inline(always)]
     fn neg(self) -> Dual<S> {
