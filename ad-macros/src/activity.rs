@@ -237,6 +237,19 @@ impl<'ast> Visit<'ast> for BindingCollector {
         syn::visit::visit_expr_binary(self, binary);
     }
 
+    fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+        // `v.push(x)` makes `v` hold what `x` is.
+        if matches!(
+            call.method.to_string().as_str(),
+            "push" | "insert" | "extend"
+        ) {
+            if let Some(element) = call.args.last() {
+                self.assign(&call.receiver, element);
+            }
+        }
+        syn::visit::visit_expr_method_call(self, call);
+    }
+
     fn visit_expr_for_loop(&mut self, for_loop: &'ast syn::ExprForLoop) {
         self.bind(&for_loop.pat, Some(&for_loop.expr));
         syn::visit::visit_expr_for_loop(self, for_loop);

@@ -72,6 +72,34 @@ impl Param {
         float_of_type(&self.ty).is_some()
     }
 
+    /// `&[f64]`, `Vec<f64>` or `&Vec<f64>`: what reverse mode takes besides scalars.
+    pub fn is_flat_vector(&self) -> bool {
+        fn element(ty: &Type) -> Option<&Type> {
+            match ty {
+                Type::Reference(reference) if reference.mutability.is_none() => {
+                    match &*reference.elem {
+                        Type::Slice(slice) => Some(&slice.elem),
+                        inner => element(inner),
+                    }
+                }
+                Type::Path(path) if path.qself.is_none() => {
+                    let segment = path.path.segments.last()?;
+                    match (&segment.ident, &segment.arguments) {
+                        (vec, syn::PathArguments::AngleBracketed(args)) if vec == "Vec" => {
+                            match args.args.first()? {
+                                syn::GenericArgument::Type(inner) => Some(inner),
+                                _ => None,
+                            }
+                        }
+                        _ => None,
+                    }
+                }
+                _ => None,
+            }
+        }
+        element(&self.ty).is_some_and(|inner| float_of_type(inner).is_some())
+    }
+
     /// Passed by reference (`&[f64]`): derivative code passes a reference to its duals.
     pub fn is_reference(&self) -> bool {
         matches!(self.ty, Type::Reference(_))

@@ -20,12 +20,16 @@ pub fn check_body(cx: &Ctxt, function: &Function) {
 /// as a scalar and returns one adjoint per float parameter.
 pub fn check_reverse_signature(cx: &Ctxt, function: &Function) {
     for param in &function.params {
-        if param.kind != crate::ast::ParamKind::Data && !param.is_scalar() {
+        if param.kind != crate::ast::ParamKind::Data
+            && !param.is_scalar()
+            && !param.is_flat_vector()
+        {
             cx.error_spanned_by(
                 &param.ty,
                 format!(
-                    "reverse mode cannot differentiate parameters of type `{}` yet; only `{}` \
-                     scalars (use #[forward] for slices, `Vec`s, arrays and tuples of floats)",
+                    "reverse mode cannot differentiate parameters of type `{}` yet; it takes `{}` \
+                     scalars, slices and `Vec`s of them (use #[forward] for arrays, tuples and \
+                     nested containers)",
                     crate::ast::type_to_string(&param.ty),
                     function.float.name()
                 ),

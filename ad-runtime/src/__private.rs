@@ -395,3 +395,86 @@ impl<A: Seed, B: Seed, C: Seed> Seed for (A, B, C) {
         (self.0.constant(), self.1.constant(), self.2.constant())
     }
 }
+
+/// The adjoints of a reverse-mode function's variables, owned by its backward sweep: one float
+/// per scalar variable (`adjoints[slot]`), one growable vector per container variable.
+pub struct Adjoints<S, const N: usize, const M: usize> {
+    scalars: [S; N],
+    vectors: [Vec<S>; M],
+}
+
+impl<S: Scalar, const N: usize, const M: usize> Adjoints<S, N, M> {
+    #[inline(always)]
+    pub fn new() -> Self {
+        Adjoints {
+            scalars: [S::zero(); N],
+            vectors: core::array::from_fn(|_| Vec::new()),
+        }
+    }
+
+    #[inline(always)]
+    fn element(&mut self, vector: usize, index: usize) -> &mut S {
+        let adjoint = &mut self.vectors[vector];
+        if adjoint.len() <= index {
+            adjoint.resize(index + 1, S::zero());
+        }
+        &mut adjoint[index]
+    }
+
+    /// `adjoint(vector[index]) += cotangent`.
+    #[inline(always)]
+    pub fn add_element(&mut self, vector: usize, index: usize, cotangent: S) {
+        *self.element(vector, index) += cotangent;
+    }
+
+    /// The adjoint of an element being overwritten, reset to zero.
+    #[inline(always)]
+    pub fn take_element(&mut self, vector: usize, index: usize) -> S {
+        take(self.element(vector, index))
+    }
+
+    /// The adjoint of a whole vector whose binding ends, reset.
+    pub fn take_vector(&mut self, vector: usize) -> Vec<S> {
+        core::mem::take(&mut self.vectors[vector])
+    }
+
+    /// `adjoint(vector) += cotangents`, element by element.
+    pub fn add_vector(&mut self, vector: usize, cotangents: &[S]) {
+        for (index, cotangent) in cotangents.iter().enumerate() {
+            self.add_element(vector, index, *cotangent);
+        }
+    }
+
+    /// The adjoint of a container parameter of `len` elements, as the gradient returned.
+    pub fn vector_result(&mut self, vector: usize, len: usize) -> Vec<S> {
+        let mut adjoint = core::mem::take(&mut self.vectors[vector]);
+        adjoint.resize(len, S::zero());
+        adjoint
+    }
+}
+
+impl<S: Scalar, const N: usize, const M: usize> Default for Adjoints<S, N, M> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<S, const N: usize, const M: usize> core::ops::Index<usize> for Adjoints<S, N, M> {
+    type Output = S;
+    #[inline(always)]
+    fn index(&self, slot: usize) -> &S {
+        &self.scalars[slot]
+    }
+}
+
+impl<S, const N: usize, const M: usize> core::ops::IndexMut<usize> for Adjoints<S, N, M> {
+    #[inline(always)]
+    fn index_mut(&mut self, slot: usize) -> &mut S {
+        &mut self.scalars[slot]
+    }
+}
+
+/// The sum of a vector's element adjoints: the cotangent of `x` in `vec![x; n]`.
+pub fn sum_of<S: Scalar>(cotangents: Vec<S>) -> S {
+    cotangents.into_iter().fold(S::zero(), |sum, c| sum + c)
+}

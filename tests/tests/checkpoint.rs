@@ -420,3 +420,35 @@ fn checkpointed_gradients_equal_the_unchecked_ones_bit_for_bit() {
         }
     }
 }
+
+#[forward]
+#[reverse]
+fn schedule_in_tail_position(x: f64, n: usize) -> f64 {
+    let mut a = x;
+    for _ in 0..2 {
+        #[checkpoint(every = 2)]
+        for _ in 0..n {
+            a = a * 0.9 + x;
+        }
+    }
+    a
+}
+
+#[test]
+fn a_schedule_on_a_loop_in_tail_position_applies() {
+    reset_counts();
+    let (value, gradient) = schedule_in_tail_position_grad(0.3, 5);
+    assert_eq!(value, schedule_in_tail_position(0.3, 5));
+    assert_relative_eq!(
+        gradient,
+        schedule_in_tail_position_jvp(0.3, 5, 1.0).1,
+        max_relative = 1e-12
+    );
+    assert_eq!(
+        counts(),
+        Counts {
+            advanced: 0,
+            recorded: 10
+        }
+    );
+}

@@ -815,3 +815,73 @@ fn block_values_that_bind_floats_inside() {
         &[(0.5, 1.0), (1.5, 0.7)],
     );
 }
+
+// Regressions found by review: each was a silently wrong reverse-mode result.
+
+#[forward]
+#[reverse]
+fn swaps_with_operations(x: f64, y: f64) -> f64 {
+    let (x, y) = (y * 2.0, x);
+    let (x, y) = (y, x * y);
+    x - y * y
+}
+
+#[forward]
+#[reverse]
+fn later_operand_assigns_an_earlier_one(x: f64, y: f64) -> f64 {
+    let mut a = x;
+    let b = a * {
+        a = a * 3.0;
+        a
+    };
+    let mut c = y;
+    let d = c.max({
+        c = c * x;
+        c
+    });
+    let e = square_plus(a, {
+        a = a * y;
+        a
+    });
+    b + d + e
+}
+
+#[forward]
+#[reverse]
+fn square_plus(a: f64, b: f64) -> f64 {
+    a * 10.0 + b * b
+}
+
+const FACTOR: f64 = 1.5;
+
+fn data_value(n: usize) -> f64 {
+    n as f64 * 0.25
+}
+
+#[forward]
+#[reverse]
+fn arguments_of_unknown_types(x: f64, n: usize) -> f64 {
+    square_plus(FACTOR, x) + square_plus(data_value(n), x * x)
+}
+
+#[test]
+fn regressions_of_evaluation_order_and_argument_pairing() {
+    check2(
+        swaps_with_operations,
+        swaps_with_operations_jvp,
+        swaps_with_operations_vjp,
+        &[(0.5, 1.0), (-1.0, 0.3)],
+    );
+    check2(
+        later_operand_assigns_an_earlier_one,
+        later_operand_assigns_an_earlier_one_jvp,
+        later_operand_assigns_an_earlier_one_vjp,
+        &[(0.5, 1.2), (-1.0, 0.3)],
+    );
+    check1(
+        |x| arguments_of_unknown_types(x, 3),
+        |x, dx| arguments_of_unknown_types_jvp(x, 3, dx),
+        |x, c| arguments_of_unknown_types_vjp(x, 3, c),
+        &[0.5, -1.2],
+    );
+}

@@ -78,6 +78,8 @@ const BINARY_RULES: &[&str] = &["atan2", "log", "powf", "hypot", "min", "max"];
 const TERNARY_RULES: &[&str] = &["mul_add", "clamp"];
 /// Float methods whose result is not a float: only the value is used.
 const VALUE_ONLY_METHODS: &[&str] = &[
+    "len",
+    "is_empty",
     "is_nan",
     "is_finite",
     "is_infinite",
@@ -144,7 +146,8 @@ fn checkpointed_companion(function: &Function, bodies: Bodies) -> TokenStream {
     let scalar = names::scalar_param(span);
     let params = forward::companion_params(function);
     let args: Vec<&Ident> = function.params.iter().map(|param| &param.name).collect();
-    let float_count = float_params(function).len();
+    let adjoints = adjoints_tuple_type(function, &scalar);
+    let pullback = pullback_type(function, &scalar);
     let saved = function.params.iter().map(|param| {
         let name = &param.name;
         quote_spanned!(param.ty.span()=> ::ad_runtime::checkpoint::snapshot(#name))
@@ -154,7 +157,7 @@ fn checkpointed_companion(function: &Function, bodies: Bodies) -> TokenStream {
         Bodies::Derivative => quote! {
             let __ad_saved = (#(#saved,)*);
             let __ad_value = #name::#primal::<#scalar>(#(#args),*);
-            (__ad_value, ::std::boxed::Box::new(move |__ad_ct: #scalar| -> [#scalar; #float_count] {
+            (__ad_value, ::std::boxed::Box::new(move |__ad_ct: #scalar| -> #adjoints {
                 let (#(#args,)*) = __ad_saved;
                 let (_, __ad_pullback) = #name::#recorded(#(#args),*);
                 __ad_pullback(__ad_ct)
@@ -169,9 +172,7 @@ fn checkpointed_companion(function: &Function, bodies: Bodies) -> TokenStream {
             #[doc(hidden)]
             #[inline]
             #[allow(unused_mut, unused_variables, clippy::all)]
-            #vis fn #method<#bound>(#(#params),*)
-                -> (#scalar, ::ad_runtime::__private::Pullback<#scalar, #float_count>)
-                #where_clause
+            #vis fn #method<#bound>(#(#params),*) -> (#scalar, #pullback) #where_clause
             {
                 #body
             }
@@ -179,13 +180,32 @@ fn checkpointed_companion(function: &Function, bodies: Bodies) -> TokenStream {
     }
 }
 
-/// The float parameters, in order: the entries of a pullback's result.
-fn float_params(function: &Function) -> Vec<&crate::ast::Param> {
-    function
+/// The adjoint of a parameter: a scalar, a `Vec` for a slice or `Vec` of scalars, and `()`
+/// for data.
+fn adjoint_type(param: &crate::ast::Param, scalar: &Ident) -> TokenStream {
+    if param.kind == ParamKind::Data {
+        quote!(())
+    } else if param.is_scalar() {
+        quote!(#scalar)
+    } else {
+        quote!(::std::vec::Vec<#scalar>)
+    }
+}
+
+/// What a pullback returns: one adjoint per parameter, in order, as a tuple. Data parameters
+/// have `()`, so a call site pairs arguments and adjoints by position, whatever it can tell of
+/// the arguments' types.
+fn adjoints_tuple_type(function: &Function, scalar: &Ident) -> TokenStream {
+    let types = function
         .params
         .iter()
-        .filter(|param| param.kind != ParamKind::Data)
-        .collect()
+        .map(|param| adjoint_type(param, scalar));
+    quote!((#(#types,)*))
+}
+
+fn pullback_type(function: &Function, scalar: &Ident) -> TokenStream {
+    let adjoints = adjoints_tuple_type(function, scalar);
+    quote!(::std::boxed::Box<dyn ::core::ops::FnOnce(#scalar) -> #adjoints>)
 }
 
 fn reverse_companion(cx: &Ctxt, function: &Function, bodies: Bodies, method: &str) -> TokenStream {
@@ -197,8 +217,8 @@ fn reverse_companion(cx: &Ctxt, function: &Function, bodies: Bodies, method: &st
     let where_clause = quote_scalar_where(span);
     let scalar = names::scalar_param(span);
     let params = forward::companion_params(function);
-    let float_count = float_params(function).len();
-    let output = quote!((#scalar, ::ad_runtime::__private::Pullback<#scalar, #float_count>));
+    let pullback = pullback_type(function, &scalar);
+    let output = quote!((#scalar, #pullback));
     let body = match bodies {
         Bodies::Stub => stub_body(),
         Bodies::Derivative => Generator::new(cx, function).function_body(),
@@ -252,17 +272,19 @@ fn public_functions(function: &Function, bodies: Bodies, companion: &str) -> Tok
         .collect();
     let args: Vec<&Ident> = function.params.iter().map(|param| &param.name).collect();
     // Indices, in the pullback's result, of the parameters that are differentiated.
-    let differentiated: Vec<usize> = float_params(function)
+    let differentiated: Vec<(syn::Index, TokenStream)> = function
+        .params
         .iter()
         .enumerate()
         .filter(|(_, param)| param.kind == ParamKind::Differentiated)
-        .map(|(index, _)| index)
+        .map(|(index, param)| (syn::Index::from(index), adjoint_type(param, &scalar)))
         .collect();
     let (grads_type, grads_value) = match differentiated.as_slice() {
-        [only] => (quote!(#scalar), quote!(adjoints[#only])),
+        [(only, ty)] => (ty.clone(), quote!(adjoints.#only)),
         many => {
-            let types = many.iter().map(|_| scalar.clone());
-            (quote!((#(#types,)*)), quote!((#(adjoints[#many],)*)))
+            let types = many.iter().map(|(_, ty)| ty);
+            let fields = many.iter().map(|(index, _)| quote!(adjoints.#index));
+            (quote!((#(#types,)*)), quote!((#(#fields,)*)))
         }
     };
     let vjp_body = match bodies {
@@ -320,6 +342,17 @@ enum Node {
         name: Ident,
         slot: usize,
     },
+    /// An element of a container variable: `x[i]`, or `v` in `for v in &x`.
+    Element {
+        value: TokenStream,
+        vector: usize,
+        index: Ident,
+    },
+    /// A whole container variable, passed to a function.
+    Vector {
+        value: TokenStream,
+        vector: usize,
+    },
     Op {
         value: Ident,
         pullback: Ident,
@@ -345,6 +378,7 @@ impl Node {
         match self {
             Node::Constant(tokens) => tokens.clone(),
             Node::Var { name, .. } => name.to_token_stream(),
+            Node::Element { value, .. } | Node::Vector { value, .. } => value.clone(),
             Node::Op { value, .. } => value.to_token_stream(),
         }
     }
@@ -357,6 +391,15 @@ impl Node {
 #[derive(Clone)]
 enum Binding {
     Float(usize),
+    /// A slice or `Vec` of scalars, with a vector of adjoints.
+    Vector(usize),
+    /// `v` in `for v in &x`: a reference to element `index` of the container `vector`
+    /// (`by_value` for `for &v in ...`).
+    Element {
+        vector: usize,
+        index: Ident,
+        by_value: bool,
+    },
     Data,
 }
 
@@ -406,7 +449,10 @@ struct Generator<'a> {
     locals: Locals,
     counter: usize,
     slots: usize,
+    vectors: usize,
     frames: Vec<Frame>,
+    /// What the pullback returns for each float parameter, in order.
+    parameter_adjoints: Vec<TokenStream>,
 }
 
 impl<'a> Generator<'a> {
@@ -417,8 +463,15 @@ impl<'a> Generator<'a> {
             locals: Locals::analyze(function),
             counter: 0,
             slots: 0,
+            vectors: 0,
             frames: Vec::new(),
+            parameter_adjoints: Vec::new(),
         }
+    }
+
+    fn vector_slot(&mut self) -> usize {
+        self.vectors += 1;
+        self.vectors - 1
     }
 
     fn scalar(&self) -> Ident {
@@ -463,7 +516,10 @@ impl<'a> Generator<'a> {
     }
 
     fn is_float_var(&self, name: &Ident) -> bool {
-        matches!(self.lookup(name), Some(Binding::Float(_)))
+        matches!(
+            self.lookup(name),
+            Some(Binding::Float(_) | Binding::Vector(_) | Binding::Element { .. })
+        )
     }
 
     /// Names bound in scope answer for themselves; a name not bound yet is one that `expr`
@@ -471,8 +527,8 @@ impl<'a> Generator<'a> {
     fn may_be_float(&self, expr: &Expr) -> bool {
         self.locals
             .may_be_float_with(expr, &|ident| match self.lookup(ident) {
-                Some(Binding::Float(_)) => true,
                 Some(Binding::Data) => false,
+                Some(_) => true,
                 None => self.locals.floats.contains(ident),
             })
     }
@@ -491,11 +547,27 @@ impl<'a> Generator<'a> {
     fn function_body(mut self) -> TokenStream {
         self.frames.push(Frame::new(FrameKind::Function));
         for param in &self.function.params {
+            let name = &param.name;
             let binding = match param.kind {
-                ParamKind::Data => Binding::Data,
-                _ => Binding::Float(self.slot()),
+                ParamKind::Data => {
+                    self.parameter_adjoints.push(quote!(()));
+                    Binding::Data
+                }
+                _ if param.is_scalar() => {
+                    let slot = self.slot();
+                    self.parameter_adjoints.push(quote!(__adj[#slot]));
+                    Binding::Float(slot)
+                }
+                _ => {
+                    let vector = self.vector_slot();
+                    let length = format_ident!("__ad_length_{}", name);
+                    self.emit(quote!(let #length = #name.len();));
+                    self.parameter_adjoints
+                        .push(quote!(__adj.vector_result(#vector, #length)));
+                    Binding::Vector(vector)
+                }
             };
-            self.bind(param.name.clone(), binding);
+            self.bind(name.clone(), binding);
         }
         let block = self.function.body.clone();
         let tail = self.block_statements(&block);
@@ -510,18 +582,18 @@ impl<'a> Generator<'a> {
         }
         let frame = self.frames.pop().expect("the function frame");
         let forward = frame.forward;
-        let slots = self.slots.max(1);
+        let slots = self.slots;
+        let vectors = self.vectors;
         let scalar = self.scalar();
-        let float_count = float_params(self.function).len();
+        let pullback = pullback_type(self.function, &scalar);
         quote! {
             #[allow(unused_imports)]
             use ::ad_runtime::__private::{
                 CastPrimitive as _, CastScalar as _, LiftFloat as _, LiftOther as _,
             };
-            const __AD_SLOTS: usize = #slots;
             #[allow(non_camel_case_types, dead_code)]
-            type __AdAdjoints<__T> = [__T; __AD_SLOTS];
-            ::ad_runtime::__private::maybe_grow(move || -> (#scalar, ::ad_runtime::__private::Pullback<#scalar, #float_count>) {
+            type __AdAdjoints<__T> = ::ad_runtime::__private::Adjoints<__T, #slots, #vectors>;
+            ::ad_runtime::__private::maybe_grow(move || -> (#scalar, #pullback) {
                 #(#forward)*
             })
         }
@@ -535,17 +607,16 @@ impl<'a> Generator<'a> {
         let seed = self.backprop(node, cotangent.to_token_stream());
         let composed = self.compose_prefix(None);
         let value = node.value();
-        let float_count = float_params(self.function).len();
-        let results = (0..float_count).map(|slot| quote!(__adj[#slot]));
+        let adjoints = adjoints_tuple_type(self.function, &scalar);
+        let results = &self.parameter_adjoints;
         quote! {
-            return (#value, ::std::boxed::Box::new(move |#cotangent: #scalar| -> [#scalar; #float_count] {
+            return (#value, ::std::boxed::Box::new(move |#cotangent: #scalar| -> #adjoints {
                 ::ad_runtime::__private::maybe_grow(move || {
-                    let mut __ad_storage: __AdAdjoints<#scalar> =
-                        [<#scalar as ::ad_runtime::Scalar>::zero(); __AD_SLOTS];
+                    let mut __ad_storage: __AdAdjoints<#scalar> = ::ad_runtime::__private::Adjoints::new();
                     let __adj = &mut __ad_storage;
                     #seed
                     #composed
-                    [#(#results),*]
+                    (#(#results,)*)
                 })
             }));
         }
@@ -634,6 +705,9 @@ impl<'a> Generator<'a> {
             if init.diverge.is_some() {
                 return self.data_local(local);
             }
+            if let Some(kind) = self.container_init(&init.expr, &name, ty.as_ref()) {
+                return self.container_local(&name, mutability, ty.as_ref(), &init.expr, kind);
+            }
         }
         let is_float = match (&ty, init) {
             (Some(ty), _) => first_float_in(ty).is_some(),
@@ -671,13 +745,167 @@ impl<'a> Generator<'a> {
         }
     }
 
+    /// Whether `let name = init` makes a container of floats, and how.
+    fn container_init(
+        &self,
+        init: &Expr,
+        name: &Ident,
+        ty: Option<&syn::Type>,
+    ) -> Option<ContainerInit> {
+        let declared_float =
+            ty.is_some_and(|ty| first_float_in(ty).is_some()) || self.locals.floats.contains(name);
+        match init {
+            Expr::Macro(mac) if mac.mac.path.is_ident("vec") => {
+                if !(declared_float || self.may_be_float(init)) {
+                    return None;
+                }
+                match MacroArgs::parse_from(&mac.mac).ok()? {
+                    MacroArgs::Repeat(element, _, count) => {
+                        Some(ContainerInit::Repeat(element, count))
+                    }
+                    MacroArgs::List(elements) => {
+                        Some(ContainerInit::List(elements.into_iter().collect()))
+                    }
+                }
+            }
+            Expr::Call(call) if declared_float => match &*call.func {
+                Expr::Path(path)
+                    if path.path.segments.len() == 2
+                        && path.path.segments[0].ident == "Vec"
+                        && matches!(
+                            path.path.segments[1].ident.to_string().as_str(),
+                            "new" | "with_capacity"
+                        ) =>
+                {
+                    Some(ContainerInit::Empty)
+                }
+                _ => None,
+            },
+            Expr::MethodCall(call)
+                if matches!(
+                    call.method.to_string().as_str(),
+                    "to_vec" | "clone" | "to_owned"
+                ) && call.args.is_empty() =>
+            {
+                self.vector_of(&call.receiver).map(ContainerInit::Copy)
+            }
+            _ => None,
+        }
+    }
+
+    /// A container of floats bound by `let`: its elements' adjoints live in a vector slot.
+    fn container_local(
+        &mut self,
+        name: &Ident,
+        mutability: Option<syn::token::Mut>,
+        ty: Option<&syn::Type>,
+        init: &Expr,
+        kind: ContainerInit,
+    ) {
+        let ty_tokens = ty.map(|ty| {
+            let ty = retype_type(self.function, ty);
+            quote!(: #ty)
+        });
+        let vector = self.vector_slot();
+        let cotangents = self.fresh("cts");
+        let piece = match kind {
+            ContainerInit::Repeat(element, count) => {
+                let node = self.lower(&element);
+                let (value, count) = (node.value(), self.native(&count));
+                self.emit(quote!(let #mutability #name #ty_tokens = ::std::vec![#value; #count];));
+                let total = self.fresh("ct");
+                let backprop = self.backprop(&node, total.to_token_stream());
+                quote! {
+                    let #total = ::ad_runtime::__private::sum_of(__adj.take_vector(#vector));
+                    #backprop
+                }
+            }
+            ContainerInit::List(elements) => {
+                let operands: Vec<&Expr> = elements.iter().collect();
+                let nodes = self.lower_operands(&operands);
+                let values = nodes.iter().map(Node::value);
+                self.emit(quote!(let #mutability #name #ty_tokens = ::std::vec![#(#values),*];));
+                let mut backprops = TokenStream::new();
+                for (position, node) in nodes.iter().enumerate() {
+                    let cotangent = quote! {
+                        #cotangents.get(#position).copied().unwrap_or_else(::ad_runtime::Scalar::zero)
+                    };
+                    backprops.extend(self.backprop(node, cotangent));
+                }
+                quote! {
+                    let #cotangents = __adj.take_vector(#vector);
+                    #backprops
+                }
+            }
+            ContainerInit::Empty => {
+                let value = self.native(init);
+                self.emit(quote!(let #mutability #name #ty_tokens = #value;));
+                quote!(let _ = __adj.take_vector(#vector);)
+            }
+            ContainerInit::Copy(source) => {
+                let value = self.native_unchecked(init);
+                self.emit(quote!(let #mutability #name #ty_tokens = #value;));
+                quote! {
+                    let #cotangents = __adj.take_vector(#vector);
+                    __adj.add_vector(#source, &#cotangents);
+                }
+            }
+        };
+        self.piece(piece);
+        self.bind(name.clone(), Binding::Vector(vector));
+    }
+
+    /// `v.push(e)` on a container of floats: the new element's index is kept.
+    fn push(&mut self, call: &syn::ExprMethodCall, vector: usize) {
+        let Some(element) = call.args.first() else {
+            return self.error(call, "`push` takes the element");
+        };
+        let node = self.lower(element);
+        let value = node.value();
+        let receiver = &call.receiver;
+        let position = self.fresh("i");
+        self.emit(quote! {
+            let #position: usize = #receiver.len();
+            #receiver.push(#value);
+        });
+        let cotangent = self.fresh("ct");
+        let backprop = self.backprop(&node, cotangent.to_token_stream());
+        self.piece(quote! {
+            let #cotangent = __adj.take_element(#vector, #position);
+            #backprop
+        });
+    }
+
+    /// `v[i] = node` on a container of floats: the old element's adjoint is complete here.
+    fn element_assign(&mut self, index: &syn::ExprIndex, vector: usize, node: Node) {
+        let base = &index.expr;
+        let value = node.value();
+        let position = self.fresh("i");
+        let position_value = self.native(&index.index);
+        self.emit(quote! {
+            let #position: usize = #position_value;
+            #base[#position] = #value;
+        });
+        let cotangent = self.fresh("ct");
+        let backprop = self.backprop(&node, cotangent.to_token_stream());
+        self.piece(quote! {
+            let #cotangent = __adj.take_element(#vector, #position);
+            #backprop
+        });
+    }
+
     /// `let (a, mut b) = (e1, e2);`: every element is evaluated first (so that
     /// `let (a, b) = (b, a)` swaps), then each is bound like a `let` of its own.
     fn tuple_local(&mut self, pattern: &syn::PatTuple, values: &syn::ExprTuple) {
-        let evaluated: Vec<(Node, bool)> = values
-            .elems
+        let operands: Vec<&Expr> = values.elems.iter().collect();
+        let floats: Vec<bool> = operands
             .iter()
-            .map(|value| (self.lower(value), self.may_be_float(value)))
+            .map(|value| self.may_be_float(value))
+            .collect();
+        let evaluated: Vec<(Node, bool)> = self
+            .lower_operands(&operands)
+            .into_iter()
+            .zip(floats)
             .collect();
         for (element, (node, is_float)) in pattern.elems.iter().zip(evaluated) {
             let Pat::Ident(pat) = element else {
@@ -768,6 +996,9 @@ impl<'a> Generator<'a> {
     }
 
     fn expression_statement(&mut self, expr: &Expr) {
+        if expression_checkpoint(expr).is_some() {
+            return self.checkpointed_statement(expr);
+        }
         match expr {
             Expr::Assign(assign) => self.assign(assign),
             Expr::Binary(binary) if compound_rule(&binary.op).is_some() => {
@@ -776,6 +1007,12 @@ impl<'a> Generator<'a> {
             Expr::Return(ret) => self.exit_return(ret),
             Expr::Break(brk) => self.exit_break(brk),
             Expr::Continue(cont) => self.exit_continue(cont),
+            Expr::MethodCall(call)
+                if call.method == "push" && self.vector_of(&call.receiver).is_some() =>
+            {
+                let vector = self.vector_of(&call.receiver).expect("checked");
+                self.push(call, vector);
+            }
             _ if is_control_flow(expr) => self.control_flow(expr, ResultVar::Discard),
             _ if self.may_be_float(expr) => {
                 // Evaluated for its effects; its value (and derivative) is dropped.
@@ -791,6 +1028,12 @@ impl<'a> Generator<'a> {
     }
 
     fn assign(&mut self, assign: &syn::ExprAssign) {
+        if let Expr::Index(index) = &*assign.left {
+            if let Some(vector) = self.vector_of(&index.expr) {
+                let node = self.lower(&assign.right);
+                return self.element_assign(index, vector, node);
+            }
+        }
         if let (Expr::Tuple(targets), Expr::Tuple(values)) = (&*assign.left, &*assign.right) {
             if targets.elems.len() == values.elems.len() && self.may_be_float(&assign.right) {
                 return self.tuple_assign(targets, values);
@@ -829,7 +1072,8 @@ impl<'a> Generator<'a> {
     /// target's adjoint is taken before any value's is given: a value may read a target's old
     /// version (`(p, q) = (q, p)`), whose adjoint must not mix with the new one's.
     fn tuple_assign(&mut self, targets: &syn::ExprTuple, values: &syn::ExprTuple) {
-        let evaluated: Vec<Node> = values.elems.iter().map(|value| self.lower(value)).collect();
+        let operands: Vec<&Expr> = values.elems.iter().collect();
+        let evaluated = self.lower_operands(&operands);
         let mut takes = TokenStream::new();
         let mut gives = TokenStream::new();
         for (target, node) in targets.elems.iter().zip(evaluated) {
@@ -858,6 +1102,35 @@ impl<'a> Generator<'a> {
     }
 
     fn compound_assign(&mut self, binary: &syn::ExprBinary) {
+        if let Expr::Index(index) = &*binary.left {
+            if let Some(vector) = self.vector_of(&index.expr) {
+                let rule = compound_rule(&binary.op).expect("a compound assignment");
+                let old = self.lower_index(index);
+                let right = self.lower(&binary.right);
+                let node = self.apply_rule(rule, vec![old, right], Vec::new(), binary.span());
+                // The element read and the element written are at the same index.
+                let Node::Op { children, .. } = &node else {
+                    return;
+                };
+                let Some(Node::Element {
+                    index: position, ..
+                }) = children.first()
+                else {
+                    return;
+                };
+                let position = position.clone();
+                let base = &index.expr;
+                let value = node.value();
+                self.emit(quote!(#base[#position] = #value;));
+                let cotangent = self.fresh("ct");
+                let backprop = self.backprop(&node, cotangent.to_token_stream());
+                self.piece(quote! {
+                    let #cotangent = __adj.take_element(#vector, #position);
+                    #backprop
+                });
+                return;
+            }
+        }
         let target = match &*binary.left {
             Expr::Path(path) => path.path.get_ident().cloned(),
             _ => None,
@@ -867,7 +1140,7 @@ impl<'a> Generator<'a> {
                 let name = target.expect("a float target is a name");
                 let rule = compound_rule(&binary.op).expect("a compound assignment");
                 let left = Node::Var {
-                    name: name.clone(),
+                    name: self.read(quote!(#name)),
                     slot,
                 };
                 let right = self.lower(&binary.right);
@@ -1050,7 +1323,45 @@ impl<'a> Generator<'a> {
         });
         let boxed = has_exits_to(body, &label, user_label.is_some());
         let mut reserve = None;
+        let mut element_bindings: Vec<(Ident, Binding, TokenStream)> = Vec::new();
         let (header, bindings) = match expr {
+            Expr::ForLoop(l) if self.container_iteration(&l.expr, &l.pat).is_some() => {
+                let (sources, position, elements) =
+                    self.container_iteration(&l.expr, &l.pat).expect("checked");
+                let counter = self.fresh("k");
+                let count = self.fresh("n");
+                let lengths = sources.iter().map(|(source, _)| quote!(#source.len()));
+                self.emit(quote! {
+                    let #count: usize = [#(#lengths),*].into_iter().min().unwrap_or(0);
+                });
+                let iterator = self.fresh("iter");
+                self.emit(quote!(let #iterator = 0..#count;));
+                reserve = Some(iterator.clone());
+                if let Some(position) = position {
+                    element_bindings.push((
+                        position.clone(),
+                        Binding::Data,
+                        quote!(let #position = #counter;),
+                    ));
+                }
+                for ((source, vector), (name, by_value)) in sources.iter().zip(elements) {
+                    let access = if by_value {
+                        quote!(let #name = #source[#counter];)
+                    } else {
+                        quote!(let #name = &#source[#counter];)
+                    };
+                    let binding = match vector {
+                        Some(vector) => Binding::Element {
+                            vector: *vector,
+                            index: counter.clone(),
+                            by_value,
+                        },
+                        None => Binding::Data,
+                    };
+                    element_bindings.push((name, binding, access));
+                }
+                (quote!(for #counter in #iterator), Vec::new())
+            }
             Expr::ForLoop(l) => {
                 if self.may_be_float(&l.expr) {
                     self.error(&l.expr, "reverse mode cannot iterate over floats yet");
@@ -1079,6 +1390,10 @@ impl<'a> Generator<'a> {
         }));
         for name in bindings {
             self.bind(name, Binding::Data);
+        }
+        for (name, binding, access) in element_bindings {
+            self.emit(access);
+            self.bind(name, binding);
         }
         if let Some(tail) = self.block_statements(body) {
             self.expression_statement(&tail);
@@ -1548,7 +1863,17 @@ impl<'a> Generator<'a> {
     // ----- expressions -----
 
     fn lower(&mut self, expr: &Expr) -> Node {
-        if expression_checkpoint(expr).is_some() {
+        if let Some(attrs) = expression_checkpoint(expr) {
+            if !matches!(
+                attr::checkpoint_args(self.cx, attrs),
+                Some(CheckpointArgs::Region) | None
+            ) {
+                self.error(
+                    expr,
+                    "a checkpoint schedule applies to a loop statement; a loop used as a value \
+                     takes a plain `#[checkpoint]`",
+                );
+            }
             let name = self.fresh("r");
             let slot = self.slot();
             self.emit(quote!(let mut #name;));
@@ -1562,16 +1887,59 @@ impl<'a> Generator<'a> {
             Expr::Group(group) => self.lower(&group.expr),
             Expr::Lit(_) => Node::Constant(self.native(expr)),
             Expr::Path(path) => match path.path.get_ident().and_then(|id| self.lookup(id)) {
-                Some(Binding::Float(slot)) => Node::Var {
-                    name: path.path.get_ident().cloned().expect("a name"),
-                    slot,
+                Some(Binding::Float(slot)) => {
+                    let name = path.path.get_ident().cloned().expect("a name");
+                    Node::Var {
+                        name: self.read(quote!(#name)),
+                        slot,
+                    }
+                }
+                Some(Binding::Element {
+                    vector,
+                    index,
+                    by_value,
+                }) => {
+                    let name = path.path.get_ident().cloned().expect("a name");
+                    let value = if by_value {
+                        quote!(#name)
+                    } else {
+                        quote!((*#name))
+                    };
+                    Node::Element {
+                        value: self.read(value).to_token_stream(),
+                        vector,
+                        index,
+                    }
+                }
+                Some(Binding::Vector(vector)) => Node::Vector {
+                    value: path.to_token_stream(),
+                    vector,
                 },
                 _ => Node::Constant(self.native(expr)),
             },
+            Expr::Index(index) => self.lower_index(index),
+            Expr::Reference(reference) if reference.mutability.is_none() => {
+                match self.lower(&reference.expr) {
+                    Node::Vector { value, vector } => Node::Vector {
+                        value: quote!(&#value),
+                        vector,
+                    },
+                    Node::Constant(_) => Node::Constant(self.native(expr)),
+                    _ => self.refuse(
+                        expr,
+                        "reverse mode passes references to whole containers only; pass the \
+                         float itself",
+                    ),
+                }
+            }
             Expr::Binary(binary) => match arithmetic_rule(&binary.op) {
                 Some(rule) => {
-                    let left = self.lower(&binary.left);
-                    let right = self.lower(&binary.right);
+                    let mut operands = self
+                        .lower_operands(&[&binary.left, &binary.right])
+                        .into_iter();
+                    let (Some(left), Some(right)) = (operands.next(), operands.next()) else {
+                        unreachable!("two operands")
+                    };
                     if left.is_constant() && right.is_constant() {
                         let (l, r, op) = (left.value(), right.value(), &binary.op);
                         return Node::Constant(quote!((#l #op #r)));
@@ -1589,6 +1957,14 @@ impl<'a> Generator<'a> {
                     }
                     self.apply_rule("neg", vec![inner], Vec::new(), unary.span())
                 }
+                UnOp::Deref(_) => match self.lower(&unary.expr) {
+                    element @ Node::Element { .. } => element,
+                    Node::Constant(_) => Node::Constant(self.native(expr)),
+                    _ => self.refuse(
+                        expr,
+                        "reverse mode does not support references to floats yet",
+                    ),
+                },
                 _ => {
                     self.error(
                         expr,
@@ -1641,6 +2017,178 @@ impl<'a> Generator<'a> {
         }
     }
 
+    /// Lowers operands in order. When a later operand assigns a variable (`a * { a = 3.0 * a; a }`),
+    /// each earlier operand's read is pinned to a slot of its own: that version of the variable
+    /// is consumed after the next version exists, so their adjoints must not share a slot.
+    fn lower_operands(&mut self, operands: &[&Expr]) -> Vec<Node> {
+        let mut nodes = Vec::with_capacity(operands.len());
+        for (position, operand) in operands.iter().enumerate() {
+            let node = self.lower(operand);
+            let later_assigns = operands[position + 1..].iter().any(|later| assigns(later));
+            nodes.push(if later_assigns { self.pin(node) } else { node });
+        }
+        nodes
+    }
+
+    fn pin(&mut self, node: Node) -> Node {
+        let cotangent = self.fresh("ct");
+        let (value, give) = match &node {
+            Node::Var { name, slot } => {
+                (name.to_token_stream(), quote!(__adj[#slot] += #cotangent;))
+            }
+            Node::Element {
+                value,
+                vector,
+                index,
+            } => (
+                value.clone(),
+                quote!(__adj.add_element(#vector, #index, #cotangent);),
+            ),
+            _ => return node,
+        };
+        let slot = self.slot();
+        let copy = self.fresh("pinned");
+        self.emit(quote!(let #copy = #value;));
+        self.piece(quote! {
+            let #cotangent = ::ad_runtime::__private::take(&mut __adj[#slot]);
+            #give
+        });
+        Node::Var { name: copy, slot }
+    }
+
+    /// The value of a variable (or element) as it is now: later operands of the same expression
+    /// may assign it (`a * { a = 3.0 * a; a }`), and a tuple binding may rebind it.
+    fn read(&mut self, value: TokenStream) -> Ident {
+        let copy = self.fresh("read");
+        self.emit(quote!(let #copy = #value;));
+        copy
+    }
+
+    /// `x[i]` on a container variable: the index is kept for the backward sweep.
+    fn lower_index(&mut self, index: &syn::ExprIndex) -> Node {
+        let whole = Expr::Index(index.clone());
+        let Some(vector) = self.vector_of(&index.expr) else {
+            return if self.may_be_float(&index.expr) {
+                self.refuse(
+                    &whole,
+                    "reverse mode indexes slices and `Vec`s of scalars held in variables; nested \
+                     containers come later",
+                )
+            } else {
+                Node::Constant(self.native(&whole))
+            };
+        };
+        let position = self.fresh("i");
+        let position_value = self.native(&index.index);
+        let base = &index.expr;
+        self.emit(quote!(let #position: usize = #position_value;));
+        Node::Element {
+            value: self.read(quote!(#base[#position])).to_token_stream(),
+            vector,
+            index: position,
+        }
+    }
+
+    /// A `for` loop over containers of floats, as an index loop: the containers (with their
+    /// vector slots, `None` for containers of data), the name bound to the position (for
+    /// `enumerate`), and each element's name with whether it is bound by value (`&v`).
+    /// Recognized: `x`, `&x`, `x.iter()`, then `.enumerate()` and/or `.zip(y)` (`y`, `&y`,
+    /// `y.iter()`), with patterns `v`, `&v`, `(i, v)`, `(a, b)`, `(i, (a, b))`.
+    #[allow(clippy::type_complexity)]
+    fn container_iteration(
+        &self,
+        iter: &Expr,
+        pat: &Pat,
+    ) -> Option<(
+        Vec<(TokenStream, Option<usize>)>,
+        Option<Ident>,
+        Vec<(Ident, bool)>,
+    )> {
+        fn source(generator: &Generator, expr: &Expr) -> Option<(TokenStream, Option<usize>)> {
+            match expr {
+                Expr::Reference(reference) => source(generator, &reference.expr),
+                Expr::Paren(paren) => source(generator, &paren.expr),
+                Expr::MethodCall(call) if call.method == "iter" && call.args.is_empty() => {
+                    source(generator, &call.receiver)
+                }
+                Expr::Path(path) => {
+                    let name = path.path.get_ident()?;
+                    match generator.lookup(name)? {
+                        Binding::Vector(vector) => Some((quote!(#name), Some(vector))),
+                        Binding::Data => Some((quote!(#name), None)),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            }
+        }
+        fn element(pat: &Pat) -> Option<(Ident, bool)> {
+            match pat {
+                Pat::Ident(ident) if ident.subpat.is_none() && ident.by_ref.is_none() => {
+                    Some((ident.ident.clone(), false))
+                }
+                Pat::Reference(reference) => match &*reference.pat {
+                    Pat::Ident(ident) if ident.subpat.is_none() => {
+                        Some((ident.ident.clone(), true))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        fn pair(pat: &Pat) -> Option<(&Pat, &Pat)> {
+            match pat {
+                Pat::Tuple(tuple) if tuple.elems.len() == 2 => {
+                    Some((&tuple.elems[0], &tuple.elems[1]))
+                }
+                _ => None,
+            }
+        }
+        let (inner, enumerated) = match iter {
+            Expr::MethodCall(call) if call.method == "enumerate" && call.args.is_empty() => {
+                (&*call.receiver, true)
+            }
+            other => (other, false),
+        };
+        let sources: Vec<(TokenStream, Option<usize>)> = match inner {
+            Expr::MethodCall(call) if call.method == "zip" && call.args.len() == 1 => {
+                vec![source(self, &call.receiver)?, source(self, &call.args[0])?]
+            }
+            other => vec![source(self, other)?],
+        };
+        if sources.iter().all(|(_, vector)| vector.is_none()) {
+            return None;
+        }
+        let (position, elements_pat) = if enumerated {
+            let (position, rest) = pair(pat)?;
+            let Pat::Ident(position) = position else {
+                return None;
+            };
+            (Some(position.ident.clone()), rest)
+        } else {
+            (None, pat)
+        };
+        let elements = if sources.len() == 2 {
+            let (a, b) = pair(elements_pat)?;
+            vec![element(a)?, element(b)?]
+        } else {
+            vec![element(elements_pat)?]
+        };
+        Some((sources, position, elements))
+    }
+
+    /// The vector slot of an expression naming a container variable (`x`, `(x)`).
+    fn vector_of(&self, expr: &Expr) -> Option<usize> {
+        match expr {
+            Expr::Path(path) => match path.path.get_ident().and_then(|id| self.lookup(id)) {
+                Some(Binding::Vector(vector)) => Some(vector),
+                _ => None,
+            },
+            Expr::Paren(paren) => self.vector_of(&paren.expr),
+            _ => None,
+        }
+    }
+
     fn lower_method(&mut self, call: &syn::ExprMethodCall) -> Node {
         let method = call.method.to_string();
         if VALUE_ONLY_METHODS.contains(&method.as_str()) || !self.may_be_float(&call.receiver) {
@@ -1675,10 +2223,7 @@ impl<'a> Generator<'a> {
                 format!("`{name}` takes a different number of arguments"),
             );
         }
-        let children: Vec<Node> = arguments[..float_arguments]
-            .iter()
-            .map(|argument| self.lower(argument))
-            .collect();
+        let children = self.lower_operands(&arguments[..float_arguments]);
         if children.iter().all(Node::is_constant) {
             return Node::Constant(self.native(whole));
         }
@@ -1711,6 +2256,9 @@ impl<'a> Generator<'a> {
         match path.get_ident().and_then(|name| self.lookup(name)) {
             // A closure: refused where it is defined.
             Some(Binding::Float(_)) => return Node::Constant(self.native_unchecked(&whole)),
+            Some(Binding::Vector(_) | Binding::Element { .. }) => {
+                return self.refuse(&whole, "a container of floats cannot be called")
+            }
             Some(Binding::Data) if with_floats => {
                 return self.refuse(
                     &whole,
@@ -1743,16 +2291,24 @@ impl<'a> Generator<'a> {
             }
             _ => return Node::Constant(self.native(&whole)),
         }
+        // One child per argument: the callee's pullback returns one adjoint per parameter
+        // (`()` for data), so arguments and adjoints pair by position.
         let mut children = Vec::new();
         let mut arguments = Vec::new();
-        for arg in &call.args {
-            if self.may_be_float(arg) {
+        let args: Vec<&Expr> = call.args.iter().collect();
+        for (position, arg) in args.iter().enumerate() {
+            let node = if self.may_be_float(arg) {
                 let node = self.lower(arg);
-                arguments.push(node.value());
-                children.push(node);
+                if args[position + 1..].iter().any(|later| assigns(later)) {
+                    self.pin(node)
+                } else {
+                    node
+                }
             } else {
-                arguments.push(self.native(arg));
-            }
+                Node::Constant(self.native(arg))
+            };
+            arguments.push(node.value());
+            children.push(node);
         }
         let value = self.fresh("v");
         let pullback = self.fresh("d");
@@ -1804,6 +2360,10 @@ impl<'a> Generator<'a> {
     fn backprop(&mut self, node: &Node, cotangent: TokenStream) -> TokenStream {
         match node {
             Node::Constant(_) => TokenStream::new(),
+            Node::Element { vector, index, .. } => {
+                quote!(__adj.add_element(#vector, #index, #cotangent);)
+            }
+            Node::Vector { vector, .. } => quote!(__adj.add_vector(#vector, &#cotangent);),
             Node::Var { slot, .. } => quote!(__adj[#slot] += #cotangent;),
             Node::Op {
                 pullback,
@@ -1826,7 +2386,12 @@ impl<'a> Generator<'a> {
                         quote!(#result.1 .0),
                         quote!(#result.1 .1),
                     ],
-                    Arity::Call => (0..children.len()).map(|i| quote!(#result[#i])).collect(),
+                    Arity::Call => (0..children.len())
+                        .map(|i| {
+                            let field = syn::Index::from(i);
+                            quote!(#result.#field)
+                        })
+                        .collect(),
                 };
                 let mut out = head;
                 for (child, part) in children.iter().zip(parts) {
@@ -1980,6 +2545,18 @@ impl LeakChecker<'_, '_> {
     }
 }
 
+/// How a `let` makes a container of floats.
+enum ContainerInit {
+    /// `vec![x; n]`
+    Repeat(Box<Expr>, Box<Expr>),
+    /// `vec![a, b, c]`
+    List(Vec<Expr>),
+    /// `Vec::new()`, `Vec::with_capacity(n)`: filled by `push`.
+    Empty,
+    /// `x.to_vec()`, `x.clone()` of the container in this vector slot.
+    Copy(usize),
+}
+
 enum LoopKind<'e> {
     For(&'e Pat, &'e Expr),
     While(&'e Expr),
@@ -2022,6 +2599,28 @@ fn expression_checkpoint(expr: &Expr) -> Option<&[syn::Attribute]> {
         _ => return None,
     };
     has_checkpoint(attrs).then_some(attrs.as_slice())
+}
+
+/// Whether evaluating `expr` assigns a variable (inside a block, a branch, a loop).
+fn assigns(expr: &Expr) -> bool {
+    struct Assigns(bool);
+    impl<'ast> Visit<'ast> for Assigns {
+        fn visit_expr_assign(&mut self, _: &'ast syn::ExprAssign) {
+            self.0 = true;
+        }
+        fn visit_expr_binary(&mut self, binary: &'ast syn::ExprBinary) {
+            self.0 |= compound_rule(&binary.op).is_some();
+            syn::visit::visit_expr_binary(self, binary);
+        }
+        fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+            self.0 |= call.method == "push";
+            syn::visit::visit_expr_method_call(self, call);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut finder = Assigns(false);
+    finder.visit_expr(expr);
+    finder.0
 }
 
 /// `g_jvp(..)`, `g_vjp(..)`, `g_grad(..)`.

@@ -1,10 +1,10 @@
 use ad_runtime::reverse;
 
 #[reverse]
-fn sum(xs: &[f64]) -> f64 {
+fn sum(rows: &[Vec<f64>]) -> f64 {
     let mut s = 0.0;
-    for x in xs {
-        s += *x;
+    for row in rows {
+        s += row[0];
     }
     s
 }

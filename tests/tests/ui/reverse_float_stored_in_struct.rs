@@ -1,10 +1,13 @@
 use ad_runtime::reverse;
 
+struct Point {
+    x: f64,
+}
+
 #[reverse]
 fn f(x: f64) -> f64 {
-    let mut values = Vec::new();
-    values.push(x);
-    values[0] * 2.0
+    let p = Point { x };
+    p.x * 2.0
 }
 
 fn main() {}

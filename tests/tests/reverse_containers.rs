@@ -1,0 +1,196 @@
+//! Slices and `Vec`s of floats in reverse mode, against forward mode (which is checked against
+//! central differences in `forward_containers.rs`) and the dot-product identity.
+
+// `vec!` of a few elements is written on purpose: the macro must handle it.
+#![allow(clippy::needless_range_loop, clippy::useless_vec)]
+
+mod common;
+
+use ad_runtime::{forward, reverse};
+use approx::assert_relative_eq;
+use common::Rng;
+
+fn random_vector(rng: &mut Rng, n: usize) -> Vec<f64> {
+    (0..n).map(|_| rng.uniform(-1.5, 1.5)).collect()
+}
+
+/// The gradient from reverse mode against forward mode along every basis direction, and
+/// <J t, c> = <t, J^T c> for random t, c.
+fn check_gradient(
+    n: usize,
+    plain: impl Fn(&[f64]) -> f64,
+    jvp: impl Fn(&[f64], &[f64]) -> (f64, f64),
+    vjp: impl Fn(&[f64], f64) -> (f64, Vec<f64>),
+) {
+    let mut rng = Rng::new(n as u64 + 3);
+    for _ in 0..5 {
+        let x = random_vector(&mut rng, n);
+        let (value, gradient) = vjp(&x, 1.0);
+        assert_eq!(value.to_bits(), plain(&x).to_bits());
+        assert_eq!(gradient.len(), n);
+        for i in 0..n {
+            let mut e = vec![0.0; n];
+            e[i] = 1.0;
+            assert_relative_eq!(
+                gradient[i],
+                jvp(&x, &e).1,
+                epsilon = 1e-13,
+                max_relative = 1e-12
+            );
+        }
+        let t = random_vector(&mut rng, n);
+        let c = rng.uniform(-2.0, 2.0);
+        let (_, jt) = jvp(&x, &t);
+        let (_, jtc) = vjp(&x, c);
+        let dot: f64 = t.iter().zip(&jtc).map(|(a, b)| a * b).sum();
+        assert_relative_eq!(jt * c, dot, epsilon = 1e-12, max_relative = 1e-12);
+    }
+}
+
+#[forward]
+#[reverse]
+fn indexing(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        s += x[i] * x[(i + 1) % x.len()];
+    }
+    s
+}
+
+#[forward]
+#[reverse]
+fn references(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for v in x {
+        s += v * v;
+    }
+    for v in x.iter() {
+        s -= *v * 0.5;
+    }
+    for (i, v) in x.iter().enumerate() {
+        s += v.sin() * i as f64;
+    }
+    for &v in x.iter() {
+        if v > 0.0 {
+            s += v.exp();
+        }
+    }
+    s
+}
+
+#[forward]
+#[reverse]
+fn building_vectors(x: &[f64], n: usize) -> f64 {
+    let mut v = vec![0.0; n];
+    let mut w = Vec::with_capacity(n);
+    let mut u = Vec::new();
+    for i in 0..n {
+        v[i] = x[i % x.len()] * (i + 1) as f64;
+        w.push(v[i].exp());
+        u.push(v[i] + w[i]);
+    }
+    let copy = x.to_vec();
+    v[0] += copy[0] * 3.0;
+    // Overwrite an element whose old value is still used.
+    v[1] = v[1] * v[1] + v[0];
+    let listed = vec![x[0], 2.0 * x[1], 1.0];
+    let mut s = 0.0;
+    for e in &v {
+        s += *e;
+    }
+    s + u[n - 1] + w[0] + listed[1] * listed[0]
+}
+
+#[forward]
+#[reverse]
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (x, y) in a.iter().zip(b.iter()) {
+        s += x * y;
+    }
+    s
+}
+
+#[forward]
+#[reverse]
+fn uses_dot(x: &[f64], #[no_grad] weights: &[f64]) -> f64 {
+    let squared = dot(x, x);
+    let weighted = dot(x, weights);
+    let mut shifted = x.to_vec();
+    for i in 0..shifted.len() {
+        shifted[i] += 1.0;
+    }
+    squared.sqrt() + weighted * dot(&shifted, x)
+}
+
+#[forward]
+#[reverse]
+fn repeated(x: &[f64], #[no_grad] scale: f64) -> f64 {
+    let seed = x[0] * scale;
+    let copies = vec![seed; 4];
+    let mut s = 0.0;
+    for (i, c) in copies.iter().enumerate() {
+        s += c * (i + 1) as f64 * x[i % x.len()];
+    }
+    s
+}
+
+#[test]
+fn slices_in_reverse_mode() {
+    check_gradient(5, indexing, indexing_jvp, indexing_vjp);
+    check_gradient(5, references, references_jvp, references_vjp);
+    check_gradient(
+        3,
+        |x| building_vectors(x, 6),
+        |x, t| building_vectors_jvp(x, 6, t),
+        |x, c| building_vectors_vjp(x, 6, c),
+    );
+    let w = [0.5, -1.0, 2.0, 0.25];
+    check_gradient(
+        4,
+        |x| uses_dot(x, &w),
+        |x, t| uses_dot_jvp(x, &w, t),
+        |x, c| uses_dot_vjp(x, &w, c),
+    );
+    check_gradient(
+        3,
+        |x| repeated(x, 1.5),
+        |x, t| repeated_jvp(x, 1.5, t),
+        |x, c| repeated_vjp(x, 1.5, c),
+    );
+}
+
+#[test]
+fn two_slices_and_a_scalar() {
+    let a = [1.0, 2.0, 3.0];
+    let b = [0.5, -1.0, 4.0];
+    let (value, (ga, gb)) = dot_grad(&a, &b);
+    assert_eq!(value, 10.5);
+    assert_eq!(ga, b.to_vec());
+    assert_eq!(gb, a.to_vec());
+}
+
+#[forward]
+#[reverse]
+fn owned_vector(v: Vec<f64>, x: f64) -> f64 {
+    let mut s = x;
+    for e in &v {
+        s = s * e + 1.0;
+    }
+    s
+}
+
+#[test]
+fn owned_vectors() {
+    let v = vec![0.5, 1.5, -2.0];
+    let (value, (gv, gx)) = owned_vector_grad(v.clone(), 0.7);
+    assert_eq!(value, owned_vector(v.clone(), 0.7));
+    let (_, along_x) = owned_vector_jvp(v.clone(), 0.7, vec![0.0; 3], 1.0);
+    assert_relative_eq!(gx, along_x, max_relative = 1e-13);
+    for i in 0..3 {
+        let mut e = vec![0.0; 3];
+        e[i] = 1.0;
+        let (_, along) = owned_vector_jvp(v.clone(), 0.7, e, 0.0);
+        assert_relative_eq!(gv[i], along, max_relative = 1e-13);
+    }
+}
