@@ -79,7 +79,10 @@ impl Locals {
                 _ => recurse(&unary.expr),
             },
             Expr::Cast(cast) => first_float_in(&cast.ty).is_some(),
-            Expr::MethodCall(call) => !is_non_float_method(&call.method) && recurse(&call.receiver),
+            Expr::MethodCall(call) => {
+                !is_non_float_method(&call.method)
+                    && (recurse(&call.receiver) || call.args.iter().any(recurse))
+            }
             Expr::Call(call) => match &*call.func {
                 Expr::Path(path) => is_float_type_path(&path.path) || call.args.iter().any(recurse),
                 _ => call.args.iter().any(recurse),
@@ -100,10 +103,33 @@ impl Locals {
             Expr::Match(inner) => inner.arms.iter().any(|arm| recurse(&arm.body)),
             Expr::Macro(mac) => crate::macros::MacroArgs::parse_from(&mac.mac)
                 .is_ok_and(|args| args.exprs().into_iter().any(recurse)),
-            Expr::Loop(_) | Expr::Closure(_) | Expr::Unsafe(_) => true,
+            Expr::Loop(inner) => break_values(&inner.body).iter().any(recurse),
+            Expr::Closure(_) | Expr::Unsafe(_) => true,
             _ => false,
         }
     }
+}
+
+/// The values of the `break`s that leave a loop with this body.
+fn break_values(body: &syn::Block) -> Vec<Expr> {
+    struct Breaks(Vec<Expr>, usize);
+    impl<'ast> Visit<'ast> for Breaks {
+        fn visit_expr_break(&mut self, brk: &'ast syn::ExprBreak) {
+            if let (Some(value), 0) = (&brk.expr, self.1) {
+                self.0.push((**value).clone());
+            }
+        }
+        fn visit_expr_loop(&mut self, l: &'ast syn::ExprLoop) {
+            self.1 += 1;
+            syn::visit::visit_expr_loop(self, l);
+            self.1 -= 1;
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut breaks = Breaks(Vec::new(), 0);
+    breaks.visit_block(body);
+    breaks.0
 }
 
 fn block_value(block: &syn::Block) -> Option<&Expr> {

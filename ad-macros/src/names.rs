@@ -2,6 +2,7 @@
 //! cannot collide with the user's.
 
 use proc_macro2::Span;
+use syn::ext::IdentExt;
 use syn::Ident;
 
 use crate::ast::{Function, ParamKind};
@@ -47,7 +48,12 @@ pub fn jvp(function: &Function) -> Ident {
 
 fn suffixed(function: &Function, suffix: &str) -> Ident {
     let name = function.name();
-    Ident::new(&format!("{name}{suffix}"), name.span())
+    Ident::new(&format!("{}{suffix}", name.unraw()), name.span())
+}
+
+/// A generated local named after a parameter (`__ad_seeded_x`); raw names lose their `r#`.
+pub fn derived(prefix: &str, name: &Ident) -> Ident {
+    Ident::new(&format!("{prefix}{}", name.unraw()), name.span())
 }
 
 /// Functions the macros generate are generic already: calls to them are left as written.
@@ -66,7 +72,7 @@ pub fn tangents(function: &Function) -> Vec<Ident> {
         .iter()
         .filter(|param| param.kind == ParamKind::Differentiated)
         .map(|param| {
-            let name = param.name.to_string();
+            let name = param.name.unraw().to_string();
             let mut tangent = if name.chars().count() == 1 {
                 format!("d{name}")
             } else {

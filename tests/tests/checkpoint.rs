@@ -452,3 +452,24 @@ fn a_schedule_on_a_loop_in_tail_position_applies() {
         }
     );
 }
+
+#[forward]
+#[reverse]
+fn checkpointed_let_shadows_what_it_reads(x: f64) -> f64 {
+    #[checkpoint]
+    let x = x.sin() * 2.0;
+    x * x
+}
+
+#[test]
+fn a_checkpointed_let_may_shadow_its_input() {
+    for x in [0.3, 1.7] {
+        let (value, gradient) = checkpointed_let_shadows_what_it_reads_grad(x);
+        assert_eq!(value, checkpointed_let_shadows_what_it_reads(x));
+        assert_relative_eq!(
+            gradient,
+            checkpointed_let_shadows_what_it_reads_jvp(x, 1.0).1,
+            max_relative = 1e-13
+        );
+    }
+}

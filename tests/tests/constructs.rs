@@ -885,3 +885,49 @@ fn regressions_of_evaluation_order_and_argument_pairing() {
         &[0.5, -1.2],
     );
 }
+
+#[forward]
+#[reverse]
+fn review_compile_cases(x: f64, n: usize) -> f64 {
+    let _ = x * 2.0;
+    let mut s = FACTOR;
+    s += x;
+    let mut t = data_value(n);
+    t *= x;
+    let m = FACTOR.max(x);
+    let mut j = 0;
+    let k = loop {
+        j += 1;
+        if j > n {
+            break j + 1;
+        }
+    };
+    let mut u = 0.0;
+    for _ in 0..k {
+        u += s * t;
+    }
+    u + m
+}
+
+#[test]
+fn constants_data_results_and_integer_loops_in_float_code() {
+    check1(
+        |x| review_compile_cases(x, 2),
+        |x, dx| review_compile_cases_jvp(x, 2, dx),
+        |x, c| review_compile_cases_vjp(x, 2, c),
+        &[0.5, 2.5],
+    );
+}
+
+#[forward]
+#[reverse]
+#[allow(non_snake_case)]
+fn r#type(r#in: f64, r#as: f64) -> f64 {
+    r#in * r#as
+}
+
+#[test]
+fn raw_identifiers() {
+    assert_eq!(type_grad(2.0, 3.0), (6.0, (3.0, 2.0)));
+    assert_eq!(type_jvp(2.0, 3.0, 1.0, 0.0), (6.0, 3.0));
+}

@@ -10,7 +10,7 @@
 //! ```
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{Ident, Type};
@@ -203,7 +203,7 @@ pub fn jvp(function: &Function, bodies: Bodies) -> TokenStream {
                     quote!(::ad_runtime::__private::Seed::seed(#param_name, #tangent))
                 }
             };
-            let local = format_ident!("__ad_seeded_{}", param_name);
+            let local = names::derived("__ad_seeded_", param_name);
             seeding.push(quote!(let #local = #seeded;));
             if param.is_reference() {
                 quote!(&#local)

@@ -560,7 +560,7 @@ impl<'a> Generator<'a> {
                 }
                 _ => {
                     let vector = self.vector_slot();
-                    let length = format_ident!("__ad_length_{}", name);
+                    let length = names::derived("__ad_length_", name);
                     self.emit(quote!(let #length = #name.len();));
                     self.parameter_adjoints
                         .push(quote!(__adj.vector_result(#vector, #length)));
@@ -681,6 +681,15 @@ impl<'a> Generator<'a> {
     }
 
     fn local(&mut self, local: &syn::Local) {
+        if let (Pat::Wild(_), Some(init)) = (&local.pat, &local.init) {
+            if init.diverge.is_none() && self.may_be_float(&init.expr) {
+                // Evaluated for its effects; its value (and derivative) is dropped.
+                let node = self.lower(&init.expr);
+                let value = node.value();
+                self.emit(quote!(let _ = #value;));
+                return;
+            }
+        }
         if let (Pat::Tuple(pattern), Some(init)) = (&local.pat, &local.init) {
             if let (Expr::Tuple(values), None) = (&*init.expr, &init.diverge) {
                 if pattern.elems.len() == values.elems.len() && self.may_be_float(&init.expr) {
@@ -711,7 +720,12 @@ impl<'a> Generator<'a> {
         }
         let is_float = match (&ty, init) {
             (Some(ty), _) => first_float_in(ty).is_some(),
-            (None, Some(init)) => self.may_be_float(&init.expr),
+            // A constant or a data function's result has a type the macro cannot see; the
+            // floats later assigned to the variable tell.
+            (None, Some(init)) => {
+                self.may_be_float(&init.expr)
+                    || (is_opaque(&init.expr) && self.locals.floats.contains(&name))
+            }
             (None, None) => self.locals.floats.contains(&name),
         };
         if !is_float {
@@ -1172,6 +1186,11 @@ impl<'a> Generator<'a> {
             Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => self.lower_loop(expr, result),
             Expr::Paren(paren) => self.control_flow(&paren.expr, result),
             Expr::Group(group) => self.control_flow(&group.expr, result),
+            Expr::Block(block) => self.error(
+                &block.label,
+                "labeled blocks are not supported in reverse mode yet; use a `loop` with \
+                 `break 'label value`",
+            ),
             _ => self.error(expr, "this construct is not supported in reverse mode yet"),
         }
     }
@@ -1464,15 +1483,20 @@ impl<'a> Generator<'a> {
             let ty = retype_type(self.function, ty);
             quote!(: #ty)
         });
-        self.emit(quote!(let mut #name #ty_tokens;));
+        // The region's value goes to a fresh variable first: the region may read a variable
+        // that this `let` shadows.
+        let result = self.fresh("r");
+        self.emit(quote!(let mut #result #ty_tokens;));
         let expr = without_own_checkpoint(&init.expr);
         let block: Block = syn::parse_quote!({ #expr });
         if is_float {
             let slot = self.slot();
-            self.checkpointed_region(&block, ResultVar::Float(name.clone(), slot));
+            self.checkpointed_region(&block, ResultVar::Float(result.clone(), slot));
+            self.emit(quote!(let #name = #result;));
             self.bind(name, Binding::Float(slot));
         } else {
-            self.checkpointed_region(&block, ResultVar::Data(name.clone()));
+            self.checkpointed_region(&block, ResultVar::Data(result.clone()));
+            self.emit(quote!(let #name = #result;));
             self.bind(name, Binding::Data);
         }
     }
@@ -2191,7 +2215,9 @@ impl<'a> Generator<'a> {
 
     fn lower_method(&mut self, call: &syn::ExprMethodCall) -> Node {
         let method = call.method.to_string();
-        if VALUE_ONLY_METHODS.contains(&method.as_str()) || !self.may_be_float(&call.receiver) {
+        let float_operands = self.may_be_float(&call.receiver)
+            || call.args.iter().any(|argument| self.may_be_float(argument));
+        if VALUE_ONLY_METHODS.contains(&method.as_str()) || !float_operands {
             return Node::Constant(self.native(&Expr::MethodCall(call.clone())));
         }
         let mut arguments = vec![&*call.receiver];
@@ -2639,10 +2665,27 @@ fn calls_generated_function(expr: &Expr) -> bool {
     }
 }
 
+/// A constant path or a call whose result type the macro cannot see.
+fn is_opaque(expr: &Expr) -> bool {
+    match expr {
+        Expr::Path(path) => {
+            path.path.get_ident().is_none()
+                || path
+                    .path
+                    .segments
+                    .iter()
+                    .all(|s| s.ident.to_string().chars().all(|c| !c.is_ascii_lowercase()))
+        }
+        Expr::Call(_) | Expr::MethodCall(_) => true,
+        Expr::Paren(paren) => is_opaque(&paren.expr),
+        _ => false,
+    }
+}
+
 fn is_control_flow(expr: &Expr) -> bool {
     match expr {
         Expr::If(_) | Expr::Match(_) | Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => true,
-        Expr::Block(block) => block.label.is_none(),
+        Expr::Block(_) => true,
         Expr::Paren(paren) => is_control_flow(&paren.expr),
         Expr::Group(group) => is_control_flow(&group.expr),
         _ => false,
