@@ -227,7 +227,7 @@ pub fn jvp(function: &Function, bodies: Bodies) -> TokenStream {
     quote_spanned! {function.item.sig.span()=>
         #(#cfgs)*
         #[doc = #doc]
-        #[allow(dead_code, unused_variables, clippy::too_many_arguments, unreachable_code)]
+        #[allow(dead_code, unused_variables, clippy::too_many_arguments, clippy::type_complexity, unreachable_code)]
         #vis fn #jvp<#bound>(#(#primal_params,)* #(#tangent_params),*) -> (#output, #output) #where_clause {
             #body
         }

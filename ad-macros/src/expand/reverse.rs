@@ -320,14 +320,14 @@ fn public_functions(function: &Function, bodies: Bodies, companion: &str) -> Tok
     quote_spanned! {function.item.sig.span()=>
         #(#cfgs)*
         #[doc = #vjp_doc]
-        #[allow(dead_code, unused_variables, clippy::too_many_arguments, unreachable_code)]
+        #[allow(dead_code, unused_variables, clippy::too_many_arguments, clippy::type_complexity, unreachable_code)]
         #vis fn #vjp<#bound>(#(#params,)* #cotangent: #scalar) -> (#scalar, #grads_type) #where_clause {
             #vjp_body
         }
 
         #(#cfgs)*
         #[doc = #grad_doc]
-        #[allow(dead_code, unused_variables, clippy::too_many_arguments, unreachable_code)]
+        #[allow(dead_code, unused_variables, clippy::too_many_arguments, clippy::type_complexity, unreachable_code)]
         #vis fn #grad<#bound>(#(#params),*) -> (#scalar, #grads_type) #where_clause {
             #grad_body
         }

@@ -1,0 +1,17 @@
+//! ADBench (Šrajer, Kukelova, Fitzgibbon 2018): problems, readers and reference outputs. The
+//! data lives in `../shared/adbench` beside the repository.
+
+pub mod gmm;
+pub mod read;
+
+use std::path::PathBuf;
+
+/// `../shared/adbench` relative to the workspace.
+pub fn data_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/adbench")
+}
+
+/// ADBench's measure of agreement: `|x - y| / max(1, |x| + |y|)`.
+pub fn relative_difference(x: f64, y: f64) -> f64 {
+    (x - y).abs() / (x.abs() + y.abs()).max(1.0)
+}
