@@ -5,9 +5,11 @@
 //! cargo run --release -p ad-bench -- taylor --quick  # seconds; what CI runs
 //! cargo run --release -p ad-bench -- checkpoint      # checkpointed gradients: time, recomputations
 //! cargo run --release -p ad-bench -- memory          # peak memory, one process per figure
+//! cargo run --release -p ad-bench -- gmm             # ADBench GMM, J/F
 //! cargo run --release -p ad-bench -- all             # everything
 //! ```
 
+mod gmm_bench;
 mod memory;
 mod taylor;
 mod timing;
@@ -40,6 +42,9 @@ fn main() {
     }
     if all || benches.contains(&"checkpoint") {
         taylor::run_checkpoints(quick);
+    }
+    if all || benches.contains(&"gmm") {
+        gmm_bench::run(quick);
     }
     if all || benches.contains(&"memory") {
         memory::run(quick);
