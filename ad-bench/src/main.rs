@@ -6,10 +6,11 @@
 //! cargo run --release -p ad-bench -- checkpoint      # checkpointed gradients: time, recomputations
 //! cargo run --release -p ad-bench -- memory          # peak memory, one process per figure
 //! cargo run --release -p ad-bench -- gmm             # ADBench GMM, J/F
+//! cargo run --release -p ad-bench -- lstm            # ADBench LSTM, J/F
 //! cargo run --release -p ad-bench -- all             # everything
 //! ```
 
-mod gmm_bench;
+mod adbench_bench;
 mod memory;
 mod taylor;
 mod timing;
@@ -44,7 +45,10 @@ fn main() {
         taylor::run_checkpoints(quick);
     }
     if all || benches.contains(&"gmm") {
-        gmm_bench::run(quick);
+        adbench_bench::run(quick);
+    }
+    if all || benches.contains(&"lstm") {
+        adbench_bench::run_lstm(quick);
     }
     if all || benches.contains(&"memory") {
         memory::run(quick);

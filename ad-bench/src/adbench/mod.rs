@@ -2,6 +2,7 @@
 //! data lives in `../shared/adbench` beside the repository.
 
 pub mod gmm;
+pub mod lstm;
 pub mod read;
 
 use std::path::PathBuf;

@@ -3,7 +3,7 @@
 
 use std::hint::black_box;
 
-use ad_bench::adbench::{data_dir, gmm::Gmm};
+use ad_bench::adbench::{data_dir, gmm::Gmm, lstm::Lstm};
 
 use crate::timing::{seconds_per_call, Budget};
 
@@ -37,5 +37,31 @@ pub fn run(quick: bool) {
             gradient / objective
         );
     }
+    println!();
+}
+
+pub fn run_lstm(quick: bool) {
+    let budget = if quick { Budget::QUICK } else { Budget::FULL };
+    println!("## ADBench LSTM: J/F (reverse-mode gradient time / objective time)");
+    println!();
+    println!("| instance | objective | gradient | J/F |");
+    println!("| --- | ---: | ---: | ---: |");
+    let path = data_dir().join("lstm/lstm_l2_c1024.txt");
+    let Ok(lstm) = Lstm::read(&path) else {
+        println!("| l2 c1024 | (data not found at {}) | | |", path.display());
+        return;
+    };
+    let objective = seconds_per_call(budget, || {
+        black_box(black_box(&lstm).objective());
+    });
+    let gradient = seconds_per_call(budget, || {
+        black_box(black_box(&lstm).gradient());
+    });
+    println!(
+        "| l2 c1024 | {:.3} ms | {:.3} ms | {:.1} |",
+        objective * 1e3,
+        gradient * 1e3,
+        gradient / objective
+    );
     println!();
 }
