@@ -1,6 +1,7 @@
 //! ADBench (Šrajer, Kukelova, Fitzgibbon 2018): problems, readers and reference outputs. The
 //! data lives in `../shared/adbench` beside the repository.
 
+pub mod ba;
 pub mod gmm;
 pub mod lstm;
 pub mod read;

@@ -2,10 +2,12 @@
 
 use std::path::Path;
 
-/// The numbers of a file, in order.
+/// The numbers of a file, in order; lines starting with `#` are comments.
 pub fn numbers(path: &Path) -> std::io::Result<Vec<f64>> {
     let text = std::fs::read_to_string(path)?;
-    text.split_whitespace()
+    text.lines()
+        .filter(|line| !line.trim_start().starts_with('#'))
+        .flat_map(str::split_whitespace)
         .map(|word| {
             word.parse::<f64>().map_err(|error| {
                 std::io::Error::new(

@@ -681,6 +681,28 @@ impl<'a> Generator<'a> {
     }
 
     fn local(&mut self, local: &syn::Local) {
+        if let (Pat::Tuple(pattern), None) = (&local.pat, &local.init) {
+            // `let (a, b);`: each name declared on its own, assigned later.
+            if pattern
+                .elems
+                .iter()
+                .all(|element| matches!(element, Pat::Ident(_)))
+            {
+                for element in &pattern.elems {
+                    let Pat::Ident(ident) = element else { continue };
+                    let name = &ident.ident;
+                    let mutability = &ident.mutability;
+                    self.emit(quote!(let #mutability #name;));
+                    let binding = if self.locals.floats.contains(name) {
+                        Binding::Float(self.slot())
+                    } else {
+                        Binding::Data
+                    };
+                    self.bind(name.clone(), binding);
+                }
+                return;
+            }
+        }
         if let (Pat::Wild(_), Some(init)) = (&local.pat, &local.init) {
             if init.diverge.is_none() && self.may_be_float(&init.expr) {
                 // Evaluated for its effects; its value (and derivative) is dropped.
