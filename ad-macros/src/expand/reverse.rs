@@ -217,11 +217,23 @@ fn reverse_companion(cx: &Ctxt, function: &Function, bodies: Bodies, method: &st
     let where_clause = quote_scalar_where(span);
     let scalar = names::scalar_param(span);
     let params = forward::companion_params(function);
-    let pullback = pullback_type(function, &scalar);
-    let output = quote!((#scalar, #pullback));
+    // A leaf cannot be part of a recursion, so its pullback's type is finite: it is returned
+    // unboxed (no allocation per call). `use<__S>`: it borrows none of the arguments.
+    let leaf = bodies == Bodies::Derivative && is_leaf(function);
+    let output = if leaf {
+        let adjoints = adjoints_tuple_type(function, &scalar);
+        quote!((#scalar, impl ::core::ops::FnOnce(#scalar) -> #adjoints + use<#scalar>))
+    } else {
+        let pullback = pullback_type(function, &scalar);
+        quote!((#scalar, #pullback))
+    };
     let body = match bodies {
         Bodies::Stub => stub_body(),
-        Bodies::Derivative => Generator::new(cx, function).function_body(),
+        Bodies::Derivative => {
+            let mut generator = Generator::new(cx, function);
+            generator.leaf = leaf;
+            generator.function_body()
+        }
     };
     let cfgs = cfg_attrs(function);
     quote_spanned! {span=>
@@ -453,6 +465,8 @@ struct Generator<'a> {
     frames: Vec<Frame>,
     /// What the pullback returns for each float parameter, in order.
     parameter_adjoints: Vec<TokenStream>,
+    /// The pullback is returned unboxed, and the stack needs no growth checks (`is_leaf`).
+    leaf: bool,
 }
 
 impl<'a> Generator<'a> {
@@ -466,6 +480,7 @@ impl<'a> Generator<'a> {
             vectors: 0,
             frames: Vec::new(),
             parameter_adjoints: Vec::new(),
+            leaf: false,
         }
     }
 
@@ -586,6 +601,15 @@ impl<'a> Generator<'a> {
         let vectors = self.vectors;
         let scalar = self.scalar();
         let pullback = pullback_type(self.function, &scalar);
+        let body = if self.leaf {
+            quote!(#(#forward)*)
+        } else {
+            quote! {
+                ::ad_runtime::__private::maybe_grow(move || -> (#scalar, #pullback) {
+                    #(#forward)*
+                })
+            }
+        };
         quote! {
             #[allow(unused_imports)]
             use ::ad_runtime::__private::{
@@ -593,9 +617,7 @@ impl<'a> Generator<'a> {
             };
             #[allow(non_camel_case_types, dead_code)]
             type __AdAdjoints<__T> = ::ad_runtime::__private::Adjoints<__T, #slots, #vectors>;
-            ::ad_runtime::__private::maybe_grow(move || -> (#scalar, #pullback) {
-                #(#forward)*
-            })
+            #body
         }
     }
 
@@ -609,16 +631,23 @@ impl<'a> Generator<'a> {
         let value = node.value();
         let adjoints = adjoints_tuple_type(self.function, &scalar);
         let results = &self.parameter_adjoints;
-        quote! {
-            return (#value, ::std::boxed::Box::new(move |#cotangent: #scalar| -> #adjoints {
-                ::ad_runtime::__private::maybe_grow(move || {
-                    let mut __ad_storage: __AdAdjoints<#scalar> = ::ad_runtime::__private::Adjoints::new();
-                    let __adj = &mut __ad_storage;
-                    #seed
-                    #composed
-                    (#(#results,)*)
-                })
-            }));
+        let backward = quote! {
+            let mut __ad_storage: __AdAdjoints<#scalar> = ::ad_runtime::__private::Adjoints::new();
+            let __adj = &mut __ad_storage;
+            #seed
+            #composed
+            (#(#results,)*)
+        };
+        if self.leaf {
+            quote! {
+                return (#value, move |#cotangent: #scalar| -> #adjoints { #backward });
+            }
+        } else {
+            quote! {
+                return (#value, ::std::boxed::Box::new(move |#cotangent: #scalar| -> #adjoints {
+                    ::ad_runtime::__private::maybe_grow(move || { #backward })
+                }));
+            }
         }
     }
 
@@ -2647,6 +2676,35 @@ fn expression_checkpoint(expr: &Expr) -> Option<&[syn::Attribute]> {
         _ => return None,
     };
     has_checkpoint(attrs).then_some(attrs.as_slice())
+}
+
+/// No call that could reach a differentiated function (which might recurse back) and a single
+/// way out (no `return`), so the pullback has one type that does not contain itself.
+fn is_leaf(function: &Function) -> bool {
+    struct Leaf(bool);
+    impl<'ast> Visit<'ast> for Leaf {
+        fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+            match &*call.func {
+                Expr::Path(path) if is_float_type_path(&path.path) => {}
+                Expr::Path(path)
+                    if path.path.segments.last().is_some_and(|segment| {
+                        segment
+                            .ident
+                            .to_string()
+                            .starts_with(|c: char| c.is_ascii_uppercase())
+                    }) => {}
+                _ => self.0 = false,
+            }
+            syn::visit::visit_expr_call(self, call);
+        }
+        fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
+            self.0 = false;
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut leaf = Leaf(true);
+    leaf.visit_block(&function.body);
+    leaf.0
 }
 
 /// Whether evaluating `expr` assigns a variable (inside a block, a branch, a loop).
