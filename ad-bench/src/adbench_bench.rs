@@ -7,6 +7,25 @@ use ad_bench::adbench::{data_dir, gmm::Gmm, lstm::Lstm};
 
 use crate::timing::{seconds_per_call, Budget};
 
+fn table_header(problem: &str) {
+    println!("## ADBench {problem}: J/F (reverse-mode gradient time / objective time)");
+    println!();
+    println!("| instance | objective | gradient | J/F |");
+    println!("| --- | ---: | ---: | ---: |");
+}
+
+/// One row: the objective and the gradient timed in this process.
+fn table_row(name: &str, budget: Budget, mut objective: impl FnMut(), mut gradient: impl FnMut()) {
+    let objective = seconds_per_call(budget, &mut objective);
+    let gradient = seconds_per_call(budget, &mut gradient);
+    println!(
+        "| {name} | {:.3} ms | {:.3} ms | {:.1} |",
+        objective * 1e3,
+        gradient * 1e3,
+        gradient / objective
+    );
+}
+
 pub fn run(quick: bool) {
     let budget = if quick { Budget::QUICK } else { Budget::FULL };
     let instances: &[&str] = if quick {
@@ -14,27 +33,22 @@ pub fn run(quick: bool) {
     } else {
         &["1k/gmm_d2_K5", "1k/gmm_d10_K25"]
     };
-    println!("## ADBench GMM: J/F (reverse-mode gradient time / objective time)");
-    println!();
-    println!("| instance | objective | gradient | J/F |");
-    println!("| --- | ---: | ---: | ---: |");
+    table_header("GMM");
     for name in instances {
         let path = data_dir().join(format!("gmm/{name}.txt"));
         let Ok(gmm) = Gmm::read(&path) else {
             println!("| {name} | (data not found at {}) | | |", path.display());
             continue;
         };
-        let objective = seconds_per_call(budget, || {
-            black_box(black_box(&gmm).objective());
-        });
-        let gradient = seconds_per_call(budget, || {
-            black_box(black_box(&gmm).gradient());
-        });
-        println!(
-            "| {name} | {:.3} ms | {:.3} ms | {:.1} |",
-            objective * 1e3,
-            gradient * 1e3,
-            gradient / objective
+        table_row(
+            name,
+            budget,
+            || {
+                black_box(black_box(&gmm).objective());
+            },
+            || {
+                black_box(black_box(&gmm).gradient());
+            },
         );
     }
     println!();
@@ -42,26 +56,21 @@ pub fn run(quick: bool) {
 
 pub fn run_lstm(quick: bool) {
     let budget = if quick { Budget::QUICK } else { Budget::FULL };
-    println!("## ADBench LSTM: J/F (reverse-mode gradient time / objective time)");
-    println!();
-    println!("| instance | objective | gradient | J/F |");
-    println!("| --- | ---: | ---: | ---: |");
+    table_header("LSTM");
     let path = data_dir().join("lstm/lstm_l2_c1024.txt");
     let Ok(lstm) = Lstm::read(&path) else {
         println!("| l2 c1024 | (data not found at {}) | | |", path.display());
         return;
     };
-    let objective = seconds_per_call(budget, || {
-        black_box(black_box(&lstm).objective());
-    });
-    let gradient = seconds_per_call(budget, || {
-        black_box(black_box(&lstm).gradient());
-    });
-    println!(
-        "| l2 c1024 | {:.3} ms | {:.3} ms | {:.1} |",
-        objective * 1e3,
-        gradient * 1e3,
-        gradient / objective
+    table_row(
+        "l2 c1024",
+        budget,
+        || {
+            black_box(black_box(&lstm).objective());
+        },
+        || {
+            black_box(black_box(&lstm).gradient());
+        },
     );
     println!();
 }

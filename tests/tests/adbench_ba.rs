@@ -6,17 +6,7 @@ use ad_bench::adbench::ba::{
     reprojection_error, reprojection_error_jvp, reprojection_error_vjp, weight_error,
     weight_error_grad, Ba, CAMERA,
 };
-use ad_bench::adbench::{data_dir, read, relative_difference};
-
-const TOLERANCE: f64 = 1e-8;
-
-fn assert_agrees(what: &str, ours: f64, reference: f64) {
-    let difference = relative_difference(ours, reference);
-    assert!(
-        difference <= TOLERANCE,
-        "{what}: ours {ours}, reference {reference}, ADBench difference {difference:e}"
-    );
-}
+use ad_bench::adbench::{assert_agrees, data_dir, read};
 
 fn check_block(input: &str, reference: &str) {
     let dir = data_dir();

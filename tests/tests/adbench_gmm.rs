@@ -4,9 +4,7 @@
 //! column.
 
 use ad_bench::adbench::gmm::{gmm_objective_jvp, Gmm};
-use ad_bench::adbench::{data_dir, read, relative_difference};
-
-const TOLERANCE: f64 = 1e-8;
+use ad_bench::adbench::{self, data_dir, read};
 
 fn instance(name: &str) -> (Gmm, f64, Vec<f64>) {
     let dir = data_dir();
@@ -25,11 +23,7 @@ fn instance(name: &str) -> (Gmm, f64, Vec<f64>) {
 }
 
 fn assert_agrees(name: &str, what: &str, ours: f64, reference: f64) {
-    let difference = relative_difference(ours, reference);
-    assert!(
-        difference <= TOLERANCE,
-        "{name} {what}: ours {ours}, reference {reference}, ADBench difference {difference:e}"
-    );
+    adbench::assert_agrees(&format!("{name} {what}"), ours, reference);
 }
 
 fn check_reverse(name: &str) {

@@ -2,17 +2,7 @@
 //! outputs under ADBench's measure (<= 1e-8), and `#[forward]` columns of the same Jacobian.
 
 use ad_bench::adbench::lstm::{lstm_objective_jvp, Lstm};
-use ad_bench::adbench::{data_dir, read, relative_difference};
-
-const TOLERANCE: f64 = 1e-8;
-
-fn assert_agrees(what: &str, ours: f64, reference: f64) {
-    let difference = relative_difference(ours, reference);
-    assert!(
-        difference <= TOLERANCE,
-        "{what}: ours {ours}, reference {reference}, ADBench difference {difference:e}"
-    );
-}
+use ad_bench::adbench::{assert_agrees, data_dir, read};
 
 #[test]
 fn lstm_l2_c1024() {

@@ -17,3 +17,15 @@ pub fn data_dir() -> PathBuf {
 pub fn relative_difference(x: f64, y: f64) -> f64 {
     (x - y).abs() / (x.abs() + y.abs()).max(1.0)
 }
+
+/// The tolerance under which ADBench counts two results as the same.
+pub const TOLERANCE: f64 = 1e-8;
+
+/// Panics unless `ours` agrees with `reference` under ADBench's measure.
+pub fn assert_agrees(what: &str, ours: f64, reference: f64) {
+    let difference = relative_difference(ours, reference);
+    assert!(
+        difference <= TOLERANCE,
+        "{what}: ours {ours}, reference {reference}, ADBench difference {difference:e}"
+    );
+}

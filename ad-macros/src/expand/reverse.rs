@@ -1901,11 +1901,16 @@ impl<'a> Generator<'a> {
         if let Some(value) = &brk.expr {
             self.deliver(value, &result);
         }
-        let composed = self.compose_prefix(Some(&label));
+        self.leave_iteration(&label, &record, quote!(break #label;));
+    }
+
+    /// Records the pullback of the part of the iteration that ran, then jumps.
+    fn leave_iteration(&mut self, label: &Lifetime, record: &Ident, jump: TokenStream) {
+        let composed = self.compose_prefix(Some(label));
         let adjoints = self.adjoints_type();
         self.emit(quote! {
             #record.push(::std::boxed::Box::new(move |__adj: &mut #adjoints| { #composed }));
-            break #label;
+            #jump
         });
     }
 
@@ -1914,12 +1919,7 @@ impl<'a> Generator<'a> {
             self.error(cont, "`continue` outside a loop");
             return;
         };
-        let composed = self.compose_prefix(Some(&label));
-        let adjoints = self.adjoints_type();
-        self.emit(quote! {
-            #record.push(::std::boxed::Box::new(move |__adj: &mut #adjoints| { #composed }));
-            continue #label;
-        });
+        self.leave_iteration(&label, &record, quote!(continue #label;));
     }
 
     fn exit_return(&mut self, ret: &syn::ExprReturn) {
