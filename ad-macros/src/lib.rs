@@ -3,12 +3,13 @@
 //!
 //! The pipeline, one module per stage:
 //!
-//! * [`ast`]: the function model (parameters classified, float type), from syn;
-//! * [`valid`]: every unsupported construct in the body, as spanned errors;
-//! * [`activity`]: which locals may hold floats (decides how calls are made);
-//! * [`retype`]: the body rewritten over a generic scalar type;
-//! * [`expand`]: the generated functions, one module per mode;
-//! * [`fallback`]: on error, the function as written plus stubs of the generated names.
+//! * `ast`: the function model (parameters classified, float type), from syn;
+//! * `valid`: every unsupported construct in the body, as spanned errors;
+//! * `activity`: which locals may hold floats (decides how calls are made);
+//! * `retype`: the body rewritten over a generic scalar type;
+//! * `expand`: the generated functions, one module per mode (`forward`, `reverse`, which
+//!   also does `#[checkpoint]`);
+//! * `fallback`: on error, the function as written plus stubs of the generated names.
 
 mod activity;
 mod ast;
