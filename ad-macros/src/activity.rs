@@ -313,3 +313,25 @@ fn is_compound_assignment(op: &BinOp) -> bool {
             | BinOp::RemAssign(_)
     )
 }
+
+/// Whether evaluating `expr` assigns a variable (inside a block, a branch, a loop).
+pub fn assigns(expr: &Expr) -> bool {
+    struct Assigns(bool);
+    impl<'ast> Visit<'ast> for Assigns {
+        fn visit_expr_assign(&mut self, _: &'ast syn::ExprAssign) {
+            self.0 = true;
+        }
+        fn visit_expr_binary(&mut self, binary: &'ast syn::ExprBinary) {
+            self.0 |= is_compound_assignment(&binary.op);
+            syn::visit::visit_expr_binary(self, binary);
+        }
+        fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+            self.0 |= call.method == "push";
+            syn::visit::visit_expr_method_call(self, call);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut finder = Assigns(false);
+    finder.visit_expr(expr);
+    finder.0
+}

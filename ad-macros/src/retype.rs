@@ -128,7 +128,11 @@ impl Retype<'_> {
                 })
             }
             Callee::UserFunction => Some(self.lift(&Expr::Call(call.clone()))),
-            Callee::Other => None,
+            Callee::Other => {
+                // Types written in the path (`Vec::<f64>::new()`) are retyped too.
+                self.visit_expr_mut(&mut call.func);
+                None
+            }
         }
     }
 
@@ -150,6 +154,14 @@ impl Retype<'_> {
         }
         mac.tokens = args.into_token_stream();
     }
+}
+
+fn is_compound_assignment(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(
+        op,
+        AddAssign(_) | SubAssign(_) | MulAssign(_) | DivAssign(_) | RemAssign(_)
+    )
 }
 
 const INTEGER_TYPES: &[&str] = &[
@@ -257,6 +269,20 @@ impl VisitMut for Retype<'_> {
                 self.rewrite_cast(cast)
             }
             Expr::Call(call) => self.rewrite_call(call),
+            // A primitive's `place op= value` evaluates `value` first; the scalar type's
+            // `OpAssign::op_assign(&mut place, value)` would take the place first.
+            Expr::Binary(binary)
+                if is_compound_assignment(&binary.op)
+                    && crate::activity::assigns(&binary.right) =>
+            {
+                self.visit_expr_mut(&mut binary.left);
+                self.visit_expr_mut(&mut binary.right);
+                let (left, op, right) = (&binary.left, &binary.op, &binary.right);
+                Some(syn::parse_quote_spanned!(span=> {
+                    let __ad_value = #right;
+                    #left #op __ad_value;
+                }))
+            }
             Expr::Macro(mac) => {
                 self.rewrite_macro(&mut mac.mac);
                 None

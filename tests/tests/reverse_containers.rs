@@ -2,7 +2,11 @@
 //! central differences in `forward_containers.rs`) and the dot-product identity.
 
 // `vec!` of a few elements is written on purpose: the macro must handle it.
-#![allow(clippy::needless_range_loop, clippy::useless_vec)]
+#![allow(
+    clippy::needless_range_loop,
+    clippy::useless_vec,
+    clippy::assign_op_pattern
+)]
 
 mod common;
 
@@ -193,4 +197,86 @@ fn owned_vectors() {
         let (_, along) = owned_vector_jvp(v.clone(), 0.7, e, 0.0);
         assert_relative_eq!(gv[i], along, max_relative = 1e-13);
     }
+}
+
+// Regressions found by review.
+
+#[forward]
+#[reverse]
+fn compound_operand_before_an_assignment(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    let y = v[0].sin() * {
+        v[0] = 2.0 * v[0];
+        v[0]
+    };
+    let mut a = x[1];
+    let z = (a * 3.0) * {
+        a = a * a;
+        a
+    };
+    let w = dot(&v, x) * {
+        v[1] = 2.0 * v[1];
+        v[1]
+    };
+    y + z + w + v[0] + a
+}
+
+#[forward]
+#[reverse]
+fn index_changed_by_the_right_side(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    let mut k = 0;
+    v[k] += {
+        k += 1;
+        x[k] * x[0]
+    };
+    let mut a = x[0];
+    a += {
+        a = 2.0 * a;
+        a
+    };
+    v[0] * 3.0 + v[1] + a
+}
+
+#[forward]
+#[reverse]
+fn iteration_forms(x: Vec<f64>, y: &[f64]) -> f64 {
+    let mut s = 0.0;
+    let mut w = Vec::<f64>::new();
+    for v in x {
+        if v > 0.0 {
+            s += v * v;
+        }
+        w.push(v);
+    }
+    for (w, b) in y.iter().zip(w.iter()) {
+        s += w * b;
+    }
+    s
+}
+
+#[test]
+fn regressions_of_operand_order_and_iteration_forms() {
+    check_gradient(
+        3,
+        compound_operand_before_an_assignment,
+        compound_operand_before_an_assignment_jvp,
+        compound_operand_before_an_assignment_vjp,
+    );
+    check_gradient(
+        2,
+        index_changed_by_the_right_side,
+        index_changed_by_the_right_side_jvp,
+        index_changed_by_the_right_side_vjp,
+    );
+    let plain = |x: &[f64]| iteration_forms(x.to_vec(), &[0.5, -1.0, 2.0]);
+    check_gradient(
+        3,
+        plain,
+        |x, t| iteration_forms_jvp(x.to_vec(), &[0.5, -1.0, 2.0], t.to_vec(), &[0.0; 3]),
+        |x, c| {
+            let (value, (gx, _)) = iteration_forms_vjp(x.to_vec(), &[0.5, -1.0, 2.0], c);
+            (value, gx)
+        },
+    );
 }

@@ -29,7 +29,7 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{BinOp, Block, Expr, Ident, Lifetime, Pat, Stmt, UnOp};
 
-use crate::activity::{is_float_type_path, pattern_bindings, Locals};
+use crate::activity::{assigns, is_float_type_path, pattern_bindings, Locals};
 use crate::ast::{first_float_in, float_of_type, Function, ParamKind};
 use crate::attr::{self, CheckpointArgs};
 use crate::ctxt::Ctxt;
@@ -467,6 +467,9 @@ struct Generator<'a> {
     parameter_adjoints: Vec<TokenStream>,
     /// The pullback is returned unboxed, and the stack needs no growth checks (`is_leaf`).
     leaf: bool,
+    /// Vector slots of owned containers (`Vec` parameters and locals), which `for v in x`
+    /// iterates by value.
+    owned_vectors: std::collections::HashSet<usize>,
 }
 
 impl<'a> Generator<'a> {
@@ -481,6 +484,7 @@ impl<'a> Generator<'a> {
             frames: Vec::new(),
             parameter_adjoints: Vec::new(),
             leaf: false,
+            owned_vectors: Default::default(),
         }
     }
 
@@ -575,6 +579,9 @@ impl<'a> Generator<'a> {
                 }
                 _ => {
                     let vector = self.vector_slot();
+                    if !param.is_reference() {
+                        self.owned_vectors.insert(vector);
+                    }
                     let length = names::derived("__ad_length_", name);
                     self.emit(quote!(let #length = #name.len();));
                     self.parameter_adjoints
@@ -872,6 +879,7 @@ impl<'a> Generator<'a> {
             quote!(: #ty)
         });
         let vector = self.vector_slot();
+        self.owned_vectors.insert(vector);
         let cotangents = self.fresh("cts");
         let piece = match kind {
             ContainerInit::Repeat(element, count) => {
@@ -1170,8 +1178,14 @@ impl<'a> Generator<'a> {
         if let Expr::Index(index) = &*binary.left {
             if let Some(vector) = self.vector_of(&index.expr) {
                 let rule = compound_rule(&binary.op).expect("a compound assignment");
-                let old = self.lower_index(index);
+                // As for primitives, the right side is evaluated before the place.
                 let right = self.lower(&binary.right);
+                let right = if assigns(&binary.right) {
+                    self.pin(right)
+                } else {
+                    right
+                };
+                let old = self.lower_index(index);
                 let node = self.apply_rule(rule, vec![old, right], Vec::new(), binary.span());
                 // The element read and the element written are at the same index.
                 let Node::Op { children, .. } = &node else {
@@ -1204,11 +1218,17 @@ impl<'a> Generator<'a> {
             Some(Binding::Float(slot)) => {
                 let name = target.expect("a float target is a name");
                 let rule = compound_rule(&binary.op).expect("a compound assignment");
+                // As for primitives, the right side is evaluated before the place is read.
+                let right = self.lower(&binary.right);
+                let right = if assigns(&binary.right) {
+                    self.pin(right)
+                } else {
+                    right
+                };
                 let left = Node::Var {
                     name: self.read(quote!(#name)),
                     slot,
                 };
-                let right = self.lower(&binary.right);
                 let node = self.apply_rule(rule, vec![left, right], Vec::new(), binary.span());
                 let value = node.value();
                 self.emit(quote!(#name = #value;));
@@ -1414,12 +1434,26 @@ impl<'a> Generator<'a> {
                         quote!(let #position = #counter;),
                     ));
                 }
-                for ((source, vector), (name, by_value)) in sources.iter().zip(elements) {
-                    let access = if by_value {
-                        quote!(let #name = #source[#counter];)
-                    } else {
-                        quote!(let #name = &#source[#counter];)
-                    };
+                // Every element is read before any name is bound: a name may shadow the other
+                // container (`for (v, b) in x.iter().zip(v.iter())`).
+                let mut renames = Vec::new();
+                for ((source, _), (name, by_value)) in sources.iter().zip(&elements) {
+                    let temporary = self.fresh("element");
+                    element_bindings.push((
+                        temporary.clone(),
+                        Binding::Data,
+                        if *by_value {
+                            quote!(let #temporary = #source[#counter];)
+                        } else {
+                            quote!(let #temporary = &#source[#counter];)
+                        },
+                    ));
+                    renames.push((name.clone(), temporary));
+                }
+                for (((_, vector), (name, by_value)), (_, temporary)) in
+                    sources.iter().zip(elements).zip(renames)
+                {
+                    let access = quote!(let #name = #temporary;);
                     let binding = match vector {
                         Some(vector) => Binding::Element {
                             vector: *vector,
@@ -2106,21 +2140,14 @@ impl<'a> Generator<'a> {
     }
 
     fn pin(&mut self, node: Node) -> Node {
+        if node.is_constant() {
+            return node;
+        }
         let cotangent = self.fresh("ct");
-        let (value, give) = match &node {
-            Node::Var { name, slot } => {
-                (name.to_token_stream(), quote!(__adj[#slot] += #cotangent;))
-            }
-            Node::Element {
-                value,
-                vector,
-                index,
-            } => (
-                value.clone(),
-                quote!(__adj.add_element(#vector, #index, #cotangent);),
-            ),
-            _ => return node,
-        };
+        // The node's backward (for an operation, its whole subtree) runs here in the backward
+        // sweep: after the later operand's assignments have been undone.
+        let give = self.backprop(&node, cotangent.to_token_stream());
+        let value = node.value();
         let slot = self.slot();
         let copy = self.fresh("pinned");
         self.emit(quote!(let #copy = #value;));
@@ -2179,18 +2206,28 @@ impl<'a> Generator<'a> {
         Option<Ident>,
         Vec<(Ident, bool)>,
     )> {
-        fn source(generator: &Generator, expr: &Expr) -> Option<(TokenStream, Option<usize>)> {
+        /// The container, its vector slot, and whether it is iterated by value (`for v in x`
+        /// over an owned `Vec`).
+        fn source(
+            generator: &Generator,
+            expr: &Expr,
+            direct: bool,
+        ) -> Option<(TokenStream, Option<usize>, bool)> {
             match expr {
-                Expr::Reference(reference) => source(generator, &reference.expr),
-                Expr::Paren(paren) => source(generator, &paren.expr),
+                Expr::Reference(reference) => source(generator, &reference.expr, false),
+                Expr::Paren(paren) => source(generator, &paren.expr, direct),
                 Expr::MethodCall(call) if call.method == "iter" && call.args.is_empty() => {
-                    source(generator, &call.receiver)
+                    source(generator, &call.receiver, false)
                 }
                 Expr::Path(path) => {
                     let name = path.path.get_ident()?;
                     match generator.lookup(name)? {
-                        Binding::Vector(vector) => Some((quote!(#name), Some(vector))),
-                        Binding::Data => Some((quote!(#name), None)),
+                        Binding::Vector(vector) => Some((
+                            quote!(#name),
+                            Some(vector),
+                            direct && generator.owned_vectors.contains(&vector),
+                        )),
+                        Binding::Data => Some((quote!(#name), None, false)),
                         _ => None,
                     }
                 }
@@ -2225,13 +2262,16 @@ impl<'a> Generator<'a> {
             }
             other => (other, false),
         };
-        let sources: Vec<(TokenStream, Option<usize>)> = match inner {
+        let sources: Vec<(TokenStream, Option<usize>, bool)> = match inner {
             Expr::MethodCall(call) if call.method == "zip" && call.args.len() == 1 => {
-                vec![source(self, &call.receiver)?, source(self, &call.args[0])?]
+                vec![
+                    source(self, &call.receiver, true)?,
+                    source(self, &call.args[0], true)?,
+                ]
             }
-            other => vec![source(self, other)?],
+            other => vec![source(self, other, true)?],
         };
-        if sources.iter().all(|(_, vector)| vector.is_none()) {
+        if sources.iter().all(|(_, vector, _)| vector.is_none()) {
             return None;
         }
         let (position, elements_pat) = if enumerated {
@@ -2243,12 +2283,19 @@ impl<'a> Generator<'a> {
         } else {
             (None, pat)
         };
-        let elements = if sources.len() == 2 {
+        let mut elements = if sources.len() == 2 {
             let (a, b) = pair(elements_pat)?;
             vec![element(a)?, element(b)?]
         } else {
             vec![element(elements_pat)?]
         };
+        for ((_, _, by_value), element) in sources.iter().zip(elements.iter_mut()) {
+            element.1 |= *by_value;
+        }
+        let sources = sources
+            .into_iter()
+            .map(|(tokens, vector, _)| (tokens, vector))
+            .collect();
         Some((sources, position, elements))
     }
 
@@ -2705,28 +2752,6 @@ fn is_leaf(function: &Function) -> bool {
     let mut leaf = Leaf(true);
     leaf.visit_block(&function.body);
     leaf.0
-}
-
-/// Whether evaluating `expr` assigns a variable (inside a block, a branch, a loop).
-fn assigns(expr: &Expr) -> bool {
-    struct Assigns(bool);
-    impl<'ast> Visit<'ast> for Assigns {
-        fn visit_expr_assign(&mut self, _: &'ast syn::ExprAssign) {
-            self.0 = true;
-        }
-        fn visit_expr_binary(&mut self, binary: &'ast syn::ExprBinary) {
-            self.0 |= compound_rule(&binary.op).is_some();
-            syn::visit::visit_expr_binary(self, binary);
-        }
-        fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
-            self.0 |= call.method == "push";
-            syn::visit::visit_expr_method_call(self, call);
-        }
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-    }
-    let mut finder = Assigns(false);
-    finder.visit_expr(expr);
-    finder.0
 }
 
 /// `g_jvp(..)`, `g_vjp(..)`, `g_grad(..)`.
