@@ -1,11 +1,13 @@
 //! Slices and `Vec`s of floats in reverse mode, against forward mode (which is checked against
 //! central differences in `forward_containers.rs`) and the dot-product identity.
 
-// `vec!` of a few elements is written on purpose: the macro must handle it.
+// The functions spell out forms on purpose (`vec!` of a few elements, `x = 2.0 * x`, copies
+// passed on): the macro must handle each.
 #![allow(
     clippy::needless_range_loop,
     clippy::useless_vec,
-    clippy::assign_op_pattern
+    clippy::assign_op_pattern,
+    clippy::unnecessary_to_owned
 )]
 
 mod common;
@@ -278,5 +280,23 @@ fn regressions_of_operand_order_and_iteration_forms() {
             let (value, (gx, _)) = iteration_forms_vjp(x.to_vec(), &[0.5, -1.0, 2.0], c);
             (value, gx)
         },
+    );
+}
+
+#[forward]
+#[reverse]
+fn copies_passed_on(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    v[0] = 3.0 * v[0];
+    dot(&v, &x.to_vec()) + dot(&v.clone(), x)
+}
+
+#[test]
+fn copies_passed_as_arguments() {
+    check_gradient(
+        3,
+        copies_passed_on,
+        copies_passed_on_jvp,
+        copies_passed_on_vjp,
     );
 }

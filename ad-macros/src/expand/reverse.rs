@@ -76,6 +76,18 @@ const UNARY_RULES: &[&str] = &[
 const BINARY_RULES: &[&str] = &["atan2", "log", "powf", "hypot", "min", "max"];
 /// Float methods with a rule of three arguments.
 const TERNARY_RULES: &[&str] = &["mul_add", "clamp"];
+/// Float methods of `std` that have no derivative rule here.
+const FLOAT_METHODS_WITHOUT_RULES: &[&str] = &[
+    "copysign",
+    "rem_euclid",
+    "div_euclid",
+    "midpoint",
+    "to_bits",
+    "sin_cos",
+    "gamma",
+    "ln_gamma",
+];
+
 /// Float methods whose result is not a float: only the value is used.
 const VALUE_ONLY_METHODS: &[&str] = &[
     "len",
@@ -774,6 +786,18 @@ impl<'a> Generator<'a> {
             }
             if let Some(kind) = self.container_init(&init.expr, &name, ty.as_ref()) {
                 return self.container_local(&name, mutability, ty.as_ref(), &init.expr, kind);
+            }
+            if self.names_container(&init.expr) {
+                self.error(
+                    &init.expr,
+                    "reverse mode does not move or alias containers of floats yet; index the \
+                     container itself, or copy it with `.to_vec()`",
+                );
+                // Later uses of the alias are not reported again.
+                if let Some(vector) = self.container_named(&init.expr) {
+                    self.bind(name, Binding::Vector(vector));
+                }
+                return;
             }
         }
         let is_float = match (&ty, init) {
@@ -1609,6 +1633,7 @@ impl<'a> Generator<'a> {
     fn checkpointed_region(&mut self, block: &Block, result: ResultVar) {
         self.refuse_exits(block, None);
         let names = self.outer_references(block);
+        self.refuse_kept_containers(&names);
         let snapshot = self.fresh("snap");
         let saved = names
             .iter()
@@ -1660,6 +1685,7 @@ impl<'a> Generator<'a> {
                 .push(Stmt::Expr((*cond).clone(), Some(Default::default())));
         }
         let names = self.outer_references(&read);
+        self.refuse_kept_containers(&names);
         let checkpoints = self.fresh("checkpoints");
         let iterations = self.fresh("iterations");
         let iterator = Ident::new("__ad_iterator", Span::call_site());
@@ -1773,6 +1799,40 @@ impl<'a> Generator<'a> {
                 },
             );
         });
+    }
+
+    /// A checkpoint keeps copies of what its region reads; containers are not kept yet, nor
+    /// borrowed data.
+    fn refuse_kept_containers(&self, names: &[Ident]) {
+        for name in names {
+            let borrowed = self.function.params.iter().any(|param| {
+                &param.name == name && param.kind == ParamKind::Data && param.is_reference()
+            });
+            if borrowed {
+                self.error(
+                    name,
+                    format!(
+                        "a checkpointed region cannot read the borrowed `{name}`: a checkpoint \
+                         keeps copies of the values its region reads, which must borrow nothing \
+                         (`Copy + 'static`)"
+                    ),
+                );
+                continue;
+            }
+            if matches!(
+                self.lookup(name),
+                Some(Binding::Vector(_) | Binding::Element { .. })
+            ) {
+                self.error(
+                    name,
+                    format!(
+                        "a checkpointed region cannot read the container `{name}` yet: a \
+                         checkpoint keeps copies of the values its region reads, and only \
+                         scalars and other `Copy` data are kept"
+                    ),
+                );
+            }
+        }
     }
 
     /// A checkpointed region is run again on its own; it cannot leave early. `own_loop` is the
@@ -2120,8 +2180,9 @@ impl<'a> Generator<'a> {
             ),
             _ => self.refuse(
                 expr,
-                "reverse mode does not support this float expression yet (tuples, arrays, \
-                 slices, fields and references come with the containers issue)",
+                "reverse mode does not support this float expression yet: floats in tuples \
+                 (other than `let (a, b) = (..)`), arrays, struct fields, sub-slices and \
+                 references are not followed; use scalars, slices or `Vec`s",
             ),
         }
     }
@@ -2299,6 +2360,22 @@ impl<'a> Generator<'a> {
         Some((sources, position, elements))
     }
 
+    /// `x`, `&x`, `&x[..]`: an expression that names a container variable.
+    fn names_container(&self, expr: &Expr) -> bool {
+        self.container_named(expr).is_some()
+    }
+
+    fn container_named(&self, expr: &Expr) -> Option<usize> {
+        match expr {
+            Expr::Reference(reference) => self.container_named(&reference.expr),
+            Expr::Index(index) if matches!(&*index.index, Expr::Range(_)) => {
+                self.container_named(&index.expr)
+            }
+            Expr::Paren(paren) => self.container_named(&paren.expr),
+            _ => self.vector_of(expr),
+        }
+    }
+
     /// The vector slot of an expression naming a container variable (`x`, `(x)`).
     fn vector_of(&self, expr: &Expr) -> Option<usize> {
         match expr {
@@ -2312,6 +2389,26 @@ impl<'a> Generator<'a> {
     }
 
     fn lower_method(&mut self, call: &syn::ExprMethodCall) -> Node {
+        if matches!(
+            call.method.to_string().as_str(),
+            "to_vec" | "clone" | "to_owned"
+        ) && call.args.is_empty()
+        {
+            if let Some(source) = self.vector_of(&call.receiver) {
+                // A copy passed on (`g(x.to_vec())`): a container of its own.
+                let copy = self.fresh("copy");
+                let whole = Expr::MethodCall(call.clone());
+                self.container_local(&copy, None, None, &whole, ContainerInit::Copy(source));
+                let vector = match self.lookup(&copy) {
+                    Some(Binding::Vector(vector)) => vector,
+                    _ => unreachable!("container_local binds a vector"),
+                };
+                return Node::Vector {
+                    value: copy.to_token_stream(),
+                    vector,
+                };
+            }
+        }
         let method = call.method.to_string();
         let float_operands = self.may_be_float(&call.receiver)
             || call.args.iter().any(|argument| self.may_be_float(argument));
@@ -2335,10 +2432,19 @@ impl<'a> Generator<'a> {
         } else if name == "powi" {
             (Arity::One, 1)
         } else {
-            self.error(
-                method,
-                format!("`{name}` has no derivative rule; see `ad_runtime::rules` for the supported float methods"),
-            );
+            let message = if FLOAT_METHODS_WITHOUT_RULES.contains(&name.as_str()) {
+                format!(
+                    "`{name}` has no derivative rule; see `ad_runtime::rules` for the supported \
+                     float methods"
+                )
+            } else {
+                format!(
+                    "reverse mode does not take `.{name}(..)` over floats yet: iterator \
+                     adapters, `Option`s and container methods are not followed; write a `for` \
+                     loop over the elements (forward mode takes them)"
+                )
+            };
+            self.error(method, message);
             return Node::Constant(self.native_unchecked(whole));
         };
         if arguments.len() != float_arguments + usize::from(name == "powi") {
@@ -2624,8 +2730,9 @@ impl<'ast> Visit<'ast> for LeakChecker<'_, '_> {
                             path,
                             format!(
                                 "reverse mode cannot follow `{ident}` here: its derivative would \
-                                 be lost (floats in containers, fields and data methods come \
-                                 with the containers issue); use it in float arithmetic"
+                                 be lost (a float stored in a struct, tuple or array, or passed \
+                                 to a method of data, is not followed yet); use it in float \
+                                 arithmetic, element writes or `push`"
                             ),
                         );
                     }

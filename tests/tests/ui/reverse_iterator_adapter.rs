@@ -1,0 +1,8 @@
+use ad_runtime::reverse;
+
+#[reverse]
+fn f(x: &[f64]) -> f64 {
+    x.iter().map(|v| v * v).sum()
+}
+
+fn main() {}
