@@ -300,3 +300,35 @@ fn copies_passed_as_arguments() {
         copies_passed_on_vjp,
     );
 }
+
+#[forward]
+#[reverse]
+fn reductions(x: &[f64], y: &[f64]) -> f64 {
+    let total: f64 = x.iter().sum();
+    let squares: f64 = x.iter().map(|v| v * v).sum();
+    let scaled: f64 = x.iter().copied().map(|v| (v * 0.5).exp()).sum();
+    let product: f64 = x.iter().map(|v| 1.0 + v * 0.1).product();
+    let largest = x.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let weighted = x.iter().fold(0.0, |acc, v| acc * 0.5 + v * v);
+    let by_value = x.iter().copied().fold(1.0, |acc, v| acc + v.sin());
+    let mapped = x.iter().map(|v| v.cos()).fold(0.0, |acc, c| acc + c * c);
+    let dot: f64 = x.iter().zip(y.iter()).map(|(a, b)| a * b).sum();
+    total + squares + scaled + product + largest + weighted + by_value + mapped + dot
+}
+
+#[test]
+fn iterator_reductions_in_reverse_mode() {
+    let y = [0.3, -1.2, 2.0, 0.7];
+    check_gradient(
+        4,
+        |x| reductions(x, &y),
+        |x, t| reductions_jvp(x, &y, t, &[0.0; 4]),
+        |x, c| {
+            let (value, (gx, _)) = reductions_vjp(x, &y, c);
+            (value, gx)
+        },
+    );
+    let x = [0.5, -0.25, 1.5, 0.1];
+    let (_, (_, gy)) = reductions_grad(&x, &y);
+    assert_eq!(gy, x.to_vec());
+}

@@ -2376,6 +2376,114 @@ impl<'a> Generator<'a> {
         }
     }
 
+    /// `base[.copied()][.map(|p| e)].sum()` (also `product`, `fold(init, f)`) over a container
+    /// of floats, as the loop it stands for:
+    /// `{ let mut acc = 0.0; for p in base { acc += e; } acc }`. Iterators are lazy and the
+    /// reduction drives them in order, so the loop computes the same thing in the same order.
+    fn desugar_reduction(&self, call: &syn::ExprMethodCall) -> Option<Expr> {
+        let method = call.method.to_string();
+        let (init, combine): (Expr, Option<&Expr>) = match (method.as_str(), call.args.len()) {
+            ("sum", 0) => (syn::parse_quote!(0.0), None),
+            ("product", 0) => (syn::parse_quote!(1.0), None),
+            ("fold", 2) => (call.args[0].clone(), Some(&call.args[1])),
+            _ => return None,
+        };
+        let mut chain = &*call.receiver;
+        let map = match chain {
+            Expr::MethodCall(inner) if inner.method == "map" && inner.args.len() == 1 => {
+                chain = &inner.receiver;
+                match &inner.args[0] {
+                    Expr::Closure(closure) if closure.inputs.len() == 1 => Some(closure),
+                    _ => return None,
+                }
+            }
+            _ => None,
+        };
+        let by_value = match chain {
+            Expr::MethodCall(inner)
+                if (inner.method == "copied" || inner.method == "cloned")
+                    && inner.args.is_empty() =>
+            {
+                chain = &inner.receiver;
+                true
+            }
+            _ => false,
+        };
+        let item = Ident::new("__ad_item", Span::call_site());
+        let strip = |pat: &Pat| -> Pat {
+            match pat {
+                Pat::Type(typed) => (*typed.pat).clone(),
+                other => other.clone(),
+            }
+        };
+        let by_value_pattern = |pattern: Pat| -> Pat {
+            if by_value {
+                syn::parse_quote!(&#pattern)
+            } else {
+                pattern
+            }
+        };
+        let accumulator = Ident::new("__ad_accumulator", Span::call_site());
+        // The loop's pattern is the first closure's element pattern, so that elements bind as
+        // in a loop written by hand (references, or values under `copied`).
+        let (pattern, step): (Pat, Stmt) = match (map, combine) {
+            (Some(map), _) => {
+                let pattern = by_value_pattern(strip(&map.inputs[0]));
+                let body = &map.body;
+                let step = match (method.as_str(), combine) {
+                    ("sum", _) => syn::parse_quote!(#accumulator += #body;),
+                    ("product", _) => syn::parse_quote!(#accumulator *= #body;),
+                    (_, Some(Expr::Closure(fold))) if fold.inputs.len() == 2 => {
+                        let (acc, element) = (strip(&fold.inputs[0]), strip(&fold.inputs[1]));
+                        let fold_body = &fold.body;
+                        syn::parse_quote!({
+                            let #element = #body;
+                            #accumulator = { let #acc = #accumulator; #fold_body };
+                        })
+                    }
+                    (_, Some(function @ Expr::Path(_))) => {
+                        syn::parse_quote!(#accumulator = #function(#accumulator, #body);)
+                    }
+                    _ => return None,
+                };
+                (pattern, step)
+            }
+            (None, Some(Expr::Closure(fold))) if fold.inputs.len() == 2 => {
+                let (acc, element) = (strip(&fold.inputs[0]), strip(&fold.inputs[1]));
+                let fold_body = &fold.body;
+                (
+                    by_value_pattern(element),
+                    syn::parse_quote!(#accumulator = { let #acc = #accumulator; #fold_body };),
+                )
+            }
+            (None, combine) => {
+                let (pattern, value): (Pat, Expr) = if by_value {
+                    (syn::parse_quote!(&#item), syn::parse_quote!(#item))
+                } else {
+                    (syn::parse_quote!(#item), syn::parse_quote!(*#item))
+                };
+                let step = match (method.as_str(), combine) {
+                    ("sum", _) => syn::parse_quote!(#accumulator += #value;),
+                    ("product", _) => syn::parse_quote!(#accumulator *= #value;),
+                    (_, Some(function @ Expr::Path(_))) => {
+                        syn::parse_quote!(#accumulator = #function(#accumulator, #value);)
+                    }
+                    _ => return None,
+                };
+                (pattern, step)
+            }
+        };
+        // Only chains over containers of floats that the loop lowering takes.
+        self.container_iteration(chain, &pattern)?;
+        Some(syn::parse_quote!({
+            let mut #accumulator = #init;
+            for #pattern in #chain {
+                #step
+            }
+            #accumulator
+        }))
+    }
+
     /// The vector slot of an expression naming a container variable (`x`, `(x)`).
     fn vector_of(&self, expr: &Expr) -> Option<usize> {
         match expr {
@@ -2389,6 +2497,9 @@ impl<'a> Generator<'a> {
     }
 
     fn lower_method(&mut self, call: &syn::ExprMethodCall) -> Node {
+        if let Some(desugared) = self.desugar_reduction(call) {
+            return self.lower(&desugared);
+        }
         if matches!(
             call.method.to_string().as_str(),
             "to_vec" | "clone" | "to_owned"

@@ -2,7 +2,7 @@ use ad_runtime::reverse;
 
 #[reverse]
 fn f(x: &[f64]) -> f64 {
-    x.iter().map(|v| v * v).sum()
+    x.iter().filter(|v| **v > 0.0).sum()
 }
 
 fn main() {}
