@@ -2550,9 +2550,10 @@ impl<'a> Generator<'a> {
                 )
             } else {
                 format!(
-                    "reverse mode does not take `.{name}(..)` over floats yet: iterator \
-                     adapters, `Option`s and container methods are not followed; write a `for` \
-                     loop over the elements (forward mode takes them)"
+                    "reverse mode does not take `.{name}(..)` over floats here yet: it follows \
+                     `sum`, `product` and `fold` over `iter`, `copied`, `cloned`, `map`, `zip` \
+                     and `enumerate` of slices and `Vec`s, but not other adapters, `Option`s or \
+                     container methods; write a `for` loop (forward mode takes them all)"
                 )
             };
             self.error(method, message);
