@@ -79,6 +79,25 @@ pub fn companion_params(function: &Function) -> Vec<TokenStream> {
         .collect()
 }
 
+/// The attributes of every companion function: hidden, inlinable, and quiet about what the
+/// rewritten user code may leave unused (the user's own function carries the user's lints).
+pub fn companion_attributes() -> TokenStream {
+    quote! {
+        #[doc(hidden)]
+        #[inline]
+        #[allow(
+            unused_mut,
+            unused_variables,
+            unused_parens,
+            unused_braces,
+            unused_assignments,
+            unreachable_code,
+            clippy::all,
+            clippy::pedantic
+        )]
+    }
+}
+
 pub fn stub_body() -> TokenStream {
     quote!(::core::unreachable!(
         "the derivative was not generated because of a compile error"
@@ -119,6 +138,7 @@ pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
         }
     };
     let cfgs = cfg_attrs(function);
+    let companion_attributes = companion_attributes();
     quote_spanned! {span=>
         #(#cfgs)*
         #[doc(hidden)]
@@ -128,17 +148,7 @@ pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
         #(#cfgs)*
         #[allow(dead_code)]
         impl #name {
-            #[doc(hidden)]
-            #[inline]
-            #[allow(
-                unused_mut,
-                unused_variables,
-                unused_parens,
-                unused_braces,
-                unreachable_code,
-                clippy::all,
-                clippy::pedantic
-            )]
+            #companion_attributes
             #vis fn #method<#bound>(#(#params),*) -> #output #where_clause {
                 #body
             }

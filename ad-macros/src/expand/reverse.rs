@@ -177,13 +177,12 @@ fn checkpointed_companion(function: &Function, bodies: Bodies) -> TokenStream {
         },
     };
     let cfgs = cfg_attrs(function);
+    let companion_attributes = forward::companion_attributes();
     quote_spanned! {span=>
         #(#cfgs)*
         #[allow(dead_code)]
         impl #name {
-            #[doc(hidden)]
-            #[inline]
-            #[allow(unused_mut, unused_variables, clippy::all)]
+            #companion_attributes
             #vis fn #method<#bound>(#(#params),*) -> (#scalar, #pullback) #where_clause
             {
                 #body
@@ -248,22 +247,12 @@ fn reverse_companion(cx: &Ctxt, function: &Function, bodies: Bodies, method: &st
         }
     };
     let cfgs = cfg_attrs(function);
+    let companion_attributes = forward::companion_attributes();
     quote_spanned! {span=>
         #(#cfgs)*
         #[allow(dead_code)]
         impl #name {
-            #[doc(hidden)]
-            #[inline]
-            #[allow(
-                unused_mut,
-                unused_variables,
-                unused_parens,
-                unused_braces,
-                unused_assignments,
-                unreachable_code,
-                clippy::all,
-                clippy::pedantic
-            )]
+            #companion_attributes
             #vis fn #method<#bound>(#(#params),*) -> #output #where_clause {
                 #body
             }
