@@ -82,6 +82,7 @@ impl Param {
                         inner => element(inner),
                     }
                 }
+                Type::Array(array) => Some(&array.elem),
                 Type::Path(path) if path.qself.is_none() => {
                     let segment = path.path.segments.last()?;
                     match (&segment.ident, &segment.arguments) {
@@ -98,6 +99,18 @@ impl Param {
             }
         }
         element(&self.ty).is_some_and(|inner| float_of_type(inner).is_some())
+    }
+
+    /// `N` for an `[f64; N]` or `&[f64; N]` parameter.
+    pub fn array_length(&self) -> Option<&syn::Expr> {
+        match &self.ty {
+            Type::Array(array) => Some(&array.len),
+            Type::Reference(reference) => match &*reference.elem {
+                Type::Array(array) => Some(&array.len),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// Passed by reference (`&[f64]`): derivative code passes a reference to its duals.

@@ -28,7 +28,7 @@ pub fn check_reverse_signature(cx: &Ctxt, function: &Function) {
                 &param.ty,
                 format!(
                     "reverse mode cannot differentiate parameters of type `{}` yet; it takes `{}` \
-                     scalars, slices and `Vec`s of them (use #[forward] for arrays, tuples and \
+                     scalars, and slices, `Vec`s and arrays of them (use #[forward] for tuples and \
                      nested containers)",
                     crate::ast::type_to_string(&param.ty),
                     function.float.name()

@@ -478,3 +478,12 @@ impl<S, const N: usize, const M: usize> core::ops::IndexMut<usize> for Adjoints<
 pub fn sum_of<S: Scalar>(cotangents: Vec<S>) -> S {
     cotangents.into_iter().fold(S::zero(), |sum, c| sum + c)
 }
+
+/// The adjoint of an `[f64; N]` parameter, from its vector of adjoints.
+pub fn into_array<S: Scalar, const N: usize>(adjoint: Vec<S>) -> [S; N] {
+    let mut array = [S::zero(); N];
+    for (slot, value) in array.iter_mut().zip(adjoint) {
+        *slot = value;
+    }
+    array
+}

@@ -332,3 +332,42 @@ fn iterator_reductions_in_reverse_mode() {
     let (_, (_, gy)) = reductions_grad(&x, &y);
     assert_eq!(gy, x.to_vec());
 }
+
+#[forward]
+#[reverse]
+fn arrays(p: [f64; 3], q: &[f64; 2], s: f64) -> f64 {
+    let mut centered = [0.0; 3];
+    for i in 0..3 {
+        centered[i] = p[i] - q[i % 2] * s;
+    }
+    let weights = [1.0, s, s * s];
+    let mut total = 0.0;
+    for (c, w) in centered.iter().zip(weights.iter()) {
+        total += c * c * w;
+    }
+    for v in p {
+        total += v.sin();
+    }
+    total + q.iter().map(|v| v.exp()).sum::<f64>()
+}
+
+#[test]
+fn arrays_in_reverse_mode() {
+    let (p, q, s) = ([0.3, -0.8, 1.2], [0.5, 2.0], 0.7);
+    let (value, (gp, gq, gs)) = arrays_grad(p, &q, s);
+    assert_eq!(value, arrays(p, &q, s));
+    for i in 0..3 {
+        let mut t = [0.0; 3];
+        t[i] = 1.0;
+        let (_, along) = arrays_jvp(p, &q, s, t, &[0.0; 2], 0.0);
+        approx::assert_relative_eq!(gp[i], along, max_relative = 1e-12);
+    }
+    for i in 0..2 {
+        let mut t = [0.0; 2];
+        t[i] = 1.0;
+        let (_, along) = arrays_jvp(p, &q, s, [0.0; 3], &t, 0.0);
+        approx::assert_relative_eq!(gq[i], along, max_relative = 1e-12);
+    }
+    let (_, along) = arrays_jvp(p, &q, s, [0.0; 3], &[0.0; 2], 1.0);
+    approx::assert_relative_eq!(gs, along, max_relative = 1e-12);
+}

@@ -198,6 +198,8 @@ fn adjoint_type(param: &crate::ast::Param, scalar: &Ident) -> TokenStream {
         quote!(())
     } else if param.is_scalar() {
         quote!(#scalar)
+    } else if let Some(length) = param.array_length() {
+        quote!([#scalar; #length])
     } else {
         quote!(::std::vec::Vec<#scalar>)
     }
@@ -585,8 +587,12 @@ impl<'a> Generator<'a> {
                     }
                     let length = names::derived("__ad_length_", name);
                     self.emit(quote!(let #length = #name.len();));
-                    self.parameter_adjoints
-                        .push(quote!(__adj.vector_result(#vector, #length)));
+                    self.parameter_adjoints.push(match param.array_length() {
+                        Some(_) => quote! {
+                            ::ad_runtime::__private::into_array(__adj.vector_result(#vector, #length))
+                        },
+                        None => quote!(__adj.vector_result(#vector, #length)),
+                    });
                     Binding::Vector(vector)
                 }
             };
@@ -840,6 +846,13 @@ impl<'a> Generator<'a> {
         let declared_float =
             ty.is_some_and(|ty| first_float_in(ty).is_some()) || self.locals.floats.contains(name);
         match init {
+            Expr::Repeat(repeat) if declared_float || self.may_be_float(init) => Some(
+                ContainerInit::Repeat(repeat.expr.clone(), repeat.len.clone()),
+            )
+            .map(|kind| kind.into_array()),
+            Expr::Array(array) if declared_float || self.may_be_float(init) => {
+                Some(ContainerInit::List(array.elems.iter().cloned().collect()).into_array())
+            }
             Expr::Macro(mac) if mac.mac.path.is_ident("vec") => {
                 if !(declared_float || self.may_be_float(init)) {
                     return None;
@@ -894,11 +907,21 @@ impl<'a> Generator<'a> {
         let vector = self.vector_slot();
         self.owned_vectors.insert(vector);
         let cotangents = self.fresh("cts");
+        let (kind, array) = match kind {
+            ContainerInit::Array(inner) => (*inner, true),
+            other => (other, false),
+        };
         let piece = match kind {
             ContainerInit::Repeat(element, count) => {
                 let node = self.lower(&element);
                 let (value, count) = (node.value(), self.native(&count));
-                self.emit(quote!(let #mutability #name #ty_tokens = ::std::vec![#value; #count];));
+                if array {
+                    self.emit(quote!(let #mutability #name #ty_tokens = [#value; #count];));
+                } else {
+                    self.emit(
+                        quote!(let #mutability #name #ty_tokens = ::std::vec![#value; #count];),
+                    );
+                }
                 let total = self.fresh("ct");
                 let backprop = self.backprop(&node, total.to_token_stream());
                 quote! {
@@ -910,7 +933,13 @@ impl<'a> Generator<'a> {
                 let operands: Vec<&Expr> = elements.iter().collect();
                 let nodes = self.lower_operands(&operands);
                 let values = nodes.iter().map(Node::value);
-                self.emit(quote!(let #mutability #name #ty_tokens = ::std::vec![#(#values),*];));
+                if array {
+                    self.emit(quote!(let #mutability #name #ty_tokens = [#(#values),*];));
+                } else {
+                    self.emit(
+                        quote!(let #mutability #name #ty_tokens = ::std::vec![#(#values),*];),
+                    );
+                }
                 let mut backprops = TokenStream::new();
                 for (position, node) in nodes.iter().enumerate() {
                     let cotangent = quote! {
@@ -923,6 +952,7 @@ impl<'a> Generator<'a> {
                     #backprops
                 }
             }
+            ContainerInit::Array(_) => unreachable!("unwrapped above"),
             ContainerInit::Empty => {
                 let value = self.native(init);
                 self.emit(quote!(let #mutability #name #ty_tokens = #value;));
@@ -2883,10 +2913,18 @@ enum ContainerInit {
     Repeat(Box<Expr>, Box<Expr>),
     /// `vec![a, b, c]`
     List(Vec<Expr>),
+    /// `[x; n]` or `[a, b, c]`: the same, as an array.
+    Array(Box<ContainerInit>),
     /// `Vec::new()`, `Vec::with_capacity(n)`: filled by `push`.
     Empty,
     /// `x.to_vec()`, `x.clone()` of the container in this vector slot.
     Copy(usize),
+}
+
+impl ContainerInit {
+    fn into_array(self) -> Self {
+        ContainerInit::Array(Box::new(self))
+    }
 }
 
 enum LoopKind<'e> {
