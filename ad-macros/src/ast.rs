@@ -101,6 +101,19 @@ impl Param {
         element(&self.ty).is_some_and(|inner| float_of_type(inner).is_some())
     }
 
+    /// The length of a tuple of float scalars (`(f64, f64)`), if the parameter is one.
+    pub fn scalar_tuple_len(&self) -> Option<usize> {
+        match &self.ty {
+            Type::Tuple(tuple)
+                if !tuple.elems.is_empty()
+                    && tuple.elems.iter().all(|elem| float_of_type(elem).is_some()) =>
+            {
+                Some(tuple.elems.len())
+            }
+            _ => None,
+        }
+    }
+
     /// `N` for an `[f64; N]` or `&[f64; N]` parameter.
     pub fn array_length(&self) -> Option<&syn::Expr> {
         match &self.ty {

@@ -931,3 +931,47 @@ fn raw_identifiers() {
     assert_eq!(type_grad(2.0, 3.0), (6.0, (3.0, 2.0)));
     assert_eq!(type_jvp(2.0, 3.0, 1.0, 0.0), (6.0, 3.0));
 }
+
+#[forward]
+#[reverse]
+fn tuple_parameter(p: (f64, f64), k: usize, q: (f64, f64, f64)) -> f64 {
+    let (a, b) = p;
+    let mut s = p.0 * q.2;
+    for _ in 0..k {
+        s = s * b + a.sin() * q.1;
+    }
+    s + q.0 * p.1
+}
+
+#[test]
+fn tuples_of_scalars_as_parameters() {
+    let (p, q) = ((0.4, -1.3), (0.2, 0.9, 1.7));
+    let (value, (gp, gq)) = tuple_parameter_grad(p, 3, q);
+    assert_eq!(value, tuple_parameter(p, 3, q));
+    let along = |tp: (f64, f64), tq: (f64, f64, f64)| tuple_parameter_jvp(p, 3, q, tp, tq).1;
+    assert_relative_eq!(
+        gp.0,
+        along((1.0, 0.0), (0.0, 0.0, 0.0)),
+        max_relative = 1e-12
+    );
+    assert_relative_eq!(
+        gp.1,
+        along((0.0, 1.0), (0.0, 0.0, 0.0)),
+        max_relative = 1e-12
+    );
+    assert_relative_eq!(
+        gq.0,
+        along((0.0, 0.0), (1.0, 0.0, 0.0)),
+        max_relative = 1e-12
+    );
+    assert_relative_eq!(
+        gq.1,
+        along((0.0, 0.0), (0.0, 1.0, 0.0)),
+        max_relative = 1e-12
+    );
+    assert_relative_eq!(
+        gq.2,
+        along((0.0, 0.0), (0.0, 0.0, 1.0)),
+        max_relative = 1e-12
+    );
+}

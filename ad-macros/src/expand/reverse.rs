@@ -198,6 +198,9 @@ fn adjoint_type(param: &crate::ast::Param, scalar: &Ident) -> TokenStream {
         quote!(())
     } else if param.is_scalar() {
         quote!(#scalar)
+    } else if let Some(count) = param.scalar_tuple_len() {
+        let elements = (0..count).map(|_| scalar.clone());
+        quote!((#(#elements,)*))
     } else if let Some(length) = param.array_length() {
         quote!([#scalar; #length])
     } else {
@@ -415,6 +418,8 @@ enum Binding {
         index: Ident,
         by_value: bool,
     },
+    /// A tuple of scalars: one slot per element.
+    Tuple(Vec<usize>),
     Data,
 }
 
@@ -540,7 +545,12 @@ impl<'a> Generator<'a> {
     fn is_float_var(&self, name: &Ident) -> bool {
         matches!(
             self.lookup(name),
-            Some(Binding::Float(_) | Binding::Vector(_) | Binding::Element { .. })
+            Some(
+                Binding::Float(_)
+                    | Binding::Vector(_)
+                    | Binding::Element { .. }
+                    | Binding::Tuple(_)
+            )
         )
     }
 
@@ -579,6 +589,12 @@ impl<'a> Generator<'a> {
                     let slot = self.slot();
                     self.parameter_adjoints.push(quote!(__adj[#slot]));
                     Binding::Float(slot)
+                }
+                _ if param.scalar_tuple_len().is_some() => {
+                    let count = param.scalar_tuple_len().unwrap_or(0);
+                    let slots: Vec<usize> = (0..count).map(|_| self.slot()).collect();
+                    self.parameter_adjoints.push(quote!((#(__adj[#slots],)*)));
+                    Binding::Tuple(slots)
                 }
                 _ => {
                     let vector = self.vector_slot();
@@ -724,6 +740,21 @@ impl<'a> Generator<'a> {
     }
 
     fn local(&mut self, local: &syn::Local) {
+        if let (Pat::Tuple(pattern), Some(init)) = (&local.pat, &local.init) {
+            if let Expr::Path(path) = &*init.expr {
+                if let Some(Binding::Tuple(slots)) =
+                    path.path.get_ident().and_then(|name| self.lookup(name))
+                {
+                    if pattern.elems.len() == slots.len() && init.diverge.is_none() {
+                        let values: syn::ExprTuple = {
+                            let fields = (0..slots.len()).map(syn::Index::from);
+                            syn::parse_quote!((#(#path.#fields,)*))
+                        };
+                        return self.tuple_local(pattern, &values);
+                    }
+                }
+            }
+        }
         if let (Pat::Tuple(pattern), None) = (&local.pat, &local.init) {
             // `let (a, b);`: each name declared on its own, assigned later.
             if pattern
@@ -2106,6 +2137,22 @@ impl<'a> Generator<'a> {
                 _ => Node::Constant(self.native(expr)),
             },
             Expr::Index(index) => self.lower_index(index),
+            Expr::Field(field) => match self.tuple_element(field) {
+                Some(slot) => Node::Var {
+                    name: self.read(quote!(#field)),
+                    slot,
+                },
+                None if calls_generated_function(&field.base) => self.refuse(
+                    expr,
+                    "reverse mode cannot differentiate through a generated derivative function \
+                     (`_jvp`, `_vjp`, `_grad`) yet",
+                ),
+                None => self.refuse(
+                    expr,
+                    "reverse mode follows fields of tuples of floats held in variables only; \
+                     floats in structs are not followed yet",
+                ),
+            },
             Expr::Reference(reference) if reference.mutability.is_none() => {
                 match self.lower(&reference.expr) {
                     Node::Vector { value, vector } => Node::Vector {
@@ -2192,11 +2239,6 @@ impl<'a> Generator<'a> {
             }
             Expr::Macro(_) => Node::Constant(self.native(expr)),
             Expr::Closure(_) => self.refuse(expr, "closures are not supported in reverse mode yet"),
-            Expr::Field(field) if calls_generated_function(&field.base) => self.refuse(
-                expr,
-                "reverse mode cannot differentiate through a generated derivative function \
-                 (`_jvp`, `_vjp`, `_grad`) yet",
-            ),
             _ => self.refuse(
                 expr,
                 "reverse mode does not support this float expression yet: floats in tuples \
@@ -2503,6 +2545,20 @@ impl<'a> Generator<'a> {
         }))
     }
 
+    /// The slot of `p.i` where `p` is a tuple of floats.
+    fn tuple_element(&self, field: &syn::ExprField) -> Option<usize> {
+        let syn::Member::Unnamed(index) = &field.member else {
+            return None;
+        };
+        let Expr::Path(path) = &*field.base else {
+            return None;
+        };
+        match self.lookup(path.path.get_ident()?)? {
+            Binding::Tuple(slots) => slots.get(index.index as usize).copied(),
+            _ => None,
+        }
+    }
+
     /// The vector slot of an expression naming a container variable (`x`, `(x)`).
     fn vector_of(&self, expr: &Expr) -> Option<usize> {
         match expr {
@@ -2617,7 +2673,7 @@ impl<'a> Generator<'a> {
         match path.get_ident().and_then(|name| self.lookup(name)) {
             // A closure: refused where it is defined.
             Some(Binding::Float(_)) => return Node::Constant(self.native_unchecked(&whole)),
-            Some(Binding::Vector(_) | Binding::Element { .. }) => {
+            Some(Binding::Vector(_) | Binding::Element { .. } | Binding::Tuple(_)) => {
                 return self.refuse(&whole, "a container of floats cannot be called")
             }
             Some(Binding::Data) if with_floats => {
