@@ -975,3 +975,34 @@ fn tuples_of_scalars_as_parameters() {
         max_relative = 1e-12
     );
 }
+
+#[forward]
+#[reverse]
+fn closures_inlined(x: f64, y: f64, n: usize) -> f64 {
+    let scale = |t: f64| t * y;
+    let shift = |t: f64, u: f64| t + u * x;
+    let mut s = 0.0;
+    let mut add = |v: f64| s += v * v;
+    add(x);
+    add(scale(y));
+    let k = 2;
+    let power = |t: f64| t.powi(k);
+    let mut total = shift(scale(x.sin()), y) + s;
+    for i in 0..n {
+        total = shift(total * 0.5, power(i as f64 * 0.1));
+    }
+    if scale(x) > 0.0 {
+        total += power(y);
+    }
+    total
+}
+
+#[test]
+fn closures_defined_in_the_body() {
+    check2(
+        |x, y| closures_inlined(x, y, 3),
+        |x, y, dx, dy| closures_inlined_jvp(x, y, 3, dx, dy),
+        |x, y, c| closures_inlined_vjp(x, y, 3, c),
+        &[(0.5, 1.2), (-1.0, 0.3)],
+    );
+}

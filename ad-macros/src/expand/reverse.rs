@@ -420,6 +420,8 @@ enum Binding {
     },
     /// A tuple of scalars: one slot per element.
     Tuple(Vec<usize>),
+    /// A closure, inlined where it is called: its index in `Generator::closures`.
+    Closure(usize),
     Data,
 }
 
@@ -478,7 +480,14 @@ struct Generator<'a> {
     /// Vector slots of owned containers (`Vec` parameters and locals), which `for v in x`
     /// iterates by value.
     owned_vectors: std::collections::HashSet<usize>,
+    /// Closures bound by `let`, with the binding sites their free names had where they were
+    /// defined.
+    closures: Vec<(syn::ExprClosure, Vec<FreeName>)>,
 }
+
+/// A name a closure body reads, with where it was bound when the closure was defined
+/// (scope depth, position), so a call elsewhere can check it still means the same variable.
+type FreeName = (Ident, Option<(usize, usize)>);
 
 impl<'a> Generator<'a> {
     fn new(cx: &'a Ctxt, function: &'a Function) -> Self {
@@ -493,6 +502,7 @@ impl<'a> Generator<'a> {
             parameter_adjoints: Vec::new(),
             leaf: false,
             owned_vectors: Default::default(),
+            closures: Vec::new(),
         }
     }
 
@@ -542,6 +552,17 @@ impl<'a> Generator<'a> {
         None
     }
 
+    /// Where `name` is bound: the frame's depth and the position in its scope. Two lookups that
+    /// give the same site name the same variable.
+    fn binding_site(&self, name: &Ident) -> Option<(usize, usize)> {
+        for (depth, frame) in self.frames.iter().enumerate().rev() {
+            if let Some(position) = frame.scope.iter().rposition(|(n, _)| n == name) {
+                return Some((depth, position));
+            }
+        }
+        None
+    }
+
     fn is_float_var(&self, name: &Ident) -> bool {
         matches!(
             self.lookup(name),
@@ -550,6 +571,7 @@ impl<'a> Generator<'a> {
                     | Binding::Vector(_)
                     | Binding::Element { .. }
                     | Binding::Tuple(_)
+                    | Binding::Closure(_)
             )
         )
     }
@@ -740,6 +762,11 @@ impl<'a> Generator<'a> {
     }
 
     fn local(&mut self, local: &syn::Local) {
+        if let (Pat::Ident(name), Some(init)) = (&local.pat, &local.init) {
+            if let Expr::Closure(closure) = &*init.expr {
+                return self.closure_local(&name.ident, closure);
+            }
+        }
         if let (Pat::Tuple(pattern), Some(init)) = (&local.pat, &local.init) {
             if let Expr::Path(path) = &*init.expr {
                 if let Some(Binding::Tuple(slots)) =
@@ -1039,6 +1066,111 @@ impl<'a> Generator<'a> {
             let #cotangent = __adj.take_element(#vector, #position);
             #backprop
         });
+    }
+
+    /// `let f = |a, b| body;`: kept, to be inlined where `f` is called.
+    fn closure_local(&mut self, name: &Ident, closure: &syn::ExprClosure) {
+        if let Some(token) = &closure.capture {
+            self.error(
+                token,
+                "reverse mode does not take `move` closures yet; drop `move` (the closure is \
+                 inlined where it is called)",
+            );
+        }
+        // The closure is also emitted as written, where nothing may fix an untyped
+        // parameter's type; so every parameter states its type.
+        for input in &closure.inputs {
+            if !matches!(input, Pat::Type(_)) {
+                self.error(
+                    input,
+                    "reverse mode needs the types of a closure's parameters; write them, as in \
+                     `|t: f64|`",
+                );
+            }
+        }
+        struct Returns(bool);
+        impl<'ast> Visit<'ast> for Returns {
+            fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
+                self.0 = true;
+            }
+            fn visit_expr_try(&mut self, _: &'ast syn::ExprTry) {
+                self.0 = true;
+            }
+            fn visit_item(&mut self, _: &'ast syn::Item) {}
+        }
+        let mut returns = Returns(false);
+        returns.visit_expr(&closure.body);
+        if returns.0 {
+            self.error(
+                &closure.body,
+                "reverse mode inlines closures where they are called, so a closure cannot \
+                 `return` (or use `?`) yet; make the value the closure's last expression",
+            );
+        }
+        // The free names of the body, with what they mean here.
+        let mut free = Vec::new();
+        struct Names<'a>(&'a mut Vec<Ident>);
+        impl<'ast> Visit<'ast> for Names<'_> {
+            fn visit_expr_path(&mut self, path: &'ast syn::ExprPath) {
+                if let Some(ident) = path.path.get_ident() {
+                    self.0.push(ident.clone());
+                }
+            }
+            fn visit_item(&mut self, _: &'ast syn::Item) {}
+        }
+        let mut names = Vec::new();
+        Names(&mut names).visit_expr(&closure.body);
+        for ident in names {
+            if !free.iter().any(|(known, _): &FreeName| known == &ident) {
+                let site = self.binding_site(&ident);
+                free.push((ident, site));
+            }
+        }
+        // The closure also exists as written, for uses that need only values (a condition).
+        let native = self.native_unchecked(&Expr::Closure(closure.clone()));
+        self.emit(quote!(let #name = #native;));
+        self.closures.push((closure.clone(), free));
+        self.bind(name.clone(), Binding::Closure(self.closures.len() - 1));
+    }
+
+    /// A call of a closure bound by `let`: its body, with its parameters bound to the
+    /// arguments, in a block of its own.
+    fn inline_closure(&mut self, index: usize, call: &syn::ExprCall) -> Node {
+        let whole = Expr::Call(call.clone());
+        let (closure, free) = self.closures[index].clone();
+        if closure.inputs.len() != call.args.len() {
+            return self.refuse(&whole, "the closure takes a different number of arguments");
+        }
+        for (name, site) in &free {
+            if self.binding_site(name) != *site {
+                return self.refuse(
+                    &whole,
+                    format!(
+                        "the closure reads `{name}`, which here names another variable than \
+                         where the closure is defined; rename one of them (reverse mode \
+                         inlines the closure where it is called)"
+                    ),
+                );
+            }
+        }
+        // Arguments are evaluated first, as in a call; then the body runs with its parameters.
+        let temporaries: Vec<Ident> = (0..call.args.len())
+            .map(|_| self.fresh("argument"))
+            .collect();
+        let arguments = call.args.iter();
+        let parameters = closure.inputs.iter();
+        let body = &closure.body;
+        let block: Expr = syn::parse_quote!({
+            #(let #temporaries = #arguments;)*
+            #(let #parameters = #temporaries;)*
+            #body
+        });
+        if is_unit_valued(body) {
+            // `|v| s += v`: run for its effect; the call's value is `()`.
+            self.control_flow(&block, ResultVar::Discard);
+            return Node::Constant(quote!(()));
+        }
+        self.lower(&block)
     }
 
     /// `let (a, mut b) = (e1, e2);`: every element is evaluated first (so that
@@ -2238,7 +2370,7 @@ impl<'a> Generator<'a> {
                 Node::Constant(quote!(::core::unreachable!()))
             }
             Expr::Macro(_) => Node::Constant(self.native(expr)),
-            Expr::Closure(_) => self.refuse(expr, "closures are not supported in reverse mode yet"),
+            Expr::Closure(_) => self.refuse(expr, "reverse mode takes a closure only when bound by `let` and called by name (it is inlined where it is called); write `let f = |t: f64| ...;` and call `f(x)`"),
             _ => self.refuse(
                 expr,
                 "reverse mode does not support this float expression yet: floats in tuples \
@@ -2673,6 +2805,7 @@ impl<'a> Generator<'a> {
         match path.get_ident().and_then(|name| self.lookup(name)) {
             // A closure: refused where it is defined.
             Some(Binding::Float(_)) => return Node::Constant(self.native_unchecked(&whole)),
+            Some(Binding::Closure(index)) => return self.inline_closure(index, call),
             Some(Binding::Vector(_) | Binding::Element { .. } | Binding::Tuple(_)) => {
                 return self.refuse(&whole, "a container of floats cannot be called")
             }
@@ -2927,7 +3060,7 @@ impl<'ast> Visit<'ast> for LeakChecker<'_, '_> {
             }
             Expr::Closure(closure) => self
                 .generator
-                .error(closure, "closures are not supported in reverse mode yet"),
+                .error(closure, "reverse mode takes a closure only when bound by `let` and called by name (it is inlined where it is called); write `let f = |t: f64| ...;` and call `f(x)`"),
             _ => syn::visit::visit_expr(self, expr),
         }
     }
@@ -3054,6 +3187,20 @@ fn is_leaf(function: &Function) -> bool {
     let mut leaf = Leaf(true);
     leaf.visit_block(&function.body);
     leaf.0
+}
+
+/// An expression whose value is `()`: an assignment, or a block ending in a statement.
+fn is_unit_valued(expr: &Expr) -> bool {
+    match expr {
+        Expr::Assign(_) => true,
+        Expr::Binary(binary) => compound_rule(&binary.op).is_some(),
+        Expr::Block(block) => match block.block.stmts.last() {
+            Some(Stmt::Expr(tail, None)) => is_unit_valued(tail),
+            _ => true,
+        },
+        Expr::Paren(paren) => is_unit_valued(&paren.expr),
+        _ => false,
+    }
 }
 
 /// `g_jvp(..)`, `g_vjp(..)`, `g_grad(..)`.
