@@ -1006,3 +1006,23 @@ fn closures_defined_in_the_body() {
         &[(0.5, 1.2), (-1.0, 0.3)],
     );
 }
+
+#[forward]
+#[reverse]
+fn rotation_by_sin_cos(x: f64, y: f64) -> f64 {
+    let angle = x * y;
+    let (s, c) = angle.sin_cos();
+    let (s2, c2) = x.sin_cos();
+    let (s3, c3) = (x - 0.5 * angle).sin_cos();
+    s * c2 - c * s2 + s * s + s3 * c3 * y
+}
+
+#[test]
+fn sin_cos_bound_to_a_pair() {
+    check2(
+        rotation_by_sin_cos,
+        rotation_by_sin_cos_jvp,
+        rotation_by_sin_cos_vjp,
+        &[(0.5, 1.2), (-1.0, 0.3), (2.0, -0.7)],
+    );
+}

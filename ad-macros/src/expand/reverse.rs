@@ -814,6 +814,24 @@ impl<'a> Generator<'a> {
             }
         }
         if let (Pat::Tuple(pattern), Some(init)) = (&local.pat, &local.init) {
+            if let (Expr::MethodCall(call), None) = (&*init.expr, &init.diverge) {
+                // `let (s, c) = e.sin_cos();` is `let a = e; let (s, c) = (a.sin(), a.cos());`.
+                if call.method == "sin_cos"
+                    && call.args.is_empty()
+                    && pattern.elems.len() == 2
+                    && self.may_be_float(&call.receiver)
+                {
+                    let node = self.lower(&call.receiver);
+                    let angle = self.fresh("angle");
+                    let value = node.value();
+                    self.emit(quote!(let #angle = #value;));
+                    let slot = self.slot();
+                    self.bind(angle.clone(), Binding::Float(slot));
+                    self.assignment_piece(slot, &node);
+                    let values: syn::ExprTuple = syn::parse_quote!((#angle.sin(), #angle.cos()));
+                    return self.tuple_local(pattern, &values);
+                }
+            }
             if let (Expr::Tuple(values), None) = (&*init.expr, &init.diverge) {
                 if pattern.elems.len() == values.elems.len() && self.may_be_float(&init.expr) {
                     return self.tuple_local(pattern, values);
@@ -2750,7 +2768,11 @@ impl<'a> Generator<'a> {
         } else if name == "powi" {
             (Arity::One, 1)
         } else {
-            let message = if FLOAT_METHODS_WITHOUT_RULES.contains(&name.as_str()) {
+            let message = if name == "sin_cos" {
+                "reverse mode takes `sin_cos` only as `let (s, c) = x.sin_cos();`; bind the \
+                 pair that way, or write `sin` and `cos`"
+                    .to_string()
+            } else if FLOAT_METHODS_WITHOUT_RULES.contains(&name.as_str()) {
                 format!(
                     "`{name}` has no derivative rule; see `ad_runtime::rules` for the supported \
                      float methods"
