@@ -1026,3 +1026,36 @@ fn sin_cos_bound_to_a_pair() {
         &[(0.5, 1.2), (-1.0, 0.3), (2.0, -0.7)],
     );
 }
+
+#[forward]
+#[reverse]
+fn closures_of_statements_and_raw_names(x: f64, y: f64) -> f64 {
+    let mut s = 0.0;
+    let mut add_positive = |v: f64| {
+        if v > 0.0 {
+            s += v * v;
+        }
+    };
+    add_positive(x);
+    add_positive(-x);
+    add_positive(y);
+    let mut repeat = |v: f64| {
+        for _ in 0..2 {
+            s += v * r#y;
+        }
+    };
+    repeat(x);
+    let product = |a: f64, b: f64| a * b + a;
+    let a = r#y * x;
+    s + product(a, x) + product(x, a)
+}
+
+#[test]
+fn closures_of_statements_and_raw_identifiers() {
+    check2(
+        closures_of_statements_and_raw_names,
+        closures_of_statements_and_raw_names_jvp,
+        closures_of_statements_and_raw_names_vjp,
+        &[(0.5, 1.2), (-1.0, 0.3), (2.0, -0.7)],
+    );
+}

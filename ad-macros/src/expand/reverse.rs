@@ -24,6 +24,7 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
@@ -539,13 +540,15 @@ impl<'a> Generator<'a> {
         self.frame().pieces.push(tokens);
     }
 
+    /// Scopes hold names without `r#`, so `r#y` and `y` find the same variable.
     fn bind(&mut self, name: Ident, binding: Binding) {
-        self.frame().scope.push((name, binding));
+        self.frame().scope.push((name.unraw(), binding));
     }
 
     fn lookup(&self, name: &Ident) -> Option<Binding> {
+        let name = name.unraw();
         for frame in self.frames.iter().rev() {
-            if let Some((_, binding)) = frame.scope.iter().rev().find(|(n, _)| n == name) {
+            if let Some((_, binding)) = frame.scope.iter().rev().find(|(n, _)| *n == name) {
                 return Some(binding.clone());
             }
         }
@@ -555,8 +558,9 @@ impl<'a> Generator<'a> {
     /// Where `name` is bound: the frame's depth and the position in its scope. Two lookups that
     /// give the same site name the same variable.
     fn binding_site(&self, name: &Ident) -> Option<(usize, usize)> {
+        let name = name.unraw();
         for (depth, frame) in self.frames.iter().enumerate().rev() {
-            if let Some(position) = frame.scope.iter().rposition(|(n, _)| n == name) {
+            if let Some(position) = frame.scope.iter().rposition(|(n, _)| *n == name) {
                 return Some((depth, position));
             }
         }
@@ -1134,11 +1138,35 @@ impl<'a> Generator<'a> {
                     self.0.push(ident.clone());
                 }
             }
+            // `vec![y, t]` reads `y` too: every identifier in a macro's tokens counts (names
+            // that are no variable have no binding site, here or at a call).
+            fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+                fn idents(tokens: proc_macro2::TokenStream, found: &mut Vec<Ident>) {
+                    for token in tokens {
+                        match token {
+                            proc_macro2::TokenTree::Ident(ident) => found.push(ident),
+                            proc_macro2::TokenTree::Group(group) => idents(group.stream(), found),
+                            _ => {}
+                        }
+                    }
+                }
+                idents(mac.tokens.clone(), self.0);
+            }
             fn visit_item(&mut self, _: &'ast syn::Item) {}
         }
         let mut names = Vec::new();
         Names(&mut names).visit_expr(&closure.body);
+        // The closure's own parameters are bound afresh at every call, so are not free.
+        let parameters: Vec<Ident> = closure
+            .inputs
+            .iter()
+            .flat_map(|input| pattern_bindings(input).0)
+            .map(|name| name.unraw())
+            .collect();
         for ident in names {
+            if parameters.contains(&ident.unraw()) {
+                continue;
+            }
             if !free.iter().any(|(known, _): &FreeName| known == &ident) {
                 let site = self.binding_site(&ident);
                 free.push((ident, site));
@@ -3029,6 +3057,22 @@ impl LeakChecker<'_, '_> {
         f(self);
         self.safe_depth -= 1;
     }
+
+    /// `f(..)` where `f` is a closure bound by `let` whose body assigns: run natively, its
+    /// assignments would change values without their derivatives.
+    fn calls_assigning_closure(&self, callee: &Expr) -> bool {
+        let Expr::Path(path) = callee else {
+            return false;
+        };
+        match path
+            .path
+            .get_ident()
+            .and_then(|name| self.generator.lookup(name))
+        {
+            Some(Binding::Closure(index)) => assigns(&self.generator.closures[index].0.body),
+            _ => false,
+        }
+    }
 }
 
 impl<'ast> Visit<'ast> for LeakChecker<'_, '_> {
@@ -3079,6 +3123,14 @@ impl<'ast> Visit<'ast> for LeakChecker<'_, '_> {
                         );
                     }
                 }
+            }
+            Expr::Call(call) if self.calls_assigning_closure(&call.func) => {
+                self.generator.error(
+                    call,
+                    "this closure assigns to variables, and reverse mode follows those \
+                     assignments only where the call is a statement or float arithmetic; call \
+                     it before this expression and use its result here",
+                );
             }
             Expr::Closure(closure) => self
                 .generator
@@ -3221,6 +3273,17 @@ fn is_unit_valued(expr: &Expr) -> bool {
             _ => true,
         },
         Expr::Paren(paren) => is_unit_valued(&paren.expr),
+        Expr::If(branch) => match &branch.else_branch {
+            None => true,
+            Some((_, otherwise)) => {
+                is_unit_valued(&Expr::Block(syn::ExprBlock {
+                    attrs: Vec::new(),
+                    label: None,
+                    block: branch.then_branch.clone(),
+                })) && is_unit_valued(otherwise)
+            }
+        },
+        Expr::ForLoop(_) | Expr::While(_) => true,
         _ => false,
     }
 }
