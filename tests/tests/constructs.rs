@@ -1014,7 +1014,9 @@ fn rotation_by_sin_cos(x: f64, y: f64) -> f64 {
     let (s, c) = angle.sin_cos();
     let (s2, c2) = x.sin_cos();
     let (s3, c3) = (x - 0.5 * angle).sin_cos();
-    s * c2 - c * s2 + s * s + s3 * c3 * y
+    let (s4, _) = (s3 * y).sin_cos();
+    let (_, c4) = (x, y.cos());
+    s * c2 - c * s2 + s * s + s3 * c3 * y + s4 * c4
 }
 
 #[test]

@@ -1233,6 +1233,10 @@ impl<'a> Generator<'a> {
             .zip(floats)
             .collect();
         for (element, (node, is_float)) in pattern.elems.iter().zip(evaluated) {
+            if matches!(element, Pat::Wild(_)) {
+                // Evaluated with the others; its value, and so its derivative, is dropped.
+                continue;
+            }
             let Pat::Ident(pat) = element else {
                 self.error(element, "reverse mode binds tuples of floats to plain names only; write `let (a, b) = ...`");
                 continue;
