@@ -1012,9 +1012,9 @@ fn closures_defined_in_the_body() {
 fn rotation_by_sin_cos(x: f64, y: f64) -> f64 {
     let angle = x * y;
     let (s, c) = angle.sin_cos();
-    let (s2, c2) = x.sin_cos();
+    let (s2, c2): (f64, f64) = x.sin_cos();
     let (s3, c3) = (x - 0.5 * angle).sin_cos();
-    let (s4, _) = (s3 * y).sin_cos();
+    let (s4, _) = f64::sin_cos(s3 * y);
     let (_, c4) = (x, y.cos());
     s * c2 - c * s2 + s * s + s3 * c3 * y + s4 * c4
 }

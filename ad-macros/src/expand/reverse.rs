@@ -486,6 +486,42 @@ struct Generator<'a> {
     closures: Vec<(syn::ExprClosure, Vec<FreeName>)>,
 }
 
+/// `let (s, c) = e.sin_cos();` (also `let (s, c): (f64, f64) = ..`, `f64::sin_cos(e)`):
+/// the pattern and the angle `e`.
+fn sin_cos_binding(local: &syn::Local) -> Option<(&syn::PatTuple, &Expr)> {
+    let pattern = match &local.pat {
+        Pat::Tuple(pattern) => pattern,
+        Pat::Type(typed) => match &*typed.pat {
+            Pat::Tuple(pattern) => pattern,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let init = local.init.as_ref().filter(|init| init.diverge.is_none())?;
+    let angle = match &*init.expr {
+        Expr::MethodCall(call) if call.method == "sin_cos" && call.args.is_empty() => {
+            &*call.receiver
+        }
+        Expr::Call(call) if call.args.len() == 1 => {
+            let Expr::Path(path) = &*call.func else {
+                return None;
+            };
+            let segments: Vec<String> = path
+                .path
+                .segments
+                .iter()
+                .map(|segment| segment.ident.to_string())
+                .collect();
+            match segments.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+                ["f64" | "f32", "sin_cos"] => &call.args[0],
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    (pattern.elems.len() == 2).then_some((pattern, angle))
+}
+
 /// A name a closure body reads, with where it was bound when the closure was defined
 /// (scope depth, position), so a call elsewhere can check it still means the same variable.
 type FreeName = (Ident, Option<(usize, usize)>);
@@ -817,25 +853,21 @@ impl<'a> Generator<'a> {
                 return;
             }
         }
-        if let (Pat::Tuple(pattern), Some(init)) = (&local.pat, &local.init) {
-            if let (Expr::MethodCall(call), None) = (&*init.expr, &init.diverge) {
+        if let Some((pattern, angle)) = sin_cos_binding(local) {
+            if self.may_be_float(angle) {
                 // `let (s, c) = e.sin_cos();` is `let a = e; let (s, c) = (a.sin(), a.cos());`.
-                if call.method == "sin_cos"
-                    && call.args.is_empty()
-                    && pattern.elems.len() == 2
-                    && self.may_be_float(&call.receiver)
-                {
-                    let node = self.lower(&call.receiver);
-                    let angle = self.fresh("angle");
-                    let value = node.value();
-                    self.emit(quote!(let #angle = #value;));
-                    let slot = self.slot();
-                    self.bind(angle.clone(), Binding::Float(slot));
-                    self.assignment_piece(slot, &node);
-                    let values: syn::ExprTuple = syn::parse_quote!((#angle.sin(), #angle.cos()));
-                    return self.tuple_local(pattern, &values);
-                }
+                let node = self.lower(angle);
+                let angle = self.fresh("angle");
+                let value = node.value();
+                self.emit(quote!(let #angle = #value;));
+                let slot = self.slot();
+                self.bind(angle.clone(), Binding::Float(slot));
+                self.assignment_piece(slot, &node);
+                let values: syn::ExprTuple = syn::parse_quote!((#angle.sin(), #angle.cos()));
+                return self.tuple_local(pattern, &values);
             }
+        }
+        if let (Pat::Tuple(pattern), Some(init)) = (&local.pat, &local.init) {
             if let (Expr::Tuple(values), None) = (&*init.expr, &init.diverge) {
                 if pattern.elems.len() == values.elems.len() && self.may_be_float(&init.expr) {
                     return self.tuple_local(pattern, values);
