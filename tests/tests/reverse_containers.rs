@@ -335,6 +335,46 @@ fn iterator_reductions_in_reverse_mode() {
 
 #[forward]
 #[reverse]
+fn filtered_reductions(x: &[f64], t: f64) -> f64 {
+    let positive: f64 = x.iter().filter(|v| **v > 0.0).sum();
+    let large: f64 = x.iter().filter(|&&v| v.abs() > t).map(|v| v * v).sum();
+    let small: f64 = x.iter().copied().filter(|v| *v < t).map(|v| v.exp()).sum();
+    let mapped: f64 = x
+        .iter()
+        .filter(|v| v.is_sign_negative())
+        .map(|&v| v * t)
+        .product();
+    let folded = x
+        .iter()
+        .copied()
+        .filter(|&v| v != 0.5)
+        .fold(0.0, |acc, v| acc * t + v);
+    let v = 0.25;
+    let outer: f64 = x.iter().filter(|w| **w > v).map(|w| w * v).sum();
+    positive + large + small + mapped + folded + outer
+}
+
+#[test]
+fn filtered_reductions_in_reverse_mode() {
+    for t in [0.3, 1.0] {
+        check_gradient(
+            5,
+            |x| filtered_reductions(x, t),
+            |x, dx| filtered_reductions_jvp(x, t, dx, 0.0),
+            |x, c| {
+                let (value, (gx, _)) = filtered_reductions_vjp(x, t, c);
+                (value, gx)
+            },
+        );
+    }
+    let x = [0.5, -0.25, 1.5, -0.8, 0.1];
+    let (_, (_, gt)) = filtered_reductions_grad(&x, 0.3);
+    let (_, along) = filtered_reductions_jvp(&x, 0.3, &[0.0; 5], 1.0);
+    approx::assert_relative_eq!(gt, along, max_relative = 1e-12);
+}
+
+#[forward]
+#[reverse]
 fn arrays(p: [f64; 3], q: &[f64; 2], s: f64) -> f64 {
     let mut centered = [0.0; 3];
     for i in 0..3 {

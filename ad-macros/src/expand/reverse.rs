@@ -2651,10 +2651,11 @@ impl<'a> Generator<'a> {
         }
     }
 
-    /// `base[.copied()][.map(|p| e)].sum()` (also `product`, `fold(init, f)`) over a container
-    /// of floats, as the loop it stands for:
-    /// `{ let mut acc = 0.0; for p in base { acc += e; } acc }`. Iterators are lazy and the
-    /// reduction drives them in order, so the loop computes the same thing in the same order.
+    /// `base[.copied()][.filter(|w| c)][.map(|p| e)].sum()` (also `product`, `fold(init, f)`)
+    /// over a container of floats, as the loop it stands for:
+    /// `{ let mut acc = 0.0; for p in base { if c { acc += e; } } acc }`. Iterators are lazy
+    /// and the reduction drives them in order, so the loop computes the same thing in the
+    /// same order.
     fn desugar_reduction(&self, call: &syn::ExprMethodCall) -> Option<Expr> {
         let method = call.method.to_string();
         let (init, combine): (Expr, Option<&Expr>) = match (method.as_str(), call.args.len()) {
@@ -2666,6 +2667,16 @@ impl<'a> Generator<'a> {
         let mut chain = &*call.receiver;
         let map = match chain {
             Expr::MethodCall(inner) if inner.method == "map" && inner.args.len() == 1 => {
+                chain = &inner.receiver;
+                match &inner.args[0] {
+                    Expr::Closure(closure) if closure.inputs.len() == 1 => Some(closure),
+                    _ => return None,
+                }
+            }
+            _ => None,
+        };
+        let filter = match chain {
+            Expr::MethodCall(inner) if inner.method == "filter" && inner.args.len() == 1 => {
                 chain = &inner.receiver;
                 match &inner.args[0] {
                     Expr::Closure(closure) if closure.inputs.len() == 1 => Some(closure),
@@ -2748,6 +2759,13 @@ impl<'a> Generator<'a> {
                 (pattern, step)
             }
         };
+        let step: Stmt = match filter {
+            Some(filter) => {
+                let condition = Self::filter_condition(filter, &pattern, by_value)?;
+                syn::parse_quote!(if #condition { #step })
+            }
+            None => step,
+        };
         // Only chains over containers of floats that the loop lowering takes.
         self.container_iteration(chain, &pattern)?;
         Some(syn::parse_quote!({
@@ -2757,6 +2775,75 @@ impl<'a> Generator<'a> {
             }
             #accumulator
         }))
+    }
+
+    /// `filter(|w| cond)` as the condition of the loop `for pattern in ..`: `w` is replaced by
+    /// the reference the filter would see, written from the loop's element name (`**w` over
+    /// `iter()` becomes `**(&v)`). Declines bodies where replacing names could change meaning.
+    fn filter_condition(filter: &syn::ExprClosure, pattern: &Pat, by_value: bool) -> Option<Expr> {
+        // The loop binds `&..&p`; the loop's items are `&f64`.
+        fn peel(pattern: &Pat, depth: usize) -> Option<(Ident, usize)> {
+            match pattern {
+                Pat::Reference(reference) => peel(&reference.pat, depth + 1),
+                Pat::Type(typed) => peel(&typed.pat, depth),
+                Pat::Ident(ident) if ident.subpat.is_none() && ident.by_ref.is_none() => {
+                    Some((ident.ident.clone(), depth))
+                }
+                _ => None,
+            }
+        }
+        let (element, loop_refs) = peel(pattern, 0)?;
+        let (parameter, filter_refs) = peel(&filter.inputs[0], 0)?;
+        // The filter sees `&Item`: `&&f64` over `iter()`, `&f64` after `copied()`; `element`
+        // is `&f64` with `&` refs peeled off it.
+        let wanted = loop_refs + usize::from(!by_value);
+        let replacement: Expr = if wanted >= filter_refs {
+            let refs = std::iter::repeat_n(quote!(&), wanted - filter_refs);
+            syn::parse_quote!((#(#refs)* #element))
+        } else {
+            let derefs = std::iter::repeat_n(quote!(*), filter_refs - wanted);
+            syn::parse_quote!((#(#derefs)* #element))
+        };
+        /// Set when the body binds names, or reads an outer variable named like the element
+        /// (`Some(name)`), which inside the loop would mean the element instead.
+        struct Unsafe<'a>(Option<&'a Ident>, bool);
+        impl<'ast> Visit<'ast> for Unsafe<'_> {
+            fn visit_expr_path(&mut self, path: &'ast syn::ExprPath) {
+                self.1 |= self.0.is_some() && path.path.get_ident() == self.0;
+            }
+            fn visit_local(&mut self, _: &'ast syn::Local) {
+                self.1 = true;
+            }
+            fn visit_macro(&mut self, _: &'ast syn::Macro) {
+                self.1 = true;
+            }
+            fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {
+                self.1 = true;
+            }
+            fn visit_item(&mut self, _: &'ast syn::Item) {
+                self.1 = true;
+            }
+        }
+        let mut check = Unsafe((parameter != element).then_some(&element), false);
+        check.visit_expr(&filter.body);
+        if check.1 {
+            return None;
+        }
+        struct Replace<'a>(&'a Ident, &'a Expr);
+        impl VisitMut for Replace<'_> {
+            fn visit_expr_mut(&mut self, expr: &mut Expr) {
+                if let Expr::Path(path) = expr {
+                    if path.path.get_ident() == Some(self.0) {
+                        *expr = self.1.clone();
+                        return;
+                    }
+                }
+                syn::visit_mut::visit_expr_mut(self, expr);
+            }
+        }
+        let mut condition = (*filter.body).clone();
+        Replace(&parameter, &replacement).visit_expr_mut(&mut condition);
+        Some(condition)
     }
 
     /// The slot of `p.i` where `p` is a tuple of floats.
@@ -2844,9 +2931,11 @@ impl<'a> Generator<'a> {
             } else {
                 format!(
                     "reverse mode does not take `.{name}(..)` over floats here yet: it follows \
-                     `sum`, `product` and `fold` over `iter`, `copied`, `cloned`, `map`, `zip` \
-                     and `enumerate` of slices and `Vec`s, but not other adapters, `Option`s or \
-                     container methods; write a `for` loop (forward mode takes them all)"
+                     `sum`, `product` and `fold` over `iter`, `copied`, `cloned`, `filter`, \
+                     `map`, `zip` and `enumerate` of slices and `Vec`s (a `filter` condition \
+                     without `let`s or macros that reads no variable named like the element), \
+                     but not other adapters, `Option`s or container methods; write a `for` loop \
+                     (forward mode takes them all)"
                 )
             };
             self.error(method, message);
