@@ -2804,12 +2804,19 @@ impl<'a> Generator<'a> {
             let derefs = std::iter::repeat_n(quote!(*), filter_refs - wanted);
             syn::parse_quote!((#(#derefs)* #element))
         };
-        /// Set when the body binds names, or reads an outer variable named like the element
-        /// (`Some(name)`), which inside the loop would mean the element instead.
+        /// Set when the body binds names (`let`, `match`, `if let`), leaves the closure
+        /// (`return`, `?`), or reads an outer variable named like the element (`Some(name)`),
+        /// which inside the loop would mean the element instead.
         struct Unsafe<'a>(Option<&'a Ident>, bool);
         impl<'ast> Visit<'ast> for Unsafe<'_> {
             fn visit_expr_path(&mut self, path: &'ast syn::ExprPath) {
                 self.1 |= self.0.is_some() && path.path.get_ident() == self.0;
+            }
+            fn visit_expr(&mut self, expr: &'ast Expr) {
+                match expr {
+                    Expr::Return(_) | Expr::Try(_) | Expr::Match(_) | Expr::Let(_) => self.1 = true,
+                    _ => syn::visit::visit_expr(self, expr),
+                }
             }
             fn visit_local(&mut self, _: &'ast syn::Local) {
                 self.1 = true;
@@ -2933,7 +2940,8 @@ impl<'a> Generator<'a> {
                     "reverse mode does not take `.{name}(..)` over floats here yet: it follows \
                      `sum`, `product` and `fold` over `iter`, `copied`, `cloned`, `filter`, \
                      `map`, `zip` and `enumerate` of slices and `Vec`s (a `filter` condition \
-                     without `let`s or macros that reads no variable named like the element), \
+                     without `let`, `match`, `return` or macros, reading no variable named like \
+                     the element), \
                      but not other adapters, `Option`s or container methods; write a `for` loop \
                      (forward mode takes them all)"
                 )
