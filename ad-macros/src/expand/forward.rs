@@ -10,13 +10,13 @@
 //! ```
 
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{Ident, Type};
 
 use crate::activity::Locals;
-use crate::ast::{Function, ParamKind};
+use crate::ast::{Function, Param, ParamKind};
 use crate::names;
 use crate::retype::{quote_scalar_bound, quote_scalar_where, Retype};
 
@@ -70,13 +70,61 @@ pub fn companion_params(function: &Function) -> Vec<TokenStream> {
         .map(|param| {
             let param_name = &param.name;
             let mutability = &param.mutability;
-            let ty = match param.kind {
-                ParamKind::Data => param.ty.clone(),
-                ParamKind::Differentiated | ParamKind::Constant => retype_type(function, &param.ty),
-            };
+            let ty = retyped_param_type(function, param);
             quote!(#mutability #param_name: #ty)
         })
         .collect()
+}
+
+/// The parameters of a generated public function (`_jvp`, `_vjp`, `_grad`): the primal's,
+/// without `mut` (they are passed on), floats made the generic scalar.
+pub fn public_params(function: &Function) -> Vec<TokenStream> {
+    function
+        .params
+        .iter()
+        .map(|param| {
+            let param_name = &param.name;
+            let ty = retyped_param_type(function, param);
+            quote!(#param_name: #ty)
+        })
+        .collect()
+}
+
+/// A parameter's type with its floats made the generic scalar; data keeps its type.
+fn retyped_param_type(function: &Function, param: &Param) -> Type {
+    match param.kind {
+        ParamKind::Data => param.ty.clone(),
+        ParamKind::Differentiated | ParamKind::Constant => retype_type(function, &param.ty),
+    }
+}
+
+/// `impl Name { fn method<S>(params) -> output { body } }`: a companion, which the
+/// function's name (a unit struct) carries so that callers reach it by path.
+pub fn companion_method(
+    function: &Function,
+    method: &str,
+    output: TokenStream,
+    body: TokenStream,
+) -> TokenStream {
+    let vis = &function.item.vis;
+    let name = function.name();
+    let span = name.span();
+    let method = Ident::new(method, span);
+    let bound = quote_scalar_bound(function.float, span);
+    let where_clause = quote_scalar_where(span);
+    let params = companion_params(function);
+    let cfgs = cfg_attrs(function);
+    let companion_attributes = companion_attributes();
+    quote_spanned! {span=>
+        #(#cfgs)*
+        #[allow(dead_code)]
+        impl #name {
+            #companion_attributes
+            #vis fn #method<#bound>(#(#params),*) -> #output #where_clause {
+                #body
+            }
+        }
+    }
 }
 
 /// The attributes of every companion function: hidden, inlinable, and quiet about what the
@@ -108,10 +156,6 @@ pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
     let vis = &function.item.vis;
     let name = function.name();
     let span = name.span();
-    let method = Ident::new(names::FORWARD_COMPANION, span);
-    let bound = quote_scalar_bound(function.float, span);
-    let where_clause = quote_scalar_where(span);
-    let params = companion_params(function);
     let output = output_type(function);
     let body = match bodies {
         Bodies::Stub => stub_body(),
@@ -138,21 +182,19 @@ pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
         }
     };
     let cfgs = cfg_attrs(function);
-    let companion_attributes = companion_attributes();
+    let method = companion_method(
+        function,
+        names::FORWARD_COMPANION,
+        output.to_token_stream(),
+        body,
+    );
     quote_spanned! {span=>
         #(#cfgs)*
         #[doc(hidden)]
         #[allow(non_camel_case_types, dead_code)]
         #vis struct #name {}
 
-        #(#cfgs)*
-        #[allow(dead_code)]
-        impl #name {
-            #companion_attributes
-            #vis fn #method<#bound>(#(#params),*) -> #output #where_clause {
-                #body
-            }
-        }
+        #method
     }
 }
 
@@ -165,14 +207,7 @@ pub fn jvp(function: &Function, bodies: Bodies) -> TokenStream {
     let bound = quote_scalar_bound(function.float, span);
     let where_clause = quote_scalar_where(span);
     let scalar = names::scalar_param(span);
-    let primal_params = function.params.iter().map(|param| {
-        let param_name = &param.name;
-        let ty = match param.kind {
-            ParamKind::Data => param.ty.clone(),
-            ParamKind::Differentiated | ParamKind::Constant => retype_type(function, &param.ty),
-        };
-        quote!(#param_name: #ty)
-    });
+    let primal_params = public_params(function);
     let tangents = names::tangents(function);
     let tangent_params = tangents
         .iter()

@@ -228,12 +228,7 @@ fn pullback_type(function: &Function, scalar: &Ident) -> TokenStream {
 fn reverse_companion(cx: &Ctxt, function: &Function, bodies: Bodies, method: &str) -> TokenStream {
     let name = function.name();
     let span = name.span();
-    let vis = &function.item.vis;
-    let method = Ident::new(method, span);
-    let bound = quote_scalar_bound(function.float, span);
-    let where_clause = quote_scalar_where(span);
     let scalar = names::scalar_param(span);
-    let params = forward::companion_params(function);
     // A leaf cannot be part of a recursion, so its pullback's type is finite: it is returned
     // unboxed (no allocation per call). `use<__S>`: it borrows none of the arguments.
     let leaf = bodies == Bodies::Derivative && is_leaf(function);
@@ -252,18 +247,7 @@ fn reverse_companion(cx: &Ctxt, function: &Function, bodies: Bodies, method: &st
             generator.function_body()
         }
     };
-    let cfgs = cfg_attrs(function);
-    let companion_attributes = forward::companion_attributes();
-    quote_spanned! {span=>
-        #(#cfgs)*
-        #[allow(dead_code)]
-        impl #name {
-            #companion_attributes
-            #vis fn #method<#bound>(#(#params),*) -> #output #where_clause {
-                #body
-            }
-        }
-    }
+    forward::companion_method(function, method, output, body)
 }
 
 fn public_functions(function: &Function, bodies: Bodies, companion: &str) -> TokenStream {
@@ -277,18 +261,7 @@ fn public_functions(function: &Function, bodies: Bodies, companion: &str) -> Tok
     let vjp = names::vjp(function);
     let grad = names::grad(function);
     let cotangent = names::output_cotangent(function);
-    let params: Vec<TokenStream> = function
-        .params
-        .iter()
-        .map(|param| {
-            let param_name = &param.name;
-            let ty = match param.kind {
-                ParamKind::Data => param.ty.clone(),
-                _ => retype_type(function, &param.ty),
-            };
-            quote!(#param_name: #ty)
-        })
-        .collect();
+    let params = forward::public_params(function);
     let args: Vec<&Ident> = function.params.iter().map(|param| &param.name).collect();
     // Indices, in the pullback's result, of the parameters that are differentiated.
     let differentiated: Vec<(syn::Index, TokenStream)> = function
@@ -2665,26 +2638,26 @@ impl<'a> Generator<'a> {
             _ => return None,
         };
         let mut chain = &*call.receiver;
-        let map = match chain {
-            Expr::MethodCall(inner) if inner.method == "map" && inner.args.len() == 1 => {
-                chain = &inner.receiver;
-                match &inner.args[0] {
-                    Expr::Closure(closure) if closure.inputs.len() == 1 => Some(closure),
-                    _ => return None,
-                }
+        // `.adapter(|p| ..)` at the end of the chain: its closure, and the chain before it.
+        // `Err` when the adapter is there with something other than such a closure.
+        fn closure_adapter<'e>(
+            chain: &mut &'e Expr,
+            adapter: &str,
+        ) -> Result<Option<&'e syn::ExprClosure>, ()> {
+            let Expr::MethodCall(inner) = *chain else {
+                return Ok(None);
+            };
+            if inner.method != adapter || inner.args.len() != 1 {
+                return Ok(None);
             }
-            _ => None,
-        };
-        let filter = match chain {
-            Expr::MethodCall(inner) if inner.method == "filter" && inner.args.len() == 1 => {
-                chain = &inner.receiver;
-                match &inner.args[0] {
-                    Expr::Closure(closure) if closure.inputs.len() == 1 => Some(closure),
-                    _ => return None,
-                }
+            *chain = &inner.receiver;
+            match &inner.args[0] {
+                Expr::Closure(closure) if closure.inputs.len() == 1 => Ok(Some(closure)),
+                _ => Err(()),
             }
-            _ => None,
-        };
+        }
+        let map = closure_adapter(&mut chain, "map").ok()?;
+        let filter = closure_adapter(&mut chain, "filter").ok()?;
         let by_value = match chain {
             Expr::MethodCall(inner)
                 if (inner.method == "copied" || inner.method == "cloned")
