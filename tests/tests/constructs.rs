@@ -11,7 +11,7 @@ mod common;
 
 use ad_runtime::{forward, reverse};
 use approx::assert_relative_eq;
-use common::{central_difference, Rng};
+use common::{central_difference, forward_checked1, forward_checked2, Rng};
 
 /// One float parameter: value, forward vs differences, reverse vs forward.
 fn check1(
@@ -21,14 +21,7 @@ fn check1(
     points: &[f64],
 ) {
     for &x in points {
-        let (value, tangent) = jvp(x, 1.0);
-        assert_eq!(value.to_bits(), plain(x).to_bits(), "forward value at {x}");
-        assert_relative_eq!(
-            tangent,
-            central_difference(&plain, x, 1e-4),
-            epsilon = 1e-8,
-            max_relative = 1e-7
-        );
+        let tangent = forward_checked1(&plain, &jvp, x);
         let (reverse_value, adjoint) = vjp(x, 1.0);
         assert_eq!(
             reverse_value.to_bits(),
@@ -55,17 +48,7 @@ fn check2(
 ) {
     let mut rng = Rng::new(7);
     for &(x, y) in points {
-        let (value, along_x) = jvp(x, y, 1.0, 0.0);
-        let (_, along_y) = jvp(x, y, 0.0, 1.0);
-        assert_eq!(
-            value.to_bits(),
-            plain(x, y).to_bits(),
-            "value at ({x}, {y})"
-        );
-        let dx = central_difference(|x| plain(x, y), x, 1e-4);
-        let dy = central_difference(|y| plain(x, y), y, 1e-4);
-        assert_relative_eq!(along_x, dx, epsilon = 1e-8, max_relative = 1e-7);
-        assert_relative_eq!(along_y, dy, epsilon = 1e-8, max_relative = 1e-7);
+        let (value, along_x, along_y) = forward_checked2(&plain, &jvp, x, y);
         let (reverse_value, (adjoint_x, adjoint_y)) = vjp(x, y, 1.0);
         assert_eq!(reverse_value.to_bits(), value.to_bits());
         assert_relative_eq!(adjoint_x, along_x, epsilon = 1e-13, max_relative = 1e-12);

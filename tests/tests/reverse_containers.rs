@@ -14,7 +14,7 @@ mod common;
 
 use ad_runtime::{forward, reverse};
 use approx::assert_relative_eq;
-use common::Rng;
+use common::{central_difference, Rng};
 
 fn random_vector(rng: &mut Rng, n: usize) -> Vec<f64> {
     (0..n).map(|_| rng.uniform(-1.5, 1.5)).collect()
@@ -367,7 +367,23 @@ fn filtered_reductions_in_reverse_mode() {
             },
         );
     }
-    let x = [0.5, -0.25, 1.5, -0.8, 0.1];
+    // Away from every filter's threshold, forward mode against central differences too.
+    let x = [0.7, -0.25, 1.5, -0.8, 0.1];
+    for i in 0..5 {
+        let mut e = [0.0; 5];
+        e[i] = 1.0;
+        let along = |h: f64| {
+            let moved: Vec<f64> = x.iter().zip(&e).map(|(x, e)| x + h * e).collect();
+            filtered_reductions(&moved, 0.3)
+        };
+        let (_, tangent) = filtered_reductions_jvp(&x, 0.3, &e, 0.0);
+        assert_relative_eq!(
+            tangent,
+            central_difference(along, 0.0, 1e-4),
+            epsilon = 1e-8,
+            max_relative = 1e-7
+        );
+    }
     let (_, (_, gt)) = filtered_reductions_grad(&x, 0.3);
     let (_, along) = filtered_reductions_jvp(&x, 0.3, &[0.0; 5], 1.0);
     approx::assert_relative_eq!(gt, along, max_relative = 1e-12);

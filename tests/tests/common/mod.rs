@@ -33,3 +33,43 @@ impl Rng {
         lo + (hi - lo) * unit
     }
 }
+
+/// `jvp(x, 1)` against `plain`: the value bit for bit, the derivative against central
+/// differences. Returns the derivative.
+pub fn forward_checked1(
+    plain: impl Fn(f64) -> f64,
+    jvp: impl Fn(f64, f64) -> (f64, f64),
+    x: f64,
+) -> f64 {
+    let (value, tangent) = jvp(x, 1.0);
+    assert_eq!(value.to_bits(), plain(x).to_bits(), "forward value at {x}");
+    approx::assert_relative_eq!(
+        tangent,
+        central_difference(&plain, x, 1e-4),
+        epsilon = 1e-8,
+        max_relative = 1e-7
+    );
+    tangent
+}
+
+/// `jvp` along each parameter of a function of two floats against `plain`: the value bit for
+/// bit, both derivatives against central differences. Returns the value and the derivatives.
+pub fn forward_checked2(
+    plain: impl Fn(f64, f64) -> f64,
+    jvp: impl Fn(f64, f64, f64, f64) -> (f64, f64),
+    x: f64,
+    y: f64,
+) -> (f64, f64, f64) {
+    let (value, along_x) = jvp(x, y, 1.0, 0.0);
+    let (_, along_y) = jvp(x, y, 0.0, 1.0);
+    assert_eq!(
+        value.to_bits(),
+        plain(x, y).to_bits(),
+        "value at ({x}, {y})"
+    );
+    let dx = central_difference(|x| plain(x, y), x, 1e-4);
+    let dy = central_difference(|y| plain(x, y), y, 1e-4);
+    approx::assert_relative_eq!(along_x, dx, epsilon = 1e-8, max_relative = 1e-7);
+    approx::assert_relative_eq!(along_y, dy, epsilon = 1e-8, max_relative = 1e-7);
+    (value, along_x, along_y)
+}
