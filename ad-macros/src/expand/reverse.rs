@@ -831,11 +831,7 @@ impl<'a> Generator<'a> {
                 // `let (s, c) = e.sin_cos();` is `let a = e; let (s, c) = (a.sin(), a.cos());`.
                 let node = self.lower(angle);
                 let angle = self.fresh("angle");
-                let value = node.value();
-                self.emit(quote!(let #angle = #value;));
-                let slot = self.slot();
-                self.bind(angle.clone(), Binding::Float(slot));
-                self.assignment_piece(slot, &node);
+                self.float_local(&angle, None, &node);
                 let values: syn::ExprTuple = syn::parse_quote!((#angle.sin(), #angle.cos()));
                 return self.tuple_local(pattern, &values);
             }
@@ -1247,16 +1243,23 @@ impl<'a> Generator<'a> {
                 continue;
             };
             let (name, mutability) = (&pat.ident, &pat.mutability);
-            let value = node.value();
-            self.emit(quote!(let #mutability #name = #value;));
             if is_float {
-                let slot = self.slot();
-                self.bind(name.clone(), Binding::Float(slot));
-                self.assignment_piece(slot, &node);
+                self.float_local(name, mutability.as_ref(), &node);
             } else {
+                let value = node.value();
+                self.emit(quote!(let #mutability #name = #value;));
                 self.bind(name.clone(), Binding::Data);
             }
         }
+    }
+
+    /// `let [mut] name = node;` of a float: its value now, its adjoint's piece for the sweep.
+    fn float_local(&mut self, name: &Ident, mutability: Option<&syn::token::Mut>, node: &Node) {
+        let value = node.value();
+        self.emit(quote!(let #mutability #name = #value;));
+        let slot = self.slot();
+        self.bind(name.clone(), Binding::Float(slot));
+        self.assignment_piece(slot, node);
     }
 
     /// A `let` whose value is not a float. A control-flow initializer is lowered as a
@@ -3369,28 +3372,27 @@ fn is_leaf(function: &Function) -> bool {
     leaf.0
 }
 
-/// An expression whose value is `()`: an assignment, or a block ending in a statement.
+/// An expression whose value is `()`: an assignment, a `for` or `while` loop, an `if` without
+/// a value, or a block ending in a statement.
 fn is_unit_valued(expr: &Expr) -> bool {
     match expr {
         Expr::Assign(_) => true,
         Expr::Binary(binary) => compound_rule(&binary.op).is_some(),
-        Expr::Block(block) => match block.block.stmts.last() {
-            Some(Stmt::Expr(tail, None)) => is_unit_valued(tail),
-            _ => true,
-        },
+        Expr::Block(block) => is_unit_block(&block.block),
         Expr::Paren(paren) => is_unit_valued(&paren.expr),
-        Expr::If(branch) => match &branch.else_branch {
-            None => true,
-            Some((_, otherwise)) => {
-                is_unit_valued(&Expr::Block(syn::ExprBlock {
-                    attrs: Vec::new(),
-                    label: None,
-                    block: branch.then_branch.clone(),
-                })) && is_unit_valued(otherwise)
-            }
-        },
+        // Without `else`, the branch is `()` by Rust's rules.
+        Expr::If(branch) => branch.else_branch.as_ref().is_none_or(|(_, otherwise)| {
+            is_unit_block(&branch.then_branch) && is_unit_valued(otherwise)
+        }),
         Expr::ForLoop(_) | Expr::While(_) => true,
         _ => false,
+    }
+}
+
+fn is_unit_block(block: &Block) -> bool {
+    match block.stmts.last() {
+        Some(Stmt::Expr(tail, None)) => is_unit_valued(tail),
+        _ => true,
     }
 }
 
