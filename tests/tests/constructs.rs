@@ -1044,3 +1044,30 @@ fn closures_of_statements_and_raw_identifiers() {
         &[(0.5, 1.2), (-1.0, 0.3), (2.0, -0.7)],
     );
 }
+
+#[forward]
+#[reverse]
+fn closure_changing_data_in_a_condition(x: f64, y: f64) -> f64 {
+    let mut seen = Vec::new();
+    let mut remember = |k: usize| {
+        seen.insert(0, k);
+        seen.len()
+    };
+    let mut total = x * y;
+    for k in 0..4 {
+        if remember(k) < 3 {
+            total = total * x + y;
+        }
+    }
+    total
+}
+
+#[test]
+fn closures_changing_data_called_in_conditions() {
+    check2(
+        closure_changing_data_in_a_condition,
+        closure_changing_data_in_a_condition_jvp,
+        closure_changing_data_in_a_condition_vjp,
+        &[(0.5, 1.2), (-1.0, 0.3)],
+    );
+}

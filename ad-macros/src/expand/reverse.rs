@@ -777,7 +777,7 @@ impl<'a> Generator<'a> {
     fn local(&mut self, local: &syn::Local) {
         if let (Pat::Ident(name), Some(init)) = (&local.pat, &local.init) {
             if let Expr::Closure(closure) = &*init.expr {
-                return self.closure_local(&name.ident, closure);
+                return self.closure_local(&name.ident, name.mutability.as_ref(), closure);
             }
         }
         if let (Pat::Tuple(pattern), Some(init)) = (&local.pat, &local.init) {
@@ -1092,7 +1092,12 @@ impl<'a> Generator<'a> {
     }
 
     /// `let f = |a, b| body;`: kept, to be inlined where `f` is called.
-    fn closure_local(&mut self, name: &Ident, closure: &syn::ExprClosure) {
+    fn closure_local(
+        &mut self,
+        name: &Ident,
+        mutability: Option<&syn::token::Mut>,
+        closure: &syn::ExprClosure,
+    ) {
         if let Some(token) = &closure.capture {
             self.error(
                 token,
@@ -1174,8 +1179,9 @@ impl<'a> Generator<'a> {
             }
         }
         // The closure also exists as written, for uses that need only values (a condition).
+        // (`mut` as written: a closure that changes data may be called in a condition.)
         let native = self.native_unchecked(&Expr::Closure(closure.clone()));
-        self.emit(quote!(let #name = #native;));
+        self.emit(quote!(#[allow(unused_mut)] let #mutability #name = #native;));
         self.closures.push((closure.clone(), free));
         self.bind(name.clone(), Binding::Closure(self.closures.len() - 1));
     }
@@ -3220,7 +3226,17 @@ impl<'ast> Visit<'ast> for LeakChecker<'_, '_> {
             }
             Expr::Path(path) if self.safe_depth == 0 => {
                 if let Some(ident) = path.path.get_ident() {
-                    if self.generator.is_float_var(ident) {
+                    if let Some(Binding::Closure(_)) = self.generator.lookup(ident) {
+                        self.generator.error(
+                            path,
+                            format!(
+                                "reverse mode inlines `{ident}` where it is called in float \
+                                 arithmetic or as a statement; elsewhere it may use only its \
+                                 value, in a comparison, a cast to an integer or printing \
+                                 (`{ident}(..) < 3`), or write the code without the closure"
+                            ),
+                        );
+                    } else if self.generator.is_float_var(ident) {
                         self.generator.error(
                             path,
                             format!(
