@@ -1382,19 +1382,14 @@ impl<'a> Generator<'a> {
                 return self.tuple_assign(targets, values);
             }
         }
-        let target = match &*assign.left {
-            Expr::Path(path) => path.path.get_ident().cloned(),
-            _ => None,
-        };
-        match target.as_ref().and_then(|name| self.lookup(name)) {
-            Some(Binding::Float(slot)) => {
-                let name = target.expect("a float target is a name");
+        match self.float_variable(&assign.left) {
+            Some((name, slot)) => {
                 let node = self.lower(&assign.right);
                 let value = node.value();
                 self.emit(quote!(#name = #value;));
                 self.assignment_piece(slot, &node);
             }
-            _ => {
+            None => {
                 let whole = Expr::Assign(assign.clone());
                 let native = if self.may_be_float(&assign.right) {
                     self.error(
@@ -1480,13 +1475,8 @@ impl<'a> Generator<'a> {
                 return;
             }
         }
-        let target = match &*binary.left {
-            Expr::Path(path) => path.path.get_ident().cloned(),
-            _ => None,
-        };
-        match target.as_ref().and_then(|name| self.lookup(name)) {
-            Some(Binding::Float(slot)) => {
-                let name = target.expect("a float target is a name");
+        match self.float_variable(&binary.left) {
+            Some((name, slot)) => {
                 let rule = compound_rule(&binary.op).expect("a compound assignment");
                 // As for primitives, the right side is evaluated before the place is read.
                 let right = self.lower(&binary.right);
@@ -1504,7 +1494,7 @@ impl<'a> Generator<'a> {
                 self.emit(quote!(#name = #value;));
                 self.assignment_piece(slot, &node);
             }
-            _ => {
+            None => {
                 if self.may_be_float(&binary.right) {
                     self.error(
                         &binary.left,
@@ -2833,6 +2823,18 @@ impl<'a> Generator<'a> {
         let mut condition = (*filter.body).clone();
         Replace(&parameter, &replacement).visit_expr_mut(&mut condition);
         Some(condition)
+    }
+
+    /// The float variable a place names (`x` in `x = ..`, `x += ..`), with its slot.
+    fn float_variable(&self, place: &Expr) -> Option<(Ident, usize)> {
+        let Expr::Path(path) = place else {
+            return None;
+        };
+        let name = path.path.get_ident()?;
+        match self.lookup(name)? {
+            Binding::Float(slot) => Some((name.clone(), slot)),
+            _ => None,
+        }
     }
 
     /// The slot of `p.i` where `p` is a tuple of floats.
