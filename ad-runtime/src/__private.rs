@@ -278,6 +278,87 @@ pub fn take<S: Scalar>(slot: &mut S) -> S {
     core::mem::replace(slot, S::zero())
 }
 
+/// The pullback of an iteration of a loop with loops nested in it: it is handed the pools
+/// where those keep their iterations' pullbacks. Taking the pools as a witness gives the
+/// closure's second parameter its type, which the closure's own code needs to pop from them.
+#[inline(always)]
+pub fn pooled_pullback<A, P, F: FnOnce(&mut A, &mut P)>(_pools: &P, pullback: F) -> F {
+    pullback
+}
+
+/// Where a loop nested in another loop keeps its iterations' pullbacks for the whole run of
+/// the outermost loop: a stack in chunks of about 64 KiB, so that growing it neither copies
+/// what it holds nor asks the system for fresh pages in one large block.
+pub struct PullbackPool<F> {
+    full: Vec<Vec<F>>,
+    current: Vec<F>,
+    len: usize,
+}
+
+impl<F> PullbackPool<F> {
+    const CHUNK_BYTES: usize = 1 << 16;
+
+    #[inline(always)]
+    pub fn new() -> Self {
+        PullbackPool {
+            full: Vec::new(),
+            current: Vec::new(),
+            len: 0,
+        }
+    }
+
+    /// How many pullbacks have been pushed and not popped.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline(always)]
+    pub fn push(&mut self, pullback: F) {
+        if self.current.len() == self.current.capacity() {
+            self.grow();
+        }
+        self.current.push(pullback);
+        self.len += 1;
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let chunk = (Self::CHUNK_BYTES / core::mem::size_of::<F>().max(1)).max(16);
+        let full = core::mem::replace(&mut self.current, Vec::with_capacity(chunk));
+        if full.capacity() > 0 {
+            self.full.push(full);
+        }
+    }
+
+    /// The last pullback pushed: the backward sweep pops exactly what the forward sweep
+    /// pushed, in reverse.
+    #[inline(always)]
+    pub fn pop(&mut self) -> F {
+        if self.current.is_empty() {
+            self.current = self
+                .full
+                .pop()
+                .expect("the backward sweep pops what the forward sweep pushed");
+        }
+        self.len -= 1;
+        self.current
+            .pop()
+            .expect("the backward sweep pops what the forward sweep pushed")
+    }
+}
+
+impl<F> Default for PullbackPool<F> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// A pullback of a differentiated function: the adjoints of its float parameters given the
 /// cotangent of its result.
 pub type Pullback<S, const P: usize> = Box<dyn FnOnce(S) -> [S; P]>;

@@ -326,6 +326,56 @@ fn nested_loops_with_branches() {
     );
 }
 
+/// Loops nested in loops keep their iterations' pullbacks in pools owned by the outermost
+/// loop; loops with exits, loops inside branches and `while` loops mix with them here.
+#[forward]
+#[reverse]
+fn loops_nested_three_deep(x: f64, y: f64, n: usize) -> f64 {
+    let mut s = 0.0;
+    for i in 0..n {
+        let mut row = x;
+        for j in 0..i {
+            for k in 0..j {
+                row = row * y + (k as f64) * 0.01;
+            }
+            let mut m = 0;
+            while m < j {
+                row = (row * 0.9).sin() + x;
+                m += 1;
+            }
+            if j % 2 == 0 {
+                for k in 0..2 {
+                    for _ in 0..k {
+                        row += y * 0.1;
+                    }
+                }
+            }
+            for k in 0..3 {
+                if k == j {
+                    break;
+                }
+                for _ in 0..2 {
+                    row = row * 0.5 + y;
+                }
+            }
+        }
+        s += row;
+    }
+    s
+}
+
+#[test]
+fn loops_nested_in_loops() {
+    for n in [0, 1, 2, 5] {
+        check2(
+            |x, y| loops_nested_three_deep(x, y, n),
+            |x, y, dx, dy| loops_nested_three_deep_jvp(x, y, n, dx, dy),
+            |x, y, c| loops_nested_three_deep_vjp(x, y, n, c),
+            &[(0.5, 0.8), (1.5, -0.7), (-0.3, 1.1)],
+        );
+    }
+}
+
 #[forward]
 #[reverse]
 fn while_loop(x: f64) -> f64 {

@@ -418,7 +418,22 @@ enum FrameKind {
         user_label: Option<Lifetime>,
         record: Ident,
         result: ResultVar,
+        /// `None` for a loop whose iterations' pullbacks are boxed (it has exits).
+        pool: Option<Pool>,
     },
+}
+
+/// The iterations' pullbacks of loops nested directly in a loop's body go to one `Vec` per
+/// loop (a stack) for the whole run of the outermost loop, not to a `Vec` per execution: a
+/// short inner loop would otherwise allocate every time it runs. The backward sweep pops
+/// them in reverse order. The outermost loop owns the pools, a tuple with one
+/// `(pullbacks, pools of the loops nested in that one)` pair per nested loop; each
+/// iteration's pullback is handed the pools of the loops nested in it.
+struct Pool {
+    /// The pools of the loops nested in this one, as a place in the forward code.
+    nested: TokenStream,
+    /// What those pools start as: one `(Vec::new(), nested pools)` per nested loop.
+    children: Vec<TokenStream>,
 }
 
 struct Frame {
@@ -1672,6 +1687,30 @@ impl<'a> Generator<'a> {
             Lifetime::new(&format!("'__ad_loop{}", self.counter), Span::call_site())
         });
         let boxed = has_exits_to(body, &label, user_label.is_some());
+        // Where this loop's pullbacks go (its place among the pools of the loop around it),
+        // and the pools of the loops that will be nested in it.
+        let root = self.fresh("pools");
+        let mut pooled_in = None;
+        let pool = (!boxed).then(
+            || match self.frames.last_mut().map(|frame| &mut frame.kind) {
+                Some(FrameKind::Loop {
+                    pool: Some(parent), ..
+                }) => {
+                    let index = syn::Index::from(parent.children.len());
+                    parent.children.push(TokenStream::new());
+                    let nested = &parent.nested;
+                    pooled_in = Some((quote!(#nested.#index.0), index.clone()));
+                    Pool {
+                        nested: quote!(#nested.#index.1),
+                        children: Vec::new(),
+                    }
+                }
+                _ => Pool {
+                    nested: quote!(#root),
+                    children: Vec::new(),
+                },
+            },
+        );
         let mut reserve = None;
         let mut element_bindings: Vec<(Ident, Binding, TokenStream)> = Vec::new();
         let (header, bindings) = match expr {
@@ -1751,6 +1790,7 @@ impl<'a> Generator<'a> {
             user_label,
             record: record.clone(),
             result,
+            pool,
         }));
         for name in bindings {
             self.bind(name, Binding::Data);
@@ -1763,10 +1803,57 @@ impl<'a> Generator<'a> {
             self.expression_statement(&tail);
         }
         let frame = self.frames.pop().expect("the loop's frame");
+        let FrameKind::Loop { pool, .. } = frame.kind else {
+            unreachable!("the loop's frame is a loop frame")
+        };
         let forward = frame.forward;
         let pieces = frame.pieces.iter().rev();
         let adjoints = self.adjoints_type();
-        let closure = quote!(move |__adj: &mut #adjoints| { #(#pieces)* });
+        let loop_record = self.fresh("l");
+        // Loops nested in this one keep their pullbacks in pools: each iteration's pullback
+        // takes the pools of its nested loops (typed from the pools themselves).
+        let closure = match &pool {
+            Some(pool) if pooled_in.is_some() || !pool.children.is_empty() => {
+                let nested = &pool.nested;
+                quote! {
+                    ::ad_runtime::__private::pooled_pullback(
+                        &#nested,
+                        move |__adj: &mut #adjoints, __ad_pools| { #(#pieces)* },
+                    )
+                }
+            }
+            _ => quote!(move |__adj: &mut #adjoints| { #(#pieces)* }),
+        };
+        if let Some((records, index)) = pooled_in {
+            let pool = pool.expect("a pooled loop has pools");
+            let children = &pool.children;
+            let parent = self.frames.last_mut().map(|frame| &mut frame.kind);
+            if let Some(FrameKind::Loop {
+                pool: Some(parent), ..
+            }) = parent
+            {
+                parent.children[index.index as usize] =
+                    quote!((::ad_runtime::__private::PullbackPool::new(), (#(#children,)*)));
+            }
+            let start = self.fresh("start");
+            self.emit(quote! {
+                let #loop_record = {
+                    let #start = #records.len();
+                    #label: #header {
+                        #(#forward)*
+                        #records.push(#closure);
+                    }
+                    #records.len() - #start
+                };
+            });
+            self.piece(quote! {
+                for _ in 0..#loop_record {
+                    let __ad_pullback = __ad_pools.#index.0.pop();
+                    __ad_pullback(__adj, &mut __ad_pools.#index.1);
+                }
+            });
+            return;
+        }
         let push = if boxed {
             quote!(#record.push(::std::boxed::Box::new(#closure));)
         } else {
@@ -1780,7 +1867,11 @@ impl<'a> Generator<'a> {
         let reserve_capacity = reserve.map(
             |iterator| quote!(#record.reserve(::core::iter::Iterator::size_hint(&#iterator).0);),
         );
-        let loop_record = self.fresh("l");
+        let pools = pool.filter(|pool| !pool.children.is_empty());
+        if let Some(pools) = &pools {
+            let children = &pools.children;
+            self.emit(quote!(let mut #root = (#(#children,)*);));
+        }
         self.emit(quote! {
             let #loop_record = {
                 let mut #record #record_type = ::std::vec::Vec::new();
@@ -1792,9 +1883,14 @@ impl<'a> Generator<'a> {
                 #record
             };
         });
+        let run = if pools.is_some() {
+            quote!(__ad_pullback(__adj, &mut #root);)
+        } else {
+            quote!(__ad_pullback(__adj);)
+        };
         self.piece(quote! {
             for __ad_pullback in #loop_record.into_iter().rev() {
-                __ad_pullback(__adj);
+                #run
             }
         });
     }
@@ -2206,6 +2302,7 @@ impl<'a> Generator<'a> {
                 user_label,
                 record,
                 result,
+                ..
             } = &frame.kind
             {
                 let matches = match label {
