@@ -391,6 +391,68 @@ fn filtered_reductions_in_reverse_mode() {
 
 #[forward]
 #[reverse]
+fn collected(x: &[f64], t: f64) -> f64 {
+    let squares: Vec<f64> = x.iter().map(|v| v * v * t).collect();
+    #[allow(clippy::iter_cloned_collect)]
+    let copies = x.iter().copied().collect::<Vec<_>>();
+    let large: Vec<f64> = x.iter().filter(|v| v.abs() > t).map(|&v| v.sin()).collect();
+    let scaled = squares
+        .iter()
+        .zip(copies.iter())
+        .map(|(a, b)| a * b)
+        .collect::<Vec<f64>>();
+    let mut total = 0.0;
+    for (i, s) in scaled.iter().enumerate() {
+        total += s * (i as f64 + 1.0) + copies[i];
+    }
+    for l in &large {
+        total += l * t;
+    }
+    total * large.len() as f64 + squares[0]
+}
+
+#[test]
+fn collect_in_reverse_mode() {
+    for t in [0.3, 1.1] {
+        check_gradient(
+            5,
+            |x| collected(x, t),
+            |x, dx| collected_jvp(x, t, dx, 0.0),
+            |x, c| {
+                let (value, (gx, _)) = collected_vjp(x, t, c);
+                (value, gx)
+            },
+        );
+    }
+    // The scalar parameter: reverse against forward, forward against central differences.
+    let x = [0.7, -0.25, 1.5, -0.8, 0.1];
+    let (_, (_, gt)) = collected_grad(&x, 0.3);
+    let (_, along) = collected_jvp(&x, 0.3, &[0.0; 5], 1.0);
+    assert_relative_eq!(gt, along, epsilon = 1e-12, max_relative = 1e-12);
+    assert_relative_eq!(
+        along,
+        central_difference(|t| collected(&x, t), 0.3, 1e-4),
+        epsilon = 1e-8,
+        max_relative = 1e-7
+    );
+    for i in 0..5 {
+        let mut e = [0.0; 5];
+        e[i] = 1.0;
+        let along = |h: f64| {
+            let moved: Vec<f64> = x.iter().zip(&e).map(|(x, e)| x + h * e).collect();
+            collected(&moved, 0.3)
+        };
+        assert_relative_eq!(
+            collected_jvp(&x, 0.3, &e, 0.0).1,
+            central_difference(along, 0.0, 1e-4),
+            epsilon = 1e-8,
+            max_relative = 1e-7
+        );
+    }
+}
+
+#[forward]
+#[reverse]
 fn arrays(p: [f64; 3], q: &[f64; 2], s: f64) -> f64 {
     let mut centered = [0.0; 3];
     for i in 0..3 {

@@ -875,6 +875,21 @@ impl<'a> Generator<'a> {
             if init.diverge.is_some() {
                 return self.data_local(local);
             }
+            if let Some(statements) = self.desugar_collect(&name, ty.as_ref(), &init.expr) {
+                for statement in &statements {
+                    self.statement(statement);
+                }
+                return;
+            }
+            if matches!(&*init.expr, Expr::MethodCall(call) if call.method == "collect")
+                && self.may_be_float(&init.expr)
+            {
+                // Reported once, at `collect`; later uses of the name are not reported again.
+                self.lower(&init.expr);
+                let vector = self.vector_slot();
+                self.bind(name, Binding::Vector(vector));
+                return;
+            }
             if let Some(kind) = self.container_init(&init.expr, &name, ty.as_ref()) {
                 return self.container_local(&name, mutability, ty.as_ref(), &init.expr, kind);
             }
@@ -2733,44 +2748,13 @@ impl<'a> Generator<'a> {
             ("fold", 2) => (call.args[0].clone(), Some(&call.args[1])),
             _ => return None,
         };
-        let mut chain = &*call.receiver;
-        // `.adapter(|p| ..)` at the end of the chain: its closure, and the chain before it.
-        // `Err` when the adapter is there with something other than such a closure.
-        fn closure_adapter<'e>(
-            chain: &mut &'e Expr,
-            adapter: &str,
-        ) -> Result<Option<&'e syn::ExprClosure>, ()> {
-            let Expr::MethodCall(inner) = *chain else {
-                return Ok(None);
-            };
-            if inner.method != adapter || inner.args.len() != 1 {
-                return Ok(None);
-            }
-            *chain = &inner.receiver;
-            match &inner.args[0] {
-                Expr::Closure(closure) if closure.inputs.len() == 1 => Ok(Some(closure)),
-                _ => Err(()),
-            }
-        }
-        let map = closure_adapter(&mut chain, "map").ok()?;
-        let filter = closure_adapter(&mut chain, "filter").ok()?;
-        let by_value = match chain {
-            Expr::MethodCall(inner)
-                if (inner.method == "copied" || inner.method == "cloned")
-                    && inner.args.is_empty() =>
-            {
-                chain = &inner.receiver;
-                true
-            }
-            _ => false,
-        };
+        let Adapters {
+            map,
+            filter,
+            by_value,
+            base: chain,
+        } = Adapters::of(&call.receiver)?;
         let item = Ident::new("__ad_item", Span::call_site());
-        let strip = |pat: &Pat| -> Pat {
-            match pat {
-                Pat::Type(typed) => (*typed.pat).clone(),
-                other => other.clone(),
-            }
-        };
         let by_value_pattern = |pattern: Pat| -> Pat {
             if by_value {
                 syn::parse_quote!(&#pattern)
@@ -2783,13 +2767,14 @@ impl<'a> Generator<'a> {
         // in a loop written by hand (references, or values under `copied`).
         let (pattern, step): (Pat, Stmt) = match (map, combine) {
             (Some(map), _) => {
-                let pattern = by_value_pattern(strip(&map.inputs[0]));
+                let pattern = by_value_pattern(strip_type(&map.inputs[0]));
                 let body = &map.body;
                 let step = match (method.as_str(), combine) {
                     ("sum", _) => syn::parse_quote!(#accumulator += #body;),
                     ("product", _) => syn::parse_quote!(#accumulator *= #body;),
                     (_, Some(Expr::Closure(fold))) if fold.inputs.len() == 2 => {
-                        let (acc, element) = (strip(&fold.inputs[0]), strip(&fold.inputs[1]));
+                        let (acc, element) =
+                            (strip_type(&fold.inputs[0]), strip_type(&fold.inputs[1]));
                         let fold_body = &fold.body;
                         syn::parse_quote!({
                             let #element = #body;
@@ -2804,7 +2789,7 @@ impl<'a> Generator<'a> {
                 (pattern, step)
             }
             (None, Some(Expr::Closure(fold))) if fold.inputs.len() == 2 => {
-                let (acc, element) = (strip(&fold.inputs[0]), strip(&fold.inputs[1]));
+                let (acc, element) = (strip_type(&fold.inputs[0]), strip_type(&fold.inputs[1]));
                 let fold_body = &fold.body;
                 (
                     by_value_pattern(element),
@@ -2844,6 +2829,72 @@ impl<'a> Generator<'a> {
             }
             #accumulator
         }))
+    }
+
+    /// `let v = base[.copied()][.filter(|w| c)][.map(|p| e)].collect();` (also
+    /// `collect::<Vec<_>>()`, or `let v: Vec<f64>`) over a container of floats, as
+    /// `let mut v: Vec<f64> = Vec::new(); for p in base { if c { v.push(e); } }`: the same
+    /// elements in the same order. Declines when the chain mentions `v` (the new binding would
+    /// shadow it inside the loop) or collects into something other than a `Vec`.
+    fn desugar_collect(
+        &self,
+        name: &Ident,
+        ty: Option<&syn::Type>,
+        init: &Expr,
+    ) -> Option<Vec<Stmt>> {
+        let Expr::MethodCall(call) = init else {
+            return None;
+        };
+        if call.method != "collect" || !call.args.is_empty() {
+            return None;
+        }
+        let is_vec = |ty: &syn::Type| {
+            matches!(ty, syn::Type::Path(path)
+                if path.qself.is_none()
+                    && path.path.segments.last().is_some_and(|last| last.ident == "Vec"))
+        };
+        let turbofish = call
+            .turbofish
+            .as_ref()
+            .map(|generics| generics.args.first());
+        let vec_turbofish = match turbofish {
+            None => true,
+            Some(Some(syn::GenericArgument::Type(ty))) => is_vec(ty),
+            Some(_) => false,
+        };
+        if !vec_turbofish || ty.is_some_and(|ty| !is_vec(ty)) || mentions(init, name) {
+            return None;
+        }
+        let Adapters {
+            map,
+            filter,
+            by_value,
+            base,
+        } = Adapters::of(&call.receiver)?;
+        let item = Ident::new("__ad_item", Span::call_site());
+        let (pattern, value): (Pat, Expr) = match (map, by_value) {
+            (Some(map), false) => (strip_type(&map.inputs[0]), (*map.body).clone()),
+            (Some(map), true) => {
+                let pattern = strip_type(&map.inputs[0]);
+                (syn::parse_quote!(&#pattern), (*map.body).clone())
+            }
+            (None, true) => (syn::parse_quote!(&#item), syn::parse_quote!(#item)),
+            (None, false) => (syn::parse_quote!(#item), syn::parse_quote!(*#item)),
+        };
+        let push: Stmt = syn::parse_quote!(#name.push(#value););
+        let step: Stmt = match filter {
+            Some(filter) => {
+                let condition = Self::filter_condition(filter, &pattern, by_value)?;
+                syn::parse_quote!(if #condition { #push })
+            }
+            None => push,
+        };
+        self.container_iteration(base, &pattern)?;
+        let float = self.function.float.ident(Span::call_site());
+        Some(vec![
+            syn::parse_quote!(let mut #name: Vec<#float> = Vec::new();),
+            syn::parse_quote!(for #pattern in #base { #step }),
+        ])
     }
 
     /// `filter(|w| cond)` as the condition of the loop `for pattern in ..`: `w` is replaced by
@@ -3019,12 +3070,12 @@ impl<'a> Generator<'a> {
             } else {
                 format!(
                     "reverse mode does not take `.{name}(..)` over floats here yet: it follows \
-                     `sum`, `product` and `fold` over `iter`, `copied`, `cloned`, `filter`, \
-                     `map`, `zip` and `enumerate` of slices and `Vec`s (a `filter` condition \
-                     without `let`, `match`, `return` or macros, reading no variable named like \
-                     the element), \
-                     but not other adapters, `Option`s or container methods; write a `for` loop \
-                     (forward mode takes them all)"
+                     `sum`, `product` and `fold`, and `collect` into a `Vec` bound by `let` \
+                     (the chain not naming that binding), over `iter`, `copied`, `cloned`, \
+                     `filter`, `map`, `zip` and `enumerate` of slices and `Vec`s (a `filter` \
+                     condition without `let`, `match`, `return` or macros, reading no variable \
+                     named like the element), but not other adapters, `Option`s or container \
+                     methods; write a `for` loop (forward mode takes them all)"
                 )
             };
             self.error(method, message);
@@ -3652,6 +3703,78 @@ fn dispatch_branches(count: usize, record: &Ident) -> TokenStream {
 /// end): when a `break` or `continue` ends an iteration early, and when an exit passes
 /// through the loop (a `return`, or a labeled exit to an outer loop), whose pullback replays
 /// this loop's record before the end of the body names its element type.
+/// The adapters an iterator chain over a container applies before it is consumed:
+/// `base[.copied()|.cloned()][.filter(|w| c)][.map(|p| e)]`.
+struct Adapters<'e> {
+    map: Option<&'e syn::ExprClosure>,
+    filter: Option<&'e syn::ExprClosure>,
+    /// `copied`/`cloned`: the elements come by value.
+    by_value: bool,
+    base: &'e Expr,
+}
+
+impl<'e> Adapters<'e> {
+    /// `None` when an adapter is there with something other than a one-parameter closure.
+    fn of(chain: &'e Expr) -> Option<Self> {
+        let mut chain = chain;
+        // `.adapter(|p| ..)` at the end of the chain: its closure, and the chain before it.
+        fn closure_adapter<'e>(
+            chain: &mut &'e Expr,
+            adapter: &str,
+        ) -> Result<Option<&'e syn::ExprClosure>, ()> {
+            let Expr::MethodCall(inner) = *chain else {
+                return Ok(None);
+            };
+            if inner.method != adapter || inner.args.len() != 1 {
+                return Ok(None);
+            }
+            *chain = &inner.receiver;
+            match &inner.args[0] {
+                Expr::Closure(closure) if closure.inputs.len() == 1 => Ok(Some(closure)),
+                _ => Err(()),
+            }
+        }
+        let map = closure_adapter(&mut chain, "map").ok()?;
+        let filter = closure_adapter(&mut chain, "filter").ok()?;
+        let by_value = match chain {
+            Expr::MethodCall(inner)
+                if (inner.method == "copied" || inner.method == "cloned")
+                    && inner.args.is_empty() =>
+            {
+                chain = &inner.receiver;
+                true
+            }
+            _ => false,
+        };
+        Some(Adapters {
+            map,
+            filter,
+            by_value,
+            base: chain,
+        })
+    }
+}
+
+/// A closure parameter's pattern without its type (`|v: &f64|`).
+fn strip_type(pat: &Pat) -> Pat {
+    match pat {
+        Pat::Type(typed) => (*typed.pat).clone(),
+        other => other.clone(),
+    }
+}
+
+/// Whether `name` appears anywhere in `expr`, macro arguments included.
+fn mentions(expr: &Expr, name: &Ident) -> bool {
+    fn tokens_mention(tokens: TokenStream, name: &str) -> bool {
+        tokens.into_iter().any(|token| match token {
+            proc_macro2::TokenTree::Ident(ident) => ident.unraw() == name,
+            proc_macro2::TokenTree::Group(group) => tokens_mention(group.stream(), name),
+            _ => false,
+        })
+    }
+    tokens_mention(expr.to_token_stream(), &name.unraw().to_string())
+}
+
 fn has_exits_to(body: &Block, label: &Lifetime, labeled: bool) -> bool {
     struct Exits<'l> {
         label: &'l Lifetime,
