@@ -1040,6 +1040,39 @@ fn closures_defined_in_the_body() {
     );
 }
 
+/// `move` closures see the values their captured variables had where they were defined,
+/// whatever happens to the variables afterwards.
+#[forward]
+#[reverse]
+fn move_closures(x: f64, y: f64, n: usize) -> f64 {
+    let mut a = x * y;
+    let mut k = n;
+    let scaled = move |t: f64| t * a + k as f64;
+    a = a.sin() + y;
+    k += 3;
+    let mut total = scaled(x) + a * k as f64;
+    for i in 0..n {
+        let step = move |t: f64| t * a - (i as f64) * y;
+        a *= 0.5;
+        total += step(total.cos()) + scaled(a);
+    }
+    let late = move |t: f64| t + a * x;
+    a = 0.0;
+    total * late(y) + a
+}
+
+#[test]
+fn move_closures_capture_values() {
+    for n in [0, 1, 3] {
+        check2(
+            |x, y| move_closures(x, y, n),
+            |x, y, dx, dy| move_closures_jvp(x, y, n, dx, dy),
+            |x, y, c| move_closures_vjp(x, y, n, c),
+            &[(0.5, 1.2), (-1.0, 0.3), (0.8, -0.6)],
+        );
+    }
+}
+
 #[forward]
 #[reverse]
 fn rotation_by_sin_cos(x: f64, y: f64) -> f64 {

@@ -471,7 +471,7 @@ struct Generator<'a> {
     owned_vectors: std::collections::HashSet<usize>,
     /// Closures bound by `let`, with the binding sites their free names had where they were
     /// defined.
-    closures: Vec<(syn::ExprClosure, Vec<FreeName>)>,
+    closures: Vec<InlinedClosure>,
 }
 
 /// `let (s, c) = e.sin_cos();` (also `let (s, c): (f64, f64) = ..`, `f64::sin_cos(e)`):
@@ -508,6 +508,17 @@ fn sin_cos_binding(local: &syn::Local) -> Option<(&syn::PatTuple, &Expr)> {
         _ => return None,
     };
     (pattern.elems.len() == 2).then_some((pattern, angle))
+}
+
+/// A closure bound by `let`, inlined where it is called.
+#[derive(Clone)]
+struct InlinedClosure {
+    closure: syn::ExprClosure,
+    /// The names its body reads, with their binding sites where it is defined.
+    free: Vec<FreeName>,
+    /// For a `move` closure: each captured variable, and the copy taken where the closure is
+    /// defined (what the closure's body sees, whatever happens to the variable later).
+    captures: Vec<(Ident, Ident)>,
 }
 
 /// A name a closure body reads, with where it was bound when the closure was defined
@@ -1128,13 +1139,6 @@ impl<'a> Generator<'a> {
         mutability: Option<&syn::token::Mut>,
         closure: &syn::ExprClosure,
     ) {
-        if let Some(token) = &closure.capture {
-            self.error(
-                token,
-                "reverse mode does not take `move` closures yet; drop `move` (the closure is \
-                 inlined where it is called)",
-            );
-        }
         // The closure is also emitted as written, where nothing may fix an untyped
         // parameter's type; so every parameter states its type.
         for input in &closure.inputs {
@@ -1208,24 +1212,92 @@ impl<'a> Generator<'a> {
                 free.push((ident, site));
             }
         }
+        let captures = match &closure.capture {
+            Some(_) => self.move_captures(closure, &free),
+            None => Vec::new(),
+        };
         // The closure also exists as written, for uses that need only values (a condition).
         // (`mut` as written: a closure that changes data may be called in a condition.)
         let native = self.native_unchecked(&Expr::Closure(closure.clone()));
         self.emit(quote!(#[allow(unused_mut)] let #mutability #name = #native;));
-        self.closures.push((closure.clone(), free));
+        self.closures.push(InlinedClosure {
+            closure: closure.clone(),
+            free,
+            captures,
+        });
         self.bind(name.clone(), Binding::Closure(self.closures.len() - 1));
+    }
+
+    /// A `move` closure sees the values its captured variables had where it was defined: a
+    /// copy of each is taken there (a float with an adjoint of its own, data by `Clone`), and
+    /// the inlined body reads the copies. Refused: capturing containers, tuples, closures or
+    /// loop elements, and changing a captured variable (a `move` closure would keep its own
+    /// copy from call to call).
+    fn move_captures(
+        &mut self,
+        closure: &syn::ExprClosure,
+        free: &[FreeName],
+    ) -> Vec<(Ident, Ident)> {
+        let assigned = assigned_names(&closure.body);
+        let mut captures = Vec::new();
+        for (variable, site) in free {
+            if site.is_none() {
+                continue;
+            }
+            if assigned.iter().any(|name| name.unraw() == variable.unraw()) {
+                self.error(
+                    variable,
+                    format!(
+                        "a `move` closure that changes `{variable}` changes its own copy, kept \
+                         from call to call; reverse mode inlines closures where they are \
+                         called, so drop `move` or return the new value"
+                    ),
+                );
+                continue;
+            }
+            let copy = self.fresh("captured");
+            match self.lookup(variable) {
+                Some(Binding::Float(_)) => {
+                    let node = self.lower(&syn::parse_quote!(#variable));
+                    self.float_local(&copy, None, &node);
+                }
+                Some(Binding::Data) => {
+                    self.emit(quote!(let #copy = ::core::clone::Clone::clone(&#variable);));
+                    self.bind(copy.clone(), Binding::Data);
+                }
+                Some(_) => {
+                    self.error(
+                        variable,
+                        format!(
+                            "reverse mode takes `move` closures that capture scalars and data; \
+                             `{variable}` is a container, tuple, closure or loop element: drop \
+                             `move` (the closure is inlined where it is called)"
+                        ),
+                    );
+                    continue;
+                }
+                None => continue,
+            }
+            captures.push((variable.clone(), copy));
+        }
+        captures
     }
 
     /// A call of a closure bound by `let`: its body, with its parameters bound to the
     /// arguments, in a block of its own.
     fn inline_closure(&mut self, index: usize, call: &syn::ExprCall) -> Node {
         let whole = Expr::Call(call.clone());
-        let (closure, free) = self.closures[index].clone();
+        let InlinedClosure {
+            closure,
+            free,
+            captures,
+        } = self.closures[index].clone();
         if closure.inputs.len() != call.args.len() {
             return self.refuse(&whole, "the closure takes a different number of arguments");
         }
         for (name, site) in &free {
-            if self.binding_site(name) != *site {
+            let captured = captures.iter().any(|(variable, _)| variable == name);
+            if !captured && self.binding_site(name) != *site {
                 return self.refuse(
                     &whole,
                     format!(
@@ -1243,8 +1315,13 @@ impl<'a> Generator<'a> {
         let arguments = call.args.iter();
         let parameters = closure.inputs.iter();
         let body = &closure.body;
+        let (captured, copies): (Vec<&Ident>, Vec<&Ident>) = captures
+            .iter()
+            .map(|(variable, copy)| (variable, copy))
+            .unzip();
         let block: Expr = syn::parse_quote!({
             #(let #temporaries = #arguments;)*
+            #(let #captured = #copies;)*
             #(let #parameters = #temporaries;)*
             #body
         });
@@ -3334,7 +3411,7 @@ impl LeakChecker<'_, '_> {
             .get_ident()
             .and_then(|name| self.generator.lookup(name))
         {
-            Some(Binding::Closure(index)) => assigns(&self.generator.closures[index].0.body),
+            Some(Binding::Closure(index)) => assigns(&self.generator.closures[index].closure.body),
             _ => false,
         }
     }
@@ -3761,6 +3838,60 @@ fn strip_type(pat: &Pat) -> Pat {
         Pat::Type(typed) => (*typed.pat).clone(),
         other => other.clone(),
     }
+}
+
+/// The variables `body` assigns (`x = ..`, `x += ..`, `x[i] = ..`, `x.0 = ..`); changes
+/// through methods (`v.push(..)`) are not seen.
+fn assigned_names(body: &Expr) -> Vec<Ident> {
+    struct Assigned(Vec<Ident>);
+    impl Assigned {
+        fn target(&mut self, mut place: &Expr) {
+            loop {
+                match place {
+                    Expr::Index(index) => place = &index.expr,
+                    Expr::Field(field) => place = &field.base,
+                    Expr::Paren(paren) => place = &paren.expr,
+                    Expr::Unary(unary) => place = &unary.expr,
+                    Expr::Path(path) => {
+                        if let Some(ident) = path.path.get_ident() {
+                            self.0.push(ident.clone());
+                        }
+                        return;
+                    }
+                    _ => return,
+                }
+            }
+        }
+    }
+    impl<'ast> Visit<'ast> for Assigned {
+        fn visit_expr_assign(&mut self, assign: &'ast syn::ExprAssign) {
+            self.target(&assign.left);
+            syn::visit::visit_expr_assign(self, assign);
+        }
+        fn visit_expr_binary(&mut self, binary: &'ast syn::ExprBinary) {
+            use syn::BinOp::*;
+            if matches!(
+                binary.op,
+                AddAssign(_)
+                    | SubAssign(_)
+                    | MulAssign(_)
+                    | DivAssign(_)
+                    | RemAssign(_)
+                    | BitXorAssign(_)
+                    | BitAndAssign(_)
+                    | BitOrAssign(_)
+                    | ShlAssign(_)
+                    | ShrAssign(_)
+            ) {
+                self.target(&binary.left);
+            }
+            syn::visit::visit_expr_binary(self, binary);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut assigned = Assigned(Vec::new());
+    assigned.visit_expr(body);
+    assigned.0
 }
 
 /// Whether `name` appears anywhere in `expr`, macro arguments included.
