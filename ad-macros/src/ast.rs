@@ -74,31 +74,22 @@ impl Param {
 
     /// `&[f64]`, `Vec<f64>` or `&Vec<f64>`: what reverse mode takes besides scalars.
     pub fn is_flat_vector(&self) -> bool {
-        fn element(ty: &Type) -> Option<&Type> {
-            match ty {
-                Type::Reference(reference) if reference.mutability.is_none() => {
-                    match &*reference.elem {
-                        Type::Slice(slice) => Some(&slice.elem),
-                        inner => element(inner),
-                    }
-                }
-                Type::Array(array) => Some(&array.elem),
-                Type::Path(path) if path.qself.is_none() => {
-                    let segment = path.path.segments.last()?;
-                    match (&segment.ident, &segment.arguments) {
-                        (vec, syn::PathArguments::AngleBracketed(args)) if vec == "Vec" => {
-                            match args.args.first()? {
-                                syn::GenericArgument::Type(inner) => Some(inner),
-                                _ => None,
-                            }
-                        }
-                        _ => None,
-                    }
-                }
-                _ => None,
-            }
-        }
-        element(&self.ty).is_some_and(|inner| float_of_type(inner).is_some())
+        container_element(&self.ty).is_some_and(|inner| float_of_type(inner).is_some())
+    }
+
+    /// `&[Vec<f64>]`, `&[[f64; N]]`, `Vec<Vec<f64>>`, ...: a container of flat containers of
+    /// floats, which reverse mode reads by `x[i][j]`.
+    pub fn is_nested_vector(&self) -> bool {
+        let outer = Param {
+            name: self.name.clone(),
+            mutability: None,
+            ty: match container_element(&self.ty) {
+                Some(inner) => inner.clone(),
+                None => return false,
+            },
+            kind: self.kind,
+        };
+        outer.is_flat_vector()
     }
 
     /// The length of a tuple of float scalars (`(f64, f64)`), if the parameter is one.
@@ -402,4 +393,28 @@ pub fn first_float_in(ty: &Type) -> Option<FloatType> {
 
 pub fn type_to_string(ty: &Type) -> String {
     quote::quote!(#ty).to_string().replace(" ", "")
+}
+
+/// The element type of a slice, `Vec` or array (behind shared references).
+fn container_element(ty: &Type) -> Option<&Type> {
+    match ty {
+        Type::Reference(reference) if reference.mutability.is_none() => match &*reference.elem {
+            Type::Slice(slice) => Some(&slice.elem),
+            inner => container_element(inner),
+        },
+        Type::Array(array) => Some(&array.elem),
+        Type::Path(path) if path.qself.is_none() => {
+            let segment = path.path.segments.last()?;
+            match (&segment.ident, &segment.arguments) {
+                (vec, syn::PathArguments::AngleBracketed(args)) if vec == "Vec" => {
+                    match args.args.first()? {
+                        syn::GenericArgument::Type(inner) => Some(inner),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }

@@ -23,14 +23,15 @@ pub fn check_reverse_signature(cx: &Ctxt, function: &Function) {
         if param.kind != crate::ast::ParamKind::Data
             && !param.is_scalar()
             && !param.is_flat_vector()
+            && !param.is_nested_vector()
             && param.scalar_tuple_len().is_none()
         {
             cx.error_spanned_by(
                 &param.ty,
                 format!(
                     "reverse mode cannot differentiate parameters of type `{}` yet; it takes `{}` \
-                     scalars, tuples of scalars, and slices, `Vec`s and arrays of scalars (use \
-                     #[forward] for nested containers)",
+                     scalars, tuples of scalars, slices, `Vec`s and arrays of scalars, and \
+                     slices, `Vec`s and arrays of those (use #[forward] for other types)",
                     crate::ast::type_to_string(&param.ty),
                     function.float.name()
                 ),

@@ -568,3 +568,40 @@ pub fn into_array<S: Scalar, const N: usize>(adjoint: Vec<S>) -> [S; N] {
     }
     array
 }
+
+/// Where each row of a container of containers starts in the flat vector of its elements'
+/// adjoints, and (last) how many elements there are.
+pub fn row_offsets(lengths: impl Iterator<Item = usize>) -> Vec<usize> {
+    let mut offsets = vec![0];
+    let mut total = 0;
+    for length in lengths {
+        total += length;
+        offsets.push(total);
+    }
+    offsets
+}
+
+/// A row of the adjoint of a container of containers: `Vec<S>` or `[S; N]`.
+pub trait Row<S>: Sized {
+    fn from_adjoints(adjoints: &[S]) -> Self;
+}
+
+impl<S: Scalar> Row<S> for Vec<S> {
+    fn from_adjoints(adjoints: &[S]) -> Self {
+        adjoints.to_vec()
+    }
+}
+
+impl<S: Scalar, const N: usize> Row<S> for [S; N] {
+    fn from_adjoints(adjoints: &[S]) -> Self {
+        into_array(adjoints.to_vec())
+    }
+}
+
+/// The adjoint of a container of containers from the flat vector of its elements' adjoints.
+pub fn unflatten<S: Scalar, R: Row<S>>(flat: Vec<S>, offsets: &[usize]) -> Vec<R> {
+    offsets
+        .windows(2)
+        .map(|row| R::from_adjoints(&flat[row[0]..row[1]]))
+        .collect()
+}

@@ -489,3 +489,99 @@ fn arrays_in_reverse_mode() {
     let (_, along) = arrays_jvp(p, &q, s, [0.0; 3], &[0.0; 2], 1.0);
     approx::assert_relative_eq!(gs, along, max_relative = 1e-12);
 }
+
+#[forward]
+#[reverse]
+fn nested_reads(rows: &[Vec<f64>], points: &[[f64; 3]], owned: Vec<Vec<f64>>, t: f64) -> f64 {
+    let mut total = 0.0;
+    for i in 0..rows.len() {
+        for j in 0..rows[i].len() {
+            total += rows[i][j] * rows[i][j] * (j as f64 + t);
+        }
+    }
+    for k in 0..points.len() {
+        let p = points[k][0] * points[k][1] - points[k][2].sin();
+        total += p * t + owned[k % owned.len()][0];
+    }
+    total * owned[1][1]
+}
+
+#[test]
+fn nested_containers_in_reverse_mode() {
+    let mut rng = Rng::new(11);
+    for _ in 0..4 {
+        let rows: Vec<Vec<f64>> = [3, 0, 2]
+            .iter()
+            .map(|&n| random_vector(&mut rng, n))
+            .collect();
+        let points: Vec<[f64; 3]> = (0..2)
+            .map(|_| {
+                [
+                    rng.uniform(-1.0, 1.0),
+                    rng.uniform(-1.0, 1.0),
+                    rng.uniform(-1.0, 1.0),
+                ]
+            })
+            .collect();
+        let owned: Vec<Vec<f64>> = (0..2).map(|_| random_vector(&mut rng, 2)).collect();
+        let t = rng.uniform(-1.0, 1.0);
+        let (value, (g_rows, g_points, g_owned, g_t)) =
+            nested_reads_grad(&rows, &points, owned.clone(), t);
+        assert_eq!(
+            value.to_bits(),
+            nested_reads(&rows, &points, owned.clone(), t).to_bits()
+        );
+        assert_eq!(
+            g_rows.iter().map(Vec::len).collect::<Vec<_>>(),
+            vec![3, 0, 2]
+        );
+        assert_eq!((g_points.len(), g_owned.len()), (2, 2));
+        // Every element against forward mode along its basis direction.
+        let zero_rows: Vec<Vec<f64>> = rows.iter().map(|r| vec![0.0; r.len()]).collect();
+        let zero_points = vec![[0.0; 3]; 2];
+        let zero_owned = vec![vec![0.0; 2]; 2];
+        let forward = |d_rows: &[Vec<f64>], d_points: &[[f64; 3]], d_owned: Vec<Vec<f64>>, dt| {
+            nested_reads_jvp(
+                &rows,
+                &points,
+                owned.clone(),
+                t,
+                d_rows,
+                d_points,
+                d_owned,
+                dt,
+            )
+            .1
+        };
+        for i in 0..rows.len() {
+            for j in 0..rows[i].len() {
+                let mut d = zero_rows.clone();
+                d[i][j] = 1.0;
+                let along = forward(&d, &zero_points, zero_owned.clone(), 0.0);
+                assert_relative_eq!(g_rows[i][j], along, epsilon = 1e-12, max_relative = 1e-12);
+            }
+        }
+        for k in 0..2 {
+            for c in 0..3 {
+                let mut d = zero_points.clone();
+                d[k][c] = 1.0;
+                let along = forward(&zero_rows, &d, zero_owned.clone(), 0.0);
+                assert_relative_eq!(g_points[k][c], along, epsilon = 1e-12, max_relative = 1e-12);
+            }
+            for c in 0..2 {
+                let mut d = zero_owned.clone();
+                d[k][c] = 1.0;
+                let along = forward(&zero_rows, &zero_points, d, 0.0);
+                assert_relative_eq!(g_owned[k][c], along, epsilon = 1e-12, max_relative = 1e-12);
+            }
+        }
+        let along_t = forward(&zero_rows, &zero_points, zero_owned.clone(), 1.0);
+        assert_relative_eq!(g_t, along_t, epsilon = 1e-12, max_relative = 1e-12);
+        assert_relative_eq!(
+            along_t,
+            central_difference(|t| nested_reads(&rows, &points, owned.clone(), t), t, 1e-4),
+            epsilon = 1e-8,
+            max_relative = 1e-7
+        );
+    }
+}

@@ -39,6 +39,11 @@ use crate::macros::{self, MacroArgs};
 use crate::names;
 use crate::retype::{classify_callee, quote_scalar_bound, quote_scalar_where, Callee, Retype};
 
+const NESTED_ELEMENT_BY_ELEMENT: &str =
+    "reverse mode reads a container of containers element by element, as `x[i][j]` (with \
+     `x.len()` and `x[i].len()` for the bounds); write the loop over indices (forward mode \
+     takes rows and iterators too)";
+
 /// Float methods with a rule of one argument (the receiver).
 const UNARY_RULES: &[&str] = &[
     "sin",
@@ -202,6 +207,35 @@ fn adjoint_type(param: &crate::ast::Param, scalar: &Ident) -> TokenStream {
     } else if let Some(count) = param.scalar_tuple_len() {
         let elements = (0..count).map(|_| scalar.clone());
         quote!((#(#elements,)*))
+    } else if param.is_nested_vector() {
+        // `Vec<Vec<S>>` for `&[Vec<f64>]`, `Vec<[S; N]>` for `&[[f64; N]]`, `[Vec<S>; M]` for
+        // `[Vec<f64>; M]`.
+        fn container(ty: &syn::Type, element: TokenStream) -> TokenStream {
+            match ty {
+                syn::Type::Reference(reference) => container(&reference.elem, element),
+                syn::Type::Array(array) => {
+                    let length = &array.len;
+                    quote!([#element; #length])
+                }
+                _ => quote!(::std::vec::Vec<#element>),
+            }
+        }
+        let outer = strip_references(&param.ty);
+        let row = match outer {
+            syn::Type::Array(array) => &array.elem,
+            syn::Type::Slice(slice) => &slice.elem,
+            _ => match outer {
+                syn::Type::Path(path) => match &path.path.segments.last().map(|s| &s.arguments) {
+                    Some(syn::PathArguments::AngleBracketed(args)) => match args.args.first() {
+                        Some(syn::GenericArgument::Type(row)) => row,
+                        _ => outer,
+                    },
+                    _ => outer,
+                },
+                _ => outer,
+            },
+        };
+        container(outer, container(strip_references(row), quote!(#scalar)))
     } else if let Some(length) = param.array_length() {
         quote!([#scalar; #length])
     } else {
@@ -391,6 +425,12 @@ enum Binding {
         vector: usize,
         index: Ident,
         by_value: bool,
+    },
+    /// A container of containers of scalars (a parameter), read by `x[i][j]`: its elements'
+    /// adjoints in one vector, row `i` starting at `offsets[i]`.
+    Nested {
+        vector: usize,
+        offsets: Ident,
     },
     /// A tuple of scalars: one slot per element.
     Tuple(Vec<usize>),
@@ -651,6 +691,27 @@ impl<'a> Generator<'a> {
                     self.parameter_adjoints.push(quote!(__adj[#slot]));
                     Binding::Float(slot)
                 }
+                _ if param.is_nested_vector() => {
+                    // Read by `x[i][j]`: the elements' adjoints in one vector, row after row.
+                    let vector = self.vector_slot();
+                    let offsets = names::derived("__ad_offsets_", name);
+                    self.emit(quote! {
+                        let #offsets = ::ad_runtime::__private::row_offsets(
+                            #name.iter().map(|row| row.len()),
+                        );
+                    });
+                    let rows = quote! {
+                        ::ad_runtime::__private::unflatten(
+                            __adj.vector_result(#vector, #offsets[#offsets.len() - 1]),
+                            &#offsets,
+                        )
+                    };
+                    self.parameter_adjoints.push(match param.array_length() {
+                        Some(_) => quote!(::ad_runtime::__private::into_array(#rows)),
+                        None => rows,
+                    });
+                    Binding::Nested { vector, offsets }
+                }
                 _ if param.scalar_tuple_len().is_some() => {
                     let count = param.scalar_tuple_len().unwrap_or(0);
                     let slots: Vec<usize> = (0..count).map(|_| self.slot()).collect();
@@ -903,6 +964,12 @@ impl<'a> Generator<'a> {
             }
             if let Some(kind) = self.container_init(&init.expr, &name, ty.as_ref()) {
                 return self.container_local(&name, mutability, ty.as_ref(), &init.expr, kind);
+            }
+            if self.names_nested(&init.expr) {
+                self.error(&init.expr, NESTED_ELEMENT_BY_ELEMENT);
+                // Later uses of the name are not reported again.
+                self.bind(name, Binding::Data);
+                return;
             }
             if self.names_container(&init.expr) {
                 self.error(
@@ -1858,7 +1925,9 @@ impl<'a> Generator<'a> {
                 (quote!(for #counter in #iterator), Vec::new())
             }
             Expr::ForLoop(l) => {
-                if self.may_be_float(&l.expr) {
+                if self.names_nested(&l.expr) {
+                    self.error(&l.expr, NESTED_ELEMENT_BY_ELEMENT);
+                } else if self.may_be_float(&l.expr) {
                     self.error(&l.expr, "reverse mode cannot iterate over floats yet");
                 }
                 let pat = self.retype_pattern(&l.pat);
@@ -2666,8 +2735,27 @@ impl<'a> Generator<'a> {
     /// `x[i]` on a container variable: the index is kept for the backward sweep.
     fn lower_index(&mut self, index: &syn::ExprIndex) -> Node {
         let whole = Expr::Index(index.clone());
+        if let Some((vector, offsets, rows)) = self.nested_row(&index.expr) {
+            // `x[i][j]`: element `offsets[i] + j` of the flat adjoint vector.
+            let (row, column) = (self.fresh("row"), self.fresh("column"));
+            let (row_value, column_value) = (self.native(&rows.index), self.native(&index.index));
+            let base = &rows.expr;
+            let position = self.fresh("i");
+            self.emit(quote! {
+                let #row: usize = #row_value;
+                let #column: usize = #column_value;
+                let #position: usize = #offsets[#row] + #column;
+            });
+            return Node::Element {
+                value: self.read(quote!(#base[#row][#column])).to_token_stream(),
+                vector,
+                index: position,
+            };
+        }
         let Some(vector) = self.vector_of(&index.expr) else {
-            return if self.may_be_float(&index.expr) {
+            return if self.names_nested(&index.expr) {
+                self.refuse(&whole, NESTED_ELEMENT_BY_ELEMENT)
+            } else if self.may_be_float(&index.expr) {
                 self.refuse(
                     &whole,
                     "reverse mode indexes slices and `Vec`s of scalars held in variables; nested \
@@ -3076,6 +3164,35 @@ impl<'a> Generator<'a> {
         }
     }
 
+    /// `x`, `x[i]`, `&x[i]`, `(x)` for a container of containers `x`.
+    fn names_nested(&self, expr: &Expr) -> bool {
+        match expr {
+            Expr::Reference(reference) => self.names_nested(&reference.expr),
+            Expr::Paren(paren) => self.names_nested(&paren.expr),
+            Expr::Index(index) => self.names_nested(&index.expr),
+            Expr::Path(path) => matches!(
+                path.path.get_ident().and_then(|name| self.lookup(name)),
+                Some(Binding::Nested { .. })
+            ),
+            _ => false,
+        }
+    }
+
+    /// `x[i]` where `x` is a container of containers: its vector slot, row offsets, and the
+    /// indexing.
+    fn nested_row<'e>(&self, expr: &'e Expr) -> Option<(usize, Ident, &'e syn::ExprIndex)> {
+        let Expr::Index(rows) = expr else {
+            return None;
+        };
+        let Expr::Path(path) = &*rows.expr else {
+            return None;
+        };
+        match self.lookup(path.path.get_ident()?)? {
+            Binding::Nested { vector, offsets } => Some((vector, offsets, rows)),
+            _ => None,
+        }
+    }
+
     /// The vector slot of an expression naming a container variable (`x`, `(x)`).
     fn vector_of(&self, expr: &Expr) -> Option<usize> {
         match expr {
@@ -3198,9 +3315,12 @@ impl<'a> Generator<'a> {
             // A closure: refused where it is defined.
             Some(Binding::Float(_)) => return Node::Constant(self.native_unchecked(&whole)),
             Some(Binding::Closure(index)) => return self.inline_closure(index, call),
-            Some(Binding::Vector(_) | Binding::Element { .. } | Binding::Tuple(_)) => {
-                return self.refuse(&whole, "a container of floats cannot be called")
-            }
+            Some(
+                Binding::Vector(_)
+                | Binding::Nested { .. }
+                | Binding::Element { .. }
+                | Binding::Tuple(_),
+            ) => return self.refuse(&whole, "a container of floats cannot be called"),
             Some(Binding::Data) if with_floats => {
                 return self.refuse(
                     &whole,
@@ -3963,4 +4083,12 @@ fn has_exits_to(body: &Block, label: &Lifetime, labeled: bool) -> bool {
     };
     exits.visit_block(body);
     exits.found
+}
+
+/// `T` for `&T`, `&&T`, ...
+fn strip_references(ty: &syn::Type) -> &syn::Type {
+    match ty {
+        syn::Type::Reference(reference) => strip_references(&reference.elem),
+        other => other,
+    }
 }
