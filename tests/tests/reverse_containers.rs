@@ -53,6 +53,29 @@ fn check_gradient(
     }
 }
 
+/// Forward mode along every basis direction at `x` against central differences (for points
+/// away from the function's branch thresholds).
+fn forward_against_differences(
+    x: &[f64],
+    plain: impl Fn(&[f64]) -> f64,
+    jvp: impl Fn(&[f64], &[f64]) -> f64,
+) {
+    for i in 0..x.len() {
+        let mut e = vec![0.0; x.len()];
+        e[i] = 1.0;
+        let along = |h: f64| {
+            let moved: Vec<f64> = x.iter().zip(&e).map(|(x, e)| x + h * e).collect();
+            plain(&moved)
+        };
+        assert_relative_eq!(
+            jvp(x, &e),
+            central_difference(along, 0.0, 1e-4),
+            epsilon = 1e-8,
+            max_relative = 1e-7
+        );
+    }
+}
+
 #[forward]
 #[reverse]
 fn indexing(x: &[f64]) -> f64 {
@@ -369,21 +392,11 @@ fn filtered_reductions_in_reverse_mode() {
     }
     // Away from every filter's threshold, forward mode against central differences too.
     let x = [0.7, -0.25, 1.5, -0.8, 0.1];
-    for i in 0..5 {
-        let mut e = [0.0; 5];
-        e[i] = 1.0;
-        let along = |h: f64| {
-            let moved: Vec<f64> = x.iter().zip(&e).map(|(x, e)| x + h * e).collect();
-            filtered_reductions(&moved, 0.3)
-        };
-        let (_, tangent) = filtered_reductions_jvp(&x, 0.3, &e, 0.0);
-        assert_relative_eq!(
-            tangent,
-            central_difference(along, 0.0, 1e-4),
-            epsilon = 1e-8,
-            max_relative = 1e-7
-        );
-    }
+    forward_against_differences(
+        &x,
+        |x| filtered_reductions(x, 0.3),
+        |x, e| filtered_reductions_jvp(x, 0.3, e, 0.0).1,
+    );
     let (_, (_, gt)) = filtered_reductions_grad(&x, 0.3);
     let (_, along) = filtered_reductions_jvp(&x, 0.3, &[0.0; 5], 1.0);
     approx::assert_relative_eq!(gt, along, max_relative = 1e-12);
@@ -435,20 +448,11 @@ fn collect_in_reverse_mode() {
         epsilon = 1e-8,
         max_relative = 1e-7
     );
-    for i in 0..5 {
-        let mut e = [0.0; 5];
-        e[i] = 1.0;
-        let along = |h: f64| {
-            let moved: Vec<f64> = x.iter().zip(&e).map(|(x, e)| x + h * e).collect();
-            collected(&moved, 0.3)
-        };
-        assert_relative_eq!(
-            collected_jvp(&x, 0.3, &e, 0.0).1,
-            central_difference(along, 0.0, 1e-4),
-            epsilon = 1e-8,
-            max_relative = 1e-7
-        );
-    }
+    forward_against_differences(
+        &x,
+        |x| collected(x, 0.3),
+        |x, e| collected_jvp(x, 0.3, e, 0.0).1,
+    );
 }
 
 #[forward]
