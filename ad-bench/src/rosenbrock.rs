@@ -62,3 +62,30 @@ pub fn our_rosenbrock_forward_gradient(x: &[f64]) -> Vec<f64> {
         })
         .collect()
 }
+
+/// The gradient of [`rosenbrock`] by hand: the adjoint of each term, accumulated in one
+/// sweep. The physical limit for the Rosenbrock rows.
+///
+/// ```
+/// # use ad_bench::rosenbrock::{rosenbrock_grad, rosenbrock_gradient_by_hand};
+/// let x = [0.3, -1.2, 0.8, 2.0];
+/// let (value, gradient) = rosenbrock_gradient_by_hand(&x);
+/// let (ours_value, ours) = rosenbrock_grad(&x);
+/// assert_eq!(value, ours_value);
+/// for (a, b) in gradient.iter().zip(&ours) {
+///     assert!((a - b).abs() <= 1e-12 * a.abs().max(1.0));
+/// }
+/// ```
+pub fn rosenbrock_gradient_by_hand(x: &[f64]) -> (f64, Vec<f64>) {
+    let mut gradient = vec![0.0; x.len()];
+    let mut sum = 0.0;
+    for i in 0..x.len() - 1 {
+        let a = x[i + 1] - x[i] * x[i];
+        let b = 1.0 - x[i];
+        sum += 100.0 * a * a + b * b;
+        let d_a = 200.0 * a;
+        gradient[i + 1] += d_a;
+        gradient[i] += -2.0 * x[i] * d_a - 2.0 * b;
+    }
+    (sum, gradient)
+}
