@@ -1,4 +1,13 @@
 //! The benchmark programs' shared code: the ADBench problems written as a user would write
-//! them (plain Rust over slices, no special API), with a reader for the suite's files.
+//! them (plain Rust over slices, no special API), with a reader for the suite's files and the
+//! hand-written derivatives they are measured against; the Rosenbrock function the peers are
+//! compared on.
+//!
+//! The peers themselves (`num-dual`, `ad_trait`, `reverse`) live in the binary only: a crate
+//! that loads `ad_trait` (which brings `nalgebra` and `ndarray`) must name the scalar type of
+//! our generated functions (`f_grad::<f64>(..)`), or rustc's trait solver overflows on
+//! `ndarray`'s and `nalgebra`'s operator impls while inferring it; keeping them out of this
+//! library keeps every user of it (the workspace's tests) free of that.
 
 pub mod adbench;
+pub mod rosenbrock;

@@ -7,14 +7,23 @@
 //! cargo run --release -p ad-bench -- memory          # peak memory, one process per figure
 //! cargo run --release -p ad-bench -- gmm             # ADBench GMM, J/F
 //! cargo run --release -p ad-bench -- lstm            # ADBench LSTM, J/F
+//! cargo run --release -p ad-bench -- ba              # ADBench BA: one block and the whole ba1
+//! cargo run --release -p ad-bench -- peers           # num-dual, ad_trait, reverse: Rosenbrock, GMM
 //! cargo run --release -p ad-bench -- all             # everything
 //! cargo run --release -p ad-bench -- all --write BENCHMARKS.md   # regenerate BENCHMARKS.md
 //! ```
 
 mod adbench_bench;
+mod findings;
 mod memory;
+mod peers;
+mod peers_bench;
+mod plot;
 mod taylor;
 mod timing;
+
+/// Where the plots go, relative to the Markdown report that links them.
+const PLOT_DIR: &str = "bench-plots";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -36,10 +45,18 @@ fn main() {
         return memory::child(what, iters);
     }
     let quick = args.iter().any(|a| a == "--quick");
+    // `--plots DIR`: write the plots there (only `--write` passes it, so a quick run never
+    // overwrites the committed plots).
+    let plots = args
+        .iter()
+        .position(|a| a == "--plots")
+        .and_then(|i| args.get(i + 1))
+        .map(std::path::PathBuf::from);
     let benches: Vec<&str> = args
         .iter()
-        .map(String::as_str)
-        .filter(|a| !a.starts_with("--"))
+        .enumerate()
+        .filter(|(i, a)| !a.starts_with("--") && (*i == 0 || args[i - 1] != "--plots"))
+        .map(|(_, a)| a.as_str())
         .collect();
     let all = benches.is_empty() || benches.contains(&"all");
     println!(
@@ -48,11 +65,22 @@ fn main() {
         if quick { 10 } else { 500 }
     );
     println!();
-    if all || benches.contains(&"taylor") {
-        taylor::run(quick);
-    }
-    if all || benches.contains(&"checkpoint") {
-        taylor::run_checkpoints(quick);
+    let taylor_rows = (all || benches.contains(&"taylor")).then(|| taylor::run(quick));
+    let checkpointed =
+        (all || benches.contains(&"checkpoint")).then(|| taylor::run_checkpoints(quick));
+    if let (Some(rows), Some(checkpointed), Some(dir)) = (&taylor_rows, &checkpointed, &plots) {
+        std::fs::create_dir_all(dir).expect("the plot directory is created");
+        let path = dir.join("taylor.svg");
+        std::fs::write(&path, taylor::plot(rows, checkpointed)).expect("the plot is written");
+        println!("## Plot: Taylor series, time against n (seed 004, Figure 6.5)");
+        println!();
+        println!("![time against n for every mode, log-log]({PLOT_DIR}/taylor.svg)");
+        println!();
+        println!(
+            "Every mode is a straight line of slope 1 on the log-log plot: time linear in n. \
+             The vertical distance between two lines is the log of their time ratio."
+        );
+        println!();
     }
     if all || benches.contains(&"gmm") {
         adbench_bench::run(quick);
@@ -60,17 +88,32 @@ fn main() {
     if all || benches.contains(&"lstm") {
         adbench_bench::run_lstm(quick);
     }
+    if all || benches.contains(&"ba") {
+        adbench_bench::run_ba(quick);
+    }
+    if all || benches.contains(&"peers") {
+        peers_bench::run_rosenbrock(quick);
+        peers_bench::run_gmm(quick);
+    }
     if all || benches.contains(&"memory") {
         memory::run(quick);
+        memory::run_gradients(quick);
     }
+    findings::print();
 }
 
 /// Runs the benchmarks in a child process and writes their tables, with the machine and the
 /// method, to a Markdown file: `cargo run --release -p ad-bench -- all --write BENCHMARKS.md`.
 fn write_report(path: &str, args: &[String]) {
     let exe = std::env::current_exe().expect("the benchmark's own path");
+    let plot_dir = std::path::Path::new(path)
+        .parent()
+        .unwrap_or(std::path::Path::new("."))
+        .join(PLOT_DIR);
     let output = std::process::Command::new(exe)
         .args(args)
+        .arg("--plots")
+        .arg(&plot_dir)
         .output()
         .expect("the benchmark runs");
     if !output.status.success() {
@@ -99,10 +142,21 @@ fn write_report(path: &str, args: &[String]) {
          Machine: {cpu}, {cores} cores; {rustc}; release build.\n\n\
          Method: every time is the minimum over batches of at least 0.5 s of the mean time per \
          call in the batch (ADBench's method); ratios are taken between times measured in this \
-         one process. Peak memory is the maximum resident set size of a separate process that \
-         runs one computation.\n\n\
-         Not here yet: the peers from crates.io (num-dual, ad_trait, reverse), the whole-ba1 BA \
-         benchmark, and plots.\n\n{tables}",
+         one process. Peak memory is the maximum resident set size (`VmHWM`) of a separate \
+         process (this binary re-run) that runs one computation, compared with the same process \
+         computing only the objective; no counting allocator is used.\n\n\
+         Correctness: every timed derivative is tested (`cargo test -p ad-bench`) before it is \
+         timed: the hand-written (Manual) derivatives and ours against ADBench's reference \
+         outputs under ADBench's measure |x - y| / max(1, |x| + |y|) <= 1e-8 \
+         (`ad-bench/tests/manual.rs`), every peer's gradient and Hessian against ours to 1e-10 \
+         (`ad-bench/src/peers.rs`).\n\n\
+         Peers (crates.io): num-dual 0.13 (needs Rust 1.87; the benchmark crate declares it, the \
+         library crates keep 1.82), ad_trait 0.3 (only with its default `bevy` feature: without \
+         it, 0.3.0 and 0.3.1 do not compile, an unconditional `#[reflect(ignore)]`), \
+         reverse 0.2. A crate that loads ad_trait (hence nalgebra and ndarray) has to name the \
+         scalar of our generated functions, `f_grad::<f64>(..)`: without it rustc's trait solver \
+         overflows (E0275) on their operator impls while inferring it. The peers therefore live \
+         in the benchmark binary, not in the `ad_bench` library the workspace tests use.\n\n{tables}",
         args = args.join(" "),
         cores = std::thread::available_parallelism().map_or(1, |n| n.get()),
     );

@@ -63,3 +63,12 @@ pub fn linear_fit(points: &[(f64, f64)]) -> (f64, f64) {
     };
     (slope, r2)
 }
+
+/// A time per call for a table: milliseconds, or microseconds below 0.01 ms.
+pub fn format_time(seconds: f64) -> String {
+    if seconds < 1e-5 {
+        format!("{:.3} µs", seconds * 1e6)
+    } else {
+        format!("{:.3} ms", seconds * 1e3)
+    }
+}

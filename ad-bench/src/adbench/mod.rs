@@ -2,8 +2,10 @@
 //! data lives in `../shared/adbench` beside the repository.
 
 pub mod ba;
+pub mod ba_whole;
 pub mod gmm;
 pub mod lstm;
+pub mod manual;
 pub mod read;
 
 use std::path::PathBuf;
