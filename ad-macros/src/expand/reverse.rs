@@ -2578,6 +2578,12 @@ impl<'a> Generator<'a> {
                     value: path.to_token_stream(),
                     vector,
                 },
+                Some(Binding::Nested { .. }) => self.refuse(
+                    expr,
+                    "reverse mode follows a container of containers only through its elements \
+                     (`x[i][j]`); passing it on whole is not followed yet: pass the elements, \
+                     or use #[forward]",
+                ),
                 _ => Node::Constant(self.native(expr)),
             },
             Expr::Index(index) => self.lower_index(index),

@@ -15,4 +15,14 @@ fn row_by_name(rows: &[Vec<f64>]) -> f64 {
     first[0] * 2.0
 }
 
+
+#[reverse]
+fn inner(rows: &[Vec<f64>]) -> f64 {
+    rows[0][0] * rows[1][0]
+}
+
+#[reverse]
+fn passed_on_whole(rows: &[Vec<f64>]) -> f64 {
+    inner(rows) * 2.0
+}
 fn main() {}
