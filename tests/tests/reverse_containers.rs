@@ -1,5 +1,5 @@
-//! Slices and `Vec`s of floats in reverse mode, against forward mode (which is checked against
-//! central differences in `forward_containers.rs`) and the dot-product identity.
+//! Slices and `Vec`s of floats in reverse mode, against forward mode (itself checked against
+//! central differences along a random direction) and the dot-product identity.
 
 // The functions spell out forms on purpose (`vec!` of a few elements, `x = 2.0 * x`, copies
 // passed on): the macro must handle each.
@@ -14,14 +14,10 @@ mod common;
 
 use ad_runtime::{forward, reverse};
 use approx::assert_relative_eq;
-use common::{central_difference, Rng};
+use common::{central_difference, random_vector, slice_forward_checked, Rng};
 
-fn random_vector(rng: &mut Rng, n: usize) -> Vec<f64> {
-    (0..n).map(|_| rng.uniform(-1.5, 1.5)).collect()
-}
-
-/// The gradient from reverse mode against forward mode along every basis direction, and
-/// <J t, c> = <t, J^T c> for random t, c.
+/// The gradient from reverse mode against forward mode along every basis direction, forward
+/// mode against central differences along a random t, and <J t, c> = <t, J^T c> for random c.
 fn check_gradient(
     n: usize,
     plain: impl Fn(&[f64]) -> f64,
@@ -46,7 +42,7 @@ fn check_gradient(
         }
         let t = random_vector(&mut rng, n);
         let c = rng.uniform(-2.0, 2.0);
-        let (_, jt) = jvp(&x, &t);
+        let jt = slice_forward_checked(&plain, &jvp, &x, &t);
         let (_, jtc) = vjp(&x, c);
         let dot: f64 = t.iter().zip(&jtc).map(|(a, b)| a * b).sum();
         assert_relative_eq!(jt * c, dot, epsilon = 1e-12, max_relative = 1e-12);

@@ -73,3 +73,30 @@ pub fn forward_checked2(
     approx::assert_relative_eq!(along_y, dy, epsilon = 1e-8, max_relative = 1e-7);
     (value, along_x, along_y)
 }
+
+/// `n` numbers uniform in `[-1.5, 1.5)`.
+pub fn random_vector(rng: &mut Rng, n: usize) -> Vec<f64> {
+    (0..n).map(|_| rng.uniform(-1.5, 1.5)).collect()
+}
+
+/// `jvp(x, t)` against `d/dh plain(x + h t)` by central differences. Returns the derivative.
+pub fn slice_forward_checked(
+    plain: impl Fn(&[f64]) -> f64,
+    jvp: impl Fn(&[f64], &[f64]) -> (f64, f64),
+    x: &[f64],
+    t: &[f64],
+) -> f64 {
+    let (value, tangent) = jvp(x, t);
+    assert_eq!(value.to_bits(), plain(x).to_bits(), "value at {x:?}");
+    let along = |h: f64| {
+        let moved: Vec<f64> = x.iter().zip(t).map(|(a, b)| a + h * b).collect();
+        plain(&moved)
+    };
+    approx::assert_relative_eq!(
+        tangent,
+        central_difference(along, 0.0, 1e-4),
+        epsilon = 1e-8,
+        max_relative = 1e-7
+    );
+    tangent
+}
