@@ -1,7 +1,7 @@
 //! The benchmark programs' shared code: the ADBench problems written as a user would write
 //! them (plain Rust over slices, no special API), with a reader for the suite's files and the
 //! hand-written derivatives they are measured against; the Rosenbrock function the peers are
-//! compared on.
+//! compared on; the Taylor series of seed `004` (also used by the workspace's tests).
 //!
 //! The peers themselves (`num-dual`, `ad_trait`, `reverse`) live in the binary only: a crate
 //! that loads `ad_trait` (which brings `nalgebra` and `ndarray`) must name the scalar type of
@@ -11,3 +11,4 @@
 
 pub mod adbench;
 pub mod rosenbrock;
+pub mod taylor_series;

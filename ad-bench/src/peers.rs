@@ -424,7 +424,7 @@ mod tests {
     fn assert_close(what: &str, ours: &[f64], theirs: &[f64]) {
         assert_eq!(ours.len(), theirs.len(), "{what}: lengths");
         for (i, (a, b)) in ours.iter().zip(theirs).enumerate() {
-            let difference = (a - b).abs() / (a.abs() + b.abs()).max(1.0);
+            let difference = ad_bench::adbench::relative_difference(*a, *b);
             assert!(difference <= 1e-10, "{what}[{i}]: ours {a}, theirs {b}");
         }
     }

@@ -5,88 +5,10 @@
 use std::hint::black_box;
 
 use ad_runtime::checkpoint::{binomial_recomputations, counts, reset_counts};
-use ad_runtime::{forward, reverse};
+
+pub use ad_bench::taylor_series::*;
 
 use crate::timing::{linear_fit, seconds_per_call, Budget};
-
-/// The program as in the thesis (`prev := !prev *. ...; acc := !prev +. !acc`).
-#[forward]
-#[reverse]
-#[allow(clippy::assign_op_pattern)]
-pub fn taylor_recip(x: f64, iters: usize) -> f64 {
-    let mut prev = 1.0;
-    let mut acc = 1.0;
-    for _ in 0..iters {
-        prev = prev * -(x - 1.0);
-        acc = prev + acc;
-    }
-    acc
-}
-
-/// The same loop under Griewank's binomial schedule with 32 snapshots.
-#[reverse]
-#[allow(clippy::assign_op_pattern)]
-pub fn taylor_recip_binomial(x: f64, iters: usize) -> f64 {
-    let mut prev = 1.0;
-    let mut acc = 1.0;
-    #[checkpoint(binomial, snapshots = 32)]
-    for _ in 0..iters {
-        prev = prev * -(x - 1.0);
-        acc = prev + acc;
-    }
-    acc
-}
-
-/// The same loop keeping its state every 1000 iterations.
-#[reverse]
-#[allow(clippy::assign_op_pattern)]
-pub fn taylor_recip_every(x: f64, iters: usize) -> f64 {
-    let mut prev = 1.0;
-    let mut acc = 1.0;
-    #[checkpoint(every = 1000)]
-    for _ in 0..iters {
-        prev = prev * -(x - 1.0);
-        acc = prev + acc;
-    }
-    acc
-}
-
-/// The adjoint written by hand: the forward sweep keeps each `prev` in a `Vec`, the backward
-/// sweep replays them. The physical limit of reverse mode.
-pub fn taylor_recip_adjoint_by_hand(x: f64, iters: usize) -> (f64, f64) {
-    let factor = -(x - 1.0);
-    let mut prevs = Vec::with_capacity(iters);
-    let (mut prev, mut acc) = (1.0, 1.0);
-    for _ in 0..iters {
-        prevs.push(prev);
-        prev *= factor;
-        acc += prev;
-    }
-    let (mut d_prev, d_acc) = (0.0, 1.0);
-    let mut d_factor = 0.0;
-    for &old in prevs.iter().rev() {
-        d_prev += d_acc;
-        d_factor += d_prev * old;
-        d_prev *= factor;
-    }
-    (acc, -d_factor)
-}
-
-/// The tangent written by hand: the physical limit of forward mode.
-pub fn taylor_recip_tangent_by_hand(x: f64, dx: f64, iters: usize) -> (f64, f64) {
-    let (mut prev, mut d_prev) = (1.0, 0.0);
-    let (mut acc, mut d_acc) = (1.0, 0.0);
-    let factor = -(x - 1.0);
-    let d_factor = -dx;
-    for _ in 0..iters {
-        let next = prev * factor;
-        d_prev = d_prev * factor + prev * d_factor;
-        prev = next;
-        acc += prev;
-        d_acc += d_prev;
-    }
-    (acc, d_acc)
-}
 
 pub struct Row {
     pub iters: usize,

@@ -303,7 +303,8 @@ impl<'ast> Visit<'ast> for BindingCollector {
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
-fn is_compound_assignment(op: &BinOp) -> bool {
+/// `+= -= *= /= %=`: the compound assignments that have a float rule.
+pub fn is_compound_assignment(op: &BinOp) -> bool {
     matches!(
         op,
         BinOp::AddAssign(_)
@@ -312,6 +313,19 @@ fn is_compound_assignment(op: &BinOp) -> bool {
             | BinOp::DivAssign(_)
             | BinOp::RemAssign(_)
     )
+}
+
+/// Every compound assignment, the bitwise and shift ones (of data) included.
+pub fn is_any_compound_assignment(op: &BinOp) -> bool {
+    is_compound_assignment(op)
+        || matches!(
+            op,
+            BinOp::BitXorAssign(_)
+                | BinOp::BitAndAssign(_)
+                | BinOp::BitOrAssign(_)
+                | BinOp::ShlAssign(_)
+                | BinOp::ShrAssign(_)
+        )
 }
 
 /// Whether evaluating `expr` assigns a variable (inside a block, a branch, a loop).

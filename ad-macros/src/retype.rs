@@ -19,7 +19,7 @@ use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, Ident, Lit, Pat, Path, Type};
 
-use crate::activity::{is_float_type_path, Locals};
+use crate::activity::{is_compound_assignment, is_float_type_path, Locals};
 use crate::ast::FloatType;
 use crate::macros::{self, MacroArgs};
 use crate::names;
@@ -154,14 +154,6 @@ impl Retype<'_> {
         }
         mac.tokens = args.into_token_stream();
     }
-}
-
-fn is_compound_assignment(op: &syn::BinOp) -> bool {
-    use syn::BinOp::*;
-    matches!(
-        op,
-        AddAssign(_) | SubAssign(_) | MulAssign(_) | DivAssign(_) | RemAssign(_)
-    )
 }
 
 const INTEGER_TYPES: &[&str] = &[

@@ -1,20 +1,9 @@
 //! `#[checkpoint]`: every placement and schedule against the unchecked gradient.
 
+use ad_bench::taylor_series::{taylor_recip_binomial_grad, taylor_recip_grad};
 use ad_runtime::checkpoint::{binomial_recomputations, counts, reset_counts, Counts};
 use ad_runtime::{checkpoint, forward, reverse};
 use approx::assert_relative_eq;
-
-#[reverse]
-#[allow(clippy::assign_op_pattern)]
-fn taylor(x: f64, n: usize) -> f64 {
-    let mut prev = 1.0;
-    let mut acc = 1.0;
-    for _ in 0..n {
-        prev = prev * -(x - 1.0);
-        acc = prev + acc;
-    }
-    acc
-}
 
 #[reverse]
 #[allow(clippy::assign_op_pattern)]
@@ -77,7 +66,7 @@ fn regions_match_the_unchecked_gradient() {
 #[test]
 fn schedules_match_the_unchecked_gradient() {
     for n in [0, 1, 3, 4, 5, 17, 1000] {
-        let expected = taylor_grad(0.5, n);
+        let expected = taylor_recip_grad(0.5, n);
         reset_counts();
         assert_eq!(taylor_every_grad(0.5, n), expected, "every, n = {n}");
         assert_eq!(
@@ -312,7 +301,7 @@ fn taylor_every_k(x: f64, n: usize, #[no_grad] k: usize) -> f64 {
 fn every_k_at_the_segment_edges() {
     for k in [1, 2, 7, 10] {
         for n in [0, 1, k - 1, k, k + 1, 2 * k + 1, 1000] {
-            let expected = taylor_grad(0.6, n);
+            let expected = taylor_recip_grad(0.6, n);
             reset_counts();
             assert_eq!(taylor_every_k_grad(0.6, n, k), expected, "k = {k}, n = {n}");
             assert_eq!(
@@ -326,25 +315,12 @@ fn every_k_at_the_segment_edges() {
     }
 }
 
-#[reverse]
-#[allow(clippy::assign_op_pattern)]
-fn taylor_binomial_32(x: f64, n: usize) -> f64 {
-    let mut prev = 1.0;
-    let mut acc = 1.0;
-    #[checkpoint(binomial, snapshots = 32)]
-    for _ in 0..n {
-        prev = prev * -(x - 1.0);
-        acc = prev + acc;
-    }
-    acc
-}
-
 #[test]
 fn binomial_recomputations_follow_the_formula() {
     for n in [0, 1, 2, 31, 32, 33, 1_000, 10_000, 100_000] {
-        let expected = taylor_grad(0.5, n);
+        let expected = taylor_recip_grad(0.5, n);
         reset_counts();
-        let (value, gradient) = taylor_binomial_32_grad(0.5, n);
+        let (value, gradient) = taylor_recip_binomial_grad(0.5, n);
         assert_eq!(value, expected.0);
         assert_relative_eq!(gradient, expected.1, max_relative = 1e-12);
         assert_eq!(

@@ -1,24 +1,13 @@
 //! Deep work in reverse mode on a test thread's default stack: a loop of 10^7 iterations and
 //! a recursion 2 * 10^5 deep; gradients from several threads at once; the seed's examples.
 
+use ad_bench::taylor_series::taylor_recip_grad;
 use ad_runtime::{forward, reverse};
 use approx::assert_relative_eq;
 
-#[reverse]
-#[allow(clippy::assign_op_pattern)]
-fn taylor(x: f64, iters: usize) -> f64 {
-    let mut prev = 1.0;
-    let mut acc = 1.0;
-    for _ in 0..iters {
-        prev = prev * -(x - 1.0);
-        acc = prev + acc;
-    }
-    acc
-}
-
 #[test]
 fn a_loop_of_ten_million_iterations() {
-    let (value, gradient) = taylor_grad(0.5, 10_000_000);
+    let (value, gradient) = taylor_recip_grad(0.5, 10_000_000);
     assert_relative_eq!(value, 2.0, max_relative = 1e-12);
     // d/dx of the truncated series 1/x: -1/x^2 at 0.5.
     assert_relative_eq!(gradient, -4.0, max_relative = 1e-9);
@@ -49,13 +38,17 @@ fn gradients_from_several_threads_at_once() {
         .map(|k| {
             std::thread::spawn(move || {
                 let x = 0.2 + 0.1 * k as f64;
-                (x, taylor_grad(x, 100_000))
+                (x, taylor_recip_grad(x, 100_000))
             })
         })
         .collect();
     for handle in handles {
         let (x, (_, gradient)) = handle.join().expect("the thread finished");
-        assert_relative_eq!(gradient, taylor_grad(x, 100_000).1, max_relative = 0.0);
+        assert_relative_eq!(
+            gradient,
+            taylor_recip_grad(x, 100_000).1,
+            max_relative = 0.0
+        );
         assert_relative_eq!(gradient, -1.0 / (x * x), max_relative = 1e-9);
     }
 }
@@ -95,7 +88,7 @@ fn seed_example_power_by_a_loop() {
 #[test]
 fn gradient_of_the_truncated_series_for_every_length() {
     for n in [0, 1, 10, 1000] {
-        let (_, gradient) = taylor_grad(0.5, n);
+        let (_, gradient) = taylor_recip_grad(0.5, n);
         let expected: f64 = (1..=n)
             .map(|k| -(k as f64) * 0.5_f64.powi(k as i32 - 1))
             .sum();

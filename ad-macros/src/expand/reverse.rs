@@ -1329,7 +1329,11 @@ impl<'a> Generator<'a> {
                     self.float_local(&copy, None, &node);
                 }
                 Some(Binding::Data) => {
-                    self.emit(quote!(let #copy = ::core::clone::Clone::clone(&#variable);));
+                    // Spanned at the name: a captured value that is not `Clone` is reported
+                    // there.
+                    self.emit(quote_spanned! {variable.span()=>
+                        let #copy = ::core::clone::Clone::clone(&#variable);
+                    });
                     self.bind(copy.clone(), Binding::Data);
                 }
                 Some(_) => {
@@ -3995,20 +3999,7 @@ fn assigned_names(body: &Expr) -> Vec<Ident> {
             syn::visit::visit_expr_assign(self, assign);
         }
         fn visit_expr_binary(&mut self, binary: &'ast syn::ExprBinary) {
-            use syn::BinOp::*;
-            if matches!(
-                binary.op,
-                AddAssign(_)
-                    | SubAssign(_)
-                    | MulAssign(_)
-                    | DivAssign(_)
-                    | RemAssign(_)
-                    | BitXorAssign(_)
-                    | BitAndAssign(_)
-                    | BitOrAssign(_)
-                    | ShlAssign(_)
-                    | ShrAssign(_)
-            ) {
+            if crate::activity::is_any_compound_assignment(&binary.op) {
                 self.target(&binary.left);
             }
             syn::visit::visit_expr_binary(self, binary);
