@@ -37,31 +37,9 @@ fn adapters(x: &[f64]) -> f64 {
     total + positive + largest + product + dot
 }
 
-#[forward]
-fn building_vectors(x: &[f64], n: usize) -> f64 {
-    let mut v = vec![0.0; n];
-    let mut w = Vec::with_capacity(n);
-    let mut u = Vec::new();
-    for i in 0..n {
-        v[i] = x[i % x.len()] * (i + 1) as f64;
-        w.push(v[i].exp());
-        u.push(v[i] + w[i]);
-    }
-    let copy = x.to_vec();
-    v[0] += copy[0] * 3.0;
-    // Overwrite an element whose old value is still used.
-    v[1] = v[1] * v[1] + v[0];
-    v.iter().sum::<f64>() + u[n - 1] + w[0]
-}
-
 #[test]
 fn slices_indexing_and_loops() {
     check_slice_function(6, adapters, adapters_jvp);
-    check_slice_function(
-        3,
-        |x| building_vectors(x, 7),
-        |x, t| building_vectors_jvp(x, 7, t),
-    );
 }
 
 #[forward]

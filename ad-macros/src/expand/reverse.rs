@@ -2988,13 +2988,7 @@ impl<'a> Generator<'a> {
                 (pattern, step)
             }
         };
-        let step: Stmt = match filter {
-            Some(filter) => {
-                let condition = Self::filter_condition(filter, &pattern, by_value)?;
-                syn::parse_quote!(if #condition { #step })
-            }
-            None => step,
-        };
+        let step = Self::filtered(filter, &pattern, by_value, step)?;
         // Only chains over containers of floats that the loop lowering takes.
         self.container_iteration(chain, &pattern)?;
         Some(syn::parse_quote!({
@@ -3056,20 +3050,34 @@ impl<'a> Generator<'a> {
             (None, true) => (syn::parse_quote!(&#item), syn::parse_quote!(#item)),
             (None, false) => (syn::parse_quote!(#item), syn::parse_quote!(*#item)),
         };
-        let push: Stmt = syn::parse_quote!(#name.push(#value););
-        let step: Stmt = match filter {
-            Some(filter) => {
-                let condition = Self::filter_condition(filter, &pattern, by_value)?;
-                syn::parse_quote!(if #condition { #push })
-            }
-            None => push,
-        };
+        let step = Self::filtered(
+            filter,
+            &pattern,
+            by_value,
+            syn::parse_quote!(#name.push(#value);),
+        )?;
         self.container_iteration(base, &pattern)?;
         let float = self.function.float.ident(Span::call_site());
         Some(vec![
             syn::parse_quote!(let mut #name: Vec<#float> = Vec::new();),
             syn::parse_quote!(for #pattern in #base { #step }),
         ])
+    }
+
+    /// A loop step under the chain's `filter`, if any: `if cond { step }`.
+    fn filtered(
+        filter: Option<&syn::ExprClosure>,
+        pattern: &Pat,
+        by_value: bool,
+        step: Stmt,
+    ) -> Option<Stmt> {
+        Some(match filter {
+            Some(filter) => {
+                let condition = Self::filter_condition(filter, pattern, by_value)?;
+                syn::parse_quote!(if #condition { #step })
+            }
+            None => step,
+        })
     }
 
     /// `filter(|w| cond)` as the condition of the loop `for pattern in ..`: `w` is replaced by
