@@ -575,6 +575,44 @@ fn nested_containers_in_reverse_mode() {
                 assert_relative_eq!(g_owned[k][c], along, epsilon = 1e-12, max_relative = 1e-12);
             }
         }
+        // Forward mode along a random direction of every container against differences.
+        let d_rows: Vec<Vec<f64>> = rows
+            .iter()
+            .map(|r| random_vector(&mut rng, r.len()))
+            .collect();
+        let d_points: Vec<[f64; 3]> = (0..2)
+            .map(|_| {
+                [
+                    rng.uniform(-1.0, 1.0),
+                    rng.uniform(-1.0, 1.0),
+                    rng.uniform(-1.0, 1.0),
+                ]
+            })
+            .collect();
+        let d_owned: Vec<Vec<f64>> = (0..2).map(|_| random_vector(&mut rng, 2)).collect();
+        let moved = |h: f64| {
+            let step = |a: &[f64], d: &[f64]| -> Vec<f64> {
+                a.iter().zip(d).map(|(a, d)| a + h * d).collect()
+            };
+            let r: Vec<Vec<f64>> = rows.iter().zip(&d_rows).map(|(a, d)| step(a, d)).collect();
+            let p: Vec<[f64; 3]> = points
+                .iter()
+                .zip(&d_points)
+                .map(|(a, d)| step(a, d).try_into().expect("three"))
+                .collect();
+            let o: Vec<Vec<f64>> = owned
+                .iter()
+                .zip(&d_owned)
+                .map(|(a, d)| step(a, d))
+                .collect();
+            nested_reads(&r, &p, o, t)
+        };
+        assert_relative_eq!(
+            forward(&d_rows, &d_points, d_owned.clone(), 0.0),
+            central_difference(moved, 0.0, 1e-4),
+            epsilon = 1e-8,
+            max_relative = 1e-7
+        );
         let along_t = forward(&zero_rows, &zero_points, zero_owned.clone(), 1.0);
         assert_relative_eq!(g_t, along_t, epsilon = 1e-12, max_relative = 1e-12);
         assert_relative_eq!(
