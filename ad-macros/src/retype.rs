@@ -17,7 +17,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
-use syn::{Expr, Ident, Lit, Pat, Path, Type};
+use syn::{BinOp, Expr, Ident, Lit, Pat, Path, Type};
 
 use crate::activity::{is_compound_assignment, is_float_type_path, Locals};
 use crate::ast::FloatType;
@@ -67,6 +67,14 @@ impl Retype<'_> {
         syn::parse_quote_spanned!(span=>
             ::ad_runtime::__private::LiftProbe::new(#value).__ad_lift::<#scalar>()
         )
+    }
+
+    /// Lifts `expr` if it reads data: a local that holds no float, a field or dereference of
+    /// one. Such a value is a float constant or, when it is not a float, passes unchanged.
+    fn lift_data(&self, expr: &mut Expr) {
+        if reads_data(expr, self.locals) {
+            *expr = self.lift(expr);
+        }
     }
 
     fn cast_to_scalar(&self, value: &Expr, span: Span) -> Expr {
@@ -233,6 +241,22 @@ fn is_constant_path(path: &Path, locals: &Locals) -> bool {
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
+/// `n`, `cfg.scale`, `*head`, `node.left.value`: a read of a local that holds no float.
+fn reads_data(expr: &Expr, locals: &Locals) -> bool {
+    match expr {
+        Expr::Path(path) => path
+            .path
+            .get_ident()
+            .is_some_and(|ident| locals.all.contains(ident) && !locals.floats.contains(ident)),
+        Expr::Field(field) => reads_data(&field.base, locals),
+        Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Deref(_)) => {
+            reads_data(&unary.expr, locals)
+        }
+        Expr::Paren(paren) => reads_data(&paren.expr, locals),
+        _ => false,
+    }
+}
+
 fn float_literal(lit: &Lit) -> bool {
     match lit {
         Lit::Float(_) => true,
@@ -277,6 +301,36 @@ impl VisitMut for Retype<'_> {
             }
             Expr::Macro(mac) => {
                 self.rewrite_macro(&mut mac.mac);
+                None
+            }
+            // A float read from data (`cfg.scale * x`, `head * x` in a match over data) meets
+            // the scalar type: it is lifted to a constant of it.
+            Expr::Binary(binary) if !matches!(binary.op, BinOp::And(_) | BinOp::Or(_)) => {
+                let is_assignment = crate::activity::is_any_compound_assignment(&binary.op);
+                let left_float = self.locals.may_be_float(&binary.left);
+                let right_float = self.locals.may_be_float(&binary.right);
+                syn::visit_mut::visit_expr_binary_mut(self, binary);
+                if right_float && !is_assignment {
+                    self.lift_data(&mut binary.left);
+                }
+                if left_float {
+                    self.lift_data(&mut binary.right);
+                }
+                None
+            }
+            Expr::MethodCall(call) if call.args.iter().any(|arg| self.locals.may_be_float(arg)) => {
+                syn::visit_mut::visit_expr_method_call_mut(self, call);
+                self.lift_data(&mut call.receiver);
+                for arg in call.args.iter_mut() {
+                    self.lift_data(arg);
+                }
+                None
+            }
+            Expr::MethodCall(call) if self.locals.may_be_float(&call.receiver) => {
+                syn::visit_mut::visit_expr_method_call_mut(self, call);
+                for arg in call.args.iter_mut() {
+                    self.lift_data(arg);
+                }
                 None
             }
             _ => {

@@ -48,6 +48,21 @@ impl LiftFloat for LiftProbe<f32> {
     }
 }
 
+/// A float bound by reference (`Cons(head, _)` matched on a `&List` of data binds `&f64`).
+impl LiftFloat for LiftProbe<&f64> {
+    #[inline(always)]
+    fn __ad_lift<S: Scalar>(self) -> S {
+        S::from_f64(*self.take())
+    }
+}
+
+impl LiftFloat for LiftProbe<&f32> {
+    #[inline(always)]
+    fn __ad_lift<S: Scalar>(self) -> S {
+        S::from_f32(*self.take())
+    }
+}
+
 /// Passes every non-float value through unchanged.
 pub trait LiftOther<T> {
     fn __ad_lift<S>(&self) -> T;

@@ -2588,7 +2588,9 @@ impl<'a> Generator<'a> {
                      (`x[i][j]`); passing it on whole is not followed yet: pass the elements, \
                      or use #[forward]",
                 ),
-                _ => Node::Constant(self.native(expr)),
+                // Data (a `usize`, a float bound by a pattern over data, a constant): its
+                // value, lifted to the scalar type when it is a float.
+                _ => Node::Constant(self.data_value(expr)),
             },
             Expr::Index(index) => self.lower_index(index),
             Expr::Field(field) => match self.tuple_element(field) {
@@ -2601,6 +2603,7 @@ impl<'a> Generator<'a> {
                     "reverse mode cannot differentiate through a generated derivative function \
                      (`_jvp`, `_vjp`, `_grad`) yet",
                 ),
+                None if !self.may_be_float(&field.base) => Node::Constant(self.data_value(expr)),
                 None => self.refuse(
                     expr,
                     "reverse mode follows fields of tuples of floats held in variables only; \
@@ -2648,7 +2651,7 @@ impl<'a> Generator<'a> {
                 }
                 UnOp::Deref(_) => match self.lower(&unary.expr) {
                     element @ Node::Element { .. } => element,
-                    Node::Constant(_) => Node::Constant(self.native(expr)),
+                    Node::Constant(_) => Node::Constant(self.data_value(expr)),
                     _ => self.refuse(
                         expr,
                         "reverse mode does not support references to floats yet",
@@ -3506,6 +3509,14 @@ impl<'a> Generator<'a> {
         let mut expr = expr.clone();
         self.retype().visit_expr_mut(&mut expr);
         expr.to_token_stream()
+    }
+
+    /// The value of an expression over data, as a constant: a float (or a reference to one,
+    /// as a pattern over data binds it) becomes the scalar type; anything else is unchanged.
+    fn data_value(&self, expr: &Expr) -> TokenStream {
+        let value = self.native(expr);
+        let scalar = self.scalar();
+        quote!(::ad_runtime::__private::LiftProbe::new(#value).__ad_lift::<#scalar>())
     }
 
     /// Reports `message` on `expr` and stands in for it with its value, unchecked.
