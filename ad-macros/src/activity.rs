@@ -13,12 +13,15 @@ use syn::visit::Visit;
 use syn::{BinOp, Expr, Ident, Pat, Type, UnOp};
 
 use crate::ast::{first_float_in, Function, ParamKind};
+use crate::user_types::UserTypes;
 
 pub struct Locals {
     /// Every name bound in the function: parameters, `let`s, patterns, closure parameters.
     pub all: HashSet<Ident>,
     /// The names that may hold a float.
     pub floats: HashSet<Ident>,
+    /// The types of `#[grad]` parameters, whose values the derivative code holds as twins.
+    pub user_types: UserTypes,
 }
 
 impl Locals {
@@ -28,6 +31,7 @@ impl Locals {
         let mut locals = Locals {
             all: collector.names,
             floats: HashSet::new(),
+            user_types: UserTypes::of(function),
         };
         for param in &function.params {
             locals.all.insert(param.name.clone());

@@ -64,6 +64,9 @@ pub struct Param {
     pub mutability: Option<syn::token::Mut>,
     pub ty: Type,
     pub kind: ParamKind,
+    /// For a `#[grad]` parameter, the path of its type (a user type that derives
+    /// `Differentiable`), without the reference.
+    pub user_type: Option<syn::Path>,
 }
 
 impl Param {
@@ -88,6 +91,7 @@ impl Param {
                 None => return false,
             },
             kind: self.kind,
+            user_type: None,
         };
         outer.is_flat_vector()
     }
@@ -190,6 +194,7 @@ impl Param {
             FnArg::Typed(typed) => typed,
         };
         let no_grad = attr::take_no_grad(cx, &mut typed.attrs);
+        let grad = attr::take_grad(cx, &mut typed.attrs);
         let (name, mutability) = match &*typed.pat {
             Pat::Ident(pat) if pat.by_ref.is_none() && pat.subpat.is_none() => {
                 (pat.ident.clone(), pat.mutability)
@@ -204,6 +209,29 @@ impl Param {
             }
         };
         let ty = (*typed.ty).clone();
+        if grad {
+            let user_type = user_type_path(&ty);
+            if no_grad {
+                cx.error_spanned_by(
+                    &typed.pat,
+                    "a parameter cannot be both #[grad] and #[no_grad]; keep one",
+                );
+            } else if user_type.is_none() {
+                cx.error_spanned_by(
+                    &ty,
+                    "#[grad] marks a parameter of a user type that derives `Differentiable` \
+                     (`p: &Point`, `l: List`); floats, and slices, `Vec`s, arrays and tuples of \
+                     them, are differentiated without it",
+                );
+            }
+            return Some(Param {
+                name,
+                mutability,
+                ty,
+                kind: ParamKind::Differentiated,
+                user_type,
+            });
+        }
         let kind = match float_of_type(&ty) {
             Some(_) if no_grad => ParamKind::Constant,
             Some(_) => ParamKind::Differentiated,
@@ -230,7 +258,30 @@ impl Param {
             mutability,
             ty,
             kind,
+            user_type: None,
         })
+    }
+}
+
+/// `Point`, `&Point`, `geom::Point`: the path of a user type, as `#[grad]` takes it.
+fn user_type_path(ty: &Type) -> Option<syn::Path> {
+    match ty {
+        Type::Reference(reference) if reference.mutability.is_none() => {
+            user_type_path(&reference.elem)
+        }
+        Type::Paren(paren) => user_type_path(&paren.elem),
+        Type::Path(path)
+            if path.qself.is_none()
+                && first_float_in(ty).is_none()
+                && path
+                    .path
+                    .segments
+                    .iter()
+                    .all(|segment| segment.arguments.is_none()) =>
+        {
+            Some(path.path.clone())
+        }
+        _ => None,
     }
 }
 

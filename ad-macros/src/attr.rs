@@ -1,5 +1,5 @@
-//! The macros' own attributes: the arguments of `#[forward]` and the `#[no_grad]` marker on
-//! parameters.
+//! The macros' own attributes: the arguments of `#[forward]` and the `#[no_grad]` and
+//! `#[grad]` markers on parameters.
 
 use proc_macro2::TokenStream;
 use syn::Attribute;
@@ -19,15 +19,27 @@ pub fn expect_no_arguments(cx: &Ctxt, macro_name: &str, args: TokenStream) {
 
 /// Removes `#[no_grad]` from a parameter's attributes; returns whether it was there.
 pub fn take_no_grad(cx: &Ctxt, attrs: &mut Vec<Attribute>) -> bool {
+    take_marker(cx, attrs, NO_GRAD)
+}
+
+pub const GRAD: &str = "grad";
+
+/// Removes `#[grad]` (a parameter of a user type that derives `Differentiable`, to be
+/// differentiated); returns whether it was there.
+pub fn take_grad(cx: &Ctxt, attrs: &mut Vec<Attribute>) -> bool {
+    take_marker(cx, attrs, GRAD)
+}
+
+fn take_marker(cx: &Ctxt, attrs: &mut Vec<Attribute>, marker: &str) -> bool {
     let mut found = false;
     attrs.retain(|attr| {
-        if !attr.path().is_ident(NO_GRAD) {
+        if !attr.path().is_ident(marker) {
             return true;
         }
         if let Err(error) = attr.meta.require_path_only() {
             cx.syn_error(syn::Error::new(
                 error.span(),
-                "#[no_grad] takes no arguments; write `#[no_grad]`",
+                format!("#[{marker}] takes no arguments; write `#[{marker}]`"),
             ));
         }
         found = true;

@@ -7,6 +7,8 @@
 //! * `valid`: every unsupported construct in the body, as spanned errors;
 //! * `activity`: which locals may hold floats (decides how calls are made);
 //! * `retype`: the body rewritten over a generic scalar type;
+//! * `user_types`: `#[grad]` parameters' types, held as their twins in derivative code
+//!   (`derive` generates the twins);
 //! * `expand`: the generated functions, one module per mode (`forward`, `reverse`, which
 //!   also does `#[checkpoint]`);
 //! * `fallback`: on error, the function as written plus stubs of the generated names.
@@ -15,11 +17,13 @@ mod activity;
 mod ast;
 mod attr;
 mod ctxt;
+mod derive;
 mod expand;
 mod fallback;
 mod macros;
 mod names;
 mod retype;
+mod user_types;
 mod valid;
 
 use proc_macro::TokenStream;
@@ -63,6 +67,16 @@ pub fn reverse(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn checkpoint(args: TokenStream, item: TokenStream) -> TokenStream {
     driver::checkpoint(args.into(), item.into()).into()
+}
+
+/// `#[derive(Differentiable)]`: makes a struct or enum with float fields differentiable (see
+/// `ad_runtime::Differentiable`). Fields marked `#[no_grad]` are data.
+#[proc_macro_derive(Differentiable, attributes(no_grad))]
+pub fn derive_differentiable(item: TokenStream) -> TokenStream {
+    match syn::parse::<syn::DeriveInput>(item) {
+        Ok(input) => derive::expand(input).into(),
+        Err(error) => error.to_compile_error().into(),
+    }
 }
 
 mod driver {

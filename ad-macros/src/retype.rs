@@ -40,6 +40,10 @@ impl Retype<'_> {
         quote_spanned!(span=> <#scalar as ::ad_runtime::Scalar>)
     }
 
+    fn scalar_param(&self, span: Span) -> TokenStream {
+        names::scalar_param(span).to_token_stream()
+    }
+
     fn constant(&self, value: TokenStream, span: Span) -> Expr {
         let scalar = self.scalar(span);
         let constructor = self.float.constructor(span);
@@ -272,6 +276,30 @@ impl VisitMut for Retype<'_> {
             Expr::Lit(lit) if float_literal(&lit.lit) => {
                 Some(self.constant(lit.to_token_stream(), span))
             }
+            Expr::Path(path)
+                if path.qself.is_none()
+                    && self
+                        .locals
+                        .user_types
+                        .twin_path(&path.path, &self.scalar_param(span))
+                        .is_some() =>
+            {
+                let scalar = self.scalar_param(span);
+                path.path = self
+                    .locals
+                    .user_types
+                    .twin_path(&path.path, &scalar)
+                    .expect("checked by the guard");
+                None
+            }
+            Expr::Struct(structure) if structure.qself.is_none() => {
+                let scalar = self.scalar_param(span);
+                if let Some(twin) = self.locals.user_types.twin_path(&structure.path, &scalar) {
+                    structure.path = twin;
+                }
+                syn::visit_mut::visit_expr_struct_mut(self, structure);
+                None
+            }
             Expr::Path(path) if path.qself.is_none() && is_float_type_path(&path.path) => {
                 Some(self.float_path(&path.path, span))
             }
@@ -349,6 +377,13 @@ impl VisitMut for Retype<'_> {
 
     fn visit_type_mut(&mut self, ty: &mut Type) {
         if let Type::Path(path) = ty {
+            if path.qself.is_none() {
+                let scalar = names::scalar_param(path.span()).to_token_stream();
+                if let Some(twin) = self.locals.user_types.twin_type(&path.path, &scalar) {
+                    *ty = twin;
+                    return;
+                }
+            }
             if path.qself.is_none()
                 && path
                     .path
@@ -363,8 +398,11 @@ impl VisitMut for Retype<'_> {
         syn::visit_mut::visit_type_mut(self, ty);
     }
 
-    /// Patterns are left alone, except the types written in them (`let x: f64`).
+    /// Patterns are left alone, except the types written in them (`let x: f64`) and the
+    /// user types they name, which become twins (`List::Cons(head, tail)`).
     fn visit_pat_mut(&mut self, pat: &mut Pat) {
+        let scalar = names::scalar_param(pat.span()).to_token_stream();
+        self.locals.user_types.rewrite_pattern(pat, &scalar);
         match pat {
             Pat::Type(typed) => {
                 self.visit_pat_mut(&mut typed.pat);

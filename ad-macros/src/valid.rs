@@ -21,6 +21,7 @@ pub fn check_body(cx: &Ctxt, function: &Function) {
 pub fn check_reverse_signature(cx: &Ctxt, function: &Function) {
     for param in &function.params {
         if param.kind != crate::ast::ParamKind::Data
+            && param.user_type.is_none()
             && !param.is_scalar()
             && !param.is_flat_vector()
             && !param.is_nested_vector()
@@ -30,8 +31,9 @@ pub fn check_reverse_signature(cx: &Ctxt, function: &Function) {
                 &param.ty,
                 format!(
                     "reverse mode cannot differentiate parameters of type `{}` yet; it takes `{}` \
-                     scalars, tuples of scalars, slices, `Vec`s and arrays of scalars, and \
-                     slices, `Vec`s and arrays of those (use #[forward] for other types)",
+                     scalars, tuples of scalars, slices, `Vec`s and arrays of scalars, \
+                     slices, `Vec`s and arrays of those, and `#[grad]` parameters of types that \
+                     derive `Differentiable` (use #[forward] for other types)",
                     crate::ast::type_to_string(&param.ty),
                     function.float.name()
                 ),

@@ -3,6 +3,7 @@
 
 use core::cell::Cell;
 
+use crate::differentiable::Differentiable;
 use crate::{Dual, Scalar};
 
 /// Holds a value whose type the macro cannot see (the result of a call to a function that is
@@ -619,4 +620,167 @@ pub fn unflatten<S: Scalar, R: Row<S>>(flat: Vec<S>, offsets: &[usize]) -> Vec<R
         .windows(2)
         .map(|row| R::from_adjoints(&flat[row[0]..row[1]]))
         .collect()
+}
+
+pub use crate::differentiable::shapes_differ;
+
+/// The twin of a user type over `usize` that numbers its floats (reverse mode keeps the
+/// adjoints of a `#[grad]` parameter in one vector, in [`Differentiable::for_each`] order):
+/// visits the numbers in that order. Also a bare number, for one float of it.
+pub trait IndexTwin {
+    fn for_each_index(&self, f: &mut impl FnMut(usize));
+    /// The first number, without visiting the rest: where a part's floats start (a part's
+    /// floats are numbered consecutively).
+    fn first_index(&self) -> Option<usize>;
+}
+
+/// The number of one float of a `#[grad]` parameter. A type of its own, not `usize`: a data
+/// field of type `usize` keeps its value in the index twin, and must not be read as a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Index(pub usize);
+
+impl IndexTwin for Index {
+    #[inline(always)]
+    fn for_each_index(&self, f: &mut impl FnMut(usize)) {
+        f(self.0)
+    }
+    #[inline(always)]
+    fn first_index(&self) -> Option<usize> {
+        Some(self.0)
+    }
+}
+
+/// What a name or field of a `#[grad]` value's index twin holds: the number of a float, or
+/// (for a data field, which the macro cannot tell apart by its syntax) nothing. Autoref
+/// specialization, like [`LiftProbe`]: the probed types are concrete at the call site.
+pub struct IndexProbe<'a, T>(pub &'a T);
+
+pub trait IndexOfFloat {
+    fn __ad_index(self) -> Option<usize>;
+}
+
+impl IndexOfFloat for IndexProbe<'_, Index> {
+    #[inline(always)]
+    fn __ad_index(self) -> Option<usize> {
+        Some(self.0 .0)
+    }
+}
+
+impl IndexOfFloat for IndexProbe<'_, &Index> {
+    #[inline(always)]
+    fn __ad_index(self) -> Option<usize> {
+        Some(self.0 .0)
+    }
+}
+
+pub trait IndexOfData {
+    fn __ad_index(&self) -> Option<usize>;
+}
+
+impl<T> IndexOfData for IndexProbe<'_, T> {
+    #[inline(always)]
+    fn __ad_index(&self) -> Option<usize> {
+        None
+    }
+}
+
+impl<T: IndexTwin + ?Sized> IndexTwin for &T {
+    #[inline(always)]
+    fn for_each_index(&self, f: &mut impl FnMut(usize)) {
+        T::for_each_index(self, f)
+    }
+    #[inline(always)]
+    fn first_index(&self) -> Option<usize> {
+        T::first_index(self)
+    }
+}
+
+impl<T: IndexTwin> IndexTwin for Box<T> {
+    fn for_each_index(&self, f: &mut impl FnMut(usize)) {
+        T::for_each_index(self, f)
+    }
+    fn first_index(&self) -> Option<usize> {
+        T::first_index(self)
+    }
+}
+
+impl<T: IndexTwin> IndexTwin for Option<T> {
+    fn for_each_index(&self, f: &mut impl FnMut(usize)) {
+        if let Some(inner) = self {
+            inner.for_each_index(f)
+        }
+    }
+    fn first_index(&self) -> Option<usize> {
+        self.as_ref().and_then(T::first_index)
+    }
+}
+
+impl<T: IndexTwin> IndexTwin for Vec<T> {
+    fn for_each_index(&self, f: &mut impl FnMut(usize)) {
+        for inner in self {
+            inner.for_each_index(f)
+        }
+    }
+    fn first_index(&self) -> Option<usize> {
+        self.iter().find_map(T::first_index)
+    }
+}
+
+impl<T: IndexTwin, const N: usize> IndexTwin for [T; N] {
+    fn for_each_index(&self, f: &mut impl FnMut(usize)) {
+        for inner in self {
+            inner.for_each_index(f)
+        }
+    }
+    fn first_index(&self) -> Option<usize> {
+        self.iter().find_map(T::first_index)
+    }
+}
+
+/// The floats of a `#[grad]` parameter numbered in order: its index twin, and their count.
+pub fn number_floats<T: Differentiable, S>(over: &T::Over<S>) -> (T::Over<Index>, usize) {
+    let mut count = 0;
+    let indices = T::map(over, &mut |_| {
+        count += 1;
+        Index(count - 1)
+    });
+    (indices, count)
+}
+
+/// The duals of a `#[grad]` parameter of a user type: value and tangent float by float.
+pub fn seed_twin<T: Differentiable>(value: &T, tangent: &T) -> T::Over<Dual<T::Float>> {
+    T::zip(&value.to_over(), &tangent.to_over(), &mut |v, t| {
+        Dual::new(*v, *t)
+    })
+}
+
+/// The value of a user type from the flat adjoints of its floats (in `for_each` order).
+pub fn unflatten_twin<T: Differentiable>(value: &T, flat: &[T::Float]) -> T {
+    let mut next = 0;
+    T::from_over(T::map(&value.to_over(), &mut |_| {
+        next += 1;
+        flat[next - 1]
+    }))
+}
+
+impl<S: Scalar, const N: usize, const M: usize> Adjoints<S, N, M> {
+    /// `adjoint(vector[index]) += cotangent` for a float of a `#[grad]` value; nothing for a
+    /// data field read through the same syntax (`index` is `None`).
+    #[inline(always)]
+    pub fn add_part(&mut self, vector: usize, index: Option<usize>, cotangent: S) {
+        if let Some(index) = index {
+            self.add_element(vector, index, cotangent);
+        }
+    }
+
+    /// `adjoint(vector[first + k]) += cotangents[k]`: a part of a `#[grad]` parameter passed
+    /// to a function, which returned its adjoints flat (`first` is `None` for a part without
+    /// floats).
+    pub fn add_range(&mut self, vector: usize, first: Option<usize>, cotangents: &[S]) {
+        if let Some(first) = first {
+            for (offset, cotangent) in cotangents.iter().enumerate() {
+                self.add_element(vector, first + offset, *cotangent);
+            }
+        }
+    }
 }

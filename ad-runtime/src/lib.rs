@@ -35,6 +35,7 @@
 #![warn(missing_docs)]
 
 pub mod checkpoint;
+mod differentiable;
 mod dual;
 pub mod linear;
 pub mod rules;
@@ -44,6 +45,7 @@ mod scalar;
 #[allow(missing_docs)]
 pub mod __private;
 
-pub use ad_macros::{checkpoint, forward, reverse};
+pub use ad_macros::{checkpoint, forward, reverse, Differentiable};
+pub use differentiable::Differentiable;
 pub use dual::Dual;
 pub use scalar::{Scalar, ScalarRef};

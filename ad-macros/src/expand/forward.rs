@@ -19,6 +19,7 @@ use crate::activity::Locals;
 use crate::ast::{Function, Param, ParamKind};
 use crate::names;
 use crate::retype::{quote_scalar_bound, quote_scalar_where, Retype};
+use crate::user_types::UserTypes;
 
 /// What the generated functions contain: the real derivative code, or stubs that keep the
 /// names defined while the errors are reported.
@@ -43,6 +44,7 @@ pub fn retype_type(function: &Function, ty: &Type) -> Type {
     let locals = Locals {
         all: Default::default(),
         floats: Default::default(),
+        user_types: UserTypes::of(function),
     };
     let mut retype = Retype {
         float: function.float,
@@ -84,7 +86,7 @@ pub fn public_params(function: &Function) -> Vec<TokenStream> {
         .iter()
         .map(|param| {
             let param_name = &param.name;
-            let ty = retyped_param_type(function, param);
+            let ty = public_param_type(function, param);
             quote!(#param_name: #ty)
         })
         .collect()
@@ -95,6 +97,32 @@ fn retyped_param_type(function: &Function, param: &Param) -> Type {
     match param.kind {
         ParamKind::Data => param.ty.clone(),
         ParamKind::Differentiated | ParamKind::Constant => retype_type(function, &param.ty),
+    }
+}
+
+/// A parameter's type in a generated public function: a `#[grad]` parameter takes the user's
+/// type itself (its twin is the companions' business).
+fn public_param_type(function: &Function, param: &Param) -> Type {
+    if param.user_type.is_some() {
+        param.ty.clone()
+    } else {
+        retyped_param_type(function, param)
+    }
+}
+
+/// The `where` clause of a generated public function: the scalar bound, and for each
+/// `#[grad]` parameter `T: Differentiable<Float = __S>`. The user type holds plain floats, so
+/// such a function is called with them (`__S` is inferred as `f64`).
+pub fn public_where(function: &Function, span: proc_macro2::Span) -> TokenStream {
+    let scalar_where = quote_scalar_where(span);
+    let scalar = names::scalar_param(span);
+    let user_types = function
+        .params
+        .iter()
+        .filter_map(|param| param.user_type.as_ref());
+    quote! {
+        #scalar_where,
+        #(#user_types: ::ad_runtime::Differentiable<Float = #scalar>,)*
     }
 }
 
@@ -140,6 +168,7 @@ pub fn companion_attributes() -> TokenStream {
             unused_braces,
             unused_assignments,
             unreachable_code,
+            unreachable_patterns,
             clippy::all,
             clippy::pedantic
         )]
@@ -170,9 +199,11 @@ pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
             let mut block = (*function.item.block).clone();
             retype.visit_block_mut(&mut block);
             let stmts = &block.stmts;
+            let aliases = locals.user_types.aliases();
             quote! {
                 // The derivative stands for the function: using one uses the other.
                 let _ = #name;
+                #aliases
                 #[allow(unused_imports)]
                 use ::ad_runtime::__private::{
                     CastPrimitive as _, CastScalar as _, LiftFloat as _, LiftOther as _,
@@ -205,7 +236,7 @@ pub fn jvp(function: &Function, bodies: Bodies) -> TokenStream {
     let jvp = names::jvp(function);
     let method = Ident::new(names::FORWARD_COMPANION, span);
     let bound = quote_scalar_bound(function.float, span);
-    let where_clause = quote_scalar_where(span);
+    let where_clause = public_where(function, span);
     let scalar = names::scalar_param(span);
     let primal_params = public_params(function);
     let tangents = names::tangents(function);
@@ -218,7 +249,7 @@ pub fn jvp(function: &Function, bodies: Bodies) -> TokenStream {
                 .filter(|p| p.kind == ParamKind::Differentiated),
         )
         .map(|(tangent, param)| {
-            let ty = retype_type(function, &param.ty);
+            let ty = public_param_type(function, param);
             quote!(#tangent: #ty)
         });
     let mut tangent_iter = tangents.iter();
@@ -241,6 +272,17 @@ pub fn jvp(function: &Function, bodies: Bodies) -> TokenStream {
                 }
                 // A container of constants: its duals have zero tangents.
                 ParamKind::Constant => quote!(::ad_runtime::__private::Seed::constant(#param_name)),
+                ParamKind::Differentiated if param.user_type.is_some() => {
+                    let tangent = tangent_iter
+                        .next()
+                        .expect("one tangent per differentiated parameter");
+                    let (value, tangent) = if param.is_reference() {
+                        (quote!(#param_name), quote!(#tangent))
+                    } else {
+                        (quote!(&#param_name), quote!(&#tangent))
+                    };
+                    quote!(::ad_runtime::__private::seed_twin(#value, #tangent))
+                }
                 ParamKind::Differentiated => {
                     let tangent = tangent_iter
                         .next()

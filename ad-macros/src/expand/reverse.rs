@@ -202,6 +202,10 @@ fn checkpointed_companion(function: &Function, bodies: Bodies) -> TokenStream {
 fn adjoint_type(param: &crate::ast::Param, scalar: &Ident) -> TokenStream {
     if param.kind == ParamKind::Data {
         quote!(())
+    } else if param.user_type.is_some() {
+        // Flat, in the order of `Differentiable::for_each`: a caller passing a part of its own
+        // parameter adds them to its adjoints where that part's floats start.
+        quote!(::std::vec::Vec<#scalar>)
     } else if param.is_scalar() {
         quote!(#scalar)
     } else if let Some(count) = param.scalar_tuple_len() {
@@ -290,33 +294,78 @@ fn public_functions(function: &Function, bodies: Bodies, companion: &str) -> Tok
     let span = name.span();
     let method = Ident::new(companion, span);
     let bound = quote_scalar_bound(function.float, span);
-    let where_clause = quote_scalar_where(span);
+    let where_clause = forward::public_where(function, span);
     let scalar = names::scalar_param(span);
     let vjp = names::vjp(function);
     let grad = names::grad(function);
     let cotangent = names::output_cotangent(function);
     let params = forward::public_params(function);
     let args: Vec<&Ident> = function.params.iter().map(|param| &param.name).collect();
+    // A `#[grad]` parameter goes to the companion as its twin; its flat adjoints come back as
+    // a value of its type.
+    let mut twins = Vec::new();
+    let companion_args: Vec<TokenStream> = function
+        .params
+        .iter()
+        .map(|param| {
+            let param_name = &param.name;
+            let Some(path) = &param.user_type else {
+                return quote!(#param_name);
+            };
+            let twin = names::derived("__ad_twin_", param_name);
+            let value = if param.is_reference() {
+                quote!(#param_name)
+            } else {
+                quote!(&#param_name)
+            };
+            twins.push(quote! {
+                let #twin = <#path as ::ad_runtime::Differentiable>::to_over(#value);
+            });
+            if param.is_reference() {
+                quote!(&#twin)
+            } else {
+                quote!(#twin)
+            }
+        })
+        .collect();
     // Indices, in the pullback's result, of the parameters that are differentiated.
-    let differentiated: Vec<(syn::Index, TokenStream)> = function
+    let differentiated: Vec<(TokenStream, TokenStream)> = function
         .params
         .iter()
         .enumerate()
         .filter(|(_, param)| param.kind == ParamKind::Differentiated)
-        .map(|(index, param)| (syn::Index::from(index), adjoint_type(param, &scalar)))
+        .map(|(index, param)| {
+            let index = syn::Index::from(index);
+            let param_name = &param.name;
+            match &param.user_type {
+                Some(path) => {
+                    let value = if param.is_reference() {
+                        quote!(#param_name)
+                    } else {
+                        quote!(&#param_name)
+                    };
+                    (
+                        quote!(::ad_runtime::__private::unflatten_twin(#value, &adjoints.#index)),
+                        quote!(#path),
+                    )
+                }
+                None => (quote!(adjoints.#index), adjoint_type(param, &scalar)),
+            }
+        })
         .collect();
     let (grads_type, grads_value) = match differentiated.as_slice() {
-        [(only, ty)] => (ty.clone(), quote!(adjoints.#only)),
+        [(only, ty)] => (ty.clone(), only.clone()),
         many => {
             let types = many.iter().map(|(_, ty)| ty);
-            let fields = many.iter().map(|(index, _)| quote!(adjoints.#index));
+            let fields = many.iter().map(|(value, _)| value);
             (quote!((#(#types,)*)), quote!((#(#fields,)*)))
         }
     };
     let vjp_body = match bodies {
         Bodies::Stub => stub_body(),
         Bodies::Derivative => quote! {
-            let (value, pullback) = #name::#method(#(#args),*);
+            #(#twins)*
+            let (value, pullback) = #name::#method(#(#companion_args),*);
             let adjoints = pullback(#cotangent);
             (value, #grads_value)
         },
@@ -379,6 +428,20 @@ enum Node {
         value: TokenStream,
         vector: usize,
     },
+    /// A float read from a `#[grad]` value (`p.x`, `*head`): element `index` of `vector`, an
+    /// `Option<usize>` that is `None` when what was read is a data field (`p.n as f64`).
+    Part {
+        value: TokenStream,
+        vector: usize,
+        index: Ident,
+    },
+    /// A `#[grad]` parameter of a user type, or a part of it bound by a pattern, passed to a
+    /// function: its floats' adjoints are consecutive in `vector` from `first` on.
+    Shaped {
+        value: TokenStream,
+        vector: usize,
+        first: Ident,
+    },
     Op {
         value: Ident,
         pullback: Ident,
@@ -404,7 +467,10 @@ impl Node {
         match self {
             Node::Constant(tokens) => tokens.clone(),
             Node::Var { name, .. } => name.to_token_stream(),
-            Node::Element { value, .. } | Node::Vector { value, .. } => value.clone(),
+            Node::Element { value, .. }
+            | Node::Part { value, .. }
+            | Node::Vector { value, .. }
+            | Node::Shaped { value, .. } => value.clone(),
             Node::Op { value, .. } => value.to_token_stream(),
         }
     }
@@ -434,6 +500,13 @@ enum Binding {
     },
     /// A tuple of scalars: one slot per element.
     Tuple(Vec<usize>),
+    /// A `#[grad]` parameter of a user type (its twin over the scalar type), or a part of one
+    /// bound by a pattern: its floats' adjoints in one vector, numbered by `indices`, an
+    /// expression of its index twin (the same shape, each float replaced by its number).
+    Shaped {
+        vector: usize,
+        indices: TokenStream,
+    },
     /// A closure, inlined where it is called: its index in `Generator::closures`.
     Closure(usize),
     Data,
@@ -691,6 +764,27 @@ impl<'a> Generator<'a> {
                     self.parameter_adjoints.push(quote!(__adj[#slot]));
                     Binding::Float(slot)
                 }
+                _ if param.user_type.is_some() => {
+                    let vector = self.vector_slot();
+                    let indices = names::derived("__ad_indices_", name);
+                    let length = names::derived("__ad_length_", name);
+                    let path = &param.user_type;
+                    let value = if param.is_reference() {
+                        quote!(#name)
+                    } else {
+                        quote!(&#name)
+                    };
+                    self.emit(quote! {
+                        let (#indices, #length) =
+                            ::ad_runtime::__private::number_floats::<#path, _>(#value);
+                    });
+                    self.parameter_adjoints
+                        .push(quote!(__adj.vector_result(#vector, #length)));
+                    Binding::Shaped {
+                        vector,
+                        indices: quote!(#indices),
+                    }
+                }
                 _ if param.is_nested_vector() => {
                     // Read by `x[i][j]`: the elements' adjoints in one vector, row after row.
                     let vector = self.vector_slot();
@@ -749,6 +843,7 @@ impl<'a> Generator<'a> {
         }
         let frame = self.frames.pop().expect("the function frame");
         let forward = frame.forward;
+        let aliases = self.locals.user_types.aliases();
         let slots = self.slots;
         let vectors = self.vectors;
         let scalar = self.scalar();
@@ -765,10 +860,12 @@ impl<'a> Generator<'a> {
         quote! {
             #[allow(unused_imports)]
             use ::ad_runtime::__private::{
-                CastPrimitive as _, CastScalar as _, LiftFloat as _, LiftOther as _,
+                CastPrimitive as _, CastScalar as _, IndexOfData as _, IndexOfFloat as _,
+                LiftFloat as _, LiftOther as _,
             };
             #[allow(non_camel_case_types, dead_code)]
             type __AdAdjoints<__T> = ::ad_runtime::__private::Adjoints<__T, #slots, #vectors>;
+            #aliases
             #body
         }
     }
@@ -1500,6 +1597,54 @@ impl<'a> Generator<'a> {
         }
     }
 
+    /// The pattern that matches a `#[grad]` value's index twin alongside it: the same shape
+    /// over `usize`, each name `x` bound as `__ad_idx_x`, literals and ranges as `_`. Returns it
+    /// and each name with its index name.
+    fn index_pattern(&self, pat: &Pat) -> (TokenStream, Vec<(Ident, Ident)>) {
+        struct Renamer<'g, 'a> {
+            generator: &'g Generator<'a>,
+            names: Vec<(Ident, Ident)>,
+        }
+        impl VisitMut for Renamer<'_, '_> {
+            fn visit_pat_mut(&mut self, pat: &mut Pat) {
+                let usize_type = quote!(::ad_runtime::__private::Index);
+                self.generator
+                    .locals
+                    .user_types
+                    .rewrite_pattern(pat, &usize_type);
+                match pat {
+                    Pat::Ident(ident) => {
+                        let name = ident.ident.unraw();
+                        let index = names::derived("__ad_idx_", &name);
+                        self.names.push((name, index.clone()));
+                        ident.by_ref = None;
+                        ident.mutability = None;
+                        ident.ident = index;
+                        if let Some((_, sub)) = &mut ident.subpat {
+                            self.visit_pat_mut(sub);
+                        }
+                    }
+                    Pat::Lit(_) | Pat::Range(_) | Pat::Const(_) => {
+                        *pat = syn::parse_quote!(_);
+                    }
+                    Pat::Type(typed) => {
+                        let inner = (*typed.pat).clone();
+                        *pat = inner;
+                        self.visit_pat_mut(pat);
+                    }
+                    _ => syn::visit_mut::visit_pat_mut(self, pat),
+                }
+            }
+        }
+        let mut renamer = Renamer {
+            generator: self,
+            names: Vec::new(),
+        };
+        let mut pat = pat.clone();
+        renamer.visit_pat_mut(&mut pat);
+        (pat.to_token_stream(), renamer.names)
+    }
+
     fn retype_pattern(&self, pat: &Pat) -> TokenStream {
         let mut pat = pat.clone();
         self.retype().visit_pat_mut(&mut pat);
@@ -1706,10 +1851,15 @@ impl<'a> Generator<'a> {
 
     /// Lowers `block` as a nested region: its forward code, then (in the forward code) the
     /// closure holding its backward pieces, as an expression.
-    fn region(&mut self, bindings: Vec<Ident>, block: &Block, result: &ResultVar) -> TokenStream {
+    fn region(
+        &mut self,
+        bindings: Vec<(Ident, Binding)>,
+        block: &Block,
+        result: &ResultVar,
+    ) -> TokenStream {
         self.frames.push(Frame::new(FrameKind::Nested));
-        for name in bindings {
-            self.bind(name, Binding::Data);
+        for (name, binding) in bindings {
+            self.bind(name, binding);
         }
         let tail = self.block_statements(block);
         if let Some(tail) = tail {
@@ -1768,6 +1918,10 @@ impl<'a> Generator<'a> {
     fn lower_if(&mut self, expr_if: &syn::ExprIf, result: ResultVar) {
         let record = self.fresh("b");
         let (condition, bindings) = self.condition(&expr_if.cond);
+        let bindings = bindings
+            .into_iter()
+            .map(|name| (name, Binding::Data))
+            .collect();
         let then_region = self.region(bindings, &expr_if.then_branch, &result);
         let else_region = match &expr_if.else_branch {
             Some((_, else_expr)) => {
@@ -1804,14 +1958,20 @@ impl<'a> Generator<'a> {
     }
 
     fn lower_match(&mut self, expr_match: &syn::ExprMatch, result: ResultVar) {
-        if self.may_be_float(&expr_match.expr) {
+        let record = self.fresh("b");
+        let shaped = self.shaped_part(&expr_match.expr);
+        if shaped.is_none() && self.may_be_float(&expr_match.expr) {
             self.error(
                 &expr_match.expr,
                 "reverse mode cannot match on a float; compare with `if` instead",
             );
         }
-        let record = self.fresh("b");
-        let scrutinee = if self.may_be_float(&expr_match.expr) {
+        let scrutinee = if let Some((_, indices)) = &shaped {
+            // A `#[grad]` value is matched with its index twin, so that each name the pattern
+            // binds has the numbers of its floats at hand.
+            let value = self.native_unchecked(strip_to_place(&expr_match.expr));
+            quote!((&(#value), &(#indices)))
+        } else if self.may_be_float(&expr_match.expr) {
             self.native_unchecked(&expr_match.expr)
         } else {
             self.native(&expr_match.expr)
@@ -1820,18 +1980,44 @@ impl<'a> Generator<'a> {
         let mut arms = Vec::new();
         for (index, arm) in expr_match.arms.iter().enumerate() {
             let pat = self.retype_pattern(&arm.pat);
+            let (pat, bindings) = match &shaped {
+                Some((vector, _)) => {
+                    let (index_pat, names) = self.index_pattern(&arm.pat);
+                    let bindings = names
+                        .into_iter()
+                        .map(|(name, indices)| {
+                            let binding = Binding::Shaped {
+                                vector: *vector,
+                                indices: quote!(#indices),
+                            };
+                            (name, binding)
+                        })
+                        .collect();
+                    (quote!((#pat, #index_pat)), bindings)
+                }
+                None => (
+                    pat,
+                    pattern_names(&arm.pat)
+                        .into_iter()
+                        .map(|name| (name, Binding::Data))
+                        .collect(),
+                ),
+            };
             let guard = arm.guard.as_ref().map(|(if_token, guard)| {
                 let guard = self.native(guard);
                 quote!(#if_token #guard)
             });
             let body = &arm.body;
             let block: Block = syn::parse_quote!({ #body });
-            let region = self.region(pattern_names(&arm.pat), &block, &result);
+            let region = self.region(bindings, &block, &result);
             let wrapped = nest_branch(index, count, quote!({ #region }));
             arms.push(quote!(#pat #guard => { #wrapped }));
         }
+        let mismatch = shaped.is_some().then(
+            || quote!(_ => ::core::unreachable!("an index twin has the shape of its value"),),
+        );
         self.emit(quote! {
-            let #record = match #scrutinee { #(#arms)* };
+            let #record = match #scrutinee { #(#arms)* #mismatch };
         });
         let dispatch = dispatch_branches(count, &record);
         self.piece(dispatch);
@@ -2582,6 +2768,11 @@ impl<'a> Generator<'a> {
                     value: path.to_token_stream(),
                     vector,
                 },
+                // A float bound by a pattern over a `#[grad]` value (`Cons(head, _)`).
+                Some(Binding::Shaped { .. }) => {
+                    let name = path.path.get_ident().cloned().expect("a name");
+                    self.part(&quote!((*#name)), expr)
+                }
                 Some(Binding::Nested { .. }) => self.refuse(
                     expr,
                     "reverse mode follows a container of containers only through its elements \
@@ -2593,6 +2784,9 @@ impl<'a> Generator<'a> {
                 _ => Node::Constant(self.data_value(expr)),
             },
             Expr::Index(index) => self.lower_index(index),
+            Expr::Field(field) if self.shaped_part(expr).is_some() => {
+                self.part(&quote!(#field), expr)
+            }
             Expr::Field(field) => match self.tuple_element(field) {
                 Some(slot) => Node::Var {
                     name: self.read(quote!(#field)),
@@ -2650,7 +2844,7 @@ impl<'a> Generator<'a> {
                     self.apply_rule("neg", vec![inner], Vec::new(), unary.span())
                 }
                 UnOp::Deref(_) => match self.lower(&unary.expr) {
-                    element @ Node::Element { .. } => element,
+                    element @ (Node::Element { .. } | Node::Part { .. }) => element,
                     Node::Constant(_) => Node::Constant(self.data_value(expr)),
                     _ => self.refuse(
                         expr,
@@ -3171,6 +3365,69 @@ impl<'a> Generator<'a> {
         }
     }
 
+    /// `p`, `p.left`, `&p`, `*t`, `&**t`, `t.as_ref()` where `p` or `t` is bound to a
+    /// `#[grad]` value or a part of one: its vector, and the expression of its index twin.
+    fn shaped_part(&self, expr: &Expr) -> Option<(usize, TokenStream)> {
+        match expr {
+            Expr::Path(path) => match self.lookup(path.path.get_ident()?)? {
+                Binding::Shaped { vector, indices } => Some((vector, indices)),
+                _ => None,
+            },
+            Expr::Field(field) => {
+                let (vector, indices) = self.shaped_part(&field.base)?;
+                let member = &field.member;
+                Some((vector, quote!(#indices.#member)))
+            }
+            Expr::Reference(reference) if reference.mutability.is_none() => {
+                self.shaped_part(&reference.expr)
+            }
+            Expr::Unary(unary) if matches!(unary.op, UnOp::Deref(_)) => {
+                self.shaped_part(&unary.expr)
+            }
+            Expr::Paren(paren) => self.shaped_part(&paren.expr),
+            Expr::MethodCall(call)
+                if call.args.is_empty() && (call.method == "as_ref" || call.method == "clone") =>
+            {
+                self.shaped_part(&call.receiver)
+            }
+            _ => None,
+        }
+    }
+
+    /// A float read from a `#[grad]` value: `value` at the place `expr` names. What is read
+    /// may be a data field (`p.n`), which the syntax does not tell: its number is then `None`
+    /// and its value is lifted (or cast, under `as`) like any data.
+    fn part(&mut self, value: &TokenStream, place: &Expr) -> Node {
+        let (vector, indices) = self.shaped_part(place).expect("a part of a #[grad] value");
+        let index = self.fresh("i");
+        self.emit(quote! {
+            let #index = ::ad_runtime::__private::IndexProbe(&#indices).__ad_index();
+        });
+        let scalar = self.scalar();
+        let value = self.read(quote! {
+            ::ad_runtime::__private::CastProbe::new(#value).__ad_cast::<#scalar>()
+        });
+        Node::Part {
+            value: value.to_token_stream(),
+            vector,
+            index,
+        }
+    }
+
+    /// A call argument that passes a `#[grad]` value or a part of one on whole (not a float
+    /// read from it, which is an element).
+    fn shaped_argument(&self, arg: &Expr) -> Option<(usize, TokenStream)> {
+        let part = self.shaped_part(arg)?;
+        let is_leaf_read = match arg {
+            Expr::Field(_) => true,
+            Expr::Unary(unary) => matches!(&*unary.expr, Expr::Path(_)),
+            _ => false,
+        };
+        // `p.x` and `*head` read floats, unless the field is itself a part: the macro cannot
+        // tell, so a field passed on whole is taken as a part when written `&p.left`.
+        (!is_leaf_read).then_some(part)
+    }
+
     /// The slot of `p.i` where `p` is a tuple of floats.
     fn tuple_element(&self, field: &syn::ExprField) -> Option<usize> {
         let syn::Member::Unnamed(index) = &field.member else {
@@ -3340,7 +3597,8 @@ impl<'a> Generator<'a> {
                 Binding::Vector(_)
                 | Binding::Nested { .. }
                 | Binding::Element { .. }
-                | Binding::Tuple(_),
+                | Binding::Tuple(_)
+                | Binding::Shaped { .. },
             ) => return self.refuse(&whole, "a container of floats cannot be called"),
             Some(Binding::Data) if with_floats => {
                 return self.refuse(
@@ -3380,7 +3638,17 @@ impl<'a> Generator<'a> {
         let mut arguments = Vec::new();
         let args: Vec<&Expr> = call.args.iter().collect();
         for (position, arg) in args.iter().enumerate() {
-            let node = if self.may_be_float(arg) {
+            let node = if let Some((vector, indices)) = self.shaped_argument(arg) {
+                let first = self.fresh("first");
+                self.emit(quote! {
+                    let #first = ::ad_runtime::__private::IndexTwin::first_index(&#indices);
+                });
+                Node::Shaped {
+                    value: self.native_unchecked(arg),
+                    vector,
+                    first,
+                }
+            } else if self.may_be_float(arg) {
                 let node = self.lower(arg);
                 if args[position + 1..].iter().any(|later| assigns(later)) {
                     self.pin(node)
@@ -3447,6 +3715,12 @@ impl<'a> Generator<'a> {
                 quote!(__adj.add_element(#vector, #index, #cotangent);)
             }
             Node::Vector { vector, .. } => quote!(__adj.add_vector(#vector, &#cotangent);),
+            Node::Shaped { vector, first, .. } => {
+                quote!(__adj.add_range(#vector, #first, &#cotangent);)
+            }
+            Node::Part { vector, index, .. } => {
+                quote!(__adj.add_part(#vector, #index, #cotangent);)
+            }
             Node::Var { slot, .. } => quote!(__adj[#slot] += #cotangent;),
             Node::Op {
                 pullback,
@@ -3865,6 +4139,20 @@ fn compound_rule(op: &BinOp) -> Option<&'static str> {
         BinOp::RemAssign(_) => "rem",
         _ => return None,
     })
+}
+
+/// `l`, `&l`, `*l`, `&**t`, `t.as_ref()`: the place a match reads (it is matched by
+/// reference with its index twin).
+fn strip_to_place(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Reference(reference) => strip_to_place(&reference.expr),
+        Expr::Unary(unary) if matches!(unary.op, UnOp::Deref(_)) => strip_to_place(&unary.expr),
+        Expr::Paren(paren) => strip_to_place(&paren.expr),
+        Expr::MethodCall(call) if call.args.is_empty() && call.method == "as_ref" => {
+            strip_to_place(&call.receiver)
+        }
+        _ => expr,
+    }
 }
 
 fn pattern_names(pat: &Pat) -> Vec<Ident> {

@@ -1,0 +1,448 @@
+//! `#[derive(Differentiable)]`: a struct or enum gets a twin with every float replaced by a
+//! type parameter, and the `ad_runtime::Differentiable` impl that maps between them.
+//!
+//! ```text
+//! struct Point { x: f64, n: usize }
+//! // generates
+//! struct __AdOver_Point<__S> { x: <f64 as Differentiable>::Over<__S>, n: usize }
+//! impl Differentiable for Point { type Float = <f64 as Differentiable>::Float;
+//!                                 type Over<__S> = __AdOver_Point<__S>; .. }
+//! ```
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Data, DeriveInput, Fields, Ident, Type};
+
+use crate::ctxt::Ctxt;
+
+pub fn expand(input: DeriveInput) -> TokenStream {
+    let cx = Ctxt::new();
+    if !input.generics.params.is_empty() || input.generics.where_clause.is_some() {
+        cx.error_spanned_by(
+            &input.generics,
+            "`Differentiable` cannot be derived for a generic type yet; write the type over \
+             `f64` (or `f32`)",
+        );
+    }
+    let twin = format_ident!("__AdOver_{}", input.ident);
+    let shapes = match &input.data {
+        Data::Struct(data) => vec![Shape::new(&cx, None, &data.fields)],
+        Data::Enum(data) => data
+            .variants
+            .iter()
+            .map(|variant| Shape::new(&cx, Some(variant.ident.clone()), &variant.fields))
+            .collect(),
+        Data::Union(data) => {
+            cx.error_spanned_by(
+                data.union_token,
+                "`Differentiable` cannot be derived for a union",
+            );
+            Vec::new()
+        }
+    };
+    let float = shapes
+        .iter()
+        .flat_map(|shape| &shape.fields)
+        .find(|field| field.differentiable)
+        .map(|field| field.ty.clone());
+    if float.is_none() && !cx.has_errors() {
+        cx.error_spanned_by(
+            &input.ident,
+            "nothing to differentiate: `Differentiable` needs at least one field holding floats \
+             (fields of integer, `bool` or `char` type and `#[no_grad]` fields are data)",
+        );
+    }
+    if cx.has_errors() {
+        return cx.into_compile_errors();
+    }
+    let float = float.expect("checked above");
+    let generated = Generated {
+        name: &input.ident,
+        twin: &twin,
+        is_enum: matches!(input.data, Data::Enum(_)),
+        shapes: &shapes,
+    };
+    let definition = generated.definition(&input);
+    let to_over = generated.convert(quote!(self), true);
+    let from_over = generated.convert(quote!(over), false);
+    let map = generated.map();
+    let zip = generated.zip();
+    let for_each = generated.for_each();
+    let first = generated.first();
+    let name = &input.ident;
+    quote! {
+        #definition
+
+        impl ::ad_runtime::Differentiable for #name {
+            type Float = <#float as ::ad_runtime::Differentiable>::Float;
+            type Over<__S> = #twin<__S>;
+            fn to_over(&self) -> #twin<Self::Float> {
+                #to_over
+            }
+            fn from_over(over: #twin<Self::Float>) -> Self {
+                #from_over
+            }
+            fn map<__A, __B>(over: &#twin<__A>, f: &mut impl FnMut(&__A) -> __B) -> #twin<__B> {
+                #map
+            }
+            fn zip<__A, __B, __C>(
+                a: &#twin<__A>,
+                b: &#twin<__B>,
+                f: &mut impl FnMut(&__A, &__B) -> __C,
+            ) -> #twin<__C> {
+                #zip
+            }
+            fn for_each<__A>(over: &#twin<__A>, f: &mut impl FnMut(&__A)) {
+                #for_each
+            }
+            fn first<__A>(over: &#twin<__A>) -> ::core::option::Option<&__A> {
+                #first
+            }
+        }
+
+        impl ::ad_runtime::__private::IndexTwin for #twin<::ad_runtime::__private::Index> {
+            fn for_each_index(&self, f: &mut impl FnMut(usize)) {
+                <#name as ::ad_runtime::Differentiable>::for_each(
+                    self,
+                    &mut |index: &::ad_runtime::__private::Index| f(index.0),
+                )
+            }
+            fn first_index(&self) -> ::core::option::Option<usize> {
+                <#name as ::ad_runtime::Differentiable>::first(self).map(|index| index.0)
+            }
+        }
+    }
+}
+
+/// The fields of a struct or of one enum variant.
+struct Shape {
+    variant: Option<Ident>,
+    named: bool,
+    fields: Vec<Field>,
+}
+
+struct Field {
+    /// `x`, or `0` for a tuple field; `binding` names it in patterns.
+    member: TokenStream,
+    binding: String,
+    ty: Type,
+    vis: syn::Visibility,
+    differentiable: bool,
+}
+
+impl Field {
+    /// The name a pattern binds this field to: `__ad_x`, `__ad_a_x`.
+    fn binding(&self, prefix: &str) -> Ident {
+        format_ident!("__ad_{}{}", prefix, self.binding.trim_start_matches("r#"))
+    }
+}
+
+impl Shape {
+    fn new(cx: &Ctxt, variant: Option<Ident>, fields: &Fields) -> Shape {
+        let named = matches!(fields, Fields::Named(_));
+        let fields = fields
+            .iter()
+            .enumerate()
+            .map(|(index, field)| {
+                let no_grad = field
+                    .attrs
+                    .iter()
+                    .any(|attr| attr.path().is_ident("no_grad"));
+                for attr in &field.attrs {
+                    if attr.path().is_ident("no_grad") && !matches!(attr.meta, syn::Meta::Path(_)) {
+                        cx.error_spanned_by(attr, "`#[no_grad]` takes no arguments");
+                    }
+                }
+                let (member, binding) = match &field.ident {
+                    Some(ident) => (quote!(#ident), ident.to_string()),
+                    None => {
+                        let index = syn::Index::from(index);
+                        (quote!(#index), index.index.to_string())
+                    }
+                };
+                Field {
+                    member,
+                    binding,
+                    ty: field.ty.clone(),
+                    vis: field.vis.clone(),
+                    differentiable: !no_grad && !is_data_type(&field.ty),
+                }
+            })
+            .collect();
+        Shape {
+            variant,
+            named,
+            fields,
+        }
+    }
+
+    /// `{ x: <f64 as Differentiable>::Over<__S>, n: usize }` or the tuple form.
+    fn twin_fields(&self) -> TokenStream {
+        let fields = self.fields.iter().map(|field| {
+            let ty = &field.ty;
+            let vis = &field.vis;
+            let ty = if field.differentiable {
+                quote_spanned!(ty.span()=> <#ty as ::ad_runtime::Differentiable>::Over<__S>)
+            } else {
+                quote!(#ty)
+            };
+            if self.named {
+                let member = &field.member;
+                quote!(#vis #member: #ty)
+            } else {
+                quote!(#vis #ty)
+            }
+        });
+        if self.fields.is_empty() && self.named {
+            quote!({})
+        } else if self.fields.is_empty() {
+            quote!()
+        } else if self.named {
+            quote!({ #(#fields,)* })
+        } else {
+            quote!(( #(#fields,)* ))
+        }
+    }
+
+    /// A pattern binding every field to `<prefix><binding>`.
+    fn pattern(&self, path: TokenStream, prefix: &str) -> TokenStream {
+        let bindings = self.fields.iter().map(|field| field.binding(prefix));
+        if self.named {
+            let members = self.fields.iter().map(|field| &field.member);
+            quote!(#path { #(#members: #bindings,)* })
+        } else if self.fields.is_empty() {
+            quote!(#path)
+        } else {
+            quote!(#path( #(#bindings,)* ))
+        }
+    }
+
+    /// A value built from one expression per field.
+    fn construct(&self, path: TokenStream, values: Vec<TokenStream>) -> TokenStream {
+        if self.named {
+            let members = self.fields.iter().map(|field| &field.member);
+            quote!(#path { #(#members: #values,)* })
+        } else if self.fields.is_empty() {
+            quote!(#path)
+        } else {
+            quote!(#path( #(#values,)* ))
+        }
+    }
+}
+
+struct Generated<'a> {
+    name: &'a Ident,
+    twin: &'a Ident,
+    is_enum: bool,
+    shapes: &'a [Shape],
+}
+
+impl Generated<'_> {
+    fn path(&self, of: &Ident, shape: &Shape) -> TokenStream {
+        match &shape.variant {
+            Some(variant) => quote!(#of::#variant),
+            None => quote!(#of),
+        }
+    }
+
+    fn definition(&self, input: &DeriveInput) -> TokenStream {
+        let vis = &input.vis;
+        let twin = self.twin;
+        // A twin of plain floats and primitive data is `Copy` like the values users copy.
+        let copy = self
+            .shapes
+            .iter()
+            .flat_map(|shape| &shape.fields)
+            .all(|field| is_data_type(&field.ty) || is_float_type(&field.ty));
+        let derives = if copy {
+            quote!(#[derive(Clone, Copy, Debug, PartialEq)])
+        } else {
+            quote!(#[derive(Clone, Debug, PartialEq)])
+        };
+        let doc = format!(
+            " The twin of [`{}`] with its floats of type `__S`, generated by \
+             `#[derive(Differentiable)]`.",
+            self.name
+        );
+        let attrs = quote! {
+            #[doc = #doc]
+            #[doc(hidden)]
+            #[allow(non_camel_case_types, dead_code)]
+            #derives
+        };
+        if self.is_enum {
+            let variants = self.shapes.iter().map(|shape| {
+                let variant = &shape.variant;
+                let fields = shape.twin_fields();
+                quote!(#variant #fields)
+            });
+            quote! {
+                #attrs
+                #vis enum #twin<__S> { #(#variants,)* }
+            }
+        } else {
+            let shape = &self.shapes[0];
+            let fields = shape.twin_fields();
+            let semicolon = (!shape.named).then(|| quote!(;));
+            quote! {
+                #attrs
+                #vis struct #twin<__S> #fields #semicolon
+            }
+        }
+    }
+
+    /// `to_over` (from the value to its twin) or `from_over` (back).
+    fn convert(&self, source: TokenStream, to_twin: bool) -> TokenStream {
+        let (from, to) = if to_twin {
+            (self.name, self.twin)
+        } else {
+            (self.twin, self.name)
+        };
+        let arms = self.shapes.iter().map(|shape| {
+            let pattern = shape.pattern(self.path(from, shape), "");
+            let values = shape
+                .fields
+                .iter()
+                .map(|field| {
+                    let binding = field.binding("");
+                    let ty = &field.ty;
+                    match (field.differentiable, to_twin) {
+                        (false, true) => quote!(::core::clone::Clone::clone(#binding)),
+                        (false, false) => quote!(#binding),
+                        (true, true) => {
+                            quote!(<#ty as ::ad_runtime::Differentiable>::to_over(#binding))
+                        }
+                        (true, false) => {
+                            quote!(<#ty as ::ad_runtime::Differentiable>::from_over(#binding))
+                        }
+                    }
+                })
+                .collect();
+            let value = shape.construct(self.path(to, shape), values);
+            quote!(#pattern => #value,)
+        });
+        quote!(match #source { #(#arms)* })
+    }
+
+    fn map(&self) -> TokenStream {
+        let twin = self.twin;
+        let arms = self.shapes.iter().map(|shape| {
+            let path = self.path(twin, shape);
+            let pattern = shape.pattern(path.clone(), "");
+            let values = shape
+                .fields
+                .iter()
+                .map(|field| {
+                    let binding = field.binding("");
+                    let ty = &field.ty;
+                    if field.differentiable {
+                        quote!(<#ty as ::ad_runtime::Differentiable>::map(#binding, f))
+                    } else {
+                        quote!(::core::clone::Clone::clone(#binding))
+                    }
+                })
+                .collect();
+            let value = shape.construct(path, values);
+            quote!(#pattern => #value,)
+        });
+        quote!(match over { #(#arms)* })
+    }
+
+    fn zip(&self) -> TokenStream {
+        let twin = self.twin;
+        let arms = self.shapes.iter().map(|shape| {
+            let path = self.path(twin, shape);
+            let left = shape.pattern(path.clone(), "a_");
+            let right = shape.pattern(path.clone(), "b_");
+            let values = shape
+                .fields
+                .iter()
+                .map(|field| {
+                    let a = field.binding("a_");
+                    let b = field.binding("b_");
+                    let ty = &field.ty;
+                    if field.differentiable {
+                        quote!(<#ty as ::ad_runtime::Differentiable>::zip(#a, #b, f))
+                    } else {
+                        quote!({ let _ = #b; ::core::clone::Clone::clone(#a) })
+                    }
+                })
+                .collect();
+            let value = shape.construct(path, values);
+            quote!((#left, #right) => #value,)
+        });
+        let mismatch = (self.shapes.len() > 1)
+            .then(|| quote!(_ => ::ad_runtime::__private::shapes_differ("enum variants"),));
+        quote!(match (a, b) { #(#arms)* #mismatch })
+    }
+
+    fn for_each(&self) -> TokenStream {
+        let twin = self.twin;
+        let arms = self.shapes.iter().map(|shape| {
+            let pattern = shape.pattern(self.path(twin, shape), "");
+            let visits = shape.fields.iter().map(|field| {
+                let binding = field.binding("");
+                let ty = &field.ty;
+                if field.differentiable {
+                    quote!(<#ty as ::ad_runtime::Differentiable>::for_each(#binding, f);)
+                } else {
+                    quote!(let _ = #binding;)
+                }
+            });
+            quote!(#pattern => { #(#visits)* })
+        });
+        quote!(match over { #(#arms)* })
+    }
+}
+
+impl Generated<'_> {
+    fn first(&self) -> TokenStream {
+        let twin = self.twin;
+        let arms = self.shapes.iter().map(|shape| {
+            let pattern = shape.pattern(self.path(twin, shape), "");
+            let tries = shape.fields.iter().map(|field| {
+                let binding = field.binding("");
+                let ty = &field.ty;
+                if field.differentiable {
+                    quote! {
+                        if let ::core::option::Option::Some(first) =
+                            <#ty as ::ad_runtime::Differentiable>::first(#binding)
+                        {
+                            return ::core::option::Option::Some(first);
+                        }
+                    }
+                } else {
+                    quote!(let _ = #binding;)
+                }
+            });
+            quote!(#pattern => { #(#tries)* })
+        });
+        quote! {
+            match over { #(#arms)* }
+            ::core::option::Option::None
+        }
+    }
+}
+
+/// Integer, `bool`, `char`, `String` and `&'static str` fields hold no floats.
+fn is_data_type(ty: &Type) -> bool {
+    const DATA: &[&str] = &[
+        "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
+        "bool", "char", "String",
+    ];
+    match ty {
+        Type::Path(path) => path
+            .path
+            .get_ident()
+            .is_some_and(|ident| DATA.iter().any(|name| ident == name)),
+        Type::Reference(reference) => {
+            matches!(&*reference.elem, Type::Path(path) if path.path.is_ident("str"))
+        }
+        _ => false,
+    }
+}
+
+fn is_float_type(ty: &Type) -> bool {
+    matches!(ty, Type::Path(path) if path.path.is_ident("f64") || path.path.is_ident("f32"))
+}

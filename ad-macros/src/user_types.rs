@@ -1,0 +1,106 @@
+//! User types that derive `Differentiable`, as the derivative code sees them: the types of
+//! `#[grad]` parameters. In the derivative code a value of such a type is its twin over the
+//! scalar type (`<Point as Differentiable>::Over<__S>`), so every place that names the type
+//! (a type, a struct expression, a pattern, an enum variant) names the twin instead, through a
+//! local alias: `type __ad_twin_Point<__T> = <Point as Differentiable>::Over<__T>;`.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, ToTokens};
+use syn::{Ident, Path};
+
+use crate::ast::Function;
+
+#[derive(Default, Clone)]
+pub struct UserTypes {
+    /// Each type's path as written at its `#[grad]` parameter, and its alias.
+    types: Vec<(Path, Ident)>,
+}
+
+impl UserTypes {
+    pub fn of(function: &Function) -> UserTypes {
+        let mut types: Vec<(Path, Ident)> = Vec::new();
+        for path in function
+            .params
+            .iter()
+            .filter_map(|param| param.user_type.as_ref())
+        {
+            if types.iter().any(|(known, _)| same_path(known, path)) {
+                continue;
+            }
+            let last = &path.segments[path.segments.len() - 1].ident;
+            let alias = format_ident!("__ad_twin{}_{}", types.len(), last);
+            types.push((path.clone(), alias));
+        }
+        UserTypes { types }
+    }
+
+    /// The aliases, declared at the top of a derivative body.
+    pub fn aliases(&self) -> TokenStream {
+        let aliases = self.types.iter().map(|(path, alias)| {
+            quote! {
+                #[allow(non_camel_case_types, dead_code)]
+                type #alias<__T> = <#path as ::ad_runtime::Differentiable>::Over<__T>;
+            }
+        });
+        quote!(#(#aliases)*)
+    }
+
+    /// `Point` (or `geom::Point`) in type position: its twin over `scalar`.
+    pub fn twin_type(&self, path: &Path, scalar: &TokenStream) -> Option<syn::Type> {
+        let (known, _) = self
+            .types
+            .iter()
+            .find(|(known, _)| same_path(known, path))?;
+        Some(syn::parse_quote!(<#known as ::ad_runtime::Differentiable>::Over<#scalar>))
+    }
+
+    /// `Point` (a struct expression or pattern) or `List::Cons` (a variant): the same path
+    /// through the twin's alias over `scalar`, or `None` if it names no user type.
+    pub fn twin_path(&self, path: &Path, scalar: &TokenStream) -> Option<Path> {
+        if path.leading_colon.is_some() {
+            return None;
+        }
+        for (known, alias) in &self.types {
+            let count = known.segments.len();
+            let matches_type = |prefix_len: usize| {
+                path.segments.len() == prefix_len
+                    && path.segments.iter().zip(&known.segments).all(|(a, b)| {
+                        a.ident == b.ident && a.arguments.is_none() && b.arguments.is_none()
+                    })
+            };
+            if matches_type(count) {
+                return Some(syn::parse_quote!(#alias::<#scalar>));
+            }
+            if path.segments.len() == count + 1 {
+                let head = Path {
+                    leading_colon: None,
+                    segments: path.segments.iter().take(count).cloned().collect(),
+                };
+                if same_path(&head, known) {
+                    let variant = &path.segments[count];
+                    return Some(syn::parse_quote!(#alias::<#scalar>::#variant));
+                }
+            }
+        }
+        None
+    }
+}
+
+fn same_path(a: &Path, b: &Path) -> bool {
+    a.to_token_stream().to_string() == b.to_token_stream().to_string()
+}
+
+impl UserTypes {
+    /// Points the paths of a pattern (not its sub-patterns) at the twins over `scalar`.
+    pub fn rewrite_pattern(&self, pat: &mut syn::Pat, scalar: &TokenStream) {
+        let path = match pat {
+            syn::Pat::Struct(structure) if structure.qself.is_none() => &mut structure.path,
+            syn::Pat::TupleStruct(tuple) if tuple.qself.is_none() => &mut tuple.path,
+            syn::Pat::Path(path) if path.qself.is_none() => &mut path.path,
+            _ => return,
+        };
+        if let Some(twin) = self.twin_path(path, scalar) {
+            *path = twin;
+        }
+    }
+}
