@@ -1,67 +1,357 @@
-use ad_runtime::{forward, reverse};
+//! User types in both modes: structs and enums that derive `Differentiable` taken as
+//! `#[grad]` parameters (tangents and adjoints of the same shape), and types without the
+//! derive as data. Each function carries `#[forward]` and `#[reverse]` and is checked at
+//! random points along random directions: the forward derivative against central differences,
+//! the reverse gradient against the forward derivative (the dot-product identity
+//! <grad, t> = J t), and the value against the plain function, bit for bit.
 
-pub struct Config {
-    pub scale: f64,
-    pub n: usize,
+mod common;
+
+use ad_runtime::{forward, reverse, Differentiable};
+use approx::assert_relative_eq;
+use common::{central_difference, Rng};
+
+/// `a + h b`, float by float.
+fn axpy<T: Differentiable<Float = f64>>(a: &T, h: f64, b: &T) -> T {
+    T::from_over(T::zip(&a.to_over(), &b.to_over(), &mut |a, b| a + h * b))
 }
 
+/// `<a, b>` over the floats.
+fn dot<T: Differentiable<Float = f64>>(a: &T, b: &T) -> f64 {
+    let mut sum = 0.0;
+    let products = T::zip(&a.to_over(), &b.to_over(), &mut |a, b| a * b);
+    T::for_each(&products, &mut |p| sum += p);
+    sum
+}
+
+/// A direction of the shape of `value`, with random floats.
+fn random_like<T: Differentiable<Float = f64>>(value: &T, rng: &mut Rng) -> T {
+    T::from_over(T::map(&value.to_over(), &mut |_| rng.uniform(-1.0, 1.0)))
+}
+
+/// Checks `f(t, x)` in both modes at `t`, `x` along three random directions.
+fn check<T: Differentiable<Float = f64>>(
+    plain: impl Fn(&T, f64) -> f64,
+    jvp: impl Fn(&T, f64, &T, f64) -> (f64, f64),
+    vjp: impl Fn(&T, f64, f64) -> (f64, (T, f64)),
+    t: &T,
+    x: f64,
+    rng: &mut Rng,
+) {
+    let (value, (grad_t, grad_x)) = vjp(t, x, 1.0);
+    assert_eq!(value.to_bits(), plain(t, x).to_bits(), "reverse value");
+    let (_, (scaled_t, scaled_x)) = vjp(t, x, -2.0);
+    assert_relative_eq!(scaled_x, -2.0 * grad_x, max_relative = 1e-12);
+    assert_relative_eq!(
+        dot(&scaled_t, &scaled_t),
+        4.0 * dot(&grad_t, &grad_t),
+        max_relative = 1e-12
+    );
+    for _ in 0..3 {
+        let dt = random_like(t, rng);
+        let dx = rng.uniform(-1.0, 1.0);
+        let (forward_value, tangent) = jvp(t, x, &dt, dx);
+        assert_eq!(
+            forward_value.to_bits(),
+            plain(t, x).to_bits(),
+            "forward value"
+        );
+        let along = |h: f64| plain(&axpy(t, h, &dt), x + h * dx);
+        let difference = central_difference(along, 0.0, 1e-4);
+        assert_relative_eq!(tangent, difference, epsilon = 1e-7, max_relative = 1e-7);
+        let adjoint = dot(&grad_t, &dt) + grad_x * dx;
+        assert_relative_eq!(adjoint, tangent, epsilon = 1e-12, max_relative = 1e-12);
+    }
+}
+
+// ----- a struct, with a data field and a nested struct -----
+
+#[derive(Clone, Debug, PartialEq, Differentiable)]
+pub struct Vec2 {
+    pub x: f64,
+    pub y: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Differentiable)]
+pub struct Particle {
+    pub position: Vec2,
+    pub velocity: Vec2,
+    pub mass: f64,
+    /// Data: copied into tangents and adjoints, never differentiated.
+    pub steps: usize,
+}
+
+/// Kinetic plus potential energy after `steps` explicit Euler steps in a field of strength `k`.
 #[forward]
 #[reverse]
-fn scaled(cfg: &Config, x: f64) -> f64 {
-    let mut s = 0.0;
-    for _ in 0..cfg.n {
-        s += cfg.scale * x;
+fn energy(#[grad] p: &Particle, k: f64) -> f64 {
+    let mut x = p.position.x;
+    let mut y = p.position.y;
+    let mut vx = p.velocity.x;
+    let mut vy = p.velocity.y;
+    let dt = 0.1;
+    for _ in 0..p.steps {
+        vx -= dt * k * x / p.mass;
+        vy -= dt * k * y.sin() / p.mass;
+        x += dt * vx;
+        y += dt * vy;
     }
-    s
+    0.5 * p.mass * (vx * vx + vy * vy) + k * (x * x + (1.0 - y.cos())) + p.steps as f64
 }
 
 #[test]
-fn data_struct() {
-    let c = Config { scale: 3.0, n: 2 };
-    assert_eq!(scaled_jvp(&c, 2.0, 1.0), (12.0, 6.0));
-    assert_eq!(scaled_grad(&c, 2.0), (12.0, 6.0));
+fn a_struct_with_a_nested_struct_and_a_data_field() {
+    let mut rng = Rng::new(11);
+    for _ in 0..4 {
+        let p = Particle {
+            position: Vec2 {
+                x: rng.uniform(-1.0, 1.0),
+                y: rng.uniform(-1.0, 1.0),
+            },
+            velocity: Vec2 {
+                x: rng.uniform(-1.0, 1.0),
+                y: rng.uniform(-1.0, 1.0),
+            },
+            mass: rng.uniform(0.5, 2.0),
+            steps: 5,
+        };
+        let k = rng.uniform(0.5, 2.0);
+        check(energy, energy_jvp, energy_vjp, &p, k, &mut rng);
+    }
+    // The adjoint has the value's shape; its data field is the value's.
+    let p = Particle {
+        position: Vec2 { x: 1.0, y: 0.0 },
+        velocity: Vec2 { x: 0.0, y: 0.0 },
+        mass: 1.0,
+        steps: 0,
+    };
+    let (_, (adjoint, dk)) = energy_grad(&p, 3.0);
+    assert_eq!(adjoint.steps, 0);
+    assert_eq!(adjoint.position, Vec2 { x: 6.0, y: 0.0 });
+    assert_eq!(dk, 1.0);
 }
 
+/// By value, with the struct built anew in forward mode.
+#[forward]
+#[reverse]
+fn distance(#[grad] a: Vec2, b: f64) -> f64 {
+    let dx = a.x - b;
+    let dy = a.y * b;
+    (dx * dx + dy * dy).sqrt()
+}
+
+#[test]
+fn a_struct_by_value() {
+    let mut rng = Rng::new(12);
+    let a = Vec2 { x: 0.3, y: -1.2 };
+    check(
+        |a: &Vec2, b| distance(a.clone(), b),
+        |a: &Vec2, b, da: &Vec2, db| distance_jvp(a.clone(), b, da.clone(), db),
+        |a: &Vec2, b, ct| distance_vjp(a.clone(), b, ct),
+        &a,
+        0.7,
+        &mut rng,
+    );
+}
+
+/// Forward mode builds values of a derived type in the body.
+#[forward]
+fn rotated_x(#[grad] a: &Vec2, angle: f64) -> f64 {
+    let (s, c) = angle.sin_cos();
+    let turned = Vec2 {
+        x: c * a.x - s * a.y,
+        y: s * a.x + c * a.y,
+    };
+    let Vec2 { x, y: _ } = turned;
+    x
+}
+
+#[test]
+fn forward_builds_structs() {
+    let a = Vec2 { x: 1.0, y: 2.0 };
+    let (value, tangent) = rotated_x_jvp(&a, 0.5, &Vec2 { x: 0.0, y: 0.0 }, 1.0);
+    assert_eq!(value, rotated_x(&a, 0.5));
+    let difference = central_difference(|t| rotated_x(&a, t), 0.5, 1e-4);
+    assert_relative_eq!(tangent, difference, max_relative = 1e-9);
+}
+
+// ----- seed 000's recursive data: product of a list, sum of a tree -----
+
+#[derive(Clone, Debug, PartialEq, Differentiable)]
 pub enum List {
     Nil,
     Cons(f64, Box<List>),
 }
 
+/// `x` at the end of the list, times every element: seed 000's list example.
 #[forward]
 #[reverse]
-fn product(l: &List, x: f64) -> f64 {
+fn list_product(#[grad] l: &List, x: f64) -> f64 {
     match l {
         List::Nil => x,
-        List::Cons(head, tail) => head * product(tail, x),
+        List::Cons(head, tail) => *head * list_product(tail, x),
     }
 }
 
-pub enum Tree {
-    Leaf,
-    Node(f64, Box<Tree>, Box<Tree>),
+fn list_of(values: &[f64]) -> List {
+    values
+        .iter()
+        .rev()
+        .fold(List::Nil, |tail, &head| List::Cons(head, Box::new(tail)))
 }
 
+#[test]
+fn product_of_a_list() {
+    let mut rng = Rng::new(13);
+    for length in [0, 1, 2, 7] {
+        let values: Vec<f64> = (0..length).map(|_| rng.uniform(0.5, 1.5)).collect();
+        let l = list_of(&values);
+        check(
+            list_product,
+            list_product_jvp,
+            list_product_vjp,
+            &l,
+            1.3,
+            &mut rng,
+        );
+    }
+    // The seed's numbers: the list [5, 6] and x = 2.
+    let l = list_of(&[5.0, 6.0]);
+    let (value, (adjoint, dx)) = list_product_grad(&l, 2.0);
+    assert_eq!(value, 60.0);
+    assert_eq!(adjoint, list_of(&[12.0, 10.0]));
+    assert_eq!(dx, 30.0);
+}
+
+#[derive(Clone, Debug, PartialEq, Differentiable)]
+pub enum Tree {
+    Leaf,
+    Node {
+        value: f64,
+        left: Box<Tree>,
+        right: Box<Tree>,
+    },
+}
+
+/// Every node's value, and `x` at each leaf: seed 000's tree example.
 #[forward]
 #[reverse]
-fn tree_sum(t: &Tree, x: f64) -> f64 {
+fn tree_sum(#[grad] t: &Tree, x: f64) -> f64 {
     match t {
         Tree::Leaf => x,
-        Tree::Node(value, left, right) => *value + tree_sum(left, x) + tree_sum(right, x),
+        Tree::Node { value, left, right } => value * value + tree_sum(left, x) * tree_sum(right, x),
+    }
+}
+
+fn random_tree(depth: usize, rng: &mut Rng) -> Tree {
+    if depth == 0 || rng.uniform(0.0, 1.0) < 0.2 {
+        Tree::Leaf
+    } else {
+        Tree::Node {
+            value: rng.uniform(-1.0, 1.0),
+            left: Box::new(random_tree(depth - 1, rng)),
+            right: Box::new(random_tree(depth - 1, rng)),
+        }
     }
 }
 
 #[test]
-fn data_list() {
-    let l = List::Cons(5.0, Box::new(List::Cons(6.0, Box::new(List::Nil))));
-    let (v, d) = product_jvp(&l, 2.0, 1.0);
-    assert_eq!((v, d), (60.0, 30.0));
-    let (v, d) = product_grad(&l, 2.0);
-    assert_eq!((v, d), (60.0, 30.0));
-    let t = Tree::Node(
-        5.0,
-        Box::new(Tree::Node(1.0, Box::new(Tree::Leaf), Box::new(Tree::Leaf))),
-        Box::new(Tree::Leaf),
-    );
-    assert_eq!(tree_sum_jvp(&t, 2.0, 1.0), (12.0, 3.0));
-    assert_eq!(tree_sum_grad(&t, 2.0), (12.0, 3.0));
+fn sum_of_a_tree() {
+    let mut rng = Rng::new(14);
+    for depth in [0, 1, 3, 5] {
+        let t = random_tree(depth, &mut rng);
+        check(tree_sum, tree_sum_jvp, tree_sum_vjp, &t, 0.9, &mut rng);
+    }
+}
+
+// ----- fields holding containers and options -----
+
+#[derive(Clone, Debug, PartialEq, Differentiable)]
+pub struct Layer {
+    pub weights: Vec<f64>,
+    pub bias: [f64; 2],
+    pub next: Option<Box<Layer>>,
+}
+
+/// Reads `weights[i]` and `bias[j]` of every layer down the `next` chain.
+#[forward]
+#[reverse]
+fn layers(#[grad] layer: &Layer, x: f64) -> f64 {
+    let mut sum = layer.bias[0] * x + layer.bias[1];
+    for i in 0..layer.weights.len() {
+        sum += (layer.weights[i] * x).tanh();
+    }
+    match &layer.next {
+        Some(next) => sum * layers(next, x),
+        None => sum,
+    }
+}
+
+#[test]
+fn vectors_arrays_and_options_in_a_struct() {
+    let mut rng = Rng::new(15);
+    let inner = Layer {
+        weights: vec![0.2, -0.4],
+        bias: [0.5, 1.0],
+        next: None,
+    };
+    let outer = Layer {
+        weights: vec![0.3, 0.1, -0.7],
+        bias: [-0.2, 0.8],
+        next: Some(Box::new(inner)),
+    };
+    check(layers, layers_jvp, layers_vjp, &outer, 0.6, &mut rng);
+}
+
+// ----- types without the derive are data -----
+
+pub struct Config {
+    pub scale: f64,
+    pub rounds: usize,
+}
+
+pub enum Shape {
+    Empty,
+    Cons(f64, Box<Shape>),
+}
+
+#[forward]
+#[reverse]
+fn with_data(cfg: &Config, shape: &Shape, x: f64) -> f64 {
+    let mut s = x;
+    for _ in 0..cfg.rounds {
+        s = cfg.scale * s.sin();
+    }
+    s * data_product(shape, x)
+}
+
+#[forward]
+#[reverse]
+fn data_product(shape: &Shape, x: f64) -> f64 {
+    match shape {
+        Shape::Empty => x,
+        Shape::Cons(head, tail) => *head * data_product(tail, x) + head,
+    }
+}
+
+#[test]
+fn types_without_the_derive_are_data() {
+    let cfg = Config {
+        scale: 1.5,
+        rounds: 3,
+    };
+    let shape = Shape::Cons(2.0, Box::new(Shape::Cons(3.0, Box::new(Shape::Empty))));
+    for x in [-0.7_f64, 0.2, 1.1] {
+        let (value, tangent) = with_data_jvp(&cfg, &shape, x, 1.0);
+        assert_eq!(value.to_bits(), with_data(&cfg, &shape, x).to_bits());
+        let difference = central_difference(|x| with_data(&cfg, &shape, x), x, 1e-4);
+        assert_relative_eq!(tangent, difference, max_relative = 1e-8);
+        let (value, adjoint) = with_data_grad(&cfg, &shape, x);
+        assert_eq!(value.to_bits(), with_data(&cfg, &shape, x).to_bits());
+        assert_relative_eq!(adjoint, tangent, max_relative = 1e-12);
+    }
+    // Seed 000's list example with the list as data: d/dx (5 * 6 * x) = 30.
+    let list = Shape::Cons(5.0, Box::new(Shape::Cons(6.0, Box::new(Shape::Empty))));
+    assert_eq!(data_product_grad(&list, 2.0).1, 30.0);
+    assert_eq!(data_product_jvp(&list, 2.0, 1.0).1, 30.0);
 }

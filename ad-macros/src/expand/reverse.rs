@@ -1613,6 +1613,13 @@ impl<'a> Generator<'a> {
                     .user_types
                     .rewrite_pattern(pat, &usize_type);
                 match pat {
+                    // `None`, `MAX`: a unit variant or a constant, not a binding.
+                    Pat::Ident(ident)
+                        if ident.subpat.is_none()
+                            && ident
+                                .ident
+                                .to_string()
+                                .starts_with(|c: char| c.is_ascii_uppercase()) => {}
                     Pat::Ident(ident) => {
                         let name = ident.ident.unraw();
                         let index = names::derived("__ad_idx_", &name);
@@ -1631,6 +1638,13 @@ impl<'a> Generator<'a> {
                         let inner = (*typed.pat).clone();
                         *pat = inner;
                         self.visit_pat_mut(pat);
+                    }
+                    // `Node { value, .. }` binds `value`; renamed, the field is written out.
+                    Pat::Struct(structure) => {
+                        for field in structure.fields.iter_mut() {
+                            field.colon_token.get_or_insert_with(Default::default);
+                            self.visit_pat_mut(&mut field.pat);
+                        }
                     }
                     _ => syn::visit_mut::visit_pat_mut(self, pat),
                 }
@@ -2783,6 +2797,9 @@ impl<'a> Generator<'a> {
                 // value, lifted to the scalar type when it is a float.
                 _ => Node::Constant(self.data_value(expr)),
             },
+            Expr::Index(index) if self.shaped_part(expr).is_some() => {
+                self.part(&quote!(#index), expr)
+            }
             Expr::Index(index) => self.lower_index(index),
             Expr::Field(field) if self.shaped_part(expr).is_some() => {
                 self.part(&quote!(#field), expr)
@@ -3378,6 +3395,12 @@ impl<'a> Generator<'a> {
                 let member = &field.member;
                 Some((vector, quote!(#indices.#member)))
             }
+            // `p.weights[i]`: the position is evaluated again for the index twin.
+            Expr::Index(index) => {
+                let (vector, indices) = self.shaped_part(&index.expr)?;
+                let position = self.native_unchecked(&index.index);
+                Some((vector, quote!(#indices[#position])))
+            }
             Expr::Reference(reference) if reference.mutability.is_none() => {
                 self.shaped_part(&reference.expr)
             }
@@ -3419,7 +3442,7 @@ impl<'a> Generator<'a> {
     fn shaped_argument(&self, arg: &Expr) -> Option<(usize, TokenStream)> {
         let part = self.shaped_part(arg)?;
         let is_leaf_read = match arg {
-            Expr::Field(_) => true,
+            Expr::Field(_) | Expr::Index(_) => true,
             Expr::Unary(unary) => matches!(&*unary.expr, Expr::Path(_)),
             _ => false,
         };
