@@ -447,7 +447,7 @@ pub fn type_to_string(ty: &Type) -> String {
 }
 
 /// The element type of a slice, `Vec` or array (behind shared references).
-fn container_element(ty: &Type) -> Option<&Type> {
+pub fn container_element(ty: &Type) -> Option<&Type> {
     match ty {
         Type::Reference(reference) if reference.mutability.is_none() => match &*reference.elem {
             Type::Slice(slice) => Some(&slice.elem),

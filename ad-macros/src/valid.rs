@@ -41,17 +41,28 @@ pub fn check_reverse_signature(cx: &Ctxt, function: &Function) {
         }
     }
     if let Some(ty) = function.output() {
-        if float_of_type(ty).is_none() && crate::ast::first_float_in(ty).is_some() {
+        let supported = float_of_type(ty).is_some()
+            || crate::ast::first_float_in(ty).is_none()
+            || is_scalar_tuple(ty)
+            || (!matches!(ty, syn::Type::Reference(_))
+                && crate::ast::container_element(ty)
+                    .is_some_and(|element| float_of_type(element).is_some()));
+        if !supported {
             cx.error_spanned_by(
                 ty,
                 format!(
-                    "#[reverse] functions return one `{}` for now; tuples and arrays of results \
-                     come with the containers issue (use #[forward] for several outputs)",
+                    "#[reverse] functions return a `{0}`, a tuple of `{0}`s, or a `Vec<{0}>` or \
+                     array of them; return nested containers from a #[forward] function",
                     function.float.name()
                 ),
             );
         }
     }
+}
+
+fn is_scalar_tuple(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Tuple(tuple)
+        if !tuple.elems.is_empty() && tuple.elems.iter().all(|elem| float_of_type(elem).is_some()))
 }
 
 struct BodyChecker<'a> {

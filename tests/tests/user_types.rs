@@ -355,3 +355,95 @@ fn types_without_the_derive_are_data() {
     assert_eq!(data_product_grad(&list, 2.0).1, 30.0);
     assert_eq!(data_product_jvp(&list, 2.0, 1.0).1, 30.0);
 }
+
+// ----- tuple and container results -----
+
+#[forward]
+#[reverse]
+fn polar(r: f64, theta: f64) -> (f64, f64) {
+    let (s, c) = theta.sin_cos();
+    (r * c, r * s)
+}
+
+#[forward]
+#[reverse]
+fn doubled(x: &[f64]) -> Vec<f64> {
+    x.iter().map(|v| 2.0 * v).collect()
+}
+
+#[forward]
+#[reverse]
+fn scaled_squares(x: &[f64], k: f64) -> Vec<f64> {
+    let mut out = Vec::with_capacity(x.len());
+    for v in x {
+        out.push(k * v * v);
+    }
+    if k < 0.0 {
+        return out;
+    }
+    out
+}
+
+#[forward]
+#[reverse]
+fn rotate(p: [f64; 2], angle: f64) -> [f64; 2] {
+    let (s, c) = angle.sin_cos();
+    [c * p[0] - s * p[1], s * p[0] + c * p[1]]
+}
+
+#[test]
+fn tuple_and_container_results() {
+    let mut rng = Rng::new(16);
+    for _ in 0..4 {
+        let (r, theta) = (rng.uniform(0.1, 2.0), rng.uniform(-3.0, 3.0));
+        let (dr, dtheta) = (rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0));
+        let (c0, c1) = (rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0));
+        let (value, tangent) = polar_jvp(r, theta, dr, dtheta);
+        assert_eq!(value, polar(r, theta));
+        let along = |h: f64| polar(r + h * dr, theta + h * dtheta);
+        assert_relative_eq!(
+            tangent.0,
+            central_difference(|h| along(h).0, 0.0, 1e-4),
+            max_relative = 1e-8,
+            epsilon = 1e-10
+        );
+        let (value, (ar, atheta)) = polar_vjp(r, theta, (c0, c1));
+        assert_eq!(value, polar(r, theta));
+        assert_relative_eq!(
+            ar * dr + atheta * dtheta,
+            c0 * tangent.0 + c1 * tangent.1,
+            max_relative = 1e-12,
+            epsilon = 1e-14
+        );
+
+        let x: Vec<f64> = (0..5).map(|_| rng.uniform(-1.0, 1.0)).collect();
+        let dx: Vec<f64> = (0..5).map(|_| rng.uniform(-1.0, 1.0)).collect();
+        let cot: Vec<f64> = (0..5).map(|_| rng.uniform(-1.0, 1.0)).collect();
+        for k in [-0.5, 1.5] {
+            let (value, tangent) = scaled_squares_jvp(&x, k, &dx, 0.3);
+            assert_eq!(value, scaled_squares(&x, k));
+            let (value, (ax, ak)) = scaled_squares_vjp(&x, k, cot.clone());
+            assert_eq!(value, scaled_squares(&x, k));
+            let left: f64 = ax.iter().zip(&dx).map(|(a, d)| a * d).sum::<f64>() + ak * 0.3;
+            let right: f64 = cot.iter().zip(&tangent).map(|(c, t)| c * t).sum();
+            assert_relative_eq!(left, right, max_relative = 1e-12, epsilon = 1e-14);
+        }
+        let (_, twice) = doubled_vjp(&x, cot.clone());
+        assert_eq!(twice, cot.iter().map(|c| 2.0 * c).collect::<Vec<f64>>());
+        assert_eq!(
+            doubled_jvp(&x, &dx).1,
+            dx.iter().map(|d| 2.0 * d).collect::<Vec<f64>>()
+        );
+        let p = [rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0)];
+        let (value, tangent) = rotate_jvp(p, theta, [dr, 0.0], dtheta);
+        assert_eq!(value, rotate(p, theta));
+        let (value, (ap, atheta)) = rotate_vjp(p, theta, [c0, c1]);
+        assert_eq!(value, rotate(p, theta));
+        assert_relative_eq!(
+            ap[0] * dr + atheta * dtheta,
+            c0 * tangent[0] + c1 * tangent[1],
+            max_relative = 1e-12,
+            epsilon = 1e-14
+        );
+    }
+}
