@@ -38,6 +38,14 @@ impl Locals {
             if param.kind != ParamKind::Data {
                 locals.floats.insert(param.name.clone());
             }
+            if param.receiver {
+                // The body as written says `self`.
+                let this = Ident::new("self", param.name.span());
+                locals.all.insert(this.clone());
+                if param.kind != ParamKind::Data {
+                    locals.floats.insert(this);
+                }
+            }
         }
         loop {
             let before = locals.floats.len();

@@ -67,6 +67,8 @@ pub struct Param {
     /// For a `#[grad]` parameter, the path of its type (a user type that derives
     /// `Differentiable`), without the reference.
     pub user_type: Option<syn::Path>,
+    /// The receiver of a method (`&self`): named `__ad_self` in derivative code.
+    pub receiver: bool,
 }
 
 impl Param {
@@ -92,6 +94,7 @@ impl Param {
             },
             kind: self.kind,
             user_type: None,
+            receiver: false,
         };
         outer.is_flat_vector()
     }
@@ -168,7 +171,8 @@ impl Function {
         }
         let float = float.unwrap_or(FloatType::F64);
         let is_method = matches!(item.sig.inputs.first(), Some(FnArg::Receiver(_)));
-        let body = (*item.block).clone();
+        let mut body = (*item.block).clone();
+        crate::names::rename_self(&mut body);
         attr::strip_checkpoints(&mut item.block);
         Function {
             item,
@@ -181,16 +185,39 @@ impl Function {
 }
 
 impl Param {
+    /// `&self` of a method of a type that derives `Differentiable`: a `#[grad]` parameter of
+    /// type `Self` (data when marked `#[no_grad]`).
+    fn receiver(cx: &Ctxt, receiver: &mut syn::Receiver) -> Param {
+        let no_grad = attr::take_no_grad(cx, &mut receiver.attrs);
+        if receiver.mutability.is_some() || receiver.colon_token.is_some() {
+            cx.error_spanned_by(
+                &*receiver,
+                "a differentiated method takes `&self` or `self`; return the new value instead of \
+                 changing `self`",
+            );
+        }
+        let ty: Type = if receiver.reference.is_some() {
+            syn::parse_quote!(&Self)
+        } else {
+            syn::parse_quote!(Self)
+        };
+        Param {
+            name: Ident::new(crate::names::SELF, receiver.self_token.span),
+            mutability: None,
+            ty,
+            kind: if no_grad {
+                ParamKind::Data
+            } else {
+                ParamKind::Differentiated
+            },
+            user_type: (!no_grad).then(|| syn::parse_quote!(Self)),
+            receiver: true,
+        }
+    }
+
     fn from_input(cx: &Ctxt, input: &mut FnArg) -> Option<Param> {
         let typed = match input {
-            FnArg::Receiver(receiver) => {
-                cx.error_spanned_by(
-                    &*receiver,
-                    "methods cannot be differentiated yet; write a free function that takes the \
-                     value as a parameter",
-                );
-                return None;
-            }
+            FnArg::Receiver(receiver) => return Some(Param::receiver(cx, receiver)),
             FnArg::Typed(typed) => typed,
         };
         let no_grad = attr::take_no_grad(cx, &mut typed.attrs);
@@ -230,6 +257,7 @@ impl Param {
                 ty,
                 kind: ParamKind::Differentiated,
                 user_type,
+                receiver: false,
             });
         }
         let kind = match float_of_type(&ty) {
@@ -259,6 +287,7 @@ impl Param {
             ty,
             kind,
             user_type: None,
+            receiver: false,
         })
     }
 }

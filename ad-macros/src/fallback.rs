@@ -10,10 +10,6 @@ use crate::expand::forward::{self, Bodies};
 
 pub fn forward(function: &Function, cx: Ctxt) -> TokenStream {
     let errors = cx.into_compile_errors();
-    if function.is_method {
-        let original = &function.item;
-        return quote!(#errors #original);
-    }
     let stubs = forward::expand(function, Bodies::Stub);
     quote! {
         #errors
@@ -23,10 +19,6 @@ pub fn forward(function: &Function, cx: Ctxt) -> TokenStream {
 
 pub fn reverse(function: &Function, cx: Ctxt) -> TokenStream {
     let errors = cx.into_compile_errors();
-    if function.is_method {
-        let original = &function.item;
-        return quote!(#errors #original);
-    }
     let stubs = crate::expand::reverse::expand(
         &Ctxt::new(),
         function,

@@ -220,6 +220,13 @@ mod driver {
             }
         };
         valid::check_reverse_signature(&cx, &function);
+        if calls == Calls::Checkpointed && function.is_method {
+            cx.error_spanned_by(
+                function.name(),
+                "#[checkpoint] on a method is not supported yet; write #[reverse] on it and \
+                 checkpoint the region that calls it (`#[checkpoint] let y = p.f(x);`)",
+            );
+        }
         if matches!(inner.as_deref(), Some("reverse" | "checkpoint")) {
             cx.error_spanned_by(
                 function.name(),

@@ -25,6 +25,91 @@ pub const REVERSE_COMPANION: &str = "__ad_reverse";
 /// function primal-only and calls this from its pullback.
 pub const RECORDED_COMPANION: &str = "__ad_reverse_recorded";
 
+/// What `self` is called in derivative code, where the receiver is an ordinary parameter.
+pub const SELF: &str = "__ad_self";
+
+/// `self` in a method's body, as `__ad_self`. Items nested in the body keep theirs.
+pub fn rename_self(block: &mut syn::Block) {
+    struct Renamer;
+    impl syn::visit_mut::VisitMut for Renamer {
+        fn visit_expr_path_mut(&mut self, path: &mut syn::ExprPath) {
+            if path.qself.is_none() && path.path.is_ident("self") {
+                let span = path.path.segments[0].ident.span();
+                path.path = Ident::new(SELF, span).into();
+            }
+        }
+        fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+        fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+            mac.tokens = rename_self_tokens(mac.tokens.clone());
+        }
+    }
+    syn::visit_mut::VisitMut::visit_block_mut(&mut Renamer, block);
+}
+
+fn rename_self_tokens(tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+    use proc_macro2::TokenTree;
+    tokens
+        .into_iter()
+        .map(|tree| match tree {
+            TokenTree::Ident(ident) if ident == "self" => {
+                TokenTree::Ident(Ident::new(SELF, ident.span()))
+            }
+            TokenTree::Group(group) => {
+                let mut renamed =
+                    proc_macro2::Group::new(group.delimiter(), rename_self_tokens(group.stream()));
+                renamed.set_span(group.span());
+                TokenTree::Group(renamed)
+            }
+            other => other,
+        })
+        .collect()
+}
+
+/// The name of a companion (`__ad_forward`): on a free function's hidden struct it is the
+/// name itself; a method's companions sit in the `impl` beside it, named after it
+/// (`__ad_forward_norm`).
+pub fn companion(function: &Function, base: &str) -> Ident {
+    let name = function.name();
+    if function.is_method {
+        Ident::new(&format!("{base}_{}", name.unraw()), name.span())
+    } else {
+        Ident::new(base, name.span())
+    }
+}
+
+/// How generated code calls a companion of `function`: `f::__ad_forward` or
+/// `Self::__ad_forward_norm`.
+pub fn companion_path(function: &Function, base: &str) -> proc_macro2::TokenStream {
+    let companion = companion(function, base);
+    if function.is_method {
+        quote::quote!(Self::#companion)
+    } else {
+        let name = function.name();
+        quote::quote!(#name::#companion)
+    }
+}
+
+/// A method's companion called on a value of a user type: `Point::__ad_forward_norm`.
+pub fn method_companion_path(
+    type_path: &syn::Path,
+    method: &Ident,
+    base: &str,
+) -> proc_macro2::TokenStream {
+    let companion = Ident::new(&format!("{base}_{}", method.unraw()), method.span());
+    quote::quote!(#type_path::#companion)
+}
+
+/// A parameter as generated public functions refer to it: `self` for a method's receiver.
+pub fn param_value(param: &crate::ast::Param) -> proc_macro2::TokenStream {
+    if param.receiver {
+        let span = param.name.span();
+        quote::quote_spanned!(span=> self)
+    } else {
+        let name = &param.name;
+        quote::quote!(#name)
+    }
+}
+
 pub fn vjp(function: &Function) -> Ident {
     suffixed(function, "_vjp")
 }
@@ -53,7 +138,10 @@ fn suffixed(function: &Function, suffix: &str) -> Ident {
 
 /// A generated local named after a parameter (`__ad_seeded_x`); raw names lose their `r#`.
 pub fn derived(prefix: &str, name: &Ident) -> Ident {
-    Ident::new(&format!("{prefix}{}", name.unraw()), name.span())
+    let text = name.unraw().to_string();
+    // `__ad_self` (a method's receiver) gives `__ad_seeded_self`.
+    let text = text.strip_prefix("__ad_").unwrap_or(&text);
+    Ident::new(&format!("{prefix}{text}"), name.span())
 }
 
 /// Functions the macros generate are generic already: calls to them are left as written.
@@ -72,7 +160,11 @@ pub fn tangents(function: &Function) -> Vec<Ident> {
         .iter()
         .filter(|param| param.kind == ParamKind::Differentiated)
         .map(|param| {
-            let name = param.name.unraw().to_string();
+            let name = if param.receiver {
+                String::from("self")
+            } else {
+                param.name.unraw().to_string()
+            };
             let mut tangent = if name.chars().count() == 1 {
                 format!("d{name}")
             } else {

@@ -73,6 +73,24 @@ impl Retype<'_> {
         )
     }
 
+    /// `p.norm(..)` where `p` is a `#[grad]` parameter (or `self`): the path of the method's
+    /// companion (`Point::__ad_forward_norm`). `clone` stays: the twin has its own.
+    fn user_method(&self, call: &syn::ExprMethodCall) -> Option<TokenStream> {
+        let Expr::Path(receiver) = &*call.receiver else {
+            return None;
+        };
+        let name = receiver.path.get_ident()?;
+        let type_path = self.locals.user_types.of_binding(name)?;
+        if call.method == "clone" || call.turbofish.is_some() {
+            return None;
+        }
+        Some(names::method_companion_path(
+            type_path,
+            &call.method,
+            self.companion,
+        ))
+    }
+
     /// Lifts `expr` if it reads data: a local that holds no float, a field or dereference of
     /// one. Such a value is a float constant or, when it is not a float, passes unchanged.
     fn lift_data(&self, expr: &mut Expr) {
@@ -345,6 +363,25 @@ impl VisitMut for Retype<'_> {
                     self.lift_data(&mut binary.right);
                 }
                 None
+            }
+            // `self` of a method is a parameter of the derivative code.
+            Expr::Path(path) if path.qself.is_none() && path.path.is_ident("self") => {
+                let span = path.path.segments[0].ident.span();
+                path.path = Ident::new(names::SELF, span).into();
+                None
+            }
+            // A method of a user type called on a `#[grad]` value (its twin): the method's
+            // companion, beside it in its `impl`.
+            Expr::MethodCall(call) if self.user_method(call).is_some() => {
+                let companion = self.user_method(call).expect("checked by the guard");
+                syn::visit_mut::visit_expr_method_call_mut(self, call);
+                let receiver = &call.receiver;
+                let args = &call.args;
+                Some(if self.value_only {
+                    syn::parse_quote_spanned!(span=> #companion(&#receiver, #args).0)
+                } else {
+                    syn::parse_quote_spanned!(span=> #companion(&#receiver, #args))
+                })
             }
             Expr::MethodCall(call) if call.args.iter().any(|arg| self.locals.may_be_float(arg)) => {
                 syn::visit_mut::visit_expr_method_call_mut(self, call);

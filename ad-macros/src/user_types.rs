@@ -14,11 +14,18 @@ use crate::ast::Function;
 pub struct UserTypes {
     /// Each type's path as written at its `#[grad]` parameter, and its alias.
     types: Vec<(Path, Ident)>,
+    /// Each `#[grad]` parameter's name and type.
+    bindings: Vec<(Ident, Path)>,
 }
 
 impl UserTypes {
     pub fn of(function: &Function) -> UserTypes {
         let mut types: Vec<(Path, Ident)> = Vec::new();
+        let bindings = function
+            .params
+            .iter()
+            .filter_map(|param| Some((param.name.clone(), param.user_type.clone()?)))
+            .collect();
         for path in function
             .params
             .iter()
@@ -31,18 +38,37 @@ impl UserTypes {
             let alias = format_ident!("__ad_twin{}_{}", types.len(), last);
             types.push((path.clone(), alias));
         }
-        UserTypes { types }
+        UserTypes { types, bindings }
     }
 
-    /// The aliases, declared at the top of a derivative body.
+    /// The aliases, declared at the top of a derivative body. `Self` has none: an item in a
+    /// body cannot name it.
     pub fn aliases(&self) -> TokenStream {
-        let aliases = self.types.iter().map(|(path, alias)| {
-            quote! {
-                #[allow(non_camel_case_types, dead_code)]
-                type #alias<__T> = <#path as ::ad_runtime::Differentiable>::Over<__T>;
-            }
-        });
+        let aliases = self
+            .types
+            .iter()
+            .filter(|(path, _)| !path.is_ident("Self"))
+            .map(|(path, alias)| {
+                quote! {
+                    #[allow(non_camel_case_types, dead_code)]
+                    type #alias<__T> = <#path as ::ad_runtime::Differentiable>::Over<__T>;
+                }
+            });
         quote!(#(#aliases)*)
+    }
+
+    /// The type of a `#[grad]` parameter (`Self` for a method's receiver), by the name the
+    /// body gives it (`self` or `__ad_self` for the receiver).
+    pub fn of_binding(&self, name: &Ident) -> Option<&Path> {
+        let name = if name == "self" {
+            Ident::new(crate::names::SELF, name.span())
+        } else {
+            name.clone()
+        };
+        self.bindings
+            .iter()
+            .find(|(binding, _)| *binding == name)
+            .map(|(_, path)| path)
     }
 
     /// `Point` (or `geom::Point`) in type position: its twin over `scalar`.
@@ -60,7 +86,7 @@ impl UserTypes {
         if path.leading_colon.is_some() {
             return None;
         }
-        for (known, alias) in &self.types {
+        for (known, alias) in self.types.iter().filter(|(path, _)| !path.is_ident("Self")) {
             let count = known.segments.len();
             let matches_type = |prefix_len: usize| {
                 path.segments.len() == prefix_len

@@ -9,9 +9,14 @@ use crate::ctxt::Ctxt;
 use crate::macros::{self, MacroArgs};
 
 pub fn check_body(cx: &Ctxt, function: &Function) {
+    let differentiated_receiver = function
+        .params
+        .iter()
+        .any(|param| param.receiver && param.user_type.is_some());
     let mut checker = BodyChecker {
         cx,
         float: function.float,
+        differentiated_receiver,
     };
     checker.visit_block(&function.item.block);
 }
@@ -68,6 +73,9 @@ fn is_scalar_tuple(ty: &syn::Type) -> bool {
 struct BodyChecker<'a> {
     cx: &'a Ctxt,
     float: FloatType,
+    /// A method whose `self` is differentiated: in its derivative code `Self`'s values are
+    /// twins, which the method cannot name as `Self`.
+    differentiated_receiver: bool,
 }
 
 impl BodyChecker<'_> {
@@ -149,8 +157,30 @@ fn macro_path(mac: &Macro) -> String {
     quote::quote!(#path).to_string().replace(' ', "")
 }
 
+impl BodyChecker<'_> {
+    fn refuse_self_path(&self, path: &syn::Path) {
+        if self.differentiated_receiver
+            && path.leading_colon.is_none()
+            && path.segments.len() <= 2
+            && path.segments[0].ident == "Self"
+        {
+            self.cx.error_spanned_by(
+                path,
+                "a differentiated method cannot name `Self` in a pattern or to build a value \
+                 yet; write the type's name in a free function that takes the value as a \
+                 `#[grad]` parameter, and call it from the method",
+            );
+        }
+    }
+}
+
 impl<'ast> Visit<'ast> for BodyChecker<'_> {
     fn visit_expr(&mut self, expr: &'ast Expr) {
+        match expr {
+            Expr::Struct(structure) => self.refuse_self_path(&structure.path),
+            Expr::Path(path) if path.path.segments.len() == 2 => self.refuse_self_path(&path.path),
+            _ => {}
+        }
         match expr {
             Expr::Async(inner) => self.refuse_async(inner.async_token),
             Expr::Await(inner) => self.refuse_async(inner.await_token),
@@ -200,6 +230,12 @@ impl<'ast> Visit<'ast> for BodyChecker<'_> {
     }
 
     fn visit_pat(&mut self, pat: &'ast Pat) {
+        match pat {
+            Pat::Path(path) => self.refuse_self_path(&path.path),
+            Pat::Struct(structure) => self.refuse_self_path(&structure.path),
+            Pat::TupleStruct(tuple) => self.refuse_self_path(&tuple.path),
+            _ => {}
+        }
         match pat {
             Pat::Lit(lit) if matches!(lit.lit, Lit::Float(_)) => self.refuse_float_pattern(lit),
             _ => syn::visit::visit_pat(self, pat),

@@ -447,3 +447,63 @@ fn tuple_and_container_results() {
         );
     }
 }
+
+// ----- methods -----
+
+impl Vec2 {
+    #[forward]
+    #[reverse]
+    pub fn norm(&self) -> f64 {
+        (self.x * self.x + self.y * self.y).sqrt()
+    }
+
+    /// Calls another differentiated method on `self`.
+    #[forward]
+    #[reverse]
+    pub fn scaled_norm(&self, k: f64) -> f64 {
+        k * self.norm() + self.y.sin()
+    }
+}
+
+/// Calls a method on a `#[grad]` parameter.
+#[forward]
+#[reverse]
+fn through_a_method(#[grad] p: &Vec2, k: f64) -> f64 {
+    p.scaled_norm(k) * p.x
+}
+
+#[test]
+fn methods_of_a_derived_struct() {
+    let mut rng = Rng::new(17);
+    for _ in 0..4 {
+        let p = Vec2 {
+            x: rng.uniform(-2.0, 2.0),
+            y: rng.uniform(-2.0, 2.0),
+        };
+        let k = rng.uniform(-2.0, 2.0);
+        check(
+            |p: &Vec2, k| p.scaled_norm(k),
+            |p: &Vec2, k, dp: &Vec2, dk| p.scaled_norm_jvp(k, dp, dk),
+            |p: &Vec2, k, ct| p.scaled_norm_vjp(k, ct),
+            &p,
+            k,
+            &mut rng,
+        );
+        check(
+            through_a_method,
+            through_a_method_jvp,
+            through_a_method_vjp,
+            &p,
+            k,
+            &mut rng,
+        );
+    }
+    let p = Vec2 { x: 3.0, y: 4.0 };
+    let (value, tangent) = p.norm_jvp(&Vec2 { x: 1.0, y: 0.0 });
+    assert_eq!(value, 5.0);
+    assert_relative_eq!(tangent, 0.6, max_relative = 1e-15);
+    let (value, adjoint) = p.norm_grad();
+    assert_eq!(value, 5.0);
+    assert_relative_eq!(adjoint.x, 0.6, max_relative = 1e-15);
+    assert_relative_eq!(adjoint.y, 0.8, max_relative = 1e-15);
+}

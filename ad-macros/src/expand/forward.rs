@@ -85,6 +85,14 @@ pub fn public_params(function: &Function) -> Vec<TokenStream> {
         .params
         .iter()
         .map(|param| {
+            if param.receiver {
+                let receiver = names::param_value(param);
+                return if param.is_reference() {
+                    quote!(&#receiver)
+                } else {
+                    receiver
+                };
+            }
             let param_name = &param.name;
             let ty = public_param_type(function, param);
             quote!(#param_name: #ty)
@@ -137,12 +145,22 @@ pub fn companion_method(
     let vis = &function.item.vis;
     let name = function.name();
     let span = name.span();
-    let method = Ident::new(method, span);
+    let method = names::companion(function, method);
     let bound = quote_scalar_bound(function.float, span);
     let where_clause = quote_scalar_where(span);
     let params = companion_params(function);
     let cfgs = cfg_attrs(function);
     let companion_attributes = companion_attributes();
+    if function.is_method {
+        // Beside the method, in its `impl`.
+        return quote_spanned! {span=>
+            #(#cfgs)*
+            #companion_attributes
+            #vis fn #method<#bound>(#(#params),*) -> #output #where_clause {
+                #body
+            }
+        };
+    }
     quote_spanned! {span=>
         #(#cfgs)*
         #[allow(dead_code)]
@@ -200,9 +218,10 @@ pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
             retype.visit_block_mut(&mut block);
             let stmts = &block.stmts;
             let aliases = locals.user_types.aliases();
+            let uses_function = (!function.is_method).then(|| quote!(let _ = #name;));
             quote! {
                 // The derivative stands for the function: using one uses the other.
-                let _ = #name;
+                #uses_function
                 #aliases
                 #[allow(unused_imports)]
                 use ::ad_runtime::__private::{
@@ -219,6 +238,9 @@ pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
         output.to_token_stream(),
         body,
     );
+    if function.is_method {
+        return method;
+    }
     quote_spanned! {span=>
         #(#cfgs)*
         #[doc(hidden)]
@@ -234,7 +256,7 @@ pub fn jvp(function: &Function, bodies: Bodies) -> TokenStream {
     let name = function.name();
     let span = name.span();
     let jvp = names::jvp(function);
-    let method = Ident::new(names::FORWARD_COMPANION, span);
+    let companion = names::companion_path(function, names::FORWARD_COMPANION);
     let bound = quote_scalar_bound(function.float, span);
     let where_clause = public_where(function, span);
     let scalar = names::scalar_param(span);
@@ -258,7 +280,7 @@ pub fn jvp(function: &Function, bodies: Bodies) -> TokenStream {
         .params
         .iter()
         .map(|param| {
-            let param_name = &param.name;
+            let param_name = &names::param_value(param);
             let seeded = match param.kind {
                 ParamKind::Data => return quote!(#param_name),
                 ParamKind::Constant if param.is_scalar() => {
@@ -290,7 +312,7 @@ pub fn jvp(function: &Function, bodies: Bodies) -> TokenStream {
                     quote!(::ad_runtime::__private::Seed::seed(#param_name, #tangent))
                 }
             };
-            let local = names::derived("__ad_seeded_", param_name);
+            let local = names::derived("__ad_seeded_", &param.name);
             seeding.push(quote!(let #local = #seeded;));
             if param.is_reference() {
                 quote!(&#local)
@@ -305,7 +327,7 @@ pub fn jvp(function: &Function, bodies: Bodies) -> TokenStream {
         Bodies::Derivative => quote! {
             #(#seeding)*
             ::ad_runtime::__private::DualParts::split(
-                #name::#method::<::ad_runtime::Dual<#scalar>>(#(#args),*)
+                #companion::<::ad_runtime::Dual<#scalar>>(#(#args),*)
             )
         },
     };

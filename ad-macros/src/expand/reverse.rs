@@ -328,7 +328,7 @@ fn public_functions(function: &Function, bodies: Bodies, companion: &str) -> Tok
     let vis = &function.item.vis;
     let name = function.name();
     let span = name.span();
-    let method = Ident::new(companion, span);
+    let companion = names::companion_path(function, companion);
     let bound = quote_scalar_bound(function.float, span);
     let where_clause = forward::public_where(function, span);
     let scalar = names::scalar_param(span);
@@ -336,7 +336,7 @@ fn public_functions(function: &Function, bodies: Bodies, companion: &str) -> Tok
     let grad = names::grad(function);
     let cotangent = names::output_cotangent(function);
     let params = forward::public_params(function);
-    let args: Vec<&Ident> = function.params.iter().map(|param| &param.name).collect();
+    let args: Vec<TokenStream> = function.params.iter().map(names::param_value).collect();
     // A `#[grad]` parameter goes to the companion as its twin; its flat adjoints come back as
     // a value of its type.
     let mut twins = Vec::new();
@@ -344,11 +344,11 @@ fn public_functions(function: &Function, bodies: Bodies, companion: &str) -> Tok
         .params
         .iter()
         .map(|param| {
-            let param_name = &param.name;
+            let param_name = &names::param_value(param);
             let Some(path) = &param.user_type else {
                 return quote!(#param_name);
             };
-            let twin = names::derived("__ad_twin_", param_name);
+            let twin = names::derived("__ad_twin_", &param.name);
             let value = if param.is_reference() {
                 quote!(#param_name)
             } else {
@@ -372,7 +372,7 @@ fn public_functions(function: &Function, bodies: Bodies, companion: &str) -> Tok
         .filter(|(_, param)| param.kind == ParamKind::Differentiated)
         .map(|(index, param)| {
             let index = syn::Index::from(index);
-            let param_name = &param.name;
+            let param_name = &names::param_value(param);
             match &param.user_type {
                 Some(path) => {
                     let value = if param.is_reference() {
@@ -401,15 +401,20 @@ fn public_functions(function: &Function, bodies: Bodies, companion: &str) -> Tok
         Bodies::Stub => stub_body(),
         Bodies::Derivative => quote! {
             #(#twins)*
-            let (value, pullback) = #name::#method(#(#companion_args),*);
+            let (value, pullback) = #companion(#(#companion_args),*);
             let adjoints = pullback(#cotangent);
             (value, #grads_value)
         },
     };
+    let vjp_path = if function.is_method {
+        quote!(Self::#vjp)
+    } else {
+        quote!(#vjp)
+    };
     let grad_body = match bodies {
         Bodies::Stub => stub_body(),
         Bodies::Derivative => quote! {
-            #vjp(#(#args,)* <#scalar as ::ad_runtime::Scalar>::one())
+            #vjp_path(#(#args,)* <#scalar as ::ad_runtime::Scalar>::one())
         },
     };
     let primal_list = args
@@ -3631,6 +3636,13 @@ impl<'a> Generator<'a> {
                 };
             }
         }
+        if let Some(companion) = self.user_method(call) {
+            let receiver = &call.receiver;
+            let receiver: Expr = syn::parse_quote_spanned!(receiver.span()=> &#receiver);
+            let mut arguments = vec![&receiver];
+            arguments.extend(call.args.iter());
+            return self.lower_companion_call(companion, &arguments, call.span());
+        }
         let method = call.method.to_string();
         let float_operands = self.may_be_float(&call.receiver)
             || call.args.iter().any(|argument| self.may_be_float(argument));
@@ -3640,6 +3652,18 @@ impl<'a> Generator<'a> {
         let mut arguments = vec![&*call.receiver];
         arguments.extend(call.args.iter());
         self.lower_rule_call(&call.method, &arguments, &Expr::MethodCall(call.clone()))
+    }
+
+    /// `p.norm(..)` on a `#[grad]` parameter or `self`: the method's reverse companion.
+    fn user_method(&self, call: &syn::ExprMethodCall) -> Option<TokenStream> {
+        let Expr::Path(receiver) = &*call.receiver else {
+            return None;
+        };
+        let name = receiver.path.get_ident()?;
+        let type_path = self.locals.user_types.of_binding(name)?;
+        (call.method != "clone" && call.turbofish.is_none()).then(|| {
+            names::method_companion_path(type_path, &call.method, names::REVERSE_COMPANION)
+        })
     }
 
     /// A float method, in method form (`x.sin()`) or path form (`f64::sin(x)`).
@@ -3756,11 +3780,22 @@ impl<'a> Generator<'a> {
             }
             _ => return Node::Constant(self.native(&whole)),
         }
+        let companion_name = Ident::new(
+            names::REVERSE_COMPANION,
+            path.segments
+                .last()
+                .map_or(Span::call_site(), |s| s.ident.span()),
+        );
+        let args: Vec<&Expr> = call.args.iter().collect();
+        self.lower_companion_call(quote!(#path::#companion_name), &args, call.span())
+    }
+
+    /// A call to a function's (or method's) reverse companion, `companion(args)`.
+    fn lower_companion_call(&mut self, companion: TokenStream, args: &[&Expr], span: Span) -> Node {
         // One child per argument: the callee's pullback returns one adjoint per parameter
         // (`()` for data), so arguments and adjoints pair by position.
         let mut children = Vec::new();
         let mut arguments = Vec::new();
-        let args: Vec<&Expr> = call.args.iter().collect();
         for (position, arg) in args.iter().enumerate() {
             let node = if let Some((vector, indices)) = self.shaped_argument(arg) {
                 let first = self.fresh("first");
@@ -3787,14 +3822,8 @@ impl<'a> Generator<'a> {
         }
         let value = self.fresh("v");
         let pullback = self.fresh("d");
-        let companion = Ident::new(
-            names::REVERSE_COMPANION,
-            path.segments
-                .last()
-                .map_or(Span::call_site(), |s| s.ident.span()),
-        );
-        self.emit(quote_spanned! {call.span()=>
-            let (#value, #pullback) = #path::#companion(#(#arguments),*);
+        self.emit(quote_spanned! {span=>
+            let (#value, #pullback) = #companion(#(#arguments),*);
         });
         Node::Op {
             value,
@@ -4136,7 +4165,7 @@ fn expression_checkpoint(expr: &Expr) -> Option<&[syn::Attribute]> {
 /// No call that could reach a differentiated function (which might recurse back) and a single
 /// way out (no `return`), so the pullback has one type that does not contain itself.
 fn is_leaf(function: &Function) -> bool {
-    struct Leaf(bool);
+    struct Leaf(bool, Vec<Ident>);
     impl<'ast> Visit<'ast> for Leaf {
         fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
             match &*call.func {
@@ -4155,9 +4184,23 @@ fn is_leaf(function: &Function) -> bool {
         fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
             self.0 = false;
         }
+        // A method of a user type on `self` (the body says `__ad_self`) or a parameter.
+        fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+            if matches!(&*call.receiver, Expr::Path(path) if path.path.get_ident().is_some_and(|name| self.1.contains(name)))
+            {
+                self.0 = false;
+            }
+            syn::visit::visit_expr_method_call(self, call);
+        }
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
-    let mut leaf = Leaf(true);
+    let user_values = function
+        .params
+        .iter()
+        .filter(|param| param.user_type.is_some())
+        .map(|param| param.name.clone())
+        .collect();
+    let mut leaf = Leaf(true, user_values);
     leaf.visit_block(&function.body);
     leaf.0
 }
