@@ -63,8 +63,60 @@ impl Locals {
                 }
             }
             if locals.floats.len() == before {
+                locals.add_pattern_types(function);
                 return locals;
             }
+        }
+    }
+
+    /// The types named by patterns that match values holding floats (parts of `#[grad]`
+    /// values): their values are twins in derivative code, like the parameters' types.
+    fn add_pattern_types(&mut self, function: &Function) {
+        struct Collector<'l> {
+            locals: &'l Locals,
+            found: Vec<syn::Path>,
+        }
+        impl Collector<'_> {
+            fn collect(&mut self, pat: &Pat) {
+                struct Paths<'f>(&'f mut Vec<syn::Path>);
+                impl<'ast> Visit<'ast> for Paths<'_> {
+                    fn visit_pat(&mut self, pat: &'ast Pat) {
+                        if let Some(path) = crate::user_types::pattern_type(pat) {
+                            self.0.push(path);
+                        }
+                        syn::visit::visit_pat(self, pat);
+                    }
+                }
+                Paths(&mut self.found).visit_pat(pat);
+            }
+        }
+        impl<'ast> Visit<'ast> for Collector<'_> {
+            fn visit_expr_match(&mut self, expr: &'ast syn::ExprMatch) {
+                if self.locals.may_be_float(&expr.expr) {
+                    for arm in &expr.arms {
+                        self.collect(&arm.pat);
+                    }
+                }
+                syn::visit::visit_expr_match(self, expr);
+            }
+            fn visit_expr_let(&mut self, expr: &'ast syn::ExprLet) {
+                if self.locals.may_be_float(&expr.expr) {
+                    self.collect(&expr.pat);
+                }
+                syn::visit::visit_expr_let(self, expr);
+            }
+            fn visit_item(&mut self, _: &'ast syn::Item) {}
+        }
+        if self.user_types.is_empty() {
+            return;
+        }
+        let mut collector = Collector {
+            locals: self,
+            found: Vec::new(),
+        };
+        collector.visit_block(&function.item.block);
+        for path in collector.found {
+            self.user_types.add(path);
         }
     }
 

@@ -263,8 +263,20 @@ fn is_constant_path(path: &Path, locals: &Locals) -> bool {
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
+/// Whether `expr` names a variable for which `is_named` holds (closures and macros included).
+pub fn mentions_name(expr: &Expr, is_named: &dyn Fn(&Ident) -> bool) -> bool {
+    fn tokens_mention(tokens: TokenStream, is_named: &dyn Fn(&Ident) -> bool) -> bool {
+        tokens.into_iter().any(|tree| match tree {
+            proc_macro2::TokenTree::Ident(ident) => is_named(&ident),
+            proc_macro2::TokenTree::Group(group) => tokens_mention(group.stream(), is_named),
+            _ => false,
+        })
+    }
+    tokens_mention(expr.to_token_stream(), is_named)
+}
+
 /// `n`, `cfg.scale`, `*head`, `node.left.value`: a read of a local that holds no float.
-fn reads_data(expr: &Expr, locals: &Locals) -> bool {
+pub fn reads_data(expr: &Expr, locals: &Locals) -> bool {
     match expr {
         Expr::Path(path) => path
             .path
@@ -382,6 +394,16 @@ impl VisitMut for Retype<'_> {
                 } else {
                     syn::parse_quote_spanned!(span=> #companion(&#receiver, #args))
                 })
+            }
+            // `shift.unwrap_or(1.0)`, `cfg.lo.max(0.5)`: a method of data with constant
+            // arguments runs on plain floats; its result is lifted.
+            Expr::MethodCall(call)
+                if reads_data(&call.receiver, self.locals)
+                    && call.args.iter().all(|arg| {
+                        !mentions_name(arg, &|name| self.locals.floats.contains(name))
+                    }) =>
+            {
+                Some(self.lift(&Expr::MethodCall(call.clone())))
             }
             Expr::MethodCall(call) if call.args.iter().any(|arg| self.locals.may_be_float(arg)) => {
                 syn::visit_mut::visit_expr_method_call_mut(self, call);

@@ -41,6 +41,10 @@ impl UserTypes {
         UserTypes { types, bindings }
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.types.is_empty()
+    }
+
     /// The aliases, declared at the top of a derivative body. `Self` has none: an item in a
     /// body cannot name it.
     pub fn aliases(&self) -> TokenStream {
@@ -129,4 +133,45 @@ impl UserTypes {
             *path = twin;
         }
     }
+}
+
+impl UserTypes {
+    /// Registers a type named in a pattern over a user value (`Shape::Circle(r)` in a match
+    /// on `scene.shapes[i]`): such values are twins too.
+    pub fn add(&mut self, path: Path) {
+        if path.is_ident("Self") || self.types.iter().any(|(known, _)| same_path(known, &path)) {
+            return;
+        }
+        let last = &path.segments[path.segments.len() - 1].ident;
+        let alias = format_ident!("__ad_twin{}_{}", self.types.len(), last);
+        self.types.push((path, alias));
+    }
+}
+
+/// The type a pattern names: `Tree` for `Tree::Node { .. }` and `Tree::Leaf`, `Point` for
+/// `Point { x, y }` or `Point(x, y)`. `None`, `Some(..)`, `Ok(..)`, `Err(..)` name none.
+pub fn pattern_type(pat: &syn::Pat) -> Option<Path> {
+    let (path, may_be_type) = match pat {
+        syn::Pat::Struct(structure) if structure.qself.is_none() => (&structure.path, true),
+        syn::Pat::TupleStruct(tuple) if tuple.qself.is_none() => (&tuple.path, true),
+        syn::Pat::Path(path) if path.qself.is_none() => (&path.path, false),
+        _ => return None,
+    };
+    let is_type_name = |ident: &Ident| {
+        ident
+            .to_string()
+            .starts_with(|c: char| c.is_ascii_uppercase())
+    };
+    let count = path.segments.len();
+    if count >= 2 && is_type_name(&path.segments[count - 2].ident) {
+        return Some(Path {
+            leading_colon: path.leading_colon,
+            segments: path.segments.iter().take(count - 1).cloned().collect(),
+        });
+    }
+    let last = &path.segments[count - 1].ident;
+    let prelude = ["Some", "None", "Ok", "Err"]
+        .iter()
+        .any(|name| last == name);
+    (may_be_type && !prelude && is_type_name(last)).then(|| path.clone())
 }

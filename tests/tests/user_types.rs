@@ -507,3 +507,53 @@ fn methods_of_a_derived_struct() {
     assert_relative_eq!(adjoint.x, 0.6, max_relative = 1e-15);
     assert_relative_eq!(adjoint.y, 0.8, max_relative = 1e-15);
 }
+
+// ----- `Option`s -----
+
+#[forward]
+#[reverse]
+fn shifted(x: f64, shift: Option<f64>) -> f64 {
+    match shift {
+        Some(s) if s > 0.0 => x * s,
+        Some(s) => x + s,
+        None => x.sin(),
+    }
+}
+
+#[forward]
+#[reverse]
+fn with_default(x: f64, shift: Option<f64>) -> f64 {
+    let s = shift.unwrap_or(2.0);
+    if let Some(t) = shift {
+        x * s * t
+    } else {
+        x * s
+    }
+}
+
+/// Forward mode keeps floats in an `Option` built in the body.
+#[forward]
+fn local_option(x: f64) -> f64 {
+    let m = if x > 0.0 { Some(x * x) } else { None };
+    match m {
+        Some(v) => v.sin(),
+        None => x,
+    }
+}
+
+#[test]
+fn options() {
+    for x in [-0.8_f64, 0.5, 1.3] {
+        let (value, tangent) = local_option_jvp(x, 1.0);
+        assert_eq!(value, local_option(x));
+        assert_relative_eq!(
+            tangent,
+            central_difference(local_option, x, 1e-4),
+            max_relative = 1e-8
+        );
+    }
+    assert_eq!(shifted_grad(2.0, Some(3.0)).1, 3.0);
+    assert_eq!(shifted_jvp(2.0, Some(-3.0), 1.0).1, 1.0);
+    assert_eq!(with_default_grad(2.0, Some(3.0)).1, 9.0);
+    assert_eq!(with_default_jvp(2.0, None, 1.0).1, 2.0);
+}

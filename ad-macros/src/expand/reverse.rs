@@ -3643,6 +3643,23 @@ impl<'a> Generator<'a> {
             arguments.extend(call.args.iter());
             return self.lower_companion_call(companion, &arguments, call.span());
         }
+        // `shift.unwrap_or(1.0)` on data: runs on plain floats, a constant.
+        if !self.may_be_float(&call.receiver)
+            && crate::retype::reads_data(&call.receiver, &self.locals)
+            && call.args.iter().all(|arg| {
+                !crate::retype::mentions_name(arg, &|name| {
+                    self.is_float_var(name)
+                        || self
+                            .lookup(name)
+                            .is_some_and(|b| !matches!(b, Binding::Data))
+                })
+            })
+        {
+            let scalar = self.scalar();
+            return Node::Constant(quote! {
+                ::ad_runtime::__private::LiftProbe::new(#call).__ad_lift::<#scalar>()
+            });
+        }
         let method = call.method.to_string();
         let float_operands = self.may_be_float(&call.receiver)
             || call.args.iter().any(|argument| self.may_be_float(argument));
@@ -3770,6 +3787,20 @@ impl<'a> Generator<'a> {
                     &whole,
                     "reverse mode cannot differentiate through a generated derivative function \
                      (`_jvp`, `_vjp`, `_grad`) yet",
+                );
+            }
+            _ if with_floats
+                && path.get_ident().is_some_and(|name| {
+                    name.to_string()
+                        .starts_with(|c: char| c.is_ascii_uppercase())
+                }) =>
+            {
+                return self.refuse(
+                    &whole,
+                    "reverse mode does not keep floats in an `Option` or an enum built in the \
+                     body yet; compute the float with `if`/`match` directly, or take the value \
+                     as a `#[grad]` parameter of a type that derives `Differentiable` (forward \
+                     mode takes both)",
                 );
             }
             _ if with_floats => {
