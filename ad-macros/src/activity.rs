@@ -99,6 +99,14 @@ impl Locals {
                 }
                 syn::visit::visit_expr_match(self, expr);
             }
+            fn visit_local(&mut self, local: &'ast syn::Local) {
+                if let Some(init) = &local.init {
+                    if self.locals.may_be_float(&init.expr) {
+                        self.collect(&local.pat);
+                    }
+                }
+                syn::visit::visit_local(self, local);
+            }
             fn visit_expr_let(&mut self, expr: &'ast syn::ExprLet) {
                 if self.locals.may_be_float(&expr.expr) {
                     self.collect(&expr.pat);

@@ -158,6 +158,19 @@ impl Retype<'_> {
                 })
             }
             Callee::UserFunction => Some(self.lift(&Expr::Call(call.clone()))),
+            Callee::UserMethod(type_path, method) if with_floats => {
+                let companion = names::method_companion_path(&type_path, &method, self.companion);
+                let args = &call.args;
+                Some(if self.value_only {
+                    syn::parse_quote_spanned!(span=> #companion(#args).0)
+                } else {
+                    syn::parse_quote_spanned!(span=> #companion(#args))
+                })
+            }
+            Callee::UserMethod(..) => {
+                self.visit_expr_mut(&mut call.func);
+                None
+            }
             Callee::Other => {
                 // Types written in the path (`Vec::<f64>::new()`) are retyped too.
                 self.visit_expr_mut(&mut call.func);
@@ -200,6 +213,8 @@ pub enum Callee {
     FloatAssociated(Ident),
     /// A free function of the user's crate (or another crate), called by a lowercase path.
     UserFunction,
+    /// `Vec2::norm(p)`, `Self::norm(self)`: a method of a user type called by its path.
+    UserMethod(Path, Ident),
     /// A closure in a local variable, a constructor, an associated function of a type, a
     /// function of `std`, or a derivative function (`g_jvp`) that is already generic.
     Other,
@@ -223,6 +238,9 @@ pub fn classify_callee(path: &Path, locals: &Locals) -> Callee {
     if names::is_generated_function_name(&name) {
         return Callee::Other;
     }
+    if let Some(type_path) = method_type(path) {
+        return Callee::UserMethod(type_path, last.clone());
+    }
     let first = path.segments[0].ident.to_string();
     let all_lowercase = path.segments.iter().all(|segment| {
         segment
@@ -238,6 +256,35 @@ pub fn classify_callee(path: &Path, locals: &Locals) -> Callee {
     } else {
         Callee::Other
     }
+}
+
+/// `Vec2::norm` (a lowercase function under a capitalized type that is not one of `std`'s):
+/// the type's path.
+fn method_type(path: &Path) -> Option<Path> {
+    const STD_TYPES: &[&str] = &[
+        "Vec", "String", "Box", "Option", "Result", "HashMap", "HashSet", "BTreeMap", "BTreeSet",
+        "VecDeque", "Rc", "Arc", "Cell", "RefCell", "Iterator", "Default",
+    ];
+    let count = path.segments.len();
+    if count < 2 || path.leading_colon.is_some() {
+        return None;
+    }
+    let type_segment = &path.segments[count - 2];
+    let method = &path.segments[count - 1];
+    let type_name = type_segment.ident.to_string();
+    let capitalized = type_name.starts_with(|c: char| c.is_ascii_uppercase());
+    let lowercase = method
+        .ident
+        .to_string()
+        .starts_with(|c: char| c.is_ascii_lowercase() || c == '_');
+    let plain = path
+        .segments
+        .iter()
+        .all(|segment| segment.arguments.is_none());
+    (capitalized && lowercase && plain && !STD_TYPES.contains(&type_name.as_str())).then(|| Path {
+        leading_colon: None,
+        segments: path.segments.iter().take(count - 1).cloned().collect(),
+    })
 }
 
 fn path_end_span(path: &Path) -> Span {

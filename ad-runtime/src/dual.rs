@@ -175,15 +175,17 @@ impl<S: Scalar> Neg for &Dual<S> {
     }
 }
 
+/// Starts from `-0.0`, as `std`'s float sums do: the sum of nothing is `-0.0`, and adding
+/// `-0.0` changes no other sum.
 impl<S: Scalar> Sum for Dual<S> {
     fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
-        iter.fold(Self::zero(), |acc, x| acc + x)
+        iter.fold(-Self::zero(), |acc, x| acc + x)
     }
 }
 
 impl<'a, S: Scalar> Sum<&'a Dual<S>> for Dual<S> {
     fn sum<I: Iterator<Item = &'a Dual<S>>>(iter: I) -> Self {
-        iter.fold(Self::zero(), |acc, x| acc + *x)
+        iter.fold(-Self::zero(), |acc, x| acc + *x)
     }
 }
 

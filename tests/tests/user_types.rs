@@ -557,3 +557,106 @@ fn options() {
     assert_eq!(with_default_grad(2.0, Some(3.0)).1, 9.0);
     assert_eq!(with_default_jvp(2.0, None, 1.0).1, 2.0);
 }
+
+// ----- reverse mode takes user values apart with `let` and `if let` too -----
+
+#[forward]
+#[reverse]
+fn taken_apart(#[grad] p: &Particle, x: f64) -> f64 {
+    let Particle { position, mass, .. } = p;
+    let velocity = &p.velocity;
+    let speed = velocity.x * velocity.x + velocity.y * velocity.y;
+    let mut total = mass * speed + position.x * x;
+    let Vec2 { x: px, y: py } = position;
+    total += px * py;
+    total
+}
+
+#[forward]
+#[reverse]
+fn first_or(#[grad] l: &List, x: f64) -> f64 {
+    if let List::Cons(head, tail) = l {
+        if let List::Cons(second, _) = &**tail {
+            return head * second * x;
+        }
+        head * x
+    } else {
+        x
+    }
+}
+
+#[test]
+fn let_and_if_let_over_user_values() {
+    let mut rng = Rng::new(18);
+    let p = Particle {
+        position: Vec2 { x: 0.4, y: -0.3 },
+        velocity: Vec2 { x: 1.1, y: 0.2 },
+        mass: 1.7,
+        steps: 3,
+    };
+    check(
+        taken_apart,
+        taken_apart_jvp,
+        taken_apart_vjp,
+        &p,
+        0.8,
+        &mut rng,
+    );
+    for length in [0, 1, 2, 3] {
+        let values: Vec<f64> = (0..length).map(|_| rng.uniform(-1.5, 1.5)).collect();
+        check(
+            first_or,
+            first_or_jvp,
+            first_or_vjp,
+            &list_of(&values),
+            1.2,
+            &mut rng,
+        );
+    }
+}
+
+// ----- loops over containers inside user values -----
+
+#[derive(Clone, Debug, PartialEq, Differentiable)]
+pub struct Cloud {
+    pub weights: Vec<f64>,
+    pub points: Vec<Vec2>,
+}
+
+#[forward]
+#[reverse]
+fn cloud_energy(#[grad] c: &Cloud, x: f64) -> f64 {
+    let mut s = x;
+    for w in &c.weights {
+        s += (w * x).sin();
+    }
+    for p in c.points.iter() {
+        s += p.x * p.y + Vec2::norm(p);
+    }
+    let total: f64 = c.weights.iter().map(|w| w * w).sum();
+    s * total
+}
+
+#[test]
+fn loops_over_containers_in_user_values() {
+    let mut rng = Rng::new(19);
+    for n in [0, 1, 4] {
+        let c = Cloud {
+            weights: (0..n).map(|_| rng.uniform(-1.0, 1.0)).collect(),
+            points: (0..n + 1)
+                .map(|_| Vec2 {
+                    x: rng.uniform(0.2, 1.0),
+                    y: rng.uniform(0.2, 1.0),
+                })
+                .collect(),
+        };
+        check(
+            cloud_energy,
+            cloud_energy_jvp,
+            cloud_energy_vjp,
+            &c,
+            0.7,
+            &mut rng,
+        );
+    }
+}

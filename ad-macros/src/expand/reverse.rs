@@ -822,9 +822,18 @@ impl<'a> Generator<'a> {
                     } else {
                         quote!(&#name)
                     };
+                    // Held like the parameter (by reference or by value), so that the user's
+                    // `*l`, `&**t` reach the index twin as they reach the value.
+                    let owned = names::derived("__ad_owned_indices_", name);
+                    let held = if param.is_reference() {
+                        quote!(&#owned)
+                    } else {
+                        quote!(#owned)
+                    };
                     self.emit(quote! {
-                        let (#indices, #length) =
+                        let (#owned, #length) =
                             ::ad_runtime::__private::number_floats::<#path, _>(#value);
+                        let #indices = #held;
                     });
                     self.parameter_adjoints
                         .push(quote!(__adj.vector_result(#vector, #length)));
@@ -1069,6 +1078,11 @@ impl<'a> Generator<'a> {
         if let (Pat::Ident(name), Some(init)) = (&local.pat, &local.init) {
             if let Expr::Closure(closure) = &*init.expr {
                 return self.closure_local(&name.ident, name.mutability.as_ref(), closure);
+            }
+        }
+        if let Some(init) = &local.init {
+            if self.shaped_argument(&init.expr).is_some() {
+                return self.shaped_local(local);
             }
         }
         if let (Pat::Tuple(pattern), Some(init)) = (&local.pat, &local.init) {
@@ -1704,6 +1718,82 @@ impl<'a> Generator<'a> {
         }
     }
 
+    /// `for w in &p.weights` (or `p.weights.iter()`) over a container in a `#[grad]` value:
+    /// `for k in 0..p.weights.len() { let w = &p.weights[k]; .. }`, so that each element is a
+    /// part with its index twin.
+    fn desugar_part_iteration(&self, for_loop: &syn::ExprForLoop) -> Option<Expr> {
+        let container = match strip_parens(&for_loop.expr) {
+            Expr::Reference(reference) if reference.mutability.is_none() => &*reference.expr,
+            Expr::MethodCall(call) if call.method == "iter" && call.args.is_empty() => {
+                &*call.receiver
+            }
+            _ => return None,
+        };
+        if self.vector_of(container).is_some() || self.shaped_part(container).is_none() {
+            return None;
+        }
+        let position = format_ident!("__ad_k{}", self.counter);
+        let syn::ExprForLoop {
+            attrs,
+            label,
+            pat,
+            body,
+            ..
+        } = for_loop;
+        let stmts = &body.stmts;
+        Some(syn::parse_quote_spanned!(for_loop.span()=>
+            #(#attrs)*
+            #label for #position in 0..(#container).len() {
+                let #pat = &(#container)[#position];
+                #(#stmts)*
+            }
+        ))
+    }
+
+    /// `let q = &p.inner;`, `let Point { x, y } = *p;`: names for a `#[grad]` value or its
+    /// parts, each with its index twin.
+    fn shaped_local(&mut self, local: &syn::Local) {
+        let init = local.init.as_ref().expect("a local with a value");
+        let (vector, indices) = self.shaped_part(&init.expr).expect("checked by the caller");
+        if init.diverge.is_some() {
+            self.error(
+                local,
+                "reverse mode matches a #[grad] value with `match`, not `let .. else`",
+            );
+            return;
+        }
+        if let Pat::Ident(name) = strip_pattern_type(&local.pat) {
+            if name.subpat.is_none() {
+                let value = self.native_unchecked(&init.expr);
+                let binding = &name.ident;
+                self.emit(quote!(let #binding = #value;));
+                self.bind(
+                    binding.unraw(),
+                    Binding::Shaped {
+                        vector,
+                        indices: quote!((#indices)),
+                    },
+                );
+                return;
+            }
+        }
+        let value = self.native_unchecked(&init.expr);
+        let pattern = self.retype_pattern(&strip_pattern_type(&local.pat).clone());
+        let (index_pattern, names) = self.index_pattern(&local.pat);
+        self.emit(quote! {
+            let (#pattern, #index_pattern) = (&(#value), &(#indices));
+        });
+        for (name, index) in names {
+            self.bind(
+                name,
+                Binding::Shaped {
+                    vector,
+                    indices: quote!(#index),
+                },
+            );
+        }
+    }
+
     /// The pattern that matches a `#[grad]` value's index twin alongside it: the same shape
     /// over `usize`, each name `x` bound as `__ad_idx_x`, literals and ranges as `_`. Returns it
     /// and each name with its index name.
@@ -1815,6 +1905,15 @@ impl<'a> Generator<'a> {
     }
 
     fn assign(&mut self, assign: &syn::ExprAssign) {
+        if self.shaped_part(&assign.left).is_some() {
+            // Its floats' numbers are fixed where it is bound.
+            self.error(
+                &assign.left,
+                "reverse mode reads a #[grad] value and the names bound to its parts, but does \
+                 not assign them; walk the value by recursion (or use #[forward])",
+            );
+            return;
+        }
         if let Expr::Index(index) = &*assign.left {
             if let Some(vector) = self.vector_of(&index.expr) {
                 let node = self.lower(&assign.right);
@@ -2037,6 +2136,23 @@ impl<'a> Generator<'a> {
     }
 
     fn lower_if(&mut self, expr_if: &syn::ExprIf, result: ResultVar) {
+        if let Expr::Let(condition) = strip_parens(&expr_if.cond) {
+            if self.shaped_part(&condition.expr).is_some() {
+                // `if let P = v { a } else { b }` on a `#[grad]` value is
+                // `match v { P => a, _ => b }`.
+                let pat = &condition.pat;
+                let scrutinee = &condition.expr;
+                let then_branch = &expr_if.then_branch;
+                let otherwise = match &expr_if.else_branch {
+                    Some((_, else_expr)) => quote!(#else_expr),
+                    None => quote!({}),
+                };
+                let desugared: syn::ExprMatch = syn::parse_quote_spanned!(expr_if.span()=>
+                    match #scrutinee { #pat => #then_branch, _ => #otherwise }
+                );
+                return self.lower_match(&desugared, result);
+            }
+        }
         let record = self.fresh("b");
         let (condition, bindings) = self.condition(&expr_if.cond);
         let bindings = bindings
@@ -2074,6 +2190,23 @@ impl<'a> Generator<'a> {
 
     /// A condition runs as written; an `if let` binds data names in the branch.
     fn condition(&mut self, cond: &Expr) -> (TokenStream, Vec<Ident>) {
+        struct ShapedLets<'g, 'a>(&'g Generator<'a>, Option<Expr>);
+        impl<'ast> Visit<'ast> for ShapedLets<'_, '_> {
+            fn visit_expr_let(&mut self, expr: &'ast syn::ExprLet) {
+                if self.0.shaped_part(&expr.expr).is_some() {
+                    self.1.get_or_insert_with(|| Expr::Let(expr.clone()));
+                }
+            }
+        }
+        let mut lets = ShapedLets(self, None);
+        lets.visit_expr(cond);
+        if let Some(found) = lets.1 {
+            self.error(
+                found,
+                "reverse mode takes a #[grad] value apart with `match` or a lone `if let`; \
+                 write `match v { Pattern => .., _ => .. }`",
+            );
+        }
         let bindings = let_bindings(cond);
         (self.native(cond), bindings)
     }
@@ -2090,7 +2223,7 @@ impl<'a> Generator<'a> {
         let scrutinee = if let Some((_, indices)) = &shaped {
             // A `#[grad]` value is matched with its index twin, so that each name the pattern
             // binds has the numbers of its floats at hand.
-            let value = self.native_unchecked(strip_to_place(&expr_match.expr));
+            let value = self.native_unchecked(&expr_match.expr);
             quote!((&(#value), &(#indices)))
         } else if self.may_be_float(&expr_match.expr) {
             self.native_unchecked(&expr_match.expr)
@@ -2145,6 +2278,11 @@ impl<'a> Generator<'a> {
     }
 
     fn lower_loop(&mut self, expr: &Expr, result: ResultVar) {
+        if let Expr::ForLoop(for_loop) = expr {
+            if let Some(desugared) = self.desugar_part_iteration(for_loop) {
+                return self.lower_loop(&desugared, result);
+            }
+        }
         let (user_label, body) = match expr {
             Expr::ForLoop(l) => (l.label.as_ref().map(|l| l.name.clone()), &l.body),
             Expr::While(l) => (l.label.as_ref().map(|l| l.name.clone()), &l.body),
@@ -3238,7 +3376,8 @@ impl<'a> Generator<'a> {
     fn desugar_reduction(&self, call: &syn::ExprMethodCall) -> Option<Expr> {
         let method = call.method.to_string();
         let (init, combine): (Expr, Option<&Expr>) = match (method.as_str(), call.args.len()) {
-            ("sum", 0) => (syn::parse_quote!(0.0), None),
+            // `std`'s float sums start from `-0.0` (the sum of nothing is `-0.0`).
+            ("sum", 0) => (syn::parse_quote!(-0.0), None),
             ("product", 0) => (syn::parse_quote!(1.0), None),
             ("fold", 2) => (call.args[0].clone(), Some(&call.args[1])),
             _ => return None,
@@ -3309,8 +3448,12 @@ impl<'a> Generator<'a> {
             }
         };
         let step = Self::filtered(filter, &pattern, by_value, step)?;
-        // Only chains over containers of floats that the loop lowering takes.
-        self.container_iteration(chain, &pattern)?;
+        // Only chains over containers of floats that the loop lowering takes, or over a
+        // container in a `#[grad]` value (`p.weights.iter()`).
+        let over_part = syn::parse_quote!(for #pattern in #chain {});
+        if self.desugar_part_iteration(&over_part).is_none() {
+            self.container_iteration(chain, &pattern)?;
+        }
         Some(syn::parse_quote!({
             let mut #accumulator = #init;
             for #pattern in #chain {
@@ -3507,16 +3650,22 @@ impl<'a> Generator<'a> {
                 let position = self.native_unchecked(&index.index);
                 Some((vector, quote!(#indices[#position])))
             }
+            // The index twin has the value's shape, `Box`es included: it is reached by the
+            // same references and dereferences.
             Expr::Reference(reference) if reference.mutability.is_none() => {
-                self.shaped_part(&reference.expr)
+                let (vector, indices) = self.shaped_part(&reference.expr)?;
+                Some((vector, quote!((&#indices))))
             }
             Expr::Unary(unary) if matches!(unary.op, UnOp::Deref(_)) => {
-                self.shaped_part(&unary.expr)
+                let (vector, indices) = self.shaped_part(&unary.expr)?;
+                Some((vector, quote!((*#indices))))
             }
             Expr::Paren(paren) => self.shaped_part(&paren.expr),
-            Expr::MethodCall(call)
-                if call.args.is_empty() && (call.method == "as_ref" || call.method == "clone") =>
-            {
+            Expr::MethodCall(call) if call.args.is_empty() && call.method == "as_ref" => {
+                let (vector, indices) = self.shaped_part(&call.receiver)?;
+                Some((vector, quote!(#indices.as_ref())))
+            }
+            Expr::MethodCall(call) if call.args.is_empty() && call.method == "clone" => {
                 self.shaped_part(&call.receiver)
             }
             _ => None,
@@ -3660,6 +3809,28 @@ impl<'a> Generator<'a> {
                 ::ad_runtime::__private::LiftProbe::new(#call).__ad_lift::<#scalar>()
             });
         }
+        let method_name = call.method.to_string();
+        let float_method = [
+            UNARY_RULES,
+            BINARY_RULES,
+            TERNARY_RULES,
+            FLOAT_METHODS_WITHOUT_RULES,
+            VALUE_ONLY_METHODS,
+        ]
+        .iter()
+        .any(|names| names.contains(&method_name.as_str()))
+            || method_name == "powi"
+            || method_name == "sin_cos";
+        if !float_method
+            && self.shaped_part(&call.receiver).is_some()
+            && !matches!(&*call.receiver, Expr::Field(_) | Expr::Index(_))
+        {
+            return self.refuse(
+                &Expr::MethodCall(call.clone()),
+                "reverse mode calls a method of a user type on `self` or on a #[grad] parameter; \
+                 on a part of one, call it by its type's path: `Vec2::norm(p)`",
+            );
+        }
         let method = call.method.to_string();
         let float_operands = self.may_be_float(&call.receiver)
             || call.args.iter().any(|argument| self.may_be_float(argument));
@@ -3777,6 +3948,12 @@ impl<'a> Generator<'a> {
         }
         match classify_callee(path, &self.locals) {
             Callee::UserFunction if with_floats => {}
+            Callee::UserMethod(type_path, method) if with_floats => {
+                let companion =
+                    names::method_companion_path(&type_path, &method, names::REVERSE_COMPANION);
+                let args: Vec<&Expr> = call.args.iter().collect();
+                return self.lower_companion_call(companion, &args, call.span());
+            }
             Callee::Other
                 if with_floats
                     && path.segments.last().is_some_and(|s| {
@@ -4339,24 +4516,17 @@ fn compound_rule(op: &BinOp) -> Option<&'static str> {
     })
 }
 
+fn strip_pattern_type(pat: &Pat) -> &Pat {
+    match pat {
+        Pat::Type(typed) => strip_pattern_type(&typed.pat),
+        _ => pat,
+    }
+}
+
 fn strip_parens(expr: &Expr) -> &Expr {
     match expr {
         Expr::Paren(paren) => strip_parens(&paren.expr),
         Expr::Group(group) => strip_parens(&group.expr),
-        _ => expr,
-    }
-}
-
-/// `l`, `&l`, `*l`, `&**t`, `t.as_ref()`: the place a match reads (it is matched by
-/// reference with its index twin).
-fn strip_to_place(expr: &Expr) -> &Expr {
-    match expr {
-        Expr::Reference(reference) => strip_to_place(&reference.expr),
-        Expr::Unary(unary) if matches!(unary.op, UnOp::Deref(_)) => strip_to_place(&unary.expr),
-        Expr::Paren(paren) => strip_to_place(&paren.expr),
-        Expr::MethodCall(call) if call.args.is_empty() && call.method == "as_ref" => {
-            strip_to_place(&call.receiver)
-        }
         _ => expr,
     }
 }
