@@ -27,11 +27,18 @@ pub fn expand(input: DeriveInput) -> TokenStream {
     }
     let twin = format_ident!("__AdOver_{}", input.ident);
     let shapes = match &input.data {
-        Data::Struct(data) => vec![Shape::new(&cx, None, &data.fields)],
+        Data::Struct(data) => vec![Shape::new(&cx, &input.ident, None, &data.fields)],
         Data::Enum(data) => data
             .variants
             .iter()
-            .map(|variant| Shape::new(&cx, Some(variant.ident.clone()), &variant.fields))
+            .map(|variant| {
+                Shape::new(
+                    &cx,
+                    &input.ident,
+                    Some(variant.ident.clone()),
+                    &variant.fields,
+                )
+            })
             .collect(),
         Data::Union(data) => {
             cx.error_spanned_by(
@@ -139,7 +146,7 @@ impl Field {
 }
 
 impl Shape {
-    fn new(cx: &Ctxt, variant: Option<Ident>, fields: &Fields) -> Shape {
+    fn new(cx: &Ctxt, name: &Ident, variant: Option<Ident>, fields: &Fields) -> Shape {
         let named = matches!(fields, Fields::Named(_));
         let fields = fields
             .iter()
@@ -164,7 +171,7 @@ impl Shape {
                 Field {
                     member,
                     binding,
-                    ty: field.ty.clone(),
+                    ty: replace_self(field.ty.clone(), name),
                     vis: field.vis.clone(),
                     differentiable: !no_grad && !is_data_type(&field.ty),
                 }
@@ -425,17 +432,51 @@ impl Generated<'_> {
     }
 }
 
-/// Integer, `bool`, `char`, `String` and `&'static str` fields hold no floats.
+/// `Self` in a field's type (`Option<Box<Self>>`) is the type itself: in the twin, `Self`
+/// would be the twin.
+fn replace_self(mut ty: Type, name: &Ident) -> Type {
+    struct Replace<'a>(&'a Ident);
+    impl syn::visit_mut::VisitMut for Replace<'_> {
+        fn visit_path_mut(&mut self, path: &mut syn::Path) {
+            if let Some(first) = path.segments.first_mut() {
+                if first.ident == "Self" {
+                    first.ident = Ident::new(&self.0.to_string(), first.ident.span());
+                }
+            }
+            syn::visit_mut::visit_path_mut(self, path);
+        }
+    }
+    syn::visit_mut::VisitMut::visit_type_mut(&mut Replace(name), &mut ty);
+    ty
+}
+
+/// Integer, `bool`, `char`, `String` and `&'static str` fields hold no floats, nor `Vec`s,
+/// `Option`s, `Box`es, arrays and tuples of them.
 fn is_data_type(ty: &Type) -> bool {
     const DATA: &[&str] = &[
         "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
         "bool", "char", "String",
     ];
+    const WRAPPERS: &[&str] = &["Vec", "Option", "Box"];
     match ty {
-        Type::Path(path) => path
-            .path
-            .get_ident()
-            .is_some_and(|ident| DATA.iter().any(|name| ident == name)),
+        Type::Path(path) if path.qself.is_none() => {
+            let Some(last) = path.path.segments.last() else {
+                return false;
+            };
+            if path.path.segments.len() == 1 && DATA.iter().any(|name| last.ident == name) {
+                return true;
+            }
+            match &last.arguments {
+                syn::PathArguments::AngleBracketed(args)
+                    if WRAPPERS.iter().any(|name| last.ident == name) && args.args.len() == 1 =>
+                {
+                    matches!(&args.args[0], syn::GenericArgument::Type(inner) if is_data_type(inner))
+                }
+                _ => false,
+            }
+        }
+        Type::Array(array) => is_data_type(&array.elem),
+        Type::Tuple(tuple) => tuple.elems.iter().all(is_data_type),
         Type::Reference(reference) => {
             matches!(&*reference.elem, Type::Path(path) if path.path.is_ident("str"))
         }

@@ -220,6 +220,18 @@ mod driver {
             }
         };
         valid::check_reverse_signature(&cx, &function);
+        if calls == Calls::Checkpointed {
+            for param in &function.params {
+                if param.user_type.is_some() && param.is_reference() && !param.receiver {
+                    cx.error_spanned_by(
+                        &param.ty,
+                        "a #[checkpoint] function keeps copies of its arguments, which must \
+                         borrow nothing: take this #[grad] parameter by value (its type \
+                         `Copy`), or use #[reverse]",
+                    );
+                }
+            }
+        }
         if calls == Calls::Checkpointed && function.is_method {
             cx.error_spanned_by(
                 function.name(),

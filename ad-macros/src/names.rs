@@ -165,7 +165,8 @@ pub fn tangents(function: &Function) -> Vec<Ident> {
             } else {
                 param.name.unraw().to_string()
             };
-            let mut tangent = if name.chars().count() == 1 {
+            // `do` and `dyn` are keywords: the tangents of `o` and `yn` are `d_o`, `d_yn`.
+            let mut tangent = if name.chars().count() == 1 && name != "o" {
                 format!("d{name}")
             } else {
                 format!("d_{name}")

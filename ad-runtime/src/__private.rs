@@ -737,6 +737,23 @@ impl<T: IndexTwin, const N: usize> IndexTwin for [T; N] {
     }
 }
 
+macro_rules! index_twin_tuple {
+    ($($name:ident $index:tt),+) => {
+        impl<$($name: IndexTwin),+> IndexTwin for ($($name,)+) {
+            fn for_each_index(&self, f: &mut impl FnMut(usize)) {
+                $(self.$index.for_each_index(f);)+
+            }
+            fn first_index(&self) -> Option<usize> {
+                None$(.or_else(|| self.$index.first_index()))+
+            }
+        }
+    };
+}
+
+index_twin_tuple!(T0 0, T1 1);
+index_twin_tuple!(T0 0, T1 1, T2 2);
+index_twin_tuple!(T0 0, T1 1, T2 2, T3 3);
+
 /// The floats of a `#[grad]` parameter numbered in order: its index twin, and their count.
 pub fn number_floats<T: Differentiable, S>(over: &T::Over<S>) -> (T::Over<Index>, usize) {
     let mut count = 0;
@@ -782,5 +799,77 @@ impl<S: Scalar, const N: usize, const M: usize> Adjoints<S, N, M> {
                 self.add_element(vector, first + offset, *cotangent);
             }
         }
+    }
+}
+
+/// A name bound by a pattern over a `#[grad]` value, by reference (`&f64`) or by value, read
+/// as a value: autoref specialization, the by-reference impl first.
+pub struct ValueProbe<T>(pub T);
+
+pub trait ValueOfReference<T> {
+    fn __ad_value(self) -> T;
+}
+
+impl<T: Copy> ValueOfReference<T> for ValueProbe<&T> {
+    #[inline(always)]
+    fn __ad_value(self) -> T {
+        *self.0
+    }
+}
+
+pub trait ValueOfValue<T> {
+    fn __ad_value(&self) -> T;
+}
+
+impl<T: Copy> ValueOfValue<T> for ValueProbe<T> {
+    #[inline(always)]
+    fn __ad_value(&self) -> T {
+        self.0
+    }
+}
+
+/// The adjoint a callee returns for an argument bound by a pattern over a `#[grad]` value: a
+/// scalar when the argument is one of its floats, the flat adjoints of a part's floats when it
+/// is a part (the callee's parameter is `#[grad]`). Added where its floats start.
+pub trait PartCotangent<S> {
+    fn add_to<const N: usize, const M: usize>(
+        self,
+        adjoints: &mut Adjoints<S, N, M>,
+        vector: usize,
+        first: Option<usize>,
+    );
+}
+
+impl<S: Scalar> PartCotangent<S> for S {
+    #[inline(always)]
+    fn add_to<const N: usize, const M: usize>(
+        self,
+        adjoints: &mut Adjoints<S, N, M>,
+        vector: usize,
+        first: Option<usize>,
+    ) {
+        adjoints.add_part(vector, first, self);
+    }
+}
+
+impl<S: Scalar> PartCotangent<S> for Vec<S> {
+    fn add_to<const N: usize, const M: usize>(
+        self,
+        adjoints: &mut Adjoints<S, N, M>,
+        vector: usize,
+        first: Option<usize>,
+    ) {
+        adjoints.add_range(vector, first, &self);
+    }
+}
+
+impl<S: Scalar, const K: usize> PartCotangent<S> for [S; K] {
+    fn add_to<const N: usize, const M: usize>(
+        self,
+        adjoints: &mut Adjoints<S, N, M>,
+        vector: usize,
+        first: Option<usize>,
+    ) {
+        adjoints.add_range(vector, first, &self);
     }
 }

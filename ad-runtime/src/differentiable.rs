@@ -257,3 +257,42 @@ impl<T: Differentiable, const N: usize> Differentiable for [T; N] {
         over.iter().find_map(T::first)
     }
 }
+
+macro_rules! tuple_impl {
+    ($first:ident 0 $(, $name:ident $index:tt)*) => {
+        /// A tuple's floats must share one float type.
+        impl<$first: Differentiable $(, $name: Differentiable<Float = $first::Float>)*>
+            Differentiable for ($first, $($name,)*)
+        {
+            type Float = $first::Float;
+            type Over<S> = ($first::Over<S>, $($name::Over<S>,)*);
+            fn to_over(&self) -> Self::Over<Self::Float> {
+                ($first::to_over(&self.0), $($name::to_over(&self.$index),)*)
+            }
+            fn from_over(over: Self::Over<Self::Float>) -> Self {
+                ($first::from_over(over.0), $($name::from_over(over.$index),)*)
+            }
+            fn map<A, B>(over: &Self::Over<A>, f: &mut impl FnMut(&A) -> B) -> Self::Over<B> {
+                ($first::map(&over.0, f), $($name::map(&over.$index, f),)*)
+            }
+            fn zip<A, B, C>(
+                a: &Self::Over<A>,
+                b: &Self::Over<B>,
+                f: &mut impl FnMut(&A, &B) -> C,
+            ) -> Self::Over<C> {
+                ($first::zip(&a.0, &b.0, f), $($name::zip(&a.$index, &b.$index, f),)*)
+            }
+            fn for_each<A>(over: &Self::Over<A>, f: &mut impl FnMut(&A)) {
+                $first::for_each(&over.0, f);
+                $($name::for_each(&over.$index, f);)*
+            }
+            fn first<A>(over: &Self::Over<A>) -> Option<&A> {
+                $first::first(&over.0)$(.or_else(|| $name::first(&over.$index)))*
+            }
+        }
+    };
+}
+
+tuple_impl!(T0 0, T1 1);
+tuple_impl!(T0 0, T1 1, T2 2);
+tuple_impl!(T0 0, T1 1, T2 2, T3 3);

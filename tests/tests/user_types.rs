@@ -660,3 +660,82 @@ fn loops_over_containers_in_user_values() {
         );
     }
 }
+
+// ----- regressions from the review of user types -----
+
+#[derive(Clone, Debug, PartialEq, Differentiable)]
+pub struct Knot {
+    pub w: f64,
+    pub scale: Option<f64>,
+    pub boxed: Box<f64>,
+    pub pair: (f64, f64),
+    pub n: usize,
+    pub ids: Vec<usize>,
+    pub next: Option<Box<Self>>,
+}
+
+#[forward]
+#[reverse]
+fn square(o: f64) -> f64 {
+    o * o
+}
+
+/// `if let` on an `Option` field and on an optional child passed to a recursive call (once
+/// silently zero in reverse mode); a by-value match binding passed to a call and used in a
+/// guard; a data field matched by value; `Box<f64>`, tuple and `Self` fields.
+#[forward]
+#[reverse]
+fn knots(#[grad] k: &Knot, x: f64) -> f64 {
+    let mut s = k.w * x + *k.boxed * k.pair.0 - k.pair.1;
+    if let Some(scale) = k.scale {
+        s *= scale;
+    }
+    s += match k.scale {
+        Some(v) if v > 0.0 => square(v) * x,
+        Some(v) => v,
+        None => x,
+    };
+    s += match k.n {
+        0 => x,
+        m => {
+            let mut p = k.w;
+            for _ in 0..m {
+                p *= x;
+            }
+            p + k.ids.len() as f64
+        }
+    };
+    if let Some(next) = &k.next {
+        s * knots(next, x)
+    } else {
+        s
+    }
+}
+
+#[test]
+fn regressions_from_the_review() {
+    let mut rng = Rng::new(20);
+    let knot = |scale: Option<f64>, n: usize, next: Option<Box<Knot>>, rng: &mut Rng| Knot {
+        w: rng.uniform(-1.0, 1.0),
+        scale,
+        boxed: Box::new(rng.uniform(-1.0, 1.0)),
+        pair: (rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0)),
+        n,
+        ids: vec![1, 2],
+        next,
+    };
+    let inner = knot(Some(-0.5), 0, None, &mut rng);
+    let middle = knot(None, 2, Some(Box::new(inner)), &mut rng);
+    let outer = knot(Some(1.5), 3, Some(Box::new(middle)), &mut rng);
+    check(knots, knots_jvp, knots_vjp, &outer, 0.9, &mut rng);
+    // The gradient reaches the innermost knot through `if let Some(next)`.
+    let (_, (adjoint, _)) = knots_grad(&outer, 0.9);
+    let innermost = adjoint
+        .next
+        .as_ref()
+        .and_then(|k| k.next.as_ref())
+        .expect("three knots");
+    assert!(innermost.w != 0.0);
+    // A parameter named `o` has the tangent `d_o` (`do` is a keyword).
+    assert_eq!(square_jvp(3.0, 1.0), (9.0, 6.0));
+}

@@ -187,6 +187,7 @@ pub fn companion_attributes() -> TokenStream {
             unused_assignments,
             unreachable_code,
             unreachable_patterns,
+            irrefutable_let_patterns,
             clippy::all,
             clippy::pedantic
         )]

@@ -918,7 +918,7 @@ impl<'a> Generator<'a> {
             #[allow(unused_imports)]
             use ::ad_runtime::__private::{
                 CastPrimitive as _, CastScalar as _, IndexOfData as _, IndexOfFloat as _,
-                LiftFloat as _, LiftOther as _,
+                LiftFloat as _, LiftOther as _, ValueOfReference as _, ValueOfValue as _,
             };
             #[allow(non_camel_case_types, dead_code)]
             type __AdAdjoints<__T> = ::ad_runtime::__private::Adjoints<__T, #slots, #vectors>;
@@ -1778,10 +1778,13 @@ impl<'a> Generator<'a> {
             }
         }
         let value = self.native_unchecked(&init.expr);
-        let pattern = self.retype_pattern(&strip_pattern_type(&local.pat).clone());
+        let pattern = self.retype_pattern(&local.pat);
         let (index_pattern, names) = self.index_pattern(&local.pat);
         self.emit(quote! {
-            let (#pattern, #index_pattern) = (&(#value), &(#indices));
+            let #pattern = #value;
+            let (#index_pattern) = &(#indices) else {
+                ::core::unreachable!("an index twin has the shape of its value")
+            };
         });
         for (name, index) in names {
             self.bind(
@@ -2222,9 +2225,11 @@ impl<'a> Generator<'a> {
         }
         let scrutinee = if let Some((_, indices)) = &shaped {
             // A `#[grad]` value is matched with its index twin, so that each name the pattern
-            // binds has the numbers of its floats at hand.
-            let value = self.native_unchecked(&expr_match.expr);
-            quote!((&(#value), &(#indices)))
+            // binds has the numbers of its floats at hand. The value is matched as written
+            // (its bindings by value or by reference as the user's are), the index twin in each
+            // arm.
+            let _ = indices;
+            self.native_unchecked(&expr_match.expr)
         } else if self.may_be_float(&expr_match.expr) {
             self.native_unchecked(&expr_match.expr)
         } else {
@@ -2234,9 +2239,15 @@ impl<'a> Generator<'a> {
         let mut arms = Vec::new();
         for (index, arm) in expr_match.arms.iter().enumerate() {
             let pat = self.retype_pattern(&arm.pat);
+            let mut index_binding = TokenStream::new();
             let (pat, bindings) = match &shaped {
-                Some((vector, _)) => {
+                Some((vector, indices)) => {
                     let (index_pat, names) = self.index_pattern(&arm.pat);
+                    index_binding = quote! {
+                        let (#index_pat) = &(#indices) else {
+                            ::core::unreachable!("an index twin has the shape of its value")
+                        };
+                    };
                     let bindings = names
                         .into_iter()
                         .map(|(name, indices)| {
@@ -2247,7 +2258,7 @@ impl<'a> Generator<'a> {
                             (name, binding)
                         })
                         .collect();
-                    (quote!((#pat, #index_pat)), bindings)
+                    (pat, bindings)
                 }
                 None => (
                     pat,
@@ -2264,14 +2275,11 @@ impl<'a> Generator<'a> {
             let body = &arm.body;
             let block: Block = syn::parse_quote!({ #body });
             let region = self.region(bindings, &block, &result);
-            let wrapped = nest_branch(index, count, quote!({ #region }));
+            let wrapped = nest_branch(index, count, quote!({ #index_binding #region }));
             arms.push(quote!(#pat #guard => { #wrapped }));
         }
-        let mismatch = shaped.is_some().then(
-            || quote!(_ => ::core::unreachable!("an index twin has the shape of its value"),),
-        );
         self.emit(quote! {
-            let #record = match #scrutinee { #(#arms)* #mismatch };
+            let #record = match #scrutinee { #(#arms)* };
         });
         let dispatch = dispatch_branches(count, &record);
         self.piece(dispatch);
@@ -2761,6 +2769,18 @@ impl<'a> Generator<'a> {
                 );
                 continue;
             }
+            if matches!(self.lookup(name), Some(Binding::Shaped { .. })) {
+                self.error(
+                    name,
+                    format!(
+                        "a checkpointed region cannot read the #[grad] value `{name}` yet: a \
+                         checkpoint keeps copies of the values its region reads, and only \
+                         scalars and other `Copy` data are kept; read its floats into locals \
+                         before the region"
+                    ),
+                );
+                continue;
+            }
             if matches!(
                 self.lookup(name),
                 Some(Binding::Vector(_) | Binding::Element { .. })
@@ -3026,10 +3046,14 @@ impl<'a> Generator<'a> {
                     value: path.to_token_stream(),
                     vector,
                 },
-                // A float bound by a pattern over a `#[grad]` value (`Cons(head, _)`).
+                // A float bound by a pattern over a `#[grad]` value (`Cons(head, _)`), by
+                // reference or by value.
                 Some(Binding::Shaped { .. }) => {
                     let name = path.path.get_ident().cloned().expect("a name");
-                    self.part(&quote!((*#name)), expr)
+                    self.part(
+                        &quote!(::ad_runtime::__private::ValueProbe(#name).__ad_value()),
+                        expr,
+                    )
                 }
                 Some(Binding::Nested { .. }) => self.refuse(
                     expr,
@@ -3103,6 +3127,13 @@ impl<'a> Generator<'a> {
                         return Node::Constant(quote!((-#value)));
                     }
                     self.apply_rule("neg", vec![inner], Vec::new(), unary.span())
+                }
+                // `*b.boxed`, `**head`: a float behind a `Box` of a `#[grad]` value.
+                UnOp::Deref(_)
+                    if matches!(&*unary.expr, Expr::Field(_) | Expr::Unary(_))
+                        && self.shaped_part(expr).is_some() =>
+                {
+                    self.part(&quote!(#unary), expr)
                 }
                 UnOp::Deref(_) => match self.lower(&unary.expr) {
                     element @ (Node::Element { .. } | Node::Part { .. }) => element,
@@ -4076,9 +4107,9 @@ impl<'a> Generator<'a> {
                 quote!(__adj.add_element(#vector, #index, #cotangent);)
             }
             Node::Vector { vector, .. } => quote!(__adj.add_vector(#vector, &#cotangent);),
-            Node::Shaped { vector, first, .. } => {
-                quote!(__adj.add_range(#vector, #first, &#cotangent);)
-            }
+            Node::Shaped { vector, first, .. } => quote! {
+                ::ad_runtime::__private::PartCotangent::add_to(#cotangent, __adj, #vector, #first);
+            },
             Node::Part { vector, index, .. } => {
                 quote!(__adj.add_part(#vector, #index, #cotangent);)
             }

@@ -40,3 +40,24 @@ fn reassigned(#[grad] l: &List, x: f64) -> f64 {
     }
     sum
 }
+
+#[derive(Clone, Copy, Differentiable)]
+pub struct P2 {
+    pub x: f64,
+    pub y: f64,
+}
+
+#[ad_runtime::checkpoint]
+fn checkpointed_by_reference(#[grad] p: &P2, x: f64) -> f64 {
+    (x * p.x).sin() + p.y
+}
+
+#[reverse]
+fn checkpointed_region_reads_it(#[grad] p: &P2, x: f64) -> f64 {
+    let mut s = x;
+    #[checkpoint(every = 2)]
+    for _ in 0..4 {
+        s = s * p.x;
+    }
+    s
+}
