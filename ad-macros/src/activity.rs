@@ -22,6 +22,12 @@ pub struct Locals {
     pub floats: HashSet<Ident>,
     /// The types of `#[grad]` parameters, whose values the derivative code holds as twins.
     pub user_types: UserTypes,
+    /// Closure parameters without a type (`|v| v * 2.0`): they may hold floats the analysis
+    /// cannot see, so nothing computed from them is taken for data.
+    pub untyped: HashSet<Ident>,
+    /// Names bound by patterns over values holding floats (the parts of `#[grad]` values):
+    /// a `#[no_grad]` float among them is a plain float in derivative code.
+    pub pattern_bound: HashSet<Ident>,
 }
 
 impl Locals {
@@ -32,6 +38,8 @@ impl Locals {
             all: collector.names,
             floats: HashSet::new(),
             user_types: UserTypes::of(function),
+            untyped: collector.untyped,
+            pattern_bound: HashSet::new(),
         };
         for param in &function.params {
             locals.all.insert(param.name.clone());
@@ -75,9 +83,11 @@ impl Locals {
         struct Collector<'l> {
             locals: &'l Locals,
             found: Vec<syn::Path>,
+            bound: Vec<Ident>,
         }
         impl Collector<'_> {
             fn collect(&mut self, pat: &Pat) {
+                self.bound.extend(pattern_bindings(pat).0);
                 struct Paths<'f>(&'f mut Vec<syn::Path>);
                 impl<'ast> Visit<'ast> for Paths<'_> {
                     fn visit_pat(&mut self, pat: &'ast Pat) {
@@ -121,11 +131,14 @@ impl Locals {
         let mut collector = Collector {
             locals: self,
             found: Vec::new(),
+            bound: Vec::new(),
         };
         collector.visit_block(&function.item.block);
-        for path in collector.found {
+        let (found, bound) = (collector.found, collector.bound);
+        for path in found {
             self.user_types.add(path);
         }
+        self.pattern_bound.extend(bound);
     }
 
     /// Whether `expr` may evaluate to a float (or to something holding floats).
@@ -261,6 +274,8 @@ struct Binding {
 #[derive(Default)]
 struct BindingCollector {
     names: HashSet<Ident>,
+    /// Closure parameters without a type: what they hold is not known.
+    untyped: HashSet<Ident>,
     bindings: Vec<Binding>,
 }
 
@@ -368,6 +383,9 @@ impl<'ast> Visit<'ast> for BindingCollector {
     fn visit_expr_closure(&mut self, closure: &'ast syn::ExprClosure) {
         for input in &closure.inputs {
             self.bind(input, None);
+            if !matches!(input, Pat::Type(_)) {
+                self.untyped.extend(pattern_bindings(input).0);
+            }
         }
         syn::visit::visit_expr_closure(self, closure);
     }

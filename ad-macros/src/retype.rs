@@ -91,11 +91,58 @@ impl Retype<'_> {
         ))
     }
 
+    /// An expression computed from data alone: no variable that may hold a float is named, and
+    /// nothing in it assigns, returns or breaks. (A literal alone is retyped instead.)
+    fn is_data_constant(&self, expr: &Expr) -> bool {
+        let compound = matches!(
+            expr,
+            Expr::Binary(_)
+                | Expr::MethodCall(_)
+                | Expr::Call(_)
+                | Expr::Index(_)
+                | Expr::Field(_)
+                | Expr::Paren(_)
+                | Expr::Unary(_)
+        );
+        compound
+            && !mentions_name(expr, &|name| {
+                self.locals.floats.contains(name)
+                    || self.locals.untyped.contains(name)
+                    || ["return", "break", "continue", "self"]
+                        .iter()
+                        .any(|k| name == k)
+            })
+            && !crate::activity::assigns(expr)
+            && !matches!(expr, Expr::Call(call) if matches!(&*call.func, Expr::Path(path) if path.path.segments.last().is_some_and(|s| names::is_generated_function_name(&s.ident.to_string()))))
+    }
+
     /// Lifts `expr` if it reads data: a local that holds no float, a field or dereference of
     /// one. Such a value is a float constant or, when it is not a float, passes unchanged.
     fn lift_data(&self, expr: &mut Expr) {
-        if reads_data(expr, self.locals) {
+        if reads_data(expr, self.locals) || self.reads_user_value(expr) {
             *expr = self.lift(expr);
+        }
+    }
+
+    /// `m.c` where `m` is a `#[grad]` parameter, or a name bound by a pattern over one: a float
+    /// of the twin (passed through), or a `#[no_grad]` field's plain float (lifted).
+    fn reads_user_value(&self, expr: &Expr) -> bool {
+        match expr {
+            Expr::Field(field) => match &*field.base {
+                Expr::Path(path) => path
+                    .path
+                    .get_ident()
+                    .is_some_and(|name| self.locals.user_types.of_binding(name).is_some()),
+                base => self.reads_user_value(base),
+            },
+            Expr::Path(path) => path
+                .path
+                .get_ident()
+                .is_some_and(|name| self.locals.pattern_bound.contains(name)),
+            Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Deref(_)) => {
+                self.reads_user_value(&unary.expr)
+            }
+            _ => false,
         }
     }
 
@@ -414,11 +461,25 @@ impl VisitMut for Retype<'_> {
                 let is_assignment = crate::activity::is_any_compound_assignment(&binary.op);
                 let left_float = self.locals.may_be_float(&binary.left);
                 let right_float = self.locals.may_be_float(&binary.right);
-                syn::visit_mut::visit_expr_binary_mut(self, binary);
-                if right_float && !is_assignment {
+                // An operand computed from data alone (`(cfg.lo + cfg.hi) * x`, `x * cfg.w[1]`)
+                // runs on plain floats and is lifted as a whole.
+                let left_constant =
+                    right_float && !is_assignment && self.is_data_constant(&binary.left);
+                let right_constant = left_float && self.is_data_constant(&binary.right);
+                if left_constant {
+                    *binary.left = self.lift(&binary.left);
+                } else {
+                    self.visit_expr_mut(&mut binary.left);
+                }
+                if right_constant {
+                    *binary.right = self.lift(&binary.right);
+                } else {
+                    self.visit_expr_mut(&mut binary.right);
+                }
+                if right_float && !is_assignment && !left_constant {
                     self.lift_data(&mut binary.left);
                 }
-                if left_float {
+                if left_float && !right_constant {
                     self.lift_data(&mut binary.right);
                 }
                 None

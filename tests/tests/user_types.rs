@@ -9,60 +9,7 @@ mod common;
 
 use ad_runtime::{forward, reverse, Differentiable};
 use approx::assert_relative_eq;
-use common::{central_difference, Rng};
-
-/// `a + h b`, float by float.
-fn axpy<T: Differentiable<Float = f64>>(a: &T, h: f64, b: &T) -> T {
-    T::from_over(T::zip(&a.to_over(), &b.to_over(), &mut |a, b| a + h * b))
-}
-
-/// `<a, b>` over the floats.
-fn dot<T: Differentiable<Float = f64>>(a: &T, b: &T) -> f64 {
-    let mut sum = 0.0;
-    let products = T::zip(&a.to_over(), &b.to_over(), &mut |a, b| a * b);
-    T::for_each(&products, &mut |p| sum += p);
-    sum
-}
-
-/// A direction of the shape of `value`, with random floats.
-fn random_like<T: Differentiable<Float = f64>>(value: &T, rng: &mut Rng) -> T {
-    T::from_over(T::map(&value.to_over(), &mut |_| rng.uniform(-1.0, 1.0)))
-}
-
-/// Checks `f(t, x)` in both modes at `t`, `x` along three random directions.
-fn check<T: Differentiable<Float = f64>>(
-    plain: impl Fn(&T, f64) -> f64,
-    jvp: impl Fn(&T, f64, &T, f64) -> (f64, f64),
-    vjp: impl Fn(&T, f64, f64) -> (f64, (T, f64)),
-    t: &T,
-    x: f64,
-    rng: &mut Rng,
-) {
-    let (value, (grad_t, grad_x)) = vjp(t, x, 1.0);
-    assert_eq!(value.to_bits(), plain(t, x).to_bits(), "reverse value");
-    let (_, (scaled_t, scaled_x)) = vjp(t, x, -2.0);
-    assert_relative_eq!(scaled_x, -2.0 * grad_x, max_relative = 1e-12);
-    assert_relative_eq!(
-        dot(&scaled_t, &scaled_t),
-        4.0 * dot(&grad_t, &grad_t),
-        max_relative = 1e-12
-    );
-    for _ in 0..3 {
-        let dt = random_like(t, rng);
-        let dx = rng.uniform(-1.0, 1.0);
-        let (forward_value, tangent) = jvp(t, x, &dt, dx);
-        assert_eq!(
-            forward_value.to_bits(),
-            plain(t, x).to_bits(),
-            "forward value"
-        );
-        let along = |h: f64| plain(&axpy(t, h, &dt), x + h * dx);
-        let difference = central_difference(along, 0.0, 1e-4);
-        assert_relative_eq!(tangent, difference, epsilon = 1e-7, max_relative = 1e-7);
-        let adjoint = dot(&grad_t, &dt) + grad_x * dx;
-        assert_relative_eq!(adjoint, tangent, epsilon = 1e-12, max_relative = 1e-12);
-    }
-}
+use common::{central_difference, check_user_type as check, Rng};
 
 // ----- a struct, with a data field and a nested struct -----
 
@@ -738,4 +685,52 @@ fn regressions_from_the_review() {
     assert!(innermost.w != 0.0);
     // A parameter named `o` has the tangent `d_o` (`do` is a keyword).
     assert_eq!(square_jvp(3.0, 1.0), (9.0, 6.0));
+}
+
+// ----- floats computed from data, and `#[no_grad]` fields -----
+
+pub struct Limits {
+    pub lo: f64,
+    pub hi: f64,
+    pub weights: Vec<f64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Differentiable)]
+pub struct Tagged {
+    pub a: f64,
+    #[no_grad]
+    pub c: f64,
+}
+
+#[forward]
+#[reverse]
+fn data_expressions(limits: &Limits, #[grad] t: &Tagged, x: f64) -> f64 {
+    (limits.lo + limits.hi) * x
+        + x * limits.weights[1]
+        + f64::sin(limits.lo) * x
+        + limits.weights[0] * limits.weights[0] * x
+        + t.a * x
+        + t.c * x
+        + (2.0 * limits.hi).exp() * t.a
+}
+
+#[test]
+fn floats_computed_from_data() {
+    let mut rng = Rng::new(21);
+    let limits = Limits {
+        lo: 0.3,
+        hi: 1.2,
+        weights: vec![0.5, -0.7],
+    };
+    let t = Tagged { a: 0.8, c: 2.5 };
+    check(
+        |t: &Tagged, x| data_expressions(&limits, t, x),
+        |t: &Tagged, x, dt: &Tagged, dx| data_expressions_jvp(&limits, t, x, dt, dx),
+        |t: &Tagged, x, ct| data_expressions_vjp(&limits, t, x, ct),
+        &t,
+        0.4,
+        &mut rng,
+    );
+    // The `#[no_grad]` field is data: its adjoint is the value's.
+    assert_eq!(data_expressions_grad(&limits, &t, 0.4).1 .0.c, 2.5);
 }

@@ -45,6 +45,8 @@ pub fn retype_type(function: &Function, ty: &Type) -> Type {
         all: Default::default(),
         floats: Default::default(),
         user_types: UserTypes::of(function),
+        untyped: Default::default(),
+        pattern_bound: Default::default(),
     };
     let mut retype = Retype {
         float: function.float,

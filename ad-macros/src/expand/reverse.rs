@@ -3013,6 +3013,14 @@ impl<'a> Generator<'a> {
             self.checkpointed_region(&block, ResultVar::Float(name.clone(), slot));
             return Node::Var { name, slot };
         }
+        if self.is_data_constant(expr) {
+            // Computed from data alone (`x * cfg.w[1]`, `f64::sin(cfg.lo)`): on plain floats,
+            // then lifted.
+            let scalar = self.scalar();
+            return Node::Constant(quote! {
+                ::ad_runtime::__private::LiftProbe::new(#expr).__ad_lift::<#scalar>()
+            });
+        }
         match expr {
             Expr::Paren(paren) => self.lower(&paren.expr),
             Expr::Group(group) => self.lower(&group.expr),
@@ -3701,6 +3709,35 @@ impl<'a> Generator<'a> {
             }
             _ => None,
         }
+    }
+
+    /// An expression computed from data alone: it names no variable that holds (or may hold)
+    /// a float, and nothing in it assigns, returns or breaks.
+    fn is_data_constant(&self, expr: &Expr) -> bool {
+        let compound = matches!(
+            expr,
+            Expr::Binary(_)
+                | Expr::MethodCall(_)
+                | Expr::Call(_)
+                | Expr::Index(_)
+                | Expr::Field(_)
+                | Expr::Unary(_)
+        );
+        compound
+            && !crate::retype::mentions_name(expr, &|name| {
+                let bound_to_floats = match self.lookup(name) {
+                    Some(Binding::Data) => false,
+                    Some(_) => true,
+                    None => self.locals.floats.contains(name),
+                };
+                bound_to_floats
+                    || self.locals.untyped.contains(name)
+                    || ["return", "break", "continue", "self", names::SELF]
+                        .iter()
+                        .any(|keyword| name == keyword)
+            })
+            && !assigns(expr)
+            && !calls_generated_function(expr)
     }
 
     /// A float read from a `#[grad]` value: `value` at the place `expr` names. What is read

@@ -100,3 +100,85 @@ pub fn slice_forward_checked(
     );
     tangent
 }
+
+// ----- user types (`#[derive(Differentiable)]`) -----
+
+use ad_runtime::Differentiable;
+use approx::assert_relative_eq;
+
+/// `a + h b`, float by float.
+pub fn axpy<T: Differentiable<Float = f64>>(a: &T, h: f64, b: &T) -> T {
+    T::from_over(T::zip(&a.to_over(), &b.to_over(), &mut |a, b| a + h * b))
+}
+
+/// `<a, b>` over the floats.
+pub fn dot<T: Differentiable<Float = f64>>(a: &T, b: &T) -> f64 {
+    let mut sum = 0.0;
+    let products = T::zip(&a.to_over(), &b.to_over(), &mut |a, b| a * b);
+    T::for_each(&products, &mut |p| sum += p);
+    sum
+}
+
+/// A direction of the shape of `value`, with random floats.
+pub fn random_like<T: Differentiable<Float = f64>>(value: &T, rng: &mut Rng) -> T {
+    T::from_over(T::map(&value.to_over(), &mut |_| rng.uniform(-1.0, 1.0)))
+}
+
+/// `f(t, x)` in both modes at `t`, `x` along three random directions.
+/// Checks `f(t, x)` over a user type `T` in both modes at `t`, `x` along three random
+/// directions: values bit for bit, forward against central differences, reverse against
+/// forward (<grad, t> = J t), and linearity of `_vjp` in its cotangent.
+pub fn check_user_type<T: Differentiable<Float = f64>>(
+    plain: impl Fn(&T, f64) -> f64,
+    jvp: impl Fn(&T, f64, &T, f64) -> (f64, f64),
+    vjp: impl Fn(&T, f64, f64) -> (f64, (T, f64)),
+    t: &T,
+    x: f64,
+    rng: &mut Rng,
+) {
+    let (value, (grad_t, grad_x)) = vjp(t, x, 1.0);
+    assert_eq!(value.to_bits(), plain(t, x).to_bits(), "reverse value");
+    let (_, (scaled_t, scaled_x)) = vjp(t, x, -2.0);
+    assert_relative_eq!(scaled_x, -2.0 * grad_x, max_relative = 1e-12);
+    assert_relative_eq!(
+        dot(&scaled_t, &scaled_t),
+        4.0 * dot(&grad_t, &grad_t),
+        max_relative = 1e-12
+    );
+    for _ in 0..3 {
+        let dt = random_like(t, rng);
+        let dx = rng.uniform(-1.0, 1.0);
+        let (forward_value, tangent) = jvp(t, x, &dt, dx);
+        assert_eq!(
+            forward_value.to_bits(),
+            plain(t, x).to_bits(),
+            "forward value"
+        );
+        let along = |h: f64| plain(&axpy(t, h, &dt), x + h * dx);
+        let difference = central_difference(along, 0.0, 1e-4);
+        assert_relative_eq!(tangent, difference, epsilon = 1e-7, max_relative = 1e-7);
+        let adjoint = dot(&grad_t, &dt) + grad_x * dx;
+        assert_relative_eq!(adjoint, tangent, epsilon = 1e-12, max_relative = 1e-12);
+    }
+}
+
+/// [`check_user_type`] for `f(t)`, with only the user-type parameter.
+pub fn check_user_type1<T: Differentiable<Float = f64>>(
+    plain: impl Fn(&T) -> f64,
+    jvp: impl Fn(&T, &T) -> (f64, f64),
+    vjp: impl Fn(&T, f64) -> (f64, T),
+    t: &T,
+    rng: &mut Rng,
+) {
+    check_user_type(
+        |t: &T, _| plain(t),
+        |t: &T, _, dt: &T, _| jvp(t, dt),
+        |t: &T, _, ct| {
+            let (v, g) = vjp(t, ct);
+            (v, (g, 0.0))
+        },
+        t,
+        0.0,
+        rng,
+    );
+}
