@@ -305,6 +305,21 @@ fn types_without_the_derive_are_data() {
 
 // ----- tuple and container results -----
 
+/// A function of two floats: forward against differences, reverse against forward.
+fn check2_against_differences(
+    plain: impl Fn(f64, f64) -> f64,
+    jvp: impl Fn(f64, f64, f64, f64) -> (f64, f64),
+    vjp: impl Fn(f64, f64, f64) -> (f64, (f64, f64)),
+) {
+    for (x, y) in [(0.7, -0.4), (1.3, 2.1), (-0.9, 0.3)] {
+        let (_, tangent_x, tangent_y) = common::forward_checked2(&plain, &jvp, x, y);
+        let (value, (ax, ay)) = vjp(x, y, 1.0);
+        assert_eq!(value.to_bits(), plain(x, y).to_bits());
+        assert_relative_eq!(ax, tangent_x, max_relative = 1e-12, epsilon = 1e-14);
+        assert_relative_eq!(ay, tangent_y, max_relative = 1e-12, epsilon = 1e-14);
+    }
+}
+
 #[forward]
 #[reverse]
 fn polar(r: f64, theta: f64) -> (f64, f64) {
@@ -338,8 +353,19 @@ fn rotate(p: [f64; 2], angle: f64) -> [f64; 2] {
     [c * p[0] - s * p[1], s * p[0] + c * p[1]]
 }
 
+/// Destructures a tuple returned by a differentiated function.
+#[forward]
+#[reverse]
+fn through_polar(r: f64, theta: f64) -> f64 {
+    let (a, b) = polar(r, theta);
+    let (mut c, d) = polar(b, a);
+    c += d;
+    a * c
+}
+
 #[test]
 fn tuple_and_container_results() {
+    check2_against_differences(through_polar, through_polar_jvp, through_polar_vjp);
     let mut rng = Rng::new(16);
     for _ in 0..4 {
         let (r, theta) = (rng.uniform(0.1, 2.0), rng.uniform(-3.0, 3.0));

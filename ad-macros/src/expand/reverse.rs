@@ -1100,6 +1100,32 @@ impl<'a> Generator<'a> {
                 }
             }
         }
+        if let (Pat::Tuple(pattern), Some(init)) = (&local.pat, &local.init) {
+            if let Expr::Call(call) = &*init.expr {
+                let names: Option<Vec<&syn::PatIdent>> = pattern
+                    .elems
+                    .iter()
+                    .map(|element| match element {
+                        Pat::Ident(ident) if ident.subpat.is_none() && ident.by_ref.is_none() => {
+                            Some(ident)
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                let user_call = matches!(
+                    &*call.func,
+                    Expr::Path(path) if matches!(
+                        classify_callee(&path.path, &self.locals),
+                        Callee::UserFunction | Callee::UserMethod(..)
+                    )
+                );
+                if let (Some(names), true, None) = (names, user_call, &init.diverge) {
+                    if self.may_be_float(&init.expr) {
+                        return self.tuple_result_local(&names, &init.expr);
+                    }
+                }
+            }
+        }
         if let (Pat::Tuple(pattern), None) = (&local.pat, &local.init) {
             // `let (a, b);`: each name declared on its own, assigned later.
             if pattern
@@ -1216,6 +1242,19 @@ impl<'a> Generator<'a> {
             return self.data_local(local);
         }
         if let Some(ty) = &ty {
+            let from_call = local
+                .init
+                .as_ref()
+                .is_some_and(|init| matches!(&*init.expr, Expr::Call(_) | Expr::MethodCall(_)));
+            if float_of_type(ty).is_none() && from_call {
+                self.error(
+                    ty,
+                    "reverse mode does not take a container of floats returned by a call yet \
+                     (its public `_vjp` does); fill a local `Vec` in this function instead, or \
+                     use #[forward]",
+                );
+                return;
+            }
             if float_of_type(ty).is_none() {
                 self.error(
                     ty,
@@ -1656,6 +1695,28 @@ impl<'a> Generator<'a> {
     }
 
     /// `let [mut] name = node;` of a float: its value now, its adjoint's piece for the sweep.
+    /// `let (a, b) = g(x);` where `g` returns a tuple of floats: each name a float, and one
+    /// backward piece handing the callee's pullback the tuple of their adjoints.
+    fn tuple_result_local(&mut self, names: &[&syn::PatIdent], call: &Expr) {
+        let node = self.lower(call);
+        let value = node.value();
+        let mut slots = Vec::new();
+        for (position, name) in names.iter().enumerate() {
+            let field = syn::Index::from(position);
+            let (binding, mutability) = (&name.ident, &name.mutability);
+            self.emit(quote!(let #mutability #binding = #value.#field;));
+            let slot = self.slot();
+            self.bind(binding.unraw(), Binding::Float(slot));
+            slots.push(slot);
+        }
+        let cotangent = self.fresh("ct");
+        let backprop = self.backprop(&node, cotangent.to_token_stream());
+        self.piece(quote! {
+            let #cotangent = (#(::ad_runtime::__private::take(&mut __adj[#slots]),)*);
+            #backprop
+        });
+    }
+
     fn float_local(&mut self, name: &Ident, mutability: Option<&syn::token::Mut>, node: &Node) {
         let value = node.value();
         self.emit(quote!(let #mutability #name = #value;));

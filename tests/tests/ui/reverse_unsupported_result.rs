@@ -11,9 +11,15 @@ fn tuple_not_written_out(x: f64) -> (f64, f64) {
     pair
 }
 
+fn main() {}
+
 #[reverse]
-fn container_not_in_a_variable(x: f64) -> Vec<f64> {
-    vec![x, 2.0 * x]
+fn doubled(x: &[f64]) -> Vec<f64> {
+    x.iter().map(|v| 2.0 * v).collect()
 }
 
-fn main() {}
+#[reverse]
+fn container_from_a_call(x: &[f64]) -> f64 {
+    let v: Vec<f64> = doubled(x);
+    v.len() as f64
+}
