@@ -1154,3 +1154,47 @@ fn closures_changing_data_called_in_conditions() {
         &[(0.5, 1.2), (-1.0, 0.3)],
     );
 }
+
+// ----- local tuples of floats -----
+
+#[forward]
+#[reverse]
+fn tuple_product(p: (f64, f64)) -> f64 {
+    p.0 * p.1
+}
+
+/// A tuple built in the body, read by `.0`, updated in place, passed on whole.
+#[forward]
+#[reverse]
+fn local_tuples(x: f64, y: f64) -> f64 {
+    let t = (x * y, x.sin());
+    let mut u: (f64, f64) = (t.1, 2.0);
+    u.1 *= y;
+    u.0 = u.0 + t.0;
+    tuple_product(t) + t.0 * u.0 + tuple_product(u)
+}
+
+/// A tuple result held in a variable.
+#[forward]
+#[reverse]
+fn swapped(x: f64, y: f64) -> (f64, f64) {
+    let mut pair = (y * x, x.exp());
+    if x > 10.0 {
+        pair.0 = 0.0;
+    }
+    pair
+}
+
+#[test]
+fn local_tuples_of_floats() {
+    let (value, (ax, ay)) = swapped_vjp(0.5, 2.0, (1.0, -1.0));
+    assert_eq!(value, swapped(0.5, 2.0));
+    assert_relative_eq!(ax, 2.0 - 0.5_f64.exp(), max_relative = 1e-15);
+    assert_relative_eq!(ay, 0.5, max_relative = 1e-15);
+    check2(
+        local_tuples,
+        local_tuples_jvp,
+        local_tuples_vjp,
+        &[(0.7, 1.3), (-1.1, 0.4), (2.0, -0.6)],
+    );
+}

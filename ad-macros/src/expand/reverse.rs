@@ -476,6 +476,11 @@ enum Node {
         value: TokenStream,
         vector: usize,
     },
+    /// A tuple of floats held in a variable, passed on whole: one slot per element.
+    Tuple {
+        value: TokenStream,
+        slots: Vec<usize>,
+    },
     /// A float read from a `#[grad]` value (`p.x`, `*head`): element `index` of `vector`, an
     /// `Option<usize>` that is `None` when what was read is a data field (`p.n as f64`).
     Part {
@@ -517,6 +522,7 @@ impl Node {
             Node::Var { name, .. } => name.to_token_stream(),
             Node::Element { value, .. }
             | Node::Part { value, .. }
+            | Node::Tuple { value, .. }
             | Node::Vector { value, .. }
             | Node::Shaped { value, .. } => value.clone(),
             Node::Op { value, .. } => value.to_token_stream(),
@@ -939,6 +945,11 @@ impl<'a> Generator<'a> {
                 self.return_pullback(node.value(), seed)
             }
             ResultShape::Tuple(count) => {
+                // A tuple held in a variable.
+                if let node @ Node::Tuple { .. } = self.lower_if_tuple(strip_parens(tail), count) {
+                    let seed = self.backprop(&node, cotangent.to_token_stream());
+                    return self.return_pullback(node.value(), seed);
+                }
                 let elements: Vec<&Expr> = match strip_parens(tail) {
                     Expr::Tuple(tuple) if tuple.elems.len() == count => {
                         tuple.elems.iter().collect()
@@ -946,8 +957,8 @@ impl<'a> Generator<'a> {
                     other => {
                         self.error(
                             other,
-                            "reverse mode returns a tuple written out where the function \
-                             returns: `(a, b)`",
+                            "reverse mode returns a tuple written out (`(a, b)`) or held in a \
+                             variable",
                         );
                         return quote!(::core::unreachable!());
                     }
@@ -984,6 +995,18 @@ impl<'a> Generator<'a> {
                 let seed = quote!(__adj.add_vector(#vector, &#cotangent););
                 self.return_pullback(value, seed)
             }
+        }
+    }
+
+    /// `t`, a tuple of `count` floats held in a variable: its node; anything else a constant
+    /// placeholder.
+    fn lower_if_tuple(&mut self, expr: &Expr, count: usize) -> Node {
+        match expr {
+            Expr::Path(path) => match path.path.get_ident().and_then(|name| self.lookup(name)) {
+                Some(Binding::Tuple(slots)) if slots.len() == count => self.lower(expr),
+                _ => Node::Constant(TokenStream::new()),
+            },
+            _ => Node::Constant(TokenStream::new()),
         }
     }
 
@@ -1097,6 +1120,23 @@ impl<'a> Generator<'a> {
                         };
                         return self.tuple_local(pattern, &values);
                     }
+                }
+            }
+        }
+        if let (Pat::Ident(name), Some(init)) = (strip_pattern_type(&local.pat), &local.init) {
+            if let Expr::Tuple(tuple) = strip_parens(&init.expr) {
+                let typed_as_floats = match &local.pat {
+                    Pat::Type(typed) => matches!(&*typed.ty, syn::Type::Tuple(ty)
+                        if ty.elems.iter().all(|elem| float_of_type(elem).is_some())),
+                    _ => true,
+                };
+                if typed_as_floats
+                    && name.subpat.is_none()
+                    && init.diverge.is_none()
+                    && !tuple.elems.is_empty()
+                    && tuple.elems.iter().all(|elem| self.may_be_float(elem))
+                {
+                    return self.tuple_value_local(name, tuple);
                 }
             }
         }
@@ -1695,6 +1735,22 @@ impl<'a> Generator<'a> {
     }
 
     /// `let [mut] name = node;` of a float: its value now, its adjoint's piece for the sweep.
+    /// `let t = (a * b, c);`: a tuple of floats, one slot per element (`t.0`, passed on whole).
+    fn tuple_value_local(&mut self, name: &syn::PatIdent, tuple: &syn::ExprTuple) {
+        let elements: Vec<&Expr> = tuple.elems.iter().collect();
+        let nodes = self.lower_operands(&elements);
+        let mut slots = Vec::new();
+        for node in &nodes {
+            let slot = self.slot();
+            self.assignment_piece(slot, node);
+            slots.push(slot);
+        }
+        let values = nodes.iter().map(Node::value);
+        let (binding, mutability) = (&name.ident, &name.mutability);
+        self.emit(quote!(let #mutability #binding = (#(#values,)*);));
+        self.bind(binding.unraw(), Binding::Tuple(slots));
+    }
+
     /// `let (a, b) = g(x);` where `g` returns a tuple of floats: each name a float, and one
     /// backward piece handing the callee's pullback the tuple of their adjoints.
     fn tuple_result_local(&mut self, names: &[&syn::PatIdent], call: &Expr) {
@@ -3115,6 +3171,13 @@ impl<'a> Generator<'a> {
                     value: path.to_token_stream(),
                     vector,
                 },
+                Some(Binding::Tuple(slots)) => {
+                    let name = path.path.get_ident().cloned().expect("a name");
+                    Node::Tuple {
+                        value: self.read(quote!(#name)).to_token_stream(),
+                        slots,
+                    }
+                }
                 // A float bound by a pattern over a `#[grad]` value (`Cons(head, _)`), by
                 // reference or by value.
                 Some(Binding::Shaped { .. }) => {
@@ -3720,13 +3783,19 @@ impl<'a> Generator<'a> {
     }
 
     /// The float variable a place names (`x` in `x = ..`, `x += ..`), with its slot.
-    fn float_variable(&self, place: &Expr) -> Option<(Ident, usize)> {
+    /// A place holding a float with a slot of its own: a float variable, or `t.0` of a tuple.
+    fn float_variable(&self, place: &Expr) -> Option<(TokenStream, usize)> {
+        if let Expr::Field(field) = place {
+            return self
+                .tuple_element(field)
+                .map(|slot| (field.to_token_stream(), slot));
+        }
         let Expr::Path(path) = place else {
             return None;
         };
         let name = path.path.get_ident()?;
         match self.lookup(name)? {
-            Binding::Float(slot) => Some((name.clone(), slot)),
+            Binding::Float(slot) => Some((name.to_token_stream(), slot)),
             _ => None,
         }
     }
@@ -4210,6 +4279,10 @@ impl<'a> Generator<'a> {
             },
             Node::Part { vector, index, .. } => {
                 quote!(__adj.add_part(#vector, #index, #cotangent);)
+            }
+            Node::Tuple { slots, .. } => {
+                let parts = (0..slots.len()).map(syn::Index::from);
+                quote!(#(__adj[#slots] += #cotangent.#parts;)*)
             }
             Node::Var { slot, .. } => quote!(__adj[#slot] += #cotangent;),
             Node::Op {

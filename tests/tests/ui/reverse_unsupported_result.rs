@@ -6,9 +6,8 @@ fn nested(x: f64) -> Vec<Vec<f64>> {
 }
 
 #[reverse]
-fn tuple_not_written_out(x: f64) -> (f64, f64) {
-    let pair = (x, x * x);
-    pair
+fn tuple_from_a_method(x: f64) -> (f64, f64) {
+    x.sin_cos()
 }
 
 fn main() {}
