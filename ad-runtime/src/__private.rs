@@ -873,3 +873,41 @@ impl<S: Scalar, const K: usize> PartCotangent<S> for [S; K] {
         adjoints.add_range(vector, first, &self);
     }
 }
+
+/// A container of containers passed on whole: its rows' adjoints, one after the other, as
+/// the caller numbers them (`row_offsets`).
+fn add_rows<S: Scalar, R: AsRef<[S]>, const N: usize, const M: usize>(
+    rows: &[R],
+    adjoints: &mut Adjoints<S, N, M>,
+    vector: usize,
+    first: Option<usize>,
+) {
+    let mut start = first;
+    for row in rows {
+        let row = row.as_ref();
+        adjoints.add_range(vector, start, row);
+        start = start.map(|start| start + row.len());
+    }
+}
+
+impl<S: Scalar> PartCotangent<S> for Vec<Vec<S>> {
+    fn add_to<const N: usize, const M: usize>(
+        self,
+        adjoints: &mut Adjoints<S, N, M>,
+        vector: usize,
+        first: Option<usize>,
+    ) {
+        add_rows(&self, adjoints, vector, first);
+    }
+}
+
+impl<S: Scalar, const K: usize> PartCotangent<S> for Vec<[S; K]> {
+    fn add_to<const N: usize, const M: usize>(
+        self,
+        adjoints: &mut Adjoints<S, N, M>,
+        vector: usize,
+        first: Option<usize>,
+    ) {
+        add_rows(&self, adjoints, vector, first);
+    }
+}

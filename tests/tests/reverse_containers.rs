@@ -623,3 +623,56 @@ fn nested_containers_in_reverse_mode() {
         );
     }
 }
+
+// ----- rows of a container of containers -----
+
+#[forward]
+#[reverse]
+fn row_sum(v: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for e in v {
+        s += e * e;
+    }
+    s
+}
+
+#[forward]
+#[reverse]
+/// Rows bound by `for row in x` (also enumerated), by `let r = &x[1]`, their elements by
+/// `for v in row`, `for &v in row.iter()`, `&row[0]`; rows passed on whole to a function.
+fn rows(x: &[Vec<f64>], w: f64) -> f64 {
+    let mut total = 0.0;
+    for row in x {
+        for v in row {
+            total += v * w;
+        }
+    }
+    for (i, row) in x.iter().enumerate() {
+        let first = &row[0];
+        total += row_sum(row) * (i as f64) + *first;
+        for &v in row.iter() {
+            total -= v * v * w;
+        }
+    }
+    let r = &x[1];
+    total + r[1] * row_sum(&x[0]) + nested_reads(x, &[], vec![vec![0.5, 1.5]; 2], w)
+}
+
+#[test]
+fn rows_of_nested_containers() {
+    let mut rng = Rng::new(23);
+    for lengths in [[2, 3, 1], [3, 2, 4]] {
+        let x: Vec<Vec<f64>> = lengths
+            .iter()
+            .map(|&n| random_vector(&mut rng, n))
+            .collect();
+        common::check_user_type(
+            |x: &Vec<Vec<f64>>, w| rows(x, w),
+            |x: &Vec<Vec<f64>>, w, dx: &Vec<Vec<f64>>, dw| rows_jvp(x, w, dx, dw),
+            |x: &Vec<Vec<f64>>, w, ct| rows_vjp(x, w, ct),
+            &x,
+            0.7,
+            &mut rng,
+        );
+    }
+}

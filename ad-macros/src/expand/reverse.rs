@@ -554,6 +554,12 @@ enum Binding {
     },
     /// A tuple of scalars: one slot per element.
     Tuple(Vec<usize>),
+    /// A row of a container of containers (`let row = &x[i];`): its elements' adjoints are
+    /// consecutive in `vector` from `start` on.
+    Row {
+        vector: usize,
+        start: Ident,
+    },
     /// A `#[grad]` parameter of a user type (its twin over the scalar type), or a part of one
     /// bound by a pattern: its floats' adjoints in one vector, numbered by `indices`, an
     /// expression of its index twin (the same shape, each float replaced by its number).
@@ -1248,6 +1254,25 @@ impl<'a> Generator<'a> {
             }
             if let Some(kind) = self.container_init(&init.expr, &name, ty.as_ref()) {
                 return self.container_local(&name, mutability, ty.as_ref(), &init.expr, kind);
+            }
+            if let Some((vector, index)) = self.element_reference(&init.expr) {
+                let value = self.native_unchecked(&init.expr);
+                self.emit(quote!(let #mutability #name = #value;));
+                self.bind(
+                    name,
+                    Binding::Element {
+                        vector,
+                        index,
+                        by_value: false,
+                    },
+                );
+                return;
+            }
+            if let Some((vector, start)) = self.row_of(&init.expr) {
+                let value = self.native_unchecked(&init.expr);
+                self.emit(quote!(let #mutability #name = #value;));
+                self.bind(name, Binding::Row { vector, start });
+                return;
             }
             if self.names_nested(&init.expr) {
                 self.error(&init.expr, NESTED_ELEMENT_BY_ELEMENT);
@@ -2404,7 +2429,10 @@ impl<'a> Generator<'a> {
 
     fn lower_loop(&mut self, expr: &Expr, result: ResultVar) {
         if let Expr::ForLoop(for_loop) = expr {
-            if let Some(desugared) = self.desugar_part_iteration(for_loop) {
+            if let Some(desugared) = self
+                .desugar_part_iteration(for_loop)
+                .or_else(|| self.desugar_nested_iteration(for_loop))
+            {
                 return self.lower_loop(&desugared, result);
             }
         }
@@ -3171,6 +3199,16 @@ impl<'a> Generator<'a> {
                     value: path.to_token_stream(),
                     vector,
                 },
+                // A row passed on whole: its elements' adjoints are consecutive.
+                Some(Binding::Row { vector, start }) => {
+                    let first = self.fresh("first");
+                    self.emit(quote!(let #first = ::core::option::Option::Some(#start);));
+                    Node::Shaped {
+                        value: path.to_token_stream(),
+                        vector,
+                        first,
+                    }
+                }
                 Some(Binding::Tuple(slots)) => {
                     let name = path.path.get_ident().cloned().expect("a name");
                     Node::Tuple {
@@ -3187,12 +3225,16 @@ impl<'a> Generator<'a> {
                         expr,
                     )
                 }
-                Some(Binding::Nested { .. }) => self.refuse(
-                    expr,
-                    "reverse mode follows a container of containers only through its elements \
-                     (`x[i][j]`); passing it on whole is not followed yet: pass the elements, \
-                     or use #[forward]",
-                ),
+                // Passed on whole: its elements' adjoints are row after row from 0.
+                Some(Binding::Nested { vector, .. }) => {
+                    let first = self.fresh("first");
+                    self.emit(quote!(let #first = ::core::option::Option::Some(0usize);));
+                    Node::Shaped {
+                        value: path.to_token_stream(),
+                        vector,
+                        first,
+                    }
+                }
                 // Data (a `usize`, a float bound by a pattern over data, a constant): its
                 // value, lifted to the scalar type when it is a float.
                 _ => Node::Constant(self.data_value(expr)),
@@ -3221,11 +3263,33 @@ impl<'a> Generator<'a> {
                      floats in structs are not followed yet",
                 ),
             },
+            Expr::Reference(reference)
+                if reference.mutability.is_none() && self.nested_row(&reference.expr).is_some() =>
+            {
+                // `g(&x[i])`: a row passed on whole.
+                let (vector, start) = self.row_of(expr).expect("a row of a nested container");
+                let first = self.fresh("first");
+                self.emit(quote!(let #first = ::core::option::Option::Some(#start);));
+                Node::Shaped {
+                    value: self.native_unchecked(expr),
+                    vector,
+                    first,
+                }
+            }
             Expr::Reference(reference) if reference.mutability.is_none() => {
                 match self.lower(&reference.expr) {
                     Node::Vector { value, vector } => Node::Vector {
                         value: quote!(&#value),
                         vector,
+                    },
+                    Node::Shaped {
+                        value,
+                        vector,
+                        first,
+                    } => Node::Shaped {
+                        value: quote!(&#value),
+                        vector,
+                        first,
                     },
                     Node::Constant(_) => Node::Constant(self.native(expr)),
                     _ => self.refuse(
@@ -3379,6 +3443,21 @@ impl<'a> Generator<'a> {
             });
             return Node::Element {
                 value: self.read(quote!(#base[#row][#column])).to_token_stream(),
+                vector,
+                index: position,
+            };
+        }
+        if let Some((vector, start)) = self.row_binding(&index.expr) {
+            // `row[j]`: element `start + j` of the container of containers.
+            let (column, position) = (self.fresh("column"), self.fresh("i"));
+            let column_value = self.native(&index.index);
+            self.emit(quote! {
+                let #column: usize = #column_value;
+                let #position: usize = #start + #column;
+            });
+            let base = &index.expr;
+            return Node::Element {
+                value: self.read(quote!(#base[#column])).to_token_stream(),
                 vector,
                 index: position,
             };
@@ -3935,16 +4014,147 @@ impl<'a> Generator<'a> {
     /// `x[i]` where `x` is a container of containers: its vector slot, row offsets, and the
     /// indexing.
     fn nested_row<'e>(&self, expr: &'e Expr) -> Option<(usize, Ident, &'e syn::ExprIndex)> {
-        let Expr::Index(rows) = expr else {
+        let Expr::Index(rows) = strip_parens(expr) else {
             return None;
         };
-        let Expr::Path(path) = &*rows.expr else {
+        let Expr::Path(path) = strip_parens(&rows.expr) else {
             return None;
         };
         match self.lookup(path.path.get_ident()?)? {
             Binding::Nested { vector, offsets } => Some((vector, offsets, rows)),
             _ => None,
         }
+    }
+
+    /// `&x[i]` (or `x[i].as_slice()`) for a container of containers `x`: its vector and a
+    /// local holding where row `i` starts in it, emitted here.
+    fn row_of(&mut self, expr: &Expr) -> Option<(usize, Ident)> {
+        let row = match strip_parens(expr) {
+            Expr::Reference(reference) if reference.mutability.is_none() => &*reference.expr,
+            Expr::MethodCall(call) if call.method == "as_slice" && call.args.is_empty() => {
+                &*call.receiver
+            }
+            _ => return None,
+        };
+        let (vector, offsets, rows) = self.nested_row(row)?;
+        let start = self.fresh("start");
+        let position = self.native(&rows.index);
+        self.emit(quote!(let #start: usize = #offsets[#position];));
+        Some((vector, start))
+    }
+
+    /// `&row[j]` (a row of a container of containers) or `&v[j]` (a container of floats): its
+    /// vector and a local holding the element's position in it, emitted here.
+    fn element_reference(&mut self, expr: &Expr) -> Option<(usize, Ident)> {
+        let Expr::Reference(reference) = strip_parens(expr) else {
+            return None;
+        };
+        let Expr::Index(index) = strip_parens(&reference.expr) else {
+            return None;
+        };
+        if matches!(&*index.index, Expr::Range(_)) {
+            return None;
+        }
+        let (vector, start) = match self.row_binding(&index.expr) {
+            Some((vector, start)) => (vector, Some(start)),
+            None => (self.vector_of(&index.expr)?, None),
+        };
+        let position = self.fresh("i");
+        let value = self.native(&index.index);
+        match start {
+            Some(start) => self.emit(quote!(let #position: usize = #start + #value;)),
+            None => self.emit(quote!(let #position: usize = #value;)),
+        }
+        Some((vector, position))
+    }
+
+    /// A row binding named by `expr` (`row`, `&row`, `(row)`).
+    fn row_binding(&self, expr: &Expr) -> Option<(usize, Ident)> {
+        match strip_parens(expr) {
+            Expr::Reference(reference) => self.row_binding(&reference.expr),
+            Expr::Path(path) => match self.lookup(path.path.get_ident()?)? {
+                Binding::Row { vector, start } => Some((vector, start)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `for row in x` (`&x`, `x.iter()`, with `.enumerate()`) over a container of containers,
+    /// and `for v in row` (`&row`, `row.iter()`, `.copied()`, `.enumerate()`) over a row: the
+    /// same loop over positions, each row or element bound as a row or an element.
+    fn desugar_nested_iteration(&self, for_loop: &syn::ExprForLoop) -> Option<Expr> {
+        let mut iterable = strip_parens(&for_loop.expr);
+        let mut enumerated = false;
+        let mut by_value = false;
+        loop {
+            match iterable {
+                Expr::MethodCall(call) if call.args.is_empty() && call.method == "enumerate" => {
+                    enumerated = true;
+                    iterable = &call.receiver;
+                }
+                Expr::MethodCall(call)
+                    if call.args.is_empty()
+                        && (call.method == "copied" || call.method == "cloned") =>
+                {
+                    by_value = true;
+                    iterable = &call.receiver;
+                }
+                Expr::MethodCall(call) if call.args.is_empty() && call.method == "iter" => {
+                    iterable = &call.receiver;
+                }
+                Expr::Reference(reference) if reference.mutability.is_none() => {
+                    iterable = &reference.expr;
+                }
+                _ => break,
+            }
+        }
+        let is_nested = matches!(iterable, Expr::Path(path)
+            if path.path.get_ident().is_some_and(|name| matches!(self.lookup(name), Some(Binding::Nested { .. }))));
+        if !is_nested && self.row_binding(iterable).is_none() {
+            return None;
+        }
+        let (position, element): (Pat, Pat) = if enumerated {
+            match &*for_loop.pat {
+                Pat::Tuple(tuple) if tuple.elems.len() == 2 => {
+                    (tuple.elems[0].clone(), tuple.elems[1].clone())
+                }
+                _ => return None,
+            }
+        } else {
+            (syn::parse_quote!(__ad_position), (*for_loop.pat).clone())
+        };
+        let position_name = match &position {
+            Pat::Ident(ident) => ident.ident.clone(),
+            Pat::Wild(_) => Ident::new("__ad_position", Span::call_site()),
+            _ => return None,
+        };
+        let position: Pat = if matches!(position, Pat::Wild(_)) {
+            syn::parse_quote!(__ad_position)
+        } else {
+            position
+        };
+        // `&v` binds the value, as `.copied()` does.
+        let (element, by_value) = match element {
+            Pat::Reference(reference) => ((*reference.pat).clone(), true),
+            other => (other, by_value),
+        };
+        let access: Expr = if by_value {
+            syn::parse_quote!((#iterable)[#position_name])
+        } else {
+            syn::parse_quote!(&(#iterable)[#position_name])
+        };
+        let syn::ExprForLoop {
+            attrs, label, body, ..
+        } = for_loop;
+        let stmts = &body.stmts;
+        Some(syn::parse_quote_spanned!(for_loop.span()=>
+            #(#attrs)*
+            #label for #position in 0..(#iterable).len() {
+                let #element = #access;
+                #(#stmts)*
+            }
+        ))
     }
 
     /// The vector slot of an expression naming a container variable (`x`, `(x)`).
@@ -4132,6 +4342,7 @@ impl<'a> Generator<'a> {
                 | Binding::Nested { .. }
                 | Binding::Element { .. }
                 | Binding::Tuple(_)
+                | Binding::Row { .. }
                 | Binding::Shaped { .. },
             ) => return self.refuse(&whole, "a container of floats cannot be called"),
             Some(Binding::Data) if with_floats => {

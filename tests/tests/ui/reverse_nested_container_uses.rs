@@ -1,28 +1,14 @@
 use ad_runtime::reverse;
 
 #[reverse]
-fn rows_by_loop(rows: &[Vec<f64>]) -> f64 {
-    let mut total = 0.0;
-    for row in rows {
-        total += row[0];
-    }
-    total
+fn row_reduced(rows: &[Vec<f64>]) -> f64 {
+    rows[0].iter().map(|v| v * v).sum::<f64>()
 }
 
 #[reverse]
-fn row_by_name(rows: &[Vec<f64>]) -> f64 {
-    let first = &rows[0];
-    first[0] * 2.0
+fn copied(rows: &[Vec<f64>]) -> f64 {
+    let owned = rows.to_vec();
+    owned[0][0]
 }
 
-
-#[reverse]
-fn inner(rows: &[Vec<f64>]) -> f64 {
-    rows[0][0] * rows[1][0]
-}
-
-#[reverse]
-fn passed_on_whole(rows: &[Vec<f64>]) -> f64 {
-    inner(rows) * 2.0
-}
 fn main() {}
