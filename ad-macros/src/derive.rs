@@ -385,14 +385,37 @@ impl Generated<'_> {
     }
 
     fn for_each(&self) -> TokenStream {
+        self.visit_fields(
+            |ty, binding| quote!(<#ty as ::ad_runtime::Differentiable>::for_each(#binding, f);),
+        )
+    }
+
+    fn first(&self) -> TokenStream {
+        let visit = self.visit_fields(|ty, binding| {
+            quote! {
+                if let ::core::option::Option::Some(first) =
+                    <#ty as ::ad_runtime::Differentiable>::first(#binding)
+                {
+                    return ::core::option::Option::Some(first);
+                }
+            }
+        });
+        quote! {
+            #visit
+            ::core::option::Option::None
+        }
+    }
+
+    /// `match over { .. }` with one arm per shape running `visit(type, binding)` for each
+    /// differentiable field, in order.
+    fn visit_fields(&self, visit: impl Fn(&Type, Ident) -> TokenStream) -> TokenStream {
         let twin = self.twin;
         let arms = self.shapes.iter().map(|shape| {
             let pattern = shape.pattern(self.path(twin, shape), "");
             let visits = shape.fields.iter().map(|field| {
                 let binding = field.binding("");
-                let ty = &field.ty;
                 if field.differentiable {
-                    quote!(<#ty as ::ad_runtime::Differentiable>::for_each(#binding, f);)
+                    visit(&field.ty, binding)
                 } else {
                     quote!(let _ = #binding;)
                 }
@@ -400,35 +423,6 @@ impl Generated<'_> {
             quote!(#pattern => { #(#visits)* })
         });
         quote!(match over { #(#arms)* })
-    }
-}
-
-impl Generated<'_> {
-    fn first(&self) -> TokenStream {
-        let twin = self.twin;
-        let arms = self.shapes.iter().map(|shape| {
-            let pattern = shape.pattern(self.path(twin, shape), "");
-            let tries = shape.fields.iter().map(|field| {
-                let binding = field.binding("");
-                let ty = &field.ty;
-                if field.differentiable {
-                    quote! {
-                        if let ::core::option::Option::Some(first) =
-                            <#ty as ::ad_runtime::Differentiable>::first(#binding)
-                        {
-                            return ::core::option::Option::Some(first);
-                        }
-                    }
-                } else {
-                    quote!(let _ = #binding;)
-                }
-            });
-            quote!(#pattern => { #(#tries)* })
-        });
-        quote! {
-            match over { #(#arms)* }
-            ::core::option::Option::None
-        }
     }
 }
 

@@ -91,29 +91,11 @@ impl Retype<'_> {
         ))
     }
 
-    /// An expression computed from data alone: no variable that may hold a float is named, and
-    /// nothing in it assigns, returns or breaks. (A literal alone is retyped instead.)
+    /// An expression computed from data alone (see [`is_data_constant`]).
     fn is_data_constant(&self, expr: &Expr) -> bool {
-        let compound = matches!(
-            expr,
-            Expr::Binary(_)
-                | Expr::MethodCall(_)
-                | Expr::Call(_)
-                | Expr::Index(_)
-                | Expr::Field(_)
-                | Expr::Paren(_)
-                | Expr::Unary(_)
-        );
-        compound
-            && !mentions_name(expr, &|name| {
-                self.locals.floats.contains(name)
-                    || self.locals.untyped.contains(name)
-                    || ["return", "break", "continue", "self"]
-                        .iter()
-                        .any(|k| name == k)
-            })
-            && !crate::activity::assigns(expr)
-            && !matches!(expr, Expr::Call(call) if matches!(&*call.func, Expr::Path(path) if path.path.segments.last().is_some_and(|s| names::is_generated_function_name(&s.ident.to_string()))))
+        is_data_constant(expr, &|name| {
+            self.locals.floats.contains(name) || self.locals.untyped.contains(name)
+        })
     }
 
     /// Lifts `expr` if it reads data: a local that holds no float, a field or dereference of
@@ -355,6 +337,39 @@ fn is_constant_path(path: &Path, locals: &Locals) -> bool {
         && name
             .chars()
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// An expression computed from data alone: not a bare literal or name (those are retyped or
+/// lifted on their own), naming no variable for which `may_hold_float` holds, and assigning,
+/// returning, breaking and calling generated functions nowhere. It can run on plain floats
+/// and be lifted as a whole.
+pub fn is_data_constant(expr: &Expr, may_hold_float: &dyn Fn(&Ident) -> bool) -> bool {
+    let compound = matches!(
+        expr,
+        Expr::Binary(_)
+            | Expr::MethodCall(_)
+            | Expr::Call(_)
+            | Expr::Index(_)
+            | Expr::Field(_)
+            | Expr::Paren(_)
+            | Expr::Unary(_)
+    );
+    compound
+        && !mentions_name(expr, &|name| {
+            may_hold_float(name)
+                || ["return", "break", "continue", "self", names::SELF]
+                    .iter()
+                    .any(|keyword| name == keyword)
+        })
+        && !crate::activity::assigns(expr)
+        && !mentions_generated_function(expr)
+}
+
+/// Whether `expr` names a generated function (`g_jvp`, `g_grad`), which is generic already.
+fn mentions_generated_function(expr: &Expr) -> bool {
+    mentions_name(expr, &|name| {
+        names::is_generated_function_name(&name.to_string())
+    })
 }
 
 /// Whether `expr` names a variable for which `is_named` holds (closures and macros included).

@@ -852,27 +852,23 @@ impl<S: Scalar> PartCotangent<S> for S {
     }
 }
 
-impl<S: Scalar> PartCotangent<S> for Vec<S> {
-    fn add_to<const N: usize, const M: usize>(
-        self,
-        adjoints: &mut Adjoints<S, N, M>,
-        vector: usize,
-        first: Option<usize>,
-    ) {
-        adjoints.add_range(vector, first, &self);
-    }
+/// A part whose floats are consecutive (a slice or array parameter's adjoint).
+macro_rules! flat_part_cotangent {
+    ($($ty:ty, $($k:ident)?);+) => {$(
+        impl<S: Scalar $(, const $k: usize)?> PartCotangent<S> for $ty {
+            fn add_to<const N: usize, const M: usize>(
+                self,
+                adjoints: &mut Adjoints<S, N, M>,
+                vector: usize,
+                first: Option<usize>,
+            ) {
+                adjoints.add_range(vector, first, self.as_ref());
+            }
+        }
+    )+};
 }
 
-impl<S: Scalar, const K: usize> PartCotangent<S> for [S; K] {
-    fn add_to<const N: usize, const M: usize>(
-        self,
-        adjoints: &mut Adjoints<S, N, M>,
-        vector: usize,
-        first: Option<usize>,
-    ) {
-        adjoints.add_range(vector, first, &self);
-    }
-}
+flat_part_cotangent!(Vec<S>, ; [S; K], K);
 
 /// A container of containers passed on whole: its rows' adjoints, one after the other, as
 /// the caller numbers them (`row_offsets`).
@@ -890,24 +886,20 @@ fn add_rows<S: Scalar, R: AsRef<[S]>, const N: usize, const M: usize>(
     }
 }
 
-impl<S: Scalar> PartCotangent<S> for Vec<Vec<S>> {
-    fn add_to<const N: usize, const M: usize>(
-        self,
-        adjoints: &mut Adjoints<S, N, M>,
-        vector: usize,
-        first: Option<usize>,
-    ) {
-        add_rows(&self, adjoints, vector, first);
-    }
+/// A container of containers: its rows one after the other.
+macro_rules! nested_part_cotangent {
+    ($($ty:ty, $($k:ident)?);+) => {$(
+        impl<S: Scalar $(, const $k: usize)?> PartCotangent<S> for $ty {
+            fn add_to<const N: usize, const M: usize>(
+                self,
+                adjoints: &mut Adjoints<S, N, M>,
+                vector: usize,
+                first: Option<usize>,
+            ) {
+                add_rows(&self, adjoints, vector, first);
+            }
+        }
+    )+};
 }
 
-impl<S: Scalar, const K: usize> PartCotangent<S> for Vec<[S; K]> {
-    fn add_to<const N: usize, const M: usize>(
-        self,
-        adjoints: &mut Adjoints<S, N, M>,
-        vector: usize,
-        first: Option<usize>,
-    ) {
-        add_rows(&self, adjoints, vector, first);
-    }
-}
+nested_part_cotangent!(Vec<Vec<S>>, ; Vec<[S; K]>, K);

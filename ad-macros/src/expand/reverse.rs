@@ -3920,33 +3920,17 @@ impl<'a> Generator<'a> {
         }
     }
 
-    /// An expression computed from data alone: it names no variable that holds (or may hold)
-    /// a float, and nothing in it assigns, returns or breaks.
+    /// An expression computed from data alone (`crate::retype::is_data_constant`), judged by
+    /// the bindings in scope.
     fn is_data_constant(&self, expr: &Expr) -> bool {
-        let compound = matches!(
-            expr,
-            Expr::Binary(_)
-                | Expr::MethodCall(_)
-                | Expr::Call(_)
-                | Expr::Index(_)
-                | Expr::Field(_)
-                | Expr::Unary(_)
-        );
-        compound
-            && !crate::retype::mentions_name(expr, &|name| {
-                let bound_to_floats = match self.lookup(name) {
-                    Some(Binding::Data) => false,
-                    Some(_) => true,
-                    None => self.locals.floats.contains(name),
-                };
-                bound_to_floats
-                    || self.locals.untyped.contains(name)
-                    || ["return", "break", "continue", "self", names::SELF]
-                        .iter()
-                        .any(|keyword| name == keyword)
-            })
-            && !assigns(expr)
-            && !calls_generated_function(expr)
+        crate::retype::is_data_constant(expr, &|name| {
+            let bound_to_floats = match self.lookup(name) {
+                Some(Binding::Data) => false,
+                Some(_) => true,
+                None => self.locals.floats.contains(name),
+            };
+            bound_to_floats || self.locals.untyped.contains(name)
+        })
     }
 
     /// A float read from a `#[grad]` value: `value` at the place `expr` names. What is read
