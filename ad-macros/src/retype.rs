@@ -167,12 +167,21 @@ impl Retype<'_> {
         let path = func.path.clone();
         let callee = classify_callee(&path, self.locals);
         let with_floats = call.args.iter().any(|arg| self.locals.may_be_float(arg));
+        let original_args: Vec<Expr> = call.args.iter().cloned().collect();
         self.visit_call_args(call);
         match callee {
             Callee::FloatAssociated(method) if method == "from" && call.args.len() == 1 => {
                 Some(self.cast_to_scalar(&call.args[0], span))
             }
             Callee::FloatAssociated(method) => {
+                // `f64::max(cfg.b, y)`: data arguments are lifted.
+                for (arg, original) in call.args.iter_mut().zip(&original_args) {
+                    if self.is_data_constant(original) {
+                        *arg = self.lift(original);
+                    } else {
+                        self.lift_data(arg);
+                    }
+                }
                 let scalar = self.scalar(method.span());
                 let args = &call.args;
                 Some(syn::parse_quote_spanned!(span=> #scalar::#method(#args)))
@@ -354,15 +363,51 @@ pub fn is_data_constant(expr: &Expr, may_hold_float: &dyn Fn(&Ident) -> bool) ->
             | Expr::Paren(_)
             | Expr::Unary(_)
     );
+    // A closure's own parameters (`|w| w * cfg.hi` inside the expression) are bound by it.
+    let bound_inside = closure_parameters(expr);
     compound
         && !mentions_name(expr, &|name| {
-            may_hold_float(name)
+            (may_hold_float(name) && !bound_inside.contains(name))
                 || ["return", "break", "continue", "self", names::SELF]
                     .iter()
                     .any(|keyword| name == keyword)
         })
         && !crate::activity::assigns(expr)
         && !mentions_generated_function(expr)
+        && !names_float_type_argument(expr)
+}
+
+/// The names bound by the parameters of the closures in `expr`.
+fn closure_parameters(expr: &Expr) -> Vec<Ident> {
+    struct Finder(Vec<Ident>);
+    impl<'ast> syn::visit::Visit<'ast> for Finder {
+        fn visit_expr_closure(&mut self, closure: &'ast syn::ExprClosure) {
+            for input in &closure.inputs {
+                self.0.extend(crate::activity::pattern_bindings(input).0);
+            }
+            syn::visit::visit_expr_closure(self, closure);
+        }
+    }
+    let mut finder = Finder(Vec::new());
+    syn::visit::Visit::visit_expr(&mut finder, expr);
+    finder.0
+}
+
+/// `Vec::<f64>::new()`, `x.collect::<Vec<f64>>()`: a value whose type is written over floats,
+/// which derivative code holds over the scalar type.
+fn names_float_type_argument(expr: &Expr) -> bool {
+    struct Finder(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Finder {
+        fn visit_generic_argument(&mut self, argument: &'ast syn::GenericArgument) {
+            if let syn::GenericArgument::Type(ty) = argument {
+                self.0 |= crate::ast::first_float_in(ty).is_some();
+            }
+            syn::visit::visit_generic_argument(self, argument);
+        }
+    }
+    let mut finder = Finder(false);
+    syn::visit::Visit::visit_expr(&mut finder, expr);
+    finder.0
 }
 
 /// Whether `expr` names a generated function (`g_jvp`, `g_grad`), which is generic already.
@@ -396,6 +441,7 @@ pub fn reads_data(expr: &Expr, locals: &Locals) -> bool {
             reads_data(&unary.expr, locals)
         }
         Expr::Paren(paren) => reads_data(&paren.expr, locals),
+        Expr::Index(index) => reads_data(&index.expr, locals),
         _ => false,
     }
 }
@@ -454,9 +500,12 @@ impl VisitMut for Retype<'_> {
             Expr::Call(call) => self.rewrite_call(call),
             // A primitive's `place op= value` evaluates `value` first; the scalar type's
             // `OpAssign::op_assign(&mut place, value)` would take the place first.
+            // Also for an element (`v[i] *= v[i]`): the trait call would borrow `v` mutably
+            // while the right side still reads it.
             Expr::Binary(binary)
                 if is_compound_assignment(&binary.op)
-                    && crate::activity::assigns(&binary.right) =>
+                    && (crate::activity::assigns(&binary.right)
+                        || matches!(&*binary.left, Expr::Index(_))) =>
             {
                 self.visit_expr_mut(&mut binary.left);
                 self.visit_expr_mut(&mut binary.right);
@@ -474,8 +523,23 @@ impl VisitMut for Retype<'_> {
             // the scalar type: it is lifted to a constant of it.
             Expr::Binary(binary) if !matches!(binary.op, BinOp::And(_) | BinOp::Or(_)) => {
                 let is_assignment = crate::activity::is_any_compound_assignment(&binary.op);
-                let left_float = self.locals.may_be_float(&binary.left);
-                let right_float = self.locals.may_be_float(&binary.right);
+                // `k *= 2.0` on a data float: plain arithmetic, as written.
+                if is_assignment
+                    && reads_data(&binary.left, self.locals)
+                    && !self.locals.may_be_float(&binary.left)
+                    && !mentions_name(&binary.right, &|name| {
+                        self.locals.floats.contains(name) || self.locals.untyped.contains(name)
+                    })
+                {
+                    return;
+                }
+                // An untyped closure parameter (`|v| v * cfg.hi`) may hold a float.
+                let may_hold_float = |expr: &Expr| {
+                    self.locals.may_be_float(expr)
+                        || mentions_name(expr, &|name| self.locals.untyped.contains(name))
+                };
+                let left_float = may_hold_float(&binary.left);
+                let right_float = may_hold_float(&binary.right);
                 // An operand computed from data alone (`(cfg.lo + cfg.hi) * x`, `x * cfg.w[1]`)
                 // runs on plain floats and is lifted as a whole.
                 let left_constant =
@@ -551,6 +615,44 @@ impl VisitMut for Retype<'_> {
         if let Some(replacement) = replacement {
             *expr = replacement;
         }
+    }
+
+    /// `let mut k = cfg.lo;` where `k` later holds floats: its first value is lifted.
+    fn visit_local_mut(&mut self, local: &mut syn::Local) {
+        let binds_float = crate::activity::pattern_bindings(&local.pat)
+            .0
+            .iter()
+            .any(|name| self.locals.floats.contains(name));
+        // `let s: f64 = data..sum();`: the written type still drives inference of the plain value.
+        let written_type = match &local.pat {
+            Pat::Type(typed) if crate::ast::float_of_type(&typed.ty).is_some() => {
+                Some((*typed.ty).clone())
+            }
+            _ => None,
+        };
+        if let Some(init) = &mut local.init {
+            if binds_float && init.diverge.is_none() {
+                if self.is_data_constant(&init.expr) {
+                    let plain: Expr = match &written_type {
+                        Some(ty) => {
+                            let value = &init.expr;
+                            syn::parse_quote!({ let __ad_plain: #ty = #value; __ad_plain })
+                        }
+                        None => (*init.expr).clone(),
+                    };
+                    *init.expr = self.lift(&plain);
+                    self.visit_pat_mut(&mut local.pat);
+                    return;
+                }
+                if reads_data(&init.expr, self.locals) {
+                    self.visit_pat_mut(&mut local.pat);
+                    self.visit_expr_mut(&mut init.expr);
+                    *init.expr = self.lift(&init.expr);
+                    return;
+                }
+            }
+        }
+        syn::visit_mut::visit_local_mut(self, local);
     }
 
     fn visit_stmt_macro_mut(&mut self, stmt: &mut syn::StmtMacro) {

@@ -400,6 +400,15 @@ impl<S: Scalar> Seed for S {
     }
 }
 
+/// The cotangent of a container result must have the result's length.
+#[track_caller]
+pub fn cotangent_of_length(result: usize, cotangent: usize) {
+    assert_eq!(
+        result, cotangent,
+        "a cotangent must have the shape of the result: lengths {result} and {cotangent} differ"
+    );
+}
+
 fn same_length(primal: usize, tangent: usize) {
     assert_eq!(
         primal, tangent,

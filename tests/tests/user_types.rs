@@ -760,3 +760,73 @@ fn floats_computed_from_data() {
     // The `#[no_grad]` field is data: its adjoint is the value's.
     assert_eq!(data_expressions_grad(&limits, &t, 0.4).1 .0.c, 2.5);
 }
+
+// ----- regressions from the review of results, tuples and data floats -----
+
+impl Vec2 {
+    #[forward]
+    #[reverse]
+    pub fn pair(&self, k: f64) -> (f64, f64) {
+        (self.x * k, self.y + k)
+    }
+}
+
+/// Data floats in closures with untyped parameters, in the path form of float functions, in a
+/// data local that is later updated with floats; a tuple copied, a tuple result called with
+/// data only and one returned by a method; `v[i] *= v[i]`.
+#[forward]
+#[reverse]
+fn data_in_many_places(limits: &Limits, #[grad] p: &Vec2, x: f64, n: usize) -> f64 {
+    let scaled: f64 = limits.weights.iter().map(|w| w * limits.hi).sum();
+    let pair = [x, 2.0 * x];
+    let picked: f64 = pair
+        .iter()
+        .filter(|v| **v > limits.lo)
+        .map(|v| v * limits.hi)
+        .sum();
+    let mut k = limits.lo;
+    k *= 2.0;
+    k += x;
+    let t = (x * k, p.y);
+    let u = t;
+    let (a, b) = polar(n as f64, 2.0);
+    let (c, d) = p.pair(x);
+    let mut v = [x, k, 3.0];
+    v[1] *= v[1];
+    f64::max(limits.hi, x) * scaled
+        + picked
+        + limits.weights[1].clamp(x, x + 5.0)
+        + u.0 * u.1
+        + a * b * c
+        + d * v[1]
+}
+
+#[test]
+fn data_floats_tuples_and_results_in_more_places() {
+    let mut rng = Rng::new(22);
+    let limits = Limits {
+        lo: 0.3,
+        hi: 1.2,
+        weights: vec![0.5, -0.7],
+    };
+    for x in [0.1, 0.9] {
+        let p = Vec2 {
+            x: rng.uniform(-1.0, 1.0),
+            y: rng.uniform(-1.0, 1.0),
+        };
+        check(
+            |p: &Vec2, x| data_in_many_places(&limits, p, x, 3),
+            |p: &Vec2, x, dp: &Vec2, dx| data_in_many_places_jvp(&limits, p, x, 3, dp, dx),
+            |p: &Vec2, x, ct| data_in_many_places_vjp(&limits, p, x, 3, ct),
+            &p,
+            x,
+            &mut rng,
+        );
+    }
+}
+
+#[test]
+#[should_panic(expected = "a cotangent must have the shape of the result")]
+fn a_cotangent_of_the_wrong_length_is_refused() {
+    let _ = doubled_vjp(&[1.0, 2.0], vec![1.0]);
+}

@@ -996,9 +996,15 @@ impl<'a> Generator<'a> {
                 let Some(vector) = self.vector_of(tail) else {
                     return quote!(::core::unreachable!());
                 };
-                // Moved out whole: its elements' adjoints come from the cotangent.
+                // Moved out whole: its elements' adjoints come from the cotangent, which must
+                // have its length.
                 let value = self.native_unchecked(tail);
-                let seed = quote!(__adj.add_vector(#vector, &#cotangent););
+                let length = self.fresh("result_length");
+                self.emit(quote!(let #length = #value.len();));
+                let seed = quote! {
+                    ::ad_runtime::__private::cotangent_of_length(#length, #cotangent.len());
+                    __adj.add_vector(#vector, &#cotangent);
+                };
                 self.return_pullback(value, seed)
             }
         }
@@ -1130,6 +1136,18 @@ impl<'a> Generator<'a> {
             }
         }
         if let (Pat::Ident(name), Some(init)) = (strip_pattern_type(&local.pat), &local.init) {
+            // `let u = t;`: a copy of a tuple of floats.
+            if let Expr::Path(path) = strip_parens(&init.expr) {
+                if let Some(Binding::Tuple(slots)) =
+                    path.path.get_ident().and_then(|name| self.lookup(name))
+                {
+                    if name.subpat.is_none() && init.diverge.is_none() {
+                        let fields = (0..slots.len()).map(syn::Index::from);
+                        let copy: syn::ExprTuple = syn::parse_quote!((#(#path.#fields,)*));
+                        return self.tuple_value_local(name, &copy);
+                    }
+                }
+            }
             if let Expr::Tuple(tuple) = strip_parens(&init.expr) {
                 let typed_as_floats = match &local.pat {
                     Pat::Type(typed) => matches!(&*typed.ty, syn::Type::Tuple(ty)
@@ -1147,6 +1165,23 @@ impl<'a> Generator<'a> {
             }
         }
         if let (Pat::Tuple(pattern), Some(init)) = (&local.pat, &local.init) {
+            let method_call = matches!(&*init.expr,
+                Expr::MethodCall(call) if self.user_method(call).is_some());
+            if method_call {
+                let names: Option<Vec<&syn::PatIdent>> = pattern
+                    .elems
+                    .iter()
+                    .map(|element| match element {
+                        Pat::Ident(ident) if ident.subpat.is_none() && ident.by_ref.is_none() => {
+                            Some(ident)
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                if let (Some(names), None) = (names, &init.diverge) {
+                    return self.tuple_result_local(&names, &init.expr);
+                }
+            }
             if let Expr::Call(call) = &*init.expr {
                 let names: Option<Vec<&syn::PatIdent>> = pattern
                     .elems
@@ -1291,6 +1326,24 @@ impl<'a> Generator<'a> {
                     self.bind(name, Binding::Vector(vector));
                 }
                 return;
+            }
+        }
+        // `let s: f64 = data..sum();`: a constant whose plain type the annotation gives.
+        if let (Some(ty), Some(init)) = (&ty, init) {
+            if float_of_type(ty).is_some()
+                && init.diverge.is_none()
+                && self.is_data_constant(&init.expr)
+            {
+                let value = &init.expr;
+                let scalar = self.scalar();
+                let constant = Node::Constant(quote! {
+                    ::ad_runtime::__private::LiftProbe::new({
+                        let __ad_plain: #ty = #value;
+                        __ad_plain
+                    })
+                    .__ad_lift::<#scalar>()
+                });
+                return self.float_local(&name, mutability.as_ref(), &constant);
             }
         }
         let is_float = match (&ty, init) {
@@ -1779,6 +1832,20 @@ impl<'a> Generator<'a> {
     /// `let (a, b) = g(x);` where `g` returns a tuple of floats: each name a float, and one
     /// backward piece handing the callee's pullback the tuple of their adjoints.
     fn tuple_result_local(&mut self, names: &[&syn::PatIdent], call: &Expr) {
+        if self.is_data_constant(call) {
+            // Called with data only: a tuple of constants.
+            let value = self.fresh("constants");
+            self.emit(quote!(let #value = #call;));
+            let scalar = self.scalar();
+            for (position, name) in names.iter().enumerate() {
+                let field = syn::Index::from(position);
+                let constant = Node::Constant(quote! {
+                    ::ad_runtime::__private::LiftProbe::new(#value.#field).__ad_lift::<#scalar>()
+                });
+                self.float_local(&name.ident.unraw(), name.mutability.as_ref(), &constant);
+            }
+            return;
+        }
         let node = self.lower(call);
         let value = node.value();
         let mut slots = Vec::new();
@@ -4862,6 +4929,8 @@ fn is_opaque(expr: &Expr) -> bool {
                     .all(|s| s.ident.to_string().chars().all(|c| !c.is_ascii_lowercase()))
         }
         Expr::Call(_) | Expr::MethodCall(_) => true,
+        // A field or element of data (`cfg.lo`, `cfg.w[1]`): its type is not seen either.
+        Expr::Field(_) | Expr::Index(_) => true,
         Expr::Paren(paren) => is_opaque(&paren.expr),
         _ => false,
     }
