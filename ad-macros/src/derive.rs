@@ -10,7 +10,7 @@
 //! ```
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, Ident, Type};
 
@@ -214,18 +214,15 @@ impl Shape {
 
     /// A pattern binding every field to `<prefix><binding>`.
     fn pattern(&self, path: TokenStream, prefix: &str) -> TokenStream {
-        let bindings = self.fields.iter().map(|field| field.binding(prefix));
-        if self.named {
-            let members = self.fields.iter().map(|field| &field.member);
-            quote!(#path { #(#members: #bindings,)* })
-        } else if self.fields.is_empty() {
-            quote!(#path)
-        } else {
-            quote!(#path( #(#bindings,)* ))
-        }
+        let bindings = self
+            .fields
+            .iter()
+            .map(|field| field.binding(prefix).to_token_stream())
+            .collect();
+        self.construct(path, bindings)
     }
 
-    /// A value built from one expression per field.
+    /// A value built from one expression per field (or a pattern, from one per field).
     fn construct(&self, path: TokenStream, values: Vec<TokenStream>) -> TokenStream {
         if self.named {
             let members = self.fields.iter().map(|field| &field.member);

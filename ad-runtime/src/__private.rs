@@ -862,22 +862,14 @@ impl<S: Scalar> PartCotangent<S> for S {
 }
 
 /// A part whose floats are consecutive (a slice or array parameter's adjoint).
-macro_rules! flat_part_cotangent {
-    ($($ty:ty, $($k:ident)?);+) => {$(
-        impl<S: Scalar $(, const $k: usize)?> PartCotangent<S> for $ty {
-            fn add_to<const N: usize, const M: usize>(
-                self,
-                adjoints: &mut Adjoints<S, N, M>,
-                vector: usize,
-                first: Option<usize>,
-            ) {
-                adjoints.add_range(vector, first, self.as_ref());
-            }
-        }
-    )+};
+fn add_flat<S: Scalar, const N: usize, const M: usize>(
+    values: &[S],
+    adjoints: &mut Adjoints<S, N, M>,
+    vector: usize,
+    first: Option<usize>,
+) {
+    adjoints.add_range(vector, first, values);
 }
-
-flat_part_cotangent!(Vec<S>, ; [S; K], K);
 
 /// A container of containers passed on whole: its rows' adjoints, one after the other, as
 /// the caller numbers them (`row_offsets`).
@@ -895,9 +887,9 @@ fn add_rows<S: Scalar, R: AsRef<[S]>, const N: usize, const M: usize>(
     }
 }
 
-/// A container of containers: its rows one after the other.
-macro_rules! nested_part_cotangent {
-    ($($ty:ty, $($k:ident)?);+) => {$(
+/// `PartCotangent` for container adjoints, added by `$add`.
+macro_rules! container_part_cotangent {
+    ($add:ident: $($ty:ty, $($k:ident)?);+) => {$(
         impl<S: Scalar $(, const $k: usize)?> PartCotangent<S> for $ty {
             fn add_to<const N: usize, const M: usize>(
                 self,
@@ -905,10 +897,11 @@ macro_rules! nested_part_cotangent {
                 vector: usize,
                 first: Option<usize>,
             ) {
-                add_rows(&self, adjoints, vector, first);
+                $add(self.as_ref(), adjoints, vector, first);
             }
         }
     )+};
 }
 
-nested_part_cotangent!(Vec<Vec<S>>, ; Vec<[S; K]>, K);
+container_part_cotangent!(add_flat: Vec<S>, ; [S; K], K);
+container_part_cotangent!(add_rows: Vec<Vec<S>>, ; Vec<[S; K]>, K);

@@ -1164,47 +1164,30 @@ impl<'a> Generator<'a> {
                 }
             }
         }
+        // `let (a, b) = g(x);` (or a method's tuple result): each name a float.
         if let (Pat::Tuple(pattern), Some(init)) = (&local.pat, &local.init) {
-            let method_call = matches!(&*init.expr,
-                Expr::MethodCall(call) if self.user_method(call).is_some());
-            if method_call {
-                let names: Option<Vec<&syn::PatIdent>> = pattern
-                    .elems
-                    .iter()
-                    .map(|element| match element {
-                        Pat::Ident(ident) if ident.subpat.is_none() && ident.by_ref.is_none() => {
-                            Some(ident)
-                        }
-                        _ => None,
-                    })
-                    .collect();
-                if let (Some(names), None) = (names, &init.diverge) {
-                    return self.tuple_result_local(&names, &init.expr);
-                }
-            }
-            if let Expr::Call(call) = &*init.expr {
-                let names: Option<Vec<&syn::PatIdent>> = pattern
-                    .elems
-                    .iter()
-                    .map(|element| match element {
-                        Pat::Ident(ident) if ident.subpat.is_none() && ident.by_ref.is_none() => {
-                            Some(ident)
-                        }
-                        _ => None,
-                    })
-                    .collect();
-                let user_call = matches!(
-                    &*call.func,
-                    Expr::Path(path) if matches!(
+            let names: Option<Vec<&syn::PatIdent>> = pattern
+                .elems
+                .iter()
+                .map(|element| match element {
+                    Pat::Ident(ident) if ident.subpat.is_none() && ident.by_ref.is_none() => {
+                        Some(ident)
+                    }
+                    _ => None,
+                })
+                .collect();
+            let differentiated_call = match &*init.expr {
+                Expr::MethodCall(call) => self.user_method(call).is_some(),
+                Expr::Call(call) => {
+                    matches!(&*call.func, Expr::Path(path) if matches!(
                         classify_callee(&path.path, &self.locals),
                         Callee::UserFunction | Callee::UserMethod(..)
-                    )
-                );
-                if let (Some(names), true, None) = (names, user_call, &init.diverge) {
-                    if self.may_be_float(&init.expr) {
-                        return self.tuple_result_local(&names, &init.expr);
-                    }
+                    )) && self.may_be_float(&init.expr)
                 }
+                _ => false,
+            };
+            if let (Some(names), true, None) = (names, differentiated_call, &init.diverge) {
+                return self.tuple_result_local(&names, &init.expr);
             }
         }
         if let (Pat::Tuple(pattern), None) = (&local.pat, &local.init) {
