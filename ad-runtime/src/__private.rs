@@ -308,7 +308,9 @@ pub fn pooled_pullback<A, P, F: FnOnce(&mut A, &mut P)>(_pools: &P, pullback: F)
 pub struct PullbackPool<F> {
     full: Vec<Vec<F>>,
     current: Vec<F>,
-    len: usize,
+    /// How many pullbacks the full chunks hold: kept apart from `current`'s length so that a
+    /// push touches one counter.
+    in_full: usize,
 }
 
 impl<F> PullbackPool<F> {
@@ -319,19 +321,19 @@ impl<F> PullbackPool<F> {
         PullbackPool {
             full: Vec::new(),
             current: Vec::new(),
-            len: 0,
+            in_full: 0,
         }
     }
 
     /// How many pullbacks have been pushed and not popped.
     #[inline(always)]
     pub fn len(&self) -> usize {
-        self.len
+        self.in_full + self.current.len()
     }
 
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
     }
 
     #[inline(always)]
@@ -340,7 +342,6 @@ impl<F> PullbackPool<F> {
             self.grow();
         }
         self.current.push(pullback);
-        self.len += 1;
     }
 
     #[cold]
@@ -348,6 +349,7 @@ impl<F> PullbackPool<F> {
         let chunk = (Self::CHUNK_BYTES / core::mem::size_of::<F>().max(1)).max(16);
         let full = core::mem::replace(&mut self.current, Vec::with_capacity(chunk));
         if full.capacity() > 0 {
+            self.in_full += full.len();
             self.full.push(full);
         }
     }
@@ -357,15 +359,20 @@ impl<F> PullbackPool<F> {
     #[inline(always)]
     pub fn pop(&mut self) -> F {
         if self.current.is_empty() {
-            self.current = self
-                .full
-                .pop()
-                .expect("the backward sweep pops what the forward sweep pushed");
+            self.refill();
         }
-        self.len -= 1;
         self.current
             .pop()
             .expect("the backward sweep pops what the forward sweep pushed")
+    }
+
+    #[cold]
+    fn refill(&mut self) {
+        self.current = self
+            .full
+            .pop()
+            .expect("the backward sweep pops what the forward sweep pushed");
+        self.in_full -= self.current.len();
     }
 }
 
