@@ -3309,8 +3309,10 @@ impl<'a> Generator<'a> {
                 None if !self.may_be_float(&field.base) => Node::Constant(self.data_value(expr)),
                 None => self.refuse(
                     expr,
-                    "reverse mode follows fields of tuples of floats held in variables only; \
-                     floats in structs are not followed yet",
+                    "reverse mode follows fields of tuples of floats and of #[grad] parameters \
+                     (types that derive `Differentiable`) and their parts; a struct built in the \
+                     body is not followed yet (use #[forward], or pass it as a #[grad] \
+                     parameter)",
                 ),
             },
             Expr::Reference(reference)
@@ -3430,9 +3432,10 @@ impl<'a> Generator<'a> {
             Expr::Closure(_) => self.refuse(expr, "reverse mode takes a closure only when bound by `let` and called by name (it is inlined where it is called); write `let f = |t: f64| ...;` and call `f(x)`"),
             _ => self.refuse(
                 expr,
-                "reverse mode does not support this float expression yet: floats in tuples \
-                 (other than `let (a, b) = (..)`), arrays, struct fields, sub-slices and \
-                 references are not followed; use scalars, slices or `Vec`s",
+                "reverse mode does not support this float expression yet: it follows scalars, \
+                 tuples of floats, slices, `Vec`s and arrays held in variables, and #[grad] \
+                 values of types that derive `Differentiable`; not sub-slices, references \
+                 to floats, or values built here of other shapes",
             ),
         }
     }
@@ -4699,9 +4702,9 @@ impl<'ast> Visit<'ast> for LeakChecker<'_, '_> {
                             path,
                             format!(
                                 "reverse mode cannot follow `{ident}` here: its derivative would \
-                                 be lost (a float stored in a struct, tuple or array, or passed \
-                                 to a method of data, is not followed yet); use it in float \
-                                 arithmetic, element writes or `push`"
+                                 be lost (a float stored in a struct or enum built in the body, \
+                                 or passed to a method of data, is not followed yet); use it in \
+                                 float arithmetic, tuples, element writes or `push`"
                             ),
                         );
                     }
