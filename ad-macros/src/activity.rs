@@ -84,10 +84,16 @@ impl Locals {
             locals: &'l Locals,
             found: Vec<syn::Path>,
             bound: Vec<Ident>,
+            /// Locals bound to a user type's value built in the body, with the type.
+            values: Vec<(Ident, syn::Path)>,
         }
         impl Collector<'_> {
             fn collect(&mut self, pat: &Pat) {
-                self.bound.extend(pattern_bindings(pat).0);
+                // Names taken out of a value by destructuring (`Cons(c, v, t)`), not a
+                // whole value bound to a name.
+                if !matches!(pat, Pat::Ident(_) | Pat::Type(_)) {
+                    self.bound.extend(pattern_bindings(pat).0);
+                }
                 struct Paths<'f>(&'f mut Vec<syn::Path>);
                 impl<'ast> Visit<'ast> for Paths<'_> {
                     fn visit_pat(&mut self, pat: &'ast Pat) {
@@ -109,7 +115,33 @@ impl Locals {
                 }
                 syn::visit::visit_expr_match(self, expr);
             }
+            /// `Point { x: a * b, .. }`: a value of a user type built from floats is a twin.
+            fn visit_expr_struct(&mut self, expr: &'ast syn::ExprStruct) {
+                let from_floats = expr
+                    .fields
+                    .iter()
+                    .any(|field| self.locals.may_be_float(&field.expr));
+                if expr.qself.is_none() && from_floats {
+                    self.found
+                        .extend(crate::user_types::struct_type(&expr.path));
+                }
+                syn::visit::visit_expr_struct(self, expr);
+            }
             fn visit_local(&mut self, local: &'ast syn::Local) {
+                // `let q = Point { .. };`: `q.norm()` is a method of `Point`.
+                if let (Pat::Ident(name), Some(init)) = (&local.pat, &local.init) {
+                    if let Expr::Struct(structure) = &*init.expr {
+                        let from_floats = structure
+                            .fields
+                            .iter()
+                            .any(|field| self.locals.may_be_float(&field.expr));
+                        if let (true, Some(path)) =
+                            (from_floats, crate::user_types::struct_type(&structure.path))
+                        {
+                            self.values.push((name.ident.clone(), path));
+                        }
+                    }
+                }
                 if let Some(init) = &local.init {
                     if self.locals.may_be_float(&init.expr) {
                         self.collect(&local.pat);
@@ -125,18 +157,19 @@ impl Locals {
             }
             fn visit_item(&mut self, _: &'ast syn::Item) {}
         }
-        if self.user_types.is_empty() {
-            return;
-        }
         let mut collector = Collector {
             locals: self,
             found: Vec::new(),
             bound: Vec::new(),
+            values: Vec::new(),
         };
         collector.visit_block(&function.item.block);
-        let (found, bound) = (collector.found, collector.bound);
+        let (found, bound, values) = (collector.found, collector.bound, collector.values);
         for path in found {
             self.user_types.add(path);
+        }
+        for (name, path) in values {
+            self.user_types.add_binding(name, path);
         }
         self.pattern_bound.extend(bound);
     }
@@ -178,6 +211,7 @@ impl Locals {
             Expr::Field(inner) => recurse(&inner.base),
             Expr::Index(inner) => recurse(&inner.expr),
             Expr::Tuple(tuple) => tuple.elems.iter().any(recurse),
+            Expr::Struct(structure) => structure.fields.iter().any(|field| recurse(&field.expr)),
             Expr::Array(array) => array.elems.iter().any(recurse),
             Expr::Repeat(repeat) => recurse(&repeat.expr),
             Expr::Block(block) => block_value(&block.block).is_some_and(&recurse),

@@ -5,7 +5,7 @@
 //! local alias: `type __ad_twin_Point<__T> = <Point as Differentiable>::Over<__T>;`.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, ToTokens};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::{Ident, Path};
 
 use crate::ast::Function;
@@ -41,10 +41,6 @@ impl UserTypes {
         UserTypes { types, bindings }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.types.is_empty()
-    }
-
     /// The aliases, declared at the top of a derivative body. `Self` has none: an item in a
     /// body cannot name it.
     pub fn aliases(&self) -> TokenStream {
@@ -53,9 +49,15 @@ impl UserTypes {
             .iter()
             .filter(|(path, _)| !path.is_ident("Self"))
             .map(|(path, alias)| {
+                // Spanned at the type as the user wrote it: a type without the derive is
+                // reported there.
+                let span = path.segments[path.segments.len() - 1].ident.span();
+                let projection = quote_spanned! {span=>
+                    <#path as ::ad_runtime::Differentiable>::Over<__T>
+                };
                 quote! {
                     #[allow(non_camel_case_types, dead_code)]
-                    type #alias<__T> = <#path as ::ad_runtime::Differentiable>::Over<__T>;
+                    type #alias<__T> = #projection;
                 }
             });
         quote!(#(#aliases)*)
@@ -98,8 +100,10 @@ impl UserTypes {
                         a.ident == b.ident && a.arguments.is_none() && b.arguments.is_none()
                     })
             };
+            let span = path.segments[path.segments.len() - 1].ident.span();
+            let alias = Ident::new(&alias.to_string(), span);
             if matches_type(count) {
-                return Some(syn::parse_quote!(#alias::<#scalar>));
+                return Some(syn::parse_quote_spanned!(span=> #alias::<#scalar>));
             }
             if path.segments.len() == count + 1 {
                 let head = Path {
@@ -108,7 +112,7 @@ impl UserTypes {
                 };
                 if same_path(&head, known) {
                     let variant = &path.segments[count];
-                    return Some(syn::parse_quote!(#alias::<#scalar>::#variant));
+                    return Some(syn::parse_quote_spanned!(span=> #alias::<#scalar>::#variant));
                 }
             }
         }
@@ -136,6 +140,11 @@ impl UserTypes {
 }
 
 impl UserTypes {
+    /// Registers a local holding a value of a user type built in the body.
+    pub fn add_binding(&mut self, name: Ident, path: Path) {
+        self.bindings.push((name, path));
+    }
+
     /// Registers a type named in a pattern over a user value (`Shape::Circle(r)` in a match
     /// on `scene.shapes[i]`): such values are twins too.
     pub fn add(&mut self, path: Path) {
@@ -174,4 +183,18 @@ pub fn pattern_type(pat: &syn::Pat) -> Option<Path> {
         .iter()
         .any(|name| last == name);
     (may_be_type && !prelude && is_type_name(last)).then(|| path.clone())
+}
+
+/// The type a struct expression builds: `Point` for `Point { .. }`, `Tree` for
+/// `Tree::Node { .. }`.
+pub fn struct_type(path: &Path) -> Option<Path> {
+    let pattern = syn::Pat::Struct(syn::PatStruct {
+        attrs: Vec::new(),
+        qself: None,
+        path: path.clone(),
+        brace_token: Default::default(),
+        fields: Default::default(),
+        rest: None,
+    });
+    pattern_type(&pattern)
 }

@@ -62,8 +62,9 @@ use crate::Scalar;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not differentiable",
     label = "`{Self}` does not derive `Differentiable`",
-    note = "add `#[derive(ad_runtime::Differentiable)]` to its definition, or drop `#[grad]` to \
-            keep the parameter as data"
+    note = "add `#[derive(ad_runtime::Differentiable)]` to its definition: only such a type \
+            holds floats whose derivatives are followed (as a `#[grad]` parameter, a value built \
+            from floats, or a part of one); without `#[grad]` a parameter of it is data"
 )]
 pub trait Differentiable: Sized {
     /// The float type of the value's floats (`f64` or `f32`).

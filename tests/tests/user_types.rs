@@ -830,3 +830,46 @@ fn data_floats_tuples_and_results_in_more_places() {
 fn a_cotangent_of_the_wrong_length_is_refused() {
     let _ = doubled_vjp(&[1.0, 2.0], vec![1.0]);
 }
+
+// ----- values of derived types built in the body -----
+
+/// Builds `Vec2`s from floats (one from a `#[grad]` parameter's parts), reads them, matches
+/// them, passes them to functions and methods taking `#[grad]` values.
+#[forward]
+#[reverse]
+fn built_in_the_body(#[grad] p: &Vec2, x: f64) -> f64 {
+    let q = Vec2 {
+        y: p.x * x,
+        x: x.sin() + p.y,
+    };
+    let r = Vec2 { x: q.y, y: 2.0 };
+    let Vec2 { x: qx, y: qy } = &q;
+    let mut s = qx * qy + r.x * r.y;
+    for k in 0..3 {
+        let step = Vec2 {
+            x: s * 0.1,
+            y: k as f64,
+        };
+        s += distance(step.clone(), x) + step.norm();
+    }
+    s + q.norm() * r.scaled_norm(x)
+}
+
+#[test]
+fn structs_built_in_the_body() {
+    let mut rng = Rng::new(24);
+    for _ in 0..3 {
+        let p = Vec2 {
+            x: rng.uniform(-1.0, 1.0),
+            y: rng.uniform(-1.0, 1.0),
+        };
+        check(
+            built_in_the_body,
+            built_in_the_body_jvp,
+            built_in_the_body_vjp,
+            &p,
+            rng.uniform(0.2, 1.0),
+            &mut rng,
+        );
+    }
+}

@@ -1136,6 +1136,21 @@ impl<'a> Generator<'a> {
             }
         }
         if let (Pat::Ident(name), Some(init)) = (strip_pattern_type(&local.pat), &local.init) {
+            if let Expr::Struct(structure) = strip_parens(&init.expr) {
+                let scalar = self.scalar().to_token_stream();
+                if structure.qself.is_none()
+                    && structure.rest.is_none()
+                    && init.diverge.is_none()
+                    && name.subpat.is_none()
+                    && self
+                        .locals
+                        .user_types
+                        .twin_path(&structure.path, &scalar)
+                        .is_some()
+                {
+                    return self.struct_local(name, structure);
+                }
+            }
             // `let u = t;`: a copy of a tuple of floats.
             if let Expr::Path(path) = strip_parens(&init.expr) {
                 if let Some(Binding::Tuple(slots)) =
@@ -1796,6 +1811,82 @@ impl<'a> Generator<'a> {
     }
 
     /// `let [mut] name = node;` of a float: its value now, its adjoint's piece for the sweep.
+    /// `let q = Point { x: a * b, y: c };` of a type that derives `Differentiable`: the twin is
+    /// built and numbered like a `#[grad]` parameter; the backward piece hands each float
+    /// field's adjoint to its value.
+    fn struct_local(&mut self, name: &syn::PatIdent, structure: &syn::ExprStruct) {
+        let scalar = self.scalar().to_token_stream();
+        let twin = self
+            .locals
+            .user_types
+            .twin_path(&structure.path, &scalar)
+            .expect("checked by the caller");
+        let Some(type_path) = crate::user_types::struct_type(&structure.path) else {
+            self.error(&structure.path, "reverse mode builds named structs here");
+            return;
+        };
+        let float_fields: Vec<&syn::FieldValue> = structure
+            .fields
+            .iter()
+            .filter(|field| self.may_be_float(&field.expr))
+            .collect();
+        let values: Vec<&Expr> = float_fields.iter().map(|field| &field.expr).collect();
+        let nodes = self.lower_operands(&values);
+        let fields = structure.fields.iter().map(|field| {
+            let member = &field.member;
+            match float_fields
+                .iter()
+                .position(|float| std::ptr::eq(*float, field))
+            {
+                Some(position) => {
+                    let value = nodes[position].value();
+                    quote!(#member: #value)
+                }
+                None => {
+                    let value = self.native(&field.expr);
+                    quote!(#member: #value)
+                }
+            }
+        });
+        let (binding, mutability) = (&name.ident, &name.mutability);
+        let fields: Vec<TokenStream> = fields.collect();
+        self.emit(quote!(let #mutability #binding = #twin { #(#fields,)* };));
+        let vector = self.vector_slot();
+        let owned = names::derived("__ad_owned_indices_", binding);
+        let indices = names::derived("__ad_indices_", binding);
+        let numbered = quote_spanned! {structure.path.span()=>
+            ::ad_runtime::__private::number_floats::<#type_path, _>(&#binding)
+        };
+        self.emit(quote! {
+            let (#owned, _) = #numbered;
+            let #indices = &#owned;
+        });
+        let mut backward = TokenStream::new();
+        for (field, node) in float_fields.iter().zip(&nodes) {
+            let member = &field.member;
+            let index = self.fresh("field");
+            self.emit(quote! {
+                let #index = ::ad_runtime::__private::IndexProbe(&#indices.#member).__ad_index();
+            });
+            let cotangent = self.fresh("ct");
+            let give = self.backprop(node, cotangent.to_token_stream());
+            backward.extend(quote! {
+                if let ::core::option::Option::Some(__ad_position) = #index {
+                    let #cotangent = __adj.take_element(#vector, __ad_position);
+                    #give
+                }
+            });
+        }
+        self.piece(backward);
+        self.bind(
+            binding.unraw(),
+            Binding::Shaped {
+                vector,
+                indices: quote!(#indices),
+            },
+        );
+    }
+
     /// `let t = (a * b, c);`: a tuple of floats, one slot per element (`t.0`, passed on whole).
     fn tuple_value_local(&mut self, name: &syn::PatIdent, tuple: &syn::ExprTuple) {
         let elements: Vec<&Expr> = tuple.elems.iter().collect();
