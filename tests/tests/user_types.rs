@@ -873,3 +873,32 @@ fn structs_built_in_the_body() {
         );
     }
 }
+
+#[derive(Clone, Debug, PartialEq, Differentiable)]
+pub struct State {
+    pub position: [f64; 2],
+    pub velocity: [f64; 2],
+}
+
+/// Floats copied out of a `#[grad]` value by destructuring with `mut`, then changed.
+#[forward]
+#[reverse]
+fn advanced(#[grad] s: &State, dt: f64) -> f64 {
+    let [mut x, mut y] = s.position;
+    let [vx, vy] = s.velocity;
+    for _ in 0..3 {
+        x += dt * vx * y;
+        y -= dt * vy * x;
+    }
+    x * y
+}
+
+#[test]
+fn floats_destructured_out_of_user_values() {
+    let mut rng = Rng::new(25);
+    let s = State {
+        position: [0.4, -0.8],
+        velocity: [1.1, 0.6],
+    };
+    check(advanced, advanced_jvp, advanced_vjp, &s, 0.3, &mut rng);
+}

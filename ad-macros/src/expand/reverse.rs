@@ -1116,7 +1116,11 @@ impl<'a> Generator<'a> {
             }
         }
         if let Some(init) = &local.init {
-            if self.shaped_argument(&init.expr).is_some() {
+            // `let q = &p.inner;`, or a destructuring of any part (`let [x, y] = p.position;`).
+            let destructures = !matches!(strip_pattern_type(&local.pat), Pat::Ident(_));
+            if self.shaped_argument(&init.expr).is_some()
+                || (destructures && self.shaped_part(&init.expr).is_some())
+            {
                 return self.shaped_local(local);
             }
         }
@@ -2069,14 +2073,26 @@ impl<'a> Generator<'a> {
                 ::core::unreachable!("an index twin has the shape of its value")
             };
         });
+        let mutable = mutable_bindings(&local.pat);
         for (name, index) in names {
             self.bind(
-                name,
+                name.clone(),
                 Binding::Shaped {
                     vector,
                     indices: quote!(#index),
                 },
             );
+            // `let [mut x, mut y] = p.position;`: a float copied out to be changed is a float
+            // variable of its own from here.
+            if mutable.contains(&name) {
+                let place: Expr = syn::parse_quote!(#name);
+                let node = self.part(
+                    &quote!(::ad_runtime::__private::ValueProbe(#name).__ad_value()),
+                    &place,
+                );
+                let token = syn::token::Mut::default();
+                self.float_local(&name, Some(&token), &node);
+            }
         }
     }
 
@@ -5057,6 +5073,22 @@ fn compound_rule(op: &BinOp) -> Option<&'static str> {
         BinOp::RemAssign(_) => "rem",
         _ => return None,
     })
+}
+
+/// The names a pattern binds with `mut`.
+fn mutable_bindings(pat: &Pat) -> Vec<Ident> {
+    struct Finder(Vec<Ident>);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_pat_ident(&mut self, ident: &'ast syn::PatIdent) {
+            if ident.mutability.is_some() {
+                self.0.push(ident.ident.unraw());
+            }
+            syn::visit::visit_pat_ident(self, ident);
+        }
+    }
+    let mut finder = Finder(Vec::new());
+    finder.visit_pat(pat);
+    finder.0
 }
 
 fn strip_pattern_type(pat: &Pat) -> &Pat {
