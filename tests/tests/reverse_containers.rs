@@ -655,7 +655,11 @@ fn rows(x: &[Vec<f64>], w: f64) -> f64 {
         }
     }
     let r = &x[1];
-    total + r[1] * row_sum(&x[0]) + nested_reads(x, &[], vec![vec![0.5, 1.5]; 2], w)
+    let e = x[0][1];
+    let g = &x[1][0];
+    let mut t = x[0][0];
+    t *= w;
+    total + r[1] * row_sum(&x[0]) + nested_reads(x, &[], vec![vec![0.5, 1.5]; 2], w) + e * *g * t
 }
 
 #[test]

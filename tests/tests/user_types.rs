@@ -886,7 +886,8 @@ pub struct State {
 fn advanced(#[grad] s: &State, dt: f64) -> f64 {
     let [mut x, mut y] = s.position;
     let [vx, vy] = s.velocity;
-    for _ in 0..3 {
+    let rounds = s.position.len() + 1;
+    for _ in 0..rounds {
         x += dt * vx * y;
         y -= dt * vy * x;
     }

@@ -1311,7 +1311,9 @@ impl<'a> Generator<'a> {
                 self.bind(name, Binding::Row { vector, start });
                 return;
             }
-            if self.names_nested(&init.expr) {
+            // `x[i][j]` (an element, a float) falls through to the float `let` below.
+            let nested_element = matches!(strip_parens(&init.expr), Expr::Index(index) if self.nested_row(&index.expr).is_some());
+            if self.names_nested(&init.expr) && !nested_element {
                 self.error(&init.expr, NESTED_ELEMENT_BY_ELEMENT);
                 // Later uses of the name are not reported again.
                 self.bind(name, Binding::Data);
@@ -3458,6 +3460,12 @@ impl<'a> Generator<'a> {
                     ),
                 }
             }
+            // `b.id + 1`: an integer literal makes it integer arithmetic (Rust does not mix).
+            Expr::Binary(binary)
+                if is_integer_literal(&binary.left) || is_integer_literal(&binary.right) =>
+            {
+                Node::Constant(self.native(expr))
+            }
             Expr::Binary(binary) => match arithmetic_rule(&binary.op) {
                 Some(rule) => {
                     let mut operands = self
@@ -4201,6 +4209,12 @@ impl<'a> Generator<'a> {
         }
         let (vector, start) = match self.row_binding(&index.expr) {
             Some((vector, start)) => (vector, Some(start)),
+            // `&x[i][j]`: row `i` of a container of containers.
+            None if self.nested_row(&index.expr).is_some() => {
+                let row = &index.expr;
+                let (vector, start) = self.row_of(&syn::parse_quote!(&#row))?;
+                (vector, Some(start))
+            }
             None => (self.vector_of(&index.expr)?, None),
         };
         let position = self.fresh("i");
@@ -5073,6 +5087,12 @@ fn compound_rule(op: &BinOp) -> Option<&'static str> {
         BinOp::RemAssign(_) => "rem",
         _ => return None,
     })
+}
+
+/// `1`, `2usize`: an integer literal (not `1f64`).
+fn is_integer_literal(expr: &Expr) -> bool {
+    matches!(strip_parens(expr), Expr::Lit(lit)
+        if matches!(&lit.lit, syn::Lit::Int(int) if !matches!(int.suffix(), "f64" | "f32")))
 }
 
 /// The names a pattern binds with `mut`.
