@@ -13,7 +13,10 @@ mod common;
 
 use ad_runtime::{forward, reverse, Differentiable};
 use approx::assert_relative_eq;
-use common::{axpy, central_difference, check_user_type as check, random_like, random_vector, Rng};
+use common::{
+    axpy, central_difference, check_user_type as check, check_user_type_forward as forward_only,
+    random_vector, Rng,
+};
 
 fn ragged(rng: &mut Rng, lengths: &[usize]) -> Vec<Vec<f64>> {
     lengths.iter().map(|&n| random_vector(rng, n)).collect()
@@ -558,25 +561,6 @@ fn from_parts(#[grad] b: &Body, k: f64) -> f64 {
         y: q.x,
     };
     body_energy(b, k) * p_energy(&q, b.m) + q.norm2() * r.dotted(k)
-}
-
-/// [`check`] for forward mode only.
-fn forward_only<T: Differentiable<Float = f64>>(
-    plain: impl Fn(&T, f64) -> f64,
-    jvp: impl Fn(&T, f64, &T, f64) -> (f64, f64),
-    t: &T,
-    x: f64,
-    rng: &mut Rng,
-) {
-    for _ in 0..3 {
-        let dt = random_like(t, rng);
-        let dx = rng.uniform(-1.0, 1.0);
-        let (value, tangent) = jvp(t, x, &dt, dx);
-        assert_eq!(value.to_bits(), plain(t, x).to_bits(), "forward value");
-        let along = |h: f64| plain(&axpy(t, h, &dt), x + h * dx);
-        let difference = central_difference(along, 0.0, 1e-4);
-        assert_relative_eq!(tangent, difference, epsilon = 1e-7, max_relative = 1e-7);
-    }
 }
 
 fn random_p2(rng: &mut Rng) -> P2 {

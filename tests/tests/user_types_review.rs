@@ -16,8 +16,8 @@ mod common;
 use ad_runtime::{forward, reverse, Differentiable};
 use approx::assert_relative_eq;
 use common::{
-    axpy, central_difference, check_user_type as check, check_user_type1 as check1, dot,
-    random_like, Rng,
+    axpy, central_difference, check_user_type as check, check_user_type1 as check1,
+    check_user_type_forward as forward_only, dot, random_like, Rng,
 };
 
 // ===== types =====
@@ -917,23 +917,6 @@ fn fwd_mutate(#[grad] mut b: Body, x: f64) -> f64 {
     b.pos.x *= x;
     b.m = b.pos.x + b.m;
     b.m * b.pos.y
-}
-
-fn forward_only<T: Differentiable<Float = f64>>(
-    plain: impl Fn(&T, f64) -> f64,
-    jvp: impl Fn(&T, f64, &T, f64) -> (f64, f64),
-    t: &T,
-    x: f64,
-    rng: &mut Rng,
-) {
-    for _ in 0..3 {
-        let dt = random_like(t, rng);
-        let dx = rng.uniform(-1.0, 1.0);
-        let (value, tangent) = jvp(t, x, &dt, dx);
-        assert_eq!(value.to_bits(), plain(t, x).to_bits());
-        let difference = central_difference(|h| plain(&axpy(t, h, &dt), x + h * dx), 0.0, 1e-4);
-        assert_relative_eq!(tangent, difference, epsilon = 1e-7, max_relative = 1e-7);
-    }
 }
 
 #[test]

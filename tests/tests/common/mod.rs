@@ -145,18 +145,8 @@ pub fn check_user_type<T: Differentiable<Float = f64>>(
         4.0 * dot(&grad_t, &grad_t),
         max_relative = 1e-12
     );
-    for _ in 0..3 {
-        let dt = random_like(t, rng);
-        let dx = rng.uniform(-1.0, 1.0);
-        let (forward_value, tangent) = jvp(t, x, &dt, dx);
-        assert_eq!(
-            forward_value.to_bits(),
-            plain(t, x).to_bits(),
-            "forward value"
-        );
-        let along = |h: f64| plain(&axpy(t, h, &dt), x + h * dx);
-        let difference = central_difference(along, 0.0, 1e-4);
-        assert_relative_eq!(tangent, difference, epsilon = 1e-7, max_relative = 1e-7);
+    let directions = check_user_type_forward(&plain, &jvp, t, x, rng);
+    for (dt, dx, tangent) in directions {
         let adjoint = dot(&grad_t, &dt) + grad_x * dx;
         assert_relative_eq!(adjoint, tangent, epsilon = 1e-12, max_relative = 1e-12);
     }
@@ -181,4 +171,27 @@ pub fn check_user_type1<T: Differentiable<Float = f64>>(
         0.0,
         rng,
     );
+}
+
+/// The forward half of [`check_user_type`]: values bit for bit and tangents against central
+/// differences along three random directions, which it returns with their tangents.
+pub fn check_user_type_forward<T: Differentiable<Float = f64>>(
+    plain: impl Fn(&T, f64) -> f64,
+    jvp: impl Fn(&T, f64, &T, f64) -> (f64, f64),
+    t: &T,
+    x: f64,
+    rng: &mut Rng,
+) -> Vec<(T, f64, f64)> {
+    (0..3)
+        .map(|_| {
+            let dt = random_like(t, rng);
+            let dx = rng.uniform(-1.0, 1.0);
+            let (value, tangent) = jvp(t, x, &dt, dx);
+            assert_eq!(value.to_bits(), plain(t, x).to_bits(), "forward value");
+            let along = |h: f64| plain(&axpy(t, h, &dt), x + h * dx);
+            let difference = central_difference(along, 0.0, 1e-4);
+            assert_relative_eq!(tangent, difference, epsilon = 1e-7, max_relative = 1e-7);
+            (dt, dx, tangent)
+        })
+        .collect()
 }
