@@ -83,7 +83,11 @@ impl UserTypes {
             .types
             .iter()
             .find(|(known, _)| same_path(known, path))?;
-        Some(syn::parse_quote!(<#known as ::ad_runtime::Differentiable>::Over<#scalar>))
+        // Spanned at the type as written: a type without the derive is reported there.
+        let span = path.segments[path.segments.len() - 1].ident.span();
+        Some(syn::parse_quote_spanned!(span=>
+            <#known as ::ad_runtime::Differentiable>::Over<#scalar>
+        ))
     }
 
     /// `Point` (a struct expression or pattern) or `List::Cons` (a variant): the same path

@@ -126,13 +126,19 @@ fn public_param_type(function: &Function, param: &Param) -> Type {
 pub fn public_where(function: &Function, span: proc_macro2::Span) -> TokenStream {
     let scalar_where = quote_scalar_where(span);
     let scalar = names::scalar_param(span);
+    // Spanned at the parameter's type: a type without the derive is reported there.
     let user_types = function
         .params
         .iter()
-        .filter_map(|param| param.user_type.as_ref());
+        .filter_map(|param| param.user_type.as_ref())
+        .map(|path| {
+            quote_spanned! {path.span()=>
+                #path: ::ad_runtime::Differentiable<Float = #scalar>
+            }
+        });
     quote! {
         #scalar_where,
-        #(#user_types: ::ad_runtime::Differentiable<Float = #scalar>,)*
+        #(#user_types,)*
     }
 }
 
