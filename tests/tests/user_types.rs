@@ -903,3 +903,59 @@ fn floats_destructured_out_of_user_values() {
     };
     check(advanced, advanced_jvp, advanced_vjp, &s, 0.3, &mut rng);
 }
+
+/// Data that is neither `Debug` nor `PartialEq`, held in a `#[no_grad]` field.
+#[derive(Clone)]
+pub struct Settings {
+    pub rounds: usize,
+}
+
+#[derive(Clone, Differentiable)]
+pub struct Tuned {
+    pub gain: f64,
+    #[no_grad]
+    pub settings: Settings,
+}
+
+#[forward]
+#[reverse]
+fn tuned(#[grad] t: &Tuned, x: f64) -> f64 {
+    let mut s = x;
+    for _ in 0..t.settings.rounds {
+        s = (s * t.gain).sin();
+    }
+    s
+}
+
+#[test]
+fn data_fields_need_only_clone() {
+    let mut rng = Rng::new(26);
+    let t = Tuned {
+        gain: 1.3,
+        settings: Settings { rounds: 3 },
+    };
+    check(tuned, tuned_jvp, tuned_vjp, &t, 0.4, &mut rng);
+}
+
+/// A `String` field is data; the twin is not `Copy` then.
+#[derive(Clone, Differentiable)]
+pub struct Named {
+    pub value: f64,
+    pub name: String,
+}
+
+#[forward]
+#[reverse]
+fn named(#[grad] n: &Named, x: f64) -> f64 {
+    n.value * x + n.name.len() as f64
+}
+
+#[test]
+fn string_fields_are_data() {
+    let mut rng = Rng::new(27);
+    let n = Named {
+        value: 0.7,
+        name: String::from("abc"),
+    };
+    check(named, named_jvp, named_vjp, &n, 1.1, &mut rng);
+}
