@@ -1836,6 +1836,21 @@ impl<'a> Generator<'a> {
             .iter()
             .filter(|field| self.may_be_float(&field.expr))
             .collect();
+        // A field holding a container or another struct is numbered by its own type; reverse
+        // mode fills only float fields here.
+        for field in &float_fields {
+            if self.holds_more_than_a_float(&field.expr) {
+                self.error(
+                    &field.expr,
+                    "reverse mode builds a struct in the body from floats only; a field holding \
+                     a container, a tuple or another struct is not followed yet (pass the parts \
+                     as #[grad] parameters, or use #[forward])",
+                );
+                // Later uses of the name are not reported again.
+                self.bind(name.ident.unraw(), Binding::Data);
+                return;
+            }
+        }
         let values: Vec<&Expr> = float_fields.iter().map(|field| &field.expr).collect();
         let nodes = self.lower_operands(&values);
         let fields = structure.fields.iter().map(|field| {
@@ -1891,6 +1906,33 @@ impl<'a> Generator<'a> {
                 indices: quote!(#indices),
             },
         );
+    }
+
+    /// `v` (a container), `t` (a tuple), `p` or `&p.inner` (a `#[grad]` value or part),
+    /// `Point { .. }`, `vec![..]`: a value that is not one float.
+    fn holds_more_than_a_float(&self, expr: &Expr) -> bool {
+        match strip_parens(expr) {
+            Expr::Path(path) => path.path.get_ident().is_some_and(|name| {
+                matches!(
+                    self.lookup(name),
+                    Some(
+                        Binding::Vector(_)
+                            | Binding::Tuple(_)
+                            | Binding::Nested { .. }
+                            | Binding::Row { .. }
+                            | Binding::Shaped { .. }
+                    )
+                )
+            }),
+            Expr::Struct(_) | Expr::Tuple(_) | Expr::Array(_) | Expr::Repeat(_) => true,
+            Expr::Macro(_) => true,
+            Expr::Reference(_) => true,
+            Expr::MethodCall(call) if call.method == "clone" || call.method == "to_vec" => {
+                self.holds_more_than_a_float(&call.receiver)
+                    || self.shaped_part(&call.receiver).is_some()
+            }
+            _ => false,
+        }
     }
 
     /// `let t = (a * b, c);`: a tuple of floats, one slot per element (`t.0`, passed on whole).
@@ -3418,10 +3460,10 @@ impl<'a> Generator<'a> {
                 None if !self.may_be_float(&field.base) => Node::Constant(self.data_value(expr)),
                 None => self.refuse(
                     expr,
-                    "reverse mode follows fields of tuples of floats and of #[grad] parameters \
-                     (types that derive `Differentiable`) and their parts; a struct built in the \
-                     body is not followed yet (use #[forward], or pass it as a #[grad] \
-                     parameter)",
+                    "reverse mode follows fields of tuples of floats, of #[grad] parameters \
+                     (types that derive `Differentiable`) and their parts, and of structs of \
+                     such types built from floats in the body; not of this value (use \
+                     #[forward], or pass it as a #[grad] parameter)",
                 ),
             },
             Expr::Reference(reference)

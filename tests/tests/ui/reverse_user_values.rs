@@ -61,3 +61,28 @@ fn checkpointed_region_reads_it(#[grad] p: &P2, x: f64) -> f64 {
     }
     s
 }
+
+#[derive(Clone, Differentiable)]
+pub struct Weights {
+    pub w: Vec<f64>,
+}
+
+#[derive(Clone, Differentiable)]
+pub struct Body {
+    pub pos: P2,
+    pub m: f64,
+}
+
+#[reverse]
+fn struct_with_a_container_field(x: f64) -> f64 {
+    let v = vec![x, 2.0 * x];
+    let c = Weights { w: v };
+    c.w[1] * x
+}
+
+#[reverse]
+fn struct_with_a_struct_field(x: f64) -> f64 {
+    let inner = P2 { x, y: 2.0 * x };
+    let b = Body { pos: inner, m: x };
+    b.m * b.pos.x
+}
