@@ -56,14 +56,14 @@ pub fn measure(iters: usize, budget: Budget) -> Row {
 
 pub fn check_correctness() {
     let (x, iters) = (0.5, 1000);
-    let (value, tangent) = taylor_recip_jvp::<f64>(x, iters, 1.0);
+    let (value, tangent) = taylor_recip_jvp(x, iters, 1.0);
     let (hand_value, hand_tangent) = taylor_recip_tangent_by_hand(x, 1.0, iters);
     assert_eq!(value, taylor_recip(x, iters));
     assert!((value - hand_value).abs() <= 1e-12 * value.abs());
     assert!((tangent - hand_tangent).abs() <= 1e-12 * tangent.abs());
     // The series converges to 1/x, whose derivative is -1/x^2.
     assert!((tangent + 1.0 / (x * x)).abs() < 1e-9);
-    let (reverse_value, gradient) = taylor_recip_grad::<f64>(x, iters);
+    let (reverse_value, gradient) = taylor_recip_grad(x, iters);
     let (_, hand_gradient) = taylor_recip_adjoint_by_hand(x, iters);
     assert_eq!(reverse_value, value);
     assert!((gradient - tangent).abs() <= 1e-12 * tangent.abs());

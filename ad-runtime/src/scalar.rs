@@ -293,17 +293,10 @@ pub trait ScalarRef<S>:
 {
 }
 
-impl<'a, S: Scalar> ScalarRef<S> for &'a S where
-    &'a S: Add<S, Output = S>
-        + Sub<S, Output = S>
-        + Mul<S, Output = S>
-        + Div<S, Output = S>
-        + Rem<S, Output = S>
-        + Neg<Output = S>
-        + for<'b> Add<&'b S, Output = S>
-        + for<'b> Sub<&'b S, Output = S>
-        + for<'b> Mul<&'b S, Output = S>
-        + for<'b> Div<&'b S, Output = S>
-        + for<'b> Rem<&'b S, Output = S>
-{
-}
+// One impl per scalar type, not a blanket impl over every `&S`: with a blanket impl, proving
+// `for<'a> &'a ?T: ScalarRef<?T>` before `?T` is known made rustc search every `Neg`/`Add`
+// impl for references in scope, which overflows (E0275) in crates that also use nalgebra or
+// ndarray. With these, the obligation waits until the arguments fix `?T`.
+impl ScalarRef<f64> for &f64 {}
+impl ScalarRef<f32> for &f32 {}
+impl<S: Scalar> ScalarRef<crate::Dual<S>> for &crate::Dual<S> {}
