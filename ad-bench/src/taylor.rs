@@ -56,6 +56,9 @@ pub fn measure(iters: usize, budget: Budget) -> Row {
 
 pub fn check_correctness() {
     let (x, iters) = (0.5, 1000);
+    // Called without naming the scalar type, in a crate that links nalgebra and ndarray
+    // (through ad_trait): this compiling is the check that rustc's trait solver does not
+    // overflow on the generated functions' bounds there.
     let (value, tangent) = taylor_recip_jvp(x, iters, 1.0);
     let (hand_value, hand_tangent) = taylor_recip_tangent_by_hand(x, 1.0, iters);
     assert_eq!(value, taylor_recip(x, iters));
