@@ -659,6 +659,11 @@ fn rows(x: &[Vec<f64>], w: f64) -> f64 {
     let g = &x[1][0];
     let mut t = x[0][0];
     t *= w;
+    // Reductions over rows.
+    let first_row: f64 = x[0].iter().map(|v| v * w).sum();
+    let last = &x[x.len() - 1];
+    let squares: f64 = last.iter().map(|v| v * v).sum();
+    total += first_row * squares + r.iter().copied().fold(0.0, f64::max);
     total + r[1] * row_sum(&x[0]) + nested_reads(x, &[], vec![vec![0.5, 1.5]; 2], w) + e * *g * t
 }
 

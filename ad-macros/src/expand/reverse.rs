@@ -3903,7 +3903,9 @@ impl<'a> Generator<'a> {
         // Only chains over containers of floats that the loop lowering takes, or over a
         // container in a `#[grad]` value (`p.weights.iter()`).
         let over_part = syn::parse_quote!(for #pattern in #chain {});
-        if self.desugar_part_iteration(&over_part).is_none() {
+        if self.desugar_part_iteration(&over_part).is_none()
+            && self.desugar_nested_iteration(&over_part).is_none()
+        {
             self.container_iteration(chain, &pattern)?;
         }
         Some(syn::parse_quote!({
@@ -4311,7 +4313,9 @@ impl<'a> Generator<'a> {
         }
         let is_nested = matches!(iterable, Expr::Path(path)
             if path.path.get_ident().is_some_and(|name| matches!(self.lookup(name), Some(Binding::Nested { .. }))));
-        if !is_nested && self.row_binding(iterable).is_none() {
+        // A container of containers, a row bound to a name, or a row written `x[i]`.
+        if !is_nested && self.row_binding(iterable).is_none() && self.nested_row(iterable).is_none()
+        {
             return None;
         }
         let (position, element): (Pat, Pat) = if enumerated {
