@@ -659,6 +659,11 @@ fn rows(x: &[Vec<f64>], w: f64) -> f64 {
     let g = &x[1][0];
     let mut t = x[0][0];
     t *= w;
+    // Copies of rows, changed.
+    let mut copy = x[1].to_vec();
+    copy[0] *= w;
+    let again = r.clone();
+    total += copy[0] * again[1];
     // Reductions over rows.
     let first_row: f64 = x[0].iter().map(|v| v * w).sum();
     let last = &x[x.len() - 1];

@@ -1292,6 +1292,9 @@ impl<'a> Generator<'a> {
             if let Some(kind) = self.container_init(&init.expr, &name, ty.as_ref()) {
                 return self.container_local(&name, mutability, ty.as_ref(), &init.expr, kind);
             }
+            if let Some(kind) = self.row_copy(&init.expr) {
+                return self.container_local(&name, mutability, ty.as_ref(), &init.expr, kind);
+            }
             if let Some((vector, index)) = self.element_reference(&init.expr) {
                 let value = self.native_unchecked(&init.expr);
                 self.emit(quote!(let #mutability #name = #value;));
@@ -1532,6 +1535,14 @@ impl<'a> Generator<'a> {
                 quote! {
                     let #cotangents = __adj.take_vector(#vector);
                     __adj.add_vector(#source, &#cotangents);
+                }
+            }
+            ContainerInit::CopyOfRow(source, start) => {
+                let value = self.native_unchecked(init);
+                self.emit(quote!(let #mutability #name #ty_tokens = #value;));
+                quote! {
+                    let #cotangents = __adj.take_vector(#vector);
+                    __adj.add_range(#source, ::core::option::Option::Some(#start), &#cotangents);
                 }
             }
         };
@@ -4270,6 +4281,28 @@ impl<'a> Generator<'a> {
         Some((vector, position))
     }
 
+    /// `x[i].to_vec()`, `x[i].clone()`, `row.to_vec()`: a copy of a row, as a container
+    /// initializer (the row's start is emitted here).
+    fn row_copy(&mut self, expr: &Expr) -> Option<ContainerInit> {
+        let Expr::MethodCall(call) = strip_parens(expr) else {
+            return None;
+        };
+        let copies = matches!(
+            call.method.to_string().as_str(),
+            "to_vec" | "clone" | "to_owned"
+        ) && call.args.is_empty();
+        if !copies {
+            return None;
+        }
+        if let Some((vector, start)) = self.row_binding(&call.receiver) {
+            return Some(ContainerInit::CopyOfRow(vector, start));
+        }
+        self.nested_row(&call.receiver)?;
+        let receiver = &call.receiver;
+        let (vector, start) = self.row_of(&syn::parse_quote!(&#receiver))?;
+        Some(ContainerInit::CopyOfRow(vector, start))
+    }
+
     /// A row binding named by `expr` (`row`, `&row`, `(row)`).
     fn row_binding(&self, expr: &Expr) -> Option<(usize, Ident)> {
         match strip_parens(expr) {
@@ -4935,6 +4968,9 @@ enum ContainerInit {
     Empty,
     /// `x.to_vec()`, `x.clone()` of the container in this vector slot.
     Copy(usize),
+    /// `x[i].to_vec()`, `row.clone()`: a copy of a row of a container of containers, whose
+    /// elements start at the local given, in the vector slot given.
+    CopyOfRow(usize, Ident),
 }
 
 impl ContainerInit {
