@@ -659,6 +659,12 @@ fn rows(x: &[Vec<f64>], w: f64) -> f64 {
     let g = &x[1][0];
     let mut t = x[0][0];
     t *= w;
+    // A copy of the whole container, read by rows and elements.
+    let owned = x.to_vec();
+    for row in &owned {
+        total += row[0] * w;
+    }
+    total += owned[1][1] * owned[0][0];
     // Copies of rows, changed.
     let mut copy = x[1].to_vec();
     copy[0] *= w;

@@ -1295,6 +1295,20 @@ impl<'a> Generator<'a> {
             if let Some(kind) = self.row_copy(&init.expr) {
                 return self.container_local(&name, mutability, ty.as_ref(), &init.expr, kind);
             }
+            if let Some((source, offsets)) = self.nested_copy(&init.expr) {
+                // `let owned = rows.to_vec();`: the same shape, so the same row offsets; its
+                // adjoints go back to the source's, element by element, where it was made.
+                let vector = self.vector_slot();
+                let value = self.native_unchecked(&init.expr);
+                self.emit(quote!(let #mutability #name = #value;));
+                let cotangents = self.fresh("cts");
+                self.piece(quote! {
+                    let #cotangents = __adj.take_vector(#vector);
+                    __adj.add_vector(#source, &#cotangents);
+                });
+                self.bind(name, Binding::Nested { vector, offsets });
+                return;
+            }
             if let Some((vector, index)) = self.element_reference(&init.expr) {
                 let value = self.native_unchecked(&init.expr);
                 self.emit(quote!(let #mutability #name = #value;));
@@ -2272,6 +2286,15 @@ impl<'a> Generator<'a> {
             return;
         }
         if let Expr::Index(index) = &*assign.left {
+            if self.nested_row(&index.expr).is_some() || self.row_binding(&index.expr).is_some() {
+                self.error(
+                    &assign.left,
+                    "reverse mode reads containers of containers but does not write their \
+                     elements yet; build the values in a `Vec<f64>` (one dimension) instead, \
+                     or use #[forward]",
+                );
+                return;
+            }
             if let Some(vector) = self.vector_of(&index.expr) {
                 let node = self.lower(&assign.right);
                 return self.element_assign(index, vector, node);
@@ -4301,6 +4324,24 @@ impl<'a> Generator<'a> {
         let receiver = &call.receiver;
         let (vector, start) = self.row_of(&syn::parse_quote!(&#receiver))?;
         Some(ContainerInit::CopyOfRow(vector, start))
+    }
+
+    /// `rows.to_vec()`, `rows.clone()` of a container of containers: its vector and offsets.
+    fn nested_copy(&self, expr: &Expr) -> Option<(usize, Ident)> {
+        let Expr::MethodCall(call) = strip_parens(expr) else {
+            return None;
+        };
+        let copies = matches!(
+            call.method.to_string().as_str(),
+            "to_vec" | "clone" | "to_owned"
+        ) && call.args.is_empty();
+        let Expr::Path(path) = strip_parens(&call.receiver) else {
+            return None;
+        };
+        match self.lookup(path.path.get_ident()?)? {
+            Binding::Nested { vector, offsets } if copies => Some((vector, offsets)),
+            _ => None,
+        }
     }
 
     /// A row binding named by `expr` (`row`, `&row`, `(row)`).
