@@ -304,54 +304,50 @@ impl Generated<'_> {
         } else {
             (self.twin, self.name)
         };
+        self.rebuild(from, to, source, |field, binding| {
+            let ty = &field.ty;
+            match (field.differentiable, to_twin) {
+                (false, true) => quote!(::core::clone::Clone::clone(#binding)),
+                (false, false) => quote!(#binding),
+                (true, true) => quote!(<#ty as ::ad_runtime::Differentiable>::to_over(#binding)),
+                (true, false) => {
+                    quote!(<#ty as ::ad_runtime::Differentiable>::from_over(#binding))
+                }
+            }
+        })
+    }
+
+    fn map(&self) -> TokenStream {
+        self.rebuild(self.twin, self.twin, quote!(over), |field, binding| {
+            let ty = &field.ty;
+            if field.differentiable {
+                quote!(<#ty as ::ad_runtime::Differentiable>::map(#binding, f))
+            } else {
+                quote!(::core::clone::Clone::clone(#binding))
+            }
+        })
+    }
+
+    /// `match source { from::V { fields } => to::V { field: value(field), .. }, .. }`: a value
+    /// of `to` built field by field from one of `from`.
+    fn rebuild(
+        &self,
+        from: &Ident,
+        to: &Ident,
+        source: TokenStream,
+        value: impl Fn(&Field, Ident) -> TokenStream,
+    ) -> TokenStream {
         let arms = self.shapes.iter().map(|shape| {
             let pattern = shape.pattern(self.path(from, shape), "");
             let values = shape
                 .fields
                 .iter()
-                .map(|field| {
-                    let binding = field.binding("");
-                    let ty = &field.ty;
-                    match (field.differentiable, to_twin) {
-                        (false, true) => quote!(::core::clone::Clone::clone(#binding)),
-                        (false, false) => quote!(#binding),
-                        (true, true) => {
-                            quote!(<#ty as ::ad_runtime::Differentiable>::to_over(#binding))
-                        }
-                        (true, false) => {
-                            quote!(<#ty as ::ad_runtime::Differentiable>::from_over(#binding))
-                        }
-                    }
-                })
+                .map(|field| value(field, field.binding("")))
                 .collect();
-            let value = shape.construct(self.path(to, shape), values);
-            quote!(#pattern => #value,)
+            let built = shape.construct(self.path(to, shape), values);
+            quote!(#pattern => #built,)
         });
         quote!(match #source { #(#arms)* })
-    }
-
-    fn map(&self) -> TokenStream {
-        let twin = self.twin;
-        let arms = self.shapes.iter().map(|shape| {
-            let path = self.path(twin, shape);
-            let pattern = shape.pattern(path.clone(), "");
-            let values = shape
-                .fields
-                .iter()
-                .map(|field| {
-                    let binding = field.binding("");
-                    let ty = &field.ty;
-                    if field.differentiable {
-                        quote!(<#ty as ::ad_runtime::Differentiable>::map(#binding, f))
-                    } else {
-                        quote!(::core::clone::Clone::clone(#binding))
-                    }
-                })
-                .collect();
-            let value = shape.construct(path, values);
-            quote!(#pattern => #value,)
-        });
-        quote!(match over { #(#arms)* })
     }
 
     fn zip(&self) -> TokenStream {

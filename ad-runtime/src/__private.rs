@@ -868,6 +868,19 @@ impl<S: Scalar> PartCotangent<S> for S {
     }
 }
 
+/// A `#[grad]` value passed to a data parameter has no adjoint: rustc reports the argument's
+/// type (a twin where the callee takes the user's type) at the argument, not here.
+impl<S: Scalar> PartCotangent<S> for () {
+    #[inline(always)]
+    fn add_to<const N: usize, const M: usize>(
+        self,
+        _: &mut Adjoints<S, N, M>,
+        _: usize,
+        _: Option<usize>,
+    ) {
+    }
+}
+
 /// A part whose floats are consecutive (a slice or array parameter's adjoint).
 fn add_flat<S: Scalar, const N: usize, const M: usize>(
     values: &[S],

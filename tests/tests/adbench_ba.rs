@@ -3,8 +3,8 @@
 //! (one column per parameter), against the suite's reference block under ADBench's measure.
 
 use ad_bench::adbench::ba::{
-    reprojection_error, reprojection_error_jvp, reprojection_error_vjp, weight_error,
-    weight_error_grad, Ba, CAMERA,
+    reprojection_error, reprojection_error_column, reprojection_error_vjp, weight_error,
+    weight_error_grad, Ba,
 };
 use ad_bench::adbench::{assert_agrees, data_dir, read};
 
@@ -36,18 +36,7 @@ fn check_block(input: &str, reference: &str) {
         }
         // Forward mode: column by column.
         for column in 0..15 {
-            let mut tangent = [0.0; 15];
-            tangent[column] = 1.0;
-            let (_, along) = reprojection_error_jvp(
-                camera,
-                point,
-                weight,
-                feature,
-                row,
-                &tangent[..CAMERA],
-                &tangent[CAMERA..CAMERA + 3],
-                tangent[14],
-            );
+            let along = reprojection_error_column(camera, point, weight, feature, row, column);
             assert_agrees(
                 &format!("forward J[{row}][{column}]"),
                 along,

@@ -529,6 +529,27 @@ fn options() {
     assert_eq!(shifted_jvp(2.0, Some(-3.0), 1.0).1, 1.0);
     assert_eq!(with_default_grad(2.0, Some(3.0)).1, 9.0);
     assert_eq!(with_default_jvp(2.0, None, 1.0).1, 2.0);
+    // Data `Option`s in both modes: forward against differences, reverse against forward.
+    for shift in [Some(3.0), Some(-0.5), None] {
+        for x in [-0.7_f64, 0.4, 1.9] {
+            for (plain, jvp, grad) in [
+                (
+                    shifted as fn(f64, Option<f64>) -> f64,
+                    shifted_jvp as fn(f64, Option<f64>, f64) -> (f64, f64),
+                    shifted_grad as fn(f64, Option<f64>) -> (f64, f64),
+                ),
+                (with_default, with_default_jvp, with_default_grad),
+            ] {
+                let (value, tangent) = jvp(x, shift, 1.0);
+                assert_eq!(value.to_bits(), plain(x, shift).to_bits());
+                let difference = central_difference(|x| plain(x, shift), x, 1e-4);
+                assert_relative_eq!(tangent, difference, epsilon = 1e-9, max_relative = 1e-8);
+                let (reverse_value, adjoint) = grad(x, shift);
+                assert_eq!(reverse_value.to_bits(), value.to_bits());
+                assert_relative_eq!(adjoint, tangent, epsilon = 1e-14, max_relative = 1e-12);
+            }
+        }
+    }
 }
 
 // ----- reverse mode takes user values apart with `let` and `if let` too -----

@@ -82,6 +82,31 @@ pub fn reprojection_error(
     }
 }
 
+/// Column `column` (0..15: camera, point, weight) of row `row` of the residual block's
+/// Jacobian, by one forward-mode JVP along that basis direction.
+pub fn reprojection_error_column(
+    camera: &[f64],
+    point: &[f64],
+    weight: f64,
+    feature: &[f64],
+    row: usize,
+    column: usize,
+) -> f64 {
+    let mut tangent = [0.0; 15];
+    tangent[column] = 1.0;
+    reprojection_error_jvp(
+        camera,
+        point,
+        weight,
+        feature,
+        row,
+        &tangent[..CAMERA],
+        &tangent[CAMERA..CAMERA + 3],
+        tangent[14],
+    )
+    .1
+}
+
 /// The weight's error.
 #[forward]
 #[reverse]

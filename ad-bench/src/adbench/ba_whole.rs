@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use super::ba::{reprojection_error_jvp, reprojection_error_vjp, weight_error_grad, Ba, CAMERA};
+use super::ba::{reprojection_error_column, reprojection_error_vjp, weight_error_grad, Ba, CAMERA};
 use super::manual;
 
 /// One whole BA problem.
@@ -132,26 +132,14 @@ impl BaProblem {
 
     /// [`BaProblem::jacobian_forward`] into a Jacobian of the right size.
     pub fn jacobian_forward_into(&self, jacobian: &mut BaJacobian) {
-        let mut tangent = [0.0; 15];
         for i in 0..self.p {
             let (camera, point, weight, feature) = self.parts(i);
             let block = &mut jacobian.blocks[i];
             for column in 0..15 {
-                tangent[column] = 1.0;
                 for row in 0..2 {
-                    let (_, along) = reprojection_error_jvp(
-                        camera,
-                        point,
-                        weight,
-                        feature,
-                        row,
-                        &tangent[..CAMERA],
-                        &tangent[CAMERA..CAMERA + 3],
-                        tangent[14],
-                    );
-                    block[15 * row + column] = along;
+                    block[15 * row + column] =
+                        reprojection_error_column(camera, point, weight, feature, row, column);
                 }
-                tangent[column] = 0.0;
             }
             jacobian.weight_derivatives[i] = weight_error_grad(weight).1;
         }

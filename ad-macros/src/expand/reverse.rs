@@ -1464,13 +1464,9 @@ impl<'a> Generator<'a> {
                 }
                 _ => None,
             },
-            Expr::MethodCall(call)
-                if matches!(
-                    call.method.to_string().as_str(),
-                    "to_vec" | "clone" | "to_owned"
-                ) && call.args.is_empty() =>
-            {
-                self.vector_of(&call.receiver).map(ContainerInit::Copy)
+            Expr::MethodCall(_) if copied_container(init).is_some() => {
+                let source = copied_container(init).expect("checked by the guard");
+                self.vector_of(source).map(ContainerInit::Copy)
             }
             _ => None,
         }
@@ -3887,14 +3883,16 @@ impl<'a> Generator<'a> {
         // in a loop written by hand (references, or values under `copied`).
         let (pattern, step): (Pat, Stmt) = match (map, combine) {
             (Some(map), _) => {
-                let pattern = by_value_pattern(strip_type(&map.inputs[0]));
+                let pattern = by_value_pattern(strip_pattern_type(&map.inputs[0]).clone());
                 let body = &map.body;
                 let step = match (method.as_str(), combine) {
                     ("sum", _) => syn::parse_quote!(#accumulator += #body;),
                     ("product", _) => syn::parse_quote!(#accumulator *= #body;),
                     (_, Some(Expr::Closure(fold))) if fold.inputs.len() == 2 => {
-                        let (acc, element) =
-                            (strip_type(&fold.inputs[0]), strip_type(&fold.inputs[1]));
+                        let (acc, element) = (
+                            strip_pattern_type(&fold.inputs[0]).clone(),
+                            strip_pattern_type(&fold.inputs[1]).clone(),
+                        );
                         let fold_body = &fold.body;
                         syn::parse_quote!({
                             let #element = #body;
@@ -3909,7 +3907,10 @@ impl<'a> Generator<'a> {
                 (pattern, step)
             }
             (None, Some(Expr::Closure(fold))) if fold.inputs.len() == 2 => {
-                let (acc, element) = (strip_type(&fold.inputs[0]), strip_type(&fold.inputs[1]));
+                let (acc, element) = (
+                    strip_pattern_type(&fold.inputs[0]).clone(),
+                    strip_pattern_type(&fold.inputs[1]).clone(),
+                );
                 let fold_body = &fold.body;
                 (
                     by_value_pattern(element),
@@ -3993,9 +3994,12 @@ impl<'a> Generator<'a> {
         } = Adapters::of(&call.receiver)?;
         let item = Ident::new("__ad_item", Span::call_site());
         let (pattern, value): (Pat, Expr) = match (map, by_value) {
-            (Some(map), false) => (strip_type(&map.inputs[0]), (*map.body).clone()),
+            (Some(map), false) => (
+                strip_pattern_type(&map.inputs[0]).clone(),
+                (*map.body).clone(),
+            ),
             (Some(map), true) => {
-                let pattern = strip_type(&map.inputs[0]);
+                let pattern = strip_pattern_type(&map.inputs[0]).clone();
                 (syn::parse_quote!(&#pattern), (*map.body).clone())
             }
             (None, true) => (syn::parse_quote!(&#item), syn::parse_quote!(#item)),
@@ -4307,39 +4311,22 @@ impl<'a> Generator<'a> {
     /// `x[i].to_vec()`, `x[i].clone()`, `row.to_vec()`: a copy of a row, as a container
     /// initializer (the row's start is emitted here).
     fn row_copy(&mut self, expr: &Expr) -> Option<ContainerInit> {
-        let Expr::MethodCall(call) = strip_parens(expr) else {
-            return None;
-        };
-        let copies = matches!(
-            call.method.to_string().as_str(),
-            "to_vec" | "clone" | "to_owned"
-        ) && call.args.is_empty();
-        if !copies {
-            return None;
-        }
-        if let Some((vector, start)) = self.row_binding(&call.receiver) {
+        let receiver = copied_container(expr)?;
+        if let Some((vector, start)) = self.row_binding(receiver) {
             return Some(ContainerInit::CopyOfRow(vector, start));
         }
-        self.nested_row(&call.receiver)?;
-        let receiver = &call.receiver;
+        self.nested_row(receiver)?;
         let (vector, start) = self.row_of(&syn::parse_quote!(&#receiver))?;
         Some(ContainerInit::CopyOfRow(vector, start))
     }
 
     /// `rows.to_vec()`, `rows.clone()` of a container of containers: its vector and offsets.
     fn nested_copy(&self, expr: &Expr) -> Option<(usize, Ident)> {
-        let Expr::MethodCall(call) = strip_parens(expr) else {
-            return None;
-        };
-        let copies = matches!(
-            call.method.to_string().as_str(),
-            "to_vec" | "clone" | "to_owned"
-        ) && call.args.is_empty();
-        let Expr::Path(path) = strip_parens(&call.receiver) else {
+        let Expr::Path(path) = strip_parens(copied_container(expr)?) else {
             return None;
         };
         match self.lookup(path.path.get_ident()?)? {
-            Binding::Nested { vector, offsets } if copies => Some((vector, offsets)),
+            Binding::Nested { vector, offsets } => Some((vector, offsets)),
             _ => None,
         }
     }
@@ -4451,11 +4438,7 @@ impl<'a> Generator<'a> {
         if let Some(desugared) = self.desugar_reduction(call) {
             return self.lower(&desugared);
         }
-        if matches!(
-            call.method.to_string().as_str(),
-            "to_vec" | "clone" | "to_owned"
-        ) && call.args.is_empty()
-        {
+        if copied_container(&Expr::MethodCall(call.clone())).is_some() {
             if let Some(source) = self.vector_of(&call.receiver) {
                 // A copy passed on (`g(x.to_vec())`): a container of its own.
                 let copy = self.fresh("copy");
@@ -5234,6 +5217,22 @@ fn mutable_bindings(pat: &Pat) -> Vec<Ident> {
     finder.0
 }
 
+/// `x.to_vec()`, `x.clone()`, `x.to_owned()`: the container copied.
+fn copied_container(expr: &Expr) -> Option<&Expr> {
+    match strip_parens(expr) {
+        Expr::MethodCall(call)
+            if call.args.is_empty()
+                && matches!(
+                    call.method.to_string().as_str(),
+                    "to_vec" | "clone" | "to_owned"
+                ) =>
+        {
+            Some(&call.receiver)
+        }
+        _ => None,
+    }
+}
+
 fn strip_pattern_type(pat: &Pat) -> &Pat {
     match pat {
         Pat::Type(typed) => strip_pattern_type(&typed.pat),
@@ -5363,14 +5362,6 @@ impl<'e> Adapters<'e> {
     }
 }
 
-/// A closure parameter's pattern without its type (`|v: &f64|`).
-fn strip_type(pat: &Pat) -> Pat {
-    match pat {
-        Pat::Type(typed) => (*typed.pat).clone(),
-        other => other.clone(),
-    }
-}
-
 /// The variables `body` assigns (`x = ..`, `x += ..`, `x[i] = ..`, `x.0 = ..`); changes
 /// through methods (`v.push(..)`) are not seen.
 fn assigned_names(body: &Expr) -> Vec<Ident> {
@@ -5414,14 +5405,8 @@ fn assigned_names(body: &Expr) -> Vec<Ident> {
 
 /// Whether `name` appears anywhere in `expr`, macro arguments included.
 fn mentions(expr: &Expr, name: &Ident) -> bool {
-    fn tokens_mention(tokens: TokenStream, name: &str) -> bool {
-        tokens.into_iter().any(|token| match token {
-            proc_macro2::TokenTree::Ident(ident) => ident.unraw() == name,
-            proc_macro2::TokenTree::Group(group) => tokens_mention(group.stream(), name),
-            _ => false,
-        })
-    }
-    tokens_mention(expr.to_token_stream(), &name.unraw().to_string())
+    let name = name.unraw();
+    crate::retype::mentions_name(expr, &|ident| ident.unraw() == name)
 }
 
 fn has_exits_to(body: &Block, label: &Lifetime, labeled: bool) -> bool {

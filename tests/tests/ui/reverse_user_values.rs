@@ -86,3 +86,16 @@ fn struct_with_a_struct_field(x: f64) -> f64 {
     let b = Body { pos: inner, m: x };
     b.m * b.pos.x
 }
+
+#[reverse]
+fn takes_data(l: &List, x: f64) -> f64 {
+    match l {
+        List::Nil => x,
+        List::Cons(head, _) => head * x,
+    }
+}
+
+#[reverse]
+fn grad_value_to_a_data_parameter(#[grad] l: &List, x: f64) -> f64 {
+    takes_data(l, x)
+}
