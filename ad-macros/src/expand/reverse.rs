@@ -2070,38 +2070,6 @@ impl<'a> Generator<'a> {
         }
     }
 
-    /// `for w in &p.weights` (or `p.weights.iter()`) over a container in a `#[grad]` value:
-    /// `for k in 0..p.weights.len() { let w = &p.weights[k]; .. }`, so that each element is a
-    /// part with its index twin.
-    fn desugar_part_iteration(&self, for_loop: &syn::ExprForLoop) -> Option<Expr> {
-        let container = match strip_parens(&for_loop.expr) {
-            Expr::Reference(reference) if reference.mutability.is_none() => &*reference.expr,
-            Expr::MethodCall(call) if call.method == "iter" && call.args.is_empty() => {
-                &*call.receiver
-            }
-            _ => return None,
-        };
-        if self.vector_of(container).is_some() || self.shaped_part(container).is_none() {
-            return None;
-        }
-        let position = format_ident!("__ad_k{}", self.counter);
-        let syn::ExprForLoop {
-            attrs,
-            label,
-            pat,
-            body,
-            ..
-        } = for_loop;
-        let stmts = &body.stmts;
-        Some(syn::parse_quote_spanned!(for_loop.span()=>
-            #(#attrs)*
-            #label for #position in 0..(#container).len() {
-                let #pat = &(#container)[#position];
-                #(#stmts)*
-            }
-        ))
-    }
-
     /// `let q = &p.inner;`, `let Point { x, y } = *p;`: names for a `#[grad]` value or its
     /// parts, each with its index twin.
     fn shaped_local(&mut self, local: &syn::Local) {
@@ -2660,10 +2628,7 @@ impl<'a> Generator<'a> {
 
     fn lower_loop(&mut self, expr: &Expr, result: ResultVar) {
         if let Expr::ForLoop(for_loop) = expr {
-            if let Some(desugared) = self
-                .desugar_part_iteration(for_loop)
-                .or_else(|| self.desugar_nested_iteration(for_loop))
-            {
+            if let Some(desugared) = self.desugar_indexed_iteration(for_loop) {
                 return self.lower_loop(&desugared, result);
             }
         }
@@ -3938,9 +3903,7 @@ impl<'a> Generator<'a> {
         // Only chains over containers of floats that the loop lowering takes, or over a
         // container in a `#[grad]` value (`p.weights.iter()`).
         let over_part = syn::parse_quote!(for #pattern in #chain {});
-        if self.desugar_part_iteration(&over_part).is_none()
-            && self.desugar_nested_iteration(&over_part).is_none()
-        {
+        if self.desugar_indexed_iteration(&over_part).is_none() {
             self.container_iteration(chain, &pattern)?;
         }
         Some(syn::parse_quote!({
@@ -4344,9 +4307,10 @@ impl<'a> Generator<'a> {
     }
 
     /// `for row in x` (`&x`, `x.iter()`, with `.enumerate()`) over a container of containers,
-    /// and `for v in row` (`&row`, `row.iter()`, `.copied()`, `.enumerate()`) over a row: the
-    /// same loop over positions, each row or element bound as a row or an element.
-    fn desugar_nested_iteration(&self, for_loop: &syn::ExprForLoop) -> Option<Expr> {
+    /// `for v in row` (`&row`, `row.iter()`, `.copied()`, `.enumerate()`) over a row, and
+    /// `for w in &p.weights` over a container inside a `#[grad]` value: the same loop over
+    /// positions, each element bound by a `let` (as a row, an element, or a part).
+    fn desugar_indexed_iteration(&self, for_loop: &syn::ExprForLoop) -> Option<Expr> {
         let mut iterable = strip_parens(&for_loop.expr);
         let mut enumerated = false;
         let mut by_value = false;
@@ -4374,8 +4338,13 @@ impl<'a> Generator<'a> {
         }
         let is_nested = matches!(iterable, Expr::Path(path)
             if path.path.get_ident().is_some_and(|name| matches!(self.lookup(name), Some(Binding::Nested { .. }))));
-        // A container of containers, a row bound to a name, or a row written `x[i]`.
-        if !is_nested && self.row_binding(iterable).is_none() && self.nested_row(iterable).is_none()
+        // A container of containers, a row bound to a name, a row written `x[i]`, or a
+        // container inside a `#[grad]` value.
+        let part = self.vector_of(iterable).is_none() && self.shaped_part(iterable).is_some();
+        if !is_nested
+            && !part
+            && self.row_binding(iterable).is_none()
+            && self.nested_row(iterable).is_none()
         {
             return None;
         }
