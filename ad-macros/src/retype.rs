@@ -419,14 +419,16 @@ fn mentions_generated_function(expr: &Expr) -> bool {
 
 /// Whether `expr` names a variable for which `is_named` holds (closures and macros included).
 pub fn mentions_name(expr: &Expr, is_named: &dyn Fn(&Ident) -> bool) -> bool {
-    fn tokens_mention(tokens: TokenStream, is_named: &dyn Fn(&Ident) -> bool) -> bool {
-        tokens.into_iter().any(|tree| match tree {
-            proc_macro2::TokenTree::Ident(ident) => is_named(&ident),
-            proc_macro2::TokenTree::Group(group) => tokens_mention(group.stream(), is_named),
-            _ => false,
-        })
-    }
     tokens_mention(expr.to_token_stream(), is_named)
+}
+
+/// Whether `tokens` hold a name for which `is_named` holds, in groups too.
+pub fn tokens_mention(tokens: TokenStream, is_named: &dyn Fn(&Ident) -> bool) -> bool {
+    tokens.into_iter().any(|tree| match tree {
+        proc_macro2::TokenTree::Ident(ident) => is_named(&ident),
+        proc_macro2::TokenTree::Group(group) => tokens_mention(group.stream(), is_named),
+        _ => false,
+    })
 }
 
 /// `n`, `cfg.scale`, `*head`, `node.left.value`: a read of a local that holds no float.

@@ -294,13 +294,39 @@ pub fn take<S: Scalar>(slot: &mut S) -> S {
     core::mem::replace(slot, S::zero())
 }
 
-/// The pullback of an iteration of a loop with loops nested in it: it is handed the pools
-/// where those keep their iterations' pullbacks. Taking the pools as a witness gives the
-/// closure's second parameter its type, which the closure's own code needs to pop from them.
+/// The pullback of an iteration of a loop: it is handed the pools where the loops nested in it
+/// keep their iterations' pullbacks, and the loop's environment: the counters of the loops
+/// around it and the integers from around the nest that its indices are computed from, so
+/// that the backward sweep recomputes those indices instead of keeping them. Taking the pools
+/// and an environment of the forward code as witnesses gives the closure's parameters their
+/// types, which its own code needs to pop from the pools and read the environment.
 #[inline(always)]
-pub fn pooled_pullback<A, P, F: FnOnce(&mut A, &mut P)>(_pools: &P, pullback: F) -> F {
+pub fn loop_pullback<A, P, E, F: FnOnce(&mut A, &mut P, E)>(
+    _pools: &P,
+    _environment: &E,
+    pullback: F,
+) -> F {
     pullback
 }
+
+/// The counter of a loop over a range at a given iteration: `first + steps`, which the forward
+/// code did compute without overflow.
+pub trait Counter: Copy {
+    fn nth(self, steps: usize) -> Self;
+}
+
+macro_rules! counters {
+    ($($t:ty)*) => {$(
+        impl Counter for $t {
+            #[inline(always)]
+            fn nth(self, steps: usize) -> Self {
+                self.wrapping_add(steps as $t)
+            }
+        }
+    )*};
+}
+
+counters!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
 
 /// Where a loop nested in another loop keeps its iterations' pullbacks for the whole run of
 /// the outermost loop: a stack in chunks of about 64 KiB, so that growing it neither copies

@@ -14,40 +14,7 @@ mod common;
 
 use ad_runtime::{forward, reverse};
 use approx::assert_relative_eq;
-use common::{central_difference, random_vector, slice_forward_checked, Rng};
-
-/// The gradient from reverse mode against forward mode along every basis direction, forward
-/// mode against central differences along a random t, and <J t, c> = <t, J^T c> for random c.
-fn check_gradient(
-    n: usize,
-    plain: impl Fn(&[f64]) -> f64,
-    jvp: impl Fn(&[f64], &[f64]) -> (f64, f64),
-    vjp: impl Fn(&[f64], f64) -> (f64, Vec<f64>),
-) {
-    let mut rng = Rng::new(n as u64 + 3);
-    for _ in 0..5 {
-        let x = random_vector(&mut rng, n);
-        let (value, gradient) = vjp(&x, 1.0);
-        assert_eq!(value.to_bits(), plain(&x).to_bits());
-        assert_eq!(gradient.len(), n);
-        for i in 0..n {
-            let mut e = vec![0.0; n];
-            e[i] = 1.0;
-            assert_relative_eq!(
-                gradient[i],
-                jvp(&x, &e).1,
-                epsilon = 1e-13,
-                max_relative = 1e-12
-            );
-        }
-        let t = random_vector(&mut rng, n);
-        let c = rng.uniform(-2.0, 2.0);
-        let jt = slice_forward_checked(&plain, &jvp, &x, &t);
-        let (_, jtc) = vjp(&x, c);
-        let dot: f64 = t.iter().zip(&jtc).map(|(a, b)| a * b).sum();
-        assert_relative_eq!(jt * c, dot, epsilon = 1e-12, max_relative = 1e-12);
-    }
-}
+use common::{central_difference, check_gradient, random_vector, Rng};
 
 /// Forward mode along every basis direction at `x` against central differences (for points
 /// away from the function's branch thresholds).

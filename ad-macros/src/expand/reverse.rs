@@ -593,7 +593,57 @@ enum FrameKind {
         result: ResultVar,
         /// `None` for a loop whose iterations' pullbacks are boxed (it has exits).
         pool: Option<Pool>,
+        /// `None` for a loop whose iterations' pullbacks are boxed (it has exits).
+        env: Option<Box<LoopEnv>>,
     },
+}
+
+/// What the backward sweep of a loop's iteration is handed so that it recomputes indices
+/// instead of keeping them (a loop over `0..n` would otherwise keep one `usize` per element it
+/// reads, per iteration): the counters of the loops around it, and the integers from around
+/// the whole nest that the nest does not change. Each iteration's pullback takes it by value
+/// as nested pairs: `((around, counter of the outermost loop), ..., counter of this loop)`;
+/// a loop without a counter, or whose counter no index reads, contributes `()`.
+struct LoopEnv {
+    /// 1 for a loop whose iterations' pullbacks are run by the code around it, one more for
+    /// each loop it is nested in, directly, that pools its pullbacks.
+    depth: usize,
+    /// The scope sites of the names that are this loop's counter (`j` in `for j in a..b`, `i`
+    /// in `for (i, v) in x.iter().enumerate()`).
+    counter_sites: Vec<(usize, usize)>,
+    /// The counter's value in the forward code, when the loop has one.
+    counter_forward: Option<TokenStream>,
+    /// The generated counter of a loop over containers, which elements bound by the loop
+    /// (`v` in `for v in &x`) use as their index.
+    counter_ident: Option<Ident>,
+    /// The counter's first value as the backward code of the loop around computes it.
+    counter_first: TokenStream,
+    /// Whether recomputed code reads the counter (if not, `()` is passed).
+    counter_used: bool,
+    /// This iteration's part of the environment in the forward code, whose type the
+    /// iteration's pullback takes.
+    own: Ident,
+    /// For the outermost loop of a nest: the integers from around it.
+    around: Option<Box<AroundLoops>>,
+}
+
+/// The names from around a loop nest that its backward code reads, as a tuple made before the
+/// nest runs.
+struct AroundLoops {
+    tuple: Ident,
+    names: Vec<((usize, usize), Ident)>,
+    /// The outermost loop's body, which must not change them.
+    body: Block,
+}
+
+/// How recomputed code reads a name.
+enum EnvName {
+    /// The counter of the loop in this frame.
+    Counter(usize),
+    /// A name from around the nest.
+    Around((usize, usize), Ident),
+    /// A constant (an item named in upper case).
+    Constant(Ident),
 }
 
 /// The iterations' pullbacks of loops nested directly in a loop's body go to one `Vec` per
@@ -614,6 +664,9 @@ struct Frame {
     forward: Vec<TokenStream>,
     pieces: Vec<TokenStream>,
     scope: Vec<(Ident, Binding)>,
+    /// What a loop iteration's pullback recomputes before its pieces run, with the names it
+    /// binds.
+    prologue: Vec<(Ident, TokenStream)>,
 }
 
 impl Frame {
@@ -623,6 +676,21 @@ impl Frame {
             forward: Vec::new(),
             pieces: Vec::new(),
             scope: Vec::new(),
+            prologue: Vec::new(),
+        }
+    }
+
+    fn env(&self) -> Option<&LoopEnv> {
+        match &self.kind {
+            FrameKind::Loop { env, .. } => env.as_deref(),
+            _ => None,
+        }
+    }
+
+    fn env_mut(&mut self) -> Option<&mut LoopEnv> {
+        match &mut self.kind {
+            FrameKind::Loop { env, .. } => env.as_deref_mut(),
+            _ => None,
         }
     }
 }
@@ -1585,12 +1653,8 @@ impl<'a> Generator<'a> {
     fn element_assign(&mut self, index: &syn::ExprIndex, vector: usize, node: Node) {
         let base = &index.expr;
         let value = node.value();
-        let position = self.fresh("i");
-        let position_value = self.native(&index.index);
-        self.emit(quote! {
-            let #position: usize = #position_value;
-            #base[#position] = #value;
-        });
+        let position = self.index_position(&index.index);
+        self.emit(quote!(#base[#position] = #value;));
         let cotangent = self.fresh("ct");
         let backprop = self.backprop(&node, cotangent.to_token_stream());
         self.piece(quote! {
@@ -2648,33 +2712,45 @@ impl<'a> Generator<'a> {
         // and the pools of the loops that will be nested in it.
         let root = self.fresh("pools");
         let mut pooled_in = None;
-        let pool = (!boxed).then(
-            || match self.frames.last_mut().map(|frame| &mut frame.kind) {
-                Some(FrameKind::Loop {
-                    pool: Some(parent), ..
-                }) => {
-                    let index = syn::Index::from(parent.children.len());
-                    parent.children.push(TokenStream::new());
-                    let nested = &parent.nested;
-                    pooled_in = Some((quote!(#nested.#index.0), index.clone()));
-                    Pool {
-                        nested: quote!(#nested.#index.1),
-                        children: Vec::new(),
-                    }
-                }
-                _ => Pool {
-                    nested: quote!(#root),
+        let mut depth = 1;
+        let pool = (!boxed).then(|| match self.frames.last_mut() {
+            Some(Frame {
+                kind:
+                    FrameKind::Loop {
+                        pool: Some(parent),
+                        env,
+                        ..
+                    },
+                ..
+            }) => {
+                let index = syn::Index::from(parent.children.len());
+                parent.children.push(TokenStream::new());
+                let nested = &parent.nested;
+                pooled_in = Some((quote!(#nested.#index.0), index.clone()));
+                depth += env.as_ref().map_or(0, |env| env.depth);
+                Pool {
+                    nested: quote!(#nested.#index.1),
                     children: Vec::new(),
-                },
+                }
+            }
+            _ => Pool {
+                nested: quote!(#root),
+                children: Vec::new(),
             },
-        );
+        });
+        let this_frame = self.frames.len();
         let mut reserve = None;
         let mut element_bindings: Vec<(Ident, Binding, TokenStream)> = Vec::new();
+        let mut position_name = None;
+        // The loop's counter: its value in the forward code, the generated counter of a loop
+        // over containers, its first value for the backward code of the loop around, and
+        // the scope sites naming it.
+        let mut counter: Option<(TokenStream, Option<Ident>, TokenStream)> = None;
         let (header, bindings) = match expr {
             Expr::ForLoop(l) if self.container_iteration(&l.expr, &l.pat).is_some() => {
                 let (sources, position, elements) =
                     self.container_iteration(&l.expr, &l.pat).expect("checked");
-                let counter = self.fresh("k");
+                let index = self.fresh("k");
                 let count = self.fresh("n");
                 let lengths = sources.iter().map(|(source, _)| quote!(#source.len()));
                 self.emit(quote! {
@@ -2683,11 +2759,13 @@ impl<'a> Generator<'a> {
                 let iterator = self.fresh("iter");
                 self.emit(quote!(let #iterator = 0..#count;));
                 reserve = Some(iterator.clone());
+                counter = Some((quote!(#index), Some(index.clone()), quote!(0usize)));
                 if let Some(position) = position {
+                    position_name = Some(position.clone());
                     element_bindings.push((
                         position.clone(),
                         Binding::Data,
-                        quote!(let #position = #counter;),
+                        quote!(let #position = #index;),
                     ));
                 }
                 // Every element is read before any name is bound: a name may shadow the other
@@ -2699,9 +2777,9 @@ impl<'a> Generator<'a> {
                         temporary.clone(),
                         Binding::Data,
                         if *by_value {
-                            quote!(let #temporary = #source[#counter];)
+                            quote!(let #temporary = #source[#index];)
                         } else {
-                            quote!(let #temporary = &#source[#counter];)
+                            quote!(let #temporary = &#source[#index];)
                         },
                     ));
                     renames.push((name.clone(), temporary));
@@ -2713,14 +2791,14 @@ impl<'a> Generator<'a> {
                     let binding = match vector {
                         Some(vector) => Binding::Element {
                             vector: *vector,
-                            index: counter.clone(),
+                            index: index.clone(),
                             by_value,
                         },
                         None => Binding::Data,
                     };
                     element_bindings.push((name, binding, access));
                 }
-                (quote!(for #counter in #iterator), Vec::new())
+                (quote!(for #index in #iterator), Vec::new())
             }
             Expr::ForLoop(l) => {
                 if self.names_nested(&l.expr) {
@@ -2729,12 +2807,29 @@ impl<'a> Generator<'a> {
                     self.error(&l.expr, "reverse mode cannot iterate over floats yet");
                 }
                 let pat = self.retype_pattern(&l.pat);
-                let iter = self.native(&l.expr);
                 // The iterator is made before the record, which reserves its length.
                 let iterator = self.fresh("iter");
-                self.emit(quote! {
-                    let #iterator = ::core::iter::IntoIterator::into_iter(#iter);
-                });
+                match counted_range(l) {
+                    Some((name, range, start)) if !boxed => {
+                        // `for j in a..b`: the counter of iteration `t` is `a + t`.
+                        let first = self.fresh("first");
+                        let start_value = self.native(start);
+                        let end = range.end.as_ref().map(|end| self.native(end));
+                        let limits = &range.limits;
+                        self.emit(quote! {
+                            let #first = #start_value;
+                            let #iterator = ::core::iter::IntoIterator::into_iter(#first #limits #end);
+                        });
+                        let first_backward = self.recompute(start).unwrap_or(quote!(#first));
+                        counter = Some((quote!(#name), None, first_backward));
+                    }
+                    _ => {
+                        let iter = self.native(&l.expr);
+                        self.emit(quote! {
+                            let #iterator = ::core::iter::IntoIterator::into_iter(#iter);
+                        });
+                    }
+                }
                 reserve = Some(iterator.clone());
                 (quote!(for #pat in #iterator), pattern_names(&l.pat))
             }
@@ -2744,52 +2839,111 @@ impl<'a> Generator<'a> {
             }
             _ => (quote!(loop), Vec::new()),
         };
+        let env = (!boxed).then(|| {
+            let (counter_forward, counter_ident, counter_first) = match counter {
+                Some((forward, ident, first)) => (Some(forward), ident, first),
+                None => (None, None, quote!(())),
+            };
+            Box::new(LoopEnv {
+                depth,
+                // A range loop binds its counter first.
+                counter_sites: if counter_forward.is_some() && counter_ident.is_none() {
+                    vec![(this_frame, 0)]
+                } else {
+                    Vec::new()
+                },
+                counter_used: false,
+                counter_forward,
+                counter_ident,
+                counter_first,
+                own: self.fresh("own"),
+                around: pooled_in.is_none().then(|| {
+                    Box::new(AroundLoops {
+                        tuple: self.fresh("around"),
+                        names: Vec::new(),
+                        body: body.clone(),
+                    })
+                }),
+            })
+        });
         self.frames.push(Frame::new(FrameKind::Loop {
             label: label.clone(),
             user_label,
             record: record.clone(),
             result,
             pool,
+            env,
         }));
         for name in bindings {
             self.bind(name, Binding::Data);
         }
         for (name, binding, access) in element_bindings {
             self.emit(access);
+            if position_name.as_ref() == Some(&name) {
+                let site = (this_frame, self.frame().scope.len());
+                if let Some(env) = self.frame().env_mut() {
+                    env.counter_sites.push(site);
+                }
+            }
             self.bind(name, binding);
         }
         if let Some(tail) = self.block_statements(body) {
             self.expression_statement(&tail);
         }
         let frame = self.frames.pop().expect("the loop's frame");
-        let FrameKind::Loop { pool, .. } = frame.kind else {
+        let FrameKind::Loop { pool, env, .. } = frame.kind else {
             unreachable!("the loop's frame is a loop frame")
         };
-        let forward = frame.forward;
+        let mut forward = frame.forward;
         let pieces = frame.pieces.iter().rev();
+        let prologue = frame.prologue.iter().map(|(_, line)| line);
         let adjoints = self.adjoints_type();
         let loop_record = self.fresh("l");
-        // Loops nested in this one keep their pullbacks in pools: each iteration's pullback
-        // takes the pools of its nested loops (typed from the pools themselves).
-        let closure = match &pool {
-            Some(pool) if pooled_in.is_some() || !pool.children.is_empty() => {
-                let nested = &pool.nested;
+        let has_children = pool.as_ref().is_some_and(|pool| !pool.children.is_empty());
+        // Each iteration's pullback takes the pools of the loops nested in it and the loop
+        // environment (both typed from the forward code's own).
+        let closure = match &env {
+            Some(env) => {
+                let pools = match &pool {
+                    Some(pool) if has_children => pool.nested.clone(),
+                    _ => quote!(()),
+                };
+                let own = &env.own;
+                let own_value = match (&env.counter_forward, env.counter_used) {
+                    (Some(counter), true) => counter.clone(),
+                    _ => quote!(()),
+                };
+                forward.insert(0, quote!(let #own = #own_value;));
+                let witness = self.env_witness(env);
                 quote! {
-                    ::ad_runtime::__private::pooled_pullback(
-                        &#nested,
-                        move |__adj: &mut #adjoints, __ad_pools| { #(#pieces)* },
+                    ::ad_runtime::__private::loop_pullback(
+                        &#pools,
+                        &#witness,
+                        move |__adj: &mut #adjoints, __ad_pools, __ad_env| {
+                            #(#prologue)*
+                            #(#pieces)*
+                        },
                     )
                 }
             }
-            _ => quote!(move |__adj: &mut #adjoints| { #(#pieces)* }),
+            None => quote!(move |__adj: &mut #adjoints| { #(#pieces)* }),
         };
+        // The counter this iteration's pullback is handed, from `__ad_t`, the iteration's number.
+        let counter_backward = env.as_ref().filter(|env| env.counter_used).map(|env| {
+            let first = &env.counter_first;
+            quote!(::ad_runtime::__private::Counter::nth(#first, __ad_t))
+        });
+        let iteration_number = match counter_backward {
+            Some(_) => quote!(__ad_t),
+            None => quote!(_),
+        };
+        let counter_backward = counter_backward.unwrap_or(quote!(()));
         if let Some((records, index)) = pooled_in {
             let pool = pool.expect("a pooled loop has pools");
             let children = &pool.children;
-            let parent = self.frames.last_mut().map(|frame| &mut frame.kind);
             if let Some(FrameKind::Loop {
                 pool: Some(parent), ..
-            }) = parent
+            }) = self.frames.last_mut().map(|frame| &mut frame.kind)
             {
                 parent.children[index.index as usize] =
                     quote!((::ad_runtime::__private::PullbackPool::new(), (#(#children,)*)));
@@ -2806,9 +2960,9 @@ impl<'a> Generator<'a> {
                 };
             });
             self.piece(quote! {
-                for _ in 0..#loop_record {
+                for #iteration_number in (0..#loop_record).rev() {
                     let __ad_pullback = __ad_pools.#index.0.pop();
-                    __ad_pullback(__adj, &mut __ad_pools.#index.1);
+                    __ad_pullback(__adj, &mut __ad_pools.#index.1, (__ad_env, #counter_backward));
                 }
             });
             return;
@@ -2826,10 +2980,14 @@ impl<'a> Generator<'a> {
         let reserve_capacity = reserve.map(
             |iterator| quote!(#record.reserve(::core::iter::Iterator::size_hint(&#iterator).0);),
         );
-        let pools = pool.filter(|pool| !pool.children.is_empty());
-        if let Some(pools) = &pools {
-            let children = &pools.children;
+        if has_children {
+            let children = &pool.as_ref().expect("checked").children;
             self.emit(quote!(let mut #root = (#(#children,)*);));
+        }
+        if let Some(around) = env.as_ref().and_then(|env| env.around.as_ref()) {
+            let tuple = &around.tuple;
+            let names = around.names.iter().map(|(_, name)| name);
+            self.emit(quote!(let #tuple = (#(#names,)*);));
         }
         self.emit(quote! {
             let #loop_record = {
@@ -2842,16 +3000,176 @@ impl<'a> Generator<'a> {
                 #record
             };
         });
-        let run = if pools.is_some() {
-            quote!(__ad_pullback(__adj, &mut #root);)
-        } else {
-            quote!(__ad_pullback(__adj);)
-        };
-        self.piece(quote! {
-            for __ad_pullback in #loop_record.into_iter().rev() {
-                #run
+        let run = match env.as_ref().and_then(|env| env.around.as_ref()) {
+            Some(around) => {
+                let tuple = &around.tuple;
+                let pools = if has_children {
+                    quote!(#root)
+                } else {
+                    quote!(())
+                };
+                quote! {
+                    for (#iteration_number, __ad_pullback) in
+                        #loop_record.into_iter().enumerate().rev()
+                    {
+                        __ad_pullback(__adj, &mut #pools, (#tuple, #counter_backward));
+                    }
+                }
             }
-        });
+            None => quote! {
+                for __ad_pullback in #loop_record.into_iter().rev() {
+                    __ad_pullback(__adj);
+                }
+            },
+        };
+        self.piece(run);
+    }
+
+    /// The environment of the forward code with the type the iteration pullbacks of a loop
+    /// with environment `env` take: the loops around it are still open.
+    fn env_witness(&self, env: &LoopEnv) -> TokenStream {
+        let first = self.frames.len() + 1 - env.depth;
+        let chain = self.frames[first..]
+            .iter()
+            .filter_map(Frame::env)
+            .chain([env]);
+        let mut witness = TokenStream::new();
+        for level in chain {
+            let own = &level.own;
+            witness = match &level.around {
+                Some(around) => {
+                    let tuple = &around.tuple;
+                    quote!((#tuple, #own))
+                }
+                None => quote!((#witness, #own)),
+            };
+        }
+        witness
+    }
+
+    /// Code that recomputes `expr` (an index) in the backward code of the innermost loop's
+    /// iteration from the loop environment, when `expr` is made of integer literals, `+ - * /
+    /// %`, upper-case constants, counters of the loops around and names from around the loop
+    /// nest that the nest does not change; `None` otherwise (the value is kept).
+    fn recompute(&mut self, expr: &Expr) -> Option<TokenStream> {
+        let innermost = self.frames.len().checked_sub(1)?;
+        let depth = self.frames[innermost].env()?.depth;
+        let outermost = innermost + 1 - depth;
+        // First whether every name can be read; then, changing the environments, the code.
+        let mut readable = true;
+        rebuild_index(expr, &mut |name| {
+            readable &= self.env_name(name, outermost, innermost).is_some();
+            Some(TokenStream::new())
+        })?;
+        if !readable {
+            return None;
+        }
+        rebuild_index(expr, &mut |name| {
+            let read = self.env_name(name, outermost, innermost)?;
+            Some(self.read_env(read, outermost, innermost))
+        })
+    }
+
+    fn env_name(&self, name: &Ident, outermost: usize, innermost: usize) -> Option<EnvName> {
+        let Some(site) = self.binding_site(name) else {
+            let constant = name
+                .to_string()
+                .starts_with(|c: char| c.is_ascii_uppercase());
+            return constant.then(|| EnvName::Constant(name.clone()));
+        };
+        if !matches!(self.lookup(name), Some(Binding::Data)) {
+            return None;
+        }
+        for frame in outermost..=innermost {
+            if self.frames[frame]
+                .env()
+                .is_some_and(|env| env.counter_sites.contains(&site))
+            {
+                return Some(EnvName::Counter(frame));
+            }
+        }
+        let around = self.frames[outermost].env()?.around.as_ref()?;
+        (site.0 < outermost && !may_change(&around.body, name))
+            .then(|| EnvName::Around(site, name.clone()))
+    }
+
+    /// The code reading `name` in the backward code of the innermost loop's iteration.
+    fn read_env(&mut self, name: EnvName, outermost: usize, innermost: usize) -> TokenStream {
+        let depth = innermost + 1 - outermost;
+        let (levels, field) = match name {
+            EnvName::Constant(name) => return quote!(#name),
+            EnvName::Counter(frame) => {
+                if let Some(env) = self.frames[frame].env_mut() {
+                    env.counter_used = true;
+                }
+                (innermost - frame, 1)
+            }
+            EnvName::Around(site, name) => {
+                let around = self.frames[outermost]
+                    .env_mut()
+                    .and_then(|env| env.around.as_mut())
+                    .expect("checked by env_name");
+                let position = match around.names.iter().position(|(s, _)| *s == site) {
+                    Some(position) => position,
+                    None => {
+                        around.names.push((site, name));
+                        around.names.len() - 1
+                    }
+                };
+                (depth, position)
+            }
+        };
+        let mut path = quote!(__ad_env);
+        for _ in 0..levels {
+            path = quote!((#path.0));
+        }
+        let field = syn::Index::from(field);
+        quote!(#path.#field)
+    }
+
+    /// An element bound by a loop over containers (`v` in `for v in &x`) is indexed by the
+    /// loop's counter: the backward code of an iteration inside that loop reads it from the
+    /// loop environment.
+    fn recompute_counter(&mut self, index: &Ident) {
+        let Some(innermost) = self.frames.len().checked_sub(1) else {
+            return;
+        };
+        let Some(depth) = self.frames[innermost].env().map(|env| env.depth) else {
+            return;
+        };
+        if self.frames[innermost]
+            .prologue
+            .iter()
+            .any(|(name, _)| name == index)
+        {
+            return;
+        }
+        let outermost = innermost + 1 - depth;
+        let Some(frame) = (outermost..=innermost).find(|&frame| {
+            self.frames[frame]
+                .env()
+                .is_some_and(|env| env.counter_ident.as_ref() == Some(index))
+        }) else {
+            return;
+        };
+        let read = self.read_env(EnvName::Counter(frame), outermost, innermost);
+        self.frames[innermost]
+            .prologue
+            .push((index.clone(), quote!(let #index: usize = #read;)));
+    }
+
+    /// `let position: usize = index;` in the forward code, recomputed by the backward code of
+    /// a loop iteration when it can be.
+    fn index_position(&mut self, index: &Expr) -> Ident {
+        let position = self.fresh("i");
+        let value = self.native(index);
+        self.emit(quote!(let #position: usize = #value;));
+        if let Some(again) = self.recompute(index) {
+            self.frame()
+                .prologue
+                .push((position.clone(), quote!(let #position: usize = #again;)));
+        }
+        position
     }
 
     // ----- checkpoints -----
@@ -3380,6 +3698,7 @@ impl<'a> Generator<'a> {
                     by_value,
                 }) => {
                     let name = path.path.get_ident().cloned().expect("a name");
+                    self.recompute_counter(&index);
                     let value = if by_value {
                         quote!(#name)
                     } else {
@@ -3680,10 +3999,8 @@ impl<'a> Generator<'a> {
                 Node::Constant(self.native(&whole))
             };
         };
-        let position = self.fresh("i");
-        let position_value = self.native(&index.index);
+        let position = self.index_position(&index.index);
         let base = &index.expr;
-        self.emit(quote!(let #position: usize = #position_value;));
         Node::Element {
             value: self.read(quote!(#base[#position])).to_token_stream(),
             vector,
@@ -5215,6 +5532,101 @@ fn strip_parens(expr: &Expr) -> &Expr {
         Expr::Group(group) => strip_parens(&group.expr),
         _ => expr,
     }
+}
+
+/// `for j in a..b` (also `a..=b`, `a..`) with a plain name: the name, the range and its start.
+fn counted_range(for_loop: &syn::ExprForLoop) -> Option<(&Ident, &syn::ExprRange, &Expr)> {
+    let Pat::Ident(pat) = &*for_loop.pat else {
+        return None;
+    };
+    if pat.by_ref.is_some() || pat.mutability.is_some() || pat.subpat.is_some() {
+        return None;
+    }
+    let Expr::Range(range) = strip_parens(&for_loop.expr) else {
+        return None;
+    };
+    Some((&pat.ident, range, range.start.as_deref()?))
+}
+
+/// `expr` rebuilt with each name replaced by what `name` gives, when it is made of integer
+/// literals, names and `+ - * / %`.
+fn rebuild_index(
+    expr: &Expr,
+    name: &mut dyn FnMut(&Ident) -> Option<TokenStream>,
+) -> Option<TokenStream> {
+    match expr {
+        Expr::Lit(lit) if matches!(lit.lit, syn::Lit::Int(_)) => Some(quote!(#lit)),
+        Expr::Paren(paren) => rebuild_index(&paren.expr, name).map(|inner| quote!((#inner))),
+        Expr::Group(group) => rebuild_index(&group.expr, name).map(|inner| quote!((#inner))),
+        Expr::Binary(binary)
+            if matches!(
+                binary.op,
+                BinOp::Add(_) | BinOp::Sub(_) | BinOp::Mul(_) | BinOp::Div(_) | BinOp::Rem(_)
+            ) =>
+        {
+            let left = rebuild_index(&binary.left, name)?;
+            let right = rebuild_index(&binary.right, name)?;
+            let op = &binary.op;
+            Some(quote!((#left #op #right)))
+        }
+        Expr::Path(path) if path.qself.is_none() => name(path.path.get_ident()?),
+        _ => None,
+    }
+}
+
+/// Whether `body` may change the variable `name`: assigns it, borrows it mutably, calls a
+/// method on it or names it inside a macro (conservatively, whatever `name` is bound to there).
+fn may_change(body: &Block, name: &Ident) -> bool {
+    struct Changes<'n> {
+        name: &'n Ident,
+        found: bool,
+    }
+    impl Changes<'_> {
+        fn is_place_of_name(&self, mut place: &Expr) -> bool {
+            loop {
+                match place {
+                    Expr::Index(index) => place = &index.expr,
+                    Expr::Field(field) => place = &field.base,
+                    Expr::Paren(paren) => place = &paren.expr,
+                    Expr::Group(group) => place = &group.expr,
+                    Expr::Unary(unary) => place = &unary.expr,
+                    Expr::Path(path) => {
+                        return path
+                            .path
+                            .get_ident()
+                            .is_some_and(|ident| ident == self.name);
+                    }
+                    _ => return false,
+                }
+            }
+        }
+    }
+    impl<'ast> Visit<'ast> for Changes<'_> {
+        fn visit_expr_assign(&mut self, assign: &'ast syn::ExprAssign) {
+            self.found |= self.is_place_of_name(&assign.left);
+            syn::visit::visit_expr_assign(self, assign);
+        }
+        fn visit_expr_binary(&mut self, binary: &'ast syn::ExprBinary) {
+            self.found |= crate::activity::is_any_compound_assignment(&binary.op)
+                && self.is_place_of_name(&binary.left);
+            syn::visit::visit_expr_binary(self, binary);
+        }
+        fn visit_expr_reference(&mut self, reference: &'ast syn::ExprReference) {
+            self.found |= reference.mutability.is_some() && self.is_place_of_name(&reference.expr);
+            syn::visit::visit_expr_reference(self, reference);
+        }
+        fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+            self.found |= self.is_place_of_name(&call.receiver);
+            syn::visit::visit_expr_method_call(self, call);
+        }
+        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+            let name = self.name;
+            self.found |= crate::retype::tokens_mention(mac.tokens.clone(), &|ident| ident == name);
+        }
+    }
+    let mut changes = Changes { name, found: false };
+    changes.visit_block(body);
+    changes.found
 }
 
 fn pattern_names(pat: &Pat) -> Vec<Ident> {

@@ -1,0 +1,222 @@
+//! Indices that the backward sweep recomputes from the loop environment (counters of the loops
+//! around, integers from around the nest, running indices advanced once per iteration)
+//! instead of keeping, and the cases where it must keep them: each function against forward
+//! mode, central differences and the dot-product identity (`common::check_gradient`).
+
+// The loops index on purpose: indexing is what is tested.
+#![allow(clippy::needless_range_loop, clippy::explicit_counter_loop)]
+
+mod common;
+
+use ad_runtime::{forward, reverse};
+use common::check_gradient;
+
+const OFFSET: usize = 1;
+
+/// Counters of three nested loops, a name from around the nest and an upper-case constant,
+/// with an element overwritten whose old value the backward sweep needs.
+#[forward]
+#[reverse]
+fn nested_counters(x: &[f64]) -> f64 {
+    let n = x.len() / 2;
+    let mut work = vec![0.0; n];
+    let mut total = 0.0;
+    for round in 0..2 {
+        for i in 0..n {
+            for j in 0..(n - OFFSET) {
+                work[j] = work[j] * x[i] + x[n + j + OFFSET] * x[(i + j + round) % n];
+            }
+            total += work[i] * work[i];
+        }
+    }
+    total
+}
+
+/// Inner ranges that start at an outer counter (`i + 1..`) or at a value the nest computes,
+/// and an inclusive range.
+#[forward]
+#[reverse]
+fn triangular(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut s = 0.0;
+    let mut start = 0;
+    for i in 0..n {
+        for j in (i + 1)..n {
+            s += x[i] * x[j] * x[j - i];
+        }
+        for j in start..=i {
+            s += x[j] * x[i - j];
+        }
+        start = i / 2;
+    }
+    s
+}
+
+/// A name from around the loop that the loop changes, and a counter shadowed in the body:
+/// both must be kept, not recomputed.
+#[forward]
+#[reverse]
+fn changed_and_shadowed(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut base = 0;
+    let mut s = 0.0;
+    for j in 0..n {
+        s += x[(base + j) % n] * x[j];
+        base += 2;
+        let j = n - 1 - j;
+        s += x[j] * x[(j + base) % n];
+    }
+    s
+}
+
+/// A name changed through a method call (`wrapping_add_assign`-like) and through `&mut`.
+#[forward]
+#[reverse]
+fn changed_by_reference(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut shift = 1;
+    let mut s = 0.0;
+    for j in 0..n {
+        s += x[(j + shift) % n] * x[j].sin();
+        bump(&mut shift);
+    }
+    s
+}
+
+fn bump(value: &mut usize) {
+    *value += 3;
+}
+
+/// Positions from `enumerate`, elements of an outer loop over a container used in an inner
+/// loop, and a `zip`.
+#[forward]
+#[reverse]
+fn container_counters(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut s = 0.0;
+    for (i, a) in x.iter().enumerate() {
+        for j in 0..n {
+            s += a * x[(i + j) % n] * x[j];
+        }
+        s += a * x[n - 1 - i];
+    }
+    for (a, b) in x.iter().zip(x.iter()) {
+        s += a * b;
+    }
+    s
+}
+
+/// A running index advanced once per iteration of the inner loop (`l += 1`), read before and
+/// after it advances, and in a loop nested further in.
+#[forward]
+#[reverse]
+fn running_index(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut s = 0.0;
+    let mut l = 0;
+    for i in 0..n {
+        for j in 0..(n - i) {
+            s += x[l % n] * x[j];
+            l += 1;
+            s += x[(l + i) % n] * x[i];
+        }
+    }
+    let mut m = 1;
+    for i in 0..n {
+        for _ in 0..2 {
+            s += x[m % n] * x[i];
+        }
+        m += 2;
+    }
+    s
+}
+
+/// A running index advanced inside a branch or twice per iteration: kept, not recomputed.
+#[forward]
+#[reverse]
+fn irregular_running_index(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut s = 0.0;
+    let mut l = 0;
+    let mut m = 0;
+    for i in 0..n {
+        s += x[l % n] * x[i] + x[m % n];
+        if x[i] > 0.0 {
+            l += 1;
+        }
+        m += 1;
+        m += 1;
+    }
+    s
+}
+
+/// Counters of other integer types, converted with `as usize`.
+#[forward]
+#[reverse]
+fn other_counter_types(x: &[f64]) -> f64 {
+    let n = x.len() as i32;
+    let mut s = 0.0;
+    for i in 0..n {
+        for j in (i - 1).max(0)..n {
+            s += x[i as usize] * x[j as usize].cos();
+        }
+    }
+    s
+}
+
+#[test]
+fn counters_of_nested_loops() {
+    check_gradient(6, nested_counters, nested_counters_jvp, nested_counters_vjp);
+}
+
+#[test]
+fn ranges_starting_at_counters_and_computed_values() {
+    check_gradient(7, triangular, triangular_jvp, triangular_vjp);
+}
+
+#[test]
+fn changed_names_and_shadowed_counters_are_kept() {
+    check_gradient(
+        5,
+        changed_and_shadowed,
+        changed_and_shadowed_jvp,
+        changed_and_shadowed_vjp,
+    );
+    check_gradient(
+        5,
+        changed_by_reference,
+        changed_by_reference_jvp,
+        changed_by_reference_vjp,
+    );
+}
+
+#[test]
+fn positions_and_elements_of_container_loops() {
+    check_gradient(
+        5,
+        container_counters,
+        container_counters_jvp,
+        container_counters_vjp,
+    );
+}
+
+#[test]
+fn running_indices() {
+    check_gradient(5, running_index, running_index_jvp, running_index_vjp);
+    check_gradient(
+        6,
+        irregular_running_index,
+        irregular_running_index_jvp,
+        irregular_running_index_vjp,
+    );
+}
+
+#[test]
+fn counters_of_other_integer_types() {
+    check_gradient(
+        5,
+        other_counter_types,
+        other_counter_types_jvp,
+        other_counter_types_vjp,
+    );
+}
