@@ -602,8 +602,9 @@ enum FrameKind {
 /// instead of keeping them (a loop over `0..n` would otherwise keep one `usize` per element it
 /// reads, per iteration): the counters of the loops around it, and the integers from around
 /// the whole nest that the nest does not change. Each iteration's pullback takes it by value
-/// as nested pairs: `((around, counter of the outermost loop), ..., counter of this loop)`;
-/// a loop without a counter, or whose counter no index reads, contributes `()`.
+/// as nested pairs: `((around, own part of the outermost loop), ..., own part of this loop)`,
+/// where a loop's own part is `(counter, iteration number, entries of its running indices)`,
+/// each `()` when nothing reads it.
 struct LoopEnv {
     /// 1 for a loop whose iterations' pullbacks are run by the code around it, one more for
     /// each loop it is nested in, directly, that pools its pullbacks.
@@ -620,11 +621,33 @@ struct LoopEnv {
     counter_first: TokenStream,
     /// Whether recomputed code reads the counter (if not, `()` is passed).
     counter_used: bool,
+    /// Whether recomputed code reads the iteration's number.
+    number_used: bool,
+    /// Names from around the loop that its body advances once per iteration.
+    running: Vec<RunningIndex>,
     /// This iteration's part of the environment in the forward code, whose type the
     /// iteration's pullback takes.
     own: Ident,
     /// For the outermost loop of a nest: the integers from around it.
     around: Option<Box<AroundLoops>>,
+}
+
+/// A name from around a loop that its body advances by a constant step once per iteration, in
+/// a statement of its own (`l += 1;`) and nowhere else: at iteration `t` it is
+/// `entry + step * t` before that statement and `entry + step * (t + 1)` after it.
+struct RunningIndex {
+    name: Ident,
+    site: (usize, usize),
+    step: syn::LitInt,
+    /// The statement that advances it, to know whether code comes after it (compared, never
+    /// read).
+    statement: *const Stmt,
+    advanced: bool,
+    /// Its value when the loop starts, in the forward code.
+    entry: Ident,
+    /// The entry as the backward code of the loop around computes it.
+    entry_backward: TokenStream,
+    used: bool,
 }
 
 /// The names from around a loop nest that its backward code reads, as a tuple made before the
@@ -642,6 +665,8 @@ enum EnvName {
     Counter(usize),
     /// A name from around the nest.
     Around((usize, usize), Ident),
+    /// Running index `index` of the loop in this frame.
+    Running(usize, usize),
     /// A constant (an item named in upper case).
     Constant(Ident),
 }
@@ -1151,7 +1176,10 @@ impl<'a> Generator<'a> {
         for (index, stmt) in block.stmts.iter().enumerate() {
             match stmt {
                 Stmt::Expr(expr, None) if index + 1 == count => return Some(expr.clone()),
-                _ => self.statement(stmt),
+                _ => {
+                    self.statement(stmt);
+                    self.advance_running(stmt);
+                }
             }
         }
         None
@@ -2844,8 +2872,11 @@ impl<'a> Generator<'a> {
                 Some((forward, ident, first)) => (Some(forward), ident, first),
                 None => (None, None, quote!(())),
             };
+            let running = self.running_indices(body);
             Box::new(LoopEnv {
                 depth,
+                number_used: false,
+                running,
                 // A range loop binds its counter first.
                 counter_sites: if counter_forward.is_some() && counter_ident.is_none() {
                     vec![(this_frame, 0)]
@@ -2909,11 +2940,25 @@ impl<'a> Generator<'a> {
                     _ => quote!(()),
                 };
                 let own = &env.own;
-                let own_value = match (&env.counter_forward, env.counter_used) {
+                let counter = match (&env.counter_forward, env.counter_used) {
                     (Some(counter), true) => counter.clone(),
                     _ => quote!(()),
                 };
-                forward.insert(0, quote!(let #own = #own_value;));
+                // Only the type matters here: the forward code never reads it.
+                let number = if env.number_used {
+                    quote!(0usize)
+                } else {
+                    quote!(())
+                };
+                let entries = env.running.iter().map(|running| {
+                    let entry = &running.entry;
+                    if running.used {
+                        quote!(#entry)
+                    } else {
+                        quote!(())
+                    }
+                });
+                forward.insert(0, quote!(let #own = (#counter, #number, (#(#entries,)*));));
                 let witness = self.env_witness(env);
                 quote! {
                     ::ad_runtime::__private::loop_pullback(
@@ -2928,16 +2973,40 @@ impl<'a> Generator<'a> {
             }
             None => quote!(move |__adj: &mut #adjoints| { #(#pieces)* }),
         };
-        // The counter this iteration's pullback is handed, from `__ad_t`, the iteration's number.
-        let counter_backward = env.as_ref().filter(|env| env.counter_used).map(|env| {
-            let first = &env.counter_first;
-            quote!(::ad_runtime::__private::Counter::nth(#first, __ad_t))
-        });
-        let iteration_number = match counter_backward {
-            Some(_) => quote!(__ad_t),
-            None => quote!(_),
-        };
-        let counter_backward = counter_backward.unwrap_or(quote!(()));
+        // The part of the environment this iteration's pullback is handed, from `__ad_t`, the
+        // iteration's number.
+        let mut iteration_number = quote!(_);
+        let mut own_backward = quote!(());
+        if let Some(env) = &env {
+            let counter = if env.counter_used {
+                let first = &env.counter_first;
+                quote!(::ad_runtime::__private::Counter::nth(#first, __ad_t))
+            } else {
+                quote!(())
+            };
+            let number = if env.number_used {
+                quote!(__ad_t)
+            } else {
+                quote!(())
+            };
+            if env.counter_used || env.number_used {
+                iteration_number = quote!(__ad_t);
+            }
+            let entries = env.running.iter().map(|running| {
+                if running.used {
+                    running.entry_backward.clone()
+                } else {
+                    quote!(())
+                }
+            });
+            own_backward = quote!((#counter, #number, (#(#entries,)*)));
+            // Each running index's value when the loop starts.
+            for running in env.running.iter().filter(|running| running.used) {
+                let (entry, name) = (&running.entry, &running.name);
+                self.emit(quote!(let #entry = #name;));
+            }
+        }
+        let counter_backward = own_backward;
         if let Some((records, index)) = pooled_in {
             let pool = pool.expect("a pooled loop has pools");
             let children = &pool.children;
@@ -3081,11 +3150,14 @@ impl<'a> Generator<'a> {
             return None;
         }
         for frame in outermost..=innermost {
-            if self.frames[frame]
-                .env()
-                .is_some_and(|env| env.counter_sites.contains(&site))
-            {
+            let Some(env) = self.frames[frame].env() else {
+                continue;
+            };
+            if env.counter_sites.contains(&site) {
                 return Some(EnvName::Counter(frame));
+            }
+            if let Some(index) = env.running.iter().position(|running| running.site == site) {
+                return Some(EnvName::Running(frame, index));
             }
         }
         let around = self.frames[outermost].env()?.around.as_ref()?;
@@ -3102,7 +3174,23 @@ impl<'a> Generator<'a> {
                 if let Some(env) = self.frames[frame].env_mut() {
                     env.counter_used = true;
                 }
-                (innermost - frame, 1)
+                let own = own_part(innermost - frame);
+                return quote!(#own.0);
+            }
+            EnvName::Running(frame, index) => {
+                let env = self.frames[frame].env_mut().expect("checked by env_name");
+                env.number_used = true;
+                let running = &mut env.running[index];
+                running.used = true;
+                let step = &running.step;
+                let own = own_part(innermost - frame);
+                let index = syn::Index::from(index);
+                let steps = if running.advanced {
+                    quote!(#step * (#own.1 + 1))
+                } else {
+                    quote!(#step * #own.1)
+                };
+                return quote!(::ad_runtime::__private::Counter::nth(#own.2.#index, #steps));
             }
             EnvName::Around(site, name) => {
                 let around = self.frames[outermost]
@@ -3125,6 +3213,66 @@ impl<'a> Generator<'a> {
         }
         let field = syn::Index::from(field);
         quote!(#path.#field)
+    }
+
+    /// The running indices of a loop about to be lowered: names bound outside it that its body
+    /// changes only in one statement of its own, `name += literal;`.
+    fn running_indices(&mut self, body: &Block) -> Vec<RunningIndex> {
+        let mut running = Vec::new();
+        for stmt in &body.stmts {
+            let Stmt::Expr(Expr::Binary(binary), Some(_)) = stmt else {
+                continue;
+            };
+            let (
+                BinOp::AddAssign(_),
+                Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Int(step),
+                    ..
+                }),
+            ) = (&binary.op, &*binary.right)
+            else {
+                continue;
+            };
+            let Expr::Path(path) = &*binary.left else {
+                continue;
+            };
+            let Some(name) = path.path.get_ident() else {
+                continue;
+            };
+            let Some(site) = self.binding_site(name) else {
+                continue;
+            };
+            if !matches!(self.lookup(name), Some(Binding::Data)) || changes(body, name) != 1 {
+                continue;
+            }
+            // Where the loop around runs this loop's iterations, the entry is read from its
+            // own environment when it can be, and kept otherwise.
+            let entry = self.fresh("entry");
+            let entry_backward = self
+                .recompute(&Expr::Path(path.clone()))
+                .unwrap_or(quote!(#entry));
+            running.push(RunningIndex {
+                name: name.clone(),
+                site,
+                step: step.clone(),
+                statement: stmt,
+                advanced: false,
+                entry,
+                entry_backward,
+                used: false,
+            });
+        }
+        running
+    }
+
+    /// Notes that a loop's running index has advanced once `stmt`, a statement of its body, has
+    /// been lowered.
+    fn advance_running(&mut self, stmt: &Stmt) {
+        if let Some(env) = self.frames.last_mut().and_then(Frame::env_mut) {
+            for running in &mut env.running {
+                running.advanced |= core::ptr::eq(running.statement, stmt);
+            }
+        }
     }
 
     /// An element bound by a loop over containers (`v` in `for v in &x`) is indexed by the
@@ -5577,9 +5725,14 @@ fn rebuild_index(
 /// Whether `body` may change the variable `name`: assigns it, borrows it mutably, calls a
 /// method on it or names it inside a macro (conservatively, whatever `name` is bound to there).
 fn may_change(body: &Block, name: &Ident) -> bool {
+    changes(body, name) > 0
+}
+
+/// How many places in `body` may change the variable `name` (see `may_change`).
+fn changes(body: &Block, name: &Ident) -> usize {
     struct Changes<'n> {
         name: &'n Ident,
-        found: bool,
+        found: usize,
     }
     impl Changes<'_> {
         fn is_place_of_name(&self, mut place: &Expr) -> bool {
@@ -5603,30 +5756,46 @@ fn may_change(body: &Block, name: &Ident) -> bool {
     }
     impl<'ast> Visit<'ast> for Changes<'_> {
         fn visit_expr_assign(&mut self, assign: &'ast syn::ExprAssign) {
-            self.found |= self.is_place_of_name(&assign.left);
+            self.found += usize::from(self.is_place_of_name(&assign.left));
             syn::visit::visit_expr_assign(self, assign);
         }
         fn visit_expr_binary(&mut self, binary: &'ast syn::ExprBinary) {
-            self.found |= crate::activity::is_any_compound_assignment(&binary.op)
-                && self.is_place_of_name(&binary.left);
+            self.found += usize::from(
+                crate::activity::is_any_compound_assignment(&binary.op)
+                    && self.is_place_of_name(&binary.left),
+            );
             syn::visit::visit_expr_binary(self, binary);
         }
         fn visit_expr_reference(&mut self, reference: &'ast syn::ExprReference) {
-            self.found |= reference.mutability.is_some() && self.is_place_of_name(&reference.expr);
+            self.found += usize::from(
+                reference.mutability.is_some() && self.is_place_of_name(&reference.expr),
+            );
             syn::visit::visit_expr_reference(self, reference);
         }
         fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
-            self.found |= self.is_place_of_name(&call.receiver);
+            self.found += usize::from(self.is_place_of_name(&call.receiver));
             syn::visit::visit_expr_method_call(self, call);
         }
         fn visit_macro(&mut self, mac: &'ast syn::Macro) {
             let name = self.name;
-            self.found |= crate::retype::tokens_mention(mac.tokens.clone(), &|ident| ident == name);
+            self.found += usize::from(crate::retype::tokens_mention(
+                mac.tokens.clone(),
+                &|ident| ident == name,
+            ));
         }
     }
-    let mut changes = Changes { name, found: false };
+    let mut changes = Changes { name, found: 0 };
     changes.visit_block(body);
     changes.found
+}
+
+/// The own part of the environment of the loop `levels` loops out from the innermost one.
+fn own_part(levels: usize) -> TokenStream {
+    let mut path = quote!(__ad_env);
+    for _ in 0..levels {
+        path = quote!((#path.0));
+    }
+    quote!((#path.1))
 }
 
 fn pattern_names(pat: &Pat) -> Vec<Ident> {
