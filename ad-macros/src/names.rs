@@ -21,6 +21,12 @@ pub const FORWARD_COMPANION: &str = "__ad_forward";
 /// the pullback.
 pub const REVERSE_COMPANION: &str = "__ad_reverse";
 
+/// The reverse-mode code that `_vjp` and `_grad` run: like `__ad_reverse`, but its pullback
+/// borrows the parameters (it is called at once), so that loop iterations read elements of
+/// container parameters again in the backward sweep instead of keeping them. Generated only
+/// when that happens.
+pub const BORROWED_COMPANION: &str = "__ad_reverse_borrowed";
+
 /// For a `#[checkpoint] fn`, the reverse-mode code that records; `__ad_reverse` then runs the
 /// function primal-only and calls this from its pullback.
 pub const RECORDED_COMPANION: &str = "__ad_reverse_recorded";

@@ -371,6 +371,7 @@ impl<F> PullbackPool<F> {
     }
 
     #[cold]
+    #[inline(never)]
     fn grow(&mut self) {
         let chunk = (Self::CHUNK_BYTES / core::mem::size_of::<F>().max(1)).max(16);
         let full = core::mem::replace(&mut self.current, Vec::with_capacity(chunk));
@@ -384,21 +385,21 @@ impl<F> PullbackPool<F> {
     /// pushed, in reverse.
     #[inline(always)]
     pub fn pop(&mut self) -> F {
-        if self.current.is_empty() {
-            self.refill();
+        match self.current.pop() {
+            Some(pullback) => pullback,
+            None => self.pop_from_full(),
         }
-        self.current
-            .pop()
-            .expect("the backward sweep pops what the forward sweep pushed")
     }
 
     #[cold]
-    fn refill(&mut self) {
+    #[inline(never)]
+    fn pop_from_full(&mut self) -> F {
         self.current = self
             .full
             .pop()
             .expect("the backward sweep pops what the forward sweep pushed");
         self.in_full -= self.current.len();
+        self.current.pop().expect("a full chunk holds pullbacks")
     }
 }
 
@@ -535,6 +536,14 @@ impl<A: Seed, B: Seed, C: Seed> Seed for (A, B, C) {
     }
 }
 
+/// An adjoint vector grows (with zeros) when an element past its end gets a cotangent: rarely,
+/// so out of the backward sweep's hot code.
+#[cold]
+#[inline(never)]
+fn grow_to_index<S: Scalar>(adjoint: &mut Vec<S>, index: usize) {
+    adjoint.resize(index + 1, S::zero());
+}
+
 /// The adjoints of a reverse-mode function's variables, owned by its backward sweep: one float
 /// per scalar variable (`adjoints[slot]`), one growable vector per container variable.
 pub struct Adjoints<S, const N: usize, const M: usize> {
@@ -555,7 +564,7 @@ impl<S: Scalar, const N: usize, const M: usize> Adjoints<S, N, M> {
     fn element(&mut self, vector: usize, index: usize) -> &mut S {
         let adjoint = &mut self.vectors[vector];
         if adjoint.len() <= index {
-            adjoint.resize(index + 1, S::zero());
+            grow_to_index(adjoint, index);
         }
         &mut adjoint[index]
     }
@@ -564,6 +573,12 @@ impl<S: Scalar, const N: usize, const M: usize> Adjoints<S, N, M> {
     #[inline(always)]
     pub fn add_element(&mut self, vector: usize, index: usize, cotangent: S) {
         *self.element(vector, index) += cotangent;
+    }
+
+    /// The adjoint of an element, left in place.
+    #[inline(always)]
+    pub fn element_value(&mut self, vector: usize, index: usize) -> S {
+        *self.element(vector, index)
     }
 
     /// The adjoint of an element being overwritten, reset to zero.

@@ -142,11 +142,13 @@ pub fn public_where(function: &Function, span: proc_macro2::Span) -> TokenStream
     }
 }
 
-/// `impl Name { fn method<S>(params) -> output { body } }`: a companion, which the
-/// function's name (a unit struct) carries so that callers reach it by path.
+/// A companion function: in the function's own `impl` block (a method's sits beside it). With
+/// `borrow`, every reference its parameters hold gets that lifetime, for which the scalar type
+/// outlives and `output` may borrow them (the borrowed reverse companion).
 pub fn companion_method(
     function: &Function,
     method: &str,
+    borrow: Option<&syn::Lifetime>,
     output: TokenStream,
     body: TokenStream,
 ) -> TokenStream {
@@ -155,8 +157,19 @@ pub fn companion_method(
     let span = name.span();
     let method = names::companion(function, method);
     let bound = quote_scalar_bound(function.float, span);
-    let where_clause = quote_scalar_where(span);
-    let params = companion_params(function);
+    let mut where_clause = quote_scalar_where(span);
+    let params = match borrow {
+        None => companion_params(function),
+        Some(lifetime) => {
+            let scalar = names::scalar_param(span);
+            where_clause.extend(quote!(, #scalar: #lifetime));
+            borrowing_params(function, lifetime)
+        }
+    };
+    let generics = match borrow {
+        None => bound,
+        Some(lifetime) => quote!(#lifetime, #bound),
+    };
     let cfgs = cfg_attrs(function);
     let companion_attributes = companion_attributes();
     if function.is_method {
@@ -164,7 +177,7 @@ pub fn companion_method(
         return quote_spanned! {span=>
             #(#cfgs)*
             #companion_attributes
-            #vis fn #method<#bound>(#(#params),*) -> #output #where_clause {
+            #vis fn #method<#generics>(#(#params),*) -> #output #where_clause {
                 #body
             }
         };
@@ -174,11 +187,35 @@ pub fn companion_method(
         #[allow(dead_code)]
         impl #name {
             #companion_attributes
-            #vis fn #method<#bound>(#(#params),*) -> #output #where_clause {
+            #vis fn #method<#generics>(#(#params),*) -> #output #where_clause {
                 #body
             }
         }
     }
+}
+
+/// `companion_params` with `lifetime` on every reference the parameters' types hold.
+fn borrowing_params(function: &Function, lifetime: &syn::Lifetime) -> Vec<TokenStream> {
+    struct Borrow<'l>(&'l syn::Lifetime);
+    impl VisitMut for Borrow<'_> {
+        fn visit_type_reference_mut(&mut self, reference: &mut syn::TypeReference) {
+            if reference.lifetime.is_none() {
+                reference.lifetime = Some(self.0.clone());
+            }
+            syn::visit_mut::visit_type_reference_mut(self, reference);
+        }
+    }
+    function
+        .params
+        .iter()
+        .map(|param| {
+            let param_name = &param.name;
+            let mutability = &param.mutability;
+            let mut ty = retyped_param_type(function, param);
+            Borrow(lifetime).visit_type_mut(&mut ty);
+            quote!(#mutability #param_name: #ty)
+        })
+        .collect()
 }
 
 /// The attributes of every companion function: hidden, inlinable, and quiet about what the
@@ -244,6 +281,7 @@ pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
     let method = companion_method(
         function,
         names::FORWARD_COMPANION,
+        None,
         output.to_token_stream(),
         body,
     );

@@ -138,8 +138,16 @@ fn reverse_companions(cx: &Ctxt, function: &Function, bodies: Bodies, calls: Cal
     match calls {
         Calls::Recorded => {
             let companion = reverse_companion(cx, function, bodies, names::REVERSE_COMPANION);
-            let public = public_functions(function, bodies, names::REVERSE_COMPANION);
-            quote!(#companion #public)
+            let borrowed = match bodies {
+                Bodies::Derivative if !cx.has_errors() => borrowed_companion(function),
+                _ => None,
+            };
+            let called = match borrowed {
+                Some(_) => names::BORROWED_COMPANION,
+                None => names::REVERSE_COMPANION,
+            };
+            let public = public_functions(function, bodies, called);
+            quote!(#companion #borrowed #public)
         }
         Calls::Checkpointed => {
             let recorded = reverse_companion(cx, function, bodies, names::RECORDED_COMPANION);
@@ -165,7 +173,7 @@ fn checkpointed_companion(function: &Function, bodies: Bodies) -> TokenStream {
     let params = forward::companion_params(function);
     let args: Vec<&Ident> = function.params.iter().map(|param| &param.name).collect();
     let adjoints = adjoints_tuple_type(function, &scalar);
-    let pullback = pullback_type(function, &scalar);
+    let pullback = pullback_type(function, &scalar, None);
     let output = output_type(function, &scalar);
     let saved = function.params.iter().map(|param| {
         let name = &param.name;
@@ -292,36 +300,66 @@ fn output_type(function: &Function, scalar: &Ident) -> TokenStream {
     }
 }
 
-fn pullback_type(function: &Function, scalar: &Ident) -> TokenStream {
-    let adjoints = adjoints_tuple_type(function, scalar);
-    let cotangent = output_type(function, scalar);
-    quote!(::std::boxed::Box<dyn ::core::ops::FnOnce(#cotangent) -> #adjoints>)
-}
-
 fn reverse_companion(cx: &Ctxt, function: &Function, bodies: Bodies, method: &str) -> TokenStream {
-    let name = function.name();
-    let span = name.span();
-    let scalar = names::scalar_param(span);
-    // A leaf cannot be part of a recursion, so its pullback's type is finite: it is returned
-    // unboxed (no allocation per call). `use<__S>`: it borrows none of the arguments.
     let leaf = bodies == Bodies::Derivative && is_leaf(function);
-    let value = output_type(function, &scalar);
-    let output = if leaf {
-        let adjoints = adjoints_tuple_type(function, &scalar);
-        quote!((#value, impl ::core::ops::FnOnce(#value) -> #adjoints + use<#scalar>))
-    } else {
-        let pullback = pullback_type(function, &scalar);
-        quote!((#value, #pullback))
-    };
     let body = match bodies {
         Bodies::Stub => stub_body(),
         Bodies::Derivative => {
             let mut generator = Generator::new(cx, function);
             generator.leaf = leaf;
-            generator.function_body()
+            generator.function_body().0
         }
     };
-    forward::companion_method(function, method, output, body)
+    let output = companion_output(function, leaf, None);
+    forward::companion_method(function, method, None, output, body)
+}
+
+/// What a reverse companion returns: the value and the pullback. A leaf cannot be part of a
+/// recursion, so its pullback's type is finite: it is returned unboxed (no allocation per
+/// call), borrowing nothing but what `borrow` allows.
+fn companion_output(function: &Function, leaf: bool, borrow: Option<&Lifetime>) -> TokenStream {
+    let scalar = names::scalar_param(function.name().span());
+    let value = output_type(function, &scalar);
+    let adjoints = adjoints_tuple_type(function, &scalar);
+    let borrowed = borrow.map(|lifetime| quote!(#lifetime,));
+    if leaf {
+        quote!((#value, impl ::core::ops::FnOnce(#value) -> #adjoints + use<#borrowed #scalar>))
+    } else {
+        let pullback = pullback_type(function, &scalar, borrow);
+        quote!((#value, #pullback))
+    }
+}
+
+/// The boxed pullback of a reverse companion, borrowing nothing but what `borrow` allows.
+fn pullback_type(function: &Function, scalar: &Ident, borrow: Option<&Lifetime>) -> TokenStream {
+    let adjoints = adjoints_tuple_type(function, scalar);
+    let cotangent = output_type(function, scalar);
+    let bound = borrow.map(|lifetime| quote!(+ #lifetime));
+    quote!(::std::boxed::Box<dyn ::core::ops::FnOnce(#cotangent) -> #adjoints #bound>)
+}
+
+/// The borrowed reverse companion (`names::BORROWED_COMPANION`), when its backward code reads
+/// elements of container parameters again; `None` when it would be `__ad_reverse` over again.
+/// Generated after `__ad_reverse` without errors, so it reports none of its own.
+fn borrowed_companion(function: &Function) -> Option<TokenStream> {
+    let quiet = Ctxt::new();
+    let leaf = is_leaf(function);
+    let lifetime = Lifetime::new("'__ad_p", function.name().span());
+    let mut generator = Generator::new(&quiet, function);
+    generator.leaf = leaf;
+    generator.borrowed = Some(lifetime.clone());
+    let (body, reads_again) = generator.function_body();
+    if reads_again == 0 || quiet.has_errors() {
+        return None;
+    }
+    let output = companion_output(function, leaf, Some(&lifetime));
+    Some(forward::companion_method(
+        function,
+        names::BORROWED_COMPANION,
+        Some(&lifetime),
+        output,
+        body,
+    ))
 }
 
 fn public_functions(function: &Function, bodies: Bodies, companion: &str) -> TokenStream {
@@ -459,6 +497,7 @@ fn public_functions(function: &Function, bodies: Bodies, companion: &str) -> Tok
 
 /// A value in the derivative code: a constant (no derivative), a variable (an adjoint slot),
 /// or the result of a rule applied to other nodes.
+#[derive(Clone)]
 enum Node {
     Constant(TokenStream),
     Var {
@@ -470,6 +509,9 @@ enum Node {
         value: TokenStream,
         vector: usize,
         index: Ident,
+        /// How the backward code reads the element again (an element of a container parameter
+        /// in the borrowed companion), rather than keeping its value.
+        again: Option<TokenStream>,
     },
     /// A whole container variable, passed to a function.
     Vector {
@@ -500,6 +542,11 @@ enum Node {
         pullback: Ident,
         arity: Arity,
         children: Vec<Node>,
+        /// How the backward code builds the rule's derivative from what it keeps of the
+        /// operands and the value, when the forward code does not keep the derivative itself:
+        /// a derivative that holds a value another one holds too (`x.exp() * y`) or one that
+        /// is read again is then kept once or not at all.
+        lazy: Option<TokenStream>,
     },
 }
 
@@ -531,6 +578,16 @@ impl Node {
 
     fn is_constant(&self) -> bool {
         matches!(self, Node::Constant(_))
+    }
+
+    /// The node's value as the backward code reads it.
+    fn backward_value(&self) -> TokenStream {
+        match self {
+            Node::Element {
+                again: Some(again), ..
+            } => again.clone(),
+            _ => self.value(),
+        }
     }
 }
 
@@ -738,6 +795,14 @@ struct Generator<'a> {
     /// Closures bound by `let`, with the binding sites their free names had where they were
     /// defined.
     closures: Vec<InlinedClosure>,
+    /// For the borrowed companion, the lifetime for which its pullback may borrow the
+    /// parameters, so the backward code of loop iterations reads elements of container
+    /// parameters again instead of keeping them.
+    borrowed: Option<Lifetime>,
+    /// The scope sites of the container parameters taken by shared reference.
+    shared_containers: Vec<(usize, usize)>,
+    /// How many element reads the backward code does again.
+    reads_again: usize,
 }
 
 /// `let (s, c) = e.sin_cos();` (also `let (s, c): (f64, f64) = ..`, `f64::sin_cos(e)`):
@@ -805,6 +870,9 @@ impl<'a> Generator<'a> {
             leaf: false,
             owned_vectors: Default::default(),
             closures: Vec::new(),
+            borrowed: None,
+            shared_containers: Vec::new(),
+            reads_again: 0,
         }
     }
 
@@ -903,7 +971,8 @@ impl<'a> Generator<'a> {
 
     // ----- the function -----
 
-    fn function_body(mut self) -> TokenStream {
+    /// The companion's body, and how many element reads its backward code does again.
+    fn function_body(mut self) -> (TokenStream, usize) {
         self.frames.push(Frame::new(FrameKind::Function));
         for param in &self.function.params {
             let name = &param.name;
@@ -979,6 +1048,10 @@ impl<'a> Generator<'a> {
                     if !param.is_reference() {
                         self.owned_vectors.insert(vector);
                     }
+                    if matches!(&param.ty, syn::Type::Reference(r) if r.mutability.is_none()) {
+                        let site = (self.frames.len() - 1, self.frame().scope.len());
+                        self.shared_containers.push(site);
+                    }
                     let length = names::derived("__ad_length_", name);
                     self.emit(quote!(let #length = #name.len();));
                     self.parameter_adjoints.push(match param.array_length() {
@@ -1008,7 +1081,7 @@ impl<'a> Generator<'a> {
         let slots = self.slots;
         let vectors = self.vectors;
         let scalar = self.scalar();
-        let pullback = pullback_type(self.function, &scalar);
+        let pullback = pullback_type(self.function, &scalar, self.borrowed.as_ref());
         let output = output_type(self.function, &scalar);
         let body = if self.leaf {
             quote!(#(#forward)*)
@@ -1019,7 +1092,7 @@ impl<'a> Generator<'a> {
                 })
             }
         };
-        quote! {
+        let body = quote! {
             #[allow(unused_imports)]
             use ::ad_runtime::__private::{
                 CastPrimitive as _, CastScalar as _, IndexOfData as _, IndexOfFloat as _,
@@ -1029,7 +1102,8 @@ impl<'a> Generator<'a> {
             type __AdAdjoints<__T> = ::ad_runtime::__private::Adjoints<__T, #slots, #vectors>;
             #aliases
             #body
-        }
+        };
+        (body, self.reads_again)
     }
 
     /// Returns `tail` from the function: its value and the pullback from here. A tuple result
@@ -2290,6 +2364,37 @@ impl<'a> Generator<'a> {
     }
 
     /// The backward of `x = node`: the adjoint of `x` is complete here; hand it to the node.
+    /// The backward of `place += e` (or `-=`) given the cotangent of the place's new value,
+    /// which is also its old value's: that adjoint stays where it is (rather than being taken
+    /// and added back), and only `e` takes its share. `None` for the other operators.
+    fn passed_through(
+        &mut self,
+        op: &BinOp,
+        node: &Node,
+        cotangent: &Ident,
+    ) -> Option<TokenStream> {
+        if !matches!(op, BinOp::AddAssign(_) | BinOp::SubAssign(_)) {
+            return None;
+        }
+        let Node::Op {
+            pullback,
+            children,
+            lazy,
+            ..
+        } = node
+        else {
+            return None;
+        };
+        let result = self.fresh("c");
+        let right = self.backprop(&children[1], quote!(#result.1));
+        let build = lazy.as_ref().map(|lazy| quote!(let #pullback = #lazy;));
+        Some(quote! {
+            #build
+            let #result = ::ad_runtime::linear::LinearMap::reverse_apply(&#pullback, #cotangent);
+            #right
+        })
+    }
+
     fn assignment_piece(&mut self, slot: usize, node: &Node) {
         let cotangent = self.fresh("ct");
         let backprop = self.backprop(node, cotangent.to_token_stream());
@@ -2446,11 +2551,20 @@ impl<'a> Generator<'a> {
                 let value = node.value();
                 self.emit(quote!(#base[#position] = #value;));
                 let cotangent = self.fresh("ct");
-                let backprop = self.backprop(&node, cotangent.to_token_stream());
-                self.piece(quote! {
-                    let #cotangent = __adj.take_element(#vector, #position);
-                    #backprop
-                });
+                let backprop = match self.passed_through(&binary.op, &node, &cotangent) {
+                    Some(right) => quote! {
+                        let #cotangent = __adj.element_value(#vector, #position);
+                        #right
+                    },
+                    None => {
+                        let backprop = self.backprop(&node, cotangent.to_token_stream());
+                        quote! {
+                            let #cotangent = __adj.take_element(#vector, #position);
+                            #backprop
+                        }
+                    }
+                };
+                self.piece(backprop);
                 return;
             }
         }
@@ -2471,7 +2585,14 @@ impl<'a> Generator<'a> {
                 let node = self.apply_rule(rule, vec![left, right], Vec::new(), binary.span());
                 let value = node.value();
                 self.emit(quote!(#name = #value;));
-                self.assignment_piece(slot, &node);
+                let cotangent = self.fresh("ct");
+                match self.passed_through(&binary.op, &node, &cotangent) {
+                    Some(right) => self.piece(quote! {
+                        let #cotangent = __adj[#slot];
+                        #right
+                    }),
+                    None => self.assignment_piece(slot, &node),
+                }
             }
             None => {
                 if self.may_be_float(&binary.right) {
@@ -3275,6 +3396,31 @@ impl<'a> Generator<'a> {
         }
     }
 
+    /// In the borrowed companion, an element of a container parameter read in a loop iteration
+    /// is read again by the iteration's backward code (the parameter, borrowed for as long as
+    /// the pullback lives, is part of the loop environment) rather than kept.
+    fn read_again(&mut self, base: &Expr, position: &Ident) -> Option<TokenStream> {
+        self.borrowed.as_ref()?;
+        let Expr::Path(path) = strip_parens(base) else {
+            return None;
+        };
+        let name = path.path.get_ident()?;
+        let site = self.binding_site(name)?;
+        if !self.shared_containers.contains(&site) {
+            return None;
+        }
+        let innermost = self.frames.len().checked_sub(1)?;
+        let depth = self.frames[innermost].env()?.depth;
+        let outermost = innermost + 1 - depth;
+        let around = self.frames[outermost].env()?.around.as_ref()?;
+        if may_change(&around.body, name) {
+            return None;
+        }
+        let container = self.read_env(EnvName::Around(site, name.clone()), outermost, innermost);
+        self.reads_again += 1;
+        Some(quote!(#container[#position]))
+    }
+
     /// An element bound by a loop over containers (`v` in `for v in &x`) is indexed by the
     /// loop's counter: the backward code of an iteration inside that loop reads it from the
     /// loop environment.
@@ -3856,6 +4002,7 @@ impl<'a> Generator<'a> {
                         value: self.read(value).to_token_stream(),
                         vector,
                         index,
+                        again: None,
                     }
                 }
                 Some(Binding::Vector(vector)) => Node::Vector {
@@ -4117,6 +4264,7 @@ impl<'a> Generator<'a> {
                 value: self.read(quote!(#base[#row][#column])).to_token_stream(),
                 vector,
                 index: position,
+                again: None,
             };
         }
         if let Some((vector, start)) = self.row_binding(&index.expr) {
@@ -4132,6 +4280,7 @@ impl<'a> Generator<'a> {
                 value: self.read(quote!(#base[#column])).to_token_stream(),
                 vector,
                 index: position,
+                again: None,
             };
         }
         let Some(vector) = self.vector_of(&index.expr) else {
@@ -4149,10 +4298,12 @@ impl<'a> Generator<'a> {
         };
         let position = self.index_position(&index.index);
         let base = &index.expr;
+        let again = self.read_again(base, &position);
         Node::Element {
             value: self.read(quote!(#base[#position])).to_token_stream(),
             vector,
             index: position,
+            again,
         }
     }
 
@@ -5142,6 +5293,7 @@ impl<'a> Generator<'a> {
             pullback,
             arity: Arity::Call,
             children,
+            lazy: None,
         }
     }
 
@@ -5156,8 +5308,23 @@ impl<'a> Generator<'a> {
         let pullback = self.fresh("d");
         let rule_ident = Ident::new(rule, span);
         let arguments = children.iter().map(Node::value).chain(extra);
+        // Built by the backward code: `x * y`'s derivative from the operands (unless one is a
+        // constant, whose expression may not be evaluated again), `exp`'s from its value.
+        let lazy = match (rule, children.as_slice()) {
+            ("mul", [x, y]) if !x.is_constant() && !y.is_constant() => {
+                let (x, y) = (x.backward_value(), y.backward_value());
+                Some(quote!(::ad_runtime::rules::mul(#x, #y).1))
+            }
+            ("exp", [_]) => Some(quote!(::ad_runtime::linear::Scale(#value))),
+            _ => None,
+        };
+        let kept = if lazy.is_some() {
+            quote!(_)
+        } else {
+            quote!(#pullback)
+        };
         self.emit(quote_spanned! {span=>
-            let (#value, #pullback) = ::ad_runtime::rules::#rule_ident(#(#arguments),*);
+            let (#value, #kept) = ::ad_runtime::rules::#rule_ident(#(#arguments),*);
         });
         let arity = match children.len() {
             1 => Arity::One,
@@ -5169,6 +5336,7 @@ impl<'a> Generator<'a> {
             pullback,
             arity,
             children,
+            lazy,
         }
     }
 
@@ -5195,12 +5363,15 @@ impl<'a> Generator<'a> {
                 pullback,
                 arity,
                 children,
+                lazy,
                 ..
             } => {
                 let result = self.fresh("c");
+                let build = lazy.as_ref().map(|lazy| quote!(let #pullback = #lazy;));
                 let head = match arity {
                     Arity::Call => quote!(let #result = #pullback(#cotangent);),
                     _ => quote! {
+                        #build
                         let #result = ::ad_runtime::linear::LinearMap::reverse_apply(&#pullback, #cotangent);
                     },
                 };
@@ -5722,8 +5893,9 @@ fn rebuild_index(
     }
 }
 
-/// Whether `body` may change the variable `name`: assigns it, borrows it mutably, calls a
-/// method on it or names it inside a macro (conservatively, whatever `name` is bound to there).
+/// Whether `body` may change the variable `name`: assigns it or its parts, borrows them
+/// mutably, calls a method on it or names it inside a macro (conservatively, whatever `name` is
+/// bound to there).
 fn may_change(body: &Block, name: &Ident) -> bool {
     changes(body, name) > 0
 }
@@ -5773,7 +5945,11 @@ fn changes(body: &Block, name: &Ident) -> usize {
             syn::visit::visit_expr_reference(self, reference);
         }
         fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
-            self.found += usize::from(self.is_place_of_name(&call.receiver));
+            // `x[i].exp()` does not change `x`: a method that takes `&mut self` changes its
+            // receiver, and an element's receiver is the element.
+            let receiver = strip_parens(&call.receiver);
+            self.found +=
+                usize::from(matches!(receiver, Expr::Path(path) if path.path.is_ident(self.name)));
             syn::visit::visit_expr_method_call(self, call);
         }
         fn visit_macro(&mut self, mac: &'ast syn::Macro) {
