@@ -660,8 +660,8 @@ enum FrameKind {
 /// reads, per iteration): the counters of the loops around it, and the integers from around
 /// the whole nest that the nest does not change. Each iteration's pullback takes it by value
 /// as nested pairs: `((around, own part of the outermost loop), ..., own part of this loop)`,
-/// where a loop's own part is `(counter, iteration number, entries of its running indices)`,
-/// each `()` when nothing reads it.
+/// where a loop's own part is `(counter, iteration number, entries of its running indices,
+/// hoisted elements)`, each `()` when nothing reads it.
 struct LoopEnv {
     /// 1 for a loop whose iterations' pullbacks are run by the code around it, one more for
     /// each loop it is nested in, directly, that pools its pullbacks.
@@ -682,6 +682,14 @@ struct LoopEnv {
     number_used: bool,
     /// Names from around the loop that its body advances once per iteration.
     running: Vec<RunningIndex>,
+    /// Elements the loop's iterations read that its body does not change (`c[i]` inside
+    /// `for j in ..`), read once before the loop runs (when it runs at all) and kept once for
+    /// all its iterations: the forward code's names, and what they read.
+    hoisted: Vec<(Ident, TokenStream)>,
+    /// The iterator of a loop over a range, which says whether the loop runs.
+    iterator: Option<Ident>,
+    /// The loop's body.
+    body: Block,
     /// This iteration's part of the environment in the forward code, whose type the
     /// iteration's pullback takes.
     own: Ident,
@@ -2989,6 +2997,7 @@ impl<'a> Generator<'a> {
             _ => (quote!(loop), Vec::new()),
         };
         let env = (!boxed).then(|| {
+            let iterator = counter.as_ref().and(reserve.clone());
             let (counter_forward, counter_ident, counter_first) = match counter {
                 Some((forward, ident, first)) => (Some(forward), ident, first),
                 None => (None, None, quote!(())),
@@ -2998,6 +3007,9 @@ impl<'a> Generator<'a> {
                 depth,
                 number_used: false,
                 running,
+                hoisted: Vec::new(),
+                iterator,
+                body: body.clone(),
                 // A range loop binds its counter first.
                 counter_sites: if counter_forward.is_some() && counter_ident.is_none() {
                     vec![(this_frame, 0)]
@@ -3079,7 +3091,11 @@ impl<'a> Generator<'a> {
                         quote!(())
                     }
                 });
-                forward.insert(0, quote!(let #own = (#counter, #number, (#(#entries,)*));));
+                let hoisted = env.hoisted.iter().map(|(value, _)| value);
+                forward.insert(
+                    0,
+                    quote!(let #own = (#counter, #number, (#(#entries,)*), (#(#hoisted,)*));),
+                );
                 let witness = self.env_witness(env);
                 quote! {
                     ::ad_runtime::__private::loop_pullback(
@@ -3120,7 +3136,19 @@ impl<'a> Generator<'a> {
                     quote!(())
                 }
             });
-            own_backward = quote!((#counter, #number, (#(#entries,)*)));
+            let hoisted = env.hoisted.iter().map(|(value, _)| value);
+            own_backward = quote!((#counter, #number, (#(#entries,)*), (#(#hoisted,)*)));
+            if let Some(iterator) = &env.iterator {
+                for (value, read) in &env.hoisted {
+                    self.emit(quote! {
+                        let #value = if ::core::iter::Iterator::size_hint(&#iterator).1 == Some(0) {
+                            ::ad_runtime::Scalar::zero()
+                        } else {
+                            #read
+                        };
+                    });
+                }
+            }
             // Each running index's value when the loop starts.
             for running in env.running.iter().filter(|running| running.used) {
                 let (entry, name) = (&running.entry, &running.name);
@@ -3419,6 +3447,44 @@ impl<'a> Generator<'a> {
         let container = self.read_env(EnvName::Around(site, name.clone()), outermost, innermost);
         self.reads_again += 1;
         Some(quote!(#container[#position]))
+    }
+
+    /// An element that a loop over a range reads in every iteration (directly in its body) at
+    /// an index the loop does not change, from a container it does not change: read once
+    /// before the loop, and kept once (see `LoopEnv::hoisted`).
+    fn hoist(&mut self, base: &Expr, index: &Expr) -> Option<TokenStream> {
+        let innermost = self.frames.len().checked_sub(1)?;
+        let env = self.frames[innermost].env()?;
+        env.iterator.as_ref()?;
+        let Expr::Path(path) = strip_parens(base) else {
+            return None;
+        };
+        let container = path.path.get_ident()?;
+        let outside = |name: &Ident| match self.binding_site(name) {
+            Some(site) => site.0 < innermost && !may_change(&env.body, name),
+            None => name
+                .to_string()
+                .starts_with(|c: char| c.is_ascii_uppercase()),
+        };
+        let mut invariant = outside(container);
+        rebuild_index(index, &mut |name| {
+            invariant &= outside(name);
+            Some(TokenStream::new())
+        })?;
+        if !invariant {
+            return None;
+        }
+        let value = self.fresh("hoisted");
+        let position = self.native(index);
+        let read = quote!({
+            let __ad_position: usize = #position;
+            #base[__ad_position]
+        });
+        let env = self.frames[innermost].env_mut()?;
+        let field = syn::Index::from(env.hoisted.len());
+        env.hoisted.push((value, read));
+        let own = own_part(0);
+        Some(quote!(#own.3.#field))
     }
 
     /// An element bound by a loop over containers (`v` in `for v in &x`) is indexed by the
@@ -4118,6 +4184,15 @@ impl<'a> Generator<'a> {
                 Node::Constant(self.native(expr))
             }
             Expr::Binary(binary) => match arithmetic_rule(&binary.op) {
+                // `e * e` of a variable or an element: read once, so that the backward code
+                // keeps one value for the derivative `2 e`.
+                Some("mul") if is_same_pure_place(&binary.left, &binary.right) => {
+                    let operand = self.lower(&binary.left);
+                    if operand.is_constant() {
+                        return Node::Constant(self.native(expr));
+                    }
+                    self.apply_rule("mul", vec![operand.clone(), operand], Vec::new(), binary.span())
+                }
                 Some(rule) => {
                     let mut operands = self
                         .lower_operands(&[&binary.left, &binary.right])
@@ -4298,7 +4373,10 @@ impl<'a> Generator<'a> {
         };
         let position = self.index_position(&index.index);
         let base = &index.expr;
-        let again = self.read_again(base, &position);
+        let again = match self.read_again(base, &position) {
+            Some(again) => Some(again),
+            None => self.hoist(base, &index.index),
+        };
         Node::Element {
             value: self.read(quote!(#base[#position])).to_token_stream(),
             vector,
@@ -5776,6 +5854,24 @@ fn is_comparison(op: &BinOp) -> bool {
             | BinOp::And(_)
             | BinOp::Or(_)
     )
+}
+
+/// `left` and `right` are the same variable, or the same element `x[i]` of a variable with an
+/// index of names, literals and arithmetic: reading it twice gives the same value.
+fn is_same_pure_place(left: &Expr, right: &Expr) -> bool {
+    fn pure_place(expr: &Expr) -> bool {
+        match strip_parens(expr) {
+            Expr::Path(path) => path.path.get_ident().is_some(),
+            Expr::Index(index) => {
+                matches!(strip_parens(&index.expr), Expr::Path(path) if path.path.get_ident().is_some())
+                    && rebuild_index(&index.index, &mut |_| Some(TokenStream::new())).is_some()
+            }
+            _ => false,
+        }
+    }
+    pure_place(left)
+        && strip_parens(left).to_token_stream().to_string()
+            == strip_parens(right).to_token_stream().to_string()
 }
 
 fn arithmetic_rule(op: &BinOp) -> Option<&'static str> {

@@ -1,7 +1,10 @@
-//! Indices that the backward sweep recomputes from the loop environment (counters of the loops
-//! around, integers from around the nest, running indices advanced once per iteration)
-//! instead of keeping, and the cases where it must keep them: each function against forward
-//! mode, central differences and the dot-product identity (`common::check_gradient`).
+//! What the backward sweep recomputes or reads again instead of keeping: indices from the loop
+//! environment (counters of the loops around, integers from around the nest, running indices
+//! advanced once per iteration), elements of container parameters (read again by the borrowed
+//! companion behind `_vjp`), elements a loop reads at an index it does not change (read once
+//! before it), derivatives of `x * y`, `x * x` and `exp` built from kept values; and the cases
+//! where it must keep them. Each function against forward mode, central differences and the
+//! dot-product identity (`common::check_gradient`).
 
 // The loops index on purpose: indexing is what is tested.
 #![allow(clippy::needless_range_loop, clippy::explicit_counter_loop)]
@@ -162,6 +165,131 @@ fn other_counter_types(x: &[f64]) -> f64 {
         }
     }
     s
+}
+
+/// Elements read at an index the inner loop does not change, from containers it does not
+/// change (a parameter and a local), feeding products; one of them changes between executions
+/// of the inner loop.
+#[forward]
+#[reverse]
+fn invariant_elements(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut work = vec![1.0; n];
+    let mut s = 0.0;
+    for i in 0..n {
+        for j in 0..n {
+            s += x[i] * work[i] * x[j] * x[j];
+        }
+        work[(i + 1) % n] = s.sin();
+        for j in (i + 1)..n {
+            s += work[i] * x[j].exp() * x[j];
+        }
+    }
+    s
+}
+
+/// An inner loop that does not run, whose invariant element is out of bounds: it must not be
+/// read before the loop.
+#[forward]
+#[reverse]
+fn invariant_element_of_a_loop_that_does_not_run(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut s = 0.0;
+    for i in 0..n {
+        let far = n + 10 * i;
+        for j in n..n {
+            s += x[far] * x[j];
+        }
+        s += x[i] * x[i];
+    }
+    s
+}
+
+/// `+=` and `-=` whose right side reads the place itself, on an element and a variable.
+#[forward]
+#[reverse]
+fn accumulations_reading_themselves(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut v = x.to_vec();
+    let mut s = 1.0;
+    for i in 0..n {
+        v[i] += v[i] * x[(i + 1) % n];
+        v[(i + 1) % n] -= 0.5 * v[(i + 1) % n] * v[i];
+        s += s * v[i] * 0.1;
+        s -= x[i] * x[i] * s * 0.01;
+    }
+    s + v.iter().sum::<f64>()
+}
+
+/// A parameter read again by the borrowed companion while it is also passed to a function
+/// whose pullback keeps its own copy.
+#[reverse]
+#[forward]
+fn weighted_norm(x: &[f64], w: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        s += w[i] * x[i] * x[i];
+    }
+    s
+}
+
+#[forward]
+#[reverse]
+fn passes_parameters_on(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut s = 0.0;
+    for k in 0..2 {
+        for i in 0..n {
+            s += x[(i + k) % n] * x[i].cos();
+        }
+        s += weighted_norm(x, x);
+    }
+    s
+}
+
+#[test]
+fn invariant_elements_are_read_once() {
+    check_gradient(
+        5,
+        invariant_elements,
+        invariant_elements_jvp,
+        invariant_elements_vjp,
+    );
+    check_gradient(
+        4,
+        invariant_element_of_a_loop_that_does_not_run,
+        invariant_element_of_a_loop_that_does_not_run_jvp,
+        invariant_element_of_a_loop_that_does_not_run_vjp,
+    );
+}
+
+#[test]
+fn accumulations_that_read_the_place() {
+    check_gradient(
+        5,
+        accumulations_reading_themselves,
+        accumulations_reading_themselves_jvp,
+        accumulations_reading_themselves_vjp,
+    );
+}
+
+#[test]
+fn parameters_read_again_and_passed_on() {
+    check_gradient(
+        6,
+        passes_parameters_on,
+        passes_parameters_on_jvp,
+        passes_parameters_on_vjp,
+    );
+    // Two container parameters, both read again.
+    let x = [0.3, -1.2, 0.7];
+    let w = [2.0, 0.5, -1.0];
+    let (value, (dx, dw)) = weighted_norm_vjp(&x[..], &w[..], 1.0);
+    approx::assert_relative_eq!(value, weighted_norm(&x, &w), max_relative = 1e-15);
+    for i in 0..3 {
+        approx::assert_relative_eq!(dx[i], 2.0 * w[i] * x[i], max_relative = 1e-14);
+        approx::assert_relative_eq!(dw[i], x[i] * x[i], max_relative = 1e-14);
+    }
 }
 
 #[test]
