@@ -313,20 +313,64 @@ pub fn loop_pullback<A, P, E, F: FnOnce(&mut A, &mut P, E)>(
 /// code did compute without overflow.
 pub trait Counter: Copy {
     fn nth(self, steps: usize) -> Self;
+    /// How many iterations `self..end` has.
+    fn count_to(self, end: Self) -> usize;
+    /// How many iterations `self..=end` has.
+    fn count_through(self, end: Self) -> usize;
 }
 
 macro_rules! counters {
-    ($($t:ty)*) => {$(
+    ($($t:ty => $unsigned:ty),*) => {$(
         impl Counter for $t {
             #[inline(always)]
             fn nth(self, steps: usize) -> Self {
                 self.wrapping_add(steps as $t)
             }
+
+            // `end - self` fits the unsigned type of the same width when `end > self`.
+            #[inline(always)]
+            fn count_to(self, end: Self) -> usize {
+                if end > self {
+                    end.wrapping_sub(self) as $unsigned as usize
+                } else {
+                    0
+                }
+            }
+
+            #[inline(always)]
+            fn count_through(self, end: Self) -> usize {
+                if end >= self {
+                    end.wrapping_sub(self) as $unsigned as usize + 1
+                } else {
+                    0
+                }
+            }
         }
     )*};
 }
 
-counters!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
+counters!(
+    i8 => u8, i16 => u16, i32 => u32, i64 => u64, i128 => u128, isize => usize,
+    u8 => u8, u16 => u16, u32 => u32, u64 => u64, u128 => u128, usize => usize
+);
+
+#[cfg(test)]
+mod counter_tests {
+    use super::Counter;
+
+    #[test]
+    fn counts_match_the_ranges() {
+        assert_eq!((-128i8).count_to(127), (-128i8..127).count());
+        assert_eq!((-128i8).count_through(127), (-128i8..=127).count());
+        assert_eq!(0u8.count_through(255), 256);
+        assert_eq!(5usize.count_to(3), 0);
+        assert_eq!(5usize.count_through(4), 0);
+        assert_eq!(5usize.count_through(5), 1);
+        assert_eq!((-3i64).count_to(4), 7);
+        assert_eq!((-128i8).nth(255), 127);
+        assert_eq!(250u8.nth(5), 255);
+    }
+}
 
 /// Where a loop nested in another loop keeps its iterations' pullbacks for the whole run of
 /// the outermost loop: a stack in chunks of about 64 KiB, so that growing it neither copies

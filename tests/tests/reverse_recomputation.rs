@@ -164,6 +164,15 @@ fn other_counter_types(x: &[f64]) -> f64 {
             s += x[i as usize] * x[j as usize].cos();
         }
     }
+    // Negative counters, and inner ranges whose ends the outer loop recomputes.
+    for i in -2..(n - 2) {
+        for j in (i - 1)..=(i + 1) {
+            s += x[((j + 3) % n) as usize] * x[(i + 2) as usize];
+        }
+        for j in (i + 2)..(i + 4) {
+            s += x[((j + 1) % n) as usize] * x[(i + 2) as usize];
+        }
+    }
     s
 }
 

@@ -688,8 +688,8 @@ struct LoopEnv {
     hoisted: Vec<(Ident, TokenStream)>,
     /// The iterator of a loop over a range, which says whether the loop runs.
     iterator: Option<Ident>,
-    /// The loop's body.
-    body: Block,
+    /// The whole loop (a `while` condition changes names too).
+    looped: Expr,
     /// This iteration's part of the environment in the forward code, whose type the
     /// iteration's pullback takes.
     own: Ident,
@@ -720,8 +720,8 @@ struct RunningIndex {
 struct AroundLoops {
     tuple: Ident,
     names: Vec<((usize, usize), Ident)>,
-    /// The outermost loop's body, which must not change them.
-    body: Block,
+    /// The outermost loop, which must not change them.
+    looped: Expr,
 }
 
 /// How recomputed code reads a name.
@@ -2899,6 +2899,7 @@ impl<'a> Generator<'a> {
         let mut reserve = None;
         let mut element_bindings: Vec<(Ident, Binding, TokenStream)> = Vec::new();
         let mut position_name = None;
+        let mut count_again = None;
         // The loop's counter: its value in the forward code, the generated counter of a loop
         // over containers, its first value for the backward code of the loop around, and
         // the scope sites naming it.
@@ -2971,13 +2972,30 @@ impl<'a> Generator<'a> {
                         // `for j in a..b`: the counter of iteration `t` is `a + t`.
                         let first = self.fresh("first");
                         let start_value = self.native(start);
-                        let end = range.end.as_ref().map(|end| self.native(end));
+                        let end = range.end.as_ref().map(|end| {
+                            let end = self.native(end);
+                            quote!((#end))
+                        });
                         let limits = &range.limits;
                         self.emit(quote! {
                             let #first = #start_value;
                             let #iterator = ::core::iter::IntoIterator::into_iter(#first #limits #end);
                         });
-                        let first_backward = self.recompute(start).unwrap_or(quote!(#first));
+                        let first_again = self.recompute(start);
+                        // When the loop around can compute both ends, it need not keep how many
+                        // iterations ran.
+                        let end_again = range.end.as_ref().and_then(|end| self.recompute(end));
+                        if let (Some(first), Some(end)) = (&first_again, end_again) {
+                            count_again = Some(match range.limits {
+                                syn::RangeLimits::HalfOpen(_) => quote! {
+                                    ::ad_runtime::__private::Counter::count_to(#first, #end)
+                                },
+                                syn::RangeLimits::Closed(_) => quote! {
+                                    ::ad_runtime::__private::Counter::count_through(#first, #end)
+                                },
+                            });
+                        }
+                        let first_backward = first_again.unwrap_or(quote!(#first));
                         counter = Some((quote!(#name), None, first_backward));
                     }
                     _ => {
@@ -3002,14 +3020,14 @@ impl<'a> Generator<'a> {
                 Some((forward, ident, first)) => (Some(forward), ident, first),
                 None => (None, None, quote!(())),
             };
-            let running = self.running_indices(body);
+            let running = self.running_indices(body, expr);
             Box::new(LoopEnv {
                 depth,
                 number_used: false,
                 running,
                 hoisted: Vec::new(),
                 iterator,
-                body: body.clone(),
+                looped: expr.clone(),
                 // A range loop binds its counter first.
                 counter_sites: if counter_forward.is_some() && counter_ident.is_none() {
                     vec![(this_frame, 0)]
@@ -3025,7 +3043,7 @@ impl<'a> Generator<'a> {
                     Box::new(AroundLoops {
                         tuple: self.fresh("around"),
                         names: Vec::new(),
-                        body: body.clone(),
+                        looped: expr.clone(),
                     })
                 }),
             })
@@ -3177,8 +3195,9 @@ impl<'a> Generator<'a> {
                     #records.len() - #start
                 };
             });
+            let count = count_again.unwrap_or(quote!(#loop_record));
             self.piece(quote! {
-                for #iteration_number in (0..#loop_record).rev() {
+                for #iteration_number in (0..#count).rev() {
                     let __ad_pullback = __ad_pools.#index.0.pop();
                     __ad_pullback(__adj, &mut __ad_pools.#index.1, (__ad_env, #counter_backward));
                 }
@@ -3310,7 +3329,7 @@ impl<'a> Generator<'a> {
             }
         }
         let around = self.frames[outermost].env()?.around.as_ref()?;
-        (site.0 < outermost && !may_change(&around.body, name))
+        (site.0 < outermost && !may_change(&around.looped, name))
             .then(|| EnvName::Around(site, name.clone()))
     }
 
@@ -3366,7 +3385,7 @@ impl<'a> Generator<'a> {
 
     /// The running indices of a loop about to be lowered: names bound outside it that its body
     /// changes only in one statement of its own, `name += literal;`.
-    fn running_indices(&mut self, body: &Block) -> Vec<RunningIndex> {
+    fn running_indices(&mut self, body: &Block, looped: &Expr) -> Vec<RunningIndex> {
         let mut running = Vec::new();
         for stmt in &body.stmts {
             let Stmt::Expr(Expr::Binary(binary), Some(_)) = stmt else {
@@ -3391,7 +3410,11 @@ impl<'a> Generator<'a> {
             let Some(site) = self.binding_site(name) else {
                 continue;
             };
-            if !matches!(self.lookup(name), Some(Binding::Data)) || changes(body, name) != 1 {
+            // A name the body binds again may be another variable at the statement.
+            if !matches!(self.lookup(name), Some(Binding::Data))
+                || changes(looped, name) != 1
+                || binds(body, name)
+            {
                 continue;
             }
             // Where the loop around runs this loop's iterations, the entry is read from its
@@ -3441,7 +3464,7 @@ impl<'a> Generator<'a> {
         let depth = self.frames[innermost].env()?.depth;
         let outermost = innermost + 1 - depth;
         let around = self.frames[outermost].env()?.around.as_ref()?;
-        if may_change(&around.body, name) {
+        if may_change(&around.looped, name) {
             return None;
         }
         let container = self.read_env(EnvName::Around(site, name.clone()), outermost, innermost);
@@ -3461,7 +3484,7 @@ impl<'a> Generator<'a> {
         };
         let container = path.path.get_ident()?;
         let outside = |name: &Ident| match self.binding_site(name) {
-            Some(site) => site.0 < innermost && !may_change(&env.body, name),
+            Some(site) => site.0 < innermost && !may_change(&env.looped, name),
             None => name
                 .to_string()
                 .starts_with(|c: char| c.is_ascii_uppercase()),
@@ -5989,15 +6012,16 @@ fn rebuild_index(
     }
 }
 
-/// Whether `body` may change the variable `name`: assigns it or its parts, borrows them
-/// mutably, calls a method on it or names it inside a macro (conservatively, whatever `name` is
-/// bound to there).
-fn may_change(body: &Block, name: &Ident) -> bool {
-    changes(body, name) > 0
+/// Whether `looped` (a loop: its condition or range and its body) may change the variable
+/// `name`: assigns it or its parts (destructuring assignments included), borrows them mutably
+/// (`&mut`, a `ref mut` pattern matched against them), calls a method on it, or names it inside
+/// a macro (conservatively, whatever `name` is bound to there).
+fn may_change(looped: &Expr, name: &Ident) -> bool {
+    changes(looped, name) > 0
 }
 
-/// How many places in `body` may change the variable `name` (see `may_change`).
-fn changes(body: &Block, name: &Ident) -> usize {
+/// How many places in `looped` may change the variable `name` (see `may_change`).
+fn changes(looped: &Expr, name: &Ident) -> usize {
     struct Changes<'n> {
         name: &'n Ident,
         found: usize,
@@ -6021,10 +6045,45 @@ fn changes(body: &Block, name: &Ident) -> usize {
                 }
             }
         }
+
+        /// Whether the left side of an assignment assigns the name: a place of it, or a part
+        /// of a destructuring assignment that does.
+        fn assigns(&self, left: &Expr) -> bool {
+            match left {
+                Expr::Tuple(tuple) => tuple.elems.iter().any(|part| self.assigns(part)),
+                Expr::Array(array) => array.elems.iter().any(|part| self.assigns(part)),
+                Expr::Struct(structure) => {
+                    structure
+                        .fields
+                        .iter()
+                        .any(|field| self.assigns(&field.expr))
+                        || structure
+                            .rest
+                            .as_deref()
+                            .is_some_and(|rest| self.assigns(rest))
+                }
+                Expr::Call(call) => call.args.iter().any(|part| self.assigns(part)),
+                Expr::Paren(paren) => self.assigns(&paren.expr),
+                Expr::Infer(_) | Expr::Range(_) => false,
+                Expr::Index(_)
+                | Expr::Field(_)
+                | Expr::Group(_)
+                | Expr::Unary(_)
+                | Expr::Path(_) => self.is_place_of_name(left),
+                _ => mentions(left, self.name),
+            }
+        }
+
+        /// A `ref mut` binding in `pat` matched against `value` may change what `value` names.
+        fn matched_mutably(&mut self, pat: &Pat, value: &Expr) {
+            if binds_by_mutable_reference(pat) && mentions(value, self.name) {
+                self.found += 1;
+            }
+        }
     }
     impl<'ast> Visit<'ast> for Changes<'_> {
         fn visit_expr_assign(&mut self, assign: &'ast syn::ExprAssign) {
-            self.found += usize::from(self.is_place_of_name(&assign.left));
+            self.found += usize::from(self.assigns(&assign.left));
             syn::visit::visit_expr_assign(self, assign);
         }
         fn visit_expr_binary(&mut self, binary: &'ast syn::ExprBinary) {
@@ -6048,6 +6107,26 @@ fn changes(body: &Block, name: &Ident) -> usize {
                 usize::from(matches!(receiver, Expr::Path(path) if path.path.is_ident(self.name)));
             syn::visit::visit_expr_method_call(self, call);
         }
+        fn visit_local(&mut self, local: &'ast syn::Local) {
+            if let Some(init) = &local.init {
+                self.matched_mutably(&local.pat, &init.expr);
+            }
+            syn::visit::visit_local(self, local);
+        }
+        fn visit_expr_match(&mut self, expr: &'ast syn::ExprMatch) {
+            for arm in &expr.arms {
+                self.matched_mutably(&arm.pat, &expr.expr);
+            }
+            syn::visit::visit_expr_match(self, expr);
+        }
+        fn visit_expr_let(&mut self, expr: &'ast syn::ExprLet) {
+            self.matched_mutably(&expr.pat, &expr.expr);
+            syn::visit::visit_expr_let(self, expr);
+        }
+        fn visit_expr_for_loop(&mut self, expr: &'ast syn::ExprForLoop) {
+            self.matched_mutably(&expr.pat, &expr.expr);
+            syn::visit::visit_expr_for_loop(self, expr);
+        }
         fn visit_macro(&mut self, mac: &'ast syn::Macro) {
             let name = self.name;
             self.found += usize::from(crate::retype::tokens_mention(
@@ -6057,8 +6136,36 @@ fn changes(body: &Block, name: &Ident) -> usize {
         }
     }
     let mut changes = Changes { name, found: 0 };
-    changes.visit_block(body);
+    changes.visit_expr(looped);
     changes.found
+}
+
+/// Whether `pat` binds a name by `ref mut`.
+fn binds_by_mutable_reference(pat: &Pat) -> bool {
+    struct RefMut(bool);
+    impl<'ast> Visit<'ast> for RefMut {
+        fn visit_pat_ident(&mut self, pat: &'ast syn::PatIdent) {
+            self.0 |= pat.by_ref.is_some() && pat.mutability.is_some();
+            syn::visit::visit_pat_ident(self, pat);
+        }
+    }
+    let mut found = RefMut(false);
+    found.visit_pat(pat);
+    found.0
+}
+
+/// Whether `body` binds `name` anywhere (a `let`, a pattern, a closure's parameter).
+fn binds(body: &Block, name: &Ident) -> bool {
+    struct Binds<'n>(&'n Ident, bool);
+    impl<'ast> Visit<'ast> for Binds<'_> {
+        fn visit_pat_ident(&mut self, pat: &'ast syn::PatIdent) {
+            self.1 |= pat.ident == *self.0;
+            syn::visit::visit_pat_ident(self, pat);
+        }
+    }
+    let mut found = Binds(name, false);
+    found.visit_block(body);
+    found.1
 }
 
 /// The own part of the environment of the loop `levels` loops out from the innermost one.
