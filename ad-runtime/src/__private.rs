@@ -301,7 +301,7 @@ pub fn take<S: Scalar>(slot: &mut S) -> S {
 /// and an environment of the forward code as witnesses gives the closure's parameters their
 /// types, which its own code needs to pop from the pools and read the environment.
 #[inline(always)]
-pub fn loop_pullback<A, P, E, F: FnOnce(&mut A, &mut P, E)>(
+pub fn loop_pullback<A, P, E, R, F: FnOnce(&mut A, &mut P, E) -> R>(
     _pools: &P,
     _environment: &E,
     pullback: F,

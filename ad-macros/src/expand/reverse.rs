@@ -512,6 +512,9 @@ enum Node {
         /// How the backward code reads the element again (an element of a container parameter
         /// in the borrowed companion), rather than keeping its value.
         again: Option<TokenStream>,
+        /// An element read once before the loop (`LoopEnv::hoisted`): its place among those,
+        /// where its cotangent goes.
+        hoisted: Option<usize>,
     },
     /// A whole container variable, passed to a function.
     Vector {
@@ -684,8 +687,10 @@ struct LoopEnv {
     running: Vec<RunningIndex>,
     /// Elements the loop's iterations read that its body does not change (`c[i]` inside
     /// `for j in ..`), read once before the loop runs (when it runs at all) and kept once for
-    /// all its iterations: the forward code's names, and what they read.
-    hoisted: Vec<(Ident, TokenStream)>,
+    /// all its iterations; each iteration's pullback returns their cotangents, which the loop
+    /// around sums (in a register, where adding to the adjoint in memory every iteration would
+    /// chain the iterations through it) and adds once.
+    hoisted: Vec<Hoisted>,
     /// The iterator of a loop over a range, which says whether the loop runs.
     iterator: Option<Ident>,
     /// The whole loop (a `while` condition changes names too).
@@ -713,6 +718,17 @@ struct RunningIndex {
     /// The entry as the backward code of the loop around computes it.
     entry_backward: TokenStream,
     used: bool,
+}
+
+/// An element read once before a loop (see `LoopEnv::hoisted`).
+struct Hoisted {
+    /// Its value and position, in the forward code.
+    value: Ident,
+    position: Ident,
+    /// The container (a place in the forward code), its vector of adjoints, and the index.
+    container: TokenStream,
+    vector: usize,
+    index: TokenStream,
 }
 
 /// The names from around a loop nest that its backward code reads, as a tuple made before the
@@ -3109,19 +3125,27 @@ impl<'a> Generator<'a> {
                         quote!(())
                     }
                 });
-                let hoisted = env.hoisted.iter().map(|(value, _)| value);
+                let hoisted = env.hoisted.iter().map(|hoisted| &hoisted.value);
                 forward.insert(
                     0,
                     quote!(let #own = (#counter, #number, (#(#entries,)*), (#(#hoisted,)*));),
                 );
                 let witness = self.env_witness(env);
+                let scalar = self.scalar();
+                let zeros = env
+                    .hoisted
+                    .iter()
+                    .map(|_| quote!(<#scalar as ::ad_runtime::Scalar>::zero()));
                 quote! {
                     ::ad_runtime::__private::loop_pullback(
                         &#pools,
                         &#witness,
                         move |__adj: &mut #adjoints, __ad_pools, __ad_env| {
+                            #[allow(unused_mut)]
+                            let mut __ad_hoisted_cotangents = (#(#zeros,)*);
                             #(#prologue)*
                             #(#pieces)*
+                            __ad_hoisted_cotangents
                         },
                     )
                 }
@@ -3154,16 +3178,25 @@ impl<'a> Generator<'a> {
                     quote!(())
                 }
             });
-            let hoisted = env.hoisted.iter().map(|(value, _)| value);
+            let hoisted = env.hoisted.iter().map(|hoisted| &hoisted.value);
             own_backward = quote!((#counter, #number, (#(#entries,)*), (#(#hoisted,)*)));
             if let Some(iterator) = &env.iterator {
-                for (value, read) in &env.hoisted {
+                for hoisted in &env.hoisted {
+                    let Hoisted {
+                        value,
+                        position,
+                        container,
+                        index,
+                        ..
+                    } = hoisted;
                     self.emit(quote! {
-                        let #value = if ::core::iter::Iterator::size_hint(&#iterator).1 == Some(0) {
-                            ::ad_runtime::Scalar::zero()
-                        } else {
-                            #read
-                        };
+                        let (#value, #position) =
+                            if ::core::iter::Iterator::size_hint(&#iterator).1 == Some(0) {
+                                (::ad_runtime::Scalar::zero(), 0usize)
+                            } else {
+                                let __ad_position: usize = #index;
+                                (#container[__ad_position], __ad_position)
+                            };
                     });
                 }
             }
@@ -3196,11 +3229,16 @@ impl<'a> Generator<'a> {
                 };
             });
             let count = count_again.unwrap_or(quote!(#loop_record));
+            let [start_sums, add_sums, end_sums] = self.hoisted_sums(env.as_deref(), &count);
             self.piece(quote! {
+                #start_sums
                 for #iteration_number in (0..#count).rev() {
                     let __ad_pullback = __ad_pools.#index.0.pop();
-                    __ad_pullback(__adj, &mut __ad_pools.#index.1, (__ad_env, #counter_backward));
+                    let __ad_returned =
+                        __ad_pullback(__adj, &mut __ad_pools.#index.1, (__ad_env, #counter_backward));
+                    #add_sums
                 }
+                #end_sums
             });
             return;
         }
@@ -3245,12 +3283,20 @@ impl<'a> Generator<'a> {
                 } else {
                     quote!(())
                 };
+                let count = self.fresh("count");
+                let [start_sums, add_sums, end_sums] =
+                    self.hoisted_sums(env.as_deref(), &quote!(#count));
                 quote! {
+                    let #count = #loop_record.len();
+                    #start_sums
                     for (#iteration_number, __ad_pullback) in
                         #loop_record.into_iter().enumerate().rev()
                     {
-                        __ad_pullback(__adj, &mut #pools, (#tuple, #counter_backward));
+                        let __ad_returned =
+                            __ad_pullback(__adj, &mut #pools, (#tuple, #counter_backward));
+                        #add_sums
                     }
+                    #end_sums
                 }
             }
             None => quote! {
@@ -3260,6 +3306,34 @@ impl<'a> Generator<'a> {
             },
         };
         self.piece(run);
+    }
+
+    /// The backward code around the runs of a loop's iteration pullbacks for its hoisted
+    /// elements: before them, sums set to zero; after each run, its cotangents added to them;
+    /// after them, when the loop ran, the sums added to the elements' adjoints.
+    fn hoisted_sums(&self, env: Option<&LoopEnv>, count: &TokenStream) -> [TokenStream; 3] {
+        let Some(env) = env.filter(|env| !env.hoisted.is_empty()) else {
+            return Default::default();
+        };
+        let scalar = self.scalar();
+        let zeros = env
+            .hoisted
+            .iter()
+            .map(|_| quote!(<#scalar as ::ad_runtime::Scalar>::zero()));
+        let fields: Vec<syn::Index> = (0..env.hoisted.len()).map(syn::Index::from).collect();
+        let adds = env.hoisted.iter().zip(&fields).map(|(hoisted, field)| {
+            let (vector, position) = (hoisted.vector, &hoisted.position);
+            quote!(__adj.add_element(#vector, #position, __ad_sums.#field);)
+        });
+        [
+            quote!(let mut __ad_sums = (#(#zeros,)*);),
+            quote!(#(__ad_sums.#fields += __ad_returned.#fields;)*),
+            quote! {
+                if #count > 0 {
+                    #(#adds)*
+                }
+            },
+        ]
     }
 
     /// The environment of the forward code with the type the iteration pullbacks of a loop
@@ -3475,7 +3549,7 @@ impl<'a> Generator<'a> {
     /// An element that a loop over a range reads in every iteration (directly in its body) at
     /// an index the loop does not change, from a container it does not change: read once
     /// before the loop, and kept once (see `LoopEnv::hoisted`).
-    fn hoist(&mut self, base: &Expr, index: &Expr) -> Option<TokenStream> {
+    fn hoist(&mut self, base: &Expr, vector: usize, index: &Expr) -> Option<(TokenStream, usize)> {
         let innermost = self.frames.len().checked_sub(1)?;
         let env = self.frames[innermost].env()?;
         env.iterator.as_ref()?;
@@ -3498,16 +3572,20 @@ impl<'a> Generator<'a> {
             return None;
         }
         let value = self.fresh("hoisted");
-        let position = self.native(index);
-        let read = quote!({
-            let __ad_position: usize = #position;
-            #base[__ad_position]
-        });
+        let position = self.fresh("position");
+        let index = self.native(index);
         let env = self.frames[innermost].env_mut()?;
-        let field = syn::Index::from(env.hoisted.len());
-        env.hoisted.push((value, read));
+        let place = env.hoisted.len();
+        env.hoisted.push(Hoisted {
+            value,
+            position,
+            container: base.to_token_stream(),
+            vector,
+            index,
+        });
         let own = own_part(0);
-        Some(quote!(#own.3.#field))
+        let field = syn::Index::from(place);
+        Some((quote!(#own.3.#field), place))
     }
 
     /// An element bound by a loop over containers (`v` in `for v in &x`) is indexed by the
@@ -4092,6 +4170,7 @@ impl<'a> Generator<'a> {
                         vector,
                         index,
                         again: None,
+                        hoisted: None,
                     }
                 }
                 Some(Binding::Vector(vector)) => Node::Vector {
@@ -4363,6 +4442,7 @@ impl<'a> Generator<'a> {
                 vector,
                 index: position,
                 again: None,
+                hoisted: None,
             };
         }
         if let Some((vector, start)) = self.row_binding(&index.expr) {
@@ -4379,6 +4459,7 @@ impl<'a> Generator<'a> {
                 vector,
                 index: position,
                 again: None,
+                hoisted: None,
             };
         }
         let Some(vector) = self.vector_of(&index.expr) else {
@@ -4396,15 +4477,19 @@ impl<'a> Generator<'a> {
         };
         let position = self.index_position(&index.index);
         let base = &index.expr;
-        let again = match self.read_again(base, &position) {
-            Some(again) => Some(again),
-            None => self.hoist(base, &index.index),
+        let (again, hoisted) = match self.read_again(base, &position) {
+            Some(again) => (Some(again), None),
+            None => match self.hoist(base, vector, &index.index) {
+                Some((again, place)) => (Some(again), Some(place)),
+                None => (None, None),
+            },
         };
         Node::Element {
             value: self.read(quote!(#base[#position])).to_token_stream(),
             vector,
             index: position,
             again,
+            hoisted,
         }
     }
 
@@ -5445,6 +5530,13 @@ impl<'a> Generator<'a> {
     fn backprop(&mut self, node: &Node, cotangent: TokenStream) -> TokenStream {
         match node {
             Node::Constant(_) => TokenStream::new(),
+            Node::Element {
+                hoisted: Some(place),
+                ..
+            } => {
+                let place = syn::Index::from(*place);
+                quote!(__ad_hoisted_cotangents.#place += #cotangent;)
+            }
             Node::Element { vector, index, .. } => {
                 quote!(__adj.add_element(#vector, #index, #cotangent);)
             }
