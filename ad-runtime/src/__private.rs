@@ -619,16 +619,36 @@ impl<S: Scalar, const N: usize, const M: usize> Adjoints<S, N, M> {
         *self.element(vector, index) += cotangent;
     }
 
-    /// The adjoint of an element, left in place.
+    /// The adjoint of an element, left in place (zero past the vector's end: nothing was
+    /// added to it yet).
     #[inline(always)]
     pub fn element_value(&mut self, vector: usize, index: usize) -> S {
-        *self.element(vector, index)
+        self.vectors[vector]
+            .get(index)
+            .copied()
+            .unwrap_or_else(S::zero)
     }
 
     /// The adjoint of an element being overwritten, reset to zero.
     #[inline(always)]
     pub fn take_element(&mut self, vector: usize, index: usize) -> S {
-        take(self.element(vector, index))
+        match self.vectors[vector].get_mut(index) {
+            Some(adjoint) => take(adjoint),
+            None => S::zero(),
+        }
+    }
+
+    /// Gives the adjoints of a container parameter its length at once (see
+    /// `add_sized_element`).
+    pub fn size_vector(&mut self, vector: usize, len: usize) {
+        self.vectors[vector].resize(len, S::zero());
+    }
+
+    /// `adjoint(vector[index]) += cotangent` for a vector sized by `size_vector`: the element
+    /// exists, as it did in the parameter the forward code read.
+    #[inline(always)]
+    pub fn add_sized_element(&mut self, vector: usize, index: usize, cotangent: S) {
+        self.vectors[vector][index] += cotangent;
     }
 
     /// The adjoint of a whole vector whose binding ends, reset.

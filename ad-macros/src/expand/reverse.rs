@@ -825,6 +825,9 @@ struct Generator<'a> {
     borrowed: Option<Lifetime>,
     /// The scope sites of the container parameters taken by shared reference.
     shared_containers: Vec<(usize, usize)>,
+    /// Their vectors of adjoints, with their lengths: sized once when the backward sweep
+    /// starts, so that adding to an element never grows them (no call in the hot code).
+    sized_vectors: Vec<(usize, Ident)>,
     /// How many element reads the backward code does again.
     reads_again: usize,
 }
@@ -896,6 +899,7 @@ impl<'a> Generator<'a> {
             closures: Vec::new(),
             borrowed: None,
             shared_containers: Vec::new(),
+            sized_vectors: Vec::new(),
             reads_again: 0,
         }
     }
@@ -1072,11 +1076,12 @@ impl<'a> Generator<'a> {
                     if !param.is_reference() {
                         self.owned_vectors.insert(vector);
                     }
+                    let length = names::derived("__ad_length_", name);
                     if matches!(&param.ty, syn::Type::Reference(r) if r.mutability.is_none()) {
                         let site = (self.frames.len() - 1, self.frame().scope.len());
                         self.shared_containers.push(site);
+                        self.sized_vectors.push((vector, length.clone()));
                     }
-                    let length = names::derived("__ad_length_", name);
                     self.emit(quote!(let #length = #name.len();));
                     self.parameter_adjoints.push(match param.array_length() {
                         Some(_) => quote! {
@@ -1222,9 +1227,14 @@ impl<'a> Generator<'a> {
         let composed = self.compose_prefix(None);
         let adjoints = adjoints_tuple_type(self.function, &scalar);
         let results = &self.parameter_adjoints;
+        let sized = self
+            .sized_vectors
+            .iter()
+            .map(|(vector, length)| quote!(__adj.size_vector(#vector, #length);));
         let backward = quote! {
             let mut __ad_storage: __AdAdjoints<#scalar> = ::ad_runtime::__private::Adjoints::new();
             let __adj = &mut __ad_storage;
+            #(#sized)*
             #seed
             #composed
             (#(#results,)*)
@@ -5538,7 +5548,11 @@ impl<'a> Generator<'a> {
                 quote!(__ad_hoisted_cotangents.#place += #cotangent;)
             }
             Node::Element { vector, index, .. } => {
-                quote!(__adj.add_element(#vector, #index, #cotangent);)
+                if self.sized_vectors.iter().any(|(sized, _)| sized == vector) {
+                    quote!(__adj.add_sized_element(#vector, #index, #cotangent);)
+                } else {
+                    quote!(__adj.add_element(#vector, #index, #cotangent);)
+                }
             }
             Node::Vector { vector, .. } => quote!(__adj.add_vector(#vector, &#cotangent);),
             Node::Shaped { vector, first, .. } => quote! {
