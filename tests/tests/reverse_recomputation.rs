@@ -256,6 +256,39 @@ fn passes_parameters_on(x: &[f64]) -> f64 {
     s
 }
 
+/// A parameter copied in a block, both read, the copy's adjoints added back when the block
+/// ends (in the backward sweep: before the parameter's own reads after the block).
+#[forward]
+#[reverse]
+fn parameter_aliases(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut s = 0.0;
+    {
+        let mut z = x.to_vec();
+        for i in 0..n {
+            s += z[i] * x[(i + 1) % n];
+            z[i] *= x[i];
+        }
+        for i in 0..n {
+            s += z[i] * z[i] * x[i];
+        }
+    }
+    for i in 0..n {
+        s += x[i] * x[i];
+    }
+    s
+}
+
+#[test]
+fn parameters_bound_to_other_names() {
+    check_gradient(
+        5,
+        parameter_aliases,
+        parameter_aliases_jvp,
+        parameter_aliases_vjp,
+    );
+}
+
 #[test]
 fn invariant_elements_are_read_once() {
     check_gradient(
