@@ -68,13 +68,30 @@ fn output_type(function: &Function) -> Type {
 
 /// The parameters of a companion: floats over the scalar type, data as declared.
 pub fn companion_params(function: &Function) -> Vec<TokenStream> {
+    borrowing_params(function, None)
+}
+
+/// `companion_params` with `lifetime`, if any, on every reference the parameters' types hold.
+fn borrowing_params(function: &Function, lifetime: Option<&syn::Lifetime>) -> Vec<TokenStream> {
+    struct Borrow<'l>(&'l syn::Lifetime);
+    impl VisitMut for Borrow<'_> {
+        fn visit_type_reference_mut(&mut self, reference: &mut syn::TypeReference) {
+            if reference.lifetime.is_none() {
+                reference.lifetime = Some(self.0.clone());
+            }
+            syn::visit_mut::visit_type_reference_mut(self, reference);
+        }
+    }
     function
         .params
         .iter()
         .map(|param| {
             let param_name = &param.name;
             let mutability = &param.mutability;
-            let ty = retyped_param_type(function, param);
+            let mut ty = retyped_param_type(function, param);
+            if let Some(lifetime) = lifetime {
+                Borrow(lifetime).visit_type_mut(&mut ty);
+            }
             quote!(#mutability #param_name: #ty)
         })
         .collect()
@@ -163,7 +180,7 @@ pub fn companion_method(
         Some(lifetime) => {
             let scalar = names::scalar_param(span);
             where_clause.extend(quote!(, #scalar: #lifetime));
-            borrowing_params(function, lifetime)
+            borrowing_params(function, Some(lifetime))
         }
     };
     let generics = match borrow {
@@ -192,30 +209,6 @@ pub fn companion_method(
             }
         }
     }
-}
-
-/// `companion_params` with `lifetime` on every reference the parameters' types hold.
-fn borrowing_params(function: &Function, lifetime: &syn::Lifetime) -> Vec<TokenStream> {
-    struct Borrow<'l>(&'l syn::Lifetime);
-    impl VisitMut for Borrow<'_> {
-        fn visit_type_reference_mut(&mut self, reference: &mut syn::TypeReference) {
-            if reference.lifetime.is_none() {
-                reference.lifetime = Some(self.0.clone());
-            }
-            syn::visit_mut::visit_type_reference_mut(self, reference);
-        }
-    }
-    function
-        .params
-        .iter()
-        .map(|param| {
-            let param_name = &param.name;
-            let mutability = &param.mutability;
-            let mut ty = retyped_param_type(function, param);
-            Borrow(lifetime).visit_type_mut(&mut ty);
-            quote!(#mutability #param_name: #ty)
-        })
-        .collect()
 }
 
 /// The attributes of every companion function: hidden, inlinable, and quiet about what the

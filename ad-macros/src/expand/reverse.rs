@@ -5766,17 +5766,7 @@ impl<'ast> Visit<'ast> for LeakChecker<'_, '_> {
 
 impl LeakChecker<'_, '_> {
     fn report_assignment(&self, target: &Expr) {
-        let mut base = target;
-        loop {
-            match base {
-                Expr::Field(field) => base = &field.base,
-                Expr::Index(index) => base = &index.expr,
-                Expr::Paren(paren) => base = &paren.expr,
-                Expr::Unary(unary) => base = &unary.expr,
-                _ => break,
-            }
-        }
-        if let Expr::Path(path) = base {
+        if let Expr::Path(path) = place_root(target) {
             if path
                 .path
                 .get_ident()
@@ -6133,23 +6123,8 @@ fn changes(looped: &Expr, name: &Ident) -> usize {
         found: usize,
     }
     impl Changes<'_> {
-        fn is_place_of_name(&self, mut place: &Expr) -> bool {
-            loop {
-                match place {
-                    Expr::Index(index) => place = &index.expr,
-                    Expr::Field(field) => place = &field.base,
-                    Expr::Paren(paren) => place = &paren.expr,
-                    Expr::Group(group) => place = &group.expr,
-                    Expr::Unary(unary) => place = &unary.expr,
-                    Expr::Path(path) => {
-                        return path
-                            .path
-                            .get_ident()
-                            .is_some_and(|ident| ident == self.name);
-                    }
-                    _ => return false,
-                }
-            }
+        fn is_place_of_name(&self, place: &Expr) -> bool {
+            matches!(place_root(place), Expr::Path(path) if path.path.is_ident(self.name))
         }
 
         /// Whether the left side of an assignment assigns the name: a place of it, or a part
@@ -6399,23 +6374,27 @@ impl<'e> Adapters<'e> {
 
 /// The variables `body` assigns (`x = ..`, `x += ..`, `x[i] = ..`, `x.0 = ..`); changes
 /// through methods (`v.push(..)`) are not seen.
+/// The expression a place is part of: `x` for `x[i].f`, `*x`, `(x)`.
+fn place_root(mut place: &Expr) -> &Expr {
+    loop {
+        match place {
+            Expr::Index(index) => place = &index.expr,
+            Expr::Field(field) => place = &field.base,
+            Expr::Paren(paren) => place = &paren.expr,
+            Expr::Group(group) => place = &group.expr,
+            Expr::Unary(unary) => place = &unary.expr,
+            _ => return place,
+        }
+    }
+}
+
 fn assigned_names(body: &Expr) -> Vec<Ident> {
     struct Assigned(Vec<Ident>);
     impl Assigned {
-        fn target(&mut self, mut place: &Expr) {
-            loop {
-                match place {
-                    Expr::Index(index) => place = &index.expr,
-                    Expr::Field(field) => place = &field.base,
-                    Expr::Paren(paren) => place = &paren.expr,
-                    Expr::Unary(unary) => place = &unary.expr,
-                    Expr::Path(path) => {
-                        if let Some(ident) = path.path.get_ident() {
-                            self.0.push(ident.clone());
-                        }
-                        return;
-                    }
-                    _ => return,
+        fn target(&mut self, place: &Expr) {
+            if let Expr::Path(path) = place_root(place) {
+                if let Some(ident) = path.path.get_ident() {
+                    self.0.push(ident.clone());
                 }
             }
         }
