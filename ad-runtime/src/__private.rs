@@ -438,12 +438,39 @@ impl<F> PullbackPool<F> {
     #[cold]
     #[inline(never)]
     fn pop_from_full(&mut self) -> F {
+        self.refill();
+        self.current.pop().expect("a full chunk holds pullbacks")
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn refill(&mut self) {
         self.current = self
             .full
             .pop()
             .expect("the backward sweep pops what the forward sweep pushed");
         self.in_full -= self.current.len();
-        self.current.pop().expect("a full chunk holds pullbacks")
+    }
+
+    /// Runs the last `count` pullbacks pushed, the last first, handing each the number of its
+    /// iteration (`count - 1` down to `0`). Chunks are refilled outside the loop that runs
+    /// them, which then holds no call: its running sums stay in registers.
+    #[inline(always)]
+    pub fn run_back(&mut self, count: usize, mut run: impl FnMut(usize, F)) {
+        let mut remaining = count;
+        while remaining > 0 {
+            if self.current.is_empty() {
+                self.refill();
+            }
+            let here = remaining.min(self.current.len());
+            for _ in 0..here {
+                remaining -= 1;
+                let Some(pullback) = self.current.pop() else {
+                    unreachable!("the chunk holds `here` pullbacks")
+                };
+                run(remaining, pullback);
+            }
+        }
     }
 }
 

@@ -3242,12 +3242,11 @@ impl<'a> Generator<'a> {
             let [start_sums, add_sums, end_sums] = self.hoisted_sums(env.as_deref(), &count);
             self.piece(quote! {
                 #start_sums
-                for #iteration_number in (0..#count).rev() {
-                    let __ad_pullback = __ad_pools.#index.0.pop();
+                __ad_pools.#index.0.run_back(#count, |#iteration_number, __ad_pullback| {
                     let __ad_returned =
                         __ad_pullback(__adj, &mut __ad_pools.#index.1, (__ad_env, #counter_backward));
                     #add_sums
-                }
+                });
                 #end_sums
             });
             return;
