@@ -453,24 +453,39 @@ impl<F> PullbackPool<F> {
     }
 
     /// Runs the last `count` pullbacks pushed, the last first, handing each the number of its
-    /// iteration (`count - 1` down to `0`). Chunks are refilled outside the loop that runs
-    /// them, which then holds no call: its running sums stay in registers.
+    /// iteration (`count - 1` down to `0`) and what the runs before it made of `sums`. Each
+    /// chunk is run from a local vector, and refilled outside the loop that runs it, which then
+    /// holds no call: the sums stay in registers.
+    /// The sums start at `zero` for each chunk and are combined after it, so that the running
+    /// sums live only inside the loop (held across no call).
     #[inline(always)]
-    pub fn run_back(&mut self, count: usize, mut run: impl FnMut(usize, F)) {
+    pub fn fold_back<A: Copy>(
+        &mut self,
+        count: usize,
+        zero: A,
+        mut run: impl FnMut(A, usize, F) -> A,
+        mut combine: impl FnMut(A, A) -> A,
+    ) -> A {
+        let mut total = zero;
         let mut remaining = count;
         while remaining > 0 {
             if self.current.is_empty() {
                 self.refill();
             }
-            let here = remaining.min(self.current.len());
+            let mut chunk = core::mem::take(&mut self.current);
+            let here = remaining.min(chunk.len());
+            let mut sums = zero;
             for _ in 0..here {
                 remaining -= 1;
-                let Some(pullback) = self.current.pop() else {
+                let Some(pullback) = chunk.pop() else {
                     unreachable!("the chunk holds `here` pullbacks")
                 };
-                run(remaining, pullback);
+                sums = run(sums, remaining, pullback);
             }
+            total = combine(total, sums);
+            self.current = chunk;
         }
+        total
     }
 }
 

@@ -3240,13 +3240,24 @@ impl<'a> Generator<'a> {
             });
             let count = count_again.unwrap_or(quote!(#loop_record));
             let [start_sums, add_sums, end_sums] = self.hoisted_sums(env.as_deref(), &count);
+            let fields = (0..env.as_ref().map_or(0, |env| env.hoisted.len())).map(syn::Index::from);
+            let combine_sums = quote!(|__ad_a, __ad_b| (#(__ad_a.#fields + __ad_b.#fields,)*));
             self.piece(quote! {
                 #start_sums
-                __ad_pools.#index.0.run_back(#count, |#iteration_number, __ad_pullback| {
-                    let __ad_returned =
-                        __ad_pullback(__adj, &mut __ad_pools.#index.1, (__ad_env, #counter_backward));
-                    #add_sums
-                });
+                let __ad_sums = __ad_pools.#index.0.fold_back(
+                    #count,
+                    __ad_sums,
+                    |#[allow(unused_mut)] mut __ad_sums, #iteration_number, __ad_pullback| {
+                        let __ad_returned = __ad_pullback(
+                            __adj,
+                            &mut __ad_pools.#index.1,
+                            (__ad_env, #counter_backward),
+                        );
+                        #add_sums
+                        __ad_sums
+                    },
+                    #combine_sums,
+                );
                 #end_sums
             });
             return;
@@ -3322,7 +3333,11 @@ impl<'a> Generator<'a> {
     /// after them, when the loop ran, the sums added to the elements' adjoints.
     fn hoisted_sums(&self, env: Option<&LoopEnv>, count: &TokenStream) -> [TokenStream; 3] {
         let Some(env) = env.filter(|env| !env.hoisted.is_empty()) else {
-            return Default::default();
+            return [
+                quote!(let __ad_sums = ();),
+                TokenStream::new(),
+                TokenStream::new(),
+            ];
         };
         let scalar = self.scalar();
         let zeros = env
