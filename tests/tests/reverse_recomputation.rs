@@ -279,6 +279,37 @@ fn parameter_aliases(x: &[f64]) -> f64 {
     s
 }
 
+const SHIFT: usize = 1;
+
+/// Constants declared in a loop's body shadow names from around it (an outer constant, even a
+/// `let`): found by review, they were read before the loop or from the environment with the
+/// outer meaning.
+#[forward]
+#[reverse]
+#[allow(non_upper_case_globals)]
+fn constants_declared_in_loop_bodies(x: &[f64]) -> f64 {
+    let n = x.len();
+    let k = 1;
+    let v: Vec<f64> = x.iter().map(|a| a * 1.5).collect();
+    let mut s = 0.0;
+    for j in 0..n {
+        const SHIFT: usize = 2;
+        const k: usize = 3;
+        s += x[SHIFT] * x[j] + v[k] * x[(j + k) % n];
+    }
+    s + x[SHIFT] * v[k]
+}
+
+#[test]
+fn constants_declared_in_loop_bodies_shadow() {
+    check_gradient(
+        5,
+        constants_declared_in_loop_bodies,
+        constants_declared_in_loop_bodies_jvp,
+        constants_declared_in_loop_bodies_vjp,
+    );
+}
+
 #[test]
 fn parameters_bound_to_other_names() {
     check_gradient(

@@ -226,6 +226,8 @@ pub fn companion_attributes() -> TokenStream {
             unreachable_code,
             unreachable_patterns,
             irrefutable_let_patterns,
+            non_upper_case_globals,
+            non_snake_case,
             clippy::all,
             clippy::pedantic
         )]

@@ -830,6 +830,10 @@ struct Generator<'a> {
     sized_vectors: Vec<(usize, Ident)>,
     /// How many element reads the backward code does again.
     reads_again: usize,
+    /// Names of the constants and statics the body declares: one in a loop's body may shadow a
+    /// name from around the loop (even a `let`), so none of them is read from the loop
+    /// environment or before the loop.
+    body_items: Vec<Ident>,
 }
 
 /// `let (s, c) = e.sin_cos();` (also `let (s, c): (f64, f64) = ..`, `f64::sin_cos(e)`):
@@ -901,6 +905,7 @@ impl<'a> Generator<'a> {
             shared_containers: Vec::new(),
             sized_vectors: Vec::new(),
             reads_again: 0,
+            body_items: declared_items(&function.body),
         }
     }
 
@@ -3406,6 +3411,9 @@ impl<'a> Generator<'a> {
     }
 
     fn env_name(&self, name: &Ident, outermost: usize, innermost: usize) -> Option<EnvName> {
+        if self.body_items.contains(&name.unraw()) {
+            return None;
+        }
         let Some(site) = self.binding_site(name) else {
             let constant = name
                 .to_string()
@@ -3582,6 +3590,7 @@ impl<'a> Generator<'a> {
         };
         let container = path.path.get_ident()?;
         let outside = |name: &Ident| match self.binding_site(name) {
+            _ if self.body_items.contains(&name.unraw()) => false,
             Some(site) => site.0 < innermost && !may_change(&env.looped, name),
             None => name
                 .to_string()
@@ -6233,6 +6242,30 @@ fn changes(looped: &Expr, name: &Ident) -> usize {
     let mut changes = Changes { name, found: 0 };
     changes.visit_expr(looped);
     changes.found
+}
+
+/// The names of the constants and statics declared anywhere in `body`, and of what its `use`
+/// declarations bring in.
+fn declared_items(body: &Block) -> Vec<Ident> {
+    struct Items(Vec<Ident>);
+    impl<'ast> Visit<'ast> for Items {
+        fn visit_item_const(&mut self, item: &'ast syn::ItemConst) {
+            self.0.push(item.ident.unraw());
+        }
+        fn visit_item_static(&mut self, item: &'ast syn::ItemStatic) {
+            self.0.push(item.ident.unraw());
+        }
+        // `use path::k;` in a block may bring in a constant as well.
+        fn visit_use_name(&mut self, name: &'ast syn::UseName) {
+            self.0.push(name.ident.unraw());
+        }
+        fn visit_use_rename(&mut self, rename: &'ast syn::UseRename) {
+            self.0.push(rename.rename.unraw());
+        }
+    }
+    let mut items = Items(Vec::new());
+    items.visit_block(body);
+    items.0
 }
 
 /// Whether `pat` binds a name by `ref mut`.
