@@ -300,6 +300,61 @@ fn constants_declared_in_loop_bodies(x: &[f64]) -> f64 {
     s + x[SHIFT] * v[k]
 }
 
+#[allow(non_upper_case_globals)]
+mod shifts {
+    pub const SHIFT: usize = 2;
+    pub const k: usize = 2;
+}
+
+/// A glob import in a loop body may shadow any name from around the loop.
+#[forward]
+#[reverse]
+fn glob_import_in_loop_body(x: &[f64]) -> f64 {
+    let n = x.len();
+    let k = 1;
+    let v: Vec<f64> = x.iter().map(|a| a * 1.5).collect();
+    let mut s = 0.0;
+    for i in 0..n {
+        use shifts::*;
+        s += v[SHIFT] * x[i] + x[(i + k) % n] * x[i];
+        for j in 0..k {
+            s += x[j] * x[i] * 0.5;
+        }
+    }
+    s + k as f64
+}
+
+/// Inner ranges whose ends are literals beyond `i32`: the iteration count is kept, not
+/// recomputed (the literals alone would be typed `i32`).
+#[forward]
+#[reverse]
+fn big_literal_range_ends(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut s = 0.0;
+    for i in 0..n {
+        for j in 4_999_999_998..5_000_000_000 {
+            s += x[j % n] * x[i];
+        }
+    }
+    s
+}
+
+#[test]
+fn glob_imports_and_literal_ranges() {
+    check_gradient(
+        4,
+        glob_import_in_loop_body,
+        glob_import_in_loop_body_jvp,
+        glob_import_in_loop_body_vjp,
+    );
+    check_gradient(
+        4,
+        big_literal_range_ends,
+        big_literal_range_ends_jvp,
+        big_literal_range_ends_vjp,
+    );
+}
+
 #[test]
 fn constants_declared_in_loop_bodies_shadow() {
     check_gradient(

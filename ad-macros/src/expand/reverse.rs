@@ -832,8 +832,9 @@ struct Generator<'a> {
     reads_again: usize,
     /// Names of the constants and statics the body declares: one in a loop's body may shadow a
     /// name from around the loop (even a `let`), so none of them is read from the loop
-    /// environment or before the loop.
-    body_items: Vec<Ident>,
+    /// environment or before the loop. `None` when the body has a glob import (`use m::*;`),
+    /// which may shadow any name: then nothing is.
+    body_items: Option<Vec<Ident>>,
 }
 
 /// `let (s, c) = e.sin_cos();` (also `let (s, c): (f64, f64) = ..`, `f64::sin_cos(e)`):
@@ -3015,7 +3016,14 @@ impl<'a> Generator<'a> {
                         let first_again = self.recompute(start);
                         // When the loop around can compute both ends, it need not keep how many
                         // iterations ran.
-                        let end_again = range.end.as_ref().and_then(|end| self.recompute(end));
+                        // Ends of literals alone would leave the count's integer type to
+                        // fallback (`i32`), not to the loop's.
+                        let named = |expr: &Expr| mentions_any_name(expr);
+                        let end_again = range
+                            .end
+                            .as_ref()
+                            .filter(|end| named(start) || named(end))
+                            .and_then(|end| self.recompute(end));
                         if let (Some(first), Some(end)) = (&first_again, end_again) {
                             count_again = Some(match range.limits {
                                 syn::RangeLimits::HalfOpen(_) => quote! {
@@ -3411,7 +3419,7 @@ impl<'a> Generator<'a> {
     }
 
     fn env_name(&self, name: &Ident, outermost: usize, innermost: usize) -> Option<EnvName> {
-        if self.body_items.contains(&name.unraw()) {
+        if self.may_be_declared_item(name) {
             return None;
         }
         let Some(site) = self.binding_site(name) else {
@@ -3437,6 +3445,13 @@ impl<'a> Generator<'a> {
         let around = self.frames[outermost].env()?.around.as_ref()?;
         (site.0 < outermost && !may_change(&around.looped, name))
             .then(|| EnvName::Around(site, name.clone()))
+    }
+
+    /// Whether `name` may name a constant or static the body declares or imports.
+    fn may_be_declared_item(&self, name: &Ident) -> bool {
+        self.body_items
+            .as_ref()
+            .is_none_or(|items| items.contains(&name.unraw()))
     }
 
     /// The code reading `name` in the backward code of the innermost loop's iteration.
@@ -3590,7 +3605,7 @@ impl<'a> Generator<'a> {
         };
         let container = path.path.get_ident()?;
         let outside = |name: &Ident| match self.binding_site(name) {
-            _ if self.body_items.contains(&name.unraw()) => false,
+            _ if self.may_be_declared_item(name) => false,
             Some(site) => site.0 < innermost && !may_change(&env.looped, name),
             None => name
                 .to_string()
@@ -6245,9 +6260,9 @@ fn changes(looped: &Expr, name: &Ident) -> usize {
 }
 
 /// The names of the constants and statics declared anywhere in `body`, and of what its `use`
-/// declarations bring in.
-fn declared_items(body: &Block) -> Vec<Ident> {
-    struct Items(Vec<Ident>);
+/// declarations bring in; `None` if one of them is a glob (`use m::*;`).
+fn declared_items(body: &Block) -> Option<Vec<Ident>> {
+    struct Items(Vec<Ident>, bool);
     impl<'ast> Visit<'ast> for Items {
         fn visit_item_const(&mut self, item: &'ast syn::ItemConst) {
             self.0.push(item.ident.unraw());
@@ -6262,10 +6277,18 @@ fn declared_items(body: &Block) -> Vec<Ident> {
         fn visit_use_rename(&mut self, rename: &'ast syn::UseRename) {
             self.0.push(rename.rename.unraw());
         }
+        fn visit_use_glob(&mut self, _: &'ast syn::UseGlob) {
+            self.1 = true;
+        }
     }
-    let mut items = Items(Vec::new());
+    let mut items = Items(Vec::new(), false);
     items.visit_block(body);
-    items.0
+    (!items.1).then_some(items.0)
+}
+
+/// Whether `expr` names anything (a variable, a constant).
+fn mentions_any_name(expr: &Expr) -> bool {
+    crate::retype::mentions_name(expr, &|_| true)
 }
 
 /// Whether `pat` binds a name by `ref mut`.
