@@ -3400,9 +3400,7 @@ impl<'a> Generator<'a> {
     /// %`, upper-case constants, counters of the loops around and names from around the loop
     /// nest that the nest does not change; `None` otherwise (the value is kept).
     fn recompute(&mut self, expr: &Expr) -> Option<TokenStream> {
-        let innermost = self.frames.len().checked_sub(1)?;
-        let depth = self.frames[innermost].env()?.depth;
-        let outermost = innermost + 1 - depth;
+        let (outermost, innermost) = self.env_nest()?;
         // First whether every name can be read; then, changing the environments, the code.
         let mut readable = true;
         rebuild_index(expr, &mut |name| {
@@ -3442,9 +3440,25 @@ impl<'a> Generator<'a> {
                 return Some(EnvName::Running(frame, index));
             }
         }
-        let around = self.frames[outermost].env()?.around.as_ref()?;
-        (site.0 < outermost && !may_change(&around.looped, name))
+        self.unchanged_around(site, name, outermost)
             .then(|| EnvName::Around(site, name.clone()))
+    }
+
+    /// The outermost loop of the nest and the innermost frame, when that frame is a loop whose
+    /// iterations' pullbacks take a loop environment.
+    fn env_nest(&self) -> Option<(usize, usize)> {
+        let innermost = self.frames.len().checked_sub(1)?;
+        let depth = self.frames[innermost].env()?.depth;
+        Some((innermost + 1 - depth, innermost))
+    }
+
+    /// Whether `name`, bound at `site`, comes from around the loop nest whose outermost loop is
+    /// the frame `outermost`, and the nest does not change it.
+    fn unchanged_around(&self, site: (usize, usize), name: &Ident, outermost: usize) -> bool {
+        self.frames[outermost]
+            .env()
+            .and_then(|env| env.around.as_ref())
+            .is_some_and(|around| site.0 < outermost && !may_change(&around.looped, name))
     }
 
     /// Whether `name` may name a constant or static the body declares or imports.
@@ -3581,11 +3595,8 @@ impl<'a> Generator<'a> {
         if !self.shared_containers.contains(&site) {
             return None;
         }
-        let innermost = self.frames.len().checked_sub(1)?;
-        let depth = self.frames[innermost].env()?.depth;
-        let outermost = innermost + 1 - depth;
-        let around = self.frames[outermost].env()?.around.as_ref()?;
-        if may_change(&around.looped, name) {
+        let (outermost, innermost) = self.env_nest()?;
+        if !self.unchanged_around(site, name, outermost) {
             return None;
         }
         let container = self.read_env(EnvName::Around(site, name.clone()), outermost, innermost);
@@ -3640,10 +3651,7 @@ impl<'a> Generator<'a> {
     /// loop's counter: the backward code of an iteration inside that loop reads it from the
     /// loop environment.
     fn recompute_counter(&mut self, index: &Ident) {
-        let Some(innermost) = self.frames.len().checked_sub(1) else {
-            return;
-        };
-        let Some(depth) = self.frames[innermost].env().map(|env| env.depth) else {
+        let Some((outermost, innermost)) = self.env_nest() else {
             return;
         };
         if self.frames[innermost]
@@ -3653,7 +3661,6 @@ impl<'a> Generator<'a> {
         {
             return;
         }
-        let outermost = innermost + 1 - depth;
         let Some(frame) = (outermost..=innermost).find(|&frame| {
             self.frames[frame]
                 .env()
