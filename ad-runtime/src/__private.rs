@@ -309,6 +309,27 @@ pub fn loop_pullback<A, P, E, R, F: FnOnce(&mut A, &mut P, E) -> R>(
     pullback
 }
 
+/// The start of a sum: negative zero, to which adding any value gives that value exactly
+/// (`-0 + -0` is `-0`; `+0 + -0` would be `+0`), so the compiler drops the first addition.
+#[inline(always)]
+pub fn sum_start<S: Scalar>() -> S {
+    -S::zero()
+}
+
+/// Runs `run` for the iterations `count - 1` down to `0`, threading `sums` through: the
+/// backward code of a nested loop whose iterations share one pullback (it reads nothing of
+/// its iteration but the loop environment), so the forward code only counted them.
+#[inline(always)]
+pub fn fold_count<A>(count: usize, sums: A, mut run: impl FnMut(A, usize) -> A) -> A {
+    let mut sums = sums;
+    let mut remaining = count;
+    while remaining > 0 {
+        remaining -= 1;
+        sums = run(sums, remaining);
+    }
+    sums
+}
+
 /// The counter of a loop over a range at a given iteration: `first + steps`, which the forward
 /// code did compute without overflow.
 pub trait Counter: Copy {
@@ -372,6 +393,31 @@ mod counter_tests {
     }
 }
 
+/// A loop over a range ran more iterations than its iterator's size hint allowed.
+#[cold]
+#[inline(never)]
+fn room_exhausted() -> ! {
+    panic!("a range loop ran more iterations than its size hint promised")
+}
+
+/// Makes room in the records of a loop over a range for its `bound` iterations.
+#[inline(always)]
+pub fn make_room<F>(records: &mut Vec<F>, bound: Option<usize>) {
+    let needed = bound.unwrap_or(0);
+    if records.capacity() - records.len() < needed {
+        records.reserve(needed);
+    }
+}
+
+/// Pushes into the room `make_room` made (see `PullbackPool::push_in_room`).
+#[inline(always)]
+pub fn push_in_room<F>(records: &mut Vec<F>, pullback: F) {
+    if records.len() == records.capacity() {
+        room_exhausted();
+    }
+    records.push(pullback);
+}
+
 /// Where a loop nested in another loop keeps its iterations' pullbacks for the whole run of
 /// the outermost loop: a stack in chunks of about 64 KiB, so that growing it neither copies
 /// what it holds nor asks the system for fresh pages in one large block.
@@ -414,15 +460,44 @@ impl<F> PullbackPool<F> {
         self.current.push(pullback);
     }
 
+    /// Makes room in the current chunk for `bound` more pullbacks: the iteration count of a
+    /// range loop, given by its iterator's size hint, so that `push_in_room` never grows.
+    #[inline(always)]
+    pub fn make_room(&mut self, bound: Option<usize>) {
+        let needed = bound.unwrap_or(0);
+        if self.current.capacity() - self.current.len() < needed {
+            self.new_chunk(needed);
+        }
+    }
+
+    /// Pushes into the room `make_room` made. Its only slow path panics (the loop ran more
+    /// iterations than its range has, which a range cannot), so no value of the loop is kept
+    /// in memory for a call that returns into it.
+    #[inline(always)]
+    pub fn push_in_room(&mut self, pullback: F) {
+        if self.current.len() == self.current.capacity() {
+            room_exhausted();
+        }
+        self.current.push(pullback);
+    }
+
     #[cold]
     #[inline(never)]
-    fn grow(&mut self) {
-        let chunk = (Self::CHUNK_BYTES / core::mem::size_of::<F>().max(1)).max(16);
+    fn new_chunk(&mut self, needed: usize) {
+        let chunk = (Self::CHUNK_BYTES / core::mem::size_of::<F>().max(1))
+            .max(16)
+            .max(needed);
         let full = core::mem::replace(&mut self.current, Vec::with_capacity(chunk));
         if full.capacity() > 0 {
             self.in_full += full.len();
             self.full.push(full);
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        self.new_chunk(0);
     }
 
     /// The last pullback pushed: the backward sweep pops exactly what the forward sweep
@@ -623,11 +698,14 @@ impl<A: Seed, B: Seed, C: Seed> Seed for (A, B, C) {
 }
 
 /// An adjoint vector grows (with zeros) when an element past its end gets a cotangent: rarely,
-/// so out of the backward sweep's hot code.
+/// so out of the backward sweep's hot code. The cotangent is added here too, so that no value
+/// of the caller is live across the call (a float summed in a loop around would otherwise be
+/// kept in memory for it on every iteration).
 #[cold]
 #[inline(never)]
-fn grow_to_index<S: Scalar>(adjoint: &mut Vec<S>, index: usize) {
+fn grow_and_add<S: Scalar>(adjoint: &mut Vec<S>, index: usize, cotangent: S) {
     adjoint.resize(index + 1, S::zero());
+    adjoint[index] += cotangent;
 }
 
 /// The adjoints of a reverse-mode function's variables, owned by its backward sweep: one float
@@ -646,19 +724,14 @@ impl<S: Scalar, const N: usize, const M: usize> Adjoints<S, N, M> {
         }
     }
 
-    #[inline(always)]
-    fn element(&mut self, vector: usize, index: usize) -> &mut S {
-        let adjoint = &mut self.vectors[vector];
-        if adjoint.len() <= index {
-            grow_to_index(adjoint, index);
-        }
-        &mut adjoint[index]
-    }
-
     /// `adjoint(vector[index]) += cotangent`.
     #[inline(always)]
     pub fn add_element(&mut self, vector: usize, index: usize, cotangent: S) {
-        *self.element(vector, index) += cotangent;
+        let adjoint = &mut self.vectors[vector];
+        match adjoint.get_mut(index) {
+            Some(element) => *element += cotangent,
+            None => grow_and_add(adjoint, index, cotangent),
+        }
     }
 
     /// The adjoint of an element, left in place (zero past the vector's end: nothing was

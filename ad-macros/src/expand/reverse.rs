@@ -34,6 +34,7 @@ use crate::activity::{assigns, is_float_type_path, pattern_bindings, Locals};
 use crate::ast::{first_float_in, float_of_type, Function, ParamKind};
 use crate::attr::{self, CheckpointArgs};
 use crate::ctxt::Ctxt;
+use crate::expand::captures;
 use crate::expand::forward::{self, cfg_attrs, retype_type, stub_body, Bodies};
 use crate::macros::{self, MacroArgs};
 use crate::names;
@@ -917,6 +918,17 @@ impl<'a> Generator<'a> {
 
     fn scalar(&self) -> Ident {
         names::scalar_param(Span::call_site())
+    }
+
+    fn scalar_zero(&self) -> TokenStream {
+        let scalar = self.scalar();
+        quote!(<#scalar as ::ad_runtime::Scalar>::zero())
+    }
+
+    /// The start of a sum of cotangents (see `__private::sum_start`).
+    fn sum_start(&self) -> TokenStream {
+        let scalar = self.scalar();
+        quote!(::ad_runtime::__private::sum_start::<#scalar>())
     }
 
     fn fresh(&mut self, prefix: &str) -> Ident {
@@ -3121,6 +3133,12 @@ impl<'a> Generator<'a> {
         let adjoints = self.adjoints_type();
         let loop_record = self.fresh("l");
         let has_children = pool.as_ref().is_some_and(|pool| !pool.children.is_empty());
+        // An iteration pullback that reads nothing of its iteration's forward code (only the
+        // adjoints, its pools and the loop environment).
+        let mut keeps_nothing = None;
+        // A loop over a range runs as many iterations as its iterator's size hint says: room
+        // for their pullbacks is made before it, and pushing needs no call that returns.
+        let range_iterator = env.as_ref().and_then(|env| env.iterator.clone());
         // Each iteration's pullback takes the pools of the loops nested in it and the loop
         // environment (both typed from the forward code's own).
         let closure = match &env {
@@ -3155,23 +3173,20 @@ impl<'a> Generator<'a> {
                 );
                 let witness = self.env_witness(env);
                 let scalar = self.scalar();
-                let zeros = env
-                    .hoisted
-                    .iter()
-                    .map(|_| quote!(<#scalar as ::ad_runtime::Scalar>::zero()));
-                quote! {
-                    ::ad_runtime::__private::loop_pullback(
-                        &#pools,
-                        &#witness,
-                        move |__adj: &mut #adjoints, __ad_pools, __ad_env| {
-                            #[allow(unused_mut)]
-                            let mut __ad_hoisted_cotangents = (#(#zeros,)*);
-                            #(#prologue)*
-                            #(#pieces)*
-                            __ad_hoisted_cotangents
-                        },
-                    )
+                let zeros = env.hoisted.iter().map(|_| self.sum_start());
+                let pullback = quote! {
+                    move |__adj: &mut #adjoints, __ad_pools, __ad_env| {
+                        #[allow(unused_mut)]
+                        let mut __ad_hoisted_cotangents = (#(#zeros,)*);
+                        #(#prologue)*
+                        #(#pieces)*
+                        __ad_hoisted_cotangents
+                    }
+                };
+                if captures::captures_nothing(&pullback, &scalar.to_token_stream()) {
+                    keeps_nothing = Some(pullback.clone());
                 }
+                quote!(::ad_runtime::__private::loop_pullback(&#pools, &#witness, #pullback))
             }
             None => quote!(move |__adj: &mut #adjoints| { #(#pieces)* }),
         };
@@ -3233,26 +3248,79 @@ impl<'a> Generator<'a> {
         if let Some((records, index)) = pooled_in {
             let pool = pool.expect("a pooled loop has pools");
             let children = &pool.children;
+            let own_pool = if keeps_nothing.is_some() {
+                quote!(())
+            } else {
+                quote!(::ad_runtime::__private::PullbackPool::new())
+            };
             if let Some(FrameKind::Loop {
                 pool: Some(parent), ..
             }) = self.frames.last_mut().map(|frame| &mut frame.kind)
             {
-                parent.children[index.index as usize] =
-                    quote!((::ad_runtime::__private::PullbackPool::new(), (#(#children,)*)));
+                parent.children[index.index as usize] = quote!((#own_pool, (#(#children,)*)));
+            }
+            let count = count_again.unwrap_or(quote!(#loop_record));
+            let [start_sums, add_sums, end_sums] = self.hoisted_sums(env.as_deref(), &count);
+            if let Some(pullback) = keeps_nothing {
+                // The forward code counts the iterations; the backward code builds the one
+                // pullback they share and runs it once per iteration.
+                let iterations = self.fresh("iterations");
+                self.emit(quote! {
+                    let #loop_record = {
+                        let mut #iterations = 0usize;
+                        #label: #header {
+                            #(#forward)*
+                            #iterations += 1;
+                        }
+                        #iterations
+                    };
+                });
+                self.piece(quote! {
+                    #start_sums
+                    let __ad_pullback = {
+                        let __ad_t = 0usize;
+                        ::ad_runtime::__private::loop_pullback(
+                            &__ad_pools.#index.1,
+                            &(__ad_env, #counter_backward),
+                            #pullback,
+                        )
+                    };
+                    let __ad_sums = ::ad_runtime::__private::fold_count(
+                        #count,
+                        __ad_sums,
+                        |#[allow(unused_mut)] mut __ad_sums, #iteration_number| {
+                            let __ad_returned = __ad_pullback(
+                                __adj,
+                                &mut __ad_pools.#index.1,
+                                (__ad_env, #counter_backward),
+                            );
+                            #add_sums
+                            __ad_sums
+                        },
+                    );
+                    #end_sums
+                });
+                return;
             }
             let start = self.fresh("start");
+            let (make_room, push) = match &range_iterator {
+                Some(iterator) => (
+                    quote!(#records.make_room(::core::iter::Iterator::size_hint(&#iterator).1);),
+                    quote!(push_in_room),
+                ),
+                None => (TokenStream::new(), quote!(push)),
+            };
             self.emit(quote! {
                 let #loop_record = {
                     let #start = #records.len();
+                    #make_room
                     #label: #header {
                         #(#forward)*
-                        #records.push(#closure);
+                        #records.#push(#closure);
                     }
                     #records.len() - #start
                 };
             });
-            let count = count_again.unwrap_or(quote!(#loop_record));
-            let [start_sums, add_sums, end_sums] = self.hoisted_sums(env.as_deref(), &count);
             let fields = (0..env.as_ref().map_or(0, |env| env.hoisted.len())).map(syn::Index::from);
             let combine_sums = quote!(|__ad_a, __ad_b| (#(__ad_a.#fields + __ad_b.#fields,)*));
             self.piece(quote! {
@@ -3277,6 +3345,8 @@ impl<'a> Generator<'a> {
         }
         let push = if boxed {
             quote!(#record.push(::std::boxed::Box::new(#closure));)
+        } else if range_iterator.is_some() {
+            quote!(::ad_runtime::__private::push_in_room(&mut #record, #closure);)
         } else {
             quote!(#record.push(#closure);)
         };
@@ -3285,9 +3355,18 @@ impl<'a> Generator<'a> {
         } else {
             TokenStream::new()
         };
-        let reserve_capacity = reserve.map(
-            |iterator| quote!(#record.reserve(::core::iter::Iterator::size_hint(&#iterator).0);),
-        );
+        let reserve_capacity = match (&range_iterator, reserve) {
+            (Some(iterator), _) => Some(quote! {
+                ::ad_runtime::__private::make_room(
+                    &mut #record,
+                    ::core::iter::Iterator::size_hint(&#iterator).1,
+                );
+            }),
+            (None, Some(iterator)) => {
+                Some(quote!(#record.reserve(::core::iter::Iterator::size_hint(&#iterator).0);))
+            }
+            (None, None) => None,
+        };
         if has_children {
             let children = &pool.as_ref().expect("checked").children;
             self.emit(quote!(let mut #root = (#(#children,)*);));
@@ -3352,11 +3431,7 @@ impl<'a> Generator<'a> {
                 TokenStream::new(),
             ];
         };
-        let scalar = self.scalar();
-        let zeros = env
-            .hoisted
-            .iter()
-            .map(|_| quote!(<#scalar as ::ad_runtime::Scalar>::zero()));
+        let zeros = env.hoisted.iter().map(|_| self.sum_start());
         let fields: Vec<syn::Index> = (0..env.hoisted.len()).map(syn::Index::from).collect();
         let adds = env.hoisted.iter().zip(&fields).map(|(hoisted, field)| {
             let (vector, position) = (hoisted.vector, &hoisted.position);
@@ -5557,6 +5632,15 @@ impl<'a> Generator<'a> {
                 Some(quote!(::ad_runtime::rules::mul(#x, #y).1))
             }
             ("exp", [_]) => Some(quote!(::ad_runtime::linear::Scale(#value))),
+            // Derivatives that hold no value: built from zeros, the same map.
+            ("add" | "sub", [_, _]) => {
+                let zero = self.scalar_zero();
+                Some(quote!(::ad_runtime::rules::#rule_ident(#zero, #zero).1))
+            }
+            ("neg", [_]) => {
+                let zero = self.scalar_zero();
+                Some(quote!(::ad_runtime::rules::neg(#zero).1))
+            }
             _ => None,
         };
         let kept = if lazy.is_some() {
