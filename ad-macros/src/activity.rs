@@ -473,3 +473,57 @@ pub fn assigns(expr: &Expr) -> bool {
     finder.visit_expr(expr);
     finder.0
 }
+
+/// Whether every use of `name` in `body` leaves the length of the container it names as it
+/// was: element reads and writes (`v[i]`, `v[i] += e`), `v.len()`, `v.is_empty()`, `v.iter()`
+/// and shared borrows (`&v`, passed to a call or iterated). Anything else (a move, `&mut v`,
+/// `v.push(e)`, an assignment to the whole, a macro naming it) may change the length.
+pub fn keeps_its_length(body: &syn::Block, name: &Ident) -> bool {
+    let mut uses = LengthUses {
+        name,
+        changes: false,
+    };
+    uses.visit_block(body);
+    !uses.changes
+}
+
+struct LengthUses<'a> {
+    name: &'a Ident,
+    changes: bool,
+}
+
+impl LengthUses<'_> {
+    fn is_name(&self, expr: &Expr) -> bool {
+        match expr {
+            Expr::Path(path) => path.qself.is_none() && path.path.is_ident(self.name),
+            Expr::Paren(paren) => self.is_name(&paren.expr),
+            _ => false,
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for LengthUses<'_> {
+    fn visit_expr(&mut self, expr: &'ast Expr) {
+        match expr {
+            Expr::Index(index) if self.is_name(&index.expr) => self.visit_expr(&index.index),
+            Expr::MethodCall(call)
+                if self.is_name(&call.receiver)
+                    && ["len", "is_empty", "iter"].contains(&call.method.to_string().as_str()) =>
+            {
+                for argument in &call.args {
+                    self.visit_expr(argument);
+                }
+            }
+            Expr::Reference(reference)
+                if reference.mutability.is_none() && self.is_name(&reference.expr) => {}
+            _ if self.is_name(expr) => self.changes = true,
+            _ => syn::visit::visit_expr(self, expr),
+        }
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        if crate::retype::tokens_mention(mac.tokens.clone(), &|ident| ident == self.name) {
+            self.changes = true;
+        }
+    }
+}

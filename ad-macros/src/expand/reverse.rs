@@ -30,7 +30,7 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{BinOp, Block, Expr, Ident, Lifetime, Pat, Stmt, UnOp};
 
-use crate::activity::{assigns, is_float_type_path, pattern_bindings, Locals};
+use crate::activity::{assigns, is_float_type_path, keeps_its_length, pattern_bindings, Locals};
 use crate::ast::{first_float_in, float_of_type, Function, ParamKind};
 use crate::attr::{self, CheckpointArgs};
 use crate::ctxt::Ctxt;
@@ -1714,6 +1714,9 @@ impl<'a> Generator<'a> {
             ContainerInit::Array(inner) => (*inner, true),
             other => (other, false),
         };
+        // An empty container gets its elements by pushes (the user's or those `collect` is
+        // lowered to): its length changes.
+        let may_keep_length = !matches!(kind, ContainerInit::Empty);
         let piece = match kind {
             ContainerInit::Repeat(element, count) => {
                 let node = self.lower(&element);
@@ -1779,6 +1782,21 @@ impl<'a> Generator<'a> {
             }
         };
         self.piece(piece);
+        // A container of the function's own block whose length no use changes has its
+        // adjoints sized with it when the backward sweep starts (in scope at every return
+        // after this `let`), so that adding to an element never grows them.
+        let top_level = matches!(
+            self.frames.as_slice(),
+            [Frame {
+                kind: FrameKind::Function,
+                ..
+            }]
+        );
+        if top_level && may_keep_length && keeps_its_length(&self.function.item.block, name) {
+            let length = self.fresh("len");
+            self.emit(quote!(let #length = #name.len();));
+            self.sized_vectors.push((vector, length));
+        }
         self.bind(name.clone(), Binding::Vector(vector));
     }
 
