@@ -128,6 +128,46 @@ fn reads_only_known(
     true
 }
 
+/// Names a literal constant's code is made of once the scalar type has lifted it: the
+/// conversions of `ad_runtime`, which read nothing and have no effect.
+const LITERAL: &[&str] = &[
+    "as",
+    "ad_runtime",
+    "Scalar",
+    "from_f64",
+    "__private",
+    "LiftProbe",
+    "new",
+    "__ad_lift",
+    "f64",
+    "f32",
+];
+
+/// Whether `code` is made of literals and the scalar type's conversions only (`2.0`, lifted:
+/// `<__S as ::ad_runtime::Scalar>::from_f64(2.0)`), so that evaluating it again gives the
+/// same value and the backward code may do so instead of keeping it.
+pub fn is_literal(code: &TokenStream, scalar: &TokenStream) -> bool {
+    let scalar_names: HashSet<String> = scalar
+        .clone()
+        .into_iter()
+        .filter_map(|tree| match tree {
+            TokenTree::Ident(ident) => Some(ident.to_string()),
+            _ => None,
+        })
+        .collect();
+    fn only_literal_names(code: TokenStream, scalar_names: &HashSet<String>) -> bool {
+        code.into_iter().all(|tree| match tree {
+            TokenTree::Ident(ident) => {
+                let name = ident.to_string();
+                LITERAL.contains(&name.as_str()) || scalar_names.contains(&name)
+            }
+            TokenTree::Group(group) => only_literal_names(group.stream(), scalar_names),
+            TokenTree::Punct(_) | TokenTree::Literal(_) => true,
+        })
+    }
+    only_literal_names(code.clone(), &scalar_names)
+}
+
 /// The names a `let` pattern binds: every name in it but those after `:` (its type) and
 /// path segments, which are not `__ad_` names the generated code binds.
 fn pattern_names(tree: &TokenTree, names: &mut Vec<String>) {
@@ -146,7 +186,7 @@ fn pattern_names(tree: &TokenTree, names: &mut Vec<String>) {
 
 #[cfg(test)]
 mod tests {
-    use super::captures_nothing;
+    use super::{captures_nothing, is_literal};
     use quote::quote;
 
     fn nothing(code: proc_macro2::TokenStream) -> bool {
@@ -182,5 +222,29 @@ mod tests {
         // A `let` reads its initializer before its names are bound.
         assert!(!nothing(quote!(let __ad_i: usize = __ad_i + 1;)));
         assert!(!nothing(quote!(unreachable!())));
+    }
+
+    #[test]
+    fn literals_lifted_to_the_scalar_type_are_literals() {
+        let scalar = quote!(__S);
+        assert!(is_literal(
+            &quote!(<__S as ::ad_runtime::Scalar>::from_f64(2.0)),
+            &scalar
+        ));
+        assert!(is_literal(
+            &quote!(::ad_runtime::__private::LiftProbe::new(-2.0 * 3.5).__ad_lift::<__S>()),
+            &scalar
+        ));
+        // Names, paths to other crates and calls may give another value when evaluated again.
+        assert!(!is_literal(
+            &quote!(<__S as ::ad_runtime::Scalar>::from_f64(c)),
+            &scalar
+        ));
+        assert!(!is_literal(
+            &quote!(
+                ::ad_runtime::__private::LiftProbe::new(::rand::random::<f64>()).__ad_lift::<__S>()
+            ),
+            &scalar
+        ));
     }
 }

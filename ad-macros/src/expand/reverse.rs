@@ -920,6 +920,12 @@ impl<'a> Generator<'a> {
         names::scalar_param(Span::call_site())
     }
 
+    /// Whether `node` is a literal constant, which the backward code may evaluate again.
+    fn is_literal(&self, node: &Node) -> bool {
+        matches!(node, Node::Constant(tokens)
+            if captures::is_literal(tokens, &self.scalar().to_token_stream()))
+    }
+
     fn scalar_zero(&self) -> TokenStream {
         let scalar = self.scalar();
         quote!(<#scalar as ::ad_runtime::Scalar>::zero())
@@ -5643,10 +5649,24 @@ impl<'a> Generator<'a> {
         let rule_ident = Ident::new(rule, span);
         let arguments = children.iter().map(Node::value).chain(extra);
         // Built by the backward code: `x * y`'s derivative from the operands (unless one is a
-        // constant, whose expression may not be evaluated again), `exp`'s from its value.
+        // constant other than a literal, whose expression may not give the same value again),
+        // `exp`'s from its value.
         let lazy = match (rule, children.as_slice()) {
             ("mul", [x, y]) if !x.is_constant() && !y.is_constant() => {
                 let (x, y) = (x.backward_value(), y.backward_value());
+                Some(quote!(::ad_runtime::rules::mul(#x, #y).1))
+            }
+            // `2.0 * x`: the literal is evaluated again; the other operand's value is not read
+            // (the constant's cotangent is dropped), so a zero stands in for it.
+            ("mul", [x, y]) if self.is_literal(x) || self.is_literal(y) => {
+                let zero = self.scalar_zero();
+                let [x, y] = [x, y].map(|operand| {
+                    if self.is_literal(operand) {
+                        operand.value()
+                    } else {
+                        zero.clone()
+                    }
+                });
                 Some(quote!(::ad_runtime::rules::mul(#x, #y).1))
             }
             ("exp", [_]) => Some(quote!(::ad_runtime::linear::Scale(#value))),
