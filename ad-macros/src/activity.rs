@@ -527,3 +527,92 @@ impl<'ast> Visit<'ast> for LengthUses<'_> {
         }
     }
 }
+
+/// Whether `name` is filled with rows: some `name.push(row)` in `body` pushes a container (a
+/// `vec!` or array literal, a copy `.to_vec()`/`.clone()`/`.to_owned()`, a `collect`, or a
+/// name that a `let` of the body binds to one of those or to an empty `Vec`). Then a
+/// `let name = Vec::new();` starts a container of containers, not of floats.
+pub fn pushes_rows(body: &syn::Block, name: &Ident) -> bool {
+    #[derive(Default)]
+    struct Containers(HashSet<Ident>);
+    impl<'ast> Visit<'ast> for Containers {
+        fn visit_local(&mut self, local: &'ast syn::Local) {
+            let (names, ty) = pattern_bindings(&local.pat);
+            let typed = ty
+                .as_ref()
+                .is_some_and(|ty| crate::ast::container_element(ty).is_some());
+            let built = local
+                .init
+                .as_ref()
+                .is_some_and(|init| builds_container(&init.expr));
+            if let ([name], true) = (names.as_slice(), typed || built) {
+                self.0.insert(name.clone());
+            }
+            syn::visit::visit_local(self, local);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    struct Pushes<'a> {
+        name: &'a Ident,
+        containers: HashSet<Ident>,
+        rows: bool,
+    }
+    impl<'ast> Visit<'ast> for Pushes<'_> {
+        fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+            let receiver_is_name =
+                matches!(&*call.receiver, Expr::Path(path) if path.path.is_ident(self.name));
+            if receiver_is_name && call.method == "push" {
+                if let Some(row) = call.args.first() {
+                    let named = |expr: &Expr| {
+                        matches!(expr, Expr::Path(path)
+                            if path.path.get_ident().is_some_and(|row| self.containers.contains(row)))
+                    };
+                    self.rows |= builds_container(row)
+                        || named(row)
+                        || matches!(row, Expr::MethodCall(copy) if copy.method == "clone" && named(&copy.receiver));
+                }
+            }
+            syn::visit::visit_expr_method_call(self, call);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut containers = Containers::default();
+    containers.visit_block(body);
+    let mut pushes = Pushes {
+        name,
+        containers: containers.0,
+        rows: false,
+    };
+    pushes.visit_block(body);
+    pushes.rows
+}
+
+/// `vec![..]`, `[..]`, `Vec::new()`, `Vec::with_capacity(n)`, `x.to_vec()`, `x.clone()`,
+/// `x.to_owned()`, `...collect()`: an expression that builds a container.
+fn builds_container(expr: &Expr) -> bool {
+    match expr {
+        Expr::Paren(paren) => builds_container(&paren.expr),
+        Expr::Macro(mac) => mac.mac.path.is_ident("vec"),
+        Expr::Array(_) | Expr::Repeat(_) => true,
+        Expr::MethodCall(call) => {
+            matches!(
+                call.method.to_string().as_str(),
+                "to_vec" | "to_owned" | "collect"
+            ) || (call.method == "clone" && builds_container(&call.receiver))
+        }
+        _ => builds_empty_vec(expr),
+    }
+}
+
+/// `Vec::new()`, `Vec::with_capacity(n)`, `vec![]`: an empty `Vec`, filled by pushes.
+pub fn builds_empty_vec(expr: &Expr) -> bool {
+    match expr {
+        Expr::Paren(paren) => builds_empty_vec(&paren.expr),
+        Expr::Macro(mac) => mac.mac.path.is_ident("vec") && mac.mac.tokens.is_empty(),
+        Expr::Call(call) => matches!(&*call.func, Expr::Path(path)
+            if path.path.segments.len() == 2
+                && path.path.segments[0].ident == "Vec"
+                && ["new", "with_capacity"].contains(&path.path.segments[1].ident.to_string().as_str())),
+        _ => false,
+    }
+}

@@ -766,6 +766,15 @@ impl<S: Scalar, const N: usize, const M: usize> Adjoints<S, N, M> {
         self.vectors[vector][index] += cotangent;
     }
 
+    /// The adjoints of elements `start..end` (a row pushed onto a container of containers),
+    /// reset.
+    pub fn take_range(&mut self, vector: usize, start: usize, end: usize) -> Vec<S> {
+        let adjoint = &mut self.vectors[vector];
+        (start..end)
+            .map(|index| adjoint.get_mut(index).map_or_else(S::zero, take))
+            .collect()
+    }
+
     /// The adjoint of a whole vector whose binding ends, reset.
     pub fn take_vector(&mut self, vector: usize) -> Vec<S> {
         core::mem::take(&mut self.vectors[vector])
@@ -810,6 +819,33 @@ impl<S, const N: usize, const M: usize> core::ops::IndexMut<usize> for Adjoints<
 /// The sum of a vector's element adjoints: the cotangent of `x` in `vec![x; n]`.
 pub fn sum_of<S: Scalar>(cotangents: Vec<S>) -> S {
     cotangents.into_iter().fold(S::zero(), |sum, c| sum + c)
+}
+
+/// The cotangent of element `index` of a container whose adjoints are `cotangents` (zero past
+/// their end: nothing was added there).
+pub fn cotangent_at<S: Scalar>(cotangents: &[S], index: usize) -> S {
+    cotangents.get(index).copied().unwrap_or_else(S::zero)
+}
+
+/// The sum of the cotangents of elements `start..end`: the cotangent of `x` in row
+/// `vec![x; n]` of a container of containers built in the body.
+pub fn sum_range<S: Scalar>(cotangents: &[S], start: usize, end: usize) -> S {
+    let end = end.min(cotangents.len());
+    cotangents
+        .get(start..end)
+        .unwrap_or(&[])
+        .iter()
+        .fold(S::zero(), |sum, c| sum + *c)
+}
+
+/// The sum of the cotangents of elements `first`, `first + stride`, `first + 2 stride`, ...:
+/// the cotangent of the `first`-th element of the row repeated in `vec![vec![a, b]; m]`.
+pub fn sum_strided<S: Scalar>(cotangents: &[S], first: usize, stride: usize) -> S {
+    cotangents
+        .iter()
+        .skip(first)
+        .step_by(stride.max(1))
+        .fold(S::zero(), |sum, c| sum + *c)
 }
 
 /// The adjoint of an `[f64; N]` parameter, from its vector of adjoints.

@@ -30,7 +30,10 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{BinOp, Block, Expr, Ident, Lifetime, Pat, Stmt, UnOp};
 
-use crate::activity::{assigns, is_float_type_path, keeps_its_length, pattern_bindings, Locals};
+use crate::activity::{
+    assigns, builds_empty_vec, is_float_type_path, keeps_its_length, pattern_bindings, pushes_rows,
+    Locals,
+};
 use crate::ast::{first_float_in, float_of_type, Function, ParamKind};
 use crate::attr::{self, CheckpointArgs};
 use crate::ctxt::Ctxt;
@@ -607,11 +610,13 @@ enum Binding {
         index: Ident,
         by_value: bool,
     },
-    /// A container of containers of scalars (a parameter), read by `x[i][j]`: its elements'
-    /// adjoints in one vector, row `i` starting at `offsets[i]`.
+    /// A container of containers of scalars, read and written by `x[i][j]`: its elements'
+    /// adjoints in one vector, row `i` starting at `offsets[i]`. Rows may be pushed onto it
+    /// when it is `growable` (built in the body, not a copy sharing its source's offsets).
     Nested {
         vector: usize,
         offsets: Ident,
+        growable: bool,
     },
     /// A tuple of scalars: one slot per element.
     Tuple(Vec<usize>),
@@ -1087,7 +1092,11 @@ impl<'a> Generator<'a> {
                         Some(_) => quote!(::ad_runtime::__private::into_array(#rows)),
                         None => rows,
                     });
-                    Binding::Nested { vector, offsets }
+                    Binding::Nested {
+                        vector,
+                        offsets,
+                        growable: false,
+                    }
                 }
                 _ if param.scalar_tuple_len().is_some() => {
                     let count = param.scalar_tuple_len().unwrap_or(0);
@@ -1517,6 +1526,22 @@ impl<'a> Generator<'a> {
                 self.bind(name, Binding::Vector(vector));
                 return;
             }
+            if builds_empty_vec(&init.expr) {
+                let typed_nested = ty.as_ref().is_some_and(is_nested_float_type);
+                if typed_nested
+                    || (self.locals.floats.contains(&name)
+                        && pushes_rows(&self.function.item.block, &name))
+                {
+                    return self.nested_empty_local(&name, mutability, ty.as_ref(), &init.expr);
+                }
+            }
+            if let Some(literal) = nested_literal(&init.expr) {
+                let declared_float = ty.as_ref().is_some_and(|ty| first_float_in(ty).is_some())
+                    || self.locals.floats.contains(&name);
+                if declared_float || self.may_be_float(&init.expr) {
+                    return self.nested_local(&name, mutability, ty.as_ref(), literal);
+                }
+            }
             if let Some(kind) = self.container_init(&init.expr, &name, ty.as_ref()) {
                 return self.container_local(&name, mutability, ty.as_ref(), &init.expr, kind);
             }
@@ -1534,7 +1559,14 @@ impl<'a> Generator<'a> {
                     let #cotangents = __adj.take_vector(#vector);
                     __adj.add_vector(#source, &#cotangents);
                 });
-                self.bind(name, Binding::Nested { vector, offsets });
+                self.bind(
+                    name,
+                    Binding::Nested {
+                        vector,
+                        offsets,
+                        growable: false,
+                    },
+                );
                 return;
             }
             if let Some((vector, index)) = self.element_reference(&init.expr) {
@@ -1806,12 +1838,218 @@ impl<'a> Generator<'a> {
         self.bind(name.clone(), Binding::Vector(vector));
     }
 
+    /// A container of containers of floats built by a literal (`vec![vec![0.0; n]; m]`,
+    /// `[[a, b], [c, d]]`): like a parameter of that shape, its elements' adjoints in one
+    /// vector, row after row. Its shape is fixed here: reverse mode writes its elements but
+    /// refuses whatever would change a row's length or replace a row.
+    fn nested_local(
+        &mut self,
+        name: &Ident,
+        mutability: Option<syn::token::Mut>,
+        ty: Option<&syn::Type>,
+        literal: NestedLiteral,
+    ) {
+        let ty_tokens = ty.map(|ty| {
+            let ty = retype_type(self.function, ty);
+            quote!(: #ty)
+        });
+        let rows = literal.evaluated();
+        let leaves: Vec<&Expr> = rows.iter().flat_map(|row| row.evaluated()).collect();
+        let nodes = self.lower_operands(&leaves);
+        let mut values = nodes.iter().map(Node::value);
+        let build = |is_vec: bool, body: TokenStream| {
+            if is_vec {
+                quote!(::std::vec![#body])
+            } else {
+                quote!([#body])
+            }
+        };
+        let mut retyped_rows = Vec::new();
+        for row in &rows {
+            let body = match &row.items {
+                LiteralItems::Repeat(_, count) => {
+                    let (value, count) = (values.next().unwrap_or_default(), self.native(count));
+                    quote!(#value; #count)
+                }
+                LiteralItems::List(elements) => {
+                    let values = values.by_ref().take(elements.len());
+                    quote!(#(#values),*)
+                }
+            };
+            retyped_rows.push(build(row.is_vec, body));
+        }
+        let body = match &literal.items {
+            LiteralItems::Repeat(_, count) => {
+                let (row, count) = (retyped_rows.pop().unwrap_or_default(), self.native(count));
+                quote!(#row; #count)
+            }
+            LiteralItems::List(_) => quote!(#(#retyped_rows),*),
+        };
+        let value = build(literal.is_vec, body);
+        let vector = self.vector_slot();
+        let offsets = self.fresh("offsets");
+        self.emit(quote! {
+            let #mutability #name #ty_tokens = #value;
+            #[allow(unused_mut)]
+            let mut #offsets = ::ad_runtime::__private::row_offsets(#name.iter().map(|row| row.len()));
+        });
+        // Each float of the literal gets the cotangents of the elements it became.
+        let cotangents = self.fresh("cts");
+        let mut cotangent_of = Vec::new();
+        match &literal.items {
+            LiteralItems::Repeat(row, _) => match &row.items {
+                LiteralItems::Repeat(..) => {
+                    cotangent_of.push(
+                        quote!(::ad_runtime::__private::sum_range(&#cotangents, 0, usize::MAX)),
+                    );
+                }
+                LiteralItems::List(elements) => {
+                    let stride = elements.len();
+                    for first in 0..stride {
+                        cotangent_of.push(quote!(::ad_runtime::__private::sum_strided(&#cotangents, #first, #stride)));
+                    }
+                }
+            },
+            LiteralItems::List(rows) => {
+                let starts = self.fresh("starts");
+                let bounds = (0..=rows.len()).map(|row| quote!(#offsets[#row]));
+                let count = rows.len() + 1;
+                self.emit(quote!(let #starts: [usize; #count] = [#(#bounds),*];));
+                for (row, literal) in rows.iter().enumerate() {
+                    match &literal.items {
+                        LiteralItems::Repeat(..) => {
+                            let end = row + 1;
+                            cotangent_of.push(quote!(::ad_runtime::__private::sum_range(&#cotangents, #starts[#row], #starts[#end])));
+                        }
+                        LiteralItems::List(elements) => {
+                            for column in 0..elements.len() {
+                                cotangent_of.push(quote!(::ad_runtime::__private::cotangent_at(&#cotangents, #starts[#row] + #column)));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let mut backprops = TokenStream::new();
+        for (node, cotangent) in nodes.iter().zip(cotangent_of) {
+            let name = self.fresh("ct");
+            let backprop = self.backprop(node, name.to_token_stream());
+            if !backprop.is_empty() {
+                backprops.extend(quote!(let #name = #cotangent; #backprop));
+            }
+        }
+        self.piece(quote! {
+            let #cotangents = __adj.take_vector(#vector);
+            #backprops
+        });
+        self.bind(
+            name.clone(),
+            Binding::Nested {
+                vector,
+                offsets,
+                growable: true,
+            },
+        );
+    }
+
+    /// `let mut rows: Vec<Vec<f64>> = Vec::new();` (or a `Vec::new()` that rows are pushed
+    /// onto): a container of containers without rows yet.
+    fn nested_empty_local(
+        &mut self,
+        name: &Ident,
+        mutability: Option<syn::token::Mut>,
+        ty: Option<&syn::Type>,
+        init: &Expr,
+    ) {
+        let ty_tokens = ty.map(|ty| {
+            let ty = retype_type(self.function, ty);
+            quote!(: #ty)
+        });
+        let value = self.native(init);
+        let vector = self.vector_slot();
+        let offsets = self.fresh("offsets");
+        self.emit(quote! {
+            let #mutability #name #ty_tokens = #value;
+            #[allow(unused_mut)]
+            let mut #offsets: ::std::vec::Vec<usize> = ::std::vec![0];
+        });
+        self.piece(quote!(let _ = __adj.take_vector(#vector);));
+        self.bind(
+            name.clone(),
+            Binding::Nested {
+                vector,
+                offsets,
+                growable: true,
+            },
+        );
+    }
+
+    /// `rows.push(row)` on a container of containers: the row's elements' adjoints are the
+    /// next ones of its vector; backwards they go to the row's container.
+    fn push_row(&mut self, call: &syn::ExprMethodCall, vector: usize, offsets: Ident) {
+        let Some(row) = call.args.first() else {
+            return self.error(call, "`push` takes the row");
+        };
+        // A row that is not a local container yet is bound to one first, as `let` would.
+        let named = match strip_parens(row) {
+            Expr::Path(path) => path.path.get_ident().cloned(),
+            _ => None,
+        };
+        let row_name = match named {
+            Some(name) => name,
+            None => {
+                let name = self.fresh("row");
+                self.statement(&syn::parse_quote!(let #name = #row;));
+                name
+            }
+        };
+        let row_vector = match self.lookup(&row_name) {
+            Some(Binding::Vector(row_vector)) => Some(row_vector),
+            Some(Binding::Data) => None,
+            _ => {
+                return self.error(
+                    row,
+                    "reverse mode pushes rows (containers of floats: `vec![..]`, `[..]`, a \
+                     local `Vec<f64>`, a copy `x.to_vec()`) onto a container of containers; \
+                     if this container holds floats, annotate it: \
+                     `let mut v: Vec<f64> = Vec::new();`",
+                )
+            }
+        };
+        let receiver = &call.receiver;
+        let (start, end) = (self.fresh("start"), self.fresh("end"));
+        self.emit(quote! {
+            let #start: usize = #offsets[#offsets.len() - 1];
+            let #end: usize = #start + #row_name.len();
+            #offsets.push(#end);
+            #receiver.push(#row_name);
+        });
+        let cotangents = self.fresh("cts");
+        let give =
+            row_vector.map(|row_vector| quote!(__adj.add_vector(#row_vector, &#cotangents);));
+        self.piece(quote! {
+            let #cotangents = __adj.take_range(#vector, #start, #end);
+            #give
+        });
+    }
+
     /// `v.push(e)` on a container of floats: the new element's index is kept.
     fn push(&mut self, call: &syn::ExprMethodCall, vector: usize) {
         let Some(element) = call.args.first() else {
             return self.error(call, "`push` takes the element");
         };
         let node = self.lower(element);
+        if matches!(
+            node,
+            Node::Vector { .. } | Node::Shaped { .. } | Node::Tuple { .. }
+        ) {
+            return self.error(
+                element,
+                "reverse mode took this `Vec` for a container of floats, but a container is \
+                 pushed onto it; annotate its type where it is made: \
+                 `let mut rows: Vec<Vec<f64>> = Vec::new();`",
+            );
+        }
         let value = node.value();
         let receiver = &call.receiver;
         let position = self.fresh("i");
@@ -1827,12 +2065,11 @@ impl<'a> Generator<'a> {
         });
     }
 
-    /// `v[i] = node` on a container of floats: the old element's adjoint is complete here.
-    fn element_assign(&mut self, index: &syn::ExprIndex, vector: usize, node: Node) {
-        let base = &index.expr;
+    /// `v[i] = node` or `x[i][j] = node` (the element at `place`, at `position` in the
+    /// adjoints of `vector`): the old element's adjoint is complete here.
+    fn element_store(&mut self, place: TokenStream, vector: usize, position: Ident, node: Node) {
         let value = node.value();
-        let position = self.index_position(&index.index);
-        self.emit(quote!(#base[#position] = #value;));
+        self.emit(quote!(#place = #value;));
         let cotangent = self.fresh("ct");
         let backprop = self.backprop(&node, cotangent.to_token_stream());
         self.piece(quote! {
@@ -2498,6 +2735,19 @@ impl<'a> Generator<'a> {
                 let vector = self.vector_of(&call.receiver).expect("checked");
                 self.push(call, vector);
             }
+            Expr::MethodCall(call)
+                if call.method == "push" && self.names_nested(&call.receiver) =>
+            {
+                match self.nested_binding(&call.receiver) {
+                    Some((vector, offsets, true)) => self.push_row(call, vector, offsets),
+                    _ => self.error(
+                        call,
+                        "reverse mode pushes rows only onto containers of containers built in \
+                         the body (`Vec::new()`, `vec![..]`), not onto parameters or copies of \
+                         them, nor elements onto their rows; build a new container",
+                    ),
+                }
+            }
             _ if is_control_flow(expr) => self.control_flow(expr, ResultVar::Discard),
             _ if self.may_be_float(expr) => {
                 // Evaluated for its effects; its value (and derivative) is dropped.
@@ -2523,19 +2773,37 @@ impl<'a> Generator<'a> {
             return;
         }
         if let Expr::Index(index) = &*assign.left {
-            if self.nested_row(&index.expr).is_some() || self.row_binding(&index.expr).is_some() {
+            if self.nested_row(&index.expr).is_some() {
+                // As for primitives, the right side is evaluated before the place.
+                let node = self.lower(&assign.right);
+                let (vector, place, position) = self
+                    .nested_element(index)
+                    .expect("an element of a container of containers");
+                return self.element_store(place, vector, position, node);
+            }
+            if self.row_binding(&index.expr).is_some() {
                 self.error(
                     &assign.left,
-                    "reverse mode reads containers of containers but does not write their \
-                     elements yet; build the values in a `Vec<f64>` (one dimension) instead, \
-                     or use #[forward]",
+                    "a row bound by `let row = &x[i];` is read-only; write the element as \
+                     `x[i][j] = ..`",
                 );
                 return;
             }
             if let Some(vector) = self.vector_of(&index.expr) {
                 let node = self.lower(&assign.right);
-                return self.element_assign(index, vector, node);
+                let position = self.index_position(&index.index);
+                let base = &index.expr;
+                return self.element_store(quote!(#base[#position]), vector, position, node);
             }
+        }
+        if self.names_nested(&assign.left) {
+            self.error(
+                &assign.left,
+                "reverse mode writes the elements of a container of containers (`x[i][j] = ..`) \
+                 but does not replace its rows or the whole container; write the elements one \
+                 by one (or use #[forward])",
+            );
+            return;
         }
         if let (Expr::Tuple(targets), Expr::Tuple(values)) = (&*assign.left, &*assign.right) {
             if targets.elems.len() == values.elems.len() && self.may_be_float(&assign.right) {
@@ -2601,7 +2869,9 @@ impl<'a> Generator<'a> {
 
     fn compound_assign(&mut self, binary: &syn::ExprBinary) {
         if let Expr::Index(index) = &*binary.left {
-            if let Some(vector) = self.vector_of(&index.expr) {
+            let nested = self.nested_row(&index.expr).is_some();
+            let flat = self.vector_of(&index.expr);
+            if let (true, _) | (false, Some(_)) = (nested, flat) {
                 let rule = compound_rule(&binary.op).expect("a compound assignment");
                 // As for primitives, the right side is evaluated before the place.
                 let right = self.lower(&binary.right);
@@ -2610,22 +2880,41 @@ impl<'a> Generator<'a> {
                 } else {
                     right
                 };
-                let old = self.lower_index(index);
-                let node = self.apply_rule(rule, vec![old, right], Vec::new(), binary.span());
-                // The element read and the element written are at the same index.
-                let Node::Op { children, .. } = &node else {
-                    return;
+                // The element read and the element written are at the same place.
+                let (old, place, vector) = if nested {
+                    let (vector, place, position) = self
+                        .nested_element(index)
+                        .expect("an element of a container of containers");
+                    let old = Node::Element {
+                        value: self.read(place.clone()).to_token_stream(),
+                        vector,
+                        index: position,
+                        again: None,
+                        hoisted: None,
+                    };
+                    (old, place, vector)
+                } else {
+                    let old = self.lower_index(index);
+                    let Node::Element {
+                        index: position, ..
+                    } = &old
+                    else {
+                        return;
+                    };
+                    let base = &index.expr;
+                    let place = quote!(#base[#position]);
+                    (old, place, flat.expect("a container of floats"))
                 };
-                let Some(Node::Element {
+                let Node::Element {
                     index: position, ..
-                }) = children.first()
+                } = &old
                 else {
                     return;
                 };
                 let position = position.clone();
-                let base = &index.expr;
+                let node = self.apply_rule(rule, vec![old, right], Vec::new(), binary.span());
                 let value = node.value();
-                self.emit(quote!(#base[#position] = #value;));
+                self.emit(quote!(#place = #value;));
                 let cotangent = self.fresh("ct");
                 let backprop = match self.passed_through(&binary.op, &node, &cotangent) {
                     Some(right) => quote! {
@@ -4577,22 +4866,29 @@ impl<'a> Generator<'a> {
         copy
     }
 
+    /// `x[i][j]` on a container of containers: its vector slot, the place (`x[row][column]`,
+    /// the indices evaluated once, here) and a local holding the element's position in the
+    /// flat adjoint vector (`offsets[i] + j`).
+    fn nested_element(&mut self, index: &syn::ExprIndex) -> Option<(usize, TokenStream, Ident)> {
+        let (vector, offsets, rows) = self.nested_row(&index.expr)?;
+        let (row, column) = (self.fresh("row"), self.fresh("column"));
+        let (row_value, column_value) = (self.native(&rows.index), self.native(&index.index));
+        let base = &rows.expr;
+        let position = self.fresh("i");
+        self.emit(quote! {
+            let #row: usize = #row_value;
+            let #column: usize = #column_value;
+            let #position: usize = #offsets[#row] + #column;
+        });
+        Some((vector, quote!(#base[#row][#column]), position))
+    }
+
     /// `x[i]` on a container variable: the index is kept for the backward sweep.
     fn lower_index(&mut self, index: &syn::ExprIndex) -> Node {
         let whole = Expr::Index(index.clone());
-        if let Some((vector, offsets, rows)) = self.nested_row(&index.expr) {
-            // `x[i][j]`: element `offsets[i] + j` of the flat adjoint vector.
-            let (row, column) = (self.fresh("row"), self.fresh("column"));
-            let (row_value, column_value) = (self.native(&rows.index), self.native(&index.index));
-            let base = &rows.expr;
-            let position = self.fresh("i");
-            self.emit(quote! {
-                let #row: usize = #row_value;
-                let #column: usize = #column_value;
-                let #position: usize = #offsets[#row] + #column;
-            });
+        if let Some((vector, place, position)) = self.nested_element(index) {
             return Node::Element {
-                value: self.read(quote!(#base[#row][#column])).to_token_stream(),
+                value: self.read(place).to_token_stream(),
                 vector,
                 index: position,
                 again: None,
@@ -5164,19 +5460,30 @@ impl<'a> Generator<'a> {
         }
     }
 
+    /// `x` naming a container of containers: its vector slot, row offsets and whether rows
+    /// may be pushed onto it.
+    fn nested_binding(&self, expr: &Expr) -> Option<(usize, Ident, bool)> {
+        let Expr::Path(path) = strip_parens(expr) else {
+            return None;
+        };
+        match self.lookup(path.path.get_ident()?)? {
+            Binding::Nested {
+                vector,
+                offsets,
+                growable,
+            } => Some((vector, offsets, growable)),
+            _ => None,
+        }
+    }
+
     /// `x[i]` where `x` is a container of containers: its vector slot, row offsets, and the
     /// indexing.
     fn nested_row<'e>(&self, expr: &'e Expr) -> Option<(usize, Ident, &'e syn::ExprIndex)> {
         let Expr::Index(rows) = strip_parens(expr) else {
             return None;
         };
-        let Expr::Path(path) = strip_parens(&rows.expr) else {
-            return None;
-        };
-        match self.lookup(path.path.get_ident()?)? {
-            Binding::Nested { vector, offsets } => Some((vector, offsets, rows)),
-            _ => None,
-        }
+        let (vector, offsets, _) = self.nested_binding(&rows.expr)?;
+        Some((vector, offsets, rows))
     }
 
     /// `&x[i]` (or `x[i].as_slice()`) for a container of containers `x`: its vector and a
@@ -5241,13 +5548,8 @@ impl<'a> Generator<'a> {
 
     /// `rows.to_vec()`, `rows.clone()` of a container of containers: its vector and offsets.
     fn nested_copy(&self, expr: &Expr) -> Option<(usize, Ident)> {
-        let Expr::Path(path) = strip_parens(copied_container(expr)?) else {
-            return None;
-        };
-        match self.lookup(path.path.get_ident()?)? {
-            Binding::Nested { vector, offsets } => Some((vector, offsets)),
-            _ => None,
-        }
+        let (vector, offsets, _) = self.nested_binding(copied_container(expr)?)?;
+        Some((vector, offsets))
     }
 
     /// A row binding named by `expr` (`row`, `&row`, `(row)`).
@@ -5969,6 +6271,91 @@ enum ContainerInit {
 impl ContainerInit {
     fn into_array(self) -> Self {
         ContainerInit::Array(Box::new(self))
+    }
+}
+
+/// The items of a container literal: one item `count` times (`vec![x; n]`, `[x; n]`) or a list
+/// (`vec![a, b]`, `[a, b]`).
+enum LiteralItems<T> {
+    Repeat(Box<T>, Box<Expr>),
+    List(Vec<T>),
+}
+
+/// A literal of a container: `vec![..]` (`is_vec`) or an array, and its items.
+struct ContainerLiteral<T> {
+    is_vec: bool,
+    items: LiteralItems<T>,
+}
+
+/// A container of containers of floats built by a literal in the body: `vec![vec![0.0; n]; m]`,
+/// `[[a, b], [c, d]]`, `vec![vec![a, b], vec![x; n]]`.
+type NestedLiteral = ContainerLiteral<ContainerLiteral<Expr>>;
+
+impl<T> ContainerLiteral<T> {
+    /// `vec![..]`, `[..]` whose items are read by `item`; `None` for another expression or an
+    /// item that `item` does not take.
+    fn parse(expr: &Expr, item: &impl Fn(&Expr) -> Option<T>) -> Option<Self> {
+        let (is_vec, items) = match strip_parens(expr) {
+            Expr::Repeat(repeat) => (
+                false,
+                LiteralItems::Repeat(repeat.expr.clone(), repeat.len.clone()),
+            ),
+            Expr::Array(array) => (
+                false,
+                LiteralItems::List(array.elems.iter().cloned().collect()),
+            ),
+            Expr::Macro(mac) if mac.mac.path.is_ident("vec") => {
+                match MacroArgs::parse_from(&mac.mac).ok()? {
+                    MacroArgs::Repeat(element, _, count) => {
+                        (true, LiteralItems::Repeat(element, count))
+                    }
+                    MacroArgs::List(elements) => {
+                        (true, LiteralItems::List(elements.into_iter().collect()))
+                    }
+                }
+            }
+            _ => return None,
+        };
+        let items = match items {
+            LiteralItems::Repeat(element, count) => {
+                LiteralItems::Repeat(Box::new(item(&element)?), count)
+            }
+            LiteralItems::List(elements) => {
+                LiteralItems::List(elements.iter().map(item).collect::<Option<_>>()?)
+            }
+        };
+        Some(ContainerLiteral { is_vec, items })
+    }
+
+    /// Its items as they are evaluated: a repeated item once.
+    fn evaluated(&self) -> Vec<&T> {
+        match &self.items {
+            LiteralItems::Repeat(item, _) => vec![item],
+            LiteralItems::List(items) => items.iter().collect(),
+        }
+    }
+}
+
+/// `Vec<Vec<f64>>`, `Vec<[f32; 3]>`, `[[f64; 2]; 2]`: a container of containers of floats.
+fn is_nested_float_type(ty: &syn::Type) -> bool {
+    crate::ast::container_element(ty)
+        .and_then(crate::ast::container_element)
+        .and_then(float_of_type)
+        .is_some()
+}
+
+/// `vec![vec![..]; m]`, `[[..], [..]]`: rows that are literals of scalars (a row's elements
+/// are not literals themselves), at least one row.
+fn nested_literal(expr: &Expr) -> Option<NestedLiteral> {
+    let scalar = |element: &Expr| {
+        ContainerLiteral::parse(element, &|_| Some(()))
+            .is_none()
+            .then(|| element.clone())
+    };
+    let literal = ContainerLiteral::parse(expr, &|row| ContainerLiteral::parse(row, &scalar))?;
+    match &literal.items {
+        LiteralItems::List(rows) if rows.is_empty() => None,
+        _ => Some(literal),
     }
 }
 
