@@ -616,3 +616,44 @@ pub fn builds_empty_vec(expr: &Expr) -> bool {
         _ => false,
     }
 }
+
+/// Whether `name` is used as a container somewhere in `body`: indexed (`name[i]`), measured or
+/// iterated (`name.len()`, `name.iter()`), or looped over (`for v in &name`). Then a
+/// `let name = g(x);` takes a container from `g`.
+pub fn used_as_container(body: &syn::Block, name: &Ident) -> bool {
+    struct Uses<'a> {
+        name: &'a Ident,
+        found: bool,
+    }
+    impl Uses<'_> {
+        fn is_name(&self, expr: &Expr) -> bool {
+            match expr {
+                Expr::Path(path) => path.qself.is_none() && path.path.is_ident(self.name),
+                Expr::Paren(paren) => self.is_name(&paren.expr),
+                Expr::Reference(reference) => self.is_name(&reference.expr),
+                _ => false,
+            }
+        }
+    }
+    impl<'ast> Visit<'ast> for Uses<'_> {
+        fn visit_expr(&mut self, expr: &'ast Expr) {
+            match expr {
+                Expr::Index(index) if self.is_name(&index.expr) => self.found = true,
+                Expr::MethodCall(call)
+                    if self.is_name(&call.receiver)
+                        && ["len", "is_empty", "iter", "to_vec"]
+                            .contains(&call.method.to_string().as_str()) =>
+                {
+                    self.found = true
+                }
+                Expr::ForLoop(for_loop) if self.is_name(&for_loop.expr) => self.found = true,
+                _ => {}
+            }
+            syn::visit::visit_expr(self, expr);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut uses = Uses { name, found: false };
+    uses.visit_block(body);
+    uses.found
+}

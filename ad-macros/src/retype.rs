@@ -365,6 +365,22 @@ pub fn is_data_constant(expr: &Expr, may_hold_float: &dyn Fn(&Ident) -> bool) ->
     );
     // A closure's own parameters (`|w| w * cfg.hi` inside the expression) are bound by it.
     let bound_inside = closure_parameters(expr);
+    // `v.len()`, `v.is_empty()` of a container of floats are data.
+    let mut measured = expr.clone();
+    struct Lengths;
+    impl syn::visit_mut::VisitMut for Lengths {
+        fn visit_expr_mut(&mut self, expr: &mut Expr) {
+            if let Expr::MethodCall(call) = expr {
+                if call.args.is_empty() && (call.method == "len" || call.method == "is_empty") {
+                    *expr = syn::parse_quote!(0usize);
+                    return;
+                }
+            }
+            syn::visit_mut::visit_expr_mut(self, expr);
+        }
+    }
+    syn::visit_mut::VisitMut::visit_expr_mut(&mut Lengths, &mut measured);
+    let expr = &measured;
     compound
         && !mentions_name(expr, &|name| {
             (may_hold_float(name) && !bound_inside.contains(name))
@@ -632,6 +648,31 @@ impl VisitMut for Retype<'_> {
             }
             _ => None,
         };
+        // `let d: Vec<f64> = data(n);`: the plain container, its elements lifted.
+        let written_container = match &local.pat {
+            Pat::Type(typed)
+                if crate::ast::container_element(&typed.ty)
+                    .and_then(crate::ast::float_of_type)
+                    .is_some() =>
+            {
+                Some((*typed.ty).clone())
+            }
+            _ => None,
+        };
+        if let (Some(ty), Some(init)) = (&written_container, &mut local.init) {
+            if init.diverge.is_none() && self.is_data_constant(&init.expr) {
+                let value = &init.expr;
+                let scalar = names::scalar_param(value.span());
+                *init.expr = syn::parse_quote!(
+                    ::ad_runtime::__private::lift_elements::<#scalar, _>({
+                        let __ad_plain: #ty = #value;
+                        __ad_plain
+                    })
+                );
+                self.visit_pat_mut(&mut local.pat);
+                return;
+            }
+        }
         if let Some(init) = &mut local.init {
             if binds_float && init.diverge.is_none() {
                 if self.is_data_constant(&init.expr) {

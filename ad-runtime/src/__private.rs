@@ -64,6 +64,46 @@ impl LiftFloat for LiftProbe<&f32> {
     }
 }
 
+/// A container of plain floats (`Vec<f64>`, `[f32; N]`) computed from data, as constants of
+/// the scalar type: `let d: Vec<f64> = data(n);` in differentiated code.
+pub trait LiftElements<S> {
+    type Lifted;
+    fn lift_elements(self) -> Self::Lifted;
+}
+
+impl<S: Scalar> LiftElements<S> for Vec<f64> {
+    type Lifted = Vec<S>;
+    fn lift_elements(self) -> Vec<S> {
+        self.into_iter().map(S::from_f64).collect()
+    }
+}
+
+impl<S: Scalar> LiftElements<S> for Vec<f32> {
+    type Lifted = Vec<S>;
+    fn lift_elements(self) -> Vec<S> {
+        self.into_iter().map(S::from_f32).collect()
+    }
+}
+
+impl<S: Scalar, const N: usize> LiftElements<S> for [f64; N] {
+    type Lifted = [S; N];
+    fn lift_elements(self) -> [S; N] {
+        self.map(S::from_f64)
+    }
+}
+
+impl<S: Scalar, const N: usize> LiftElements<S> for [f32; N] {
+    type Lifted = [S; N];
+    fn lift_elements(self) -> [S; N] {
+        self.map(S::from_f32)
+    }
+}
+
+/// See [`LiftElements`].
+pub fn lift_elements<S, T: LiftElements<S>>(plain: T) -> T::Lifted {
+    plain.lift_elements()
+}
+
 /// Passes every non-float value through unchanged.
 pub trait LiftOther<T> {
     fn __ad_lift<S>(&self) -> T;

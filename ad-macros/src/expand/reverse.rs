@@ -32,7 +32,7 @@ use syn::{BinOp, Block, Expr, Ident, Lifetime, Pat, Stmt, UnOp};
 
 use crate::activity::{
     assigns, builds_empty_vec, is_float_type_path, keeps_its_length, pattern_bindings, pushes_rows,
-    Locals,
+    used_as_container, Locals,
 };
 use crate::ast::{first_float_in, float_of_type, Function, ParamKind};
 use crate::attr::{self, CheckpointArgs};
@@ -1432,16 +1432,7 @@ impl<'a> Generator<'a> {
                     _ => None,
                 })
                 .collect();
-            let differentiated_call = match &*init.expr {
-                Expr::MethodCall(call) => self.user_method(call).is_some(),
-                Expr::Call(call) => {
-                    matches!(&*call.func, Expr::Path(path) if matches!(
-                        classify_callee(&path.path, &self.locals),
-                        Callee::UserFunction | Callee::UserMethod(..)
-                    )) && self.may_be_float(&init.expr)
-                }
-                _ => false,
-            };
+            let differentiated_call = self.calls_differentiated(&init.expr);
             if let (Some(names), true, None) = (names, differentiated_call, &init.diverge) {
                 return self.tuple_result_local(&names, &init.expr);
             }
@@ -1525,6 +1516,18 @@ impl<'a> Generator<'a> {
                 let vector = self.vector_slot();
                 self.bind(name, Binding::Vector(vector));
                 return;
+            }
+            if self.calls_differentiated(&init.expr) && !self.is_data_constant(&init.expr) {
+                let typed_container = ty.as_ref().is_some_and(|ty| {
+                    crate::ast::container_element(ty)
+                        .and_then(float_of_type)
+                        .is_some()
+                });
+                let used_as_container =
+                    ty.is_none() && used_as_container(&self.function.item.block, &name);
+                if typed_container || used_as_container {
+                    return self.container_result_local(&name, mutability, ty.as_ref(), &init.expr);
+                }
             }
             if builds_empty_vec(&init.expr) {
                 let typed_nested = ty.as_ref().is_some_and(is_nested_float_type);
@@ -1645,13 +1648,24 @@ impl<'a> Generator<'a> {
                 .init
                 .as_ref()
                 .is_some_and(|init| matches!(&*init.expr, Expr::Call(_) | Expr::MethodCall(_)));
+            let data_call = init.filter(|init| from_call && self.is_data_constant(&init.expr));
+            if let (None, Some(init)) = (float_of_type(ty), data_call) {
+                // `let d: Vec<f64> = data(n);`: data, as its plain type says; its elements are
+                // lifted where they are read.
+                let value = self.native(&init.expr);
+                self.emit(quote!(let #mutability #name: #ty = #value;));
+                self.bind(name, Binding::Data);
+                return;
+            }
             if float_of_type(ty).is_none() && from_call {
                 self.error(
                     ty,
-                    "reverse mode does not take a container of floats returned by a call yet \
-                     (its public `_vjp` does); fill a local `Vec` in this function instead, or \
-                     use #[forward]",
+                    "reverse mode takes `Vec`s and arrays of floats returned by #[reverse] \
+                     functions (`let y: Vec<f64> = g(x);`), not containers of containers; fill \
+                     a local container in this function instead, or use #[forward]",
                 );
+                // Later uses of the name are not reported again.
+                self.bind(name, Binding::Data);
                 return;
             }
             if float_of_type(ty).is_none() {
@@ -2449,6 +2463,51 @@ impl<'a> Generator<'a> {
         let (binding, mutability) = (&name.ident, &name.mutability);
         self.emit(quote!(let #mutability #binding = (#(#values,)*);));
         self.bind(binding.unraw(), Binding::Tuple(slots));
+    }
+
+    /// `g(x)` or `p.method(x)` calling a differentiated function with floats.
+    fn calls_differentiated(&self, expr: &Expr) -> bool {
+        match expr {
+            Expr::MethodCall(call) => self.user_method(call).is_some(),
+            Expr::Call(call) => {
+                matches!(&*call.func, Expr::Path(path) if matches!(
+                    classify_callee(&path.path, &self.locals),
+                    Callee::UserFunction | Callee::UserMethod(..)
+                )) && self.may_be_float(expr)
+            }
+            _ => false,
+        }
+    }
+
+    /// `let y: Vec<f64> = g(x);` (or `let y = g(x);` with `y` indexed or iterated later) where
+    /// `g` returns a `Vec` or an array of floats: a container local whose elements' adjoints,
+    /// when its `let` is reached backwards, are the cotangent handed to `g`'s pullback.
+    fn container_result_local(
+        &mut self,
+        name: &Ident,
+        mutability: Option<syn::token::Mut>,
+        ty: Option<&syn::Type>,
+        call: &Expr,
+    ) {
+        let ty_tokens = ty.map(|ty| {
+            let ty = retype_type(self.function, ty);
+            quote!(: #ty)
+        });
+        let node = self.lower(call);
+        let value = node.value();
+        self.emit(quote!(let #mutability #name #ty_tokens = #value;));
+        let vector = self.vector_slot();
+        let length = self.fresh("len");
+        self.emit(quote!(let #length = #name.len();));
+        let cotangent = self.fresh("ct");
+        let backprop = self.backprop(&node, cotangent.to_token_stream());
+        self.piece(quote_spanned! {call.span()=>
+            let #cotangent = ::ad_runtime::__private::Row::from_adjoints(
+                &__adj.vector_result(#vector, #length),
+            );
+            #backprop
+        });
+        self.bind(name.clone(), Binding::Vector(vector));
     }
 
     /// `let (a, b) = g(x);` where `g` returns a tuple of floats: each name a float, and one
@@ -4918,8 +4977,8 @@ impl<'a> Generator<'a> {
             } else if self.may_be_float(&index.expr) {
                 self.refuse(
                     &whole,
-                    "reverse mode indexes slices and `Vec`s of scalars held in variables; nested \
-                     containers come later",
+                    "reverse mode indexes containers of floats held in variables (and their \
+                     rows); bind this value to a name first (`let y = g(x);`, then `y[i]`)",
                 )
             } else {
                 Node::Constant(self.native(&whole))

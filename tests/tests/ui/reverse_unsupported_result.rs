@@ -18,7 +18,7 @@ fn doubled(x: &[f64]) -> Vec<f64> {
 }
 
 #[reverse]
-fn container_from_a_call(x: &[f64]) -> f64 {
-    let v: Vec<f64> = doubled(x);
-    v.len() as f64
+fn rows_from_a_call(x: &[f64]) -> f64 {
+    let rows: Vec<Vec<f64>> = nested(x[0]);
+    rows[0][0] + doubled(x)[0]
 }
