@@ -617,13 +617,14 @@ pub fn builds_empty_vec(expr: &Expr) -> bool {
     }
 }
 
-/// Whether `name` is used as a container somewhere in `body`: indexed (`name[i]`), measured or
-/// iterated (`name.len()`, `name.iter()`), or looped over (`for v in &name`). Then a
-/// `let name = g(x);` takes a container from `g`.
-pub fn used_as_container(body: &syn::Block, name: &Ident) -> bool {
+/// How `name` is used as a container in `body`: 2 when an element of a row is indexed
+/// (`name[i][j]`), 1 when it is indexed (`name[i]`), measured or iterated (`name.len()`,
+/// `name.iter()`, `for v in &name`), 0 otherwise. Then a `let name = g(x);` takes a container
+/// of rows, or of floats, from `g`.
+pub fn container_use_depth(body: &syn::Block, name: &Ident) -> usize {
     struct Uses<'a> {
         name: &'a Ident,
-        found: bool,
+        depth: usize,
     }
     impl Uses<'_> {
         fn is_name(&self, expr: &Expr) -> bool {
@@ -637,23 +638,28 @@ pub fn used_as_container(body: &syn::Block, name: &Ident) -> bool {
     }
     impl<'ast> Visit<'ast> for Uses<'_> {
         fn visit_expr(&mut self, expr: &'ast Expr) {
-            match expr {
-                Expr::Index(index) if self.is_name(&index.expr) => self.found = true,
+            let depth = match expr {
+                Expr::Index(outer) => match &*outer.expr {
+                    Expr::Index(inner) if self.is_name(&inner.expr) => 2,
+                    base if self.is_name(base) => 1,
+                    _ => 0,
+                },
                 Expr::MethodCall(call)
                     if self.is_name(&call.receiver)
                         && ["len", "is_empty", "iter", "to_vec"]
                             .contains(&call.method.to_string().as_str()) =>
                 {
-                    self.found = true
+                    1
                 }
-                Expr::ForLoop(for_loop) if self.is_name(&for_loop.expr) => self.found = true,
-                _ => {}
-            }
+                Expr::ForLoop(for_loop) if self.is_name(&for_loop.expr) => 1,
+                _ => 0,
+            };
+            self.depth = self.depth.max(depth);
             syn::visit::visit_expr(self, expr);
         }
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
-    let mut uses = Uses { name, found: false };
+    let mut uses = Uses { name, depth: 0 };
     uses.visit_block(body);
-    uses.found
+    uses.depth
 }

@@ -475,6 +475,17 @@ pub fn type_to_string(ty: &Type) -> String {
     quote::quote!(#ty).to_string().replace(" ", "")
 }
 
+/// `Vec<Vec<f64>>`, `Vec<[f32; 3]>`: a `Vec` of rows of floats, not behind a reference.
+pub fn is_vec_of_float_rows(ty: &Type) -> bool {
+    let outer_is_vec = matches!(ty, Type::Path(path)
+        if path.qself.is_none() && path.path.segments.last().is_some_and(|s| s.ident == "Vec"));
+    outer_is_vec
+        && container_element(ty)
+            .and_then(container_element)
+            .and_then(float_of_type)
+            .is_some()
+}
+
 /// The element type of a slice, `Vec` or array (behind shared references).
 pub fn container_element(ty: &Type) -> Option<&Type> {
     match ty {

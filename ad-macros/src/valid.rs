@@ -51,13 +51,15 @@ pub fn check_reverse_signature(cx: &Ctxt, function: &Function) {
             || is_scalar_tuple(ty)
             || (!matches!(ty, syn::Type::Reference(_))
                 && crate::ast::container_element(ty)
-                    .is_some_and(|element| float_of_type(element).is_some()));
+                    .is_some_and(|element| float_of_type(element).is_some()))
+            || crate::ast::is_vec_of_float_rows(ty);
         if !supported {
             cx.error_spanned_by(
                 ty,
                 format!(
-                    "#[reverse] functions return a `{0}`, a tuple of `{0}`s, or a `Vec<{0}>` or \
-                     array of them; return nested containers from a #[forward] function",
+                    "#[reverse] functions return a `{0}`, a tuple of `{0}`s, a `Vec<{0}>` or \
+                     an array of them, or a `Vec` of such rows (`Vec<Vec<{0}>>`); return other \
+                     containers from a #[forward] function",
                     function.float.name()
                 ),
             );

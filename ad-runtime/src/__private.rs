@@ -926,6 +926,33 @@ impl<S: Scalar, const N: usize> Row<S> for [S; N] {
     }
 }
 
+impl<S: Scalar, const N: usize, const M: usize> Adjoints<S, N, M> {
+    /// `adjoint(rows) += cotangent` for a container of rows returned by a function: row `r` of
+    /// the cotangent goes to the flat adjoints from `offsets[r]` on. The cotangent must have
+    /// the result's shape.
+    pub fn add_result_rows<R: AsRef<[S]>>(
+        &mut self,
+        vector: usize,
+        offsets: &[usize],
+        cotangent: &[R],
+    ) {
+        assert!(
+            cotangent.len() + 1 == offsets.len()
+                && cotangent
+                    .iter()
+                    .zip(offsets.windows(2))
+                    .all(|(row, bounds)| row.as_ref().len() == bounds[1] - bounds[0]),
+            "the cotangent of a container of rows must have the result's shape: {} rows of \
+             lengths {:?}",
+            offsets.len() - 1,
+            offsets.windows(2).map(|b| b[1] - b[0]).collect::<Vec<_>>(),
+        );
+        for (row, start) in cotangent.iter().zip(offsets) {
+            self.add_range(vector, Some(*start), row.as_ref());
+        }
+    }
+}
+
 /// The adjoint of a container of containers from the flat vector of its elements' adjoints.
 pub fn unflatten<S: Scalar, R: Row<S>>(flat: Vec<S>, offsets: &[usize]) -> Vec<R> {
     offsets

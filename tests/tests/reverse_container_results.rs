@@ -144,3 +144,117 @@ fn array_results_and_data_containers() {
         assert_relative_eq!(g_r, along_r, epsilon = 1e-12, max_relative = 1e-12);
     }
 }
+
+// ----- containers of rows returned -----
+
+/// The outer product of two vectors, row by row, plus a row of their sums.
+#[forward]
+#[reverse]
+fn outer(a: &[f64], b: &[f64]) -> Vec<Vec<f64>> {
+    let mut rows = Vec::new();
+    for i in 0..a.len() {
+        let mut row = Vec::new();
+        for j in 0..b.len() {
+            row.push(a[i] * b[j]);
+        }
+        rows.push(row);
+    }
+    rows.push(vec![a[0] + b[0]]);
+    rows
+}
+
+#[forward]
+#[reverse]
+fn corners(t: f64) -> Vec<[f64; 2]> {
+    let mut m = vec![[t, 2.0 * t], [t * t, t.sin()]];
+    m[1][0] += m[0][1];
+    m
+}
+
+#[forward]
+#[reverse]
+fn uses_rows(a: &[f64], b: &[f64]) -> f64 {
+    let m = outer(a, b);
+    let mut typed: Vec<Vec<f64>> = outer(b, a);
+    typed[0][1] *= m[1][0];
+    let c = corners(m[0][0]);
+    let mut s = 0.0;
+    for row in &typed {
+        for v in row {
+            s += v * v;
+        }
+    }
+    s + m[0][1] * m[a.len()][0] + c[1][0] * c[0][1]
+}
+
+#[test]
+fn rows_returned_by_functions() {
+    let mut rng = Rng::new(23);
+    for _ in 0..4 {
+        let a = random_vector(&mut rng, 2);
+        let b = random_vector(&mut rng, 3);
+        // `_vjp` of a container of rows takes a cotangent of its shape.
+        let cotangent = vec![
+            random_vector(&mut rng, 3),
+            random_vector(&mut rng, 3),
+            random_vector(&mut rng, 1),
+        ];
+        let (value, (d_a, d_b)) = outer_vjp(&a, &b, cotangent.clone());
+        assert_eq!(value, outer(&a, &b));
+        // <J t, c> = <t, J^T c> along random tangents.
+        let (ta, tb) = (random_vector(&mut rng, 2), random_vector(&mut rng, 3));
+        let (_, along) = outer_jvp(&a, &b, &ta, &tb);
+        let lhs: f64 = along
+            .iter()
+            .flatten()
+            .zip(cotangent.iter().flatten())
+            .map(|(j, c)| j * c)
+            .sum();
+        let rhs: f64 = ta.iter().zip(&d_a).map(|(t, g)| t * g).sum::<f64>()
+            + tb.iter().zip(&d_b).map(|(t, g)| t * g).sum::<f64>();
+        assert_relative_eq!(lhs, rhs, epsilon = 1e-12, max_relative = 1e-12);
+
+        let t = rng.uniform(-1.0, 1.0);
+        let c = vec![[rng.uniform(-1.0, 1.0), 1.0], [0.5, rng.uniform(-1.0, 1.0)]];
+        let (_, d_t) = corners_vjp(t, c.clone());
+        let (_, along) = corners_jvp(t, 1.0);
+        let expected: f64 = along
+            .iter()
+            .flatten()
+            .zip(c.iter().flatten())
+            .map(|(j, c)| j * c)
+            .sum();
+        assert_relative_eq!(d_t, expected, epsilon = 1e-12, max_relative = 1e-12);
+
+        let (value, (g_a, g_b)) = uses_rows_grad(&a, &b);
+        assert_eq!(value.to_bits(), uses_rows(&a, &b).to_bits());
+        for k in 0..5 {
+            let mut basis = [0.0; 5];
+            basis[k] = 1.0;
+            let (_, along) = uses_rows_jvp(&a, &b, &basis[..2], &basis[2..]);
+            let moved = |h: f64| {
+                let mut v: Vec<f64> = a.iter().chain(&b).copied().collect();
+                v[k] += h;
+                uses_rows(&v[..2], &v[2..])
+            };
+            assert_relative_eq!(
+                along,
+                central_difference(moved, 0.0, 1e-4),
+                epsilon = 1e-7,
+                max_relative = 1e-6
+            );
+            let reverse = if k < 2 { g_a[k] } else { g_b[k - 2] };
+            assert_relative_eq!(reverse, along, epsilon = 1e-12, max_relative = 1e-12);
+        }
+    }
+}
+
+#[test]
+#[should_panic(expected = "must have the result's shape")]
+fn a_cotangent_of_the_wrong_shape_is_refused() {
+    let _ = outer_vjp(
+        &[1.0, 2.0],
+        &[3.0],
+        vec![vec![1.0], vec![1.0, 2.0], vec![1.0]],
+    );
+}

@@ -31,8 +31,8 @@ use syn::visit_mut::VisitMut;
 use syn::{BinOp, Block, Expr, Ident, Lifetime, Pat, Stmt, UnOp};
 
 use crate::activity::{
-    assigns, builds_empty_vec, is_float_type_path, keeps_its_length, pattern_bindings, pushes_rows,
-    used_as_container, Locals,
+    assigns, builds_empty_vec, container_use_depth, is_float_type_path, keeps_its_length,
+    pattern_bindings, pushes_rows, Locals,
 };
 use crate::ast::{first_float_in, float_of_type, Function, ParamKind};
 use crate::attr::{self, CheckpointArgs};
@@ -279,6 +279,8 @@ enum ResultShape {
     Tuple(usize),
     /// `Vec<f64>` or `[f64; N]`.
     Vector,
+    /// `Vec<Vec<f64>>` or `Vec<[f64; N]>`: rows of floats.
+    Rows,
 }
 
 fn result_shape(function: &Function) -> ResultShape {
@@ -289,6 +291,7 @@ fn result_shape(function: &Function) -> ResultShape {
         {
             ResultShape::Tuple(tuple.elems.len())
         }
+        Some(ty) if crate::ast::is_vec_of_float_rows(ty) => ResultShape::Rows,
         Some(ty) if float_of_type(ty).is_none() && first_float_in(ty).is_some() => {
             ResultShape::Vector
         }
@@ -1236,6 +1239,37 @@ impl<'a> Generator<'a> {
                 };
                 self.return_pullback(value, seed)
             }
+            ResultShape::Rows => {
+                let tail = strip_parens(tail);
+                let held: Expr;
+                let tail = if self.nested_binding(tail).is_some() {
+                    tail
+                } else {
+                    // `vec![vec![..]; n]`, a row-by-row build in a block: a local first.
+                    let ty = self.function.output().expect("a container result");
+                    let local: Stmt = syn::parse_quote_spanned!(tail.span()=>
+                        let __ad_result: #ty = #tail;
+                    );
+                    self.statement(&local);
+                    held = syn::parse_quote!(__ad_result);
+                    &held
+                };
+                let Some((vector, offsets, _)) = self.nested_binding(tail) else {
+                    self.error(
+                        tail,
+                        "reverse mode returns a container of rows built in the body (a literal, \
+                         rows pushed, a copy) or held in a variable",
+                    );
+                    return quote!(::core::unreachable!());
+                };
+                // Moved out whole: its elements' adjoints come from the cotangent, which must
+                // have its shape.
+                let value = self.native_unchecked(tail);
+                let seed = quote! {
+                    __adj.add_result_rows(#vector, &#offsets, &#cotangent);
+                };
+                self.return_pullback(value, seed)
+            }
         }
     }
 
@@ -1523,9 +1557,15 @@ impl<'a> Generator<'a> {
                         .and_then(float_of_type)
                         .is_some()
                 });
-                let used_as_container =
-                    ty.is_none() && used_as_container(&self.function.item.block, &name);
-                if typed_container || used_as_container {
+                let depth = match &ty {
+                    None => container_use_depth(&self.function.item.block, &name),
+                    Some(_) => 0,
+                };
+                let typed_rows = ty.as_ref().is_some_and(crate::ast::is_vec_of_float_rows);
+                if typed_rows || depth == 2 {
+                    return self.rows_result_local(&name, mutability, ty.as_ref(), &init.expr);
+                }
+                if typed_container || depth == 1 {
                     return self.container_result_local(&name, mutability, ty.as_ref(), &init.expr);
                 }
             }
@@ -1660,9 +1700,10 @@ impl<'a> Generator<'a> {
             if float_of_type(ty).is_none() && from_call {
                 self.error(
                     ty,
-                    "reverse mode takes `Vec`s and arrays of floats returned by #[reverse] \
-                     functions (`let y: Vec<f64> = g(x);`), not containers of containers; fill \
-                     a local container in this function instead, or use #[forward]",
+                    "reverse mode takes `Vec`s and arrays of floats, and `Vec`s of such rows, \
+                     returned by #[reverse] functions (`let y: Vec<f64> = g(x);`), not this \
+                     container; fill a local container in this function instead, or use \
+                     #[forward]",
                 );
                 // Later uses of the name are not reported again.
                 self.bind(name, Binding::Data);
@@ -2508,6 +2549,50 @@ impl<'a> Generator<'a> {
             #backprop
         });
         self.bind(name.clone(), Binding::Vector(vector));
+    }
+
+    /// `let m: Vec<Vec<f64>> = g(x);` (or `let m = g(x);` with `m[i][j]` read later) where `g`
+    /// returns rows of floats: a container of containers whose elements' adjoints, when its
+    /// `let` is reached backwards, are the cotangent (of the same shape) handed to `g`.
+    fn rows_result_local(
+        &mut self,
+        name: &Ident,
+        mutability: Option<syn::token::Mut>,
+        ty: Option<&syn::Type>,
+        call: &Expr,
+    ) {
+        let ty_tokens = ty.map(|ty| {
+            let ty = retype_type(self.function, ty);
+            quote!(: #ty)
+        });
+        let node = self.lower(call);
+        let value = node.value();
+        let vector = self.vector_slot();
+        let offsets = self.fresh("offsets");
+        self.emit(quote! {
+            let #mutability #name #ty_tokens = #value;
+            #[allow(unused_mut)]
+            let mut #offsets = ::ad_runtime::__private::row_offsets(#name.iter().map(|row| row.len()));
+        });
+        let (shape, cotangent) = (self.fresh("shape"), self.fresh("ct"));
+        // Rows pushed later are taken by their own pushes; the result's own rows are these.
+        self.emit(quote!(let #shape: ::std::vec::Vec<usize> = #offsets.clone();));
+        let backprop = self.backprop(&node, cotangent.to_token_stream());
+        self.piece(quote_spanned! {call.span()=>
+            let #cotangent = ::ad_runtime::__private::unflatten(
+                __adj.vector_result(#vector, #shape[#shape.len() - 1]),
+                &#shape,
+            );
+            #backprop
+        });
+        self.bind(
+            name.clone(),
+            Binding::Nested {
+                vector,
+                offsets,
+                growable: true,
+            },
+        );
     }
 
     /// `let (a, b) = g(x);` where `g` returns a tuple of floats: each name a float, and one

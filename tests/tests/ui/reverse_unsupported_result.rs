@@ -1,8 +1,8 @@
 use ad_runtime::reverse;
 
 #[reverse]
-fn nested(x: f64) -> Vec<Vec<f64>> {
-    vec![vec![x]]
+fn grid(x: f64) -> [[f64; 2]; 2] {
+    [[x, x], [x, x]]
 }
 
 #[reverse]
@@ -19,6 +19,6 @@ fn doubled(x: &[f64]) -> Vec<f64> {
 
 #[reverse]
 fn rows_from_a_call(x: &[f64]) -> f64 {
-    let rows: Vec<Vec<f64>> = nested(x[0]);
+    let rows: [[f64; 2]; 2] = grid(x[0]);
     rows[0][0] + doubled(x)[0]
 }
