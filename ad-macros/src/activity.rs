@@ -494,11 +494,16 @@ struct LengthUses<'a> {
 
 impl LengthUses<'_> {
     fn is_name(&self, expr: &Expr) -> bool {
-        match expr {
-            Expr::Path(path) => path.qself.is_none() && path.path.is_ident(self.name),
-            Expr::Paren(paren) => self.is_name(&paren.expr),
-            _ => false,
-        }
+        names_variable(expr, self.name)
+    }
+}
+
+/// `name` or `(name)`.
+fn names_variable(expr: &Expr, name: &Ident) -> bool {
+    match expr {
+        Expr::Path(path) => path.qself.is_none() && path.path.is_ident(name),
+        Expr::Paren(paren) => names_variable(&paren.expr, name),
+        _ => false,
     }
 }
 
@@ -629,10 +634,8 @@ pub fn container_use_depth(body: &syn::Block, name: &Ident) -> usize {
     impl Uses<'_> {
         fn is_name(&self, expr: &Expr) -> bool {
             match expr {
-                Expr::Path(path) => path.qself.is_none() && path.path.is_ident(self.name),
-                Expr::Paren(paren) => self.is_name(&paren.expr),
                 Expr::Reference(reference) => self.is_name(&reference.expr),
-                _ => false,
+                _ => names_variable(expr, self.name),
             }
         }
     }

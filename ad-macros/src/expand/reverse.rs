@@ -1211,20 +1211,8 @@ impl<'a> Generator<'a> {
                 self.return_pullback(quote!((#(#values,)*)), seed)
             }
             ResultShape::Vector => {
-                let tail = strip_parens(tail);
-                let held: Expr;
-                let tail = if self.vector_of(tail).is_some() {
-                    tail
-                } else {
-                    // `vec![..]`, `[a, b]`, a `collect`: built as a local first.
-                    let ty = self.function.output().expect("a container result");
-                    let local: Stmt = syn::parse_quote_spanned!(tail.span()=>
-                        let __ad_result: #ty = #tail;
-                    );
-                    self.statement(&local);
-                    held = syn::parse_quote!(__ad_result);
-                    &held
-                };
+                let held = self.held_result(tail, |this, tail| this.vector_of(tail).is_some());
+                let tail = &held;
                 let Some(vector) = self.vector_of(tail) else {
                     return quote!(::core::unreachable!());
                 };
@@ -1240,20 +1228,8 @@ impl<'a> Generator<'a> {
                 self.return_pullback(value, seed)
             }
             ResultShape::Rows => {
-                let tail = strip_parens(tail);
-                let held: Expr;
-                let tail = if self.nested_binding(tail).is_some() {
-                    tail
-                } else {
-                    // `vec![vec![..]; n]`, a row-by-row build in a block: a local first.
-                    let ty = self.function.output().expect("a container result");
-                    let local: Stmt = syn::parse_quote_spanned!(tail.span()=>
-                        let __ad_result: #ty = #tail;
-                    );
-                    self.statement(&local);
-                    held = syn::parse_quote!(__ad_result);
-                    &held
-                };
+                let held = self.held_result(tail, |this, tail| this.nested_binding(tail).is_some());
+                let tail = &held;
                 let Some((vector, offsets, _)) = self.nested_binding(tail) else {
                     self.error(
                         tail,
@@ -1271,6 +1247,21 @@ impl<'a> Generator<'a> {
                 self.return_pullback(value, seed)
             }
         }
+    }
+
+    /// The returned container as a name: the tail itself when `is_held` (a container local),
+    /// else a local it is bound to first (`vec![..]`, `[a, b]`, a `collect`, a block).
+    fn held_result(&mut self, tail: &Expr, is_held: impl Fn(&Self, &Expr) -> bool) -> Expr {
+        let tail = strip_parens(tail);
+        if is_held(self, tail) {
+            return tail.clone();
+        }
+        let ty = self.function.output().expect("a container result");
+        let local: Stmt = syn::parse_quote_spanned!(tail.span()=>
+            let __ad_result: #ty = #tail;
+        );
+        self.statement(&local);
+        syn::parse_quote!(__ad_result)
     }
 
     /// `t`, a tuple of `count` floats held in a variable: its node; anything else a constant
@@ -1796,10 +1787,7 @@ impl<'a> Generator<'a> {
         init: &Expr,
         kind: ContainerInit,
     ) {
-        let ty_tokens = ty.map(|ty| {
-            let ty = retype_type(self.function, ty);
-            quote!(: #ty)
-        });
+        let ty_tokens = self.annotation(ty);
         let vector = self.vector_slot();
         self.owned_vectors.insert(vector);
         let cotangents = self.fresh("cts");
@@ -1893,6 +1881,25 @@ impl<'a> Generator<'a> {
         self.bind(name.clone(), Binding::Vector(vector));
     }
 
+    /// `: T` for a `let` annotated with `T`, over the scalar type.
+    fn annotation(&self, ty: Option<&syn::Type>) -> Option<TokenStream> {
+        ty.map(|ty| {
+            let ty = retype_type(self.function, ty);
+            quote!(: #ty)
+        })
+    }
+
+    /// Where each row of the container of containers `name` starts in its flat adjoints, as a
+    /// local (mutable: rows may be pushed).
+    fn emit_row_offsets(&mut self, name: &Ident) -> Ident {
+        let offsets = self.fresh("offsets");
+        self.emit(quote! {
+            #[allow(unused_mut)]
+            let mut #offsets = ::ad_runtime::__private::row_offsets(#name.iter().map(|row| row.len()));
+        });
+        offsets
+    }
+
     /// A container of containers of floats built by a literal (`vec![vec![0.0; n]; m]`,
     /// `[[a, b], [c, d]]`): like a parameter of that shape, its elements' adjoints in one
     /// vector, row after row. Its shape is fixed here: reverse mode writes its elements but
@@ -1904,10 +1911,7 @@ impl<'a> Generator<'a> {
         ty: Option<&syn::Type>,
         literal: NestedLiteral,
     ) {
-        let ty_tokens = ty.map(|ty| {
-            let ty = retype_type(self.function, ty);
-            quote!(: #ty)
-        });
+        let ty_tokens = self.annotation(ty);
         let rows = literal.evaluated();
         let leaves: Vec<&Expr> = rows.iter().flat_map(|row| row.evaluated()).collect();
         let nodes = self.lower_operands(&leaves);
@@ -1942,12 +1946,8 @@ impl<'a> Generator<'a> {
         };
         let value = build(literal.is_vec, body);
         let vector = self.vector_slot();
-        let offsets = self.fresh("offsets");
-        self.emit(quote! {
-            let #mutability #name #ty_tokens = #value;
-            #[allow(unused_mut)]
-            let mut #offsets = ::ad_runtime::__private::row_offsets(#name.iter().map(|row| row.len()));
-        });
+        self.emit(quote!(let #mutability #name #ty_tokens = #value;));
+        let offsets = self.emit_row_offsets(name);
         // Each float of the literal gets the cotangents of the elements it became.
         let cotangents = self.fresh("cts");
         let mut cotangent_of = Vec::new();
@@ -2016,10 +2016,7 @@ impl<'a> Generator<'a> {
         ty: Option<&syn::Type>,
         init: &Expr,
     ) {
-        let ty_tokens = ty.map(|ty| {
-            let ty = retype_type(self.function, ty);
-            quote!(: #ty)
-        });
+        let ty_tokens = self.annotation(ty);
         let value = self.native(init);
         let vector = self.vector_slot();
         let offsets = self.fresh("offsets");
@@ -2530,10 +2527,7 @@ impl<'a> Generator<'a> {
         ty: Option<&syn::Type>,
         call: &Expr,
     ) {
-        let ty_tokens = ty.map(|ty| {
-            let ty = retype_type(self.function, ty);
-            quote!(: #ty)
-        });
+        let ty_tokens = self.annotation(ty);
         let node = self.lower(call);
         let value = node.value();
         self.emit(quote!(let #mutability #name #ty_tokens = #value;));
@@ -2561,19 +2555,12 @@ impl<'a> Generator<'a> {
         ty: Option<&syn::Type>,
         call: &Expr,
     ) {
-        let ty_tokens = ty.map(|ty| {
-            let ty = retype_type(self.function, ty);
-            quote!(: #ty)
-        });
+        let ty_tokens = self.annotation(ty);
         let node = self.lower(call);
         let value = node.value();
         let vector = self.vector_slot();
-        let offsets = self.fresh("offsets");
-        self.emit(quote! {
-            let #mutability #name #ty_tokens = #value;
-            #[allow(unused_mut)]
-            let mut #offsets = ::ad_runtime::__private::row_offsets(#name.iter().map(|row| row.len()));
-        });
+        self.emit(quote!(let #mutability #name #ty_tokens = #value;));
+        let offsets = self.emit_row_offsets(name);
         let (shape, cotangent) = (self.fresh("shape"), self.fresh("ct"));
         // Rows pushed later are taken by their own pushes; the result's own rows are these.
         self.emit(quote!(let #shape: ::std::vec::Vec<usize> = #offsets.clone();));
