@@ -241,6 +241,32 @@ fn matrices_built_row_by_row() {
     check_at_random_points(rows_pushed, rows_pushed_jvp, rows_pushed_vjp, 3, 4);
 }
 
+/// `vec!`s of rows held in variables or copied: `vec![r0, r1]`, `vec![x.to_vec(); 3]`,
+/// `vec![m[1].clone(), n[2].to_vec()]`.
+#[forward]
+#[reverse]
+fn rows_from_containers(x: &[f64]) -> f64 {
+    let mut r0 = x.to_vec();
+    r0[1] *= x[0];
+    let r1 = vec![x[0]; 2];
+    let m = vec![r0, r1];
+    let n = vec![x.to_vec(); 3];
+    let mut o = vec![m[1].clone(), n[2].to_vec()];
+    o[0][1] += n[1][2];
+    m[1][0] * m[0][1] + n[2][1] * n[0][2] + o[0][1] * o[1][0]
+}
+
+#[test]
+fn matrices_from_rows_held_in_variables() {
+    check_at_random_points(
+        rows_from_containers,
+        rows_from_containers_jvp,
+        rows_from_containers_vjp,
+        3,
+        8,
+    );
+}
+
 /// A matrix made anew in every iteration of a loop, written in a branch and a `while` loop,
 /// passed whole and by rows to other differentiated functions.
 #[forward]

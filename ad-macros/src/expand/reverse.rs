@@ -1569,6 +1569,9 @@ impl<'a> Generator<'a> {
                     return self.nested_empty_local(&name, mutability, ty.as_ref(), &init.expr);
                 }
             }
+            if let Some(rows) = self.literal_of_rows(&init.expr) {
+                return self.rows_pushed_from_literal(&name, ty.as_ref(), &init.expr, rows);
+            }
             if let Some(literal) = nested_literal(&init.expr) {
                 let declared_float = ty.as_ref().is_some_and(|ty| first_float_in(ty).is_some())
                     || self.locals.floats.contains(&name);
@@ -2005,6 +2008,57 @@ impl<'a> Generator<'a> {
                 growable: true,
             },
         );
+    }
+
+    /// `vec![r0, r1]`, `vec![x.to_vec(); n]`: a `vec!` whose items are containers of floats
+    /// held in variables or copied (not literals): the items, as a literal of them.
+    fn literal_of_rows(&self, init: &Expr) -> Option<ContainerLiteral<Expr>> {
+        let is_row = |item: &Expr| {
+            let named = matches!(strip_parens(item), Expr::Path(path)
+                if path.path.get_ident().is_some_and(|name| matches!(self.lookup(name), Some(Binding::Vector(_)))));
+            let copied = copied_container(item).is_some_and(|source| {
+                self.vector_of(source).is_some()
+                    || self.row_binding(source).is_some()
+                    || self.nested_row(source).is_some()
+            });
+            (named || copied).then(|| item.clone())
+        };
+        let literal = ContainerLiteral::parse(init, &is_row)?;
+        literal.is_vec.then_some(literal)
+    }
+
+    /// `let m = vec![r0, r1];` is `let mut m = Vec::new(); m.push(r0); m.push(r1);` and
+    /// `let m = vec![row; n];` pushes `n` copies of `row`: rows pushed onto a container of
+    /// containers.
+    fn rows_pushed_from_literal(
+        &mut self,
+        name: &Ident,
+        ty: Option<&syn::Type>,
+        init: &Expr,
+        rows: ContainerLiteral<Expr>,
+    ) {
+        let empty: Expr = syn::parse_quote_spanned!(init.span()=> ::std::vec::Vec::new());
+        self.nested_empty_local(name, Some(Default::default()), ty, &empty);
+        let pushes: Vec<Stmt> = match rows.items {
+            LiteralItems::List(items) => items
+                .iter()
+                .map(|item| syn::parse_quote_spanned!(item.span()=> #name.push(#item);))
+                .collect(),
+            LiteralItems::Repeat(item, count) => {
+                let row = self.fresh("row");
+                vec![
+                    syn::parse_quote_spanned!(item.span()=> let #row = #item;),
+                    syn::parse_quote_spanned!(item.span()=>
+                        for _ in 0..#count {
+                            #name.push(#row.clone());
+                        }
+                    ),
+                ]
+            }
+        };
+        for push in &pushes {
+            self.statement(push);
+        }
     }
 
     /// `let mut rows: Vec<Vec<f64>> = Vec::new();` (or a `Vec::new()` that rows are pushed
