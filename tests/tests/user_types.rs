@@ -980,3 +980,42 @@ fn string_fields_are_data() {
     };
     check(named, named_jvp, named_vjp, &n, 1.1, &mut rng);
 }
+
+// ----- enum values built in the body -----
+
+#[derive(Clone, Debug, PartialEq, Differentiable)]
+pub enum Figure {
+    Circle(f64),
+    Rect { w: f64, h: f64 },
+    Segment(f64, usize, f64),
+}
+
+#[forward]
+#[reverse]
+fn figure_area(#[grad] f: &Figure) -> f64 {
+    match f {
+        Figure::Circle(r) => std::f64::consts::PI * r * r,
+        Figure::Rect { w, h } => w * h,
+        Figure::Segment(a, n, b) => (b - a) * *n as f64,
+    }
+}
+
+/// Variants built from floats (a tuple variant, a struct variant, a tuple variant with a data
+/// field), passed to a differentiated function and matched.
+#[forward]
+#[reverse]
+fn built_figures(a: f64, b: f64) -> f64 {
+    let circle = Figure::Circle(a.sin());
+    let rect = Figure::Rect { w: a * b, h: b };
+    let segment = Figure::Segment(a, 3, b * b);
+    let bonus = match &rect {
+        Figure::Rect { w, .. } => w * 2.0,
+        _ => 0.0,
+    };
+    figure_area(&circle) * figure_area(&rect) + figure_area(&segment) + bonus
+}
+
+#[test]
+fn enum_values_built_in_the_body() {
+    check2_against_differences(built_figures, built_figures_jvp, built_figures_vjp);
+}

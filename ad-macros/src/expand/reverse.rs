@@ -1402,7 +1402,14 @@ impl<'a> Generator<'a> {
             }
         }
         if let (Pat::Ident(name), Some(init)) = (strip_pattern_type(&local.pat), &local.init) {
-            if let Expr::Struct(structure) = strip_parens(&init.expr) {
+            // `Shape::Circle(r)` is `Shape::Circle { 0: r }`.
+            let tuple_variant = self.tuple_variant_as_struct(&init.expr);
+            let built = tuple_variant
+                .as_ref()
+                .map(|structure| Expr::Struct(structure.clone()));
+            if let Expr::Struct(structure) =
+                built.as_ref().unwrap_or_else(|| strip_parens(&init.expr))
+            {
                 let scalar = self.scalar().to_token_stream();
                 if structure.qself.is_none()
                     && structure.rest.is_none()
@@ -2426,6 +2433,55 @@ impl<'a> Generator<'a> {
     /// `let q = Point { x: a * b, y: c };` of a type that derives `Differentiable`: the twin is
     /// built and numbered like a `#[grad]` parameter; the backward piece hands each float
     /// field's adjoint to its value.
+    /// `Shape::Circle(a, b)` of a type that derives `Differentiable`, as the struct expression
+    /// `Shape::Circle { 0: a, 1: b }` (which Rust accepts too).
+    fn tuple_variant_as_struct(&self, expr: &Expr) -> Option<syn::ExprStruct> {
+        let Expr::Call(call) = strip_parens(expr) else {
+            return None;
+        };
+        let Expr::Path(func) = &*call.func else {
+            return None;
+        };
+        let last = func.path.segments.last()?;
+        let is_variant = func.path.segments.len() >= 2
+            && last
+                .ident
+                .to_string()
+                .starts_with(|c: char| c.is_ascii_uppercase());
+        let scalar = self.scalar().to_token_stream();
+        if func.qself.is_some()
+            || !is_variant
+            || self
+                .locals
+                .user_types
+                .twin_path(&func.path, &scalar)
+                .is_none()
+        {
+            return None;
+        }
+        let fields = call.args.iter().enumerate().map(|(position, arg)| {
+            let member = syn::Member::Unnamed(syn::Index {
+                index: position as u32,
+                span: arg.span(),
+            });
+            syn::FieldValue {
+                attrs: Vec::new(),
+                member,
+                colon_token: Some(Default::default()),
+                expr: arg.clone(),
+            }
+        });
+        Some(syn::ExprStruct {
+            attrs: Vec::new(),
+            qself: None,
+            path: func.path.clone(),
+            brace_token: Default::default(),
+            fields: fields.collect(),
+            dot2_token: None,
+            rest: None,
+        })
+    }
+
     fn struct_local(&mut self, name: &syn::PatIdent, structure: &syn::ExprStruct) {
         let scalar = self.scalar().to_token_stream();
         let twin = self
@@ -2488,12 +2544,28 @@ impl<'a> Generator<'a> {
             let (#owned, _) = #numbered;
             let #indices = &#owned;
         });
+        // A variant of an enum (`Shape::Rect { w, h }`, `Shape::Circle(r)`): its fields are
+        // reached by matching the index twin, which has the same variant.
+        let variant = (structure.path.segments.len() > type_path.segments.len()).then(|| {
+            self.locals
+                .user_types
+                .twin_path(&structure.path, &quote!(::ad_runtime::__private::Index))
+        });
         let mut backward = TokenStream::new();
         for (field, node) in float_fields.iter().zip(&nodes) {
             let member = &field.member;
             let index = self.fresh("field");
+            let part = match &variant {
+                Some(Some(index_twin)) => quote! {
+                    match #indices {
+                        #index_twin { #member: __ad_part, .. } => __ad_part,
+                        _ => ::core::unreachable!("the variant just built"),
+                    }
+                },
+                _ => quote!(&#indices.#member),
+            };
             self.emit(quote! {
-                let #index = ::ad_runtime::__private::IndexProbe(&#indices.#member).__ad_index();
+                let #index = ::ad_runtime::__private::IndexProbe(#part).__ad_index();
             });
             let cotangent = self.fresh("ct");
             let give = self.backprop(node, cotangent.to_token_stream());
