@@ -28,6 +28,12 @@ pub struct Locals {
     /// Names bound by patterns over values holding floats (the parts of `#[grad]` values):
     /// a `#[no_grad]` float among them is a plain float in derivative code.
     pub pattern_bound: HashSet<Ident>,
+    /// Container parameters and locals every `let` of which binds a container: their `len()`
+    /// is data.
+    pub containers: HashSet<Ident>,
+    /// `#[grad]` parameters of user types and locals bound to a struct or variant built in
+    /// the body: a method of theirs named `len` may return a float.
+    pub user_values: HashSet<Ident>,
 }
 
 impl Locals {
@@ -40,8 +46,24 @@ impl Locals {
             user_types: UserTypes::of(function),
             untyped: collector.untyped,
             pattern_bound: HashSet::new(),
+            containers: container_locals(&function.item.block),
+            user_values: user_value_locals(&function.item.block),
         };
         for param in &function.params {
+            // A container parameter the body never binds again.
+            let container =
+                param.user_type.is_none() && (param.is_flat_vector() || param.is_nested_vector());
+            if container && !locals.all.contains(&param.name) {
+                locals.containers.insert(param.name.clone());
+            }
+            if param.user_type.is_some() {
+                locals.user_values.insert(param.name.clone());
+                if param.receiver {
+                    locals
+                        .user_values
+                        .insert(Ident::new("self", param.name.span()));
+                }
+            }
             locals.all.insert(param.name.clone());
             if param.kind != ParamKind::Data {
                 locals.floats.insert(param.name.clone());
@@ -127,9 +149,26 @@ impl Locals {
                 }
                 syn::visit::visit_expr_struct(self, expr);
             }
+            /// `Shape::Circle(a * b)`: a variant of a user type built from floats is a twin.
+            fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+                let from_floats = call.args.iter().any(|arg| self.locals.may_be_float(arg));
+                if from_floats {
+                    self.found
+                        .extend(crate::user_types::variant_call_type(call));
+                }
+                syn::visit::visit_expr_call(self, call);
+            }
             fn visit_local(&mut self, local: &'ast syn::Local) {
                 // `let q = Point { .. };`: `q.norm()` is a method of `Point`.
                 if let (Pat::Ident(name), Some(init)) = (&local.pat, &local.init) {
+                    if let Expr::Call(call) = &*init.expr {
+                        let from_floats = call.args.iter().any(|arg| self.locals.may_be_float(arg));
+                        if let (true, Some(path)) =
+                            (from_floats, crate::user_types::variant_call_type(call))
+                        {
+                            self.values.push((name.ident.clone(), path));
+                        }
+                    }
                     if let Expr::Struct(structure) = &*init.expr {
                         let from_floats = structure
                             .fields
@@ -198,7 +237,13 @@ impl Locals {
             },
             Expr::Cast(cast) => first_float_in(&cast.ty).is_some(),
             Expr::MethodCall(call) => {
-                !is_non_float_method(&call.method)
+                // `p.len()` of a user value is its own method, which may return a float (a
+                // field's, `p.weights.len()`, is taken for a container's).
+                let measures_user_value = ["len", "is_empty"]
+                    .contains(&call.method.to_string().as_str())
+                    && value_name(&call.receiver)
+                        .is_some_and(|name| self.user_values.contains(name));
+                (!is_non_float_method(&call.method) || measures_user_value)
                     && (recurse(&call.receiver) || call.args.iter().any(recurse))
             }
             Expr::Call(call) => match &*call.func {
@@ -538,25 +583,6 @@ impl<'ast> Visit<'ast> for LengthUses<'_> {
 /// name that a `let` of the body binds to one of those or to an empty `Vec`). Then a
 /// `let name = Vec::new();` starts a container of containers, not of floats.
 pub fn pushes_rows(body: &syn::Block, name: &Ident) -> bool {
-    #[derive(Default)]
-    struct Containers(HashSet<Ident>);
-    impl<'ast> Visit<'ast> for Containers {
-        fn visit_local(&mut self, local: &'ast syn::Local) {
-            let (names, ty) = pattern_bindings(&local.pat);
-            let typed = ty
-                .as_ref()
-                .is_some_and(|ty| crate::ast::container_element(ty).is_some());
-            let built = local
-                .init
-                .as_ref()
-                .is_some_and(|init| builds_container(&init.expr));
-            if let ([name], true) = (names.as_slice(), typed || built) {
-                self.0.insert(name.clone());
-            }
-            syn::visit::visit_local(self, local);
-        }
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-    }
     struct Pushes<'a> {
         name: &'a Ident,
         containers: HashSet<Ident>,
@@ -581,15 +607,94 @@ pub fn pushes_rows(body: &syn::Block, name: &Ident) -> bool {
         }
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
-    let mut containers = Containers::default();
-    containers.visit_block(body);
     let mut pushes = Pushes {
         name,
-        containers: containers.0,
+        containers: container_locals(body),
         rows: false,
     };
     pushes.visit_block(body);
     pushes.rows
+}
+
+/// The name an expression is, up to references and parentheses: `p` in `p`, `&p`, `*p`, `(p)`.
+fn value_name(expr: &Expr) -> Option<&Ident> {
+    match expr {
+        Expr::Path(path) if path.qself.is_none() => path.path.get_ident(),
+        Expr::Paren(paren) => value_name(&paren.expr),
+        Expr::Reference(reference) => value_name(&reference.expr),
+        Expr::Unary(unary) if matches!(unary.op, UnOp::Deref(_)) => value_name(&unary.expr),
+        _ => None,
+    }
+}
+
+/// The locals `body` binds to a struct or an enum variant it builds (`Point { .. }`,
+/// `Shape::Circle(r)`).
+fn user_value_locals(body: &syn::Block) -> HashSet<Ident> {
+    #[derive(Default)]
+    struct Values(HashSet<Ident>);
+    impl<'ast> Visit<'ast> for Values {
+        fn visit_local(&mut self, local: &'ast syn::Local) {
+            if let Some(init) = &local.init {
+                let built = match &*init.expr {
+                    Expr::Struct(_) => true,
+                    Expr::Call(call) => crate::user_types::variant_call_type(call).is_some(),
+                    _ => false,
+                };
+                if built {
+                    self.0.extend(pattern_bindings(&local.pat).0);
+                }
+            }
+            syn::visit::visit_local(self, local);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut values = Values::default();
+    values.visit_block(body);
+    values.0
+}
+
+/// The names that every `let` of `body` binding them binds to a container: a container type
+/// written (`let v: Vec<f64> = ..`) or a value that builds one (`vec![..]`, `Vec::new()`,
+/// `x.to_vec()`, a `collect`). Their `len()` is an integer, whatever they hold.
+pub fn container_locals(body: &syn::Block) -> HashSet<Ident> {
+    #[derive(Default)]
+    struct Containers {
+        containers: HashSet<Ident>,
+        others: HashSet<Ident>,
+    }
+    impl<'ast> Visit<'ast> for Containers {
+        fn visit_local(&mut self, local: &'ast syn::Local) {
+            let (names, ty) = pattern_bindings(&local.pat);
+            let typed = ty
+                .as_ref()
+                .is_some_and(|ty| crate::ast::container_element(ty).is_some());
+            let built = local
+                .init
+                .as_ref()
+                .is_some_and(|init| builds_container(&init.expr));
+            match (names.as_slice(), typed || built) {
+                ([name], true) => {
+                    self.containers.insert(name.clone());
+                }
+                _ => self.others.extend(names),
+            }
+            // The pattern is classified above; only the initializer is walked on.
+            if let Some(init) = &local.init {
+                self.visit_expr(&init.expr);
+                if let Some((_, diverge)) = &init.diverge {
+                    self.visit_expr(diverge);
+                }
+            }
+        }
+        fn visit_pat(&mut self, pat: &'ast Pat) {
+            // Names bound by other patterns (`for`, `match`, closures) are not containers.
+            self.others.extend(pattern_bindings(pat).0);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut containers = Containers::default();
+    containers.visit_block(body);
+    &containers.containers - &containers.others
 }
 
 /// `vec![..]`, `[..]`, `Vec::new()`, `Vec::with_capacity(n)`, `x.to_vec()`, `x.clone()`,

@@ -93,9 +93,11 @@ impl Retype<'_> {
 
     /// An expression computed from data alone (see [`is_data_constant`]).
     fn is_data_constant(&self, expr: &Expr) -> bool {
-        is_data_constant(expr, &|name| {
-            self.locals.floats.contains(name) || self.locals.untyped.contains(name)
-        })
+        is_data_constant(
+            expr,
+            &|name| self.locals.floats.contains(name) || self.locals.untyped.contains(name),
+            &|name| self.locals.containers.contains(name),
+        )
     }
 
     /// Lifts `expr` if it reads data: a local that holds no float, a field or dereference of
@@ -352,7 +354,11 @@ fn is_constant_path(path: &Path, locals: &Locals) -> bool {
 /// lifted on their own), naming no variable for which `may_hold_float` holds, and assigning,
 /// returning, breaking and calling generated functions nowhere. It can run on plain floats
 /// and be lifted as a whole.
-pub fn is_data_constant(expr: &Expr, may_hold_float: &dyn Fn(&Ident) -> bool) -> bool {
+pub fn is_data_constant(
+    expr: &Expr,
+    may_hold_float: &dyn Fn(&Ident) -> bool,
+    is_container: &dyn Fn(&Ident) -> bool,
+) -> bool {
     let compound = matches!(
         expr,
         Expr::Binary(_)
@@ -365,13 +371,28 @@ pub fn is_data_constant(expr: &Expr, may_hold_float: &dyn Fn(&Ident) -> bool) ->
     );
     // A closure's own parameters (`|w| w * cfg.hi` inside the expression) are bound by it.
     let bound_inside = closure_parameters(expr);
-    // `v.len()`, `v.is_empty()` of a container of floats are data.
+    // `v.len()`, `v[i].len()`, `v.is_empty()` of a container of floats are data (not a
+    // user type's method that happens to be named `len`).
     let mut measured = expr.clone();
-    struct Lengths;
-    impl syn::visit_mut::VisitMut for Lengths {
+    struct Lengths<'a>(&'a dyn Fn(&Ident) -> bool);
+    impl Lengths<'_> {
+        fn of_container(&self, receiver: &Expr) -> bool {
+            match receiver {
+                Expr::Path(path) => path.path.get_ident().is_some_and(|name| (self.0)(name)),
+                Expr::Index(index) => self.of_container(&index.expr),
+                Expr::Paren(paren) => self.of_container(&paren.expr),
+                Expr::Reference(reference) => self.of_container(&reference.expr),
+                _ => false,
+            }
+        }
+    }
+    impl syn::visit_mut::VisitMut for Lengths<'_> {
         fn visit_expr_mut(&mut self, expr: &mut Expr) {
             if let Expr::MethodCall(call) = expr {
-                if call.args.is_empty() && (call.method == "len" || call.method == "is_empty") {
+                if call.args.is_empty()
+                    && (call.method == "len" || call.method == "is_empty")
+                    && self.of_container(&call.receiver)
+                {
                     *expr = syn::parse_quote!(0usize);
                     return;
                 }
@@ -379,7 +400,7 @@ pub fn is_data_constant(expr: &Expr, may_hold_float: &dyn Fn(&Ident) -> bool) ->
             syn::visit_mut::visit_expr_mut(self, expr);
         }
     }
-    syn::visit_mut::VisitMut::visit_expr_mut(&mut Lengths, &mut measured);
+    syn::visit_mut::VisitMut::visit_expr_mut(&mut Lengths(is_container), &mut measured);
     let expr = &measured;
     compound
         && !mentions_name(expr, &|name| {

@@ -202,3 +202,27 @@ pub fn struct_type(path: &Path) -> Option<Path> {
     });
     pattern_type(&pattern)
 }
+
+/// The type whose tuple variant a call builds: `Shape` for `Shape::Circle(r)` (the last two
+/// segments named like a type and a variant); `None` for functions (`Vec::new`, `f64::max`)
+/// and the prelude's `Some(..)`, `Ok(..)`.
+pub fn variant_call_type(call: &syn::ExprCall) -> Option<Path> {
+    let syn::Expr::Path(func) = &*call.func else {
+        return None;
+    };
+    if func.qself.is_some() {
+        return None;
+    }
+    let path = &func.path;
+    let count = path.segments.len();
+    let upper = |ident: &Ident| {
+        ident
+            .to_string()
+            .starts_with(|c: char| c.is_ascii_uppercase())
+    };
+    (count >= 2 && upper(&path.segments[count - 1].ident) && upper(&path.segments[count - 2].ident))
+        .then(|| Path {
+            leading_colon: path.leading_colon,
+            segments: path.segments.iter().take(count - 1).cloned().collect(),
+        })
+}

@@ -1019,3 +1019,42 @@ fn built_figures(a: f64, b: f64) -> f64 {
 fn enum_values_built_in_the_body() {
     check2_against_differences(built_figures, built_figures_jvp, built_figures_vjp);
 }
+
+// ----- a user method named like a container's -----
+
+#[derive(Clone, Debug, PartialEq, Differentiable)]
+pub struct Segment {
+    pub a: f64,
+    pub b: f64,
+}
+
+impl Segment {
+    /// A float-valued method named `len`: not a container's length (found by review: its
+    /// derivative was dropped).
+    #[forward]
+    #[reverse]
+    pub fn len(&self) -> f64 {
+        (self.a * self.a + self.b * self.b).sqrt()
+    }
+}
+
+#[forward]
+#[reverse]
+fn segment_len(#[grad] s: &Segment, t: f64) -> f64 {
+    let l = s.len();
+    let doubled = 2.0 * s.len() + 1.0;
+    l * t + s.a + doubled * t
+}
+
+#[test]
+fn a_method_named_len_returning_a_float() {
+    let mut rng = Rng::new(31);
+    for _ in 0..4 {
+        let s = Segment {
+            a: rng.uniform(-1.5, 1.5),
+            b: rng.uniform(-1.5, 1.5),
+        };
+        let t = rng.uniform(-1.5, 1.5);
+        check(segment_len, segment_len_jvp, segment_len_vjp, &s, t, &mut rng);
+    }
+}

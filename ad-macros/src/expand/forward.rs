@@ -47,6 +47,8 @@ pub fn retype_type(function: &Function, ty: &Type) -> Type {
         user_types: UserTypes::of(function),
         untyped: Default::default(),
         pattern_bound: Default::default(),
+        containers: Default::default(),
+        user_values: Default::default(),
     };
     let mut retype = Retype {
         float: function.float,

@@ -2439,26 +2439,12 @@ impl<'a> Generator<'a> {
         let Expr::Call(call) = strip_parens(expr) else {
             return None;
         };
+        crate::user_types::variant_call_type(call)?;
         let Expr::Path(func) = &*call.func else {
             return None;
         };
-        let last = func.path.segments.last()?;
-        let is_variant = func.path.segments.len() >= 2
-            && last
-                .ident
-                .to_string()
-                .starts_with(|c: char| c.is_ascii_uppercase());
         let scalar = self.scalar().to_token_stream();
-        if func.qself.is_some()
-            || !is_variant
-            || self
-                .locals
-                .user_types
-                .twin_path(&func.path, &scalar)
-                .is_none()
-        {
-            return None;
-        }
+        self.locals.user_types.twin_path(&func.path, &scalar)?;
         let fields = call.args.iter().enumerate().map(|(position, arg)| {
             let member = syn::Member::Unnamed(syn::Index {
                 index: position as u32,
@@ -5645,14 +5631,23 @@ impl<'a> Generator<'a> {
     /// An expression computed from data alone (`crate::retype::is_data_constant`), judged by
     /// the bindings in scope.
     fn is_data_constant(&self, expr: &Expr) -> bool {
-        crate::retype::is_data_constant(expr, &|name| {
-            let bound_to_floats = match self.lookup(name) {
-                Some(Binding::Data) => false,
-                Some(_) => true,
-                None => self.locals.floats.contains(name),
-            };
-            bound_to_floats || self.locals.untyped.contains(name)
-        })
+        crate::retype::is_data_constant(
+            expr,
+            &|name| {
+                let bound_to_floats = match self.lookup(name) {
+                    Some(Binding::Data) => false,
+                    Some(_) => true,
+                    None => self.locals.floats.contains(name),
+                };
+                bound_to_floats || self.locals.untyped.contains(name)
+            },
+            &|name| {
+                matches!(
+                    self.lookup(name),
+                    Some(Binding::Vector(_) | Binding::Nested { .. } | Binding::Row { .. })
+                )
+            },
+        )
     }
 
     /// A float read from a `#[grad]` value: `value` at the place `expr` names. What is read
