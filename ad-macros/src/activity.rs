@@ -727,11 +727,35 @@ pub fn builds_empty_vec(expr: &Expr) -> bool {
     }
 }
 
+/// Whether `body` binds `name` once (one `let`, and no pattern anywhere else binds it): then
+/// every use of `name` in `body` is of that binding.
+pub fn bound_once(body: &syn::Block, name: &Ident) -> bool {
+    struct Count<'a>(&'a Ident, usize);
+    impl<'ast> Visit<'ast> for Count<'_> {
+        fn visit_pat_ident(&mut self, pat: &'ast syn::PatIdent) {
+            if pat.ident == *self.0 {
+                self.1 += 1;
+            }
+            syn::visit::visit_pat_ident(self, pat);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut count = Count(name, 0);
+    count.visit_block(body);
+    count.1 == 1
+}
+
 /// How `name` is used as a container in `body`: 2 when an element of a row is indexed
 /// (`name[i][j]`), 1 when it is indexed (`name[i]`), measured or iterated (`name.len()`,
 /// `name.iter()`, `for v in &name`), 0 otherwise. Then a `let name = g(x);` takes a container
 /// of rows, or of floats, from `g`.
 pub fn container_use_depth(body: &syn::Block, name: &Ident) -> usize {
+    container_use_depth_in(&body.stmts, name)
+}
+
+/// The same over `statements` (those after a `let`), up to the first `let` that binds `name`
+/// again (its initializer still reads this binding).
+pub fn container_use_depth_in(statements: &[syn::Stmt], name: &Ident) -> usize {
     struct Uses<'a> {
         name: &'a Ident,
         depth: usize,
@@ -768,6 +792,16 @@ pub fn container_use_depth(body: &syn::Block, name: &Ident) -> usize {
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
     let mut uses = Uses { name, depth: 0 };
-    uses.visit_block(body);
+    for statement in statements {
+        if let syn::Stmt::Local(local) = statement {
+            if pattern_bindings(&local.pat).0.contains(name) {
+                if let Some(init) = &local.init {
+                    uses.visit_expr(&init.expr);
+                }
+                break;
+            }
+        }
+        uses.visit_stmt(statement);
+    }
     uses.depth
 }

@@ -897,6 +897,14 @@ pub fn into_array<S: Scalar, const N: usize>(adjoint: Vec<S>) -> [S; N] {
     array
 }
 
+/// The adjoint of an `[[f64; M]; N]` parameter, from its rows (as many as the parameter has).
+pub fn rows_into_array<R, const N: usize>(rows: Vec<R>) -> [R; N] {
+    match rows.try_into() {
+        Ok(array) => array,
+        Err(_) => unreachable!("an array parameter's adjoint has its rows"),
+    }
+}
+
 /// Where each row of a container of containers starts in the flat vector of its elements'
 /// adjoints, and (last) how many elements there are.
 pub fn row_offsets(lengths: impl Iterator<Item = usize>) -> Vec<usize> {

@@ -1055,6 +1055,13 @@ fn a_method_named_len_returning_a_float() {
             b: rng.uniform(-1.5, 1.5),
         };
         let t = rng.uniform(-1.5, 1.5);
-        check(segment_len, segment_len_jvp, segment_len_vjp, &s, t, &mut rng);
+        check(
+            segment_len,
+            segment_len_jvp,
+            segment_len_vjp,
+            &s,
+            t,
+            &mut rng,
+        );
     }
 }

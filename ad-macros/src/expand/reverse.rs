@@ -31,8 +31,8 @@ use syn::visit_mut::VisitMut;
 use syn::{BinOp, Block, Expr, Ident, Lifetime, Pat, Stmt, UnOp};
 
 use crate::activity::{
-    assigns, builds_empty_vec, container_use_depth, is_float_type_path, keeps_its_length,
-    pattern_bindings, pushes_rows, Locals,
+    assigns, bound_once, builds_empty_vec, container_use_depth, container_use_depth_in,
+    is_float_type_path, keeps_its_length, pattern_bindings, pushes_rows, Locals,
 };
 use crate::ast::{first_float_in, float_of_type, Function, ParamKind};
 use crate::attr::{self, CheckpointArgs};
@@ -837,6 +837,9 @@ struct Generator<'a> {
     /// Their vectors of adjoints, with their lengths: sized once when the backward sweep
     /// starts, so that adding to an element never grows them (no call in the hot code).
     sized_vectors: Vec<(usize, Ident)>,
+    /// The statements of the block being lowered, and the position of the one after the
+    /// statement being lowered: what a `let` is followed by in its scope.
+    following: Option<(std::rc::Rc<Vec<Stmt>>, usize)>,
     /// How many element reads the backward code does again.
     reads_again: usize,
     /// Names of the constants and statics the body declares: one in a loop's body may shadow a
@@ -914,6 +917,7 @@ impl<'a> Generator<'a> {
             borrowed: None,
             shared_containers: Vec::new(),
             sized_vectors: Vec::new(),
+            following: None,
             reads_again: 0,
             body_items: declared_items(&function.body),
         }
@@ -1092,7 +1096,7 @@ impl<'a> Generator<'a> {
                         )
                     };
                     self.parameter_adjoints.push(match param.array_length() {
-                        Some(_) => quote!(::ad_runtime::__private::into_array(#rows)),
+                        Some(_) => quote!(::ad_runtime::__private::rows_into_array(#rows)),
                         None => rows,
                     });
                     Binding::Nested {
@@ -1339,16 +1343,24 @@ impl<'a> Generator<'a> {
     /// (the block's value), if any.
     fn block_statements(&mut self, block: &Block) -> Option<Expr> {
         let count = block.stmts.len();
+        let statements = std::rc::Rc::new(block.stmts.clone());
+        let outer = self.following.take();
+        let mut tail = None;
         for (index, stmt) in block.stmts.iter().enumerate() {
             match stmt {
-                Stmt::Expr(expr, None) if index + 1 == count => return Some(expr.clone()),
+                Stmt::Expr(expr, None) if index + 1 == count => {
+                    tail = Some(expr.clone());
+                    break;
+                }
                 _ => {
+                    self.following = Some((statements.clone(), index + 1));
                     self.statement(stmt);
                     self.advance_running(stmt);
                 }
             }
         }
-        None
+        self.following = outer;
+        tail
     }
 
     fn statement(&mut self, stmt: &Stmt) {
@@ -1555,9 +1567,16 @@ impl<'a> Generator<'a> {
                         .and_then(float_of_type)
                         .is_some()
                 });
-                let depth = match &ty {
-                    None => container_use_depth(&self.function.item.block, &name),
-                    Some(_) => 0,
+                // The uses of this binding tell what the call returns: those in the rest of
+                // its block, up to a `let` binding the name again.
+                let body = &self.function.item.block;
+                let depth = match (&ty, &self.following) {
+                    (Some(_), _) => 0,
+                    (None, Some((statements, next))) => {
+                        container_use_depth_in(&statements[*next..], &name)
+                    }
+                    (None, None) if bound_once(body, &name) => container_use_depth(body, &name),
+                    (None, None) => 0,
                 };
                 let typed_rows = ty.as_ref().is_some_and(crate::ast::is_vec_of_float_rows);
                 if typed_rows || depth == 2 {
@@ -1632,6 +1651,22 @@ impl<'a> Generator<'a> {
                 self.bind(name, Binding::Row { vector, start });
                 return;
             }
+            // `let r = a[i];` of an array row (a copy): a copy of the row.
+            if let Expr::Index(row) = strip_parens(&init.expr) {
+                if self.nested_binding(&row.expr).is_some() {
+                    let reference: Expr = syn::parse_quote!(&#row);
+                    if let Some((vector, start)) = self.row_of(&reference) {
+                        let kind = ContainerInit::CopyOfRow(vector, start);
+                        return self.container_local(
+                            &name,
+                            mutability,
+                            ty.as_ref(),
+                            &init.expr,
+                            kind,
+                        );
+                    }
+                }
+            }
             // `x[i][j]` (an element, a float) falls through to the float `let` below.
             let nested_element = matches!(strip_parens(&init.expr), Expr::Index(index) if self.nested_row(&index.expr).is_some());
             if self.names_nested(&init.expr) && !nested_element {
@@ -1690,10 +1725,29 @@ impl<'a> Generator<'a> {
                 .as_ref()
                 .is_some_and(|init| matches!(&*init.expr, Expr::Call(_) | Expr::MethodCall(_)));
             let data_call = init.filter(|init| from_call && self.is_data_constant(&init.expr));
+            let scalar = self.scalar();
             if let (None, Some(init)) = (float_of_type(ty), data_call) {
-                // `let d: Vec<f64> = data(n);`: data, as its plain type says; its elements are
-                // lifted where they are read.
                 let value = self.native(&init.expr);
+                if crate::ast::container_element(ty)
+                    .and_then(float_of_type)
+                    .is_some()
+                {
+                    // `let d: Vec<f64> = data(n);`: constants of the scalar type, a container
+                    // like any other (written, pushed as a row, passed to calls).
+                    let retyped = retype_type(self.function, ty);
+                    self.emit(quote! {
+                        let #mutability #name: #retyped =
+                            ::ad_runtime::__private::lift_elements::<#scalar, _>({
+                                let __ad_plain: #ty = #value;
+                                __ad_plain
+                            });
+                    });
+                    let vector = self.vector_slot();
+                    self.piece(quote!(let _ = __adj.take_vector(#vector);));
+                    self.bind(name, Binding::Vector(vector));
+                    return;
+                }
+                // Deeper containers of data: their elements are lifted where they are read.
                 self.emit(quote!(let #mutability #name: #ty = #value;));
                 self.bind(name, Binding::Data);
                 return;
@@ -2116,9 +2170,15 @@ impl<'a> Generator<'a> {
                 name
             }
         };
-        let row_vector = match self.lookup(&row_name) {
-            Some(Binding::Vector(row_vector)) => Some(row_vector),
-            Some(Binding::Data) => None,
+        let (row_vector, row_value) = match self.lookup(&row_name) {
+            Some(Binding::Vector(row_vector)) => (Some(row_vector), quote!(#row_name)),
+            // Constants (`data(n)`, a `vec!` of literals): lifted to the scalar type.
+            Some(Binding::Data) => {
+                let scalar = self.scalar();
+                let lifted =
+                    quote!(::ad_runtime::__private::lift_elements::<#scalar, _>(#row_name));
+                (None, lifted)
+            }
             _ => {
                 return self.error(
                     row,
@@ -2135,7 +2195,7 @@ impl<'a> Generator<'a> {
             let #start: usize = #offsets[#offsets.len() - 1];
             let #end: usize = #start + #row_name.len();
             #offsets.push(#end);
-            #receiver.push(#row_name);
+            #receiver.push(#row_value);
         });
         let cotangents = self.fresh("cts");
         let give =
@@ -5158,6 +5218,13 @@ impl<'a> Generator<'a> {
         let Some(vector) = self.vector_of(&index.expr) else {
             return if self.names_nested(&index.expr) {
                 self.refuse(&whole, NESTED_ELEMENT_BY_ELEMENT)
+            } else if let Some(Binding::Float(_)) = self.path_binding(&index.expr) {
+                self.refuse(
+                    &whole,
+                    "reverse mode took this name for a float: when a call's result is bound \
+                     to a name that is bound again elsewhere, write its type (`let y: Vec<f64> \
+                     = g(x);`)",
+                )
             } else if self.may_be_float(&index.expr) {
                 self.refuse(
                     &whole,
@@ -5709,6 +5776,14 @@ impl<'a> Generator<'a> {
                 Some(Binding::Nested { .. })
             ),
             _ => false,
+        }
+    }
+
+    /// The binding of `expr` when it is a name.
+    fn path_binding(&self, expr: &Expr) -> Option<Binding> {
+        match strip_parens(expr) {
+            Expr::Path(path) => self.lookup(path.path.get_ident()?),
+            _ => None,
         }
     }
 
