@@ -275,6 +275,8 @@ fn is_non_float_method(method: &Ident) -> bool {
         "is_sign_positive",
         "is_sign_negative",
         "is_zero",
+        "is_some",
+        "is_none",
         "len",
         "is_empty",
         "to_f64",

@@ -1,0 +1,603 @@
+//! `Option`s of floats built in the body, in reverse mode: `Some(e)`, `None`, `if`/`match`
+//! giving them, assignments in loops and branches; read by `match` (with guards), `if let`,
+//! `unwrap_or`, `unwrap`, `expect`, `is_some`, `is_none`. Each function is checked at points
+//! that take each path: the value against the plain function (bit for bit), forward mode
+//! against central differences, reverse mode against forward mode along every basis
+//! direction.
+
+// The functions spell out forms on purpose (`match` where `unwrap_or` would do, `x = x * y`).
+#![allow(
+    clippy::manual_unwrap_or,
+    clippy::manual_unwrap_or_default,
+    clippy::assign_op_pattern,
+    clippy::redundant_pattern_matching,
+    clippy::match_like_matches_macro,
+    clippy::single_match,
+    clippy::needless_late_init,
+    clippy::collapsible_else_if,
+    clippy::unnecessary_literal_unwrap,
+    clippy::question_mark,
+    clippy::shadow_unrelated,
+    clippy::manual_map,
+    clippy::option_map_unit_fn
+)]
+
+mod common;
+
+use ad_runtime::{forward, reverse};
+use approx::assert_relative_eq;
+use common::forward_checked2;
+
+/// `f(x, y)` at a point: forward against central differences and the plain function, reverse
+/// against forward along both directions (to 1e-12), and `_vjp` linear in its cotangent.
+fn check2(
+    plain: impl Fn(f64, f64) -> f64,
+    jvp: impl Fn(f64, f64, f64, f64) -> (f64, f64),
+    vjp: impl Fn(f64, f64, f64) -> (f64, (f64, f64)),
+    x: f64,
+    y: f64,
+) {
+    let (value, along_x, along_y) = forward_checked2(&plain, &jvp, x, y);
+    let (reverse_value, (dx, dy)) = vjp(x, y, 1.0);
+    assert_eq!(
+        reverse_value.to_bits(),
+        value.to_bits(),
+        "reverse value at ({x}, {y})"
+    );
+    assert_relative_eq!(dx, along_x, epsilon = 1e-12, max_relative = 1e-12);
+    assert_relative_eq!(dy, along_y, epsilon = 1e-12, max_relative = 1e-12);
+    let (_, (scaled_x, scaled_y)) = vjp(x, y, -2.5);
+    assert_relative_eq!(scaled_x, -2.5 * dx, epsilon = 1e-12, max_relative = 1e-12);
+    assert_relative_eq!(scaled_y, -2.5 * dy, epsilon = 1e-12, max_relative = 1e-12);
+}
+
+macro_rules! check2 {
+    ($f:ident, $jvp:ident, $vjp:ident, $grad:ident, $points:expr) => {
+        for (x, y) in $points {
+            check2($f, $jvp, $vjp, x, y);
+            let (value, grads) = $grad(x, y);
+            let (reverse_value, reverse_grads) = $vjp(x, y, 1.0);
+            assert_eq!(value.to_bits(), reverse_value.to_bits());
+            assert_eq!(grads, reverse_grads);
+        }
+    };
+}
+
+#[forward]
+#[reverse]
+fn everything(x: f64, y: f64) -> f64 {
+    let m = if x > 0.0 { Some(x * x) } else { None };
+    let a = m.unwrap_or(y);
+    let mut best: Option<f64> = None;
+    for i in 0..3 {
+        let c = x * i as f64 - y;
+        best = match best {
+            Some(b) if b > c => Some(b),
+            _ => Some(c),
+        };
+    }
+    let b = match best {
+        Some(v) => v * 2.0,
+        None => 0.0,
+    };
+    let c = if let Some(v) = m { v.sin() } else { y };
+    let d = if m.is_some() { 1.0 } else { 0.0 };
+    let e = if m.is_none() { y * y } else { m.unwrap() };
+    a + b + c + d * x + e
+}
+
+#[test]
+fn everything_on_each_path() {
+    // x > 0 (Some) and x < 0 (None); the running optimum's guard both ways (x > 0: each
+    // iteration's candidate is larger; x < 0: the first stays best).
+    check2!(
+        everything,
+        everything_jvp,
+        everything_vjp,
+        everything_grad,
+        [(0.7, 0.3), (1.9, -1.2), (-0.8, 0.4), (-1.3, -2.1)]
+    );
+}
+
+#[forward]
+#[reverse]
+fn unwraps(x: f64, y: f64) -> f64 {
+    let o = Some(x * y);
+    let p = if y > 0.0 { Some(y.exp()) } else { Some(x - y) };
+    let q: Option<f64> = Some(3.0);
+    o.unwrap() * p.expect("p is set on both paths") + o.unwrap() + q.unwrap() * x
+}
+
+#[test]
+fn unwrap_and_expect() {
+    check2!(
+        unwraps,
+        unwraps_jvp,
+        unwraps_vjp,
+        unwraps_grad,
+        [(0.7, 0.3), (-1.1, -0.6)]
+    );
+}
+
+#[forward]
+#[reverse]
+fn running_best(x: f64, y: f64, n: usize) -> f64 {
+    let mut best: Option<f64> = None;
+    for i in 0..n {
+        let c = (x * i as f64).sin() + y * x;
+        best = match best {
+            Some(b) if b >= c => Some(b),
+            _ => Some(c),
+        };
+    }
+    best.unwrap_or(x * y)
+}
+
+#[test]
+fn running_best_over_zero_one_and_many_iterations() {
+    for n in [0, 1, 2, 5] {
+        for (x, y) in [(0.7, 0.3), (-1.2, 0.5), (2.3, -0.4)] {
+            check2(
+                |x, y| running_best(x, y, n),
+                |x, y, dx, dy| running_best_jvp(x, y, n, dx, dy),
+                |x, y, ct| running_best_vjp(x, y, n, ct),
+                x,
+                y,
+            );
+        }
+    }
+}
+
+#[forward]
+#[reverse]
+fn assigned_in_branches(x: f64, y: f64) -> f64 {
+    let mut o = None;
+    if x > y {
+        o = Some(x - y);
+    } else if x < 0.0 {
+        o = Some(y * 2.0);
+    }
+    let p;
+    if y > 0.0 {
+        p = Some(y.sqrt() * x);
+    } else {
+        p = None;
+    }
+    o.unwrap_or(x) * 3.0 + p.unwrap_or(x * x)
+}
+
+#[test]
+fn assignments_in_branches() {
+    check2!(
+        assigned_in_branches,
+        assigned_in_branches_jvp,
+        assigned_in_branches_vjp,
+        assigned_in_branches_grad,
+        [(0.9, 0.3), (-0.5, 0.4), (0.2, 0.6), (0.4, -0.3)]
+    );
+}
+
+#[forward]
+#[reverse]
+fn shadowed(x: f64, y: f64) -> f64 {
+    let o = Some(x);
+    let o = o.unwrap_or(y) * 2.0;
+    let o = if o > 1.0 { Some(o * y) } else { None };
+    let o = match o {
+        Some(o) => Some(o + x),
+        None => o,
+    };
+    o.unwrap_or(x - y)
+}
+
+#[test]
+fn shadowing_an_option() {
+    check2!(
+        shadowed,
+        shadowed_jvp,
+        shadowed_vjp,
+        shadowed_grad,
+        [(0.9, 0.3), (0.2, 0.6), (-0.7, 1.1)]
+    );
+}
+
+#[forward]
+#[reverse]
+fn payload_shadows(x: f64, y: f64) -> f64 {
+    let v = x * 3.0;
+    let o = if y > 0.0 { Some(y * y) } else { None };
+    let r = match o {
+        Some(v) => v + 1.0,
+        None => v,
+    };
+    let s = if let Some(v) = o { v * v } else { v * y };
+    r + v + s
+}
+
+#[test]
+fn a_payload_name_shadows_an_outer_float() {
+    check2!(
+        payload_shadows,
+        payload_shadows_jvp,
+        payload_shadows_vjp,
+        payload_shadows_grad,
+        [(0.9, 0.3), (0.4, -0.6)]
+    );
+}
+
+#[forward]
+#[reverse]
+fn mutable_payload(x: f64, y: f64) -> f64 {
+    let o = if x > 0.0 { Some(x * y) } else { None };
+    let r = match o {
+        Some(mut v) => {
+            v *= x;
+            v += y;
+            v = v * v;
+            v
+        }
+        None => y,
+    };
+    // The option itself is unchanged by the arm's copy.
+    r + o.unwrap_or(0.5) * 2.0
+}
+
+#[test]
+fn a_mutable_payload_is_a_copy() {
+    check2!(
+        mutable_payload,
+        mutable_payload_jvp,
+        mutable_payload_vjp,
+        mutable_payload_grad,
+        [(0.9, 0.3), (-0.4, 0.6)]
+    );
+}
+
+#[forward]
+#[reverse]
+fn catch_all(x: f64, y: f64) -> f64 {
+    let o = if x > y { Some(x.exp()) } else { None };
+    let a = match o {
+        None => y,
+        p => p.unwrap() * x,
+    };
+    let b = match o {
+        Some(_) => 1.0,
+        None => 2.0,
+    };
+    let c = match o {
+        Some(v) if v > 2.0 => v * y,
+        Some(v) => v - y,
+        None => x,
+    };
+    a * b + c
+}
+
+#[test]
+fn catch_all_arms_and_guards_both_ways() {
+    // o = None; o = Some(e^x) with e^x > 2 and e^x < 2.
+    check2!(
+        catch_all,
+        catch_all_jvp,
+        catch_all_vjp,
+        catch_all_grad,
+        [(0.2, 0.6), (0.9, 0.3), (0.5, 0.1)]
+    );
+}
+
+#[forward]
+#[reverse]
+fn nested_loops(x: f64, y: f64, n: usize, m: usize) -> f64 {
+    let mut acc = 0.0;
+    let mut outer: Option<f64> = None;
+    for i in 0..n {
+        let mut inner: Option<f64> = None;
+        for j in 0..m {
+            if (i + j) % 2 == 0 {
+                inner = Some(inner.unwrap_or(x) * y + j as f64);
+            }
+        }
+        acc += inner.unwrap_or(1.0);
+        if let Some(v) = inner {
+            outer = match outer {
+                Some(w) if w > v => Some(w),
+                _ => Some(v * x),
+            };
+        }
+    }
+    acc + outer.unwrap_or(y)
+}
+
+#[test]
+fn options_in_nested_loops() {
+    for (n, m) in [(0, 0), (1, 0), (1, 1), (3, 2), (4, 5)] {
+        for (x, y) in [(0.7, 0.3), (-1.2, 0.5), (1.3, -0.9)] {
+            check2(
+                |x, y| nested_loops(x, y, n, m),
+                |x, y, dx, dy| nested_loops_jvp(x, y, n, m, dx, dy),
+                |x, y, ct| nested_loops_vjp(x, y, n, m, ct),
+                x,
+                y,
+            );
+        }
+    }
+}
+
+#[forward]
+#[reverse]
+fn early_returns(x: f64, y: f64, n: usize) -> f64 {
+    let o = if y > 0.0 { Some(y * x) } else { None };
+    if x > 1.0 {
+        return o.unwrap_or(y);
+    }
+    let mut best: Option<f64> = None;
+    for i in 0..n {
+        let c = x * i as f64 + y;
+        if c > 2.0 {
+            return best.unwrap_or(c) * 2.0;
+        }
+        best = Some(best.unwrap_or(0.0) + c * c);
+    }
+    match best {
+        Some(b) => b + o.unwrap_or(x),
+        None => o.unwrap_or(x) * y,
+    }
+}
+
+#[test]
+fn early_return_of_an_option() {
+    for n in [0, 1, 3, 8] {
+        for (x, y) in [
+            (1.5, 0.3),
+            (1.4, -0.3),
+            (0.4, 0.3),
+            (0.45, -0.2),
+            (-0.3, 0.2),
+        ] {
+            check2(
+                |x, y| early_returns(x, y, n),
+                |x, y, dx, dy| early_returns_jvp(x, y, n, dx, dy),
+                |x, y, ct| early_returns_vjp(x, y, n, ct),
+                x,
+                y,
+            );
+        }
+    }
+}
+
+#[forward]
+#[reverse]
+fn reassigned_in_loop(x: f64, y: f64, n: usize) -> f64 {
+    let mut o: Option<f64> = None;
+    let mut k = 0;
+    while k < n {
+        o = Some(o.unwrap_or(x) * y + x);
+        if k % 3 == 2 {
+            o = None;
+        }
+        k += 1;
+    }
+    let mut p = Some(x);
+    loop {
+        p = match p {
+            Some(v) if v < 3.0 => Some(v * 1.5 + y * y),
+            other => other,
+        };
+        if p.unwrap_or(0.0) >= 3.0 || y < 0.0 {
+            break;
+        }
+    }
+    o.unwrap_or(y) + p.unwrap()
+}
+
+#[test]
+fn reassigned_inside_loops() {
+    for n in [0, 1, 2, 3, 4, 7] {
+        for (x, y) in [(0.7, 0.3), (1.1, 0.9), (-0.2, -0.5)] {
+            check2(
+                |x, y| reassigned_in_loop(x, y, n),
+                |x, y, dx, dy| reassigned_in_loop_jvp(x, y, n, dx, dy),
+                |x, y, ct| reassigned_in_loop_vjp(x, y, n, ct),
+                x,
+                y,
+            );
+        }
+    }
+}
+
+#[forward]
+#[reverse]
+fn if_let_chains(x: f64, y: f64) -> f64 {
+    let a = if x > 0.5 { Some(x.ln()) } else { None };
+    let b = if y > 0.0 { Some(y.cos()) } else { None };
+    let r = if let Some(u) = a {
+        u * y
+    } else if let Some(w) = b {
+        w * x
+    } else {
+        x + y
+    };
+    let mut s = 0.0;
+    if let Some(w) = b {
+        s += w * w;
+    }
+    if let None = a {
+        s += x;
+    }
+    r + s
+}
+
+#[test]
+fn if_let_and_else_if_let() {
+    check2!(
+        if_let_chains,
+        if_let_chains_jvp,
+        if_let_chains_vjp,
+        if_let_chains_grad,
+        [(0.9, 0.3), (0.2, 0.6), (0.3, -0.4), (1.7, -0.2)]
+    );
+}
+
+#[forward]
+#[reverse]
+fn scrutinees(x: f64, y: f64) -> f64 {
+    let a = match Some(x * y) {
+        Some(v) => v * v,
+        None => 0.0,
+    };
+    #[allow(unused_parens)]
+    let b = match (if x > y { Some(x.sin()) } else { None }) {
+        Some(v) => v,
+        None => y,
+    };
+    let c = (if y > 0.0 { Some(y * 3.0) } else { None }).unwrap_or(x);
+    let none: Option<f64> = None;
+    let d = Some(x).unwrap_or(y) * none.unwrap_or(y);
+    a + b + c + d
+}
+
+#[test]
+fn options_that_are_not_held_in_a_variable() {
+    check2!(
+        scrutinees,
+        scrutinees_jvp,
+        scrutinees_vjp,
+        scrutinees_grad,
+        [(0.9, 0.3), (0.2, 0.6), (0.3, -0.4)]
+    );
+}
+
+#[reverse]
+fn callee(a: f64, b: f64) -> f64 {
+    a * b.sin()
+}
+
+#[forward]
+fn callee_forward(a: f64, b: f64) -> f64 {
+    a * b.sin()
+}
+
+#[reverse]
+fn with_calls_and_closures(x: f64, y: f64) -> f64 {
+    let o = if x > 0.0 { Some(x * y) } else { None };
+    let f = |t: f64| o.unwrap_or(t) * t;
+    let g = move |t: f64| o.unwrap_or(y) + t;
+    callee(o.unwrap_or(y), x) + f(x) + g(y)
+}
+
+#[forward]
+fn with_calls_and_closures_forward(x: f64, y: f64) -> f64 {
+    let o = if x > 0.0 { Some(x * y) } else { None };
+    let f = |t: f64| o.unwrap_or(t) * t;
+    let g = move |t: f64| o.unwrap_or(y) + t;
+    callee_forward(o.unwrap_or(y), x) + f(x) + g(y)
+}
+
+#[test]
+fn unwrapped_values_passed_to_calls_and_closures() {
+    for (x, y) in [(0.9, 0.3), (-0.2, 0.6)] {
+        check2(
+            with_calls_and_closures_forward,
+            with_calls_and_closures_forward_jvp,
+            with_calls_and_closures_vjp,
+            x,
+            y,
+        );
+        assert_eq!(
+            with_calls_and_closures(x, y).to_bits(),
+            with_calls_and_closures_forward(x, y).to_bits()
+        );
+    }
+}
+
+#[forward]
+#[reverse]
+fn with_data_option(x: f64, y: f64, shift: Option<f64>) -> f64 {
+    let o = if x > 0.0 { Some(x * y) } else { None };
+    let p = match shift {
+        Some(s) => Some(s * x),
+        None => None,
+    };
+    o.unwrap_or(y) + p.unwrap_or(y * y) + shift.unwrap_or(1.0) * x
+}
+
+#[test]
+fn data_options_mixed_in() {
+    for shift in [Some(0.25), None] {
+        for (x, y) in [(0.9, 0.3), (-0.2, 0.6)] {
+            check2(
+                |x, y| with_data_option(x, y, shift),
+                |x, y, dx, dy| with_data_option_jvp(x, y, shift, dx, dy),
+                |x, y, ct| with_data_option_vjp(x, y, shift, ct),
+                x,
+                y,
+            );
+        }
+    }
+}
+
+#[forward]
+#[reverse]
+fn checkpointed_option(x: f64, y: f64) -> f64 {
+    #[checkpoint]
+    let o = if x > 0.0 { Some(x.exp() * y) } else { None };
+    o.unwrap_or(y) * x
+}
+
+#[test]
+fn a_checkpointed_option() {
+    check2!(
+        checkpointed_option,
+        checkpointed_option_jvp,
+        checkpointed_option_vjp,
+        checkpointed_option_grad,
+        [(0.9, 0.3), (-0.2, 0.6)]
+    );
+}
+
+#[forward]
+#[reverse]
+fn single(x: f32, y: f32) -> f32 {
+    let mut best: Option<f32> = None;
+    for i in 0..4 {
+        let c = (x * i as f32).cos() * y;
+        best = match best {
+            Some(b) if b > c => Some(b),
+            _ => Some(c),
+        };
+    }
+    let m = if x > 0.0 { Some(x * x) } else { None };
+    best.unwrap_or(y) + m.unwrap_or(y) + if let Some(v) = m { v.sqrt() } else { 0.0 }
+}
+
+#[test]
+fn f32_options() {
+    for (x, y) in [(0.7f32, 0.3f32), (-0.6, 0.9), (1.3, -0.4)] {
+        let (value, (gx, gy)) = single_grad(x, y);
+        assert_eq!(value.to_bits(), single(x, y).to_bits());
+        let (forward_value, tx) = single_jvp(x, y, 1.0, 0.0);
+        let (_, ty) = single_jvp(x, y, 0.0, 1.0);
+        assert_eq!(forward_value.to_bits(), value.to_bits());
+        assert_relative_eq!(gx, tx, epsilon = 1e-5, max_relative = 1e-5);
+        assert_relative_eq!(gy, ty, epsilon = 1e-5, max_relative = 1e-5);
+        // Against the f64 version of the same function.
+        let wide = |x: f64, y: f64| {
+            let mut best: Option<f64> = None;
+            for i in 0..4 {
+                let c = (x * i as f64).cos() * y;
+                best = match best {
+                    Some(b) if b > c => Some(b),
+                    _ => Some(c),
+                };
+            }
+            let m = if x > 0.0 { Some(x * x) } else { None };
+            best.unwrap_or(y) + m.unwrap_or(y) + if let Some(v) = m { v.sqrt() } else { 0.0 }
+        };
+        let h = 1e-4;
+        let (x64, y64) = (f64::from(x), f64::from(y));
+        let dx = (wide(x64 + h, y64) - wide(x64 - h, y64)) / (2.0 * h);
+        let dy = (wide(x64, y64 + h) - wide(x64, y64 - h)) / (2.0 * h);
+        assert_relative_eq!(f64::from(gx), dx, epsilon = 1e-3, max_relative = 1e-3);
+        assert_relative_eq!(f64::from(gy), dy, epsilon = 1e-3, max_relative = 1e-3);
+    }
+}
