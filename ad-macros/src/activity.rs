@@ -230,7 +230,7 @@ impl Locals {
 }
 
 /// The values of the `break`s that leave a loop with this body.
-fn break_values(body: &syn::Block) -> Vec<Expr> {
+pub fn break_values(body: &syn::Block) -> Vec<Expr> {
     struct Breaks(Vec<Expr>, usize);
     impl<'ast> Visit<'ast> for Breaks {
         fn visit_expr_break(&mut self, brk: &'ast syn::ExprBreak) {

@@ -601,3 +601,138 @@ fn f32_options() {
         assert_relative_eq!(f64::from(gy), dy, epsilon = 1e-3, max_relative = 1e-3);
     }
 }
+
+#[forward]
+#[reverse]
+fn exits_in_arms(x: f64, y: f64, n: usize) -> f64 {
+    let mut s = 0.0;
+    let mut carried: Option<f64> = None;
+    for i in 0..n {
+        let o = if i % 2 == 0 { Some(x * i as f64) } else { None };
+        match o {
+            Some(v) if v > 2.0 => break,
+            Some(v) => {
+                s += v * y;
+                carried = Some(v + carried.unwrap_or(y));
+            }
+            None => continue,
+        }
+        s += carried.unwrap_or(0.0) * x;
+    }
+    let found = loop {
+        if s > 1.0 {
+            break Some(s * y);
+        }
+        if s < -1.0 {
+            break None;
+        }
+        s += 0.75 + x * x;
+    };
+    let k: usize = match carried {
+        Some(c) if c > 1.0 => 2,
+        Some(_) => 1,
+        None => 0,
+    };
+    found.unwrap_or(x) + k as f64 * carried.unwrap_or(y)
+}
+
+#[test]
+fn break_and_continue_in_arms_and_options_from_loops() {
+    for n in [0, 1, 2, 3, 6, 9] {
+        for (x, y) in [(0.7, 0.3), (1.2, -0.5), (-0.4, 0.8)] {
+            check2(
+                |x, y| exits_in_arms(x, y, n),
+                |x, y, dx, dy| exits_in_arms_jvp(x, y, n, dx, dy),
+                |x, y, ct| exits_in_arms_vjp(x, y, n, ct),
+                x,
+                y,
+            );
+        }
+    }
+}
+
+#[forward]
+#[reverse]
+fn checkpointed_loop(x: f64, y: f64, n: usize) -> f64 {
+    let mut best: Option<f64> = None;
+    #[checkpoint(every = 2)]
+    for i in 0..n {
+        let c = (x + i as f64).sin() * y;
+        best = match best {
+            Some(b) if b > c => Some(b),
+            _ => Some(c),
+        };
+    }
+    best.unwrap_or(x)
+}
+
+#[test]
+fn options_through_a_checkpointed_loop() {
+    for n in [0, 1, 4, 7] {
+        for (x, y) in [(0.7, 0.3), (1.2, -0.5)] {
+            check2(
+                |x, y| checkpointed_loop(x, y, n),
+                |x, y, dx, dy| checkpointed_loop_jvp(x, y, n, dx, dy),
+                |x, y, ct| checkpointed_loop_vjp(x, y, n, ct),
+                x,
+                y,
+            );
+        }
+    }
+}
+
+#[forward]
+#[reverse]
+fn inner_loops_of_options_only(x: f64, y: f64, n: usize, m: usize) -> f64 {
+    let mut o: Option<f64> = None;
+    let mut s = 0.0;
+    for i in 0..n {
+        for _ in 0..m {
+            o = Some(o.unwrap_or(x) * 0.5 + y);
+        }
+        for _ in 0..i {
+            o = None;
+        }
+        s += o.unwrap_or(x * y);
+    }
+    s + o.unwrap_or(y)
+}
+
+#[test]
+fn inner_loops_that_only_change_an_option() {
+    for (n, m) in [(0, 0), (1, 0), (1, 1), (2, 3), (4, 2)] {
+        for (x, y) in [(0.7, 0.3), (-1.2, 0.5)] {
+            check2(
+                |x, y| inner_loops_of_options_only(x, y, n, m),
+                |x, y, dx, dy| inner_loops_of_options_only_jvp(x, y, n, m, dx, dy),
+                |x, y, ct| inner_loops_of_options_only_vjp(x, y, n, m, ct),
+                x,
+                y,
+            );
+        }
+    }
+}
+
+#[forward]
+#[reverse]
+fn swapped(x: f64, y: f64) -> f64 {
+    let mut a = Some(x * 2.0);
+    let mut b: Option<f64> = if y > 0.0 { Some(y) } else { None };
+    let t = a;
+    a = b;
+    b = t;
+    let c = a;
+    a = Some(a.unwrap_or(x) * b.unwrap());
+    a.unwrap_or(0.0) + b.unwrap_or(0.0) * y + c.unwrap_or(x * x)
+}
+
+#[test]
+fn copies_and_swaps_of_options() {
+    check2!(
+        swapped,
+        swapped_jvp,
+        swapped_vjp,
+        swapped_grad,
+        [(0.7, 0.3), (-1.2, -0.5)]
+    );
+}

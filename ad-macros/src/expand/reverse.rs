@@ -5977,7 +5977,8 @@ impl<'ast> Visit<'ast> for LeakChecker<'_, '_> {
             Expr::MethodCall(call) if self.generator.is_option_expr(&call.receiver) => {
                 let method = call.method.to_string();
                 if !["unwrap", "unwrap_or", "expect"].contains(&method.as_str()) {
-                    self.generator.error(
+                    // Its receiver and arguments are not reported again.
+                    return self.generator.error(
                         call,
                         format!(
                             "reverse mode reads an `Option` of floats with `match`, `if let`, \

@@ -188,7 +188,7 @@ pub(super) fn option_names(body: &Block) -> HashSet<Ident> {
 }
 
 /// Whether `expr` is, by its syntax, an `Option` of floats: `Some(e)`, `None`, a name that
-/// `is_option` says holds one, or `if`/`match`/a block whose value is one of those.
+/// `is_option` says holds one, or `if`/`match`/a block/a `loop` whose value is one of those.
 fn builds_option(expr: &Expr, is_option: &dyn Fn(&Ident) -> bool) -> bool {
     let recurse = |expr: &Expr| builds_option(expr, is_option);
     let tail = |block: &Block| match block.stmts.last() {
@@ -213,6 +213,9 @@ fn builds_option(expr: &Expr, is_option: &dyn Fn(&Ident) -> bool) -> bool {
         }
         Expr::Match(expr_match) => expr_match.arms.iter().any(|arm| recurse(&arm.body)),
         Expr::Block(block) => tail(&block.block),
+        Expr::Loop(expr_loop) => crate::activity::break_values(&expr_loop.body)
+            .iter()
+            .any(recurse),
         _ => false,
     }
 }
@@ -392,12 +395,37 @@ impl Generator<'_> {
     /// `Option` of floats; any other method of one is refused. `None` when the receiver is not
     /// an `Option` of floats.
     pub(super) fn option_method(&mut self, call: &syn::ExprMethodCall) -> Option<Node> {
-        if !self.is_option_expr(&call.receiver) {
-            return None;
-        }
         let whole = Expr::MethodCall(call.clone());
         let method = call.method.to_string();
         let span = call.method.span();
+        if !self.is_option_expr(&call.receiver) {
+            let reads = matches!(
+                (method.as_str(), call.args.len()),
+                ("unwrap_or" | "expect", 1) | ("unwrap", 0)
+            );
+            if !reads
+                || !self.may_be_float(&call.receiver)
+                || self.shaped_part(&call.receiver).is_some()
+            {
+                return None;
+            }
+            // `o.map(..).unwrap_or(e)`: refused at the method that made the `Option`.
+            if let Expr::MethodCall(inner) = strip_parens(&call.receiver) {
+                if self.is_option_expr(&inner.receiver) {
+                    self.lower(&call.receiver);
+                    return Some(Node::Constant(self.native_unchecked(&whole)));
+                }
+            }
+            return Some(self.refuse(
+                &whole,
+                format!(
+                    "reverse mode calls `.{method}(..)` on an `Option` of floats built in the \
+                     body (`Some(e)`, `None`, `if`/`match` giving those, or a local holding one), \
+                     not on one returned by a call, a closure or a method, or kept in a \
+                     container; build the `Option` in this function (forward mode takes it)"
+                ),
+            ));
+        }
         Some(match (method.as_str(), call.args.len()) {
             ("is_some" | "is_none", 0) => Node::Constant(self.native(&whole)),
             ("unwrap_or", 1) => {
@@ -476,15 +504,17 @@ impl Generator<'_> {
                 self.error(part, OPTION_PATTERNS);
             }
         }
-        if !self.is_option_expr(scrutinee) {
-            self.error(
+        let node = if self.is_option_expr(scrutinee) {
+            self.lower_option(scrutinee)
+        } else {
+            self.refuse(
                 scrutinee,
                 "reverse mode matches an `Option` of floats itself (a local, `Some(e)`, or \
                  `if`/`match` giving one), not a reference to one or one from elsewhere; match \
                  the `Option` itself",
-            );
-        }
-        Some(match self.lower_option(scrutinee) {
+            )
+        };
+        Some(match node {
             Node::Var { name, slot } => (name, slot),
             node if node.is_constant() => {
                 let (name, slot) = (self.fresh("scrutinee"), self.slot());
