@@ -467,13 +467,9 @@ fn options_that_are_not_held_in_a_variable() {
     );
 }
 
+#[forward]
 #[reverse]
 fn callee(a: f64, b: f64) -> f64 {
-    a * b.sin()
-}
-
-#[forward]
-fn callee_forward(a: f64, b: f64) -> f64 {
     a * b.sin()
 }
 
@@ -490,7 +486,7 @@ fn with_calls_and_closures_forward(x: f64, y: f64) -> f64 {
     let o = if x > 0.0 { Some(x * y) } else { None };
     let f = |t: f64| o.unwrap_or(t) * t;
     let g = move |t: f64| o.unwrap_or(y) + t;
-    callee_forward(o.unwrap_or(y), x) + f(x) + g(y)
+    callee(o.unwrap_or(y), x) + f(x) + g(y)
 }
 
 #[test]
@@ -735,4 +731,90 @@ fn copies_and_swaps_of_options() {
         swapped_grad,
         [(0.7, 0.3), (-1.2, -0.5)]
     );
+}
+
+#[forward]
+#[reverse]
+fn conditions_and_comparisons(x: f64, y: f64) -> f64 {
+    let o = if x > 0.0 { Some(x * y) } else { None };
+    let mut s = 0.0;
+    if o.is_some() && o.unwrap() > 0.1 {
+        s += x;
+    }
+    if o == None || o != Some(0.5) {
+        s += y * y;
+    }
+    assert!(o.is_some() || o.is_none());
+    let _shown = format!("{o:?}");
+    let k = match x.floor() as i32 {
+        0 => None,
+        1 => Some(x * x),
+        _ => Some(y - x),
+    };
+    let called = Some(callee(x, y));
+    let unreached = match called {
+        Some(v) => v,
+        None => unreachable!("built with Some"),
+    };
+    s + k.unwrap_or(y) + unreached + o.unwrap_or(o.unwrap_or(y) * 2.0)
+}
+
+#[test]
+fn options_in_conditions_comparisons_and_printing() {
+    check2!(
+        conditions_and_comparisons,
+        conditions_and_comparisons_jvp,
+        conditions_and_comparisons_vjp,
+        conditions_and_comparisons_grad,
+        [
+            (0.7, 0.3),
+            (1.4, 0.5),
+            (2.3, -0.4),
+            (-0.6, 0.8),
+            (0.05, 0.2)
+        ]
+    );
+}
+
+#[forward]
+#[reverse]
+fn fallback_assigns_the_option(x: f64, y: f64) -> f64 {
+    let mut o = if x > 0.0 { Some(x * 3.0) } else { None };
+    let a = o.unwrap_or({
+        o = Some(y * y);
+        y
+    });
+    let b = o.unwrap_or(x);
+    a * b
+}
+
+#[test]
+fn a_fallback_that_assigns_the_option() {
+    check2!(
+        fallback_assigns_the_option,
+        fallback_assigns_the_option_jvp,
+        fallback_assigns_the_option_vjp,
+        fallback_assigns_the_option_grad,
+        [(0.7, 0.3), (-0.6, 0.8)]
+    );
+}
+
+/// d/dx of `everything` by reverse mode, differentiated again by forward mode.
+#[forward]
+fn everything_dx(x: f64, y: f64) -> f64 {
+    everything_grad(x, y).1 .0
+}
+
+#[test]
+fn forward_over_reverse_through_options() {
+    for (x, y) in [(0.7, 0.3), (1.9, -1.2), (-0.8, 0.4), (-1.3, -2.1)] {
+        let (value, along_x) = everything_dx_jvp(x, y, 1.0, 0.0);
+        let (_, along_y) = everything_dx_jvp(x, y, 0.0, 1.0);
+        assert_eq!(value, everything_grad(x, y).1 .0);
+        let h = 1e-5;
+        let dxx = (everything_grad(x + h, y).1 .0 - everything_grad(x - h, y).1 .0) / (2.0 * h);
+        let dxy = (everything_grad(x, y + h).1 .0 - everything_grad(x, y - h).1 .0) / (2.0 * h);
+        assert_relative_eq!(along_x, dxx, epsilon = 1e-6, max_relative = 1e-6);
+        assert_relative_eq!(along_y, dxy, epsilon = 1e-6, max_relative = 1e-6);
+    }
 }

@@ -2907,10 +2907,12 @@ impl<'a> Generator<'a> {
             None => self.option_scrutinee(expr_match),
         };
         if shaped.is_none() && option.is_none() && self.may_be_float(&expr_match.expr) {
-            self.error(
-                &expr_match.expr,
-                "reverse mode cannot match on a float; compare with `if` instead",
-            );
+            let message = if self.mentions_option(&expr_match.expr) {
+                options::ONE_OPTION_AT_A_TIME
+            } else {
+                "reverse mode cannot match on a float; compare with `if` instead"
+            };
+            self.error(&expr_match.expr, message);
         }
         let scrutinee = if let Some((value, _)) = &option {
             value.to_token_stream()

@@ -30,10 +30,21 @@ pub(super) const OPTION_USES: &str =
      keep one in containers, tuples or structs, or return one yet: unwrap it first (forward \
      mode takes all of these)";
 
+pub(super) const ONE_OPTION_AT_A_TIME: &str =
+    "reverse mode matches one `Option` of floats at a time, itself \
+     (`match o { Some(v) => .., None => .. }`); match the options one inside another (forward \
+     mode takes any scrutinee)";
+
 const OPTION_PATTERNS: &str =
     "reverse mode matches an `Option` of floats with the patterns `Some(v)`, `Some(mut v)`, \
      `Some(_)`, `None`, `_` and a name; bind the value to a name and test it in the arm or in a \
      guard (forward mode takes any pattern)";
+
+/// The methods of `Option<T>` that give an `Option<T>`.
+const OPTION_TO_OPTION: &[&str] = &[
+    "map", "and_then", "and", "or", "or_else", "xor", "filter", "take", "take_if", "replace",
+    "copied", "cloned", "inspect",
+];
 
 /// `Some`, `Option::Some`, `std::option::Option::Some`, `core::option::Option::Some` (the same
 /// for `None`).
@@ -216,6 +227,10 @@ fn builds_option(expr: &Expr, is_option: &dyn Fn(&Ident) -> bool) -> bool {
         Expr::Loop(expr_loop) => crate::activity::break_values(&expr_loop.body)
             .iter()
             .any(recurse),
+        // Methods of an `Option` that give an `Option` (refused where they are lowered).
+        Expr::MethodCall(call) => {
+            OPTION_TO_OPTION.contains(&call.method.to_string().as_str()) && recurse(&call.receiver)
+        }
         _ => false,
     }
 }
@@ -368,7 +383,10 @@ impl Generator<'_> {
                 self.control_flow(expr, ResultVar::Option(name.clone(), slot));
                 Node::Var { name, slot }
             }
-            Expr::Return(_) | Expr::Break(_) | Expr::Continue(_) => self.lower(expr),
+            // `o.map(..)` (refused by `option_method`), exits.
+            Expr::MethodCall(_) | Expr::Return(_) | Expr::Break(_) | Expr::Continue(_) => {
+                self.lower(expr)
+            }
             Expr::Macro(mac)
                 if ["panic", "unreachable", "todo", "unimplemented"]
                     .iter()
@@ -408,13 +426,6 @@ impl Generator<'_> {
                 || self.shaped_part(&call.receiver).is_some()
             {
                 return None;
-            }
-            // `o.map(..).unwrap_or(e)`: refused at the method that made the `Option`.
-            if let Expr::MethodCall(inner) = strip_parens(&call.receiver) {
-                if self.is_option_expr(&inner.receiver) {
-                    self.lower(&call.receiver);
-                    return Some(Node::Constant(self.native_unchecked(&whole)));
-                }
             }
             return Some(self.refuse(
                 &whole,
@@ -561,6 +572,13 @@ impl Generator<'_> {
         let body = &arm.body;
         let block: Block = syn::parse_quote!({ #(#copies)* #body });
         (pattern, bindings, block)
+    }
+
+    /// Whether `expr` names a variable holding an `Option` of floats.
+    pub(super) fn mentions_option(&self, expr: &Expr) -> bool {
+        crate::retype::mentions_name(expr, &|name| {
+            matches!(self.lookup(name), Some(Binding::Option(_)))
+        })
     }
 
     /// `if let P = o` on an `Option` of floats (lowered as a `match`).
