@@ -818,3 +818,52 @@ fn forward_over_reverse_through_options() {
         assert_relative_eq!(along_y, dxy, epsilon = 1e-6, max_relative = 1e-6);
     }
 }
+
+#[forward]
+#[reverse]
+fn options_of_data(x: f64, y: f64, v: &[f64], n: usize) -> f64 {
+    // Options of integers built in the body are data, as before.
+    let first = if n > 0 { Some(n - 1) } else { None };
+    let mut found = None;
+    for i in 0..v.len() {
+        if v[i] > 0.0 {
+            found = Some(i);
+        }
+    }
+    let mut s = match first {
+        Some(i) => v[i % v.len()] * x,
+        None => y,
+    };
+    if let Some(i) = found {
+        s += v[i] * y;
+    }
+    let k = found.unwrap_or(0) + first.unwrap_or(0);
+    let best = if k > 1 { Some(x * k as f64) } else { None };
+    s + best.unwrap_or(y)
+}
+
+#[test]
+fn options_of_integers_stay_data() {
+    let v = [0.5, -1.0, 2.0];
+    for n in [0, 1, 3] {
+        for (x, y) in [(0.7, 0.3), (-1.2, 0.5)] {
+            check2(
+                |x, y| options_of_data(x, y, &v, n),
+                |x, y, dx, dy| options_of_data_jvp(x, y, &v, n, dx, dy, &[0.0; 3]),
+                |x, y, ct| {
+                    let (value, (dx, dy, _)) = options_of_data_vjp(x, y, &v, n, ct);
+                    (value, (dx, dy))
+                },
+                x,
+                y,
+            );
+            let (_, (_, _, dv)) = options_of_data_vjp(x, y, &v, n, 1.0);
+            for i in 0..v.len() {
+                let mut e = [0.0; 3];
+                e[i] = 1.0;
+                let (_, along) = options_of_data_jvp(x, y, &v, n, 0.0, 0.0, &e);
+                assert_relative_eq!(dv[i], along, epsilon = 1e-12, max_relative = 1e-12);
+            }
+        }
+    }
+}

@@ -914,10 +914,12 @@ type FreeName = (Ident, Option<(usize, usize)>);
 
 impl<'a> Generator<'a> {
     fn new(cx: &'a Ctxt, function: &'a Function) -> Self {
+        let locals = Locals::analyze(function);
+        let option_names = options::option_names(&function.body, &locals);
         Generator {
             cx,
             function,
-            locals: Locals::analyze(function),
+            locals,
             counter: 0,
             slots: 0,
             vectors: 0,
@@ -931,7 +933,7 @@ impl<'a> Generator<'a> {
             sized_vectors: Vec::new(),
             reads_again: 0,
             body_items: declared_items(&function.body),
-            option_names: options::option_names(&function.body),
+            option_names,
         }
     }
 

@@ -17,6 +17,8 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{Block, Expr, Ident, Pat};
 
+use crate::activity::Locals;
+
 use super::{
     assigns, float_of_type, is_control_flow, retype_type, strip_parens, Binding, Generator, Node,
     ResultVar,
@@ -143,10 +145,11 @@ fn option_pattern_names(pat: &Pat) -> Result<Vec<OptionName>, &Pat> {
     }
 }
 
-/// The names a body binds or assigns an `Option` of floats to, by its syntax alone (`Some(..)`,
-/// `None`, a type `Option<f64>`, `if`/`match`/blocks giving those, another such name): a name
-/// declared without a value (`let o;`) is an option when one of its assignments is.
-pub(super) fn option_names(body: &Block) -> HashSet<Ident> {
+/// The names a body binds or assigns an `Option` of floats to, by its syntax (`Some(e)` of a
+/// float `e`, a type `Option<f64>`, `if`/`match`/blocks giving those, another such name): a
+/// name declared without a value (`let o;`) or as `None` is an option of floats when one of its
+/// assignments is. `Some(i)` of an integer is data.
+pub(super) fn option_names(body: &Block, locals: &Locals) -> HashSet<Ident> {
     #[derive(Default)]
     struct Collector {
         values: Vec<(Ident, Expr)>,
@@ -188,7 +191,10 @@ pub(super) fn option_names(body: &Block) -> HashSet<Ident> {
     loop {
         let before = names.len();
         for (name, value) in &collector.values {
-            if !names.contains(name) && builds_option(value, &|ident| names.contains(ident)) {
+            let of_floats = |payload: &Expr| locals.may_be_float(payload);
+            if !names.contains(name)
+                && builds_option(value, &|ident| names.contains(ident), Some(&of_floats))
+            {
                 names.insert(name.clone());
             }
         }
@@ -198,10 +204,15 @@ pub(super) fn option_names(body: &Block) -> HashSet<Ident> {
     }
 }
 
-/// Whether `expr` is, by its syntax, an `Option` of floats: `Some(e)`, `None`, a name that
-/// `is_option` says holds one, or `if`/`match`/a block/a `loop` whose value is one of those.
-fn builds_option(expr: &Expr, is_option: &dyn Fn(&Ident) -> bool) -> bool {
-    let recurse = |expr: &Expr| builds_option(expr, is_option);
+/// Whether `expr` is, by its syntax, an `Option`: `Some(e)`, `None`, a name that `is_option`
+/// says holds one, or `if`/`match`/a block/a `loop` whose value is one of those. With
+/// `float_payload`, only `Some(e)` where it says `e` is a float counts (`None` does not).
+fn builds_option(
+    expr: &Expr,
+    is_option: &dyn Fn(&Ident) -> bool,
+    float_payload: Option<&dyn Fn(&Expr) -> bool>,
+) -> bool {
+    let recurse = |expr: &Expr| builds_option(expr, is_option, float_payload);
     let tail = |block: &Block| match block.stmts.last() {
         Some(syn::Stmt::Expr(tail, None)) => recurse(tail),
         _ => false,
@@ -211,9 +222,11 @@ fn builds_option(expr: &Expr, is_option: &dyn Fn(&Ident) -> bool) -> bool {
             call.args.len() == 1
                 && matches!(&*call.func, Expr::Path(path)
                     if path.qself.is_none() && is_option_variant(&path.path, "Some"))
+                && float_payload.is_none_or(|is_float| is_float(&call.args[0]))
         }
         Expr::Path(path) if path.qself.is_none() => {
-            is_option_variant(&path.path, "None") || path.path.get_ident().is_some_and(is_option)
+            (float_payload.is_none() && is_option_variant(&path.path, "None"))
+                || path.path.get_ident().is_some_and(is_option)
         }
         Expr::If(expr_if) => {
             tail(&expr_if.then_branch)
@@ -246,14 +259,20 @@ impl VisitMut for Immutable {
 }
 
 impl Generator<'_> {
-    /// Whether `expr` is an `Option` of floats: `Some(e)`, `None`, a name bound to one, or
-    /// `if`/`match`/a block giving one. A name not bound yet (one a block binds itself) is
-    /// one when the whole-body analysis says so.
+    /// Whether `expr` is an `Option` of floats: `Some(e)` of a float, a name bound to one, or
+    /// `if`/`match`/a block giving one (with `None`s or not). A name not bound yet (one a
+    /// block binds itself) is one when the whole-body analysis says so.
     pub(super) fn is_option_expr(&self, expr: &Expr) -> bool {
-        builds_option(expr, &|ident| match self.lookup(ident) {
+        self.builds_option(expr) && self.may_be_float(expr)
+    }
+
+    /// Whether `expr` is an `Option` (of floats or not) by its syntax.
+    fn builds_option(&self, expr: &Expr) -> bool {
+        let is_option = |ident: &Ident| match self.lookup(ident) {
             Some(binding) => matches!(binding, Binding::Option(_)),
             None => self.option_names.contains(&ident.unraw()),
-        })
+        };
+        builds_option(expr, &is_option, None)
     }
 
     /// `let o = Some(e);`, `let mut o: Option<f64> = None;`, `let o;` (assigned options later):
@@ -291,7 +310,11 @@ impl Generator<'_> {
                 is_option_of_float(ty)
             }
             (Some(_), _) => false,
-            (None, Some(init)) => self.is_option_expr(&init.expr),
+            // `let mut best = None;`, assigned options of floats later.
+            (None, Some(init)) => {
+                self.is_option_expr(&init.expr)
+                    || (self.builds_option(&init.expr) && self.option_names.contains(&name.unraw()))
+            }
             (None, None) => self.option_names.contains(&name.unraw()),
         };
         if !is_option {
