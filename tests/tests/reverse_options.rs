@@ -867,3 +867,131 @@ fn options_of_integers_stay_data() {
         }
     }
 }
+
+/// The largest element and its neighbour's product, by a running `Option`.
+#[forward]
+#[reverse]
+fn running_max_of_slice(v: &[f64], y: f64) -> f64 {
+    let mut best: Option<f64> = None;
+    for &e in v.iter() {
+        best = match best {
+            Some(b) if b > e => Some(b),
+            _ => Some(e * y),
+        };
+    }
+    let mut second = None;
+    for i in 0..v.len() {
+        if v[i] < 0.0 {
+            second = Some(v[i]);
+        }
+    }
+    let picked = if y > 0.0 {
+        Some(v[0] * v[v.len() - 1])
+    } else {
+        None
+    };
+    best.unwrap_or(y) + second.unwrap_or(0.0) * y + picked.unwrap_or(v[1])
+}
+
+#[test]
+fn options_of_elements() {
+    for (v, y) in [
+        (vec![0.5, -1.0, 2.0, 0.25], 0.7),
+        (vec![3.0, 1.0, -0.5, 0.1], -0.4),
+        (vec![0.3, 0.6], 1.3),
+    ] {
+        let (value, (dv, dy)): (f64, (Vec<f64>, f64)) = running_max_of_slice_grad(&v, y);
+        assert_eq!(value.to_bits(), running_max_of_slice(&v, y).to_bits());
+        let (_, along_y) = running_max_of_slice_jvp(&v, y, &vec![0.0; v.len()], 1.0);
+        assert_relative_eq!(dy, along_y, epsilon = 1e-12, max_relative = 1e-12);
+        let h = 1e-6;
+        let fd_y = (running_max_of_slice(&v, y + h) - running_max_of_slice(&v, y - h)) / (2.0 * h);
+        assert_relative_eq!(along_y, fd_y, epsilon = 1e-6, max_relative = 1e-6);
+        for i in 0..v.len() {
+            let mut e = vec![0.0; v.len()];
+            e[i] = 1.0;
+            let (_, along) = running_max_of_slice_jvp(&v, y, &e, 0.0);
+            assert_relative_eq!(dv[i], along, epsilon = 1e-12, max_relative = 1e-12);
+            let moved = |h: f64| {
+                let mut w = v.clone();
+                w[i] += h;
+                running_max_of_slice(&w, y)
+            };
+            let fd = (moved(h) - moved(-h)) / (2.0 * h);
+            assert_relative_eq!(along, fd, epsilon = 1e-6, max_relative = 1e-6);
+        }
+    }
+}
+
+#[forward]
+#[reverse]
+fn closures_over_options(x: f64, y: f64) -> f64 {
+    let o = if x > 0.0 { Some(x * y) } else { None };
+    let f = |t: f64| match o {
+        Some(v) => v * t,
+        None => t * t,
+    };
+    let g = |t: f64| {
+        if let Some(v) = o {
+            v + t
+        } else {
+            t
+        }
+    };
+    f(x) + g(y) * f(y)
+}
+
+#[test]
+fn options_read_in_inlined_closures() {
+    check2!(
+        closures_over_options,
+        closures_over_options_jvp,
+        closures_over_options_vjp,
+        closures_over_options_grad,
+        [(0.7, 0.3), (-0.6, 0.8)]
+    );
+}
+
+#[forward]
+#[reverse]
+fn labeled_exits(x: f64, y: f64, n: usize) -> f64 {
+    let mut found: Option<f64> = None;
+    'outer: for i in 0..n {
+        for j in 0..n {
+            let c = x * i as f64 + y * j as f64;
+            if c > 1.5 {
+                found = Some(c * c);
+                break 'outer;
+            }
+            if c < -1.0 {
+                found = match found {
+                    Some(f) => Some(f + c),
+                    None => Some(c),
+                };
+                continue 'outer;
+            }
+        }
+    }
+    found.unwrap_or(x - y)
+}
+
+#[test]
+fn options_assigned_before_labeled_exits() {
+    for n in [0, 1, 2, 4] {
+        for (x, y) in [
+            (0.7, 0.3),
+            (-0.65, 0.85),
+            (0.45, -0.35),
+            (1.1, 1.3),
+            (-0.3, -0.45),
+        ] {
+            check2(
+                |x, y| labeled_exits(x, y, n),
+                |x, y, dx, dy| labeled_exits_jvp(x, y, n, dx, dy),
+                |x, y, ct| labeled_exits_vjp(x, y, n, ct),
+                x,
+                y,
+            );
+        }
+    }
+}
