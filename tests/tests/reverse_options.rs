@@ -5,7 +5,8 @@
 //! against central differences, reverse mode against forward mode along every basis
 //! direction.
 
-// The functions spell out forms on purpose (`match` where `unwrap_or` would do, `x = x * y`).
+// The functions spell out forms on purpose (`match` where `unwrap_or` would do, `x = x * y`,
+// `o == None`, swaps by hand, loops over indices): the macro must handle each.
 #![allow(
     clippy::manual_unwrap_or,
     clippy::manual_unwrap_or_default,
@@ -19,7 +20,11 @@
     clippy::question_mark,
     clippy::shadow_unrelated,
     clippy::manual_map,
-    clippy::option_map_unit_fn
+    clippy::option_map_unit_fn,
+    clippy::unnecessary_unwrap,
+    clippy::manual_swap,
+    clippy::partialeq_to_none,
+    clippy::needless_range_loop
 )]
 
 mod common;
@@ -563,7 +568,9 @@ fn single(x: f32, y: f32) -> f32 {
         };
     }
     let m = if x > 0.0 { Some(x * x) } else { None };
+    let q: Option<f32> = Some(0.5);
     best.unwrap_or(y) + m.unwrap_or(y) + if let Some(v) = m { v.sqrt() } else { 0.0 }
+        - q.unwrap() * x
 }
 
 #[test]
@@ -588,6 +595,7 @@ fn f32_options() {
             }
             let m = if x > 0.0 { Some(x * x) } else { None };
             best.unwrap_or(y) + m.unwrap_or(y) + if let Some(v) = m { v.sqrt() } else { 0.0 }
+                - 0.5 * x
         };
         let h = 1e-4;
         let (x64, y64) = (f64::from(x), f64::from(y));
