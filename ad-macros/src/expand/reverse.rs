@@ -5982,15 +5982,9 @@ impl<'ast> Visit<'ast> for LeakChecker<'_, '_> {
                 let method = call.method.to_string();
                 if !["unwrap", "unwrap_or", "expect"].contains(&method.as_str()) {
                     // Its receiver and arguments are not reported again.
-                    return self.generator.error(
-                        call,
-                        format!(
-                            "reverse mode reads an `Option` of floats with `match`, `if let`, \
-                             `.unwrap_or(e)`, `.unwrap()`, `.expect(..)`, `.is_some()` and \
-                             `.is_none()`, not `.{method}(..)`; write a `match` instead \
-                             (forward mode takes it)"
-                        ),
-                    );
+                    return self
+                        .generator
+                        .error(call, options::method_refused(&method));
                 }
                 syn::visit::visit_expr_method_call(self, call);
             }

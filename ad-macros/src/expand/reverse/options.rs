@@ -42,6 +42,15 @@ const OPTION_PATTERNS: &str =
      `Some(_)`, `None`, `_` and a name; bind the value to a name and test it in the arm or in a \
      guard (forward mode takes any pattern)";
 
+/// Why `o.method(..)` on an `Option` of floats is refused.
+pub(super) fn method_refused(method: &str) -> String {
+    format!(
+        "reverse mode reads an `Option` of floats with `match`, `if let`, `.unwrap_or(e)`, \
+         `.unwrap()`, `.expect(..)`, `.is_some()` and `.is_none()`, not `.{method}(..)`; write a \
+         `match` instead (forward mode takes it)"
+    )
+}
+
 /// The methods of `Option<T>` that give an `Option<T>`.
 const OPTION_TO_OPTION: &[&str] = &[
     "map", "and_then", "and", "or", "or_else", "xor", "filter", "take", "take_if", "replace",
@@ -508,14 +517,7 @@ impl Generator<'_> {
                     inner: Box::new(option),
                 }
             }
-            _ => self.refuse(
-                &whole,
-                format!(
-                    "reverse mode reads an `Option` of floats with `match`, `if let`, \
-                     `.unwrap_or(e)`, `.unwrap()`, `.expect(..)`, `.is_some()` and `.is_none()`, \
-                     not `.{method}(..)`; write a `match` instead (forward mode takes it)"
-                ),
-            ),
+            _ => self.refuse(&whole, method_refused(&method)),
         })
     }
 
