@@ -1003,3 +1003,93 @@ fn options_assigned_before_labeled_exits() {
         }
     }
 }
+
+#[forward]
+#[reverse]
+fn name_of_an_option_elsewhere(x: f64, y: f64) -> f64 {
+    let r;
+    {
+        let r = if x > 0.0 { Some(x * y) } else { None };
+        if let Some(v) = r {
+            return v + 1.0;
+        }
+    }
+    r = x * 2.0 + y;
+    let mut best = None;
+    if y > 0.0 {
+        best = Some(y * 3.0);
+    }
+    r * best.unwrap_or(x)
+}
+
+#[test]
+fn a_float_declared_first_named_like_an_option() {
+    check2!(
+        name_of_an_option_elsewhere,
+        name_of_an_option_elsewhere_jvp,
+        name_of_an_option_elsewhere_vjp,
+        name_of_an_option_elsewhere_grad,
+        [(0.7, 0.3), (-0.6, 0.8), (-0.4, -0.9)]
+    );
+}
+
+#[forward]
+#[reverse]
+fn recursive(x: f64, n: usize) -> f64 {
+    let o = if n > 0 {
+        Some(recursive(x * 0.5, n - 1))
+    } else {
+        None
+    };
+    match o {
+        Some(v) if v > 0.0 => v * x + o.unwrap(),
+        Some(v) => v - x,
+        None => x.sin(),
+    }
+}
+
+#[test]
+fn options_in_a_recursive_function() {
+    for n in [0, 1, 2, 5] {
+        for x in [0.7, -0.4, 1.9] {
+            let derivative =
+                common::forward_checked1(|x| recursive(x, n), |x, dx| recursive_jvp(x, n, dx), x);
+            let (value, gradient) = recursive_grad(x, n);
+            assert_eq!(value.to_bits(), recursive(x, n).to_bits());
+            assert_relative_eq!(gradient, derivative, epsilon = 1e-12, max_relative = 1e-12);
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, ad_runtime::Differentiable)]
+struct Point {
+    x: f64,
+    y: f64,
+}
+
+#[forward]
+#[reverse]
+fn options_of_parts(#[grad] p: &Point, s: f64) -> f64 {
+    let o = if p.x > 0.0 { Some(p.x * s) } else { None };
+    let q = Some(p.y);
+    match o {
+        Some(v) => v + q.unwrap() * p.x,
+        None => q.unwrap_or(s) * s,
+    }
+}
+
+#[test]
+fn options_of_parts_of_grad_values() {
+    let mut rng = common::Rng::new(7);
+    for (x, y, s) in [(0.7, 0.3, 1.1), (-0.6, 0.8, -0.5)] {
+        let p = Point { x, y };
+        common::check_user_type(
+            options_of_parts,
+            options_of_parts_jvp,
+            options_of_parts_vjp,
+            &p,
+            s,
+            &mut rng,
+        );
+    }
+}

@@ -858,7 +858,7 @@ struct Generator<'a> {
     /// which may shadow any name: then nothing is.
     body_items: Option<Vec<Ident>>,
     /// The names the body binds or assigns `Option`s of floats to (`options::option_names`).
-    option_names: std::collections::HashSet<Ident>,
+    option_names: options::OptionNames,
 }
 
 /// `let (s, c) = e.sin_cos();` (also `let (s, c): (f64, f64) = ..`, `f64::sin_cos(e)`):

@@ -155,13 +155,22 @@ fn option_pattern_names(pat: &Pat) -> Result<Vec<OptionName>, &Pat> {
 }
 
 /// The names a body binds or assigns an `Option` of floats to, by its syntax (`Some(e)` of a
-/// float `e`, a type `Option<f64>`, `if`/`match`/blocks giving those, another such name): a
-/// name declared without a value (`let o;`) or as `None` is an option of floats when one of its
-/// assignments is. `Some(i)` of an integer is data.
-pub(super) fn option_names(body: &Block, locals: &Locals) -> HashSet<Ident> {
+/// float `e`, a type `Option<f64>`, `if`/`match`/blocks giving those, another such name).
+/// `Some(i)` of an integer is data.
+#[derive(Default)]
+pub(super) struct OptionNames {
+    /// Bound or assigned one: a name a block binds itself, read before the block is lowered.
+    all: HashSet<Ident>,
+    /// Assigned one: a name declared without a value (`let o;`) or as `None` is an option of
+    /// floats when one of its assignments is.
+    assigned: HashSet<Ident>,
+}
+
+pub(super) fn option_names(body: &Block, locals: &Locals) -> OptionNames {
     #[derive(Default)]
     struct Collector {
-        values: Vec<(Ident, Expr)>,
+        /// Each name with a value it is given, and whether by assignment.
+        values: Vec<(Ident, Expr, bool)>,
         typed: HashSet<Ident>,
     }
     impl<'ast> Visit<'ast> for Collector {
@@ -179,7 +188,8 @@ pub(super) fn option_names(body: &Block, locals: &Locals) -> HashSet<Ident> {
                     self.typed.insert(name.clone());
                 }
                 if let Some(init) = &local.init {
-                    self.values.push((name.clone(), (*init.expr).clone()));
+                    self.values
+                        .push((name.clone(), (*init.expr).clone(), false));
                 }
             }
             syn::visit::visit_local(self, local);
@@ -187,7 +197,8 @@ pub(super) fn option_names(body: &Block, locals: &Locals) -> HashSet<Ident> {
         fn visit_expr_assign(&mut self, assign: &'ast syn::ExprAssign) {
             if let Expr::Path(path) = &*assign.left {
                 if let Some(name) = path.path.get_ident() {
-                    self.values.push((name.clone(), (*assign.right).clone()));
+                    self.values
+                        .push((name.clone(), (*assign.right).clone(), true));
                 }
             }
             syn::visit::visit_expr_assign(self, assign);
@@ -196,11 +207,11 @@ pub(super) fn option_names(body: &Block, locals: &Locals) -> HashSet<Ident> {
     }
     let mut collector = Collector::default();
     collector.visit_block(body);
+    let of_floats = |payload: &Expr| locals.may_be_float(payload);
     let mut names = collector.typed;
     loop {
         let before = names.len();
-        for (name, value) in &collector.values {
-            let of_floats = |payload: &Expr| locals.may_be_float(payload);
+        for (name, value, _) in &collector.values {
             if !names.contains(name)
                 && builds_option(value, &|ident| names.contains(ident), Some(&of_floats))
             {
@@ -208,8 +219,20 @@ pub(super) fn option_names(body: &Block, locals: &Locals) -> HashSet<Ident> {
             }
         }
         if names.len() == before {
-            return names;
+            break;
         }
+    }
+    let assigned = collector
+        .values
+        .iter()
+        .filter(|(_, value, assigned)| {
+            *assigned && builds_option(value, &|ident| names.contains(ident), Some(&of_floats))
+        })
+        .map(|(name, _, _)| name.clone())
+        .collect();
+    OptionNames {
+        all: names,
+        assigned,
     }
 }
 
@@ -279,7 +302,7 @@ impl Generator<'_> {
     fn builds_option(&self, expr: &Expr) -> bool {
         let is_option = |ident: &Ident| match self.lookup(ident) {
             Some(binding) => matches!(binding, Binding::Option(_)),
-            None => self.option_names.contains(&ident.unraw()),
+            None => self.option_names.all.contains(&ident.unraw()),
         };
         builds_option(expr, &is_option, None)
     }
@@ -322,9 +345,10 @@ impl Generator<'_> {
             // `let mut best = None;`, assigned options of floats later.
             (None, Some(init)) => {
                 self.is_option_expr(&init.expr)
-                    || (self.builds_option(&init.expr) && self.option_names.contains(&name.unraw()))
+                    || (self.builds_option(&init.expr)
+                        && self.option_names.assigned.contains(&name.unraw()))
             }
-            (None, None) => self.option_names.contains(&name.unraw()),
+            (None, None) => self.option_names.assigned.contains(&name.unraw()),
         };
         if !is_option {
             return false;
