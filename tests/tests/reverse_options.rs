@@ -519,13 +519,17 @@ fn with_data_option(x: f64, y: f64, shift: Option<f64>) -> f64 {
         Some(s) => Some(s * x),
         None => None,
     };
-    o.unwrap_or(y) + p.unwrap_or(y * y) + shift.unwrap_or(1.0) * x
+    let mut z: Option<f64> = shift;
+    if y > 0.5 {
+        z = Some(y * x);
+    }
+    o.unwrap_or(y) + p.unwrap_or(y * y) + shift.unwrap_or(1.0) * x + z.unwrap_or(x) * y
 }
 
 #[test]
 fn data_options_mixed_in() {
     for shift in [Some(0.25), None] {
-        for (x, y) in [(0.9, 0.3), (-0.2, 0.6)] {
+        for (x, y) in [(0.9, 0.3), (-0.2, 0.6), (0.4, 0.7)] {
             check2(
                 |x, y| with_data_option(x, y, shift),
                 |x, y, dx, dy| with_data_option_jvp(x, y, shift, dx, dy),
@@ -1092,4 +1096,33 @@ fn options_of_parts_of_grad_values() {
             &mut rng,
         );
     }
+}
+
+#[forward]
+#[reverse]
+fn options_in_loop_conditions(x: f64, y: f64) -> f64 {
+    let mut o: Option<f64> = None;
+    let mut count = 0;
+    while o.unwrap_or(0.0) < 3.0 && count < 20 {
+        o = Some(o.unwrap_or(x.abs() + 0.25) * 1.5 + y * y);
+        count += 1;
+    }
+    let mut p = if y > 0.0 { Some(y) } else { None };
+    while p.is_some() {
+        let v = p.unwrap();
+        p = if v < 4.0 { Some(v * 2.0 + x) } else { None };
+        count += 1;
+    }
+    o.unwrap() + count as f64 * x
+}
+
+#[test]
+fn options_read_in_loop_conditions() {
+    check2!(
+        options_in_loop_conditions,
+        options_in_loop_conditions_jvp,
+        options_in_loop_conditions_vjp,
+        options_in_loop_conditions_grad,
+        [(0.7, 0.3), (-0.6, 0.8), (0.35, -0.45)]
+    );
 }
