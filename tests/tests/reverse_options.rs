@@ -950,7 +950,17 @@ fn closures_over_options(x: f64, y: f64) -> f64 {
             t
         }
     };
-    f(x) + g(y) * f(y)
+    let h = |t: f64| {
+        let inner = if t > 0.5 { Some(t * t) } else { None };
+        match inner {
+            Some(o) => {
+                let o = o * 2.0;
+                o + t
+            }
+            None => t,
+        }
+    };
+    f(x) + g(y) * f(y) + h(x) * h(y)
 }
 
 #[test]
@@ -960,7 +970,7 @@ fn options_read_in_inlined_closures() {
         closures_over_options_jvp,
         closures_over_options_vjp,
         closures_over_options_grad,
-        [(0.7, 0.3), (-0.6, 0.8)]
+        [(0.7, 0.3), (-0.6, 0.8), (0.4, 0.9)]
     );
 }
 
