@@ -28,9 +28,9 @@ use super::{
 pub(super) const OPTION_USES: &str =
     "reverse mode follows an `Option` of floats held in a local (`let o = Some(e);`, \
      `o = None;`, `if`/`match` giving those) and read with `match`, `if let`, `.unwrap_or(e)`, \
-     `.unwrap()`, `.expect(..)`, `.is_some()` or `.is_none()`; it does not pass one to calls, \
-     keep one in containers, tuples or structs, or return one yet: unwrap it first (forward \
-     mode takes all of these)";
+     `.unwrap()`, `.expect(..)`, `.is_some()` or `.is_none()`; it does not take one from calls \
+     or closures, pass one to calls, keep one in containers, tuples or structs, or return one \
+     yet: unwrap it first, or build it here (forward mode takes all of these)";
 
 pub(super) const ONE_OPTION_AT_A_TIME: &str =
     "reverse mode matches one `Option` of floats at a time, itself \
