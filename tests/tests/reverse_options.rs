@@ -110,7 +110,12 @@ fn unwraps(x: f64, y: f64) -> f64 {
     let o = Some(x * y);
     let p = if y > 0.0 { Some(y.exp()) } else { Some(x - y) };
     let q: Option<f64> = Some(3.0);
-    o.unwrap() * p.expect("p is set on both paths") + o.unwrap() + q.unwrap() * x
+    let n = if x > 0.5 { Some(x.exp()) } else { None };
+    o.unwrap() * p.expect("p is set on both paths")
+        + o.unwrap()
+        + q.unwrap() * x
+        + n.unwrap_or_default() * y
+        + o.unwrap_or_default()
 }
 
 #[test]
@@ -120,7 +125,7 @@ fn unwrap_and_expect() {
         unwraps_jvp,
         unwraps_vjp,
         unwraps_grad,
-        [(0.7, 0.3), (-1.1, -0.6)]
+        [(0.7, 0.3), (-1.1, -0.6), (0.2, 0.4)]
     );
 }
 

@@ -5980,7 +5980,7 @@ impl<'ast> Visit<'ast> for LeakChecker<'_, '_> {
             }
             Expr::MethodCall(call) if self.generator.is_option_expr(&call.receiver) => {
                 let method = call.method.to_string();
-                if !["unwrap", "unwrap_or", "expect"].contains(&method.as_str()) {
+                if !["unwrap", "unwrap_or", "unwrap_or_default", "expect"].contains(&method.as_str()) {
                     // Its receiver and arguments are not reported again.
                     return self
                         .generator

@@ -28,7 +28,8 @@ use super::{
 pub(super) const OPTION_USES: &str =
     "reverse mode follows an `Option` of floats held in a local (`let o = Some(e);`, \
      `o = None;`, `if`/`match` giving those) and read with `match`, `if let`, `.unwrap_or(e)`, \
-     `.unwrap()`, `.expect(..)`, `.is_some()` or `.is_none()`; it does not take one from calls \
+     `.unwrap_or_default()`, `.unwrap()`, `.expect(..)`, `.is_some()` or `.is_none()`; it does \
+     not take one from calls \
      or closures, pass one to calls, keep one in containers, tuples or structs, or return one \
      yet: unwrap it first, or build it here (forward mode takes all of these)";
 
@@ -46,7 +47,8 @@ const OPTION_PATTERNS: &str =
 pub(super) fn method_refused(method: &str) -> String {
     format!(
         "reverse mode reads an `Option` of floats with `match`, `if let`, `.unwrap_or(e)`, \
-         `.unwrap()`, `.expect(..)`, `.is_some()` and `.is_none()`, not `.{method}(..)`; write a \
+         `.unwrap_or_default()`, `.unwrap()`, `.expect(..)`, `.is_some()` and `.is_none()`, not \
+         `.{method}(..)`; write a \
          `match` instead (forward mode takes it)"
     )
 }
@@ -472,10 +474,11 @@ impl Generator<'_> {
         let whole = Expr::MethodCall(call.clone());
         let method = call.method.to_string();
         let span = call.method.span();
+        let method_ident = &call.method;
         if !self.is_option_expr(&call.receiver) {
             let reads = matches!(
                 (method.as_str(), call.args.len()),
-                ("unwrap_or" | "expect", 1) | ("unwrap", 0)
+                ("unwrap_or" | "expect", 1) | ("unwrap" | "unwrap_or_default", 0)
             );
             if !reads
                 || !self.may_be_float(&call.receiver)
@@ -524,7 +527,9 @@ impl Generator<'_> {
                     none: Box::new(fallback),
                 }
             }
-            ("unwrap", 0) | ("expect", 1) => {
+            // The option's slot takes the cotangent also when it is `None`: whatever made a
+            // `None` drops its adjoint.
+            ("unwrap", 0) | ("expect", 1) | ("unwrap_or_default", 0) => {
                 let option = self.lower_option(&call.receiver);
                 let value = self.fresh("v");
                 let option_value = option.value();
@@ -533,7 +538,9 @@ impl Generator<'_> {
                         let message = self.native(message);
                         quote_spanned!(span=> ::core::option::Option::expect(#option_value, #message))
                     }
-                    None => quote_spanned!(span=> ::core::option::Option::unwrap(#option_value)),
+                    None => {
+                        quote_spanned!(span=> ::core::option::Option::#method_ident(#option_value))
+                    }
                 };
                 self.emit(quote!(let #value = #unwrapped;));
                 Node::Same {
