@@ -275,7 +275,7 @@ impl Locals {
 }
 
 /// The values of the `break`s that leave a loop with this body.
-fn break_values(body: &syn::Block) -> Vec<Expr> {
+pub fn break_values(body: &syn::Block) -> Vec<Expr> {
     struct Breaks(Vec<Expr>, usize);
     impl<'ast> Visit<'ast> for Breaks {
         fn visit_expr_break(&mut self, brk: &'ast syn::ExprBreak) {
@@ -320,6 +320,8 @@ fn is_non_float_method(method: &Ident) -> bool {
         "is_sign_positive",
         "is_sign_negative",
         "is_zero",
+        "is_some",
+        "is_none",
         "len",
         "is_empty",
         "to_f64",

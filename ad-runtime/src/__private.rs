@@ -104,6 +104,26 @@ pub fn lift_elements<S, T: LiftElements<S>>(plain: T) -> T::Lifted {
     plain.lift_elements()
 }
 
+/// Lifts an `Option` of a float constant (`Some(3.0)`, an `Option<f64>` of data) into an
+/// `Option` of the scalar type.
+pub trait LiftOption {
+    fn __ad_lift<S: Scalar>(self) -> Option<S>;
+}
+
+impl LiftOption for LiftProbe<Option<f64>> {
+    #[inline(always)]
+    fn __ad_lift<S: Scalar>(self) -> Option<S> {
+        self.take().map(S::from_f64)
+    }
+}
+
+impl LiftOption for LiftProbe<Option<f32>> {
+    #[inline(always)]
+    fn __ad_lift<S: Scalar>(self) -> Option<S> {
+        self.take().map(S::from_f32)
+    }
+}
+
 /// Passes every non-float value through unchanged.
 pub trait LiftOther<T> {
     fn __ad_lift<S>(&self) -> T;

@@ -43,6 +43,8 @@ use crate::macros::{self, MacroArgs};
 use crate::names;
 use crate::retype::{classify_callee, quote_scalar_bound, quote_scalar_where, Callee, Retype};
 
+mod options;
+
 const NESTED_ELEMENT_BY_ELEMENT: &str =
     "reverse mode reads a container of containers element by element, as `x[i][j]` (with \
      `x.len()` and `x[i].len()` for the bounds); write the loop over indices (forward mode \
@@ -547,6 +549,19 @@ enum Node {
         vector: usize,
         first: Ident,
     },
+    /// A value whose cotangent is another node's: `Some(e)` (of `e`), `o.unwrap()` (of `o`).
+    Same {
+        value: TokenStream,
+        inner: Box<Node>,
+    },
+    /// `o.unwrap_or(e)`: `o`'s value when `taken` (it was `Some`), else `e`'s; the cotangent
+    /// goes to the one that was taken.
+    Choice {
+        value: Ident,
+        taken: Ident,
+        some: Box<Node>,
+        none: Box<Node>,
+    },
     Op {
         value: Ident,
         pullback: Ident,
@@ -581,8 +596,9 @@ impl Node {
             | Node::Part { value, .. }
             | Node::Tuple { value, .. }
             | Node::Vector { value, .. }
-            | Node::Shaped { value, .. } => value.clone(),
-            Node::Op { value, .. } => value.to_token_stream(),
+            | Node::Shaped { value, .. }
+            | Node::Same { value, .. } => value.clone(),
+            Node::Op { value, .. } | Node::Choice { value, .. } => value.to_token_stream(),
         }
     }
 
@@ -638,6 +654,9 @@ enum Binding {
     },
     /// A closure, inlined where it is called: its index in `Generator::closures`.
     Closure(usize),
+    /// An `Option` of a float built in the body: one slot, the adjoint of its value when it is
+    /// `Some` (nothing reads it when it is `None`).
+    Option(usize),
     Data,
 }
 
@@ -648,6 +667,8 @@ enum ResultVar {
     Discard,
     /// A float: a variable with an adjoint slot.
     Float(Ident, usize),
+    /// An `Option` of a float: a variable with the adjoint slot of its value.
+    Option(Ident, usize),
     /// Anything else: a plain variable.
     Data(Ident),
 }
@@ -847,6 +868,8 @@ struct Generator<'a> {
     /// environment or before the loop. `None` when the body has a glob import (`use m::*;`),
     /// which may shadow any name: then nothing is.
     body_items: Option<Vec<Ident>>,
+    /// The names the body binds or assigns `Option`s of floats to (`options::option_names`).
+    option_names: options::OptionNames,
 }
 
 /// `let (s, c) = e.sin_cos();` (also `let (s, c): (f64, f64) = ..`, `f64::sin_cos(e)`):
@@ -902,10 +925,12 @@ type FreeName = (Ident, Option<(usize, usize)>);
 
 impl<'a> Generator<'a> {
     fn new(cx: &'a Ctxt, function: &'a Function) -> Self {
+        let locals = Locals::analyze(function);
+        let option_names = options::option_names(&function.body, &locals);
         Generator {
             cx,
             function,
-            locals: Locals::analyze(function),
+            locals,
             counter: 0,
             slots: 0,
             vectors: 0,
@@ -920,6 +945,7 @@ impl<'a> Generator<'a> {
             following: None,
             reads_again: 0,
             body_items: declared_items(&function.body),
+            option_names,
         }
     }
 
@@ -1009,6 +1035,7 @@ impl<'a> Generator<'a> {
                     | Binding::Element { .. }
                     | Binding::Tuple(_)
                     | Binding::Closure(_)
+                    | Binding::Option(_)
             )
         )
     }
@@ -1165,7 +1192,7 @@ impl<'a> Generator<'a> {
             #[allow(unused_imports)]
             use ::ad_runtime::__private::{
                 CastPrimitive as _, CastScalar as _, IndexOfData as _, IndexOfFloat as _,
-                LiftFloat as _, LiftOther as _, ValueOfReference as _, ValueOfValue as _,
+                LiftFloat as _, LiftOption as _, LiftOther as _, ValueOfReference as _, ValueOfValue as _,
             };
             #[allow(non_camel_case_types, dead_code)]
             type __AdAdjoints<__T> = ::ad_runtime::__private::Adjoints<__T, #slots, #vectors>;
@@ -1384,6 +1411,9 @@ impl<'a> Generator<'a> {
     }
 
     fn local(&mut self, local: &syn::Local) {
+        if self.option_local(local) {
+            return;
+        }
         if let (Pat::Ident(name), Some(init)) = (&local.pat, &local.init) {
             if let Expr::Closure(closure) = &*init.expr {
                 return self.closure_local(&name.ident, name.mutability.as_ref(), closure);
@@ -2380,6 +2410,12 @@ impl<'a> Generator<'a> {
                     let node = self.lower(&syn::parse_quote!(#variable));
                     self.float_local(&copy, None, &node);
                 }
+                Some(Binding::Option(_)) => {
+                    let copied: Stmt = syn::parse_quote!(let #copy = #variable;);
+                    if let Stmt::Local(local) = &copied {
+                        self.option_local(local);
+                    }
+                }
                 Some(Binding::Data) => {
                     // Spanned at the name: a captured value that is not `Clone` is reported
                     // there.
@@ -3066,6 +3102,9 @@ impl<'a> Generator<'a> {
     }
 
     fn assign(&mut self, assign: &syn::ExprAssign) {
+        if self.option_assign(assign) {
+            return;
+        }
         if self.shaped_part(&assign.left).is_some() {
             // Its floats' numbers are fixed where it is bound.
             self.error(
@@ -3338,6 +3377,12 @@ impl<'a> Generator<'a> {
                 self.emit(quote!(#name = #value;));
                 self.assignment_piece(*slot, &node);
             }
+            ResultVar::Option(name, slot) => {
+                let node = self.lower_option(tail);
+                let value = node.value();
+                self.emit(quote!(#name = #value;));
+                self.assignment_piece(*slot, &node);
+            }
             ResultVar::Data(name) => {
                 if is_control_flow(tail) {
                     let inner = self.fresh("r");
@@ -3362,9 +3407,9 @@ impl<'a> Generator<'a> {
 
     fn lower_if(&mut self, expr_if: &syn::ExprIf, result: ResultVar) {
         if let Expr::Let(condition) = strip_parens(&expr_if.cond) {
-            if self.shaped_part(&condition.expr).is_some() {
-                // `if let P = v { a } else { b }` on a `#[grad]` value is
-                // `match v { P => a, _ => b }`.
+            if self.shaped_part(&condition.expr).is_some() || self.is_option_let(condition) {
+                // `if let P = v { a } else { b }` on a `#[grad]` value or an `Option` of
+                // floats is `match v { P => a, _ => b }`.
                 let pat = &condition.pat;
                 let scrutinee = &condition.expr;
                 let then_branch = &expr_if.then_branch;
@@ -3415,16 +3460,20 @@ impl<'a> Generator<'a> {
 
     /// A condition runs as written; an `if let` binds data names in the branch.
     fn condition(&mut self, cond: &Expr) -> (TokenStream, Vec<Ident>) {
-        struct ShapedLets<'g, 'a>(&'g Generator<'a>, Option<Expr>);
-        impl<'ast> Visit<'ast> for ShapedLets<'_, '_> {
+        /// `let`s over `#[grad]` values, and over other floats (an `Option` of floats).
+        struct FloatLets<'g, 'a>(&'g Generator<'a>, Option<Expr>, Option<Expr>);
+        impl<'ast> Visit<'ast> for FloatLets<'_, '_> {
             fn visit_expr_let(&mut self, expr: &'ast syn::ExprLet) {
                 if self.0.shaped_part(&expr.expr).is_some() {
                     self.1.get_or_insert_with(|| Expr::Let(expr.clone()));
+                } else if self.0.may_be_float(&expr.expr) {
+                    self.2.get_or_insert_with(|| Expr::Let(expr.clone()));
                 }
             }
         }
-        let mut lets = ShapedLets(self, None);
+        let mut lets = FloatLets(self, None, None);
         lets.visit_expr(cond);
+        let bindings = let_bindings(cond);
         if let Some(found) = lets.1 {
             self.error(
                 found,
@@ -3432,20 +3481,36 @@ impl<'a> Generator<'a> {
                  write `match v { Pattern => .., _ => .. }`",
             );
         }
-        let bindings = let_bindings(cond);
+        if let Some(found) = lets.2 {
+            self.error(
+                found,
+                "reverse mode takes floats out of an `Option` with `match` or a lone `if let`, \
+                 not in `while let` or a chain of conditions; write `match o { Some(v) => .., \
+                 None => .. }` (in a `loop` for a `while let`)",
+            );
+            return (self.native_unchecked(cond), bindings);
+        }
         (self.native(cond), bindings)
     }
 
     fn lower_match(&mut self, expr_match: &syn::ExprMatch, result: ResultVar) {
         let record = self.fresh("b");
         let shaped = self.shaped_part(&expr_match.expr);
-        if shaped.is_none() && self.may_be_float(&expr_match.expr) {
-            self.error(
-                &expr_match.expr,
-                "reverse mode cannot match on a float; compare with `if` instead",
-            );
+        let option = match shaped {
+            Some(_) => None,
+            None => self.option_scrutinee(expr_match),
+        };
+        if shaped.is_none() && option.is_none() && self.may_be_float(&expr_match.expr) {
+            let message = if self.mentions_option(&expr_match.expr) {
+                options::ONE_OPTION_AT_A_TIME
+            } else {
+                "reverse mode cannot match on a float; compare with `if` instead"
+            };
+            self.error(&expr_match.expr, message);
         }
-        let scrutinee = if let Some((_, indices)) = &shaped {
+        let scrutinee = if let Some((value, _)) = &option {
+            value.to_token_stream()
+        } else if let Some((_, indices)) = &shaped {
             // A `#[grad]` value is matched with its index twin, so that each name the pattern
             // binds has the numbers of its floats at hand. The value is matched as written
             // (its bindings by value or by reference as the user's are), the index twin in each
@@ -3462,7 +3527,15 @@ impl<'a> Generator<'a> {
         for (index, arm) in expr_match.arms.iter().enumerate() {
             let pat = self.retype_pattern(&arm.pat);
             let mut index_binding = TokenStream::new();
+            let body = &arm.body;
+            let mut block: Block = syn::parse_quote!({ #body });
             let (pat, bindings) = match &shaped {
+                None if option.is_some() => {
+                    let slot = option.as_ref().map_or(0, |(_, slot)| *slot);
+                    let (pat, bindings, copies) = self.option_arm(arm, slot);
+                    block = copies;
+                    (pat, bindings)
+                }
                 Some((vector, indices)) => {
                     let (index_pat, names) = self.index_pattern(&arm.pat);
                     index_binding = quote! {
@@ -3494,8 +3567,6 @@ impl<'a> Generator<'a> {
                 let guard = self.native(guard);
                 quote!(#if_token #guard)
             });
-            let body = &arm.body;
-            let block: Block = syn::parse_quote!({ #body });
             let region = self.region(bindings, &block, &result);
             let wrapped = nest_branch(index, count, quote!({ #index_binding #region }));
             arms.push(quote!(#pat #guard => { #wrapped }));
@@ -4404,6 +4475,10 @@ impl<'a> Generator<'a> {
             Some(ty) => first_float_in(ty).is_some(),
             None => self.may_be_float(&init.expr),
         };
+        let is_option = match &ty {
+            Some(ty) => options::is_option_of_float(ty),
+            None => self.is_option_expr(&init.expr),
+        };
         let ty_tokens = ty.as_ref().map(|ty| {
             let ty = retype_type(self.function, ty);
             quote!(: #ty)
@@ -4414,7 +4489,12 @@ impl<'a> Generator<'a> {
         self.emit(quote!(let mut #result #ty_tokens;));
         let expr = without_own_checkpoint(&init.expr);
         let block: Block = syn::parse_quote!({ #expr });
-        if is_float {
+        if is_option {
+            let slot = self.slot();
+            self.checkpointed_region(&block, ResultVar::Option(result.clone(), slot));
+            self.emit(quote!(let #name = #result;));
+            self.bind(name, Binding::Option(slot));
+        } else if is_float {
             let slot = self.slot();
             self.checkpointed_region(&block, ResultVar::Float(result.clone(), slot));
             self.emit(quote!(let #name = #result;));
@@ -4459,7 +4539,9 @@ impl<'a> Generator<'a> {
         self.emit(primal);
         let recorded = self.region(Vec::new(), block, &result);
         let declare_result = match &result {
-            ResultVar::Float(name, _) | ResultVar::Data(name) => quote!(let mut #name;),
+            ResultVar::Float(name, _) | ResultVar::Option(name, _) | ResultVar::Data(name) => {
+                quote!(let mut #name;)
+            }
             ResultVar::Discard => TokenStream::new(),
         };
         self.piece(quote! {
@@ -4782,7 +4864,9 @@ impl<'a> Generator<'a> {
             let tail_block: Block = syn::parse_quote!({ #tail });
             let value = self.primal_statements(&tail_block);
             match result {
-                ResultVar::Float(name, _) | ResultVar::Data(name) => quote!(#name = #(#value)*;),
+                ResultVar::Float(name, _) | ResultVar::Option(name, _) | ResultVar::Data(name) => {
+                    quote!(#name = #(#value)*;)
+                }
                 ResultVar::Discard => quote!(let _ = #(#value)*;),
             }
         });
@@ -4899,6 +4983,7 @@ impl<'a> Generator<'a> {
                         slot,
                     }
                 }
+                Some(Binding::Option(_)) => self.refuse(expr, options::OPTION_USES),
                 Some(Binding::Element {
                     vector,
                     index,
@@ -6008,6 +6093,9 @@ impl<'a> Generator<'a> {
                 };
             }
         }
+        if let Some(node) = self.option_method(call) {
+            return node;
+        }
         if let Some(companion) = self.user_method(call) {
             let receiver = &call.receiver;
             let receiver: Expr = syn::parse_quote_spanned!(receiver.span()=> &#receiver);
@@ -6158,7 +6246,8 @@ impl<'a> Generator<'a> {
                 | Binding::Element { .. }
                 | Binding::Tuple(_)
                 | Binding::Row { .. }
-                | Binding::Shaped { .. },
+                | Binding::Shaped { .. }
+                | Binding::Option(_),
             ) => return self.refuse(&whole, "a container of floats cannot be called"),
             Some(Binding::Data) if with_floats => {
                 return self.refuse(
@@ -6190,6 +6279,9 @@ impl<'a> Generator<'a> {
                      (`_jvp`, `_vjp`, `_grad`) yet",
                 );
             }
+            _ if with_floats && options::is_option_variant(path, "Some") => {
+                return self.refuse(&whole, options::OPTION_USES);
+            }
             _ if with_floats
                 && path.get_ident().is_some_and(|name| {
                     name.to_string()
@@ -6198,10 +6290,10 @@ impl<'a> Generator<'a> {
             {
                 return self.refuse(
                     &whole,
-                    "reverse mode does not keep floats in an `Option` or an enum built in the \
-                     body yet; compute the float with `if`/`match` directly, or take the value \
-                     as a `#[grad]` parameter of a type that derives `Differentiable` (forward \
-                     mode takes both)",
+                    "reverse mode does not keep floats in an enum built in the body yet (only \
+                     in an `Option`); compute the float with `if`/`match` directly, or take the \
+                     value as a `#[grad]` parameter of a type that derives `Differentiable` \
+                     (forward mode takes both)",
                 );
             }
             _ if with_floats => {
@@ -6362,6 +6454,14 @@ impl<'a> Generator<'a> {
                 quote!(#(__adj[#slots] += #cotangent.#parts;)*)
             }
             Node::Var { slot, .. } => quote!(__adj[#slot] += #cotangent;),
+            Node::Same { inner, .. } => self.backprop(inner, cotangent),
+            Node::Choice {
+                taken, some, none, ..
+            } => {
+                let some = self.backprop(some, cotangent.clone());
+                let none = self.backprop(none, cotangent);
+                quote!(if #taken { #some } else { #none })
+            }
             Node::Op {
                 pullback,
                 arity,
@@ -6501,9 +6601,25 @@ impl<'ast> Visit<'ast> for LeakChecker<'_, '_> {
                 self.safely(|checker| syn::visit::visit_expr_cast(checker, cast))
             }
             Expr::MethodCall(call)
-                if VALUE_ONLY_METHODS.contains(&call.method.to_string().as_str()) =>
+                if VALUE_ONLY_METHODS.contains(&call.method.to_string().as_str())
+                    || (matches!(call.method.to_string().as_str(), "is_some" | "is_none")
+                        && self.generator.is_option_expr(&call.receiver)) =>
             {
                 self.safely(|checker| syn::visit::visit_expr_method_call(checker, call))
+            }
+            Expr::MethodCall(call) if self.generator.is_option_expr(&call.receiver) => {
+                let method = call.method.to_string();
+                if !["unwrap", "unwrap_or", "unwrap_or_default", "expect"].contains(&method.as_str()) {
+                    // Its receiver and arguments are not reported again.
+                    return self
+                        .generator
+                        .error(call, options::method_refused(&method));
+                }
+                syn::visit::visit_expr_method_call(self, call);
+            }
+            Expr::Reference(reference) if reference.mutability.is_some() => {
+                self.report_assignment(&reference.expr);
+                self.visit_expr(&reference.expr);
             }
             Expr::Macro(mac) => {
                 if let Ok(args) = MacroArgs::parse_from(&mac.mac) {
