@@ -407,7 +407,7 @@ fn check_output(cx: &Ctxt, item: &ItemFn, float: FloatType) {
 }
 
 /// `f64`, or a tuple, array or `Vec` made only of floats.
-fn is_float_shaped(ty: &Type) -> bool {
+pub fn is_float_shaped(ty: &Type) -> bool {
     match ty {
         Type::Paren(inner) => is_float_shaped(&inner.elem),
         Type::Tuple(tuple) => !tuple.elems.is_empty() && tuple.elems.iter().all(is_float_shaped),

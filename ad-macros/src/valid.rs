@@ -53,7 +53,8 @@ pub fn check_reverse_signature(cx: &Ctxt, function: &Function) {
                 && crate::ast::container_element(ty)
                     .is_some_and(|element| float_of_type(element).is_some()))
             || crate::ast::is_vec_of_float_rows(ty);
-        if !supported {
+        // A result that is not made of floats at all has its message already (`ast.rs`).
+        if !supported && crate::ast::is_float_shaped(ty) {
             cx.error_spanned_by(
                 ty,
                 format!(
