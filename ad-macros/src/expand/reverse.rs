@@ -6186,6 +6186,18 @@ impl<'a> Generator<'a> {
                     "`{name}` has no derivative rule; see `ad_runtime::rules` for the supported \
                      float methods"
                 )
+            } else if matches!(whole, Expr::MethodCall(call)
+                if self.vector_of(&call.receiver).is_some()
+                    || self.names_nested(&call.receiver)
+                    || self.row_binding(&call.receiver).is_some())
+            {
+                format!(
+                    "reverse mode does not follow `.{name}(..)` on a container of floats: it \
+                     follows element reads and writes (`v[i]`, `v[i] = ..`, `m[i][j] op= ..`), \
+                     `len`, `push` onto containers built in the body, copies (`to_vec`, \
+                     `clone`), loops and reductions over them; write what `{name}` does with \
+                     a loop over the elements (forward mode takes it as it is)"
+                )
             } else {
                 format!(
                     "reverse mode does not take `.{name}(..)` over floats here yet: it follows \
