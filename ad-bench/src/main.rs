@@ -153,10 +153,11 @@ fn write_report(path: &str, args: &[String]) {
          Peers (crates.io): num-dual 0.13 (needs Rust 1.87; the benchmark crate declares it, the \
          library crates keep 1.82), ad_trait 0.3 (only with its default `bevy` feature: without \
          it, 0.3.0 and 0.3.1 do not compile, an unconditional `#[reflect(ignore)]`), \
-         reverse 0.2. A crate that loads ad_trait (hence nalgebra and ndarray) has to name the \
-         scalar of our generated functions, `f_grad::<f64>(..)`: without it rustc's trait solver \
-         overflows (E0275) on their operator impls while inferring it. The peers therefore live \
-         in the benchmark binary, not in the `ad_bench` library the workspace tests use.\n\n{tables}",
+         reverse 0.2. The peers live in the benchmark binary, not in the `ad_bench` library the \
+         workspace tests use, so that the tests do not build ad_trait's dependencies; the binary \
+         calls our generated functions without naming the scalar type, next to ad_trait's \
+         nalgebra and ndarray (the regression check for rustc's trait-solver overflow, E0275, \
+         that this once caused).\n\n{tables}",
         args = args.join(" "),
         cores = std::thread::available_parallelism().map_or(1, |n| n.get()),
     );
