@@ -19,69 +19,10 @@ mod common;
 
 use ad_runtime::{forward, reverse, Differentiable, Dual};
 use approx::assert_relative_eq;
-use common::{central_difference, random_vector, Rng};
-
-type Plain = fn(&[f64]) -> f64;
-type Jvp = fn(&[f64], &[f64]) -> (f64, f64);
-type Vjp = fn(&[f64], f64) -> (f64, Vec<f64>);
-
-/// The three checks, at `x`, for a function of one slice.
-fn check(plain: Plain, jvp: Jvp, vjp: Vjp, x: &[f64], rng: &mut Rng) {
-    let value = plain(x);
-    let cotangent = rng.uniform(0.5, 1.5);
-    let (reverse_value, gradient) = vjp(x, cotangent);
-    assert_eq!(
-        reverse_value.to_bits(),
-        value.to_bits(),
-        "reverse value at {x:?}"
-    );
-    assert_eq!(gradient.len(), x.len());
-    for k in 0..x.len() {
-        let mut basis = vec![0.0; x.len()];
-        basis[k] = 1.0;
-        let (forward_value, along) = jvp(x, &basis);
-        assert_eq!(
-            forward_value.to_bits(),
-            value.to_bits(),
-            "forward value at {x:?}"
-        );
-        let moved = |h: f64| {
-            let mut y = x.to_vec();
-            y[k] += h;
-            plain(&y)
-        };
-        assert_relative_eq!(
-            along,
-            central_difference(moved, 0.0, 1e-4),
-            epsilon = 1e-7,
-            max_relative = 1e-6
-        );
-        assert_relative_eq!(
-            gradient[k],
-            cotangent * along,
-            epsilon = 1e-12,
-            max_relative = 1e-12
-        );
-    }
-    let tangent = random_vector(rng, x.len());
-    let (_, along) = jvp(x, &tangent);
-    let transposed: f64 = tangent.iter().zip(&gradient).map(|(t, g)| t * g).sum();
-    assert_relative_eq!(
-        along * cotangent,
-        transposed,
-        epsilon = 1e-12,
-        max_relative = 1e-12
-    );
-}
-
-/// `check` at several random points of dimension `n`.
-fn check_at_random_points(plain: Plain, jvp: Jvp, vjp: Vjp, n: usize, seed: u64) {
-    let mut rng = Rng::new(seed);
-    for _ in 0..5 {
-        let x = random_vector(&mut rng, n);
-        check(plain, jvp, vjp, &x, &mut rng);
-    }
-}
+use common::{
+    central_difference, check_slice_function as check,
+    check_slice_function_at_random_points as check_at_random_points, random_vector, Rng,
+};
 
 macro_rules! case {
     ($test:ident, $f:ident, $jvp:ident, $vjp:ident, $n:expr) => {
