@@ -19,8 +19,8 @@ mod common;
 use ad_runtime::{forward, reverse, Dual};
 use approx::assert_relative_eq;
 use common::{
-    central_difference, check_slice_function as check,
-    check_slice_function_at_random_points as check_at_random_points, random_vector, Rng,
+    central_difference, check_slice_function_at_random_points as check_at_random_points,
+    random_vector, Rng,
 };
 
 // ----- matrices built in the body, written element by element -----
