@@ -258,3 +258,21 @@ fn a_cotangent_of_the_wrong_shape_is_refused() {
         vec![vec![1.0], vec![1.0, 2.0], vec![1.0]],
     );
 }
+
+/// A call's result returned as it is (found by review: it was taken for a float).
+#[forward]
+#[reverse]
+fn passed_through(a: &[f64], b: &[f64]) -> Vec<Vec<f64>> {
+    let m = outer(a, b);
+    m
+}
+
+#[test]
+fn results_returned_as_they_are() {
+    let (a, b) = ([0.5, -1.0], [2.0, 0.25, 3.0]);
+    let cotangent = vec![vec![1.0, 0.5, -1.0], vec![0.25, 2.0, 1.0], vec![3.0]];
+    let (value, (d_a, d_b)) = passed_through_vjp(&a, &b, cotangent.clone());
+    let (direct, (e_a, e_b)) = outer_vjp(&a, &b, cotangent);
+    assert_eq!(value, direct);
+    assert_eq!((d_a, d_b), (e_a, e_b));
+}

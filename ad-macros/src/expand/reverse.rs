@@ -1608,6 +1608,22 @@ impl<'a> Generator<'a> {
                     (None, None) if bound_once(body, &name) => container_use_depth(body, &name),
                     (None, None) => 0,
                 };
+                // `let y = g(x); ...; y` in a function returning a container: its result.
+                let returned = match (&self.following, result_shape(self.function)) {
+                    (Some((statements, _)), shape @ (ResultShape::Vector | ResultShape::Rows))
+                        if self.frames.len() == 1
+                            && matches!(statements.last(), Some(Stmt::Expr(Expr::Path(path), None))
+                                if path.path.is_ident(&name)) =>
+                    {
+                        if shape == ResultShape::Rows {
+                            2
+                        } else {
+                            1
+                        }
+                    }
+                    _ => 0,
+                };
+                let depth = depth.max(returned);
                 let typed_rows = ty.as_ref().is_some_and(crate::ast::is_vec_of_float_rows);
                 if typed_rows || depth == 2 {
                     return self.rows_result_local(&name, mutability, ty.as_ref(), &init.expr);
@@ -1700,7 +1716,14 @@ impl<'a> Generator<'a> {
             // `x[i][j]` (an element, a float) falls through to the float `let` below.
             let nested_element = matches!(strip_parens(&init.expr), Expr::Index(index) if self.nested_row(&index.expr).is_some());
             if self.names_nested(&init.expr) && !nested_element {
-                self.error(&init.expr, NESTED_ELEMENT_BY_ELEMENT);
+                let moved = self.nested_binding(&init.expr).is_some();
+                let message = if moved {
+                    "reverse mode does not move or alias containers of containers yet; index \
+                     the container itself, or copy it with `.clone()`"
+                } else {
+                    NESTED_ELEMENT_BY_ELEMENT
+                };
+                self.error(&init.expr, message);
                 // Later uses of the name are not reported again.
                 self.bind(name, Binding::Data);
                 return;

@@ -29,3 +29,10 @@ fn container_pushed_onto_a_flat_vec(x: f64, v: Vec<f64>) -> f64 {
 }
 
 fn main() {}
+
+#[reverse]
+fn matrix_moved(x: f64) -> f64 {
+    let m = vec![vec![x; 2]; 2];
+    let n = m;
+    n[0][0]
+}
