@@ -4,7 +4,7 @@
 //! and `#[reverse]`: values bit for bit against the plain function, forward mode against
 //! central differences, every reverse adjoint against forward mode along its basis direction.
 
-#![allow(clippy::needless_range_loop)]
+#![allow(clippy::needless_range_loop, clippy::let_and_return)]
 
 mod common;
 
