@@ -1198,3 +1198,26 @@ fn local_tuples_of_floats() {
         &[(0.7, 1.3), (-1.1, 0.4), (2.0, -0.6)],
     );
 }
+
+/// A name the analysis cannot type, because a closure gives it (`|f| f + 1` may hold a float),
+/// cast to a float: an integer here, a constant (found by review: it failed inside generated
+/// code).
+#[forward]
+#[reverse]
+fn count_from_a_closure(x: f64, data: Option<usize>) -> f64 {
+    let k = data.map_or(0, |f| f + 1);
+    let y = x * 2.0;
+    x * k as f64 + (y as f64) * y
+}
+
+#[test]
+fn casts_of_names_the_analysis_cannot_type() {
+    for data in [None, Some(2)] {
+        let plain = |x: f64| count_from_a_closure(x, data);
+        let along =
+            common::forward_checked1(plain, |x, t| count_from_a_closure_jvp(x, data, t), 1.5);
+        let (value, gradient) = count_from_a_closure_grad(1.5_f64, data);
+        assert_eq!(value.to_bits(), plain(1.5).to_bits());
+        assert_relative_eq!(gradient, along, max_relative = 1e-12);
+    }
+}

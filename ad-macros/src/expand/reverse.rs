@@ -5199,7 +5199,21 @@ impl<'a> Generator<'a> {
             Expr::Cast(cast) => {
                 let to_float = float_of_type(&cast.ty).is_some();
                 if to_float && self.may_be_float(&cast.expr) {
-                    self.lower(&cast.expr)
+                    match self.lower(&cast.expr) {
+                        // A name the analysis could not type (`let k = o.map_or(0, |f| f + 1);`)
+                        // may hold an integer: the cast makes it a constant; a float passes.
+                        Node::Var { name, slot } => {
+                            let scalar = self.scalar();
+                            let cast = quote! {
+                                ::ad_runtime::__private::CastProbe::new(#name).__ad_cast::<#scalar>()
+                            };
+                            Node::Var {
+                                name: self.read(cast),
+                                slot,
+                            }
+                        }
+                        node => node,
+                    }
                 } else {
                     Node::Constant(self.native(expr))
                 }
