@@ -1065,3 +1065,42 @@ fn a_method_named_len_returning_a_float() {
         );
     }
 }
+
+/// Variants built in the branches of an `if` or a `match` (and a copy of one built before),
+/// bound by `let` and passed to a differentiated function.
+#[forward]
+#[reverse]
+fn figures_from_branches(a: f64, b: f64) -> f64 {
+    let s = if a > 0.0 {
+        Figure::Circle(a * b)
+    } else {
+        Figure::Rect { w: a, h: b * b }
+    };
+    let t = match (b > 0.5) as usize {
+        0 => Figure::Rect { w: b, h: 2.0 },
+        _ => {
+            let r = a.sin();
+            Figure::Circle(r)
+        }
+    };
+    let u = if b > 0.0 {
+        t.clone()
+    } else if a > 0.5 {
+        Figure::Segment(b, 2, a)
+    } else {
+        s.clone()
+    };
+    figure_area(&s) * figure_area(&t) + figure_area(&u)
+}
+
+#[test]
+fn enum_values_from_branches() {
+    for (a, b) in [(0.7, -0.4), (-0.3, 0.8), (0.5, 0.6), (-1.2, -0.9), (0.8, -0.2)] {
+        let (value, along_a, along_b) =
+            common::forward_checked2(figures_from_branches, figures_from_branches_jvp, a, b);
+        let (reverse_value, (ga, gb)) = figures_from_branches_grad(a, b);
+        assert_eq!(reverse_value.to_bits(), value.to_bits());
+        assert_relative_eq!(ga, along_a, max_relative = 1e-12, epsilon = 1e-14);
+        assert_relative_eq!(gb, along_b, max_relative = 1e-12, epsilon = 1e-14);
+    }
+}

@@ -669,6 +669,9 @@ enum ResultVar {
     Float(Ident, usize),
     /// An `Option` of a float: a variable with the adjoint slot of its value.
     Option(Ident, usize),
+    /// A value of a type that derives `Differentiable` (its twin): a variable whose floats'
+    /// adjoints are in a vector, numbered where the construct ends.
+    Shaped(Ident, usize),
     /// Anything else: a plain variable.
     Data(Ident),
 }
@@ -1444,6 +1447,12 @@ impl<'a> Generator<'a> {
             }
         }
         if let (Pat::Ident(name), Some(init)) = (strip_pattern_type(&local.pat), &local.init) {
+            // `let s = if c { Shape::Circle(r) } else { Shape::Square(a) };`
+            if init.diverge.is_none() && name.subpat.is_none() && is_control_flow(&init.expr) {
+                if let Some(type_path) = self.built_user_type(&init.expr) {
+                    return self.shaped_result_local(name, &init.expr, &type_path);
+                }
+            }
             // `Shape::Circle(r)` is `Shape::Circle { 0: r }`.
             let tuple_variant = self.tuple_variant_as_struct(&init.expr);
             let built = tuple_variant
@@ -2587,6 +2596,68 @@ impl<'a> Generator<'a> {
         })
     }
 
+    /// The type that derives `Differentiable` whose value a control-flow expression gives:
+    /// the type of a variant or struct built in one of its branches' tails.
+    fn built_user_type(&self, expr: &Expr) -> Option<syn::Path> {
+        let scalar = self.scalar().to_token_stream();
+        let known = |path: &syn::Path| self.locals.user_types.twin_path(path, &scalar).is_some();
+        let tail_of = |block: &Block| match block.stmts.last() {
+            Some(Stmt::Expr(tail, None)) => Some(tail.clone()),
+            _ => None,
+        };
+        match strip_parens(expr) {
+            Expr::Struct(structure) if structure.qself.is_none() && known(&structure.path) => {
+                crate::user_types::struct_type(&structure.path)
+            }
+            Expr::Call(call) => {
+                let type_path = crate::user_types::variant_call_type(call)?;
+                let Expr::Path(func) = &*call.func else {
+                    return None;
+                };
+                known(&func.path).then_some(type_path)
+            }
+            Expr::If(expr_if) => tail_of(&expr_if.then_branch)
+                .and_then(|tail| self.built_user_type(&tail))
+                .or_else(|| {
+                    let (_, otherwise) = expr_if.else_branch.as_ref()?;
+                    self.built_user_type(otherwise)
+                }),
+            Expr::Match(expr_match) => expr_match
+                .arms
+                .iter()
+                .find_map(|arm| self.built_user_type(&arm.body)),
+            Expr::Block(block) if block.label.is_none() => {
+                tail_of(&block.block).and_then(|tail| self.built_user_type(&tail))
+            }
+            _ => None,
+        }
+    }
+
+    /// `let s = if c { Shape::Circle(r) } else { .. };`: each branch builds its value and hands
+    /// its adjoints back; the result is numbered like a `#[grad]` value where the `if` ends.
+    fn shaped_result_local(&mut self, name: &syn::PatIdent, expr: &Expr, type_path: &syn::Path) {
+        let binding = name.ident.unraw();
+        let vector = self.vector_slot();
+        self.emit(quote!(let mut #binding;));
+        self.control_flow(expr, ResultVar::Shaped(binding.clone(), vector));
+        let owned = names::derived("__ad_owned_indices_", &binding);
+        let indices = names::derived("__ad_indices_", &binding);
+        let numbered = quote_spanned! {type_path.span()=>
+            ::ad_runtime::__private::number_floats::<#type_path, _>(&#binding)
+        };
+        self.emit(quote! {
+            let (#owned, _) = #numbered;
+            let #indices = &#owned;
+        });
+        self.bind(
+            binding,
+            Binding::Shaped {
+                vector,
+                indices: quote!(#indices),
+            },
+        );
+    }
+
     fn struct_local(&mut self, name: &syn::PatIdent, structure: &syn::ExprStruct) {
         let scalar = self.scalar().to_token_stream();
         let twin = self
@@ -3405,6 +3476,42 @@ impl<'a> Generator<'a> {
                 let value = node.value();
                 self.emit(quote!(#name = #value;));
                 self.assignment_piece(*slot, &node);
+            }
+            ResultVar::Shaped(name, vector) => {
+                if is_control_flow(tail) {
+                    return self.control_flow(tail, result.clone());
+                }
+                // Built (or named) here; its floats' adjoints are handed back to it, in the
+                // same numbering, when the backward sweep reaches this branch.
+                let held = match strip_parens(tail) {
+                    Expr::Path(path) if path.path.get_ident().is_some() => path
+                        .path
+                        .get_ident()
+                        .cloned()
+                        .expect("checked by the guard"),
+                    _ => {
+                        let held = self.fresh("value");
+                        self.statement(
+                            &syn::parse_quote_spanned!(tail.span()=> let #held = #tail;),
+                        );
+                        held
+                    }
+                };
+                let Some(Binding::Shaped { vector: source, .. }) = self.lookup(&held) else {
+                    return self.error(
+                        tail,
+                        "reverse mode takes a value of a type that derives `Differentiable` from \
+                         a branch when the branch builds it (`Shape::Circle(r)`, `Point { .. }`) \
+                         or names a variable holding one",
+                    );
+                };
+                let held = held.unraw();
+                self.emit(quote!(#name = #held;));
+                let cotangents = self.fresh("cts");
+                self.piece(quote! {
+                    let #cotangents = __adj.take_vector(#vector);
+                    __adj.add_vector(#source, &#cotangents);
+                });
             }
             ResultVar::Data(name) => {
                 if is_control_flow(tail) {
@@ -4562,7 +4669,10 @@ impl<'a> Generator<'a> {
         self.emit(primal);
         let recorded = self.region(Vec::new(), block, &result);
         let declare_result = match &result {
-            ResultVar::Float(name, _) | ResultVar::Option(name, _) | ResultVar::Data(name) => {
+            ResultVar::Float(name, _)
+            | ResultVar::Option(name, _)
+            | ResultVar::Shaped(name, _)
+            | ResultVar::Data(name) => {
                 quote!(let mut #name;)
             }
             ResultVar::Discard => TokenStream::new(),
@@ -4887,7 +4997,10 @@ impl<'a> Generator<'a> {
             let tail_block: Block = syn::parse_quote!({ #tail });
             let value = self.primal_statements(&tail_block);
             match result {
-                ResultVar::Float(name, _) | ResultVar::Option(name, _) | ResultVar::Data(name) => {
+                ResultVar::Float(name, _)
+                | ResultVar::Option(name, _)
+                | ResultVar::Shaped(name, _)
+                | ResultVar::Data(name) => {
                     quote!(#name = #(#value)*;)
                 }
                 ResultVar::Discard => quote!(let _ = #(#value)*;),
