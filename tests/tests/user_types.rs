@@ -1095,7 +1095,13 @@ fn figures_from_branches(a: f64, b: f64) -> f64 {
 
 #[test]
 fn enum_values_from_branches() {
-    for (a, b) in [(0.7, -0.4), (-0.3, 0.8), (0.5, 0.6), (-1.2, -0.9), (0.8, -0.2)] {
+    for (a, b) in [
+        (0.7, -0.4),
+        (-0.3, 0.8),
+        (0.5, 0.6),
+        (-1.2, -0.9),
+        (0.8, -0.2),
+    ] {
         let (value, along_a, along_b) =
             common::forward_checked2(figures_from_branches, figures_from_branches_jvp, a, b);
         let (reverse_value, (ga, gb)) = figures_from_branches_grad(a, b);
