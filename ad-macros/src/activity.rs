@@ -237,9 +237,9 @@ impl Locals {
             },
             Expr::Cast(cast) => first_float_in(&cast.ty).is_some(),
             Expr::MethodCall(call) => {
-                // `p.len()` of a user value is its own method, which may return a float (a
-                // field's, `p.weights.len()`, is taken for a container's).
-                let measures_user_value = ["len", "is_empty"]
+                // `p.len()`, `p.to_f64()` of a user value are its own methods, which may return
+                // a float (a field's, `p.weights.len()`, is taken for a container's).
+                let measures_user_value = ["len", "is_empty", "to_f64"]
                     .contains(&call.method.to_string().as_str())
                     && value_name(&call.receiver)
                         .is_some_and(|name| self.user_values.contains(name));

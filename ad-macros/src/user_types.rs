@@ -220,9 +220,17 @@ pub fn variant_call_type(call: &syn::ExprCall) -> Option<Path> {
             .to_string()
             .starts_with(|c: char| c.is_ascii_uppercase())
     };
-    (count >= 2 && upper(&path.segments[count - 1].ident) && upper(&path.segments[count - 2].ident))
-        .then(|| Path {
-            leading_colon: path.leading_colon,
-            segments: path.segments.iter().take(count - 1).cloned().collect(),
-        })
+    // `Option::Some(x)`, `Result::Ok(x)`: the prelude's enums, not a user type's.
+    let prelude = count >= 2
+        && ["Option", "Result"]
+            .iter()
+            .any(|name| path.segments[count - 2].ident == name);
+    (count >= 2
+        && !prelude
+        && upper(&path.segments[count - 1].ident)
+        && upper(&path.segments[count - 2].ident))
+    .then(|| Path {
+        leading_colon: path.leading_colon,
+        segments: path.segments.iter().take(count - 1).cloned().collect(),
+    })
 }
