@@ -93,11 +93,28 @@ impl Retype<'_> {
 
     /// An expression computed from data alone (see [`is_data_constant`]).
     fn is_data_constant(&self, expr: &Expr) -> bool {
-        is_data_constant(
-            expr,
-            &|name| self.locals.floats.contains(name) || self.locals.untyped.contains(name),
-            &|name| self.locals.containers.contains(name),
-        )
+        !self.builds_user_value(expr)
+            && is_data_constant(
+                expr,
+                &|name| self.locals.floats.contains(name) || self.locals.untyped.contains(name),
+                &|name| self.locals.containers.contains(name),
+            )
+    }
+
+    /// `Shape::Circle(2.0)`, `Point { x: 1.0, y }` of a type that derives `Differentiable`:
+    /// built as its twin (passed to differentiated code), even from constants.
+    fn builds_user_value(&self, expr: &Expr) -> bool {
+        let scalar = quote::quote!(__S);
+        let known = |path: &syn::Path| self.locals.user_types.twin_path(path, &scalar).is_some();
+        match expr {
+            Expr::Paren(paren) => self.builds_user_value(&paren.expr),
+            Expr::Struct(structure) => structure.qself.is_none() && known(&structure.path),
+            Expr::Call(call) => {
+                crate::user_types::variant_call_type(call).is_some()
+                    && matches!(&*call.func, Expr::Path(func) if known(&func.path))
+            }
+            _ => false,
+        }
     }
 
     /// Lifts `expr` if it reads data: a local that holds no float, a field or dereference of

@@ -2099,7 +2099,7 @@ fn en_method_args(a: f64, b: f64, n: usize) -> f64 {
             0: a * a,
             1: i,
         };
-        // FAILS (compile error inside generated code, both modes): a variant built from data or
+        // FIXED (was a compile error inside generated code, both modes): a variant built from data or
         // constants only, `let e = Shape::Circle(i as f64);` (or `Shape::Circle(2.0)`), then
         // passed to `area(&e)` / `e.scaled(a)`: "expected `&__AdOver_Shape<__S>`, found `&Shape`".
         let e = Shape::Circle(a + i as f64);

@@ -1110,3 +1110,25 @@ fn enum_values_from_branches() {
         assert_relative_eq!(gb, along_b, max_relative = 1e-12, epsilon = 1e-14);
     }
 }
+
+/// Variants and structs built from constants only, passed to differentiated code (found by
+/// review: they stayed plain values where twins were expected, a compile error inside
+/// generated code).
+#[forward]
+#[reverse]
+fn figures_of_constants(a: f64, b: f64) -> f64 {
+    let n = 3;
+    let e = Figure::Circle(2.0);
+    let d = Figure::Circle(n as f64);
+    let r = Figure::Rect { w: 1.5, h: 0.5 };
+    figure_area(&e) * a + figure_area(&d) * b + figure_area(&r) * a * b
+}
+
+#[test]
+fn user_values_of_constants() {
+    check2_against_differences(
+        figures_of_constants,
+        figures_of_constants_jvp,
+        figures_of_constants_vjp,
+    );
+}
