@@ -110,6 +110,13 @@ impl Locals {
             values: Vec<(Ident, syn::Path)>,
         }
         impl Collector<'_> {
+            fn built_from_floats(&self, expr: &Expr) -> Option<syn::Path> {
+                let (path, fields) = crate::user_types::built_value(expr)?;
+                fields
+                    .iter()
+                    .any(|field| self.locals.may_be_float(field))
+                    .then_some(path)
+            }
             fn collect(&mut self, pat: &Pat) {
                 // Names taken out of a value by destructuring (`Cons(c, v, t)`), not a
                 // whole value bound to a name.
@@ -137,48 +144,17 @@ impl Locals {
                 }
                 syn::visit::visit_expr_match(self, expr);
             }
-            /// `Point { x: a * b, .. }`: a value of a user type built from floats is a twin.
-            fn visit_expr_struct(&mut self, expr: &'ast syn::ExprStruct) {
-                let from_floats = expr
-                    .fields
-                    .iter()
-                    .any(|field| self.locals.may_be_float(&field.expr));
-                if expr.qself.is_none() && from_floats {
-                    self.found
-                        .extend(crate::user_types::struct_type(&expr.path));
-                }
-                syn::visit::visit_expr_struct(self, expr);
-            }
-            /// `Shape::Circle(a * b)`: a variant of a user type built from floats is a twin.
-            fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
-                let from_floats = call.args.iter().any(|arg| self.locals.may_be_float(arg));
-                if from_floats {
-                    self.found
-                        .extend(crate::user_types::variant_call_type(call));
-                }
-                syn::visit::visit_expr_call(self, call);
+            /// `Point { x: a * b, .. }`, `Shape::Circle(a * b)`: a value of a user type built
+            /// from floats is a twin.
+            fn visit_expr(&mut self, expr: &'ast Expr) {
+                self.found.extend(self.built_from_floats(expr));
+                syn::visit::visit_expr(self, expr);
             }
             fn visit_local(&mut self, local: &'ast syn::Local) {
                 // `let q = Point { .. };`: `q.norm()` is a method of `Point`.
                 if let (Pat::Ident(name), Some(init)) = (&local.pat, &local.init) {
-                    if let Expr::Call(call) = &*init.expr {
-                        let from_floats = call.args.iter().any(|arg| self.locals.may_be_float(arg));
-                        if let (true, Some(path)) =
-                            (from_floats, crate::user_types::variant_call_type(call))
-                        {
-                            self.values.push((name.ident.clone(), path));
-                        }
-                    }
-                    if let Expr::Struct(structure) = &*init.expr {
-                        let from_floats = structure
-                            .fields
-                            .iter()
-                            .any(|field| self.locals.may_be_float(&field.expr));
-                        if let (true, Some(path)) =
-                            (from_floats, crate::user_types::struct_type(&structure.path))
-                        {
-                            self.values.push((name.ident.clone(), path));
-                        }
+                    if let Some(path) = self.built_from_floats(&init.expr) {
+                        self.values.push((name.ident.clone(), path));
                     }
                 }
                 if let Some(init) = &local.init {
@@ -636,15 +612,12 @@ fn user_value_locals(body: &syn::Block) -> HashSet<Ident> {
     struct Values(HashSet<Ident>);
     impl<'ast> Visit<'ast> for Values {
         fn visit_local(&mut self, local: &'ast syn::Local) {
-            if let Some(init) = &local.init {
-                let built = match &*init.expr {
-                    Expr::Struct(_) => true,
-                    Expr::Call(call) => crate::user_types::variant_call_type(call).is_some(),
-                    _ => false,
-                };
-                if built {
-                    self.0.extend(pattern_bindings(&local.pat).0);
-                }
+            let built = local
+                .init
+                .as_ref()
+                .is_some_and(|init| crate::user_types::built_value(&init.expr).is_some());
+            if built {
+                self.0.extend(pattern_bindings(&local.pat).0);
             }
             syn::visit::visit_local(self, local);
         }

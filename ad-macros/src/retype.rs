@@ -105,16 +105,8 @@ impl Retype<'_> {
     /// built as its twin (passed to differentiated code), even from constants.
     fn builds_user_value(&self, expr: &Expr) -> bool {
         let scalar = quote::quote!(__S);
-        let known = |path: &syn::Path| self.locals.user_types.twin_path(path, &scalar).is_some();
-        match expr {
-            Expr::Paren(paren) => self.builds_user_value(&paren.expr),
-            Expr::Struct(structure) => structure.qself.is_none() && known(&structure.path),
-            Expr::Call(call) => {
-                crate::user_types::variant_call_type(call).is_some()
-                    && matches!(&*call.func, Expr::Path(func) if known(&func.path))
-            }
-            _ => false,
-        }
+        crate::user_types::built_value(expr)
+            .is_some_and(|(ty, _)| self.locals.user_types.twin_path(&ty, &scalar).is_some())
     }
 
     /// Lifts `expr` if it reads data: a local that holds no float, a field or dereference of

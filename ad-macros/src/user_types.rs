@@ -234,3 +234,18 @@ pub fn variant_call_type(call: &syn::ExprCall) -> Option<Path> {
         segments: path.segments.iter().take(count - 1).cloned().collect(),
     })
 }
+
+/// The value a struct expression or a tuple-variant call builds: its type (`Point` for
+/// `Point { .. }`, `Shape` for `Shape::Circle(r)` and `Shape::Rect { w, h }`) and the
+/// expressions of its fields.
+pub fn built_value(expr: &syn::Expr) -> Option<(Path, Vec<&syn::Expr>)> {
+    match expr {
+        syn::Expr::Paren(paren) => built_value(&paren.expr),
+        syn::Expr::Struct(structure) if structure.qself.is_none() => Some((
+            struct_type(&structure.path)?,
+            structure.fields.iter().map(|field| &field.expr).collect(),
+        )),
+        syn::Expr::Call(call) => Some((variant_call_type(call)?, call.args.iter().collect())),
+        _ => None,
+    }
+}

@@ -20,8 +20,8 @@ mod common;
 use ad_runtime::{forward, reverse, Differentiable, Dual};
 use approx::assert_relative_eq;
 use common::{
-    central_difference, check_slice_function_at_random_points as check_at_random_points,
-    random_vector, Rng,
+    central_difference, check_hessian_vector_product,
+    check_slice_function_at_random_points as check_at_random_points, random_vector, Rng,
 };
 
 macro_rules! case {
@@ -629,24 +629,7 @@ fn f32_arrays_rows() {
 
 #[test]
 fn hvp_nested() {
-    let x = [0.4, -0.3, 0.9];
-    let v = [0.2, 1.0, -0.5];
-    let duals: Vec<Dual<f64>> = x.iter().zip(&v).map(|(&x, &v)| Dual::new(x, v)).collect();
-    let (_, gradient) = loops_write_grad(&duals);
-    let h = 1e-5;
-    let gradient_at = |s: f64| {
-        let moved: Vec<f64> = x.iter().zip(&v).map(|(x, v)| x + s * v).collect();
-        loops_write_grad(&moved).1
-    };
-    let (plus, minus) = (gradient_at(h), gradient_at(-h));
-    for k in 0..3 {
-        assert_relative_eq!(
-            gradient[k].tangent,
-            (plus[k] - minus[k]) / (2.0 * h),
-            epsilon = 1e-6,
-            max_relative = 1e-5
-        );
-    }
+    check_hessian_vector_product(loops_write_grad, loops_write_grad);
 }
 
 // ----- feature 2: container results of differentiated calls -----
@@ -2415,46 +2398,43 @@ fn t_array_param_by_value() {
     }
     let (_, along) = array_param_by_value_jvp(a, t, [[0.0; 2]; 2], 1.0);
     assert_relative_eq!(gt, along, epsilon = 1e-12, max_relative = 1e-10);
+    assert_relative_eq!(
+        along,
+        central_difference(|t| array_param_by_value(a, t), t, 1e-4),
+        epsilon = 1e-8,
+        max_relative = 1e-7
+    );
+    for i in 0..2 {
+        for j in 0..2 {
+            let moved = |h: f64| {
+                let mut b = a;
+                b[i][j] += h;
+                array_param_by_value(b, t)
+            };
+            assert_relative_eq!(
+                ga[i][j],
+                central_difference(moved, 0.0, 1e-4),
+                epsilon = 1e-8,
+                max_relative = 1e-7
+            );
+        }
+    }
 }
 
 // ----- Hessian-vector products through several of the functions above -----
 
-fn hvp_check(
-    grad_dual: fn(&[Dual<f64>]) -> (Dual<f64>, Vec<Dual<f64>>),
-    grad: fn(&[f64]) -> (f64, Vec<f64>),
-) {
-    let x = [0.4, -0.3, 0.9];
-    let v = [0.2, 1.0, -0.5];
-    let duals: Vec<Dual<f64>> = x.iter().zip(&v).map(|(&x, &v)| Dual::new(x, v)).collect();
-    let (_, gradient) = grad_dual(&duals);
-    let h = 1e-5;
-    let gradient_at = |s: f64| {
-        let moved: Vec<f64> = x.iter().zip(&v).map(|(x, v)| x + s * v).collect();
-        grad(&moved).1
-    };
-    let (plus, minus) = (gradient_at(h), gradient_at(-h));
-    for k in 0..3 {
-        assert_relative_eq!(
-            gradient[k].tangent,
-            (plus[k] - minus[k]) / (2.0 * h),
-            epsilon = 1e-6,
-            max_relative = 1e-5
-        );
-    }
-}
-
 #[test]
 fn hvp_more() {
-    hvp_check(data_results_grad, data_results_grad);
-    hvp_check(written_results_grad, written_results_grad);
-    hvp_check(assoc_and_data_grad, assoc_and_data_grad);
-    hvp_check(push_kinds_grad, push_kinds_grad);
+    check_hessian_vector_product(data_results_grad, data_results_grad);
+    check_hessian_vector_product(written_results_grad, written_results_grad);
+    check_hessian_vector_product(assoc_and_data_grad, assoc_and_data_grad);
+    check_hessian_vector_product(push_kinds_grad, push_kinds_grad);
     // arrays_of_arrays is left out: `d[1][0] %= 0.3` at x[2] = 0.9 sits on a jump of `%`.
-    hvp_check(typed_zeros_len_grad, typed_zeros_len_grad);
-    hvp_check(jacobi_grad, jacobi_grad);
-    hvp_check(results_accumulated_grad, results_accumulated_grad);
-    hvp_check(calls_rec_by_value_grad, calls_rec_by_value_grad);
-    hvp_check(hoist_written_later_grad, hoist_written_later_grad);
+    check_hessian_vector_product(typed_zeros_len_grad, typed_zeros_len_grad);
+    check_hessian_vector_product(jacobi_grad, jacobi_grad);
+    check_hessian_vector_product(results_accumulated_grad, results_accumulated_grad);
+    check_hessian_vector_product(calls_rec_by_value_grad, calls_rec_by_value_grad);
+    check_hessian_vector_product(hoist_written_later_grad, hoist_written_later_grad);
 }
 
 // ----- batch 10: rows that live on after being pushed -----

@@ -299,3 +299,37 @@ pub fn check_slice_function_at_random_points(
         check_slice_function(plain, jvp, vjp, &x, &mut rng);
     }
 }
+
+/// A `_grad` of a function of a slice, at dual numbers.
+pub type GradientAtDuals =
+    fn(&[ad_runtime::Dual<f64>]) -> (ad_runtime::Dual<f64>, Vec<ad_runtime::Dual<f64>>);
+
+/// The Hessian-vector product of a function of three floats, from its reverse companion at
+/// dual inputs (forward over reverse), against central differences of its gradient.
+pub fn check_hessian_vector_product(
+    grad_dual: GradientAtDuals,
+    grad: fn(&[f64]) -> (f64, Vec<f64>),
+) {
+    let x = [0.4, -0.3, 0.9];
+    let v = [0.2, 1.0, -0.5];
+    let duals: Vec<ad_runtime::Dual<f64>> = x
+        .iter()
+        .zip(&v)
+        .map(|(&x, &v)| ad_runtime::Dual::new(x, v))
+        .collect();
+    let (_, gradient) = grad_dual(&duals);
+    let h = 1e-5;
+    let gradient_at = |s: f64| {
+        let moved: Vec<f64> = x.iter().zip(&v).map(|(x, v)| x + s * v).collect();
+        grad(&moved).1
+    };
+    let (plus, minus) = (gradient_at(h), gradient_at(-h));
+    for k in 0..3 {
+        approx::assert_relative_eq!(
+            gradient[k].tangent,
+            (plus[k] - minus[k]) / (2.0 * h),
+            epsilon = 1e-7,
+            max_relative = 1e-6
+        );
+    }
+}

@@ -104,6 +104,12 @@ impl Generator<'_> {
             let #cotangents = __adj.take_vector(#vector);
             #backprops
         });
+        self.bind_rows_built_here(name, vector, offsets);
+    }
+
+    /// Binds a container of containers made in this function (a literal, rows pushed, a call's
+    /// result): rows may be pushed onto it.
+    pub(super) fn bind_rows_built_here(&mut self, name: &Ident, vector: usize, offsets: Ident) {
         self.bind(
             name.clone(),
             Binding::Nested {
@@ -133,14 +139,7 @@ impl Generator<'_> {
             let mut #offsets: ::std::vec::Vec<usize> = ::std::vec![0];
         });
         self.piece(quote!(let _ = __adj.take_vector(#vector);));
-        self.bind(
-            name.clone(),
-            Binding::Nested {
-                vector,
-                offsets,
-                growable: true,
-            },
-        );
+        self.bind_rows_built_here(name, vector, offsets);
     }
 
     /// `rows.push(row)` on a container of containers: the row's elements' adjoints are the
@@ -286,10 +285,7 @@ impl Generator<'_> {
             Expr::Reference(reference) => self.names_nested(&reference.expr),
             Expr::Paren(paren) => self.names_nested(&paren.expr),
             Expr::Index(index) => self.names_nested(&index.expr),
-            Expr::Path(path) => matches!(
-                path.path.get_ident().and_then(|name| self.lookup(name)),
-                Some(Binding::Nested { .. })
-            ),
+            Expr::Path(_) => self.nested_binding(expr).is_some(),
             _ => false,
         }
     }

@@ -75,14 +75,7 @@ impl Generator<'_> {
             );
             #backprop
         });
-        self.bind(
-            name.clone(),
-            Binding::Nested {
-                vector,
-                offsets,
-                growable: true,
-            },
-        );
+        self.bind_rows_built_here(name, vector, offsets);
     }
 
     /// The returned container as a name: the tail itself when `is_held` (a container local),

@@ -15,17 +15,10 @@ impl Generator<'_> {
             Some(Stmt::Expr(tail, None)) => Some(tail.clone()),
             _ => None,
         };
+        if let Some((type_path, _)) = crate::user_types::built_value(expr) {
+            return known(&type_path).then_some(type_path);
+        }
         match strip_parens(expr) {
-            Expr::Struct(structure) if structure.qself.is_none() && known(&structure.path) => {
-                crate::user_types::struct_type(&structure.path)
-            }
-            Expr::Call(call) => {
-                let type_path = crate::user_types::variant_call_type(call)?;
-                let Expr::Path(func) = &*call.func else {
-                    return None;
-                };
-                known(&func.path).then_some(type_path)
-            }
             Expr::If(expr_if) => tail_of(&expr_if.then_branch)
                 .and_then(|tail| self.built_user_type(&tail))
                 .or_else(|| {
