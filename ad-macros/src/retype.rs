@@ -477,13 +477,15 @@ pub fn tokens_mention(tokens: TokenStream, is_named: &dyn Fn(&Ident) -> bool) ->
     })
 }
 
-/// `n`, `cfg.scale`, `*head`, `node.left.value`: a read of a local that holds no float.
+/// `n`, `cfg.scale`, `*head`, `node.left.value`: a read of a local that holds no float. An
+/// untyped closure parameter (`|t| t.max(-1.0)` over a slice of floats) may hold one.
 pub fn reads_data(expr: &Expr, locals: &Locals) -> bool {
     match expr {
-        Expr::Path(path) => path
-            .path
-            .get_ident()
-            .is_some_and(|ident| locals.all.contains(ident) && !locals.floats.contains(ident)),
+        Expr::Path(path) => path.path.get_ident().is_some_and(|ident| {
+            locals.all.contains(ident)
+                && !locals.floats.contains(ident)
+                && !locals.untyped.contains(ident)
+        }),
         Expr::Field(field) => reads_data(&field.base, locals),
         Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Deref(_)) => {
             reads_data(&unary.expr, locals)

@@ -1430,7 +1430,7 @@ impl<'a> Generator<'a> {
                 return self.shaped_local(local);
             }
         }
-        if let (Pat::Tuple(pattern), Some(init)) = (&local.pat, &local.init) {
+        if let (Pat::Tuple(pattern), Some(init)) = (strip_pattern_type(&local.pat), &local.init) {
             if let Expr::Path(path) = &*init.expr {
                 if let Some(Binding::Tuple(slots)) =
                     path.path.get_ident().and_then(|name| self.lookup(name))
@@ -1503,7 +1503,7 @@ impl<'a> Generator<'a> {
             }
         }
         // `let (a, b) = g(x);` (or a method's tuple result): each name a float.
-        if let (Pat::Tuple(pattern), Some(init)) = (&local.pat, &local.init) {
+        if let (Pat::Tuple(pattern), Some(init)) = (strip_pattern_type(&local.pat), &local.init) {
             let names: Option<Vec<&syn::PatIdent>> = pattern
                 .elems
                 .iter()
@@ -1560,7 +1560,7 @@ impl<'a> Generator<'a> {
                 return self.tuple_local(pattern, &values);
             }
         }
-        if let (Pat::Tuple(pattern), Some(init)) = (&local.pat, &local.init) {
+        if let (Pat::Tuple(pattern), Some(init)) = (strip_pattern_type(&local.pat), &local.init) {
             if let (Expr::Tuple(values), None) = (&*init.expr, &init.diverge) {
                 if pattern.elems.len() == values.elems.len() && self.may_be_float(&init.expr) {
                     return self.tuple_local(pattern, values);
