@@ -57,18 +57,6 @@ impl ProgramOptions {
     }
 }
 
-impl MutationOptions {
-    /// The small fixed-seed campaign `.ci/run` runs.
-    pub fn ci() -> MutationOptions {
-        MutationOptions {
-            count: 400,
-            seed: 2026,
-            batch: 400,
-            scratch: "ci_mutations".to_string(),
-        }
-    }
-}
-
 impl Args {
     pub fn parse(mut words: impl Iterator<Item = String>) -> Result<Args, String> {
         let command = match words.next().as_deref() {

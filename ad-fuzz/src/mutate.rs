@@ -40,7 +40,7 @@ const GENERATED_SEEDS: usize = 24;
 const OTHER_ITEM_PERCENT: u8 = 5;
 
 /// Distinct findings the campaign shrinks to a small reproducer, and the time each may take.
-const REDUCTIONS: usize = 12;
+const REDUCTIONS: usize = 3;
 /// Campaigns of at least this many mutants also shrink errors inside generated code.
 const REDUCE_INSIDE_FROM: usize = 1000;
 const REDUCTION_BUDGET: Duration = Duration::from_secs(240);
@@ -235,6 +235,8 @@ struct Verdict {
     errors: Vec<Diagnostic>,
     /// cargo's output when the compiler died.
     crash: Option<String>,
+    /// Alone, the mutant kept rustc from type checking the crate (a fatal error).
+    stopped_early: bool,
 }
 
 impl Verdict {
@@ -243,6 +245,7 @@ impl Verdict {
             class: Class::Accepted,
             errors,
             crash: None,
+            stopped_early: false,
         };
         let generated: Vec<&Diagnostic> = verdict
             .errors
@@ -350,6 +353,8 @@ pub struct Summary {
     pub refused: usize,
     /// Echoes by their first message: how many mutants, and the first of them.
     pub echoes: BTreeMap<String, (usize, usize)>,
+    /// Mutants that kept rustc from type checking their batch (each costs a bisection).
+    pub stopped_early: Vec<usize>,
     /// Our messages spanned on the attribute rather than on the construct, and how often.
     pub at_attribute: BTreeMap<String, usize>,
     /// Mutants the syn parser rejected (thrown away and drawn again).
@@ -459,6 +464,9 @@ pub fn campaign(options: &MutationOptions) -> Summary {
         *summary.counts.entry(verdict.class).or_default() += 1;
         if verdict.class == Class::Rejected && verdict.refused() {
             summary.refused += 1;
+        }
+        if verdict.stopped_early {
+            summary.stopped_early.push(mutant.index);
         }
         if verdict.class == Class::Echo {
             summary
@@ -745,6 +753,7 @@ impl Runner {
                 let own = errors.remove(&piece.name).unwrap_or_default();
                 let has_stray = !stray.is_empty();
                 let mut verdict = Verdict::from_errors(own.into_iter().chain(stray).collect());
+                verdict.stopped_early = canary && !canary_seen;
                 if let Some(cargo_error) = compiled.cargo_error {
                     verdict.class = Class::Crash;
                     verdict.crash = Some(cargo_error);
@@ -1058,6 +1067,12 @@ fn print_summary(
             mutants,
             accepted,
             findings
+        );
+    }
+    if !summary.stopped_early.is_empty() {
+        println!(
+            "\n  mutants that stopped rustc before type checking: {:?}",
+            summary.stopped_early
         );
     }
     if !summary.at_attribute.is_empty() {

@@ -1193,7 +1193,12 @@ impl Generator<'_> {
         });
         self.scopes = vec![readable];
         let was_in_closure = std::mem::replace(&mut self.in_closure, true);
-        let body = self.float(2).text;
+        let body = self.float(2);
+        // A closure returning a bare literal has an ambiguous float type at its calls.
+        let body = match body.typed {
+            true => body.text,
+            false => format!("{parameter} * {}", paren(&body.text)),
+        };
         self.in_closure = was_in_closure;
         self.scopes = saved;
         self.line(&format!("let {name} = |{parameter}: f64| {body};"));

@@ -1165,7 +1165,7 @@ pub fn deletions(root: &[Node]) -> Vec<Deletion> {
             size,
         });
     }
-    out.sort_by(|a, b| b.size.cmp(&a.size));
+    out.sort_by_key(|candidate| std::cmp::Reverse(candidate.size));
     out
 }
 
