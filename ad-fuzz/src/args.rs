@@ -99,7 +99,8 @@ impl Args {
             seed: self.seed.unwrap_or(1),
             batch: self.batch.unwrap_or(100).max(1),
             reduce: !self.no_reduce,
-            scratch: "programs".to_string(),
+            // One scratch crate per seed: campaigns of different seeds run side by side.
+            scratch: format!("programs-seed{}", self.seed.unwrap_or(1)),
         }
     }
 

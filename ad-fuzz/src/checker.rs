@@ -275,6 +275,16 @@ pub fn campaign(options: &ProgramOptions) -> Summary {
         }
         progress.inc(size as u64);
         progress.set_message(status(&summary));
+        if progress.is_hidden() {
+            // No terminal (a log, CI): a line per batch instead of the bar.
+            eprintln!(
+                "{}/{} programs, {:.0} s, {}",
+                first + size,
+                options.count,
+                started.elapsed().as_secs_f64(),
+                status(&summary)
+            );
+        }
         first += size;
         batch_number += 1;
     }
@@ -617,6 +627,7 @@ fn parse_results(stdout: &str, outcomes: &mut BTreeMap<String, Outcome>) {
                 "wrong value" => Class::WrongValue,
                 "wrong derivative" => Class::WrongDerivative,
                 "primal panic" => Class::GeneratorError,
+                "timeout" => Class::Timeout,
                 _ => Class::RuntimePanic,
             };
             outcomes.insert(name.to_string(), Outcome::new(class, detail));

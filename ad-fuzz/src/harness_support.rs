@@ -266,6 +266,9 @@ pub fn stage(name: &'static str) {
 
 /// Runs each named check, printing one line per function:
 /// `OK <name> <points> <skipped> <against differences>` or `FAIL <name> <class>\t<detail>`.
+/// Seconds a function's check may take.
+pub const CHECK_SECONDS: u64 = 10;
+
 /// One function's check, as the driver writes it.
 pub type Check = fn(&str) -> Result<Tally, Failure>;
 
@@ -289,7 +292,23 @@ pub fn run_all(checks: &[(&str, Check)]) {
         if !only.is_empty() && !only.iter().any(|wanted| wanted == name) {
             continue;
         }
-        let outcome = std::panic::catch_unwind(|| check(name));
+        // Each check on its own thread, so a hang (a loop the reducer made endless, a
+        // derivative that never returns) costs one function its result, not the batch.
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let owned_name = name.to_string();
+        let check = *check;
+        std::thread::spawn(move || {
+            let outcome = std::panic::catch_unwind(|| check(&owned_name));
+            let stage = STAGE.with(|stage| *stage.borrow());
+            let message = PANIC.with(|panic| panic.borrow().clone());
+            let _ = sender.send((outcome, stage, message));
+        });
+        let Ok((outcome, stage, message)) =
+            receiver.recv_timeout(std::time::Duration::from_secs(CHECK_SECONDS))
+        else {
+            println!("FAIL {name} timeout\tno result in {CHECK_SECONDS} s");
+            continue;
+        };
         match outcome {
             Ok(Ok(tally)) => println!(
                 "OK {name} {} {} {}",
@@ -301,8 +320,6 @@ pub fn run_all(checks: &[(&str, Check)]) {
                 failure.detail.replace('\n', " ")
             ),
             Err(_) => {
-                let stage = STAGE.with(|stage| *stage.borrow());
-                let message = PANIC.with(|panic| panic.borrow().clone());
                 let class = if stage == "primal" {
                     "primal panic"
                 } else {
@@ -315,4 +332,6 @@ pub fn run_all(checks: &[(&str, Check)]) {
             }
         }
     }
+    // Threads of checks that timed out may still run: end the process without them.
+    std::process::exit(0);
 }

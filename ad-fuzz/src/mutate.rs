@@ -14,6 +14,16 @@
 //! mutants without errors are compiled again on their own until a build succeeds, and each
 //! batch carries a canary with a type error whose absence shows that rustc stopped early. An
 //! error no line ties to a mutant splits the batch in halves until it is tied to one.
+//!
+//! A mutant's errors decide its class (`Class`): a macro panic; an error rustc reports inside
+//! generated code (spanned there, or naming generated items such as `__S`); such errors that
+//! only repeat, at the same place, an error rustc also reports on the function as written (an
+//! echo: the generated copy of a body that does not type-check); errors on the user's tokens or
+//! our own messages (a refusal spanned on the attribute, a trait's `on_unimplemented` message):
+//! the expected answer; or no error at all. Only panics and compiler crashes fail a campaign;
+//! the rest is reported, with a reproducer per finding under
+//! `target/ad-fuzz/<scratch>/findings/` and, for each distinct finding, one shrunk by deleting
+//! tokens.
 
 mod operators;
 mod seeds;
@@ -39,13 +49,20 @@ const GENERATED_SEEDS: usize = 24;
 /// Of a hundred mutants, how many move the function onto or next to another kind of item.
 const OTHER_ITEM_PERCENT: u8 = 5;
 
-/// Distinct findings the campaign shrinks to a small reproducer, and the time each may take.
-const REDUCTIONS: usize = 3;
+/// Distinct findings the campaign shrinks to a small reproducer, the time each may take, and
+/// the time all may take.
+const REDUCTIONS: usize = 100;
 /// Campaigns of at least this many mutants also shrink errors inside generated code.
 const REDUCE_INSIDE_FROM: usize = 1000;
-const REDUCTION_BUDGET: Duration = Duration::from_secs(240);
+const REDUCTION_BUDGET: Duration = Duration::from_secs(120);
+const REDUCTION_TOTAL: Duration = Duration::from_secs(30 * 60);
 /// Candidates compiled together in one round of the reducer.
-const REDUCTION_CHUNK: usize = 200;
+const REDUCTION_CHUNK: usize = 100;
+
+/// How often, and how long apart, a compile is tried again while the crates under test do not
+/// build.
+const DEPENDENCY_RETRIES: usize = 10;
+const DEPENDENCY_WAIT: Duration = Duration::from_secs(30);
 
 const CANARY: &str = "canary";
 
@@ -142,7 +159,19 @@ const RUSTC_CODELESS: &[&str] = &[
     "missing ",
     "invalid ",
     "found ",
+    "no rules expected",
 ];
+
+/// Whether rustc may stop before type checking after this error (a feature-gate error, a
+/// macro's input that does not match, a parse error): with such an error in a batch the canary
+/// goes missing.
+fn may_stop_rustc(d: &Diagnostic) -> bool {
+    d.code.as_deref() == Some("E0658")
+        || (d.code.is_none()
+            && RUSTC_CODELESS
+                .iter()
+                .any(|prefix| d.message.starts_with(prefix)))
+}
 
 /// The messages of `ad_runtime`'s `#[diagnostic::on_unimplemented]` traits.
 const DESIGNED_MESSAGES: &[&str] = &[
@@ -308,7 +337,7 @@ impl Verdict {
                 .unwrap_or("")
                 .to_string(),
         };
-        format!("{}: {detail}", self.class.label())
+        format!("{}: {}", self.class.label(), without_module_names(&detail))
     }
 
     fn messages(&self) -> String {
@@ -323,6 +352,31 @@ impl Verdict {
         }
         out
     }
+}
+
+/// `text` with the mutants' module names (`m17::f`) made alike, so that one finding in many
+/// mutants has one key.
+fn without_module_names(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('m') {
+        let (before, from) = rest.split_at(at);
+        out.push_str(before);
+        let digits = from[1..].len()
+            - from[1..]
+                .trim_start_matches(|c: char| c.is_ascii_digit())
+                .len();
+        let word_start = !before.ends_with(|c: char| c.is_alphanumeric() || c == '_');
+        if digits > 0 && word_start && from[1 + digits..].starts_with("::") {
+            out.push_str("m_");
+            rest = &from[1 + digits..];
+        } else {
+            out.push('m');
+            rest = &from[1..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The panic's own words, from the `message: ..` note rustc adds to "custom attribute
@@ -354,7 +408,7 @@ pub struct Summary {
     /// Echoes by their first message: how many mutants, and the first of them.
     pub echoes: BTreeMap<String, (usize, usize)>,
     /// Mutants that kept rustc from type checking their batch (each costs a bisection).
-    pub stopped_early: Vec<usize>,
+    pub stopped_early: Vec<(usize, String)>,
     /// Our messages spanned on the attribute rather than on the construct, and how often.
     pub at_attribute: BTreeMap<String, usize>,
     /// Mutants the syn parser rejected (thrown away and drawn again).
@@ -466,7 +520,11 @@ pub fn campaign(options: &MutationOptions) -> Summary {
             summary.refused += 1;
         }
         if verdict.stopped_early {
-            summary.stopped_early.push(mutant.index);
+            let first = verdict.errors.first().map(|d| d.message.clone());
+            summary.stopped_early.push((
+                mutant.index,
+                format!("{}\n    {}", mutant.text, first.unwrap_or_default()),
+            ));
         }
         if verdict.class == Class::Echo {
             summary
@@ -625,16 +683,36 @@ impl Runner {
         source
     }
 
+    /// Compiles `source`. The macro crate under test may be mid-edit and fail to build; that
+    /// is no mutant's doing, so the compile waits and tries again rather than blaming one.
     fn compile(&mut self, source: &Source) -> std::io::Result<crate::scratch::Compiled> {
-        let compiled = self.scratch.compile(&source.text, Build::Check)?;
-        self.compiles += 1;
-        self.compile_time += compiled.elapsed;
-        eprintln!(
-            "DEBUG compile {} lines {:.1}s",
-            source.text.lines().count(),
-            compiled.elapsed.as_secs_f64()
-        );
-        Ok(compiled)
+        let mut attempts = 0;
+        loop {
+            let compiled = self.scratch.compile(&source.text, Build::Check)?;
+            self.compiles += 1;
+            self.compile_time += compiled.elapsed;
+            let broken = compiled.cargo_error.as_deref().filter(|error| {
+                ["`ad-macros`", "`ad-runtime`"]
+                    .iter()
+                    .any(|name| error.contains(&format!("could not compile {name}")))
+            });
+            match broken {
+                None => return Ok(compiled),
+                Some(error) if attempts == DEPENDENCY_RETRIES => {
+                    return Err(std::io::Error::other(format!(
+                        "the crates under test do not build:\n{error}"
+                    )))
+                }
+                Some(_) => {
+                    attempts += 1;
+                    eprintln!(
+                        "mutations: ad-macros or ad-runtime does not build; trying again in {} s",
+                        DEPENDENCY_WAIT.as_secs()
+                    );
+                    std::thread::sleep(DEPENDENCY_WAIT);
+                }
+            }
+        }
     }
 
     /// The seeds that do not compile unmutated, with their errors. Also the first build of
@@ -768,6 +846,18 @@ impl Runner {
                 verdicts.insert(piece.name.clone(), verdict);
                 return Ok(());
             }
+            // The likely culprits apart first: halving alone would cost two compiles per level
+            // for each of them.
+            let (suspects, others): (Vec<Piece>, Vec<Piece>) =
+                pieces.iter().cloned().partition(|piece| {
+                    errors
+                        .get(&piece.name)
+                        .is_some_and(|errors| errors.iter().any(may_stop_rustc))
+                });
+            if !suspects.is_empty() && !others.is_empty() {
+                self.settle(&others, canary, verdicts)?;
+                return self.settle(&suspects, canary, verdicts);
+            }
             let (left, right) = pieces.split_at(pieces.len() / 2);
             self.settle(left, canary, verdicts)?;
             return self.settle(right, canary, verdicts);
@@ -854,7 +944,11 @@ impl Runner {
                     )
                     .unwrap_or_else(|_| ProgressStyle::default_bar()),
                 );
+        let started = Instant::now();
         for index in order {
+            if started.elapsed() > REDUCTION_TOTAL {
+                break;
+            }
             let finding = &findings[index];
             let piece = Piece::of(&finding.mutant);
             match self.reduce(&piece, &finding.key, &progress) {
@@ -1070,10 +1164,10 @@ fn print_summary(
         );
     }
     if !summary.stopped_early.is_empty() {
-        println!(
-            "\n  mutants that stopped rustc before type checking: {:?}",
-            summary.stopped_early
-        );
+        println!("\n  mutants that stopped rustc before type checking, and their first error:");
+        for (index, text) in &summary.stopped_early {
+            println!("  m{index}: {text}");
+        }
     }
     if !summary.at_attribute.is_empty() {
         println!("\n  our messages spanned on the attribute, not on a token of the construct:");
@@ -1135,7 +1229,7 @@ mod tests {
         let seeds = all_seeds();
         let mut first = Summary::default();
         let mut second = Summary::default();
-        for index in 0..200 {
+        for index in 0..100 {
             let a = mutant(&seeds, 42, index, &mut first);
             let b = mutant(&seeds, 42, index, &mut second);
             assert_eq!(a.text, b.text);
@@ -1153,7 +1247,7 @@ mod tests {
         let seeds = all_seeds();
         let mut summary = Summary::default();
         let mut seen = BTreeMap::new();
-        for index in 0..1000 {
+        for index in 0..400 {
             for operator in mutant(&seeds, 1, index, &mut summary).operators {
                 *seen.entry(operator).or_insert(0) += 1;
             }
@@ -1189,6 +1283,14 @@ mod tests {
         let line = seeds::PRELUDE.lines().count() + 2;
         assert_eq!(runner_source.piece_at(line), Some("m7"));
         assert_eq!(runner_source.piece_at(1), None);
+    }
+
+    #[test]
+    fn keys_ignore_module_names() {
+        assert_eq!(
+            without_module_names("`m636::list_product: T` and `fm1::x` in m2"),
+            "`m_::list_product: T` and `fm1::x` in m2"
+        );
     }
 
     #[test]

@@ -1328,14 +1328,7 @@ impl Generator<'_> {
 
     fn sin_cos(&mut self) {
         self.feature("sin_cos");
-        // Of an expression that reads a variable: `sin_cos` of constants alone is an open
-        // finding (both modes leave the pair plain floats; see the note).
-        let floats = self.vars_where(|ty| matches!(ty, Ty::Float { deref: false, .. }));
-        let expr = self.float(2).text;
-        let argument = match floats.is_empty() {
-            true => format!("({expr})"),
-            false => format!("({} + {})", self.pick(&floats).name, paren(&expr)),
-        };
+        let argument = self.typed_float(2);
         let s = self.fresh("v");
         let c = self.fresh("v");
         self.line(&format!("let ({s}, {c}) = {argument}.sin_cos();"));

@@ -124,6 +124,38 @@ impl LiftOption for LiftProbe<Option<f32>> {
     }
 }
 
+/// Lifts a tuple of float constants (`(2.0_f64).sin_cos()`, a pair returned by a function of
+/// data) into a tuple of the scalar type.
+pub trait LiftTuple {
+    type Lifted<S: Scalar>;
+    fn __ad_lift<S: Scalar>(self) -> Self::Lifted<S>;
+}
+
+macro_rules! lift_tuples {
+    ($float:ty, $from:ident) => {
+        impl LiftTuple for LiftProbe<($float, $float)> {
+            type Lifted<S: Scalar> = (S, S);
+            #[inline(always)]
+            fn __ad_lift<S: Scalar>(self) -> (S, S) {
+                let (a, b) = self.take();
+                (S::$from(a), S::$from(b))
+            }
+        }
+
+        impl LiftTuple for LiftProbe<($float, $float, $float)> {
+            type Lifted<S: Scalar> = (S, S, S);
+            #[inline(always)]
+            fn __ad_lift<S: Scalar>(self) -> (S, S, S) {
+                let (a, b, c) = self.take();
+                (S::$from(a), S::$from(b), S::$from(c))
+            }
+        }
+    };
+}
+
+lift_tuples!(f64, from_f64);
+lift_tuples!(f32, from_f32);
+
 /// Passes every non-float value through unchanged.
 pub trait LiftOther<T> {
     fn __ad_lift<S>(&self) -> T;

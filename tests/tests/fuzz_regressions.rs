@@ -50,3 +50,58 @@ fn typed_tuple_destructuring() {
         7,
     );
 }
+
+/// `ad-fuzz` seed 7, `fz65`, reduced: the pair of a `sin_cos` of constants stayed a pair of
+/// plain floats and met the scalar type in a float method's argument, a compile error inside
+/// generated code in both modes. Tuples of float constants are now lifted as floats are.
+#[forward]
+#[reverse]
+fn constant_pair_in_a_method_argument(x: &[f64]) -> f64 {
+    let scaled = x[0] * 2.0 + 3.0;
+    let (s, c) = (2.0_f64).sin_cos();
+    scaled.powf(s.sin()) * c + x[1] * s
+}
+
+#[test]
+fn tuples_of_constants_are_lifted() {
+    check_slice_function_at_random_points(
+        constant_pair_in_a_method_argument,
+        constant_pair_in_a_method_argument_jvp,
+        constant_pair_in_a_method_argument_vjp,
+        2,
+        65,
+    );
+}
+
+/// `ad-fuzz` CI seed 2026, `fz55`: an `if let` over an `Option` of floats nested in another
+/// `if`'s condition was taken for a `let` of that condition's chain and refused by reverse
+/// mode. Only the chain's own `let`s bind names for the branch: the outer `y` below is still the
+/// parameter's float in the branch, not the nested pattern's.
+#[forward]
+#[reverse]
+#[allow(clippy::manual_unwrap_or)] // the form under test
+fn nested_if_let_in_a_condition(x: &[f64]) -> f64 {
+    let (a, y) = (x[0], x[1]);
+    let o: Option<f64> = if a > 0.0 { Some(a * 0.5) } else { None };
+    let scaled = if ((if let Some(v) = o { v.sin() } else { 3.0 }) * y) <= 0.5 {
+        a * a
+    } else {
+        y * a
+    };
+    if (if let Some(y) = o { y } else { 0.0 }) < 10.0 {
+        y * y * a + scaled
+    } else {
+        a
+    }
+}
+
+#[test]
+fn if_let_nested_in_a_condition() {
+    check_slice_function_at_random_points(
+        nested_if_let_in_a_condition,
+        nested_if_let_in_a_condition_jvp,
+        nested_if_let_in_a_condition_vjp,
+        2,
+        55,
+    );
+}

@@ -1209,7 +1209,7 @@ impl<'a> Generator<'a> {
             #[allow(unused_imports)]
             use ::ad_runtime::__private::{
                 CastPrimitive as _, CastScalar as _, IndexOfData as _, IndexOfFloat as _,
-                LiftFloat as _, LiftOption as _, LiftOther as _, ValueOfReference as _, ValueOfValue as _,
+                LiftFloat as _, LiftOption as _, LiftOther as _, LiftTuple as _, ValueOfReference as _, ValueOfValue as _,
             };
             #[allow(non_camel_case_types, dead_code)]
             type __AdAdjoints<__T> = ::ad_runtime::__private::Adjoints<__T, #slots, #vectors>;
@@ -2642,28 +2642,25 @@ impl<'a> Generator<'a> {
 
     /// A condition runs as written; an `if let` binds data names in the branch.
     fn condition(&mut self, cond: &Expr) -> (TokenStream, Vec<Ident>) {
-        /// `let`s over `#[grad]` values, and over other floats (an `Option` of floats).
-        struct FloatLets<'g, 'a>(&'g Generator<'a>, Option<Expr>, Option<Expr>);
-        impl<'ast> Visit<'ast> for FloatLets<'_, '_> {
-            fn visit_expr_let(&mut self, expr: &'ast syn::ExprLet) {
-                if self.0.shaped_part(&expr.expr).is_some() {
-                    self.1.get_or_insert_with(|| Expr::Let(expr.clone()));
-                } else if self.0.may_be_float(&expr.expr) {
-                    self.2.get_or_insert_with(|| Expr::Let(expr.clone()));
-                }
+        // `let`s over `#[grad]` values, and over other floats (an `Option` of floats), in the
+        // condition's own chain; an `if let` nested in it is an expression of its own.
+        let (mut over_grad_value, mut over_floats) = (None, None);
+        for expr in chain_lets(cond) {
+            if self.shaped_part(&expr.expr).is_some() {
+                over_grad_value.get_or_insert_with(|| Expr::Let(expr.clone()));
+            } else if self.may_be_float(&expr.expr) {
+                over_floats.get_or_insert_with(|| Expr::Let(expr.clone()));
             }
         }
-        let mut lets = FloatLets(self, None, None);
-        lets.visit_expr(cond);
         let bindings = let_bindings(cond);
-        if let Some(found) = lets.1 {
+        if let Some(found) = over_grad_value {
             self.error(
                 found,
                 "reverse mode takes a #[grad] value apart with `match` or a lone `if let`; \
                  write `match v { Pattern => .., _ => .. }`",
             );
         }
-        if let Some(found) = lets.2 {
+        if let Some(found) = over_floats {
             self.error(
                 found,
                 "reverse mode takes floats out of an `Option` with `match` or a lone `if let`, \
@@ -5119,16 +5116,28 @@ fn pattern_names(pat: &Pat) -> Vec<Ident> {
 }
 
 /// The names an `if let` / `while let` condition binds.
+/// The names a condition's `let` chain binds for its branch (`if let Some(v) = o && ..`); not
+/// those of an `if let` nested inside it, which are its own.
 fn let_bindings(cond: &Expr) -> Vec<Ident> {
-    struct Lets(Vec<Ident>);
-    impl<'ast> Visit<'ast> for Lets {
-        fn visit_expr_let(&mut self, expr: &'ast syn::ExprLet) {
-            self.0.extend(pattern_names(&expr.pat));
+    chain_lets(cond)
+        .into_iter()
+        .flat_map(|expr| pattern_names(&expr.pat))
+        .collect()
+}
+
+/// The `let`s of a condition's chain: itself, or joined by `&&`, in parentheses.
+fn chain_lets(cond: &Expr) -> Vec<&syn::ExprLet> {
+    match cond {
+        Expr::Let(expr) => vec![expr],
+        Expr::Binary(binary) if matches!(binary.op, syn::BinOp::And(_)) => {
+            let mut lets = chain_lets(&binary.left);
+            lets.extend(chain_lets(&binary.right));
+            lets
         }
+        Expr::Paren(paren) => chain_lets(&paren.expr),
+        Expr::Group(group) => chain_lets(&group.expr),
+        _ => Vec::new(),
     }
-    let mut lets = Lets(Vec::new());
-    lets.visit_expr(cond);
-    lets.0
 }
 
 /// `Branch::Second(Branch::Second(Branch::First(x)))` for arm 2 of more than 3: arms are a
