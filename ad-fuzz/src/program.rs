@@ -820,6 +820,7 @@ impl Generator<'_> {
                         deref: true,
                     },
                 );
+                self.shadow_as_read_only(&other.name);
             }
         }
         // Writing the container iterated over would not borrow-check.
@@ -939,12 +940,7 @@ impl Generator<'_> {
         ]) {
             0 => {
                 self.feature("vec![x; n]");
-                let value = self.float(2);
-                let value = if value.typed {
-                    value.text
-                } else {
-                    format!("{}_f64", value.text)
-                };
+                let value = self.typed_float(2);
                 self.line(&format!("let mut {name} = vec![{value}; {len}];"));
                 self.declare(&name, Ty::Floats { len, mutable: true });
             }
@@ -1182,6 +1178,7 @@ impl Generator<'_> {
                     }
                 )
             })
+            .filter(|var| ["a", "b", "c", "k"].contains(&var.name.as_str()))
             .cloned()
             .collect();
         readable.push(Var {
@@ -1236,7 +1233,7 @@ impl Generator<'_> {
                 !matches!(
                     var.ty,
                     Ty::Floats { .. } | Ty::Closure | Ty::Point | Ty::Float { deref: true, .. }
-                )
+                ) && !is_element_name(&var.name)
             });
         }
         match self.weighted(&[3, 2, 2, 2, 2]) {
@@ -1281,12 +1278,7 @@ impl Generator<'_> {
                 };
                 // A checkpointed loop's state is its scalars: a fresh accumulator.
                 let state = self.fresh("v");
-                let start = self.float(1);
-                let start = if start.typed {
-                    start.text
-                } else {
-                    format!("{}_f64", start.text)
-                };
+                let start = self.typed_float(1);
                 self.line(&format!("let mut {state} = {start};"));
                 self.declare(
                     &state,
@@ -1351,7 +1343,7 @@ impl Generator<'_> {
     fn call_statement(&mut self) {
         let name = self.fresh("v");
         let call = self.call(2);
-        self.line(&format!("let {name} = {call};"));
+        self.line(&format!("let {name}: f64 = {call};"));
         self.declare(
             &name,
             Ty::Float {
@@ -1600,7 +1592,14 @@ impl Generator<'_> {
                 let argument = self.float(depth - 1).text;
                 Expr::typed(format!("{closure}({argument})"))
             }
-            6 => Expr::typed(self.call(depth - 1)),
+            6 => {
+                // `call` falls back to a leaf (maybe a bare literal) when nothing fits.
+                let text = self.call(depth - 1);
+                Expr {
+                    typed: !LITERALS.contains(&text.as_str()),
+                    text,
+                }
+            }
             7 => {
                 self.feature("if as a value");
                 let condition = self.condition();
@@ -1743,6 +1742,13 @@ impl Generator<'_> {
             }
         }
     }
+}
+
+/// Names the generator gives to elements of containers (`for &t in v.iter()`, closure
+/// parameters): reverse mode takes them for parts of the container, which a checkpointed region
+/// cannot keep.
+fn is_element_name(name: &str) -> bool {
+    name.starts_with('t') || name.starts_with('u')
 }
 
 /// A shared borrow of a container: the slice parameter already is one.

@@ -177,7 +177,11 @@ impl Retype<'_> {
         }
         let path = func.path.clone();
         let callee = classify_callee(&path, self.locals);
-        let with_floats = call.args.iter().any(|arg| self.locals.may_be_float(arg));
+        // An untyped closure parameter (`|t| g(*t)` over a slice) may hold a float.
+        let with_floats = call.args.iter().any(|arg| {
+            self.locals.may_be_float(arg)
+                || mentions_name(arg, &|name| self.locals.untyped.contains(name))
+        });
         let original_args: Vec<Expr> = call.args.iter().cloned().collect();
         self.visit_call_args(call);
         match callee {

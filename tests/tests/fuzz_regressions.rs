@@ -105,3 +105,67 @@ fn if_let_nested_in_a_condition() {
         55,
     );
 }
+
+/// `ad-fuzz` seed 12, `fz63`: a labeled loop inside a checkpointed loop, left by `break` to its
+/// own label, was refused as a `break` out of the checkpointed region.
+#[forward]
+#[reverse]
+fn labeled_exits_inside_a_checkpoint(x: &[f64]) -> f64 {
+    let (mut s, rate) = (x[0], x[1]);
+    #[checkpoint(every = 3)]
+    for i in 0..5 {
+        'inner: for j in 0..4 {
+            if s * (j as f64) > 2.0 {
+                break 'inner;
+            }
+            if j == 1 {
+                continue 'inner;
+            }
+            s = s * 0.9 + rate * (i + j) as f64 * 0.1;
+        }
+        s = s.sin() + rate;
+    }
+    s
+}
+
+#[test]
+fn labeled_exits_inside_checkpointed_loops() {
+    check_slice_function_at_random_points(
+        labeled_exits_inside_a_checkpoint,
+        labeled_exits_inside_a_checkpoint_jvp,
+        labeled_exits_inside_a_checkpoint_vjp,
+        2,
+        63,
+    );
+}
+
+#[forward]
+#[reverse]
+fn scaled_product(b: f64, n: usize, a: f64) -> f64 {
+    a * b.sin() + n as f64
+}
+
+/// `ad-fuzz` seed 11, `fz19`, reduced: a differentiated function called in an iterator
+/// closure with the closure's untyped parameter (`|t| g(*t, 3, *t)`) was taken for a call with
+/// data only, and called with scalar-typed arguments: a compile error inside generated code in
+/// both modes.
+#[forward]
+#[reverse]
+fn calls_in_iterator_closures(x: &[f64]) -> f64 {
+    let mapped: f64 = x.iter().map(|t| scaled_product(*t, 3, *t)).sum();
+    let folded = x
+        .iter()
+        .fold(0.0, |acc, t| acc + scaled_product(x[0], 2, *t));
+    mapped * folded
+}
+
+#[test]
+fn differentiated_calls_with_untyped_closure_parameters() {
+    check_slice_function_at_random_points(
+        calls_in_iterator_closures,
+        calls_in_iterator_closures_jvp,
+        calls_in_iterator_closures_vjp,
+        3,
+        19,
+    );
+}

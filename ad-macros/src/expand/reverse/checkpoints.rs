@@ -304,58 +304,76 @@ impl Generator<'_> {
     /// A checkpointed region is run again on its own; it cannot leave early. `own_loop` is the
     /// label of the checkpointed loop whose body `block` is (its own exits are fine), if any.
     pub(super) fn refuse_exits(&self, block: &Block, own_loop: Option<Option<&Lifetime>>) {
-        struct Exits<'g, 'a, 'l>(&'g Generator<'a>, usize, Option<&'l Lifetime>);
+        /// The generator, the loops entered inside the region (with their labels), and the
+        /// checkpointed loop's own label.
+        struct Exits<'g, 'a, 'l> {
+            generator: &'g Generator<'a>,
+            inner: Vec<Option<Lifetime>>,
+            own: Option<&'l Lifetime>,
+        }
         impl<'ast> Visit<'ast> for Exits<'_, '_, '_> {
             fn visit_expr_return(&mut self, ret: &'ast syn::ExprReturn) {
-                self.0.error(ret, "a checkpointed region cannot `return`; compute the value and return after the region");
+                self.generator.error(ret, "a checkpointed region cannot `return`; compute the value and return after the region");
             }
             fn visit_expr_break(&mut self, brk: &'ast syn::ExprBreak) {
                 if self.leaves(brk.label.as_ref()) {
-                    self.0
+                    self.generator
                         .error(brk, "a checkpointed region cannot `break` out of itself");
                 }
                 syn::visit::visit_expr_break(self, brk);
             }
             fn visit_expr_continue(&mut self, cont: &'ast syn::ExprContinue) {
                 if self.leaves(cont.label.as_ref()) {
-                    self.0.error(
+                    self.generator.error(
                         cont,
                         "a checkpointed region cannot `continue` a loop outside it",
                     );
                 }
             }
             fn visit_expr_for_loop(&mut self, l: &'ast syn::ExprForLoop) {
-                self.1 += 1;
+                self.inner
+                    .push(l.label.as_ref().map(|label| label.name.clone()));
                 syn::visit::visit_expr_for_loop(self, l);
-                self.1 -= 1;
+                self.inner.pop();
             }
             fn visit_expr_while(&mut self, l: &'ast syn::ExprWhile) {
-                self.1 += 1;
+                self.inner
+                    .push(l.label.as_ref().map(|label| label.name.clone()));
                 syn::visit::visit_expr_while(self, l);
-                self.1 -= 1;
+                self.inner.pop();
             }
             fn visit_expr_loop(&mut self, l: &'ast syn::ExprLoop) {
-                self.1 += 1;
+                self.inner
+                    .push(l.label.as_ref().map(|label| label.name.clone()));
                 syn::visit::visit_expr_loop(self, l);
-                self.1 -= 1;
+                self.inner.pop();
             }
             fn visit_item(&mut self, _: &'ast syn::Item) {}
         }
         impl Exits<'_, '_, '_> {
-            /// Labels of loops inside the region are not tracked: a labeled exit is fine only
-            /// when it names the checkpointed loop itself.
+            /// An exit stays inside the region when it names a loop entered in the region or
+            /// the checkpointed loop itself, or, unlabeled, when a loop encloses it.
             fn leaves(&self, label: Option<&Lifetime>) -> bool {
                 match label {
-                    Some(label) => self.2 != Some(label),
-                    None => self.1 == 0,
+                    Some(label) => {
+                        self.own != Some(label)
+                            && !self.inner.iter().flatten().any(|inner| inner == label)
+                    }
+                    None => self.inner.is_empty(),
                 }
             }
         }
-        let (depth, label) = match own_loop {
-            Some(label) => (1, label),
-            None => (0, None),
+        let (inner, own) = match own_loop {
+            // The checkpointed loop's own unlabeled exits are fine: count it as entered.
+            Some(label) => (vec![label.cloned()], label),
+            None => (Vec::new(), None),
         };
-        Exits(self, depth, label).visit_block(block);
+        Exits {
+            generator: self,
+            inner,
+            own,
+        }
+        .visit_block(block);
     }
 
     /// The variables of the enclosing code that `block` reads or writes, in order of first
