@@ -1108,6 +1108,8 @@ fn commented(text: &str) -> String {
     })
 }
 
+/// Prints each finding, then the lists of distinct messages, then the table: the table comes
+/// last so that it is what a long campaign leaves on the screen.
 fn print_summary(
     options: &MutationOptions,
     seeds: &[Seed],
@@ -1115,6 +1117,56 @@ fn print_summary(
     per_operator: &BTreeMap<Operator, (usize, usize, usize)>,
     first_compile: Duration,
 ) {
+    for finding in &summary.findings {
+        println!(
+            "\n== m{} ({}) from seed `{}` by {:?}{}",
+            finding.mutant.index,
+            finding.class.label(),
+            finding.mutant.seed,
+            finding.mutant.operators,
+            finding
+                .file
+                .as_ref()
+                .map(|file| format!(", {}", file.display()))
+                .unwrap_or_default()
+        );
+        println!("{}", finding.mutant.text);
+        println!("{}", finding.messages.trim_end());
+        if let Some((text, messages)) = &finding.reduced {
+            println!("-- reduced:\n{text}\n{}", messages.trim_end());
+        }
+    }
+    if !summary.stopped_early.is_empty() {
+        println!("\nmutants that stopped rustc before type checking, and their first error:");
+        for (index, text) in &summary.stopped_early {
+            println!("  m{index}: {text}");
+        }
+    }
+    if !summary.at_attribute.is_empty() {
+        println!("\nour messages spanned on the attribute, not on a token of the construct:");
+        for (message, count) in &summary.at_attribute {
+            println!("  {count:>6}  {message}");
+        }
+    }
+    if !summary.echoes.is_empty() {
+        println!("\nechoes (the user's error repeated in generated code), first mutant:");
+        for (key, (count, first)) in &summary.echoes {
+            println!("  {count:>6}  m{first:<6} {key}");
+        }
+    }
+    let mut keys: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for finding in &summary.findings {
+        keys.entry(&finding.key)
+            .or_insert((0, finding.mutant.index))
+            .0 += 1;
+    }
+    if !keys.is_empty() {
+        println!("\ndistinct findings, first mutant:");
+        for (key, (count, first)) in &keys {
+            println!("  {count:>6}  m{first:<6} {key}");
+        }
+    }
+
     let generated = seeds.iter().filter(|seed| seed.generated).count();
     println!(
         "\nmutations: {} mutants of {} seeds ({} generated), seed {}, batches of {}",
@@ -1143,14 +1195,6 @@ fn print_summary(
         "discarded: unchanged", summary.discarded_unchanged
     );
     println!(
-        "  time {:.1} s: {} compiles taking {:.1} s (the first, with the scratch crate's \
-         dependencies, {:.1} s)",
-        summary.elapsed.as_secs_f64(),
-        summary.compiles,
-        summary.compile_time.as_secs_f64(),
-        first_compile.as_secs_f64()
-    );
-    println!(
         "  {:<18} {:>8} {:>9} {:>9}",
         "operator", "mutants", "accepted", "findings"
     );
@@ -1163,51 +1207,21 @@ fn print_summary(
             findings
         );
     }
-    if !summary.stopped_early.is_empty() {
-        println!("\n  mutants that stopped rustc before type checking, and their first error:");
-        for (index, text) in &summary.stopped_early {
-            println!("  m{index}: {text}");
-        }
-    }
-    if !summary.at_attribute.is_empty() {
-        println!("\n  our messages spanned on the attribute, not on a token of the construct:");
-        for (message, count) in &summary.at_attribute {
-            println!("  {count:>6}  {message}");
-        }
-    }
-    if !summary.echoes.is_empty() {
-        println!("\n  echoes (the user's error repeated in generated code), first mutant:");
-        for (key, (count, first)) in &summary.echoes {
-            println!("  {count:>6}  m{first:<6} {key}");
-        }
-    }
-    let mut keys: BTreeMap<&str, usize> = BTreeMap::new();
-    for finding in &summary.findings {
-        *keys.entry(&finding.key).or_default() += 1;
-    }
-    if !keys.is_empty() {
-        println!("\n  distinct findings:");
-        for (key, count) in &keys {
-            println!("  {count:>6}  {key}");
-        }
-    }
-    for finding in &summary.findings {
-        println!(
-            "\n== m{} ({}) from seed `{}` by {:?}{}",
-            finding.mutant.index,
-            finding.class.label(),
-            finding.mutant.seed,
-            finding.mutant.operators,
-            finding
-                .file
-                .as_ref()
-                .map(|file| format!(", {}", file.display()))
-                .unwrap_or_default()
-        );
-        println!("{}", finding.mutant.text);
-        println!("{}", finding.messages.trim_end());
-        if let Some((text, messages)) = &finding.reduced {
-            println!("-- reduced:\n{text}\n{}", messages.trim_end());
+    println!(
+        "  time {:.1} s: {} compiles taking {:.1} s (the first, with the scratch crate's \
+         dependencies, {:.1} s)",
+        summary.elapsed.as_secs_f64(),
+        summary.compiles,
+        summary.compile_time.as_secs_f64(),
+        first_compile.as_secs_f64()
+    );
+    if !summary.findings.is_empty() {
+        let dir = summary
+            .findings
+            .iter()
+            .find_map(|finding| finding.file.as_ref());
+        if let Some(dir) = dir.and_then(|file| file.parent()) {
+            println!("  reproducers: {}", dir.display());
         }
     }
 }

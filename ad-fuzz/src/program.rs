@@ -55,6 +55,24 @@ pub fn generate_batch(seed: u64, count: usize) -> Vec<GeneratedFunction> {
     batch
 }
 
+/// The largest call tree (functions called, counted with repeats) a callee may have.
+const MAX_CALL_TREE: usize = 6;
+
+/// How many functions a call to `name` runs, itself included (recursion counts once).
+fn call_tree_size(name: &str, batch: &[GeneratedFunction]) -> usize {
+    match batch.iter().find(|function| function.name == name) {
+        Some(function) => {
+            1 + function
+                .callees
+                .iter()
+                .filter(|callee| *callee != name)
+                .map(|callee| call_tree_size(callee, batch))
+                .sum::<usize>()
+        }
+        None => 1,
+    }
+}
+
 /// The name of function `index` of a batch.
 pub fn function_name(index: usize) -> String {
     // Not `f{index}`: function 64 would be named `f64`.
@@ -63,8 +81,11 @@ pub fn function_name(index: usize) -> String {
 
 fn generate(seed: u64, index: usize, earlier: &[GeneratedFunction]) -> GeneratedFunction {
     let mut rng = Rng::with_seed(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (index as u64 + 1));
+    // A callee's own calls multiply: only functions whose call tree is small are called, so
+    // a program runs in milliseconds, not minutes.
     let callable: Vec<Callable> = earlier
         .iter()
+        .filter(|function| call_tree_size(&function.name, earlier) <= MAX_CALL_TREE)
         .filter_map(|function| Callable::of(&function.text, &function.name))
         .collect();
     let mut generator = Generator {
