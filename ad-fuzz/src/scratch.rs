@@ -76,7 +76,7 @@ impl Diagnostic {
 
     /// A proc macro panicked (rustc reports it as an error at the attribute).
     pub fn is_macro_panic(&self) -> bool {
-        self.message.contains("panicked")
+        self.message.contains("panicked") || self.message.contains("internal error of the macro")
     }
 
     /// A message one of our macros raised on purpose (`compile_error!` spanned on the user's

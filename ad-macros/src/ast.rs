@@ -173,6 +173,7 @@ impl Function {
         let is_method = matches!(item.sig.inputs.first(), Some(FnArg::Receiver(_)));
         let mut body = (*item.block).clone();
         crate::names::rename_self(&mut body);
+        attr::strip_closure_parameter_attributes(&mut body);
         attr::strip_checkpoints(&mut item.block);
         Function {
             item,

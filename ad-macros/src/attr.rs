@@ -147,6 +147,46 @@ pub fn checkpoint_args(cx: &Ctxt, attrs: &[Attribute]) -> Option<CheckpointArgs>
 /// Removes every inner `#[checkpoint]` from a body (for the function as written, and for code
 /// that runs primal-only). A schedule's count (`every = k`) stays evaluated as `let _ = &k;`,
 /// so that a variable used only there is not reported unused.
+/// Removes the attributes of closure parameters (`|#[allow(unused)] t: f64| ..`) from the body
+/// derivative code is made from: they are lints of the function as written, and the derivative
+/// code binds those parameters with `let`, where no attribute may stand.
+pub fn strip_closure_parameter_attributes(block: &mut syn::Block) {
+    struct Strip;
+    impl syn::visit_mut::VisitMut for Strip {
+        fn visit_expr_closure_mut(&mut self, closure: &mut syn::ExprClosure) {
+            for input in closure.inputs.iter_mut() {
+                strip_pattern_attributes(input);
+            }
+            syn::visit_mut::visit_expr_closure_mut(self, closure);
+        }
+    }
+    syn::visit_mut::VisitMut::visit_block_mut(&mut Strip, block);
+}
+
+fn strip_pattern_attributes(pat: &mut syn::Pat) {
+    match pat {
+        syn::Pat::Ident(p) => p.attrs.clear(),
+        syn::Pat::Wild(p) => p.attrs.clear(),
+        syn::Pat::Reference(p) => {
+            p.attrs.clear();
+            strip_pattern_attributes(&mut p.pat);
+        }
+        syn::Pat::Type(p) => {
+            p.attrs.clear();
+            strip_pattern_attributes(&mut p.pat);
+        }
+        syn::Pat::Tuple(p) => {
+            p.attrs.clear();
+            p.elems.iter_mut().for_each(strip_pattern_attributes);
+        }
+        syn::Pat::Paren(p) => {
+            p.attrs.clear();
+            strip_pattern_attributes(&mut p.pat);
+        }
+        _ => {}
+    }
+}
+
 pub fn strip_checkpoints(block: &mut syn::Block) {
     struct Strip;
     impl syn::visit_mut::VisitMut for Strip {

@@ -38,7 +38,7 @@ use proc_macro::TokenStream;
 /// See the `ad-runtime` crate for examples.
 #[proc_macro_attribute]
 pub fn forward(args: TokenStream, item: TokenStream) -> TokenStream {
-    driver::forward(args.into(), item.into()).into()
+    guarded("forward", args.into(), item.into(), driver::forward).into()
 }
 
 /// Reverse mode: keeps the function and adds `<name>_vjp` and `<name>_grad`.
@@ -51,7 +51,7 @@ pub fn forward(args: TokenStream, item: TokenStream) -> TokenStream {
 /// See the `ad-runtime` crate for examples.
 #[proc_macro_attribute]
 pub fn reverse(args: TokenStream, item: TokenStream) -> TokenStream {
-    driver::reverse(args.into(), item.into()).into()
+    guarded("reverse", args.into(), item.into(), driver::reverse).into()
 }
 
 /// Checkpointing. On a function: differentiable like `#[reverse]` (same generated functions),
@@ -66,7 +66,7 @@ pub fn reverse(args: TokenStream, item: TokenStream) -> TokenStream {
 /// See the `ad-runtime` crate (module `checkpoint`) for the schedules.
 #[proc_macro_attribute]
 pub fn checkpoint(args: TokenStream, item: TokenStream) -> TokenStream {
-    driver::checkpoint(args.into(), item.into()).into()
+    guarded("checkpoint", args.into(), item.into(), driver::checkpoint).into()
 }
 
 /// `#[derive(Differentiable)]`: makes a struct or enum with float fields differentiable (see
@@ -76,6 +76,37 @@ pub fn derive_differentiable(item: TokenStream) -> TokenStream {
     match syn::parse::<syn::DeriveInput>(item) {
         Ok(input) => derive::expand(input).into(),
         Err(error) => error.to_compile_error().into(),
+    }
+}
+
+/// Runs a macro; should it panic (a bug of ours), the function is emitted as written with one
+/// error at its signature instead of rustc's "custom attribute panicked", so the user's crate
+/// still parses and the message says what happened.
+fn guarded(
+    macro_name: &str,
+    args: proc_macro2::TokenStream,
+    item: proc_macro2::TokenStream,
+    expand: fn(proc_macro2::TokenStream, proc_macro2::TokenStream) -> proc_macro2::TokenStream,
+) -> proc_macro2::TokenStream {
+    let original = item.clone();
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| expand(args, item))) {
+        Ok(tokens) => tokens,
+        Err(payload) => {
+            let reason = payload
+                .downcast_ref::<&str>()
+                .map(|text| text.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            let span = syn::parse2::<syn::ItemFn>(original.clone())
+                .map(|item| item.sig.ident.span())
+                .unwrap_or_else(|_| proc_macro2::Span::call_site());
+            let message = format!(
+                "internal error of the macro #[{macro_name}] on this function (please report it, \
+                 with the function): {reason}"
+            );
+            let error = syn::Error::new(span, message).to_compile_error();
+            quote::quote!(#error #original)
+        }
     }
 }
 

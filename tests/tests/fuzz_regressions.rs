@@ -169,3 +169,24 @@ fn differentiated_calls_with_untyped_closure_parameters() {
         19,
     );
 }
+
+/// `ad-fuzz mutations`: an attribute on a closure parameter (`|#[allow(unused)] t: f64| ..`)
+/// made reverse mode panic (the parameter was bound by a `let` with the attribute in front).
+#[forward]
+#[reverse]
+fn attributes_on_closure_parameters(x: &[f64]) -> f64 {
+    let scale = |#[allow(unused)] t: f64| t * x[0];
+    let sum = x.iter().fold(0.0, |acc, #[allow(unused)] t| acc + t * t);
+    scale(x[1]) + sum
+}
+
+#[test]
+fn closure_parameters_with_attributes() {
+    check_slice_function_at_random_points(
+        attributes_on_closure_parameters,
+        attributes_on_closure_parameters_jvp,
+        attributes_on_closure_parameters_vjp,
+        2,
+        5,
+    );
+}
