@@ -108,7 +108,8 @@ impl Args {
         MutationOptions {
             count: self.count.unwrap_or(1000),
             seed: self.seed.unwrap_or(1),
-            batch: self.batch.unwrap_or(500).max(1),
+            // Measured: cost per mutant grows with the batch; 100 is the fastest.
+            batch: self.batch.unwrap_or(100).max(1),
             scratch: "mutations".to_string(),
         }
     }

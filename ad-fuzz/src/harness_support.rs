@@ -99,6 +99,9 @@ pub fn shifted(x: &[f64], t: &[f64], h: f64) -> Vec<f64> {
 /// Values and derivatives beyond this are compared no more (see `check`).
 pub const LARGEST: f64 = 1e10;
 
+/// Values and derivatives beyond this are not compared with central differences.
+pub const STEEPEST: f64 = 1e6;
+
 /// What one function's check found at every point.
 #[derive(Default, Debug)]
 pub struct Tally {
@@ -233,6 +236,12 @@ pub fn check(point: Point<'_>, tally: &mut Tally) -> Result<(), Failure> {
     let Some(differences) = point.differences else {
         return Ok(());
     };
+    // Steep functions: a step of 1e-4 moves inner values by hundreds (a `sin` of them turns
+    // many times within it), and both step sizes can agree on an aliased slope.
+    let steep = |v: &f64| v.abs() > STEEPEST;
+    if point.tangent.iter().any(steep) || point.primal.iter().any(steep) {
+        return Ok(());
+    }
     let central = |h: f64| -> Vec<f64> {
         let plus = differences(h);
         let minus = differences(-h);
