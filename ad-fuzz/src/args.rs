@@ -57,6 +57,18 @@ impl ProgramOptions {
     }
 }
 
+impl MutationOptions {
+    /// The small fixed-seed mutation campaign `.ci/run` runs.
+    pub fn ci() -> MutationOptions {
+        MutationOptions {
+            count: 400,
+            seed: 2026,
+            batch: 100,
+            scratch: "ci_mutations".to_string(),
+        }
+    }
+}
+
 impl Args {
     pub fn parse(mut words: impl Iterator<Item = String>) -> Result<Args, String> {
         let command = match words.next().as_deref() {

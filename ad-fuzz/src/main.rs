@@ -3,7 +3,7 @@
 //! ```text
 //! cargo run --release -p ad-fuzz -- programs  --count 10000 [--seed S] [--batch N]
 //! cargo run --release -p ad-fuzz -- mutations --count 10000 [--seed S] [--batch N]
-//! cargo run --release -p ad-fuzz -- ci          # small, fixed-seed program campaign (.ci/run)
+//! cargo run --release -p ad-fuzz -- ci          # small fixed-seed campaigns of both (.ci/run)
 //! cargo run --release -p ad-fuzz -- show --seed S [--count N]   # print generated programs
 //! ```
 //!
@@ -37,8 +37,11 @@ fn main() -> ExitCode {
     let clean = match parsed.command {
         args::Command::Programs => checker::campaign(&parsed.programs()).is_clean(),
         args::Command::Mutations => mutate::campaign(&parsed.mutations()).is_clean(),
-        // The token-mutation campaign joins the CI run when it is finished.
-        args::Command::Ci => checker::campaign(&args::ProgramOptions::ci()).is_clean(),
+        args::Command::Ci => {
+            let programs = checker::campaign(&args::ProgramOptions::ci()).is_clean();
+            let mutations = mutate::campaign(&args::MutationOptions::ci()).is_clean();
+            programs && mutations
+        }
         args::Command::Show => {
             let options = parsed.programs();
             for function in program::generate_batch(options.seed, options.count) {

@@ -510,3 +510,26 @@ pub fn container_element(ty: &Type) -> Option<&Type> {
         _ => None,
     }
 }
+
+/// The block `{ expr }`, built as a syntax tree: reparsing its tokens would read a path
+/// such as `crate` at a statement's start as the start of an item (and syn panics on it).
+pub fn block_of(expr: &syn::Expr) -> syn::Block {
+    block_of_statements(Vec::new(), expr)
+}
+
+/// The block `{ statements; expr }`, built as a syntax tree (see `block_of`).
+pub fn block_of_statements(mut stmts: Vec<syn::Stmt>, expr: &syn::Expr) -> syn::Block {
+    stmts.push(syn::Stmt::Expr(expr.clone(), None));
+    syn::Block {
+        brace_token: Default::default(),
+        stmts,
+    }
+}
+
+/// The block `{ expr; }`, built as a syntax tree (see `block_of`).
+pub fn block_of_statement(expr: &syn::Expr) -> syn::Block {
+    syn::Block {
+        brace_token: Default::default(),
+        stmts: vec![syn::Stmt::Expr(expr.clone(), Some(Default::default()))],
+    }
+}

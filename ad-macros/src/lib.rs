@@ -297,3 +297,35 @@ mod driver {
         expanded
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    fn panicking_expansion(
+        _args: proc_macro2::TokenStream,
+        _item: proc_macro2::TokenStream,
+    ) -> proc_macro2::TokenStream {
+        panic!("a bug of ours")
+    }
+
+    #[test]
+    fn a_panic_of_the_macro_becomes_one_error_and_the_function_as_written() {
+        let item = quote!(
+            fn f(x: f64) -> f64 {
+                x
+            }
+        );
+        let output = super::guarded("reverse", quote!(), item.clone(), panicking_expansion);
+        let text = output.to_string();
+        assert!(text.starts_with(":: core :: compile_error !"), "{text}");
+        assert!(
+            text.contains(
+                "internal error of the macro #[reverse] on this function (please report it, \
+                 with the function): a bug of ours"
+            ),
+            "{text}"
+        );
+        assert!(text.ends_with(&item.to_string()), "{text}");
+    }
+}

@@ -41,7 +41,9 @@ use crate::activity::{
     assigns, bound_once, builds_empty_vec, container_use_depth, container_use_depth_in,
     is_float_type_path, keeps_its_length, pattern_bindings, pushes_rows, Locals,
 };
-use crate::ast::{first_float_in, float_of_type, Function, ParamKind};
+use crate::ast::{
+    block_of, block_of_statement, first_float_in, float_of_type, Function, ParamKind,
+};
 use crate::attr::{self, CheckpointArgs};
 use crate::ctxt::Ctxt;
 use crate::expand::captures;
@@ -2616,7 +2618,7 @@ impl<'a> Generator<'a> {
             Some((_, else_expr)) => {
                 let block: Block = match &**else_expr {
                     Expr::Block(block) if block.label.is_none() => block.block.clone(),
-                    other => syn::parse_quote!({ #other }),
+                    other => block_of(other),
                 };
                 self.region(Vec::new(), &block, &result)
             }
@@ -2707,7 +2709,7 @@ impl<'a> Generator<'a> {
             let pat = self.retype_pattern(&arm.pat);
             let mut index_binding = TokenStream::new();
             let body = &arm.body;
-            let mut block: Block = syn::parse_quote!({ #body });
+            let mut block: Block = block_of(body);
             let (pat, bindings) = match &shaped {
                 None if option.is_some() => {
                     let slot = option.as_ref().map_or(0, |(_, slot)| *slot);
@@ -3372,7 +3374,7 @@ impl<'a> Generator<'a> {
             let slot = self.slot();
             self.emit(quote!(let mut #name;));
             let inner = without_own_checkpoint(expr);
-            let block: Block = syn::parse_quote!({ #inner });
+            let block: Block = block_of(&inner);
             self.checkpointed_region(&block, ResultVar::Float(name.clone(), slot));
             return Node::Var { name, slot };
         }

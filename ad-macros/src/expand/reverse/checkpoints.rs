@@ -41,7 +41,7 @@ impl Generator<'_> {
         let result = self.fresh("r");
         self.emit(quote!(let mut #result #ty_tokens;));
         let expr = without_own_checkpoint(&init.expr);
-        let block: Block = syn::parse_quote!({ #expr });
+        let block: Block = block_of(&expr);
         if is_option {
             let slot = self.slot();
             self.checkpointed_region(&block, ResultVar::Option(result.clone(), slot));
@@ -71,7 +71,7 @@ impl Generator<'_> {
             }
             _ => {
                 let inner = without_own_checkpoint(expr);
-                let block: Block = syn::parse_quote!({ #inner; });
+                let block: Block = block_of_statement(&inner);
                 self.checkpointed_region(&block, ResultVar::Discard);
             }
         }
@@ -206,7 +206,7 @@ impl Generator<'_> {
             },
             _ => syn::parse_quote!(#loop_label for _ in 0..#steps #body),
         };
-        let recorded_block: Block = syn::parse_quote!({ #recorded_loop; });
+        let recorded_block: Block = block_of_statement(&recorded_loop);
         let recorded = self.region(Vec::new(), &recorded_block, &ResultVar::Discard);
         // One iteration at a time is what the binomial schedule reverses: without `break` or
         // `continue` in the body it needs no record of iterations.
@@ -435,7 +435,7 @@ impl Generator<'_> {
         };
         let primal = self.primal_statements(&statements);
         let delivery = tail.map(|tail| {
-            let tail_block: Block = syn::parse_quote!({ #tail });
+            let tail_block: Block = block_of(&tail);
             let value = self.primal_statements(&tail_block);
             match result {
                 ResultVar::Float(name, _)

@@ -621,12 +621,14 @@ impl Generator<'_> {
                 (bound.name.clone(), binding)
             })
             .collect();
-        let copies = names.iter().map(|bound| {
-            let (name, mutability) = (&bound.name, &bound.mutability);
-            quote!(let #mutability #name = #name;)
-        });
-        let body = &arm.body;
-        let block: Block = syn::parse_quote!({ #(#copies)* #body });
+        let copies = names
+            .iter()
+            .map(|bound| {
+                let (name, mutability) = (&bound.name, &bound.mutability);
+                syn::parse_quote!(let #mutability #name = #name;)
+            })
+            .collect();
+        let block: Block = crate::ast::block_of_statements(copies, &arm.body);
         (pattern, bindings, block)
     }
 

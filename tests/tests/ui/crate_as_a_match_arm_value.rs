@@ -1,0 +1,13 @@
+// `crate` as a match arm's value made reverse mode panic (found by the token-mutation
+// fuzzer): the arm was rebuilt from its tokens, where `crate` reads as the start of an
+// item. Now the arm is kept as a syntax tree and rustc reports the user's own mistake.
+use ad_runtime::reverse;
+
+#[reverse]
+fn f(x: f64, k: i32) -> f64 {
+    match k {
+        _ => crate,
+    }
+}
+
+fn main() {}
