@@ -1,8 +1,8 @@
 //! The command line.
 
 pub const USAGE: &str = "usage:
-  ad-fuzz programs  [--count N] [--seed S] [--batch B] [--no-reduce]
-  ad-fuzz mutations [--count N] [--seed S] [--batch B]
+  ad-fuzz programs  [--count N] [--seed S] [--batch B] [--no-reduce] [--ir-engine]
+  ad-fuzz mutations [--count N] [--seed S] [--batch B] [--ir-engine]
   ad-fuzz ci
   ad-fuzz show      [--seed S] [--count N]";
 
@@ -20,6 +20,7 @@ pub struct Args {
     seed: Option<u64>,
     batch: Option<usize>,
     no_reduce: bool,
+    ir_engine: bool,
 }
 
 /// What a campaign of random programs does.
@@ -33,6 +34,9 @@ pub struct ProgramOptions {
     pub reduce: bool,
     /// Name of the scratch crate (campaigns with different names can run side by side).
     pub scratch: String,
+    /// Reverse mode through the engine on the AD-IR where it takes the function (the
+    /// `ir-engine` feature of `ad-runtime`).
+    pub ir_engine: bool,
 }
 
 /// What a campaign of token mutations does.
@@ -42,6 +46,7 @@ pub struct MutationOptions {
     pub seed: u64,
     pub batch: usize,
     pub scratch: String,
+    pub ir_engine: bool,
 }
 
 impl ProgramOptions {
@@ -53,6 +58,7 @@ impl ProgramOptions {
             batch: 100,
             reduce: true,
             scratch: "ci_programs".to_string(),
+            ir_engine: false,
         }
     }
 }
@@ -65,6 +71,7 @@ impl MutationOptions {
             seed: 2026,
             batch: 100,
             scratch: "ci_mutations".to_string(),
+            ir_engine: false,
         }
     }
 }
@@ -85,6 +92,7 @@ impl Args {
             seed: None,
             batch: None,
             no_reduce: false,
+            ir_engine: false,
         };
         while let Some(flag) = words.next() {
             let mut value = |name: &str| {
@@ -99,6 +107,7 @@ impl Args {
                 "--seed" => args.seed = Some(number(&flag, &value(&flag)?)?),
                 "--batch" => args.batch = Some(number(&flag, &value(&flag)?)?),
                 "--no-reduce" => args.no_reduce = true,
+                "--ir-engine" => args.ir_engine = true,
                 other => return Err(format!("unknown flag `{other}`")),
             }
         }
@@ -112,7 +121,12 @@ impl Args {
             batch: self.batch.unwrap_or(100).max(1),
             reduce: !self.no_reduce,
             // One scratch crate per seed: campaigns of different seeds run side by side.
-            scratch: format!("programs-seed{}", self.seed.unwrap_or(1)),
+            scratch: format!(
+                "programs-seed{}{}",
+                self.seed.unwrap_or(1),
+                self.engine_suffix()
+            ),
+            ir_engine: self.ir_engine,
         }
     }
 
@@ -122,7 +136,16 @@ impl Args {
             seed: self.seed.unwrap_or(1),
             // Measured: cost per mutant grows with the batch; 100 is the fastest.
             batch: self.batch.unwrap_or(100).max(1),
-            scratch: "mutations".to_string(),
+            scratch: format!("mutations{}", self.engine_suffix()),
+            ir_engine: self.ir_engine,
+        }
+    }
+
+    fn engine_suffix(&self) -> &'static str {
+        if self.ir_engine {
+            "-ir"
+        } else {
+            ""
         }
     }
 }

@@ -100,6 +100,8 @@ pub struct Outcome {
     pub points: usize,
     pub skipped: usize,
     pub against_differences: usize,
+    /// With `--ir-engine`: whether the IR engine differentiated the function in reverse mode.
+    pub ir_engine: Option<bool>,
 }
 
 impl Outcome {
@@ -110,6 +112,7 @@ impl Outcome {
             points: 0,
             skipped: 0,
             against_differences: 0,
+            ir_engine: None,
         }
     }
 }
@@ -134,6 +137,8 @@ pub struct Summary {
     pub against_differences: usize,
     pub findings: Vec<Finding>,
     pub elapsed: Duration,
+    /// With `--ir-engine`: functions run whose reverse mode the IR engine made.
+    pub ir_engine: usize,
 }
 
 impl Summary {
@@ -162,6 +167,13 @@ impl Summary {
              central differences",
             self.points, self.skipped_points, self.against_differences
         );
+        if self.ir_engine > 0 {
+            let _ = writeln!(
+                out,
+                "reverse mode by the IR engine (--ir-engine): {} functions",
+                self.ir_engine
+            );
+        }
         let _ = writeln!(out, "\n| construct | functions using it |\n| --- | ---: |");
         let mut features: Vec<_> = self.features.iter().collect();
         features.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
@@ -194,7 +206,7 @@ const REDUCED_PER_CLASS: usize = 3;
 
 pub fn campaign(options: &ProgramOptions) -> Summary {
     let started = Instant::now();
-    let scratch = match Scratch::new(&options.scratch) {
+    let scratch = match Scratch::new(&options.scratch, options.ir_engine) {
         Ok(scratch) => scratch,
         Err(error) => {
             eprintln!("ad-fuzz: cannot make the scratch crate: {error}");
@@ -239,6 +251,7 @@ pub fn campaign(options: &ProgramOptions) -> Summary {
             summary.points += outcome.points;
             summary.skipped_points += outcome.skipped;
             summary.against_differences += outcome.against_differences;
+            summary.ir_engine += usize::from(outcome.ir_engine == Some(true));
             if outcome.class.is_bug() || outcome.class == Class::Refusal {
                 progress.suspend(|| {
                     eprintln!(
@@ -597,6 +610,15 @@ fn run(scratch: &Scratch, names: &[String], outcomes: &mut BTreeMap<String, Outc
 }
 
 fn parse_results(stdout: &str, outcomes: &mut BTreeMap<String, Outcome>) {
+    let mut engines = BTreeMap::new();
+    for line in stdout.lines() {
+        if let Some((name, engine)) = line
+            .strip_prefix("ENGINE ")
+            .and_then(|rest| rest.split_once(' '))
+        {
+            engines.insert(name.to_string(), engine == "ir");
+        }
+    }
     for line in stdout.lines() {
         if let Some(rest) = line.strip_prefix("OK ") {
             let fields: Vec<&str> = rest.split_whitespace().collect();
@@ -617,6 +639,7 @@ fn parse_results(stdout: &str, outcomes: &mut BTreeMap<String, Outcome>) {
                         points,
                         skipped,
                         against_differences: number(against),
+                        ir_engine: None,
                     },
                 );
             }
@@ -631,6 +654,11 @@ fn parse_results(stdout: &str, outcomes: &mut BTreeMap<String, Outcome>) {
                 _ => Class::RuntimePanic,
             };
             outcomes.insert(name.to_string(), Outcome::new(class, detail));
+        }
+    }
+    for (name, ir) in engines {
+        if let Some(outcome) = outcomes.get_mut(&name) {
+            outcome.ir_engine = Some(ir);
         }
     }
 }

@@ -92,8 +92,18 @@ pub fn source(functions: &[UnderTest], checked: &[String]) -> Source {
         .iter()
         .map(|name| format!("(\"{name}\", check_{name} as fuzz_support::Check)"))
         .collect();
+    // With the scratch crate's `ir-engine` feature: which engine took each function.
+    let engines: Vec<String> = drivers
+        .iter()
+        .map(|name| {
+            format!(
+                "    #[cfg(feature = \"ir-engine\")]\n    println!(\"ENGINE {name} {{}}\", {name}::__AD_ENGINE);\n"
+            )
+        })
+        .collect();
     source.push_shared(&format!(
-        "fn main() {{\n    fuzz_support::run_all(&[{}]);\n}}\n",
+        "fn main() {{\n{}    fuzz_support::run_all(&[{}]);\n}}\n",
+        engines.concat(),
         table.join(", ")
     ));
     source

@@ -20,6 +20,7 @@ mod ctxt;
 mod derive;
 mod expand;
 mod fallback;
+mod ir;
 mod macros;
 mod names;
 mod retype;
@@ -329,3 +330,6 @@ mod tests {
         assert!(text.ends_with(&item.to_string()), "{text}");
     }
 }
+
+#[cfg(test)]
+mod snapshots;

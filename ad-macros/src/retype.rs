@@ -252,7 +252,7 @@ impl Retype<'_> {
     }
 }
 
-const INTEGER_TYPES: &[&str] = &[
+pub const INTEGER_TYPES: &[&str] = &[
     "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
 ];
 
@@ -274,18 +274,24 @@ pub enum Callee {
 }
 
 pub fn classify_callee(path: &Path, locals: &Locals) -> Callee {
+    if path
+        .get_ident()
+        .is_some_and(|ident| locals.all.contains(ident))
+        && !is_float_type_path(path)
+    {
+        return Callee::Other;
+    }
+    classify_callee_path(path)
+}
+
+/// What a callee's path names, for a path that is not a local variable.
+pub fn classify_callee_path(path: &Path) -> Callee {
     let last = match path.segments.last() {
         Some(segment) => &segment.ident,
         None => return Callee::Other,
     };
     if is_float_type_path(path) {
         return Callee::FloatAssociated(last.clone());
-    }
-    if path
-        .get_ident()
-        .is_some_and(|ident| locals.all.contains(ident))
-    {
-        return Callee::Other;
     }
     let name = last.to_string();
     if names::is_generated_function_name(&name) {

@@ -1308,3 +1308,5 @@ macro_rules! container_part_cotangent {
 
 container_part_cotangent!(add_flat: Vec<S>, ; [S; K], K);
 container_part_cotangent!(add_rows: Vec<Vec<S>>, ; Vec<[S; K]>, K);
+
+pub mod ir;

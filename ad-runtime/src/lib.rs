@@ -34,6 +34,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod adjoint;
 pub mod checkpoint;
 mod differentiable;
 mod dual;

@@ -3,3 +3,4 @@
 mod captures;
 pub mod forward;
 pub mod reverse;
+pub mod reverse_ir;

@@ -161,7 +161,9 @@ fn reverse_companions(cx: &Ctxt, function: &Function, bodies: Bodies, calls: Cal
         Calls::Recorded => {
             let companion = reverse_companion(cx, function, bodies, names::REVERSE_COMPANION);
             let borrowed = match bodies {
-                Bodies::Derivative if !cx.has_errors() => borrowed_companion(function),
+                Bodies::Derivative if !cx.has_errors() && !uses_ir_engine(cx, function) => {
+                    borrowed_companion(function)
+                }
                 _ => None,
             };
             let called = match borrowed {
@@ -169,7 +171,8 @@ fn reverse_companions(cx: &Ctxt, function: &Function, bodies: Bodies, calls: Cal
                 None => names::REVERSE_COMPANION,
             };
             let public = public_functions(function, bodies, called);
-            quote!(#companion #borrowed #public)
+            let engine = engine_marker(cx, function);
+            quote!(#companion #borrowed #public #engine)
         }
         Calls::Checkpointed => {
             let recorded = reverse_companion(cx, function, bodies, names::RECORDED_COMPANION);
@@ -318,10 +321,50 @@ fn result_shape(function: &Function) -> ResultShape {
 }
 
 /// The type of the value (and of its cotangent): the output over the scalar type.
-fn output_type(function: &Function, scalar: &Ident) -> TokenStream {
+pub(super) fn output_type(function: &Function, scalar: &Ident) -> TokenStream {
     match (result_shape(function), function.output()) {
         (ResultShape::Scalar, _) | (_, None) => quote!(#scalar),
         (_, Some(ty)) => retype_type(function, ty).to_token_stream(),
+    }
+}
+
+/// Whether the function goes through the IR engine (`reverse_ir`): with the `ir-engine`
+/// feature, when the engine takes every construct of it.
+fn uses_ir_engine(cx: &Ctxt, function: &Function) -> bool {
+    !cx.has_errors() && ir_engine_body(function, false).is_some()
+}
+
+fn ir_engine_body(function: &Function, boxed: bool) -> Option<TokenStream> {
+    if !cfg!(feature = "ir-engine") {
+        return None;
+    }
+    super::reverse_ir::companion_body(function, boxed).ok()
+}
+
+/// With the `ir-engine` feature, `f::__AD_ENGINE` says which engine differentiated `f`
+/// (`"ir"`, or why not), so tests can require the IR engine while it grows.
+fn engine_marker(cx: &Ctxt, function: &Function) -> TokenStream {
+    if !cfg!(feature = "ir-engine") || function.is_method || cx.has_errors() {
+        return TokenStream::new();
+    }
+    let name = function.name();
+    // Spanned at the construct the IR engine stopped at, for "go to definition".
+    let (engine, span) = match super::reverse_ir::companion_body(function, false) {
+        Ok(_) => ("ir".to_string(), name.span()),
+        Err(not_yet) => (
+            format!("syntax: the IR engine does not take {} yet", not_yet.what),
+            not_yet.span,
+        ),
+    };
+    let cfgs = cfg_attrs(function);
+    let constant = quote_spanned!(span=> __AD_ENGINE);
+    quote! {
+        #(#cfgs)*
+        #[allow(dead_code)]
+        impl #name {
+            #[doc(hidden)]
+            pub const #constant: &'static str = #engine;
+        }
     }
 }
 
@@ -329,6 +372,9 @@ fn reverse_companion(cx: &Ctxt, function: &Function, bodies: Bodies, method: &st
     let leaf = bodies == Bodies::Derivative && is_leaf(function);
     let body = match bodies {
         Bodies::Stub => stub_body(),
+        Bodies::Derivative if uses_ir_engine(cx, function) => {
+            ir_engine_body(function, !leaf).unwrap_or_default()
+        }
         Bodies::Derivative => {
             let mut generator = Generator::new(cx, function);
             generator.leaf = leaf;
@@ -356,7 +402,11 @@ fn companion_output(function: &Function, leaf: bool, borrow: Option<&Lifetime>) 
 }
 
 /// The boxed pullback of a reverse companion, borrowing nothing but what `borrow` allows.
-fn pullback_type(function: &Function, scalar: &Ident, borrow: Option<&Lifetime>) -> TokenStream {
+pub(super) fn pullback_type(
+    function: &Function,
+    scalar: &Ident,
+    borrow: Option<&Lifetime>,
+) -> TokenStream {
     let adjoints = adjoints_tuple_type(function, scalar);
     let cotangent = output_type(function, scalar);
     let bound = borrow.map(|lifetime| quote!(+ #lifetime));

@@ -1,0 +1,179 @@
+// The expansion of call_and_recursion.rs by #[reverse] (IR engine). Written by `UPDATE_SNAPSHOTS=1 cargo test -p ad-macros --features ir-engine`.
+
+fn power(x: f64, n: usize) -> f64 {
+    if n == 0 { 1.0 } else { x * power(x, n - 1) }
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types, dead_code)]
+struct power {}
+#[allow(dead_code)]
+impl power {
+    #[doc(hidden)]
+    #[inline]
+    #[allow(
+        unused_mut,
+        unused_variables,
+        unused_parens,
+        unused_braces,
+        unused_assignments,
+        unreachable_code,
+        unreachable_patterns,
+        irrefutable_let_patterns,
+        non_upper_case_globals,
+        non_snake_case,
+        clippy::all,
+        clippy::pedantic
+    )]
+    fn __ad_forward<__S: ::ad_runtime::Scalar<Base = f64>>(x: __S, n: usize) -> __S
+    where
+        for<'__ad> &'__ad __S: ::ad_runtime::ScalarRef<__S>,
+    {
+        let _ = power;
+        #[allow(unused_imports)]
+        use ::ad_runtime::__private::{
+            CastPrimitive as _, CastScalar as _, LiftFloat as _, LiftOption as _,
+            LiftOther as _, LiftTuple as _,
+        };
+        if n == 0 {
+            <__S as ::ad_runtime::Scalar>::from_f64(1.0)
+        } else {
+            x * power::__ad_forward(x, n - 1)
+        }
+    }
+}
+#[allow(dead_code)]
+impl power {
+    #[doc(hidden)]
+    #[inline]
+    #[allow(
+        unused_mut,
+        unused_variables,
+        unused_parens,
+        unused_braces,
+        unused_assignments,
+        unreachable_code,
+        unreachable_patterns,
+        irrefutable_let_patterns,
+        non_upper_case_globals,
+        non_snake_case,
+        clippy::all,
+        clippy::pedantic
+    )]
+    fn __ad_reverse<__S: ::ad_runtime::Scalar<Base = f64>>(
+        x: __S,
+        n: usize,
+    ) -> (__S, ::std::boxed::Box<dyn ::core::ops::FnOnce(__S) -> (__S, ())>)
+    where
+        for<'__ad> &'__ad __S: ::ad_runtime::ScalarRef<__S>,
+    {
+        #[allow(unused_imports)]
+        use ::ad_runtime::__private::{
+            CastPrimitive as _, CastScalar as _, LiftFloat as _, LiftOther as _,
+        };
+        ::ad_runtime::__private::maybe_grow(move || -> (
+            __S,
+            ::std::boxed::Box<dyn ::core::ops::FnOnce(__S) -> (__S, ())>,
+        ) {
+            let __ad_v_x_0 = x;
+            let mut __ad_dv_x_0 = ::ad_runtime::__private::ir::zero_adjoint(&__ad_v_x_0);
+            let __ad_v_n_1 = n;
+            let mut __ad_keep_v_4 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_pb_4 = ::ad_runtime::__private::ir::Stack::new();
+            let __ad_v_2 = __ad_v_n_1 == 0;
+            let __ad_v_6 = if __ad_v_2 {
+                <__S as ::ad_runtime::Scalar>::from_f64(1.0)
+            } else {
+                let __ad_v_3 = __ad_v_n_1 - 1;
+                let (__ad_v_4, __ad_pb_4) = power::__ad_reverse(__ad_v_x_0, __ad_v_3);
+                __ad_keep_v_4.push(__ad_v_4);
+                __ad_keep_pb_4.push(__ad_pb_4);
+                let __ad_v_5 = __ad_v_x_0 * __ad_v_4;
+                __ad_v_5
+            };
+            let __ad_result = __ad_v_6;
+            (
+                __ad_result,
+                ::std::boxed::Box::new(move |__ad_ct: __S| {
+                    ::ad_runtime::__private::maybe_grow(move || {
+                        let mut __ad_dv_6 = ::ad_runtime::__private::ir::zero();
+                        ::ad_runtime::__private::ir::accumulate(&mut __ad_dv_6, __ad_ct);
+                        if __ad_v_2 {} else {
+                            let __ad_v_4 = __ad_keep_v_4.pop();
+                            let __ad_pb_4 = __ad_keep_pb_4.pop();
+                            let mut __ad_dv_4 = ::ad_runtime::__private::ir::zero();
+                            let mut __ad_dv_5 = ::ad_runtime::__private::ir::zero();
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_5,
+                                __ad_dv_6,
+                            );
+                            {
+                                let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                    __ad_v_x_0,
+                                    __ad_v_4,
+                                    __ad_dv_5,
+                                );
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_x_0,
+                                    __ad_c.0,
+                                );
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_4,
+                                    __ad_c.1,
+                                );
+                            }
+                            {
+                                let __ad_c = __ad_pb_4(__ad_dv_4);
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_x_0,
+                                    __ad_c.0,
+                                );
+                            }
+                        }
+                        (__ad_dv_x_0, ())
+                    })
+                }),
+            )
+        })
+    }
+}
+/** Reverse-mode derivative of [`power`], generated by `#[reverse]`.
+
+ `power_vjp(x, n, d_out)` returns `(power(x, n), d_out · J)`: the value, and the adjoint of each float parameter (a tuple in declared order when there are several) for the cotangent `d_out` of the result.*/
+#[allow(
+    dead_code,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::type_complexity,
+    unreachable_code
+)]
+fn power_vjp<__S: ::ad_runtime::Scalar<Base = f64>>(
+    x: __S,
+    n: usize,
+    d_out: __S,
+) -> (__S, __S)
+where
+    for<'__ad> &'__ad __S: ::ad_runtime::ScalarRef<__S>,
+{
+    let (value, pullback) = power::__ad_reverse(x, n);
+    let adjoints = pullback(d_out);
+    (value, adjoints.0)
+}
+/// Gradient of [`power`], generated by `#[reverse]`: `power_grad(x, n)` is `power_vjp(x, n, 1)`.
+#[allow(
+    dead_code,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::type_complexity,
+    unreachable_code
+)]
+fn power_grad<__S: ::ad_runtime::Scalar<Base = f64>>(x: __S, n: usize) -> (__S, __S)
+where
+    for<'__ad> &'__ad __S: ::ad_runtime::ScalarRef<__S>,
+{
+    power_vjp(x, n, <__S as ::ad_runtime::Scalar>::one())
+}
+#[allow(dead_code)]
+impl power {
+    #[doc(hidden)]
+    pub const __AD_ENGINE: &'static str = "ir";
+}

@@ -1,0 +1,287 @@
+// The expansion of loop_over_a_slice.rs by #[reverse] (IR engine). Written by `UPDATE_SNAPSHOTS=1 cargo test -p ad-macros --features ir-engine`.
+
+fn weighted(w: &[f64], scale: f64) -> f64 {
+    let mut total = 0.0;
+    for i in 0..w.len() {
+        let v = w[i];
+        if v > 0.0 {
+            total += scale * v * v.cos();
+        } else {
+            total -= v;
+        }
+    }
+    total
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types, dead_code)]
+struct weighted {}
+#[allow(dead_code)]
+impl weighted {
+    #[doc(hidden)]
+    #[inline]
+    #[allow(
+        unused_mut,
+        unused_variables,
+        unused_parens,
+        unused_braces,
+        unused_assignments,
+        unreachable_code,
+        unreachable_patterns,
+        irrefutable_let_patterns,
+        non_upper_case_globals,
+        non_snake_case,
+        clippy::all,
+        clippy::pedantic
+    )]
+    fn __ad_forward<__S: ::ad_runtime::Scalar<Base = f64>>(w: &[__S], scale: __S) -> __S
+    where
+        for<'__ad> &'__ad __S: ::ad_runtime::ScalarRef<__S>,
+    {
+        let _ = weighted;
+        #[allow(unused_imports)]
+        use ::ad_runtime::__private::{
+            CastPrimitive as _, CastScalar as _, LiftFloat as _, LiftOption as _,
+            LiftOther as _, LiftTuple as _,
+        };
+        let mut total = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
+        for i in 0..w.len() {
+            let v = w[i];
+            if v > <__S as ::ad_runtime::Scalar>::from_f64(0.0) {
+                total += scale * v * v.cos();
+            } else {
+                total -= v;
+            }
+        }
+        total
+    }
+}
+#[allow(dead_code)]
+impl weighted {
+    #[doc(hidden)]
+    #[inline]
+    #[allow(
+        unused_mut,
+        unused_variables,
+        unused_parens,
+        unused_braces,
+        unused_assignments,
+        unreachable_code,
+        unreachable_patterns,
+        irrefutable_let_patterns,
+        non_upper_case_globals,
+        non_snake_case,
+        clippy::all,
+        clippy::pedantic
+    )]
+    fn __ad_reverse<__S: ::ad_runtime::Scalar<Base = f64>>(
+        w: &[__S],
+        scale: __S,
+    ) -> (__S, impl ::core::ops::FnOnce(__S) -> (::std::vec::Vec<__S>, __S) + use<__S>)
+    where
+        for<'__ad> &'__ad __S: ::ad_runtime::ScalarRef<__S>,
+    {
+        #[allow(unused_imports)]
+        use ::ad_runtime::__private::{
+            CastPrimitive as _, CastScalar as _, LiftFloat as _, LiftOther as _,
+        };
+        let __ad_v_w_0 = w;
+        let mut __ad_dv_w_0 = ::ad_runtime::__private::ir::zero_adjoint(__ad_v_w_0);
+        let __ad_v_scale_1 = scale;
+        let mut __ad_dv_scale_1 = ::ad_runtime::__private::ir::zero_adjoint(
+            &__ad_v_scale_1,
+        );
+        let mut __ad_keep_v_i_4 = ::ad_runtime::__private::ir::Stack::new();
+        let mut __ad_keep_v_v_6 = ::ad_runtime::__private::ir::Stack::new();
+        let mut __ad_keep_v_7 = ::ad_runtime::__private::ir::Stack::new();
+        let mut __ad_keep_v_8 = ::ad_runtime::__private::ir::Stack::new();
+        let mut __ad_keep_v_9 = ::ad_runtime::__private::ir::Stack::new();
+        let mut __ad_m_total_0 = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
+        let __ad_v_2 = __ad_v_w_0.len();
+        let __ad_v_3 = 0..__ad_v_2;
+        let mut __ad_count_0 = 0usize;
+        for __ad_v_i_4 in __ad_v_3 {
+            __ad_count_0 += 1;
+            __ad_keep_v_i_4.push(__ad_v_i_4);
+            let __ad_v_5 = __ad_v_w_0[__ad_v_i_4];
+            let __ad_v_v_6 = __ad_v_5;
+            __ad_keep_v_v_6.push(__ad_v_v_6);
+            let __ad_v_7 = __ad_v_v_6 > <__S as ::ad_runtime::Scalar>::from_f64(0.0);
+            __ad_keep_v_7.push(__ad_v_7);
+            if __ad_v_7 {
+                let __ad_v_8 = __ad_v_scale_1 * __ad_v_v_6;
+                __ad_keep_v_8.push(__ad_v_8);
+                let __ad_v_9 = __ad_v_v_6.cos();
+                __ad_keep_v_9.push(__ad_v_9);
+                let __ad_v_10 = __ad_v_8 * __ad_v_9;
+                let __ad_v_11 = __ad_m_total_0;
+                let __ad_v_12 = __ad_v_11 + __ad_v_10;
+                __ad_m_total_0 = __ad_v_12;
+            } else {
+                let __ad_v_13 = __ad_m_total_0;
+                let __ad_v_14 = __ad_v_13 - __ad_v_v_6;
+                __ad_m_total_0 = __ad_v_14;
+            }
+        }
+        let __ad_v_15 = __ad_m_total_0;
+        let __ad_result = __ad_v_15;
+        (
+            __ad_result,
+            move |__ad_ct: __S| {
+                let mut __ad_dm_total_0 = ::ad_runtime::__private::ir::zero();
+                let mut __ad_dv_15 = ::ad_runtime::__private::ir::zero();
+                ::ad_runtime::__private::ir::accumulate(&mut __ad_dv_15, __ad_ct);
+                ::ad_runtime::__private::ir::accumulate(
+                    &mut __ad_dm_total_0,
+                    __ad_dv_15,
+                );
+                for _ in 0..__ad_count_0 {
+                    let __ad_v_i_4 = __ad_keep_v_i_4.pop();
+                    let __ad_v_v_6 = __ad_keep_v_v_6.pop();
+                    let __ad_v_7 = __ad_keep_v_7.pop();
+                    let mut __ad_dv_5 = ::ad_runtime::__private::ir::zero();
+                    let mut __ad_dv_v_6 = ::ad_runtime::__private::ir::zero();
+                    if __ad_v_7 {
+                        let __ad_v_8 = __ad_keep_v_8.pop();
+                        let __ad_v_9 = __ad_keep_v_9.pop();
+                        let mut __ad_dv_8 = ::ad_runtime::__private::ir::zero();
+                        let mut __ad_dv_9 = ::ad_runtime::__private::ir::zero();
+                        let mut __ad_dv_10 = ::ad_runtime::__private::ir::zero();
+                        let mut __ad_dv_11 = ::ad_runtime::__private::ir::zero();
+                        let mut __ad_dv_12 = ::ad_runtime::__private::ir::zero();
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dv_12,
+                            ::ad_runtime::__private::ir::take(&mut __ad_dm_total_0),
+                        );
+                        {
+                            let __ad_c = ::ad_runtime::__private::ir::add_back(
+                                __ad_dv_12,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_11,
+                                __ad_c.0,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_10,
+                                __ad_c.1,
+                            );
+                        }
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dm_total_0,
+                            __ad_dv_11,
+                        );
+                        {
+                            let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                __ad_v_8,
+                                __ad_v_9,
+                                __ad_dv_10,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_8,
+                                __ad_c.0,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_9,
+                                __ad_c.1,
+                            );
+                        }
+                        {
+                            let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
+                                &::ad_runtime::rules::cos(__ad_v_v_6).1,
+                                __ad_dv_9,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_v_6,
+                                __ad_c,
+                            );
+                        }
+                        {
+                            let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                __ad_v_scale_1,
+                                __ad_v_v_6,
+                                __ad_dv_8,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_v_6,
+                                __ad_c.1,
+                            );
+                        }
+                    } else {
+                        let mut __ad_dv_13 = ::ad_runtime::__private::ir::zero();
+                        let mut __ad_dv_14 = ::ad_runtime::__private::ir::zero();
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dv_14,
+                            ::ad_runtime::__private::ir::take(&mut __ad_dm_total_0),
+                        );
+                        {
+                            let __ad_c = ::ad_runtime::__private::ir::sub_back(
+                                __ad_dv_14,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_13,
+                                __ad_c.0,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_v_6,
+                                __ad_c.1,
+                            );
+                        }
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dm_total_0,
+                            __ad_dv_13,
+                        );
+                    }
+                    ::ad_runtime::__private::ir::accumulate(&mut __ad_dv_5, __ad_dv_v_6);
+                    ::ad_runtime::__private::ir::accumulate(
+                        &mut __ad_dv_w_0[__ad_v_i_4],
+                        __ad_dv_5,
+                    );
+                }
+                (__ad_dv_w_0, __ad_dv_scale_1)
+            },
+        )
+    }
+}
+/** Reverse-mode derivative of [`weighted`], generated by `#[reverse]`.
+
+ `weighted_vjp(w, scale, d_out)` returns `(weighted(w, scale), d_out · J)`: the value, and the adjoint of each float parameter (a tuple in declared order when there are several) for the cotangent `d_out` of the result.*/
+#[allow(
+    dead_code,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::type_complexity,
+    unreachable_code
+)]
+fn weighted_vjp<__S: ::ad_runtime::Scalar<Base = f64>>(
+    w: &[__S],
+    scale: __S,
+    d_out: __S,
+) -> (__S, ::std::vec::Vec<__S>)
+where
+    for<'__ad> &'__ad __S: ::ad_runtime::ScalarRef<__S>,
+{
+    let (value, pullback) = weighted::__ad_reverse(w, scale);
+    let adjoints = pullback(d_out);
+    (value, adjoints.0)
+}
+/// Gradient of [`weighted`], generated by `#[reverse]`: `weighted_grad(w, scale)` is `weighted_vjp(w, scale, 1)`.
+#[allow(
+    dead_code,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::type_complexity,
+    unreachable_code
+)]
+fn weighted_grad<__S: ::ad_runtime::Scalar<Base = f64>>(
+    w: &[__S],
+    scale: __S,
+) -> (__S, ::std::vec::Vec<__S>)
+where
+    for<'__ad> &'__ad __S: ::ad_runtime::ScalarRef<__S>,
+{
+    weighted_vjp(w, scale, <__S as ::ad_runtime::Scalar>::one())
+}
+#[allow(dead_code)]
+impl weighted {
+    #[doc(hidden)]
+    pub const __AD_ENGINE: &'static str = "ir";
+}

@@ -1,0 +1,845 @@
+//! Reverse mode on the AD-IR: the body of `__ad_reverse` emitted from `crate::ir`.
+//!
+//! The forward sweep is the function's own code in ANF, with its own control flow. What the
+//! backward sweep reads of a value defined inside a loop or a branch is pushed on a stack of
+//! its own (one per value, typed by rustc), and read back last first; values of the function's
+//! top level are captured by the pullback. The pullback is one closure that mirrors the
+//! control flow backwards: an `if` on the kept condition, a loop run as many times as the
+//! forward loop ran. Every adjoint is a local whose type rustc infers from what reaches it
+//! (`ad_runtime::adjoint`): a float's is a float, an integer's is zero-sized.
+//!
+//! The engine grows beside the previous one (`expand/reverse.rs`): with the `ir-engine`
+//! feature, a function whose every construct the IR lowers and emits goes through here, any
+//! other through the previous engine.
+
+use std::collections::HashSet;
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::Ident;
+
+use crate::ast::{float_of_type, Function, ParamKind};
+use crate::ir::activity::{self, differentiable_operands, is_float_type, Activity};
+use crate::ir::lower::{self, NotYet};
+use crate::ir::*;
+use crate::names;
+
+const IR: &str = "::ad_runtime::__private::ir";
+
+/// The body of the reverse companion, or what the IR engine does not take yet.
+pub fn companion_body(function: &Function, boxed: bool) -> Result<TokenStream, NotYet> {
+    check_signature(function)?;
+    let body = lower::lower(function)?;
+    let differentiated: Vec<Root> = function
+        .params
+        .iter()
+        .zip(&body.params)
+        .filter(|(param, _)| param.kind == ParamKind::Differentiated)
+        .map(|(_, root)| *root)
+        .collect();
+    let activity = activity::analyse(&body, &differentiated);
+    crate::ir::validate::check(&body, &activity)?;
+    let mut emitter = Emitter {
+        function,
+        body: &body,
+        activity,
+        needed: HashSet::new(),
+        stacks: Vec::new(),
+    };
+    emitter.emit(boxed)
+}
+
+fn check_signature(function: &Function) -> Result<(), NotYet> {
+    let not_yet = |span: Span, what| Err(NotYet { span, what });
+    match function.output() {
+        Some(ty) if float_of_type(ty).is_some() => {}
+        _ => return not_yet(function.name().span(), "results other than a float"),
+    }
+    for param in &function.params {
+        let supported = match param.kind {
+            ParamKind::Data => float_of_type(&param.ty).is_none(),
+            _ => param.is_scalar() || param.is_flat_vector() || param.array_length().is_some(),
+        };
+        if !supported {
+            return not_yet(param.name.span(), "parameters of this type");
+        }
+    }
+    Ok(())
+}
+
+struct Emitter<'a> {
+    function: &'a Function,
+    body: &'a Body,
+    activity: Activity,
+    /// Values the backward sweep reads.
+    needed: HashSet<Value>,
+    /// The stacks of values kept inside loops and branches.
+    stacks: Vec<Ident>,
+}
+
+/// What a block defines that its backward code may need back: values, and the trip counts of
+/// its loops.
+enum Defined {
+    Value(Value),
+    /// The loop of this number.
+    Count(usize),
+    /// The pullback of the call that defines this value.
+    Pullback(Value),
+}
+
+impl Emitter<'_> {
+    fn emit(&mut self, boxed: bool) -> Result<TokenStream, NotYet> {
+        let body = self.body;
+        let Some(result) = &body.block.result else {
+            return Err(NotYet {
+                span: self.function.name().span(),
+                what: "functions without a tail expression",
+            });
+        };
+        let backward = self.backward_block(&body.block, 0, Some(quote!(__ad_ct)))?;
+        let forward = self.forward_block(&body.block, 0);
+        let result = self.operand(result);
+        let scalar = names::scalar_param(self.function.name().span());
+        let mut bind_params = Vec::new();
+        let mut adjoints = Vec::new();
+        for (param, root) in self.function.params.iter().zip(&body.params) {
+            let name = &param.name;
+            let (own, adjoint) = match root {
+                Root::Value(value) => (self.value_name(*value), self.value_adjoint(*value)),
+                Root::Var(var) => (self.var_name(*var), self.var_adjoint(*var)),
+            };
+            let mutability = matches!(root, Root::Var(_)).then(|| quote!(mut));
+            bind_params.push(quote!(let #mutability #own = #name;));
+            if param.kind == ParamKind::Data {
+                adjoints.push(quote!(()));
+            } else {
+                let reference = if param.is_reference() {
+                    quote!(#own)
+                } else {
+                    quote!(&#own)
+                };
+                let ir: TokenStream = IR.parse().expect("a path");
+                bind_params.push(quote!(let mut #adjoint = #ir::zero_adjoint(#reference);));
+                adjoints.push(quote!(#adjoint));
+            }
+        }
+        let ir: TokenStream = IR.parse().expect("a path");
+        let stacks = self
+            .stacks
+            .iter()
+            .map(|stack| quote!(let mut #stack = #ir::Stack::new();));
+        let output = super::reverse::output_type(self.function, &scalar);
+        let imports = quote! {
+            #[allow(unused_imports)]
+            use ::ad_runtime::__private::{
+                CastPrimitive as _, CastScalar as _, LiftFloat as _, LiftOther as _,
+            };
+        };
+        if !boxed {
+            return Ok(quote! {
+                #imports
+                #(#bind_params)*
+                #(#stacks)*
+                #forward
+                let __ad_result = #result;
+                (__ad_result, move |__ad_ct: #output| {
+                    #backward
+                    (#(#adjoints,)*)
+                })
+            });
+        }
+        // A function that calls differentiated functions may recurse: both sweeps move to a
+        // new stack segment when this one runs low (checked once per call).
+        let pullback_type = super::reverse::pullback_type(self.function, &scalar, None);
+        Ok(quote! {
+            #imports
+            ::ad_runtime::__private::maybe_grow(move || -> (#output, #pullback_type) {
+                #(#bind_params)*
+                #(#stacks)*
+                #forward
+                let __ad_result = #result;
+                (__ad_result, ::std::boxed::Box::new(move |__ad_ct: #output| {
+                    ::ad_runtime::__private::maybe_grow(move || {
+                        #backward
+                        (#(#adjoints,)*)
+                    })
+                }))
+            })
+        })
+    }
+
+    fn ir(&self) -> TokenStream {
+        IR.parse().expect("a path")
+    }
+
+    // Every generated name is `__ad_` and a category (`v`, `dv`, `m`, `dm`, `keep`, `count`)
+    // then `_`, the user's name if any, and a number: no two can be equal, and none is a name
+    // the user writes.
+    fn value_name(&self, value: Value) -> Ident {
+        self.numbered(
+            "v",
+            self.body.value_info(value).name.as_ref(),
+            value.0,
+            self.body.value_info(value).span,
+        )
+    }
+
+    fn value_adjoint(&self, value: Value) -> Ident {
+        self.numbered(
+            "dv",
+            self.body.value_info(value).name.as_ref(),
+            value.0,
+            self.body.value_info(value).span,
+        )
+    }
+
+    fn var_name(&self, var: Var) -> Ident {
+        let info = self.body.var_info(var);
+        self.numbered("m", Some(&info.name), var.0, info.span)
+    }
+
+    fn var_adjoint(&self, var: Var) -> Ident {
+        let info = self.body.var_info(var);
+        self.numbered("dm", Some(&info.name), var.0, info.span)
+    }
+
+    fn numbered(&self, category: &str, name: Option<&Ident>, number: u32, span: Span) -> Ident {
+        match name {
+            Some(name) => format_ident!("__ad_{}_{}_{}", category, name, number, span = span),
+            None => format_ident!("__ad_{}_{}", category, number, span = span),
+        }
+    }
+
+    fn pullback_name(&self, value: Value) -> Ident {
+        let info = self.body.value_info(value);
+        self.numbered("pb", info.name.as_ref(), value.0, info.span)
+    }
+
+    fn pullback_stack_name(&self, value: Value) -> Ident {
+        let info = self.body.value_info(value);
+        self.numbered("keep_pb", info.name.as_ref(), value.0, info.span)
+    }
+
+    /// Keeps a call's pullback for the backward sweep when the call's value has an adjoint.
+    fn keep_pullback(&mut self, value: Value, depth: usize) -> TokenStream {
+        if depth == 0 || !self.activity.is_useful_value(value) {
+            return TokenStream::new();
+        }
+        let stack = self.pullback_stack_name(value);
+        let name = self.pullback_name(value);
+        self.stacks.push(stack.clone());
+        quote!(#stack.push(#name);)
+    }
+
+    fn stack_name(&self, value: Value) -> Ident {
+        let info = self.body.value_info(value);
+        self.numbered("keep_v", info.name.as_ref(), value.0, info.span)
+    }
+
+    fn root_adjoint(&self, root: Root) -> Ident {
+        match root {
+            Root::Value(value) => self.value_adjoint(value),
+            Root::Var(var) => self.var_adjoint(var),
+        }
+    }
+
+    fn is_param(&self, root: Root) -> bool {
+        self.body.params.contains(&root)
+    }
+
+    /// An operand in forward code.
+    fn operand(&self, operand: &Operand) -> TokenStream {
+        match operand {
+            Operand::Value(value) => self.value_name(*value).into_token_stream(),
+            Operand::Constant(constant) => self.constant(constant),
+            Operand::Place(place) => self.place(place),
+        }
+    }
+
+    /// An operand the backward code reads: a value it reads is kept.
+    fn read_back(&mut self, operand: &Operand) -> Result<TokenStream, NotYet> {
+        match operand {
+            Operand::Value(value) => {
+                self.needed.insert(*value);
+                Ok(self.value_name(*value).into_token_stream())
+            }
+            Operand::Constant(constant) => Ok(self.constant(constant)),
+            Operand::Place(place) => Err(NotYet {
+                span: place.span,
+                what: "places read by the backward sweep",
+            }),
+        }
+    }
+
+    fn constant(&self, constant: &Constant) -> TokenStream {
+        let span = constant.span;
+        let tokens = &constant.tokens;
+        let scalar = names::scalar_param(span);
+        match constant.kind {
+            ConstantKind::Data => tokens.clone(),
+            ConstantKind::Float => {
+                let constructor = self.function.float.constructor(span);
+                quote_spanned!(span=> <#scalar as ::ad_runtime::Scalar>::#constructor(#tokens))
+            }
+            ConstantKind::Path => quote_spanned!(span=>
+                ::ad_runtime::__private::LiftProbe::new(#tokens).__ad_lift::<#scalar>()
+            ),
+        }
+    }
+
+    fn place(&self, place: &Place) -> TokenStream {
+        let mut tokens = match place.root {
+            Root::Value(value) => self.value_name(value).into_token_stream(),
+            Root::Var(var) => self.var_name(var).into_token_stream(),
+        };
+        for projection in &place.projections {
+            tokens = match projection {
+                Projection::Index(index) => {
+                    let index = self.operand(index);
+                    quote!(#tokens[#index])
+                }
+                Projection::Field(member) => quote!(#tokens.#member),
+                Projection::Deref => quote!((*#tokens)),
+            };
+        }
+        tokens
+    }
+
+    fn rvalue(&self, rvalue: &Rvalue) -> TokenStream {
+        match rvalue {
+            Rvalue::Use(operand) => self.operand(operand),
+            Rvalue::Binary(op, left, right) => {
+                let (left, right) = (self.operand(left), self.operand(right));
+                let op = match op {
+                    BinaryOp::Add => quote!(+),
+                    BinaryOp::Sub => quote!(-),
+                    BinaryOp::Mul => quote!(*),
+                    BinaryOp::Div => quote!(/),
+                    BinaryOp::Rem => quote!(%),
+                };
+                quote!(#left #op #right)
+            }
+            Rvalue::Neg(operand) => {
+                let operand = self.operand(operand);
+                quote!(-#operand)
+            }
+            Rvalue::DataBinary(op, left, right) => {
+                let (left, right, op) = (self.operand(left), self.operand(right), &op.op);
+                quote!(#left #op #right)
+            }
+            Rvalue::Not(operand) => {
+                let operand = self.operand(operand);
+                quote!(!#operand)
+            }
+            Rvalue::FloatMethod {
+                receiver,
+                args,
+                method,
+                ..
+            }
+            | Rvalue::DataMethod {
+                receiver,
+                method,
+                args,
+            } => {
+                let receiver = self.operand(receiver);
+                let args = args.iter().map(|arg| self.operand(arg));
+                quote!(#receiver.#method(#(#args),*))
+            }
+            Rvalue::Cast(operand, ty) => self.cast(operand, ty),
+            Rvalue::Call { callee, args } => {
+                let args = args.iter().map(|arg| self.operand(arg));
+                let companion = Ident::new(names::REVERSE_COMPANION, Span::call_site());
+                quote!(#callee::#companion(#(#args),*))
+            }
+            Rvalue::Ref(place) => {
+                let place = self.operand(place);
+                quote!(&#place)
+            }
+            Rvalue::Range {
+                start,
+                end,
+                inclusive,
+            } => {
+                let start = start.as_ref().map(|start| self.operand(start));
+                let end = end.as_ref().map(|end| self.operand(end));
+                if *inclusive {
+                    quote!(#start..=#end)
+                } else {
+                    quote!(#start..#end)
+                }
+            }
+        }
+    }
+
+    fn cast(&self, operand: &Operand, ty: &syn::Type) -> TokenStream {
+        let value = self.operand(operand);
+        let span = operand.span(self.body);
+        let scalar = names::scalar_param(span);
+        if is_float_type(ty) {
+            return quote_spanned!(span=>
+                ::ad_runtime::__private::CastProbe::new(#value).__ad_cast::<#scalar>()
+            );
+        }
+        let integer = match ty {
+            syn::Type::Path(path) if path.qself.is_none() => path.path.get_ident(),
+            _ => None,
+        };
+        match integer {
+            Some(integer)
+                if crate::retype::INTEGER_TYPES
+                    .iter()
+                    .any(|name| integer == name) =>
+            {
+                let method = format_ident!("__ad_as_{}", integer);
+                quote_spanned!(span=> ::ad_runtime::__private::PrimitiveCast::#method(#value))
+            }
+            _ => quote!(#value as #ty),
+        }
+    }
+
+    /// Keeps `value` for the backward sweep when it reads it: inside a loop or a branch on a
+    /// stack, at the top level by the pullback's capture.
+    fn keep(&mut self, value: Value, depth: usize) -> TokenStream {
+        if depth == 0 || !self.needed.contains(&value) {
+            return TokenStream::new();
+        }
+        let stack = self.stack_name(value);
+        let name = self.value_name(value);
+        self.stacks.push(stack.clone());
+        quote!(#stack.push(#name);)
+    }
+
+    fn forward_block(&mut self, block: &Block, depth: usize) -> TokenStream {
+        let mut tokens = TokenStream::new();
+        for stmt in &block.stmts {
+            tokens.extend(self.forward_stmt(stmt, depth));
+        }
+        tokens
+    }
+
+    fn forward_stmt(&mut self, stmt: &Stmt, depth: usize) -> TokenStream {
+        match stmt {
+            Stmt::Let(Let {
+                value,
+                rvalue,
+                span,
+            }) => {
+                let rvalue_ir = rvalue;
+                let name = self.value_name(*value);
+                let rvalue = match rvalue {
+                    // Data entering the computation (`cfg.lo` of a data parameter): a float of
+                    // it becomes a constant of the scalar type, anything else stays as it is.
+                    Rvalue::Use(Operand::Place(place))
+                        if !self.activity.active.contains(&place.root) =>
+                    {
+                        let read = self.place(place);
+                        let scalar = names::scalar_param(place.span);
+                        quote_spanned!(place.span=>
+                            ::ad_runtime::__private::LiftProbe::new(#read).__ad_lift::<#scalar>()
+                        )
+                    }
+                    _ => self.rvalue(rvalue),
+                };
+                let keep = self.keep(*value, depth);
+                if let Rvalue::Call { .. } = rvalue_ir {
+                    let pullback = self.pullback_name(*value);
+                    let keep_pullback = self.keep_pullback(*value, depth);
+                    return quote_spanned!(*span=>
+                        let (#name, #pullback) = #rvalue; #keep #keep_pullback
+                    );
+                }
+                quote_spanned!(*span=> let #name = #rvalue; #keep)
+            }
+            Stmt::DeclareVar { var, init } => {
+                let name = self.var_name(*var);
+                match init {
+                    Some(init) => {
+                        let init = self.operand(init);
+                        quote!(let mut #name = #init;)
+                    }
+                    None => quote!(let mut #name;),
+                }
+            }
+            Stmt::Assign {
+                place,
+                operand,
+                span,
+            } => {
+                let (place, operand) = (self.place(place), self.operand(operand));
+                quote_spanned!(*span=> #place = #operand;)
+            }
+            Stmt::If {
+                cond,
+                then_branch,
+                else_branch,
+                result,
+                span,
+            } => {
+                let cond = self.operand(cond);
+                let then_tokens = self.forward_branch(then_branch, depth + 1);
+                let else_tokens = self.forward_branch(else_branch, depth + 1);
+                let branches =
+                    quote_spanned!(*span=> if #cond { #then_tokens } else { #else_tokens });
+                match result {
+                    Some(result) => {
+                        let name = self.value_name(*result);
+                        let keep = self.keep(*result, depth);
+                        quote!(let #name = #branches; #keep)
+                    }
+                    None => quote!(#branches),
+                }
+            }
+            Stmt::For {
+                binding,
+                range,
+                body,
+                span,
+            } => {
+                let index = self.loop_index(stmt);
+                let count = format_ident!("__ad_count_{}", index);
+                let range = self.operand(range);
+                let binding_name = self.value_name(*binding);
+                let keep_binding = self.keep(*binding, depth + 1);
+                let body = self.forward_block(body, depth + 1);
+                let keep_count = if depth > 0 {
+                    let stack = format_ident!("__ad_keep_count_{}", index);
+                    self.stacks.push(stack.clone());
+                    quote!(#stack.push(#count);)
+                } else {
+                    TokenStream::new()
+                };
+                quote_spanned! {*span=>
+                    let mut #count = 0usize;
+                    for #binding_name in #range {
+                        #count += 1;
+                        #keep_binding
+                        #body
+                    }
+                    #keep_count
+                }
+            }
+        }
+    }
+
+    fn forward_branch(&mut self, block: &Block, depth: usize) -> TokenStream {
+        let stmts = self.forward_block(block, depth);
+        let result = block.result.as_ref().map(|result| self.operand(result));
+        quote!(#stmts #result)
+    }
+
+    /// Each loop's number, the same in the forward and the backward code: its position among
+    /// the body's loops.
+    fn loop_index(&self, target: &Stmt) -> usize {
+        let mut index = 0;
+        let mut found = None;
+        for_each_stmt(&self.body.block, &mut |stmt| {
+            if let Stmt::For { .. } = stmt {
+                if std::ptr::eq(stmt, target) {
+                    found = Some(index);
+                }
+                index += 1;
+            }
+        });
+        found.unwrap_or(index)
+    }
+
+    /// The backward code of a block: what it defined and the backward sweep needs is taken
+    /// back (from stacks inside loops and branches), adjoints of what it defines are declared,
+    /// and its statements' pullbacks run last first. `result_adjoint` is the cotangent of the
+    /// block's value.
+    fn backward_block(
+        &mut self,
+        block: &Block,
+        depth: usize,
+        result_adjoint: Option<TokenStream>,
+    ) -> Result<TokenStream, NotYet> {
+        self.backward_block_defining(block, depth, result_adjoint, Vec::new())
+    }
+
+    fn backward_block_defining(
+        &mut self,
+        block: &Block,
+        depth: usize,
+        result_adjoint: Option<TokenStream>,
+        mut defined: Vec<Defined>,
+    ) -> Result<TokenStream, NotYet> {
+        let mut adjoints = Vec::new();
+        for stmt in &block.stmts {
+            match stmt {
+                Stmt::Let(Let { value, rvalue, .. }) => {
+                    defined.push(Defined::Value(*value));
+                    if matches!(rvalue, Rvalue::Call { .. })
+                        && self.activity.is_useful_value(*value)
+                    {
+                        defined.push(Defined::Pullback(*value));
+                    }
+                }
+                Stmt::If {
+                    result: Some(result),
+                    ..
+                } => defined.push(Defined::Value(*result)),
+                Stmt::For { .. } => {
+                    defined.push(Defined::Count(self.loop_index(stmt)));
+                }
+                Stmt::DeclareVar { var, .. } if self.activity.useful.contains(&Root::Var(*var)) => {
+                    let adjoint = self.var_adjoint(*var);
+                    let ir = self.ir();
+                    adjoints.push(quote!(let mut #adjoint = #ir::zero();));
+                }
+                _ => {}
+            }
+        }
+        for defined in &defined {
+            if let Defined::Value(value) = defined {
+                if self.activity.is_useful_value(*value) && !self.is_param(Root::Value(*value)) {
+                    let adjoint = self.value_adjoint(*value);
+                    let ir = self.ir();
+                    adjoints.push(quote!(let mut #adjoint = #ir::zero();));
+                }
+            }
+        }
+        let mut statements = Vec::new();
+        if let (Some(result), Some(cotangent)) = (&block.result, result_adjoint) {
+            if let Some(adjoint) = self.operand_adjoint(result) {
+                let ir = self.ir();
+                statements.push(quote!(#ir::accumulate(&mut #adjoint, #cotangent);));
+            }
+        }
+        for stmt in block.stmts.iter().rev() {
+            statements.push(self.backward_stmt(stmt, depth)?);
+        }
+        let mut taken_back = Vec::new();
+        if depth > 0 {
+            for defined in &defined {
+                match defined {
+                    Defined::Value(value) if self.needed.contains(value) => {
+                        let (name, stack) = (self.value_name(*value), self.stack_name(*value));
+                        taken_back.push(quote!(let #name = #stack.pop();));
+                    }
+                    Defined::Pullback(value) => {
+                        let name = self.pullback_name(*value);
+                        let stack = self.pullback_stack_name(*value);
+                        taken_back.push(quote!(let #name = #stack.pop();));
+                    }
+                    Defined::Count(index) => {
+                        let count = format_ident!("__ad_count_{}", index);
+                        let stack = format_ident!("__ad_keep_count_{}", index);
+                        taken_back.push(quote!(let #count = #stack.pop();));
+                    }
+                    Defined::Value(_) => {}
+                }
+            }
+        }
+        Ok(quote! {
+            #(#taken_back)*
+            #(#adjoints)*
+            #(#statements)*
+        })
+    }
+
+    /// The adjoint an operand's cotangent goes to, when it has one.
+    fn operand_adjoint(&self, operand: &Operand) -> Option<Ident> {
+        match operand {
+            Operand::Value(value) if self.activity.is_useful_value(*value) => {
+                Some(self.value_adjoint(*value))
+            }
+            _ => None,
+        }
+    }
+
+    /// The adjoint of a place read or written: the same place in the shadow.
+    fn place_adjoint(&mut self, place: &Place) -> Result<TokenStream, NotYet> {
+        let root = self.root_adjoint(place.root);
+        if !place.projections.is_empty() && !self.is_param(place.root) {
+            return Err(NotYet {
+                span: place.span,
+                what: "parts of locals",
+            });
+        }
+        let mut tokens = quote!(#root);
+        for projection in &place.projections {
+            match projection {
+                Projection::Index(index) => {
+                    let index = self.read_back(index)?;
+                    tokens = quote!(#tokens[#index]);
+                }
+                _ => {
+                    return Err(NotYet {
+                        span: place.span,
+                        what: "fields and dereferences",
+                    })
+                }
+            }
+        }
+        Ok(tokens)
+    }
+
+    fn contribute(
+        &mut self,
+        operand: &Operand,
+        cotangent: TokenStream,
+    ) -> Result<TokenStream, NotYet> {
+        if !self.activity.is_useful(operand) {
+            return Ok(TokenStream::new());
+        }
+        let ir = self.ir();
+        let adjoint = match operand {
+            Operand::Value(value) => self.value_adjoint(*value).into_token_stream(),
+            Operand::Place(place) => self.place_adjoint(place)?,
+            Operand::Constant(_) => return Ok(TokenStream::new()),
+        };
+        Ok(quote!(#ir::accumulate(&mut #adjoint, #cotangent);))
+    }
+
+    fn backward_stmt(&mut self, stmt: &Stmt, depth: usize) -> Result<TokenStream, NotYet> {
+        let ir = self.ir();
+        match stmt {
+            Stmt::Let(Let { value, rvalue, .. }) => {
+                if !self.activity.is_useful_value(*value) {
+                    return Ok(TokenStream::new());
+                }
+                let adjoint = self.value_adjoint(*value);
+                self.pullback(*value, rvalue, quote!(#adjoint))
+            }
+            Stmt::DeclareVar { var, init } => {
+                let Some(init) = init else {
+                    return Ok(TokenStream::new());
+                };
+                if !self.activity.useful.contains(&Root::Var(*var)) {
+                    return Ok(TokenStream::new());
+                }
+                let adjoint = self.var_adjoint(*var);
+                self.contribute(init, quote!(#adjoint))
+            }
+            Stmt::Assign { place, operand, .. } => {
+                if !self.activity.useful.contains(&place.root) {
+                    return Ok(TokenStream::new());
+                }
+                let adjoint = self.place_adjoint(place)?;
+                let taken = quote!(#ir::take(&mut #adjoint));
+                if self.activity.is_useful(operand) {
+                    self.contribute(operand, taken)
+                } else {
+                    Ok(quote!(let _ = #taken;))
+                }
+            }
+            Stmt::If {
+                cond,
+                then_branch,
+                else_branch,
+                result,
+                ..
+            } => {
+                let cotangent = result
+                    .filter(|result| self.activity.is_useful_value(*result))
+                    .map(|result| self.value_adjoint(result).into_token_stream());
+                let then_tokens = self.backward_block(then_branch, depth + 1, cotangent.clone())?;
+                let else_tokens = self.backward_block(else_branch, depth + 1, cotangent)?;
+                if then_tokens.is_empty() && else_tokens.is_empty() {
+                    return Ok(TokenStream::new());
+                }
+                let cond = self.read_back(cond)?;
+                Ok(quote!(if #cond { #then_tokens } else { #else_tokens }))
+            }
+            Stmt::For { binding, body, .. } => {
+                let index = self.loop_index(stmt);
+                let count = format_ident!("__ad_count_{}", index);
+                let body_tokens = self.backward_block_defining(
+                    body,
+                    depth + 1,
+                    None,
+                    vec![Defined::Value(*binding)],
+                )?;
+                Ok(quote! {
+                    for _ in 0..#count {
+                        #body_tokens
+                    }
+                })
+            }
+        }
+    }
+
+    /// The pullback of one operation: the cotangent of its value, `cotangent`, goes to its
+    /// operands.
+    fn pullback(
+        &mut self,
+        value: Value,
+        rvalue: &Rvalue,
+        cotangent: TokenStream,
+    ) -> Result<TokenStream, NotYet> {
+        let ir = self.ir();
+        let mut tokens = TokenStream::new();
+        match rvalue {
+            Rvalue::Use(operand) => tokens.extend(self.contribute(operand, cotangent)?),
+            Rvalue::Cast(operand, ty) if is_float_type(ty) => {
+                tokens.extend(self.contribute(operand, cotangent)?);
+            }
+            Rvalue::Neg(operand) => {
+                tokens.extend(self.contribute(operand, quote!(#ir::neg_back(#cotangent)))?);
+            }
+            Rvalue::Binary(op, left, right) => {
+                let back = match op {
+                    BinaryOp::Add => quote!(#ir::add_back(#cotangent)),
+                    BinaryOp::Sub => quote!(#ir::sub_back(#cotangent)),
+                    BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => {
+                        let method = format_ident!("{}_back", op.rule());
+                        let (left_value, right_value) =
+                            (self.read_back(left)?, self.read_back(right)?);
+                        quote!(#ir::Arithmetic::#method(#left_value, #right_value, #cotangent))
+                    }
+                };
+                let left = self.contribute(left, quote!(__ad_c.0))?;
+                let right = self.contribute(right, quote!(__ad_c.1))?;
+                tokens.extend(quote!({ let __ad_c = #back; #left #right }));
+            }
+            Rvalue::FloatMethod {
+                rule,
+                receiver,
+                args,
+                ..
+            } => {
+                let rule_name = Ident::new(rule.method, Span::call_site());
+                let mut values = vec![self.read_back(receiver)?];
+                for arg in args {
+                    values.push(self.read_back(arg)?);
+                }
+                let float_operands: Vec<&Operand> = differentiable_operands(rvalue);
+                let mut contributions = TokenStream::new();
+                // Where each operand's cotangent sits in the rule's: `dx`, `(dx, dy)`, or
+                // `(dx, (dy, dz))` (`ad_runtime::rules::Ternary`).
+                let positions: &[TokenStream] = match float_operands.len() {
+                    1 => &[quote!(__ad_c)],
+                    2 => &[quote!(__ad_c.0), quote!(__ad_c.1)],
+                    _ => &[quote!(__ad_c.0), quote!(__ad_c.1 .0), quote!(__ad_c.1 .1)],
+                };
+                for (operand, position) in float_operands.iter().zip(positions) {
+                    contributions.extend(self.contribute(operand, position.clone())?);
+                }
+                tokens.extend(quote! {{
+                    let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
+                        &::ad_runtime::rules::#rule_name(#(#values),*).1,
+                        #cotangent,
+                    );
+                    #contributions
+                }});
+            }
+            Rvalue::Call { args, .. } => {
+                let pullback = self.pullback_name(value);
+                let mut contributions = TokenStream::new();
+                for (position, arg) in args.iter().enumerate() {
+                    let position = syn::Index::from(position);
+                    contributions.extend(self.contribute(arg, quote!(__ad_c.#position))?);
+                }
+                tokens.extend(quote!({ let __ad_c = #pullback(#cotangent); #contributions }));
+            }
+            Rvalue::Ref(place) => tokens.extend(self.contribute(place, cotangent)?),
+            Rvalue::Cast(..)
+            | Rvalue::DataBinary(..)
+            | Rvalue::Not(_)
+            | Rvalue::DataMethod { .. }
+            | Rvalue::Range { .. } => {}
+        }
+        Ok(tokens)
+    }
+}

@@ -1,0 +1,697 @@
+//! syn to AD-IR. Names are resolved here, once: a `let` binds a [`Value`], a `let mut` a
+//! [`Var`]; anything else a path names is a constant of the function's surroundings.
+//!
+//! Lowering fails with [`NotYet`] on a construct the IR engine does not take yet; the caller
+//! then uses the previous engine for the whole function. Errors in the user's code are not
+//! lowering's business: `valid` reported them before.
+
+use std::collections::HashMap;
+
+use proc_macro2::Span;
+use quote::ToTokens;
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+use syn::{Expr, Ident, Lit, Pat};
+
+use super::*;
+use crate::ast::Function;
+use crate::retype::{classify_callee_path, Callee};
+
+/// A construct the IR engine does not lower yet, and where it is.
+pub struct NotYet {
+    pub span: Span,
+    pub what: &'static str,
+}
+
+type Lowered<T> = Result<T, NotYet>;
+
+fn not_yet<T>(node: &impl Spanned, what: &'static str) -> Lowered<T> {
+    Err(NotYet {
+        span: node.span(),
+        what,
+    })
+}
+
+pub fn lower(function: &Function) -> Lowered<Body> {
+    let mut lowering = Lowering {
+        values: Vec::new(),
+        vars: Vec::new(),
+        scopes: vec![HashMap::new()],
+    };
+    let mut params = Vec::new();
+    for param in &function.params {
+        if param.receiver || param.user_type.is_some() {
+            return not_yet(&param.name, "methods and `#[grad]` parameters");
+        }
+        let root = if param.mutability.is_some() {
+            Root::Var(lowering.new_var(&param.name))
+        } else {
+            Root::Value(lowering.new_value(Some(param.name.clone()), param.name.span()))
+        };
+        lowering.bind(&param.name, root);
+        params.push(root);
+    }
+    if let Some(checkpoint) = crate::attr::find_checkpoint(&function.body) {
+        return not_yet(&checkpoint, "inner `#[checkpoint]`s");
+    }
+    let block = lowering.block(&function.body)?;
+    Ok(Body {
+        values: lowering.values,
+        vars: lowering.vars,
+        params,
+        block,
+    })
+}
+
+struct Lowering {
+    values: Vec<ValueInfo>,
+    vars: Vec<VarInfo>,
+    scopes: Vec<HashMap<String, Root>>,
+}
+
+impl Lowering {
+    fn new_value(&mut self, name: Option<Ident>, span: Span) -> Value {
+        self.values.push(ValueInfo { name, span });
+        Value(self.values.len() as u32 - 1)
+    }
+
+    fn new_var(&mut self, name: &Ident) -> Var {
+        self.vars.push(VarInfo {
+            name: name.clone(),
+            span: name.span(),
+        });
+        Var(self.vars.len() as u32 - 1)
+    }
+
+    fn bind(&mut self, name: &Ident, root: Root) {
+        let scope = self.scopes.last_mut().expect("a scope is open");
+        scope.insert(name.to_string(), root);
+    }
+
+    fn resolve(&self, name: &Ident) -> Option<Root> {
+        let key = name.to_string();
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|scope| scope.get(&key).copied())
+    }
+
+    fn scoped<T>(&mut self, lower: impl FnOnce(&mut Self) -> Lowered<T>) -> Lowered<T> {
+        self.scopes.push(HashMap::new());
+        let result = lower(self);
+        self.scopes.pop();
+        result
+    }
+
+    fn block(&mut self, block: &syn::Block) -> Lowered<Block> {
+        self.scoped(|this| {
+            let mut stmts = Vec::new();
+            let mut result = None;
+            let count = block.stmts.len();
+            for (index, stmt) in block.stmts.iter().enumerate() {
+                let last = index + 1 == count;
+                match stmt {
+                    syn::Stmt::Local(local) => this.local(local, &mut stmts)?,
+                    syn::Stmt::Expr(expr, None) if last => {
+                        result = this.value_of(expr, &mut stmts)?;
+                    }
+                    syn::Stmt::Expr(expr, _) => {
+                        this.effect(expr, &mut stmts)?;
+                    }
+                    syn::Stmt::Item(item) => return not_yet(item, "items in the body"),
+                    syn::Stmt::Macro(mac) => return not_yet(mac, "macros"),
+                }
+            }
+            Ok(Block { stmts, result })
+        })
+    }
+
+    fn local(&mut self, local: &syn::Local, stmts: &mut Vec<Stmt>) -> Lowered<()> {
+        if !local.attrs.is_empty() {
+            return not_yet(local, "attributes on `let`");
+        }
+        let (pat, _annotation) = match &local.pat {
+            Pat::Type(typed) => (&*typed.pat, Some(&typed.ty)),
+            other => (other, None),
+        };
+        let Pat::Ident(binding) = pat else {
+            return not_yet(pat, "patterns other than a name in `let`");
+        };
+        if binding.by_ref.is_some() || binding.subpat.is_some() {
+            return not_yet(pat, "`ref` bindings");
+        }
+        let init = match &local.init {
+            Some(init) if init.diverge.is_some() => return not_yet(local, "`let ... else`"),
+            Some(init) => Some(self.operand(&init.expr, stmts)?),
+            None => None,
+        };
+        if binding.mutability.is_some() {
+            let var = self.new_var(&binding.ident);
+            stmts.push(Stmt::DeclareVar { var, init });
+            self.bind(&binding.ident, Root::Var(var));
+        } else {
+            let Some(init) = init else {
+                return not_yet(local, "`let` without a value");
+            };
+            let value = self.new_value(Some(binding.ident.clone()), binding.ident.span());
+            stmts.push(Stmt::Let(Let {
+                value,
+                rvalue: Rvalue::Use(init),
+                span: local.span(),
+            }));
+            self.bind(&binding.ident, Root::Value(value));
+        }
+        Ok(())
+    }
+
+    /// An expression evaluated for its effect.
+    fn effect(&mut self, expr: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<()> {
+        match expr {
+            Expr::Assign(assign) => {
+                let operand = self.operand(&assign.right, stmts)?;
+                let place = self.assigned_place(&assign.left, stmts)?;
+                stmts.push(Stmt::Assign {
+                    place,
+                    operand,
+                    span: assign.span(),
+                });
+                Ok(())
+            }
+            Expr::Binary(binary) => match compound_op(&binary.op) {
+                Some(op) => {
+                    let place = self.assigned_place(&binary.left, stmts)?;
+                    let right = self.operand(&binary.right, stmts)?;
+                    let old = self.read(place.clone(), binary.left.span(), stmts);
+                    let new = self.new_value(None, binary.span());
+                    stmts.push(Stmt::Let(Let {
+                        value: new,
+                        rvalue: Rvalue::Binary(op, Operand::Value(old), right),
+                        span: binary.span(),
+                    }));
+                    stmts.push(Stmt::Assign {
+                        place,
+                        operand: Operand::Value(new),
+                        span: binary.span(),
+                    });
+                    Ok(())
+                }
+                None => self.value_of(expr, stmts).map(drop),
+            },
+            _ => self.value_of(expr, stmts).map(drop),
+        }
+    }
+
+    /// An expression's value, `None` for `()`-valued control flow.
+    fn value_of(&mut self, expr: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Option<Operand>> {
+        match expr {
+            Expr::If(expr_if) => self.lower_if(expr_if, stmts),
+            Expr::ForLoop(for_loop) => self.lower_for(for_loop, stmts).map(|()| None),
+            Expr::Block(block) if block.label.is_none() && block.attrs.is_empty() => {
+                let lowered = self.block(&block.block)?;
+                stmts.extend(lowered.stmts);
+                Ok(lowered.result)
+            }
+            Expr::Assign(_) => self.effect(expr, stmts).map(|()| None),
+            Expr::Binary(binary) if compound_op(&binary.op).is_some() => {
+                self.effect(expr, stmts).map(|()| None)
+            }
+            _ => self.operand(expr, stmts).map(Some),
+        }
+    }
+
+    fn operand(&mut self, expr: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Operand> {
+        if !attributes_of(expr).is_empty() {
+            return not_yet(expr, "attributes on expressions");
+        }
+        let span = expr.span();
+        let rvalue = match expr {
+            Expr::Paren(paren) => return self.operand(&paren.expr, stmts),
+            Expr::Group(group) => return self.operand(&group.expr, stmts),
+            Expr::Lit(lit) => return Ok(Operand::Constant(literal(&lit.lit))),
+            Expr::Path(path) => {
+                if path.qself.is_none() {
+                    if let Some(ident) = path.path.get_ident() {
+                        if let Some(root) = self.resolve(ident) {
+                            return Ok(match root {
+                                Root::Value(value) => Operand::Value(value),
+                                Root::Var(_) => {
+                                    let place = Place {
+                                        root,
+                                        projections: Vec::new(),
+                                        span,
+                                    };
+                                    Operand::Value(self.read(place, span, stmts))
+                                }
+                            });
+                        }
+                    }
+                }
+                return Ok(Operand::Constant(Constant {
+                    tokens: path.to_token_stream(),
+                    kind: ConstantKind::Path,
+                    span,
+                }));
+            }
+            Expr::Index(_) | Expr::Field(_) => {
+                let place = self.place(expr, stmts)?;
+                return Ok(Operand::Value(self.read(place, span, stmts)));
+            }
+            Expr::Unary(unary) => match unary.op {
+                syn::UnOp::Neg(_) => Rvalue::Neg(self.operand(&unary.expr, stmts)?),
+                syn::UnOp::Not(_) => Rvalue::Not(self.operand(&unary.expr, stmts)?),
+                syn::UnOp::Deref(_) => {
+                    let place = self.place(expr, stmts)?;
+                    return Ok(Operand::Value(self.read(place, span, stmts)));
+                }
+                _ => return not_yet(expr, "this unary operator"),
+            },
+            Expr::Binary(binary) => match &binary.op {
+                syn::BinOp::And(_) | syn::BinOp::Or(_) => {
+                    return self.short_circuit(binary, stmts);
+                }
+                op => match arithmetic_op(op) {
+                    Some(op) => {
+                        let left = self.operand(&binary.left, stmts)?;
+                        let right = self.operand(&binary.right, stmts)?;
+                        Rvalue::Binary(op, left, right)
+                    }
+                    None if compound_op(op).is_some() => {
+                        return not_yet(expr, "compound assignment inside an expression");
+                    }
+                    None => {
+                        let left = self.operand(&binary.left, stmts)?;
+                        let right = self.operand(&binary.right, stmts)?;
+                        Rvalue::DataBinary(
+                            DataOp {
+                                op: op.to_token_stream(),
+                            },
+                            left,
+                            right,
+                        )
+                    }
+                },
+            },
+            Expr::MethodCall(call) => {
+                if call.turbofish.is_some() {
+                    return not_yet(expr, "method calls with a turbofish");
+                }
+                let method = call.method.to_string();
+                if let Some(rule) = FLOAT_METHODS
+                    .iter()
+                    .find(|rule| rule.method == method && rule.arity == call.args.len())
+                {
+                    let receiver = self.operand(&call.receiver, stmts)?;
+                    let args = call
+                        .args
+                        .iter()
+                        .map(|arg| self.operand(arg, stmts))
+                        .collect::<Lowered<Vec<_>>>()?;
+                    Rvalue::FloatMethod {
+                        rule,
+                        receiver,
+                        args,
+                        method: call.method.clone(),
+                    }
+                } else if DATA_METHODS.contains(&method.as_str()) {
+                    let receiver = match self.place(&call.receiver, stmts) {
+                        Ok(place) => Operand::Place(place),
+                        Err(_) => self.operand(&call.receiver, stmts)?,
+                    };
+                    let args = call
+                        .args
+                        .iter()
+                        .map(|arg| self.operand(arg, stmts))
+                        .collect::<Lowered<Vec<_>>>()?;
+                    Rvalue::DataMethod {
+                        receiver,
+                        method: call.method.clone(),
+                        args,
+                    }
+                } else {
+                    return not_yet(&call.method, "this method");
+                }
+            }
+            Expr::Cast(cast) => Rvalue::Cast(self.operand(&cast.expr, stmts)?, (*cast.ty).clone()),
+            Expr::Call(call) => self.call(call, stmts)?,
+            Expr::Reference(reference) => {
+                if reference.mutability.is_some() {
+                    return not_yet(expr, "`&mut` references");
+                }
+                Rvalue::Ref(Operand::Place(self.place(&reference.expr, stmts)?))
+            }
+            Expr::Range(range) => Rvalue::Range {
+                start: match &range.start {
+                    Some(start) => Some(self.operand(start, stmts)?),
+                    None => None,
+                },
+                end: match &range.end {
+                    Some(end) => Some(self.operand(end, stmts)?),
+                    None => None,
+                },
+                inclusive: matches!(range.limits, syn::RangeLimits::Closed(_)),
+            },
+            Expr::Block(block) if block.label.is_some() => {
+                return not_yet(expr, "labeled blocks");
+            }
+            Expr::If(_) | Expr::Block(_) => {
+                return match self.value_of(expr, stmts)? {
+                    Some(operand) => Ok(operand),
+                    None => not_yet(expr, "a `()`-valued block used as a value"),
+                };
+            }
+            _ => return not_yet(expr, "this expression"),
+        };
+        let value = self.new_value(None, span);
+        stmts.push(Stmt::Let(Let {
+            value,
+            rvalue,
+            span,
+        }));
+        Ok(Operand::Value(value))
+    }
+
+    fn call(&mut self, call: &syn::ExprCall, stmts: &mut Vec<Stmt>) -> Lowered<Rvalue> {
+        let Expr::Path(func) = &*call.func else {
+            return not_yet(&call.func, "calls of anything but a path");
+        };
+        if func.qself.is_some()
+            || func
+                .path
+                .get_ident()
+                .is_some_and(|ident| self.resolve(ident).is_some())
+        {
+            return not_yet(&call.func, "calls of closures and qualified paths");
+        }
+        let mut args = call
+            .args
+            .iter()
+            .map(|arg| self.operand(arg, stmts))
+            .collect::<Lowered<Vec<_>>>()?;
+        match classify_callee_path(&func.path) {
+            Callee::FloatAssociated(name) if name == "from" && args.len() == 1 => {
+                let float: syn::Type = syn::parse_quote!(f64);
+                Ok(Rvalue::Cast(args.remove(0), float))
+            }
+            Callee::FloatAssociated(name) => {
+                let method = name.to_string();
+                match FLOAT_METHODS
+                    .iter()
+                    .find(|rule| rule.method == method && rule.arity + 1 == args.len())
+                {
+                    Some(rule) => {
+                        let receiver = args.remove(0);
+                        Ok(Rvalue::FloatMethod {
+                            rule,
+                            receiver,
+                            args,
+                            method: name,
+                        })
+                    }
+                    None => not_yet(&call.func, "this float function"),
+                }
+            }
+            Callee::UserFunction => Ok(Rvalue::Call {
+                callee: func.path.clone(),
+                args,
+            }),
+            _ => not_yet(&call.func, "calls of this function"),
+        }
+    }
+
+    /// `a && b` as `if a { b } else { false }`: `b` must not run when `a` is false.
+    fn short_circuit(
+        &mut self,
+        binary: &syn::ExprBinary,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Operand> {
+        let span = binary.span();
+        let left = self.operand(&binary.left, stmts)?;
+        let mut right_stmts = Vec::new();
+        let right = self.scoped(|this| this.operand(&binary.right, &mut right_stmts))?;
+        let short = Block {
+            stmts: Vec::new(),
+            result: Some(Operand::Constant(Constant {
+                tokens: match binary.op {
+                    syn::BinOp::And(_) => quote::quote_spanned!(span=> false),
+                    _ => quote::quote_spanned!(span=> true),
+                },
+                kind: ConstantKind::Data,
+                span,
+            })),
+        };
+        let evaluated = Block {
+            stmts: right_stmts,
+            result: Some(right),
+        };
+        let (then_branch, else_branch) = match binary.op {
+            syn::BinOp::And(_) => (evaluated, short),
+            _ => (short, evaluated),
+        };
+        let result = self.new_value(None, span);
+        stmts.push(Stmt::If {
+            cond: left,
+            then_branch,
+            else_branch,
+            result: Some(result),
+            span,
+        });
+        Ok(Operand::Value(result))
+    }
+
+    fn lower_if(
+        &mut self,
+        expr_if: &syn::ExprIf,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Option<Operand>> {
+        if matches!(&*expr_if.cond, Expr::Let(_)) || contains_let(&expr_if.cond) {
+            return not_yet(&expr_if.cond, "`if let`");
+        }
+        let cond = self.operand(&expr_if.cond, stmts)?;
+        let then_branch = self.block(&expr_if.then_branch)?;
+        let else_branch = match &expr_if.else_branch {
+            Some((_, else_expr)) => {
+                let mut else_stmts = Vec::new();
+                let result = self.scoped(|this| this.value_of(else_expr, &mut else_stmts))?;
+                Block {
+                    stmts: else_stmts,
+                    result,
+                }
+            }
+            None => Block {
+                stmts: Vec::new(),
+                result: None,
+            },
+        };
+        let result = match (&then_branch.result, &else_branch.result) {
+            (Some(_), Some(_)) => Some(self.new_value(None, expr_if.span())),
+            (None, None) => None,
+            _ => return not_yet(expr_if, "an `if` whose branches differ in giving a value"),
+        };
+        stmts.push(Stmt::If {
+            cond,
+            then_branch,
+            else_branch,
+            result,
+            span: expr_if.span(),
+        });
+        Ok(result.map(Operand::Value))
+    }
+
+    fn lower_for(&mut self, for_loop: &syn::ExprForLoop, stmts: &mut Vec<Stmt>) -> Lowered<()> {
+        if for_loop.label.is_some() {
+            return not_yet(for_loop, "labeled loops");
+        }
+        if has_exits(&for_loop.body) {
+            return not_yet(for_loop, "`break`, `continue` and `return` in loops");
+        }
+        let Expr::Range(_) = strip(&for_loop.expr) else {
+            return not_yet(&for_loop.expr, "`for` over anything but a range");
+        };
+        let range = self.operand(&for_loop.expr, stmts)?;
+        let (binding, name) = match &*for_loop.pat {
+            Pat::Ident(ident) if ident.by_ref.is_none() && ident.subpat.is_none() => {
+                if ident.mutability.is_some() {
+                    return not_yet(&for_loop.pat, "`mut` loop variables");
+                }
+                (
+                    self.new_value(Some(ident.ident.clone()), ident.ident.span()),
+                    Some(&ident.ident),
+                )
+            }
+            Pat::Wild(wild) => (self.new_value(None, wild.span()), None),
+            other => return not_yet(other, "this loop pattern"),
+        };
+        let body = self.scoped(|this| {
+            if let Some(name) = name {
+                this.bind(name, Root::Value(binding));
+            }
+            this.block(&for_loop.body)
+        })?;
+        if body.result.is_some() {
+            return not_yet(&for_loop.body, "a loop body with a value");
+        }
+        stmts.push(Stmt::For {
+            binding,
+            range,
+            body,
+            span: for_loop.span(),
+        });
+        Ok(())
+    }
+
+    /// Reads a place into a fresh value.
+    fn read(&mut self, place: Place, span: Span, stmts: &mut Vec<Stmt>) -> Value {
+        let value = self.new_value(None, span);
+        stmts.push(Stmt::Let(Let {
+            value,
+            rvalue: Rvalue::Use(Operand::Place(place)),
+            span,
+        }));
+        value
+    }
+
+    fn place(&mut self, expr: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Place> {
+        let span = expr.span();
+        match expr {
+            Expr::Paren(paren) => self.place(&paren.expr, stmts),
+            Expr::Path(path) => {
+                let root = path.path.get_ident().and_then(|ident| self.resolve(ident));
+                match root {
+                    Some(root) => Ok(Place {
+                        root,
+                        projections: Vec::new(),
+                        span,
+                    }),
+                    None => not_yet(expr, "places outside the function's locals"),
+                }
+            }
+            Expr::Index(index) => {
+                let mut place = self.place(&index.expr, stmts)?;
+                let at = self.operand(&index.index, stmts)?;
+                place.projections.push(Projection::Index(at));
+                place.span = span;
+                Ok(place)
+            }
+            Expr::Field(field) => {
+                let mut place = self.place(&field.base, stmts)?;
+                place
+                    .projections
+                    .push(Projection::Field(field.member.clone()));
+                place.span = span;
+                Ok(place)
+            }
+            Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Deref(_)) => {
+                let mut place = self.place(&unary.expr, stmts)?;
+                place.projections.push(Projection::Deref);
+                place.span = span;
+                Ok(place)
+            }
+            _ => not_yet(expr, "this place"),
+        }
+    }
+
+    fn assigned_place(&mut self, expr: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Place> {
+        let place = self.place(expr, stmts)?;
+        match place.root {
+            Root::Var(_) if place.projections.is_empty() => Ok(place),
+            Root::Var(_) => not_yet(expr, "writes to parts of a variable"),
+            Root::Value(_) => not_yet(expr, "writes through a parameter or an immutable binding"),
+        }
+    }
+}
+
+fn literal(lit: &Lit) -> Constant {
+    let kind = match lit {
+        Lit::Float(_) => ConstantKind::Float,
+        Lit::Int(int) if matches!(int.suffix(), "f32" | "f64") => ConstantKind::Float,
+        _ => ConstantKind::Data,
+    };
+    Constant {
+        tokens: lit.to_token_stream(),
+        kind,
+        span: lit.span(),
+    }
+}
+
+fn arithmetic_op(op: &syn::BinOp) -> Option<BinaryOp> {
+    Some(match op {
+        syn::BinOp::Add(_) => BinaryOp::Add,
+        syn::BinOp::Sub(_) => BinaryOp::Sub,
+        syn::BinOp::Mul(_) => BinaryOp::Mul,
+        syn::BinOp::Div(_) => BinaryOp::Div,
+        syn::BinOp::Rem(_) => BinaryOp::Rem,
+        _ => return None,
+    })
+}
+
+fn compound_op(op: &syn::BinOp) -> Option<BinaryOp> {
+    Some(match op {
+        syn::BinOp::AddAssign(_) => BinaryOp::Add,
+        syn::BinOp::SubAssign(_) => BinaryOp::Sub,
+        syn::BinOp::MulAssign(_) => BinaryOp::Mul,
+        syn::BinOp::DivAssign(_) => BinaryOp::Div,
+        syn::BinOp::RemAssign(_) => BinaryOp::Rem,
+        _ => return None,
+    })
+}
+
+fn strip(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Paren(paren) => strip(&paren.expr),
+        Expr::Group(group) => strip(&group.expr),
+        other => other,
+    }
+}
+
+fn attributes_of(expr: &Expr) -> &[syn::Attribute] {
+    match expr {
+        Expr::Binary(e) => &e.attrs,
+        Expr::Unary(e) => &e.attrs,
+        Expr::MethodCall(e) => &e.attrs,
+        Expr::Call(e) => &e.attrs,
+        Expr::Block(e) => &e.attrs,
+        Expr::If(e) => &e.attrs,
+        Expr::ForLoop(e) => &e.attrs,
+        Expr::Path(e) => &e.attrs,
+        Expr::Lit(e) => &e.attrs,
+        Expr::Index(e) => &e.attrs,
+        Expr::Field(e) => &e.attrs,
+        Expr::Cast(e) => &e.attrs,
+        _ => &[],
+    }
+}
+
+fn contains_let(expr: &Expr) -> bool {
+    struct Finder(bool);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_expr_let(&mut self, _: &'ast syn::ExprLet) {
+            self.0 = true;
+        }
+    }
+    let mut finder = Finder(false);
+    finder.visit_expr(expr);
+    finder.0
+}
+
+/// Whether a loop body leaves its iteration early (`break`, `continue`, `return`, `?`).
+fn has_exits(body: &syn::Block) -> bool {
+    struct Finder(bool);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_expr_break(&mut self, _: &'ast syn::ExprBreak) {
+            self.0 = true;
+        }
+        fn visit_expr_continue(&mut self, _: &'ast syn::ExprContinue) {
+            self.0 = true;
+        }
+        fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
+            self.0 = true;
+        }
+        fn visit_expr_try(&mut self, _: &'ast syn::ExprTry) {
+            self.0 = true;
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+    }
+    let mut finder = Finder(false);
+    finder.visit_block(body);
+    finder.0
+}

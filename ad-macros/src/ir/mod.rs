@@ -1,0 +1,342 @@
+//! The AD-IR: a function body lowered once from syn, for reverse mode to analyse and emit.
+//!
+//! * ANF: every operation is one `Let` of a fresh [`Value`], whose operands are values,
+//!   constants or places; nothing nests.
+//! * SSA for values: a `let` without `mut` and every temporary is a [`Value`], assigned once.
+//! * Mutable variables are [`Var`]s, read and written through [`Place`]s (a root plus index,
+//!   field and deref projections), the way MIR treats locals. Reverse mode gives each place a
+//!   shadow: the adjoint of `v[i]` is `dv[i]`.
+//! * Control flow stays structured (`If`, `For`), so the emitter can mirror it.
+//! * Every node keeps the span of the user's code it came from.
+//!
+//! `lower` builds it, `activity` asks which values carry derivatives, `crate::expand::reverse_ir`
+//! emits Rust from it.
+
+pub mod activity;
+pub mod lower;
+pub mod validate;
+
+use proc_macro2::{Span, TokenStream};
+use syn::{Ident, Member};
+
+/// An SSA value: defined by exactly one `Let` (or bound as a parameter or loop variable).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Value(pub u32);
+
+/// A mutable variable (`let mut`, a `mut` parameter): the root of places that are written.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Var(pub u32);
+
+pub struct ValueInfo {
+    /// The user's name, when the value is a `let` binding or a parameter (for readable code).
+    pub name: Option<Ident>,
+    pub span: Span,
+}
+
+pub struct VarInfo {
+    pub name: Ident,
+    pub span: Span,
+}
+
+/// What an operation reads.
+#[derive(Clone)]
+pub enum Operand {
+    Value(Value),
+    /// A literal or a path that is not a local (a `const`, `f64::consts::PI`): no derivative.
+    Constant(Constant),
+    /// A place read as a whole (`v` passed to `len`, a slice parameter indexed).
+    Place(Place),
+}
+
+#[derive(Clone)]
+pub struct Constant {
+    pub tokens: TokenStream,
+    pub kind: ConstantKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum ConstantKind {
+    /// A float literal (`2.0`, `1e-3`, `2.0_f64`): lifted to the scalar type.
+    Float,
+    /// An integer, bool, char or string literal: data.
+    Data,
+    /// A path: lifted when it turns out to be a float (decided by its type, at run time of
+    /// the type checker).
+    Path,
+}
+
+#[derive(Clone)]
+pub struct Place {
+    pub root: Root,
+    pub projections: Vec<Projection>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Root {
+    Value(Value),
+    Var(Var),
+}
+
+#[derive(Clone)]
+pub enum Projection {
+    /// `[i]`: the index is data.
+    Index(Operand),
+    Field(Member),
+    Deref,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl BinaryOp {
+    pub fn rule(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "add",
+            BinaryOp::Sub => "sub",
+            BinaryOp::Mul => "mul",
+            BinaryOp::Div => "div",
+            BinaryOp::Rem => "rem",
+        }
+    }
+}
+
+/// Operations whose result is data whatever their operands (comparisons, `!`, bit operations):
+/// emitted as written.
+#[derive(Clone)]
+pub struct DataOp {
+    pub op: TokenStream,
+}
+
+pub struct Let {
+    pub value: Value,
+    pub rvalue: Rvalue,
+    pub span: Span,
+}
+
+pub enum Rvalue {
+    Use(Operand),
+    /// Arithmetic with a rule: `+ - * / %`.
+    Binary(BinaryOp, Operand, Operand),
+    /// Unary minus.
+    Neg(Operand),
+    /// A binary operation whose result is data (`<`, `==`, `&`, ...).
+    DataBinary(DataOp, Operand, Operand),
+    /// `!x`.
+    Not(Operand),
+    /// A method of a float with a rule in `ad_runtime::rules` (`x.sin()`, `x.powi(n)`).
+    FloatMethod {
+        rule: &'static FloatMethodRule,
+        receiver: Operand,
+        args: Vec<Operand>,
+        method: Ident,
+    },
+    /// `v.len()` and other methods whose result is data.
+    DataMethod {
+        receiver: Operand,
+        method: Ident,
+        args: Vec<Operand>,
+    },
+    /// `x as T`.
+    Cast(Operand, syn::Type),
+    /// A call of a differentiated function (`g(x, &v)`): through its reverse companion.
+    Call {
+        callee: syn::Path,
+        args: Vec<Operand>,
+    },
+    /// `&place` (the operand is an `Operand::Place`).
+    Ref(Operand),
+    /// `a..b`, `a..=b`: data.
+    Range {
+        start: Option<Operand>,
+        end: Option<Operand>,
+        inclusive: bool,
+    },
+}
+
+/// A float method with a rule: which of its arguments are floats, and which values its
+/// derivative reads (so the backward code knows what to keep).
+pub struct FloatMethodRule {
+    pub method: &'static str,
+    /// How many arguments after the receiver.
+    pub arity: usize,
+    /// Whether each argument after the receiver is a float (else data, as `powi`'s exponent).
+    pub float_args: &'static [bool],
+}
+
+pub enum Stmt {
+    Let(Let),
+    /// `let mut name = init;` (or without init).
+    DeclareVar {
+        var: Var,
+        init: Option<Operand>,
+    },
+    /// `place = operand` (compound assignment is lowered to a read, an operation and this).
+    Assign {
+        place: Place,
+        operand: Operand,
+        span: Span,
+    },
+    If {
+        cond: Operand,
+        then_branch: Block,
+        else_branch: Block,
+        /// The value the `if` gives, defined by both branches' results.
+        result: Option<Value>,
+        span: Span,
+    },
+    /// `for pat in start..end` over a range (the only loop the first step lowers).
+    For {
+        binding: Value,
+        range: Operand,
+        body: Block,
+        span: Span,
+    },
+}
+
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub result: Option<Operand>,
+}
+
+pub struct Body {
+    pub values: Vec<ValueInfo>,
+    pub vars: Vec<VarInfo>,
+    /// One value (or var, for a `mut` parameter) per parameter, in declared order.
+    pub params: Vec<Root>,
+    pub block: Block,
+}
+
+impl Body {
+    pub fn value_info(&self, value: Value) -> &ValueInfo {
+        &self.values[value.0 as usize]
+    }
+
+    pub fn var_info(&self, var: Var) -> &VarInfo {
+        &self.vars[var.0 as usize]
+    }
+}
+
+impl Operand {
+    pub fn span(&self, body: &Body) -> Span {
+        match self {
+            Operand::Value(value) => body.value_info(*value).span,
+            Operand::Constant(constant) => constant.span,
+            Operand::Place(place) => place.span,
+        }
+    }
+}
+
+/// Calls `visit` on every statement of `block` and of the blocks nested in it, outermost
+/// first.
+pub fn for_each_stmt<'b>(block: &'b Block, visit: &mut impl FnMut(&'b Stmt)) {
+    for stmt in &block.stmts {
+        visit(stmt);
+        match stmt {
+            Stmt::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                for_each_stmt(then_branch, visit);
+                for_each_stmt(else_branch, visit);
+            }
+            Stmt::For { body, .. } => for_each_stmt(body, visit),
+            _ => {}
+        }
+    }
+}
+
+/// The float methods the IR engine differentiates, each with a rule of the same name in
+/// `ad_runtime::rules`.
+pub static FLOAT_METHODS: &[FloatMethodRule] = &[
+    unary("sin"),
+    unary("cos"),
+    unary("tan"),
+    unary("asin"),
+    unary("acos"),
+    unary("atan"),
+    unary("sinh"),
+    unary("cosh"),
+    unary("tanh"),
+    unary("asinh"),
+    unary("acosh"),
+    unary("atanh"),
+    unary("exp"),
+    unary("exp2"),
+    unary("exp_m1"),
+    unary("ln"),
+    unary("log2"),
+    unary("log10"),
+    unary("ln_1p"),
+    unary("sqrt"),
+    unary("cbrt"),
+    unary("abs"),
+    unary("signum"),
+    unary("recip"),
+    unary("to_degrees"),
+    unary("to_radians"),
+    unary("floor"),
+    unary("ceil"),
+    unary("round"),
+    unary("trunc"),
+    unary("fract"),
+    FloatMethodRule {
+        method: "powi",
+        arity: 1,
+        float_args: &[false],
+    },
+    binary("powf"),
+    binary("atan2"),
+    binary("log"),
+    binary("hypot"),
+    binary("max"),
+    binary("min"),
+    FloatMethodRule {
+        method: "mul_add",
+        arity: 2,
+        float_args: &[true, true],
+    },
+    FloatMethodRule {
+        method: "clamp",
+        arity: 2,
+        float_args: &[true, true],
+    },
+];
+
+const fn unary(method: &'static str) -> FloatMethodRule {
+    FloatMethodRule {
+        method,
+        arity: 0,
+        float_args: &[],
+    }
+}
+
+const fn binary(method: &'static str) -> FloatMethodRule {
+    FloatMethodRule {
+        method,
+        arity: 1,
+        float_args: &[true],
+    }
+}
+
+/// Methods whose result is data whatever the receiver (no derivative flows through them).
+pub static DATA_METHODS: &[&str] = &[
+    "len",
+    "is_empty",
+    "is_nan",
+    "is_finite",
+    "is_infinite",
+    "is_normal",
+    "is_sign_positive",
+    "is_sign_negative",
+    "partial_cmp",
+    "total_cmp",
+];
