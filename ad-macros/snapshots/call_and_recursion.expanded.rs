@@ -75,10 +75,12 @@ impl power {
             ::std::boxed::Box<dyn ::core::ops::FnOnce(__S) -> (__S, ())>,
         ) {
             let __ad_v_x_0 = x;
-            let mut __ad_dv_x_0 = ::ad_runtime::__private::ir::zero_adjoint(&__ad_v_x_0);
+            let mut __ad_dv_x_0 = ::ad_runtime::__private::ir::zero_like(&__ad_v_x_0);
             let __ad_v_n_1 = n;
             let mut __ad_keep_v_4 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_zero_4 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_pb_4 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_ty_5 = ::ad_runtime::__private::ir::AdjointOf::new();
             let __ad_v_2 = __ad_v_n_1 == 0;
             let __ad_v_6 = if __ad_v_2 {
                 <__S as ::ad_runtime::Scalar>::from_f64(1.0)
@@ -86,22 +88,25 @@ impl power {
                 let __ad_v_3 = __ad_v_n_1 - 1;
                 let (__ad_v_4, __ad_pb_4) = power::__ad_reverse(__ad_v_x_0, __ad_v_3);
                 __ad_keep_v_4.push(__ad_v_4);
+                __ad_keep_zero_4.push(::ad_runtime::__private::ir::zero_like(&__ad_v_4));
                 __ad_keep_pb_4.push(__ad_pb_4);
                 let __ad_v_5 = __ad_v_x_0 * __ad_v_4;
+                __ad_ty_5 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_5);
                 __ad_v_5
             };
+            let __ad_ty_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_6);
             let __ad_result = __ad_v_6;
             (
                 __ad_result,
                 ::std::boxed::Box::new(move |__ad_ct: __S| {
                     ::ad_runtime::__private::maybe_grow(move || {
-                        let mut __ad_dv_6 = ::ad_runtime::__private::ir::zero();
+                        let mut __ad_dv_6 = __ad_ty_6.zero();
                         ::ad_runtime::__private::ir::accumulate(&mut __ad_dv_6, __ad_ct);
                         if __ad_v_2 {} else {
                             let __ad_v_4 = __ad_keep_v_4.pop();
                             let __ad_pb_4 = __ad_keep_pb_4.pop();
-                            let mut __ad_dv_4 = ::ad_runtime::__private::ir::zero();
-                            let mut __ad_dv_5 = ::ad_runtime::__private::ir::zero();
+                            let mut __ad_dv_4 = __ad_keep_zero_4.pop();
+                            let mut __ad_dv_5 = __ad_ty_5.zero();
                             ::ad_runtime::__private::ir::accumulate(
                                 &mut __ad_dv_5,
                                 __ad_dv_6,
@@ -123,7 +128,7 @@ impl power {
                             }
                             {
                                 let __ad_c = __ad_pb_4(__ad_dv_4);
-                                ::ad_runtime::__private::ir::accumulate(
+                                ::ad_runtime::__private::ir::accumulate_argument(
                                     &mut __ad_dv_x_0,
                                     __ad_c.0,
                                 );

@@ -85,9 +85,9 @@ impl weighted {
             CastPrimitive as _, CastScalar as _, LiftFloat as _, LiftOther as _,
         };
         let __ad_v_w_0 = w;
-        let mut __ad_dv_w_0 = ::ad_runtime::__private::ir::zero_adjoint(__ad_v_w_0);
+        let mut __ad_dv_w_0 = ::ad_runtime::__private::ir::zero_like(__ad_v_w_0);
         let __ad_v_scale_1 = scale;
-        let mut __ad_dv_scale_1 = ::ad_runtime::__private::ir::zero_adjoint(
+        let mut __ad_dv_scale_1 = ::ad_runtime::__private::ir::zero_like(
             &__ad_v_scale_1,
         );
         let mut __ad_keep_v_i_4 = ::ad_runtime::__private::ir::Stack::new();
@@ -95,7 +95,18 @@ impl weighted {
         let mut __ad_keep_v_7 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_v_8 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_v_9 = ::ad_runtime::__private::ir::Stack::new();
+        let mut __ad_tym_total_0 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_5 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_v_6 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_8 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_9 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_10 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_11 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_12 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_13 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_14 = ::ad_runtime::__private::ir::AdjointOf::new();
         let mut __ad_m_total_0 = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
+        __ad_tym_total_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_total_0);
         let __ad_v_2 = __ad_v_w_0.len();
         let __ad_v_3 = 0..__ad_v_2;
         let mut __ad_count_0 = 0usize;
@@ -103,32 +114,48 @@ impl weighted {
             __ad_count_0 += 1;
             __ad_keep_v_i_4.push(__ad_v_i_4);
             let __ad_v_5 = __ad_v_w_0[__ad_v_i_4];
+            __ad_ty_5 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_5);
             let __ad_v_v_6 = __ad_v_5;
             __ad_keep_v_v_6.push(__ad_v_v_6);
+            __ad_ty_v_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_v_6);
             let __ad_v_7 = __ad_v_v_6 > <__S as ::ad_runtime::Scalar>::from_f64(0.0);
             __ad_keep_v_7.push(__ad_v_7);
             if __ad_v_7 {
                 let __ad_v_8 = __ad_v_scale_1 * __ad_v_v_6;
                 __ad_keep_v_8.push(__ad_v_8);
+                __ad_ty_8 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_8);
                 let __ad_v_9 = __ad_v_v_6.cos();
                 __ad_keep_v_9.push(__ad_v_9);
+                __ad_ty_9 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_9);
                 let __ad_v_10 = __ad_v_8 * __ad_v_9;
+                __ad_ty_10 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_10);
                 let __ad_v_11 = __ad_m_total_0;
+                __ad_ty_11 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_11);
                 let __ad_v_12 = __ad_v_11 + __ad_v_10;
+                __ad_ty_12 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_12);
                 __ad_m_total_0 = __ad_v_12;
+                __ad_tym_total_0 = ::ad_runtime::__private::ir::adjoint_of(
+                    &__ad_m_total_0,
+                );
             } else {
                 let __ad_v_13 = __ad_m_total_0;
+                __ad_ty_13 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_13);
                 let __ad_v_14 = __ad_v_13 - __ad_v_v_6;
+                __ad_ty_14 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_14);
                 __ad_m_total_0 = __ad_v_14;
+                __ad_tym_total_0 = ::ad_runtime::__private::ir::adjoint_of(
+                    &__ad_m_total_0,
+                );
             }
         }
         let __ad_v_15 = __ad_m_total_0;
+        let __ad_ty_15 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_15);
         let __ad_result = __ad_v_15;
         (
             __ad_result,
             move |__ad_ct: __S| {
-                let mut __ad_dm_total_0 = ::ad_runtime::__private::ir::zero();
-                let mut __ad_dv_15 = ::ad_runtime::__private::ir::zero();
+                let mut __ad_dm_total_0 = __ad_tym_total_0.zero();
+                let mut __ad_dv_15 = __ad_ty_15.zero();
                 ::ad_runtime::__private::ir::accumulate(&mut __ad_dv_15, __ad_ct);
                 ::ad_runtime::__private::ir::accumulate(
                     &mut __ad_dm_total_0,
@@ -138,16 +165,16 @@ impl weighted {
                     let __ad_v_i_4 = __ad_keep_v_i_4.pop();
                     let __ad_v_v_6 = __ad_keep_v_v_6.pop();
                     let __ad_v_7 = __ad_keep_v_7.pop();
-                    let mut __ad_dv_5 = ::ad_runtime::__private::ir::zero();
-                    let mut __ad_dv_v_6 = ::ad_runtime::__private::ir::zero();
+                    let mut __ad_dv_5 = __ad_ty_5.zero();
+                    let mut __ad_dv_v_6 = __ad_ty_v_6.zero();
                     if __ad_v_7 {
                         let __ad_v_8 = __ad_keep_v_8.pop();
                         let __ad_v_9 = __ad_keep_v_9.pop();
-                        let mut __ad_dv_8 = ::ad_runtime::__private::ir::zero();
-                        let mut __ad_dv_9 = ::ad_runtime::__private::ir::zero();
-                        let mut __ad_dv_10 = ::ad_runtime::__private::ir::zero();
-                        let mut __ad_dv_11 = ::ad_runtime::__private::ir::zero();
-                        let mut __ad_dv_12 = ::ad_runtime::__private::ir::zero();
+                        let mut __ad_dv_8 = __ad_ty_8.zero();
+                        let mut __ad_dv_9 = __ad_ty_9.zero();
+                        let mut __ad_dv_10 = __ad_ty_10.zero();
+                        let mut __ad_dv_11 = __ad_ty_11.zero();
+                        let mut __ad_dv_12 = __ad_ty_12.zero();
                         ::ad_runtime::__private::ir::accumulate(
                             &mut __ad_dv_12,
                             ::ad_runtime::__private::ir::take(&mut __ad_dm_total_0),
@@ -206,8 +233,8 @@ impl weighted {
                             );
                         }
                     } else {
-                        let mut __ad_dv_13 = ::ad_runtime::__private::ir::zero();
-                        let mut __ad_dv_14 = ::ad_runtime::__private::ir::zero();
+                        let mut __ad_dv_13 = __ad_ty_13.zero();
+                        let mut __ad_dv_14 = __ad_ty_14.zero();
                         ::ad_runtime::__private::ir::accumulate(
                             &mut __ad_dv_14,
                             ::ad_runtime::__private::ir::take(&mut __ad_dm_total_0),

@@ -332,4 +332,6 @@ mod tests {
 }
 
 #[cfg(test)]
+mod ir_coverage;
+#[cfg(test)]
 mod snapshots;

@@ -6,6 +6,10 @@
 //! | a scalar (`f64`, `f32`, a dual number) | the same scalar |
 //! | an integer, `bool`, `char`, `()` | [`NoAdjoint`] (zero-sized: integer code costs nothing) |
 //! | a `Vec` or a slice of values | a `Vec` of their adjoints (zero: empty, grown as reached) |
+//! | an array `[T; N]` | `[T::Adjoint; N]` |
+//! | a reference `&T` | `T`'s adjoint |
+//!
+//! [`Diff`] names the adjoint type of a value type; [`Adjoint`] is what an adjoint can do.
 //!
 //! ```
 //! use ad_runtime::adjoint::{Adjoint, NoAdjoint};
@@ -18,6 +22,83 @@
 //! ```
 
 use crate::Scalar;
+
+/// The adjoint type of a value type: what reverse mode accumulates for a value of it.
+#[diagnostic::on_unimplemented(
+    message = "reverse mode does not know how to differentiate through a value of type `{Self}`",
+    label = "this value carries a derivative, but `{Self}` has no adjoint type",
+    note = "floats, integers, bools, `Vec`s, slices, arrays and references to them have one; \
+            mark data parameters `#[no_grad]`, or derive `Differentiable` for your type"
+)]
+pub trait Diff {
+    /// The adjoint of a value of this type.
+    type Adjoint: Adjoint;
+
+    /// The zero adjoint shaped as this value (a `Vec`'s as long as it).
+    fn zero_like(&self) -> Self::Adjoint;
+}
+
+macro_rules! data {
+    ($($t:ty)*) => {$(
+        impl Diff for $t {
+            type Adjoint = NoAdjoint;
+            fn zero_like(&self) -> NoAdjoint {
+                NoAdjoint
+            }
+        }
+    )*};
+}
+
+data!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize bool char);
+
+impl Diff for () {
+    type Adjoint = NoAdjoint;
+    fn zero_like(&self) -> NoAdjoint {
+        NoAdjoint
+    }
+}
+
+impl<T> Diff for core::ops::Range<T> {
+    type Adjoint = NoAdjoint;
+    fn zero_like(&self) -> NoAdjoint {
+        NoAdjoint
+    }
+}
+
+impl<T> Diff for core::ops::RangeInclusive<T> {
+    type Adjoint = NoAdjoint;
+    fn zero_like(&self) -> NoAdjoint {
+        NoAdjoint
+    }
+}
+
+impl<T: Diff> Diff for Vec<T> {
+    type Adjoint = Vec<T::Adjoint>;
+    fn zero_like(&self) -> Self::Adjoint {
+        self.iter().map(T::zero_like).collect()
+    }
+}
+
+impl<T: Diff> Diff for [T] {
+    type Adjoint = Vec<T::Adjoint>;
+    fn zero_like(&self) -> Self::Adjoint {
+        self.iter().map(T::zero_like).collect()
+    }
+}
+
+impl<T: Diff, const N: usize> Diff for [T; N] {
+    type Adjoint = [T::Adjoint; N];
+    fn zero_like(&self) -> Self::Adjoint {
+        core::array::from_fn(|index| self[index].zero_like())
+    }
+}
+
+impl<T: Diff + ?Sized> Diff for &T {
+    type Adjoint = T::Adjoint;
+    fn zero_like(&self) -> Self::Adjoint {
+        (**self).zero_like()
+    }
+}
 
 /// A cotangent: it has a zero, and contributions to it add up.
 pub trait Adjoint: Sized + Clone {
@@ -83,5 +164,21 @@ impl<T: Adjoint> Adjoint for Vec<T> {
 
     fn negate(self) -> Self {
         self.into_iter().map(T::negate).collect()
+    }
+}
+
+impl<T: Adjoint, const N: usize> Adjoint for [T; N] {
+    fn zero() -> Self {
+        core::array::from_fn(|_| T::zero())
+    }
+
+    fn accumulate(&mut self, contribution: Self) {
+        for (adjoint, part) in self.iter_mut().zip(contribution) {
+            adjoint.accumulate(part);
+        }
+    }
+
+    fn negate(self) -> Self {
+        self.map(T::negate)
     }
 }

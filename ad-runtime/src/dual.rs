@@ -209,6 +209,13 @@ macro_rules! delegate {
     };
 }
 
+impl<S: Scalar> crate::adjoint::Diff for Dual<S> {
+    type Adjoint = Dual<S>;
+    fn zero_like(&self) -> Dual<S> {
+        <Dual<S> as Scalar>::zero()
+    }
+}
+
 impl<S: Scalar> Scalar for Dual<S> {
     type Base = S::Base;
 

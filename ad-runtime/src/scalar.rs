@@ -62,6 +62,7 @@ pub trait Scalar:
     + for<'a> DivAssign<&'a Self>
     + for<'a> Sum<&'a Self>
     + for<'a> Product<&'a Self>
+    + crate::adjoint::Diff<Adjoint = Self>
     + 'static
 {
     /// The float type at the bottom of the tower: `f64` for `f64` and `Dual<Dual<f64>>`.
@@ -187,6 +188,13 @@ pub trait Scalar:
 
 macro_rules! impl_scalar_for_float {
     ($float:ident) => {
+        impl crate::adjoint::Diff for $float {
+            type Adjoint = $float;
+            fn zero_like(&self) -> $float {
+                0.0
+            }
+        }
+
         impl Scalar for $float {
             type Base = $float;
 

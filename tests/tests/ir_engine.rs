@@ -9,7 +9,8 @@
     clippy::assign_op_pattern,
     clippy::needless_range_loop,
     clippy::needless_borrow,
-    clippy::type_complexity
+    clippy::type_complexity,
+    clippy::useless_vec
 )]
 
 mod common;
@@ -121,6 +122,105 @@ fn calls(w: &[f64]) -> f64 {
         total += power(w[i], i + 1) * f64::sin(w[i]);
     }
     f64::max(total, -10.0) + power(total, 2)
+}
+
+#[forward]
+#[reverse]
+fn containers(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut squares = vec![0.0; n];
+    let mut running = Vec::new();
+    let mut sum = 0.0;
+    for i in 0..n {
+        squares[i] = x[i] * x[i];
+        sum += x[i];
+        running.push(sum * x[0]);
+    }
+    // Overwrite values the backward sweep still needs, and accumulate into elements.
+    for i in 1..n {
+        squares[i] += squares[i - 1].sin();
+        squares[i - 1] = running[i] * 2.0;
+    }
+    let pair = vec![squares[n - 1], running[0]];
+    let mut grid = vec![vec![x[1]; 2]; 3];
+    grid[2][1] *= pair[0];
+    grid[0][0] -= pair[1].exp();
+    let mut total = 0.0;
+    for i in 0..n {
+        total += squares[i] * running[i];
+    }
+    total + grid[2][1] * grid[0][0] + grid[1][0]
+}
+
+#[forward]
+#[reverse]
+fn exits(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut total = 0.0;
+    'rows: for i in 0..n {
+        if x[i] < -1.0 {
+            continue;
+        }
+        let mut k = 0;
+        while k < n {
+            k += 1;
+            if x[k - 1] > 1.2 {
+                continue 'rows;
+            }
+            if k > i + 2 {
+                break;
+            }
+            total += x[i] * x[k - 1];
+        }
+        if total > 2.5 {
+            break 'rows;
+        }
+        total = total.sin() + x[i];
+    }
+    let mut step = 0;
+    let found = loop {
+        step += 1;
+        if step >= n {
+            break total;
+        }
+        if x[step] > x[0] {
+            break x[step] * total;
+        }
+    };
+    found + total
+}
+
+#[forward]
+#[reverse]
+fn early_return(x: f64, y: f64) -> f64 {
+    if x > 1.0 {
+        return x * y;
+    }
+    let mut s = x;
+    for k in 0..5 {
+        s = s * y + 0.1;
+        if s > 3.0 {
+            return s.sqrt() + k as f64;
+        }
+    }
+    s - y
+}
+
+#[forward]
+#[reverse]
+fn evaluation_order(x: &[f64]) -> f64 {
+    // Rust evaluates the right operand of `=` and of `op=` on floats before the place.
+    let mut v = vec![x[0], x[1], x[2]];
+    let mut j = 0;
+    v[j] = {
+        j += 1;
+        v[j] * x[2]
+    };
+    v[{
+        j += 1;
+        j
+    }] += v[j] * v[0];
+    v[0] * v[1] + v[2] * j as f64
 }
 
 /// Data: a struct without the derive.
@@ -242,4 +342,40 @@ fn floats_of_data_parameters_are_constants() {
 fn calls_of_differentiated_functions_recursion_and_float_paths() {
     on_ir_engine!(calls, square_sum, power);
     check_slice_function_at_random_points(calls, calls_jvp, calls_vjp, 4, 23);
+}
+
+#[test]
+fn containers_built_written_and_pushed_in_the_body() {
+    on_ir_engine!(containers);
+    check_slice_function_at_random_points(containers, containers_jvp, containers_vjp, 5, 31);
+}
+
+#[test]
+fn break_continue_labels_while_loop_values() {
+    on_ir_engine!(exits);
+    check_slice_function_at_random_points(exits, exits_jvp, exits_vjp, 6, 37);
+    check_slice_function_at_random_points(exits, exits_jvp, exits_vjp, 3, 41);
+}
+
+#[test]
+fn early_returns_from_branches_and_loops() {
+    on_ir_engine!(early_return);
+    check2(
+        early_return,
+        early_return_jvp,
+        early_return_vjp,
+        &[(1.5, 0.7), (0.5, 0.9), (0.9, 2.5), (0.2, 1.6)],
+    );
+}
+
+#[test]
+fn evaluation_order_of_assignments() {
+    on_ir_engine!(evaluation_order);
+    check_slice_function_at_random_points(
+        evaluation_order,
+        evaluation_order_jvp,
+        evaluation_order_vjp,
+        3,
+        43,
+    );
 }

@@ -45,8 +45,25 @@ pub fn companion_body(function: &Function, boxed: bool) -> Result<TokenStream, N
         activity,
         needed: HashSet::new(),
         stacks: Vec::new(),
+        markers: Vec::new(),
+        call_values: call_values(&body),
     };
     emitter.emit(boxed)
+}
+
+fn call_values(body: &Body) -> HashSet<Value> {
+    let mut values = HashSet::new();
+    for_each_stmt(&body.block, &mut |stmt| {
+        if let Stmt::Let(Let {
+            value,
+            rvalue: Rvalue::Call { .. },
+            ..
+        }) = stmt
+        {
+            values.insert(*value);
+        }
+    });
+    values
 }
 
 fn check_signature(function: &Function) -> Result<(), NotYet> {
@@ -58,7 +75,11 @@ fn check_signature(function: &Function) -> Result<(), NotYet> {
     for param in &function.params {
         let supported = match param.kind {
             ParamKind::Data => float_of_type(&param.ty).is_none(),
-            _ => param.is_scalar() || param.is_flat_vector() || param.array_length().is_some(),
+            _ => {
+                param.is_scalar()
+                    || param.is_flat_vector()
+                    || (param.array_length().is_some() && !param.is_nested_vector())
+            }
         };
         if !supported {
             return not_yet(param.name.span(), "parameters of this type");
@@ -75,6 +96,10 @@ struct Emitter<'a> {
     needed: HashSet<Value>,
     /// The stacks of values kept inside loops and branches.
     stacks: Vec<Ident>,
+    /// The adjoint-type markers declared at the top (`mark`).
+    markers: Vec<Ident>,
+    /// Values defined by calls: their adjoints start as zeros of their shape (`mark`).
+    call_values: HashSet<Value>,
 }
 
 /// What a block defines that its backward code may need back: values, and the trip counts of
@@ -119,7 +144,7 @@ impl Emitter<'_> {
                     quote!(&#own)
                 };
                 let ir: TokenStream = IR.parse().expect("a path");
-                bind_params.push(quote!(let mut #adjoint = #ir::zero_adjoint(#reference);));
+                bind_params.push(quote!(let mut #adjoint = #ir::zero_like(#reference);));
                 adjoints.push(quote!(#adjoint));
             }
         }
@@ -127,7 +152,13 @@ impl Emitter<'_> {
         let stacks = self
             .stacks
             .iter()
-            .map(|stack| quote!(let mut #stack = #ir::Stack::new();));
+            .map(|stack| quote!(let mut #stack = #ir::Stack::new();))
+            .chain(
+                self.markers
+                    .iter()
+                    .map(|marker| quote!(let mut #marker = #ir::AdjointOf::new();)),
+            )
+            .collect::<Vec<_>>();
         let output = super::reverse::output_type(self.function, &scalar);
         let imports = quote! {
             #[allow(unused_imports)]
@@ -229,6 +260,58 @@ impl Emitter<'_> {
         let name = self.pullback_name(value);
         self.stacks.push(stack.clone());
         quote!(#stack.push(#name);)
+    }
+
+    fn marker_name(&self, root: Root) -> Ident {
+        match root {
+            Root::Value(value) => {
+                let info = self.body.value_info(value);
+                self.numbered("ty", info.name.as_ref(), value.0, info.span)
+            }
+            Root::Var(var) => {
+                let info = self.body.var_info(var);
+                self.numbered("tym", Some(&info.name), var.0, info.span)
+            }
+        }
+    }
+
+    /// Notes the adjoint type of a useful value or variable just defined or assigned
+    /// (`ir::AdjointOf`, zero-sized): the backward sweep makes its adjoint from it. At the top
+    /// level a value's is captured; inside loops and branches, and for variables, one
+    /// declared at the top is assigned.
+    fn mark(&mut self, root: Root, depth: usize) -> TokenStream {
+        if !self.activity.useful.contains(&root) || self.is_param(root) {
+            return TokenStream::new();
+        }
+        let ir = self.ir();
+        let marker = self.marker_name(root);
+        let name = match root {
+            Root::Value(value) => self.value_name(value),
+            Root::Var(var) => self.var_name(var),
+        };
+        if let Root::Value(value) = root {
+            // A callee's pullback takes a cotangent of its result's shape.
+            if self.call_values.contains(&value) {
+                if depth == 0 {
+                    return quote!(let #marker = #ir::zero_like(&#name););
+                }
+                let stack = self.zero_stack_name(value);
+                self.stacks.push(stack.clone());
+                return quote!(#stack.push(#ir::zero_like(&#name)););
+            }
+        }
+        if depth == 0 && matches!(root, Root::Value(_)) {
+            return quote!(let #marker = #ir::adjoint_of(&#name););
+        }
+        if !self.markers.contains(&marker) {
+            self.markers.push(marker.clone());
+        }
+        quote!(#marker = #ir::adjoint_of(&#name);)
+    }
+
+    fn zero_stack_name(&self, value: Value) -> Ident {
+        let info = self.body.value_info(value);
+        self.numbered("keep_zero", info.name.as_ref(), value.0, info.span)
     }
 
     fn stack_name(&self, value: Value) -> Ident {
@@ -356,6 +439,19 @@ impl Emitter<'_> {
                 let place = self.operand(place);
                 quote!(&#place)
             }
+            Rvalue::VecRepeat(element, count) => {
+                let (element, count) = (self.operand(element), self.operand(count));
+                quote!(::std::vec![#element; #count])
+            }
+            Rvalue::VecOf(elements) => {
+                let elements = elements.iter().map(|element| self.operand(element));
+                quote!(::std::vec![#(#elements),*])
+            }
+            Rvalue::EmptyVec(None) => quote!(::std::vec::Vec::new()),
+            Rvalue::EmptyVec(Some(capacity)) => {
+                let capacity = self.operand(capacity);
+                quote!(::std::vec::Vec::with_capacity(#capacity))
+            }
             Rvalue::Range {
                 start,
                 end,
@@ -441,7 +537,8 @@ impl Emitter<'_> {
                     }
                     _ => self.rvalue(rvalue),
                 };
-                let keep = self.keep(*value, depth);
+                let mut keep = self.keep(*value, depth);
+                keep.extend(self.mark(Root::Value(*value), depth));
                 if let Rvalue::Call { .. } = rvalue_ir {
                     let pullback = self.pullback_name(*value);
                     let keep_pullback = self.keep_pullback(*value, depth);
@@ -456,7 +553,8 @@ impl Emitter<'_> {
                 match init {
                     Some(init) => {
                         let init = self.operand(init);
-                        quote!(let mut #name = #init;)
+                        let mark = self.mark(Root::Var(*var), depth);
+                        quote!(let mut #name = #init; #mark)
                     }
                     None => quote!(let mut #name;),
                 }
@@ -466,8 +564,28 @@ impl Emitter<'_> {
                 operand,
                 span,
             } => {
+                let mark = if place.projections.is_empty() {
+                    self.mark(place.root, depth)
+                } else {
+                    TokenStream::new()
+                };
                 let (place, operand) = (self.place(place), self.operand(operand));
-                quote_spanned!(*span=> #place = #operand;)
+                quote_spanned!(*span=> #place = #operand; #mark)
+            }
+            Stmt::Push {
+                place,
+                operand,
+                index,
+                span,
+            } => {
+                let (place, operand) = (self.place(place), self.operand(operand));
+                let index_name = self.value_name(*index);
+                let keep = self.keep(*index, depth);
+                quote_spanned! {*span=>
+                    let #index_name = #place.len();
+                    #place.push(#operand);
+                    #keep
+                }
             }
             Stmt::If {
                 cond,
@@ -484,7 +602,8 @@ impl Emitter<'_> {
                 match result {
                     Some(result) => {
                         let name = self.value_name(*result);
-                        let keep = self.keep(*result, depth);
+                        let mut keep = self.keep(*result, depth);
+                        keep.extend(self.mark(Root::Value(*result), depth));
                         quote!(let #name = #branches; #keep)
                     }
                     None => quote!(#branches),
@@ -494,32 +613,63 @@ impl Emitter<'_> {
                 binding,
                 range,
                 body,
+                flags,
                 span,
             } => {
                 let index = self.loop_index(stmt);
                 let count = format_ident!("__ad_count_{}", index);
                 let range = self.operand(range);
                 let binding_name = self.value_name(*binding);
-                let keep_binding = self.keep(*binding, depth + 1);
+                let mut keep_binding = self.keep(*binding, depth + 1);
+                keep_binding.extend(self.mark(Root::Value(*binding), depth + 1));
                 let body = self.forward_block(body, depth + 1);
-                let keep_count = if depth > 0 {
-                    let stack = format_ident!("__ad_keep_count_{}", index);
-                    self.stacks.push(stack.clone());
-                    quote!(#stack.push(#count);)
-                } else {
-                    TokenStream::new()
-                };
+                let stop = flags.map(|flags| self.stop(flags));
+                let keep_count = self.keep_count(index, depth);
                 quote_spanned! {*span=>
                     let mut #count = 0usize;
                     for #binding_name in #range {
                         #count += 1;
                         #keep_binding
                         #body
+                        #stop
+                    }
+                    #keep_count
+                }
+            }
+            Stmt::Loop { body, flags, span } => {
+                let index = self.loop_index(stmt);
+                let count = format_ident!("__ad_count_{}", index);
+                let body = self.forward_block(body, depth + 1);
+                let stop = self.stop(*flags);
+                let keep_count = self.keep_count(index, depth);
+                quote_spanned! {*span=>
+                    let mut #count = 0usize;
+                    loop {
+                        #count += 1;
+                        #body
+                        #stop
                     }
                     #keep_count
                 }
             }
         }
+    }
+
+    /// The end of a forward iteration of a loop that can be left early.
+    fn stop(&self, flags: LoopFlags) -> TokenStream {
+        let broken = self.var_name(flags.broken);
+        quote!(if #broken { break; })
+    }
+
+    /// Keeps a loop's trip count for the backward sweep (inside a loop or a branch).
+    fn keep_count(&mut self, index: usize, depth: usize) -> TokenStream {
+        if depth == 0 {
+            return TokenStream::new();
+        }
+        let count = format_ident!("__ad_count_{}", index);
+        let stack = format_ident!("__ad_keep_count_{}", index);
+        self.stacks.push(stack.clone());
+        quote!(#stack.push(#count);)
     }
 
     fn forward_branch(&mut self, block: &Block, depth: usize) -> TokenStream {
@@ -534,7 +684,7 @@ impl Emitter<'_> {
         let mut index = 0;
         let mut found = None;
         for_each_stmt(&self.body.block, &mut |stmt| {
-            if let Stmt::For { .. } = stmt {
+            if let Stmt::For { .. } | Stmt::Loop { .. } = stmt {
                 if std::ptr::eq(stmt, target) {
                     found = Some(index);
                 }
@@ -579,13 +729,14 @@ impl Emitter<'_> {
                     result: Some(result),
                     ..
                 } => defined.push(Defined::Value(*result)),
-                Stmt::For { .. } => {
+                Stmt::Push { index, .. } => defined.push(Defined::Value(*index)),
+                Stmt::For { .. } | Stmt::Loop { .. } => {
                     defined.push(Defined::Count(self.loop_index(stmt)));
                 }
                 Stmt::DeclareVar { var, .. } if self.activity.useful.contains(&Root::Var(*var)) => {
                     let adjoint = self.var_adjoint(*var);
-                    let ir = self.ir();
-                    adjoints.push(quote!(let mut #adjoint = #ir::zero();));
+                    let marker = self.marker_name(Root::Var(*var));
+                    adjoints.push(quote!(let mut #adjoint = #marker.zero();));
                 }
                 _ => {}
             }
@@ -594,8 +745,15 @@ impl Emitter<'_> {
             if let Defined::Value(value) = defined {
                 if self.activity.is_useful_value(*value) && !self.is_param(Root::Value(*value)) {
                     let adjoint = self.value_adjoint(*value);
-                    let ir = self.ir();
-                    adjoints.push(quote!(let mut #adjoint = #ir::zero();));
+                    let marker = self.marker_name(Root::Value(*value));
+                    if !self.call_values.contains(value) {
+                        adjoints.push(quote!(let mut #adjoint = #marker.zero();));
+                    } else if depth == 0 {
+                        adjoints.push(quote!(let mut #adjoint = #marker;));
+                    } else {
+                        let stack = self.zero_stack_name(*value);
+                        adjoints.push(quote!(let mut #adjoint = #stack.pop();));
+                    }
                 }
             }
         }
@@ -648,22 +806,16 @@ impl Emitter<'_> {
         }
     }
 
-    /// The adjoint of a place read or written: the same place in the shadow.
+    /// A `&mut` to the adjoint of a place read or written: the same place in the shadow. A
+    /// parameter's adjoint is shaped as the parameter; a local's starts empty and grows where
+    /// it is reached (`ir::slot`).
     fn place_adjoint(&mut self, place: &Place) -> Result<TokenStream, NotYet> {
         let root = self.root_adjoint(place.root);
-        if !place.projections.is_empty() && !self.is_param(place.root) {
-            return Err(NotYet {
-                span: place.span,
-                what: "parts of locals",
-            });
-        }
-        let mut tokens = quote!(#root);
+        let sized = self.is_param(place.root);
+        let mut indices = Vec::new();
         for projection in &place.projections {
             match projection {
-                Projection::Index(index) => {
-                    let index = self.read_back(index)?;
-                    tokens = quote!(#tokens[#index]);
-                }
+                Projection::Index(index) => indices.push(self.read_back(index)?),
                 _ => {
                     return Err(NotYet {
                         span: place.span,
@@ -672,7 +824,14 @@ impl Emitter<'_> {
                 }
             }
         }
-        Ok(tokens)
+        if sized {
+            return Ok(quote!(&mut #root #([#indices])*));
+        }
+        let ir = self.ir();
+        Ok(indices.into_iter().fold(
+            quote!(&mut #root),
+            |inner, index| quote!(#ir::slot(#inner, #index)),
+        ))
     }
 
     fn contribute(
@@ -680,16 +839,30 @@ impl Emitter<'_> {
         operand: &Operand,
         cotangent: TokenStream,
     ) -> Result<TokenStream, NotYet> {
+        self.contribute_with(operand, cotangent, "accumulate")
+    }
+
+    /// Adds `cotangent` to the adjoint of `operand` by `ir::<function>`.
+    fn contribute_with(
+        &mut self,
+        operand: &Operand,
+        cotangent: TokenStream,
+        function: &str,
+    ) -> Result<TokenStream, NotYet> {
         if !self.activity.is_useful(operand) {
             return Ok(TokenStream::new());
         }
         let ir = self.ir();
         let adjoint = match operand {
-            Operand::Value(value) => self.value_adjoint(*value).into_token_stream(),
+            Operand::Value(value) => {
+                let adjoint = self.value_adjoint(*value);
+                quote!(&mut #adjoint)
+            }
             Operand::Place(place) => self.place_adjoint(place)?,
             Operand::Constant(_) => return Ok(TokenStream::new()),
         };
-        Ok(quote!(#ir::accumulate(&mut #adjoint, #cotangent);))
+        let function = Ident::new(function, Span::call_site());
+        Ok(quote!(#ir::#function(#adjoint, #cotangent);))
     }
 
     fn backward_stmt(&mut self, stmt: &Stmt, depth: usize) -> Result<TokenStream, NotYet> {
@@ -712,12 +885,31 @@ impl Emitter<'_> {
                 let adjoint = self.var_adjoint(*var);
                 self.contribute(init, quote!(#adjoint))
             }
+            Stmt::Push {
+                place,
+                operand,
+                index,
+                ..
+            } => {
+                if !self.activity.useful.contains(&place.root) {
+                    return Ok(TokenStream::new());
+                }
+                // The element's adjoint goes to the operand; the shadow shrinks back.
+                let shadow = self.place_adjoint(place)?;
+                let index = self.read_back(&Operand::Value(*index))?;
+                let taken = quote!(#ir::unpush(#shadow, #index));
+                if self.activity.is_useful(operand) {
+                    self.contribute(operand, taken)
+                } else {
+                    Ok(quote!(let _ = #taken;))
+                }
+            }
             Stmt::Assign { place, operand, .. } => {
                 if !self.activity.useful.contains(&place.root) {
                     return Ok(TokenStream::new());
                 }
                 let adjoint = self.place_adjoint(place)?;
-                let taken = quote!(#ir::take(&mut #adjoint));
+                let taken = quote!(#ir::take(#adjoint));
                 if self.activity.is_useful(operand) {
                     self.contribute(operand, taken)
                 } else {
@@ -741,6 +933,16 @@ impl Emitter<'_> {
                 }
                 let cond = self.read_back(cond)?;
                 Ok(quote!(if #cond { #then_tokens } else { #else_tokens }))
+            }
+            Stmt::Loop { body, .. } => {
+                let index = self.loop_index(stmt);
+                let count = format_ident!("__ad_count_{}", index);
+                let body_tokens = self.backward_block(body, depth + 1, None)?;
+                Ok(quote! {
+                    for _ in 0..#count {
+                        #body_tokens
+                    }
+                })
             }
             Stmt::For { binding, body, .. } => {
                 let index = self.loop_index(stmt);
@@ -829,15 +1031,37 @@ impl Emitter<'_> {
                 let mut contributions = TokenStream::new();
                 for (position, arg) in args.iter().enumerate() {
                     let position = syn::Index::from(position);
-                    contributions.extend(self.contribute(arg, quote!(__ad_c.#position))?);
+                    // The argument may have been coerced at the call (an array to a slice).
+                    contributions.extend(self.contribute_with(
+                        arg,
+                        quote!(__ad_c.#position),
+                        "accumulate_argument",
+                    )?);
                 }
                 tokens.extend(quote!({ let __ad_c = #pullback(#cotangent); #contributions }));
             }
             Rvalue::Ref(place) => tokens.extend(self.contribute(place, cotangent)?),
+            Rvalue::VecRepeat(element, _) => {
+                tokens.extend(self.contribute(element, quote!(#ir::repeat_back(#cotangent)))?);
+            }
+            Rvalue::VecOf(elements) => {
+                let count = elements.len();
+                let mut contributions = TokenStream::new();
+                for (position, element) in elements.iter().enumerate() {
+                    contributions.extend(
+                        self.contribute(element, quote!(#ir::take(&mut __ad_c[#position])))?,
+                    );
+                }
+                tokens.extend(quote! {{
+                    let mut __ad_c = #ir::elements_back(#cotangent, #count);
+                    #contributions
+                }});
+            }
             Rvalue::Cast(..)
             | Rvalue::DataBinary(..)
             | Rvalue::Not(_)
             | Rvalue::DataMethod { .. }
+            | Rvalue::EmptyVec(_)
             | Rvalue::Range { .. } => {}
         }
         Ok(tokens)

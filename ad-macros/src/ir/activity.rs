@@ -80,10 +80,13 @@ pub fn differentiable_operands(rvalue: &Rvalue) -> Vec<&Operand> {
         Rvalue::Cast(operand, ty) if is_float_type(ty) => vec![operand],
         Rvalue::Call { args, .. } => args.iter().collect(),
         Rvalue::Ref(place) => vec![place],
+        Rvalue::VecRepeat(element, _) => vec![element],
+        Rvalue::VecOf(elements) => elements.iter().collect(),
         Rvalue::Cast(..)
         | Rvalue::DataBinary(..)
         | Rvalue::Not(_)
         | Rvalue::DataMethod { .. }
+        | Rvalue::EmptyVec(_)
         | Rvalue::Range { .. } => Vec::new(),
     }
 }
@@ -120,7 +123,7 @@ fn forward(block: &Block, active: &mut HashSet<Root>) {
                     active.insert(Root::Var(*var));
                 }
             }
-            Stmt::Assign { place, operand, .. } => {
+            Stmt::Assign { place, operand, .. } | Stmt::Push { place, operand, .. } => {
                 if is_active(operand, active) {
                     active.insert(place.root);
                 }
@@ -144,7 +147,7 @@ fn forward(block: &Block, active: &mut HashSet<Root>) {
                     }
                 }
             }
-            Stmt::For { body, .. } => forward(body, active),
+            Stmt::For { body, .. } | Stmt::Loop { body, .. } => forward(body, active),
         }
     }
 }
@@ -174,7 +177,7 @@ fn backward(block: &Block, active: &HashSet<Root>, useful: &mut HashSet<Root>) {
                     }
                 }
             }
-            Stmt::Assign { place, operand, .. } => {
+            Stmt::Assign { place, operand, .. } | Stmt::Push { place, operand, .. } => {
                 if useful.contains(&place.root) {
                     mark_operand(operand, active, useful);
                 }
@@ -196,7 +199,7 @@ fn backward(block: &Block, active: &HashSet<Root>, useful: &mut HashSet<Root>) {
                 backward(then_branch, active, useful);
                 backward(else_branch, active, useful);
             }
-            Stmt::For { body, .. } => backward(body, active, useful),
+            Stmt::For { body, .. } | Stmt::Loop { body, .. } => backward(body, active, useful),
         }
     }
 }

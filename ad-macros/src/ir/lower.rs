@@ -37,6 +37,8 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         values: Vec::new(),
         vars: Vec::new(),
         scopes: vec![HashMap::new()],
+        loops: Vec::new(),
+        exit: None,
     };
     let mut params = Vec::new();
     for param in &function.params {
@@ -54,7 +56,11 @@ pub fn lower(function: &Function) -> Lowered<Body> {
     if let Some(checkpoint) = crate::attr::find_checkpoint(&function.body) {
         return not_yet(&checkpoint, "inner `#[checkpoint]`s");
     }
-    let block = lowering.block(&function.body)?;
+    let block = if returns_early(&function.body) {
+        lowering.body_with_exits(&function.body)?
+    } else {
+        lowering.block(&function.body)?
+    };
     Ok(Body {
         values: lowering.values,
         vars: lowering.vars,
@@ -67,6 +73,23 @@ struct Lowering {
     values: Vec<ValueInfo>,
     vars: Vec<VarInfo>,
     scopes: Vec<HashMap<String, Root>>,
+    /// The loops around the code being lowered, innermost last.
+    loops: Vec<LoopContext>,
+    /// With an early `return` in the body: whether it returned, and the value.
+    exit: Option<FunctionExit>,
+}
+
+struct LoopContext {
+    label: Option<String>,
+    flags: LoopFlags,
+    /// Where `break value` puts its value (`loop` as an expression).
+    result: Option<Var>,
+}
+
+#[derive(Clone, Copy)]
+struct FunctionExit {
+    returned: Var,
+    value: Var,
 }
 
 impl Lowering {
@@ -104,26 +127,328 @@ impl Lowering {
     }
 
     fn block(&mut self, block: &syn::Block) -> Lowered<Block> {
-        self.scoped(|this| {
-            let mut stmts = Vec::new();
-            let mut result = None;
-            let count = block.stmts.len();
-            for (index, stmt) in block.stmts.iter().enumerate() {
-                let last = index + 1 == count;
-                match stmt {
-                    syn::Stmt::Local(local) => this.local(local, &mut stmts)?,
-                    syn::Stmt::Expr(expr, None) if last => {
-                        result = this.value_of(expr, &mut stmts)?;
-                    }
-                    syn::Stmt::Expr(expr, _) => {
-                        this.effect(expr, &mut stmts)?;
-                    }
-                    syn::Stmt::Item(item) => return not_yet(item, "items in the body"),
-                    syn::Stmt::Macro(mac) => return not_yet(mac, "macros"),
+        self.scoped(|this| this.statements(&block.stmts, false))
+    }
+
+    /// A function body with an early `return`: every exit, and the tail, go to the exit
+    /// variables, and the body's value is read from them at the end.
+    fn body_with_exits(&mut self, block: &syn::Block) -> Lowered<Block> {
+        let span = block.span();
+        let returned = self.new_flag("returned", span);
+        let value = self.new_var(&Ident::new("returned_value", span));
+        self.exit = Some(FunctionExit { returned, value });
+        let mut stmts = vec![
+            Stmt::DeclareVar {
+                var: returned,
+                init: Some(flag_value(false, span)),
+            },
+            // Every path assigns it before it is read, which rustc cannot see through the
+            // flags: it starts as the default of its type.
+            Stmt::DeclareVar {
+                var: value,
+                init: Some(default_value(span)),
+            },
+        ];
+        let lowered = self.scoped(|this| this.statements(&block.stmts, true))?;
+        stmts.extend(lowered.stmts);
+        let result = self.read(var_place(value, span), span, &mut stmts);
+        Ok(Block {
+            stmts,
+            result: Some(Operand::Value(result)),
+        })
+    }
+
+    /// The statements of a block. After one that may leave the block early (`break`,
+    /// `continue`, `return`), the rest is guarded by the flag that exit sets. With
+    /// `tail_returns`, the tail expression is the function's value.
+    fn statements(&mut self, stmts_in: &[syn::Stmt], tail_returns: bool) -> Lowered<Block> {
+        let mut stmts = Vec::new();
+        let mut result = None;
+        let count = stmts_in.len();
+        for (index, stmt) in stmts_in.iter().enumerate() {
+            let last = index + 1 == count;
+            match stmt {
+                syn::Stmt::Local(local) => self.local(local, &mut stmts)?,
+                syn::Stmt::Expr(expr, None) if last && tail_returns => {
+                    self.lower_return(Some(expr), expr.span(), &mut stmts)?;
+                }
+                syn::Stmt::Expr(expr, None) if last => {
+                    result = self.value_of(expr, &mut stmts)?;
+                }
+                syn::Stmt::Expr(expr, _) => {
+                    self.effect(expr, &mut stmts)?;
+                }
+                syn::Stmt::Item(item) => return not_yet(item, "items in the body"),
+                syn::Stmt::Macro(mac) => return not_yet(mac, "macros"),
+            }
+            let rest = &stmts_in[index + 1..];
+            if !rest.is_empty() && leaves(stmt) {
+                let span = rest[0].span();
+                let Some(flag) = self.exit_flag() else {
+                    return not_yet(stmt, "this exit");
+                };
+                let skipped = self.read(var_place(flag, span), span, &mut stmts);
+                let go_on = self.new_value(None, span);
+                stmts.push(Stmt::Let(Let {
+                    value: go_on,
+                    rvalue: Rvalue::Not(Operand::Value(skipped)),
+                    span,
+                }));
+                let guarded = self.scoped(|this| this.statements(rest, tail_returns))?;
+                if guarded.result.is_some() {
+                    return not_yet(stmt, "a value after an early exit in a block");
+                }
+                stmts.push(Stmt::If {
+                    cond: Operand::Value(go_on),
+                    then_branch: guarded,
+                    else_branch: Block {
+                        stmts: Vec::new(),
+                        result: None,
+                    },
+                    result: None,
+                    span,
+                });
+                break;
+            }
+        }
+        Ok(Block { stmts, result })
+    }
+
+    /// The flag an exit from the code being lowered sets: the innermost loop's `skip`, or at
+    /// the function's top level `returned`.
+    fn exit_flag(&self) -> Option<Var> {
+        match self.loops.last() {
+            Some(context) => Some(context.flags.skip),
+            None => self.exit.map(|exit| exit.returned),
+        }
+    }
+
+    fn new_flag(&mut self, name: &str, span: Span) -> Var {
+        self.new_var(&Ident::new(name, span))
+    }
+
+    fn set_flag(&self, var: Var, span: Span, stmts: &mut Vec<Stmt>) {
+        stmts.push(Stmt::Assign {
+            place: var_place(var, span),
+            operand: flag_value(true, span),
+            span,
+        });
+    }
+
+    /// `break` or `continue` (to a label or the innermost loop): the loops inside the target
+    /// stop; the target skips the rest of its iteration and, for a `break`, stops.
+    fn lower_loop_exit(
+        &mut self,
+        label: Option<&syn::Lifetime>,
+        value: Option<&Expr>,
+        is_break: bool,
+        node: &Expr,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<()> {
+        let span = node.span();
+        let target = match label {
+            Some(label) => {
+                let name = label.ident.to_string();
+                self.loops
+                    .iter()
+                    .rposition(|context| context.label.as_deref() == Some(name.as_str()))
+            }
+            None => self.loops.len().checked_sub(1),
+        };
+        let Some(target) = target else {
+            return not_yet(node, "`break` out of a labeled block");
+        };
+        if let Some(value) = value {
+            let operand = self.operand(value, stmts)?;
+            let Some(result) = self.loops[target].result else {
+                return not_yet(node, "`break` with a value here");
+            };
+            stmts.push(Stmt::Assign {
+                place: var_place(result, span),
+                operand,
+                span,
+            });
+        }
+        let inner: Vec<LoopFlags> = self.loops[target + 1..]
+            .iter()
+            .map(|context| context.flags)
+            .collect();
+        for flags in inner {
+            self.set_flag(flags.skip, span, stmts);
+            self.set_flag(flags.broken, span, stmts);
+        }
+        let flags = self.loops[target].flags;
+        self.set_flag(flags.skip, span, stmts);
+        if is_break {
+            self.set_flag(flags.broken, span, stmts);
+        }
+        Ok(())
+    }
+
+    /// `return value` (or the tail of a body with early returns): the value goes to the exit
+    /// variable, every loop around stops.
+    fn lower_return(
+        &mut self,
+        value: Option<&Expr>,
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<()> {
+        let Some(exit) = self.exit else {
+            return Err(NotYet {
+                span,
+                what: "`return` here",
+            });
+        };
+        if let Some(value) = value {
+            match self.value_of(value, stmts)? {
+                Some(operand) => stmts.push(Stmt::Assign {
+                    place: var_place(exit.value, span),
+                    operand,
+                    span,
+                }),
+                // The tail was itself an exit (`return x` as the last statement).
+                None if self.always_exits(value) => return Ok(()),
+                None => {
+                    return Err(NotYet {
+                        span,
+                        what: "a body whose tail gives no value",
+                    })
                 }
             }
-            Ok(Block { stmts, result })
+        }
+        let loops: Vec<LoopFlags> = self.loops.iter().map(|context| context.flags).collect();
+        for flags in loops {
+            self.set_flag(flags.skip, span, stmts);
+            self.set_flag(flags.broken, span, stmts);
+        }
+        self.set_flag(exit.returned, span, stmts);
+        Ok(())
+    }
+
+    fn always_exits(&self, expr: &Expr) -> bool {
+        matches!(
+            strip(expr),
+            Expr::Return(_) | Expr::Break(_) | Expr::Continue(_)
+        )
+    }
+
+    /// Opens a loop's context: its flags are declared before it and reset as each iteration
+    /// starts.
+    fn open_loop(
+        &mut self,
+        label: Option<&syn::Label>,
+        result: Option<Var>,
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) -> LoopFlags {
+        let flags = LoopFlags {
+            skip: self.new_flag("skip", span),
+            broken: self.new_flag("broken", span),
+        };
+        for var in [flags.skip, flags.broken] {
+            stmts.push(Stmt::DeclareVar {
+                var,
+                init: Some(flag_value(false, span)),
+            });
+        }
+        self.loops.push(LoopContext {
+            label: label.map(|label| label.name.ident.to_string()),
+            flags,
+            result,
+        });
+        flags
+    }
+
+    /// A loop body whose iteration starts by clearing `skip`.
+    fn loop_body(&mut self, flags: LoopFlags, body: &syn::Block, span: Span) -> Lowered<Block> {
+        let lowered = self.block(body)?;
+        if lowered.result.is_some() {
+            return not_yet(body, "a loop body with a value");
+        }
+        let mut stmts = vec![Stmt::Assign {
+            place: var_place(flags.skip, span),
+            operand: flag_value(false, span),
+            span,
+        }];
+        stmts.extend(lowered.stmts);
+        Ok(Block {
+            stmts,
+            result: None,
         })
+    }
+
+    /// `loop { .. }` and `while cond { .. }`; the value of a `loop` is what `break` gave.
+    fn lower_loop(&mut self, expr: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Option<Operand>> {
+        let span = expr.span();
+        let (label, body, condition) = match expr {
+            Expr::Loop(expr_loop) => (&expr_loop.label, &expr_loop.body, None),
+            Expr::While(expr_while) => {
+                if contains_let(&expr_while.cond) {
+                    return not_yet(&expr_while.cond, "`while let`");
+                }
+                (&expr_while.label, &expr_while.body, Some(&*expr_while.cond))
+            }
+            _ => return not_yet(expr, "this loop"),
+        };
+        let result = match expr {
+            Expr::Loop(_) if breaks_with_value(body) => {
+                let var = self.new_var(&Ident::new("loop_value", span));
+                stmts.push(Stmt::DeclareVar {
+                    var,
+                    init: Some(default_value(span)),
+                });
+                Some(var)
+            }
+            _ => None,
+        };
+        let flags = self.open_loop(label.as_ref(), result, span, stmts);
+        let lowered = self.scoped(|this| {
+            let mut body_stmts = vec![Stmt::Assign {
+                place: var_place(flags.skip, span),
+                operand: flag_value(false, span),
+                span,
+            }];
+            match condition {
+                None => {
+                    let block = this.block(body)?;
+                    if block.result.is_some() {
+                        return not_yet(body, "a loop body with a value");
+                    }
+                    body_stmts.extend(block.stmts);
+                }
+                Some(condition) => {
+                    let cond = this.operand(condition, &mut body_stmts)?;
+                    let block = this.block(body)?;
+                    if block.result.is_some() {
+                        return not_yet(body, "a loop body with a value");
+                    }
+                    let mut stop = Vec::new();
+                    this.set_flag(flags.skip, span, &mut stop);
+                    this.set_flag(flags.broken, span, &mut stop);
+                    body_stmts.push(Stmt::If {
+                        cond,
+                        then_branch: block,
+                        else_branch: Block {
+                            stmts: stop,
+                            result: None,
+                        },
+                        result: None,
+                        span,
+                    });
+                }
+            }
+            Ok(Block {
+                stmts: body_stmts,
+                result: None,
+            })
+        });
+        self.loops.pop();
+        stmts.push(Stmt::Loop {
+            body: lowered?,
+            flags,
+            span,
+        });
+        Ok(result.map(|var| Operand::Value(self.read(var_place(var, span), span, stmts))))
     }
 
     fn local(&mut self, local: &syn::Local, stmts: &mut Vec<Stmt>) -> Lowered<()> {
@@ -179,8 +504,10 @@ impl Lowering {
             }
             Expr::Binary(binary) => match compound_op(&binary.op) {
                 Some(op) => {
-                    let place = self.assigned_place(&binary.left, stmts)?;
+                    // On primitive operands (what `f64` code has) Rust evaluates the right
+                    // operand first, then the place.
                     let right = self.operand(&binary.right, stmts)?;
+                    let place = self.assigned_place(&binary.left, stmts)?;
                     let old = self.read(place.clone(), binary.left.span(), stmts);
                     let new = self.new_value(None, binary.span());
                     stmts.push(Stmt::Let(Let {
@@ -197,6 +524,23 @@ impl Lowering {
                 }
                 None => self.value_of(expr, stmts).map(drop),
             },
+            Expr::MethodCall(call)
+                if call.method == "push" && call.args.len() == 1 && call.turbofish.is_none() =>
+            {
+                let place = self.place(&call.receiver, stmts)?;
+                if !matches!(place.root, Root::Var(_)) {
+                    return not_yet(&call.receiver, "`push` onto anything but a variable");
+                }
+                let operand = self.operand(&call.args[0], stmts)?;
+                let index = self.new_value(None, call.span());
+                stmts.push(Stmt::Push {
+                    place,
+                    operand,
+                    index,
+                    span: call.span(),
+                });
+                Ok(())
+            }
             _ => self.value_of(expr, stmts).map(drop),
         }
     }
@@ -206,6 +550,16 @@ impl Lowering {
         match expr {
             Expr::If(expr_if) => self.lower_if(expr_if, stmts),
             Expr::ForLoop(for_loop) => self.lower_for(for_loop, stmts).map(|()| None),
+            Expr::Loop(_) | Expr::While(_) => self.lower_loop(expr, stmts),
+            Expr::Break(exit) => self
+                .lower_loop_exit(exit.label.as_ref(), exit.expr.as_deref(), true, expr, stmts)
+                .map(|()| None),
+            Expr::Continue(exit) => self
+                .lower_loop_exit(exit.label.as_ref(), None, false, expr, stmts)
+                .map(|()| None),
+            Expr::Return(exit) => self
+                .lower_return(exit.expr.as_deref(), expr.span(), stmts)
+                .map(|()| None),
             Expr::Block(block) if block.label.is_none() && block.attrs.is_empty() => {
                 let lowered = self.block(&block.block)?;
                 stmts.extend(lowered.stmts);
@@ -333,6 +687,7 @@ impl Lowering {
             }
             Expr::Cast(cast) => Rvalue::Cast(self.operand(&cast.expr, stmts)?, (*cast.ty).clone()),
             Expr::Call(call) => self.call(call, stmts)?,
+            Expr::Macro(mac) if mac.mac.path.is_ident("vec") => self.vec_macro(&mac.mac, stmts)?,
             Expr::Reference(reference) => {
                 if reference.mutability.is_some() {
                     return not_yet(expr, "`&mut` references");
@@ -353,13 +708,19 @@ impl Lowering {
             Expr::Block(block) if block.label.is_some() => {
                 return not_yet(expr, "labeled blocks");
             }
+            Expr::Loop(_) => {
+                return match self.value_of(expr, stmts)? {
+                    Some(operand) => Ok(operand),
+                    None => not_yet(expr, "a `loop` without `break value` used as a value"),
+                };
+            }
             Expr::If(_) | Expr::Block(_) => {
                 return match self.value_of(expr, stmts)? {
                     Some(operand) => Ok(operand),
                     None => not_yet(expr, "a `()`-valued block used as a value"),
                 };
             }
-            _ => return not_yet(expr, "this expression"),
+            _ => return not_yet(expr, expression_kind(expr)),
         };
         let value = self.new_value(None, span);
         stmts.push(Stmt::Let(Let {
@@ -368,6 +729,25 @@ impl Lowering {
             span,
         }));
         Ok(Operand::Value(value))
+    }
+
+    fn vec_macro(&mut self, mac: &syn::Macro, stmts: &mut Vec<Stmt>) -> Lowered<Rvalue> {
+        let tokens = &mac.tokens;
+        match syn::parse2::<Expr>(quote::quote!([#tokens])) {
+            Ok(Expr::Repeat(repeat)) => {
+                let element = self.operand(&repeat.expr, stmts)?;
+                let count = self.operand(&repeat.len, stmts)?;
+                Ok(Rvalue::VecRepeat(element, count))
+            }
+            Ok(Expr::Array(array)) => Ok(Rvalue::VecOf(
+                array
+                    .elems
+                    .iter()
+                    .map(|element| self.operand(element, stmts))
+                    .collect::<Lowered<Vec<_>>>()?,
+            )),
+            _ => not_yet(mac, "this form of `vec!`"),
+        }
     }
 
     fn call(&mut self, call: &syn::ExprCall, stmts: &mut Vec<Stmt>) -> Lowered<Rvalue> {
@@ -387,6 +767,19 @@ impl Lowering {
             .iter()
             .map(|arg| self.operand(arg, stmts))
             .collect::<Lowered<Vec<_>>>()?;
+        let segments: Vec<String> = func
+            .path
+            .segments
+            .iter()
+            .map(|segment| segment.ident.to_string())
+            .collect();
+        match (segments.as_slice(), args.len()) {
+            ([vec, new], 0) if vec == "Vec" && new == "new" => return Ok(Rvalue::EmptyVec(None)),
+            ([vec, with], 1) if vec == "Vec" && with == "with_capacity" => {
+                return Ok(Rvalue::EmptyVec(Some(args.remove(0))));
+            }
+            _ => {}
+        }
         match classify_callee_path(&func.path) {
             Callee::FloatAssociated(name) if name == "from" && args.len() == 1 => {
                 let float: syn::Type = syn::parse_quote!(f64);
@@ -498,12 +891,6 @@ impl Lowering {
     }
 
     fn lower_for(&mut self, for_loop: &syn::ExprForLoop, stmts: &mut Vec<Stmt>) -> Lowered<()> {
-        if for_loop.label.is_some() {
-            return not_yet(for_loop, "labeled loops");
-        }
-        if has_exits(&for_loop.body) {
-            return not_yet(for_loop, "`break`, `continue` and `return` in loops");
-        }
         let Expr::Range(_) = strip(&for_loop.expr) else {
             return not_yet(&for_loop.expr, "`for` over anything but a range");
         };
@@ -521,12 +908,25 @@ impl Lowering {
             Pat::Wild(wild) => (self.new_value(None, wild.span()), None),
             other => return not_yet(other, "this loop pattern"),
         };
+        let span = for_loop.span();
+        let flags = if has_exits(&for_loop.body) {
+            Some(self.open_loop(for_loop.label.as_ref(), None, span, stmts))
+        } else {
+            None
+        };
         let body = self.scoped(|this| {
             if let Some(name) = name {
                 this.bind(name, Root::Value(binding));
             }
-            this.block(&for_loop.body)
-        })?;
+            match flags {
+                Some(flags) => this.loop_body(flags, &for_loop.body, span),
+                None => this.block(&for_loop.body),
+            }
+        });
+        if flags.is_some() {
+            self.loops.pop();
+        }
+        let body = body?;
         if body.result.is_some() {
             return not_yet(&for_loop.body, "a loop body with a value");
         }
@@ -534,7 +934,8 @@ impl Lowering {
             binding,
             range,
             body,
-            span: for_loop.span(),
+            flags,
+            span,
         });
         Ok(())
     }
@@ -592,9 +993,13 @@ impl Lowering {
 
     fn assigned_place(&mut self, expr: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Place> {
         let place = self.place(expr, stmts)?;
+        let indices_only = place
+            .projections
+            .iter()
+            .all(|projection| matches!(projection, Projection::Index(_)));
         match place.root {
-            Root::Var(_) if place.projections.is_empty() => Ok(place),
-            Root::Var(_) => not_yet(expr, "writes to parts of a variable"),
+            Root::Var(_) if indices_only => Ok(place),
+            Root::Var(_) => not_yet(expr, "writes to fields of a variable"),
             Root::Value(_) => not_yet(expr, "writes through a parameter or an immutable binding"),
         }
     }
@@ -694,4 +1099,177 @@ fn has_exits(body: &syn::Block) -> bool {
     let mut finder = Finder(false);
     finder.visit_block(body);
     finder.0
+}
+
+/// What the IR engine calls an expression it does not lower yet.
+fn expression_kind(expr: &Expr) -> &'static str {
+    match expr {
+        Expr::Array(_) => "array literals",
+        Expr::Assign(_) => "assignments inside expressions",
+        Expr::Async(_) | Expr::Await(_) => "`async`",
+        Expr::Break(_) => "`break`",
+        Expr::Closure(_) => "closures",
+        Expr::Const(_) => "inline `const`",
+        Expr::Continue(_) => "`continue`",
+        Expr::ForLoop(_) => "loops used as values",
+        Expr::Let(_) => "`let` in conditions",
+        Expr::Loop(_) => "`loop`",
+        Expr::Macro(_) => "macros",
+        Expr::Match(_) => "`match`",
+        Expr::Repeat(_) => "array repeat literals",
+        Expr::Return(_) => "`return`",
+        Expr::Struct(_) => "struct literals",
+        Expr::Try(_) => "`?`",
+        Expr::Tuple(_) => "tuples",
+        Expr::Unsafe(_) => "`unsafe`",
+        Expr::While(_) => "`while`",
+        _ => "this expression",
+    }
+}
+
+fn var_place(var: Var, span: Span) -> Place {
+    Place {
+        root: Root::Var(var),
+        projections: Vec::new(),
+        span,
+    }
+}
+
+fn default_value(span: Span) -> Operand {
+    Operand::Constant(Constant {
+        tokens: quote::quote_spanned!(span=> ::core::default::Default::default()),
+        kind: ConstantKind::Data,
+        span,
+    })
+}
+
+fn flag_value(value: bool, span: Span) -> Operand {
+    Operand::Constant(Constant {
+        tokens: if value {
+            quote::quote_spanned!(span=> true)
+        } else {
+            quote::quote_spanned!(span=> false)
+        },
+        kind: ConstantKind::Data,
+        span,
+    })
+}
+
+/// Whether the function body has a `return` (outside closures).
+fn returns_early(body: &syn::Block) -> bool {
+    struct Finder(bool);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
+            self.0 = true;
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+    }
+    let mut finder = Finder(false);
+    finder.visit_block(body);
+    finder.0
+}
+
+/// Whether a `loop` body has a `break` with a value for this loop.
+fn breaks_with_value(body: &syn::Block) -> bool {
+    struct Finder {
+        found: bool,
+        depth: usize,
+    }
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_expr_break(&mut self, exit: &'ast syn::ExprBreak) {
+            if exit.expr.is_some() && (self.depth == 0 || exit.label.is_some()) {
+                self.found = true;
+            }
+            syn::visit::visit_expr_break(self, exit);
+        }
+        fn visit_expr_loop(&mut self, inner: &'ast syn::ExprLoop) {
+            self.depth += 1;
+            syn::visit::visit_expr_loop(self, inner);
+            self.depth -= 1;
+        }
+        fn visit_expr_while(&mut self, inner: &'ast syn::ExprWhile) {
+            self.depth += 1;
+            syn::visit::visit_expr_while(self, inner);
+            self.depth -= 1;
+        }
+        fn visit_expr_for_loop(&mut self, inner: &'ast syn::ExprForLoop) {
+            self.depth += 1;
+            syn::visit::visit_expr_for_loop(self, inner);
+            self.depth -= 1;
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+    }
+    let mut finder = Finder {
+        found: false,
+        depth: 0,
+    };
+    finder.visit_block(body);
+    finder.found
+}
+
+/// Whether a statement may leave the block it is in early: a `return`, or a `break` or
+/// `continue` whose loop is outside the statement.
+fn leaves(stmt: &syn::Stmt) -> bool {
+    struct Finder {
+        found: bool,
+        /// Labels of the loops inside the statement around the current point; `None` for
+        /// an unlabeled one.
+        inside: Vec<Option<String>>,
+    }
+    impl Finder {
+        fn exits(&self, label: Option<&syn::Lifetime>) -> bool {
+            match label {
+                None => self.inside.is_empty(),
+                Some(label) => {
+                    let name = label.ident.to_string();
+                    !self
+                        .inside
+                        .iter()
+                        .any(|inner| inner.as_deref() == Some(name.as_str()))
+                }
+            }
+        }
+        fn enter(&mut self, label: &Option<syn::Label>) {
+            self.inside
+                .push(label.as_ref().map(|label| label.name.ident.to_string()));
+        }
+    }
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
+            self.found = true;
+        }
+        fn visit_expr_break(&mut self, exit: &'ast syn::ExprBreak) {
+            if self.exits(exit.label.as_ref()) {
+                self.found = true;
+            }
+            syn::visit::visit_expr_break(self, exit);
+        }
+        fn visit_expr_continue(&mut self, exit: &'ast syn::ExprContinue) {
+            if self.exits(exit.label.as_ref()) {
+                self.found = true;
+            }
+        }
+        fn visit_expr_loop(&mut self, inner: &'ast syn::ExprLoop) {
+            self.enter(&inner.label);
+            syn::visit::visit_expr_loop(self, inner);
+            self.inside.pop();
+        }
+        fn visit_expr_while(&mut self, inner: &'ast syn::ExprWhile) {
+            self.enter(&inner.label);
+            syn::visit::visit_expr_while(self, inner);
+            self.inside.pop();
+        }
+        fn visit_expr_for_loop(&mut self, inner: &'ast syn::ExprForLoop) {
+            self.enter(&inner.label);
+            syn::visit::visit_expr_for_loop(self, inner);
+            self.inside.pop();
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+    }
+    let mut finder = Finder {
+        found: false,
+        inside: Vec::new(),
+    };
+    finder.visit_stmt(stmt);
+    finder.found
 }

@@ -153,6 +153,12 @@ pub enum Rvalue {
     },
     /// `&place` (the operand is an `Operand::Place`).
     Ref(Operand),
+    /// `vec![element; count]`.
+    VecRepeat(Operand, Operand),
+    /// `vec![a, b, ..]`.
+    VecOf(Vec<Operand>),
+    /// `Vec::new()`, `Vec::with_capacity(n)`.
+    EmptyVec(Option<Operand>),
     /// `a..b`, `a..=b`: data.
     Range {
         start: Option<Operand>,
@@ -184,6 +190,13 @@ pub enum Stmt {
         operand: Operand,
         span: Span,
     },
+    /// `place.push(operand)`; `index` is the place's length before, where the element goes.
+    Push {
+        place: Place,
+        operand: Operand,
+        index: Value,
+        span: Span,
+    },
     If {
         cond: Operand,
         then_branch: Block,
@@ -192,13 +205,31 @@ pub enum Stmt {
         result: Option<Value>,
         span: Span,
     },
-    /// `for pat in start..end` over a range (the only loop the first step lowers).
+    /// `for pat in start..end` over a range.
     For {
         binding: Value,
         range: Operand,
         body: Block,
+        /// When the body can leave the loop early.
+        flags: Option<LoopFlags>,
         span: Span,
     },
+    /// `loop` (and `while`, lowered to a `loop` whose body tests the condition first): runs
+    /// until its `broken` flag is set.
+    Loop {
+        body: Block,
+        flags: LoopFlags,
+        span: Span,
+    },
+}
+
+/// `break`, `continue` and `return` are lowered to flags, so control flow stays structured:
+/// an exit sets `skip` (the rest of the iteration is guarded by `!skip`) and, for a `break`,
+/// `broken` (the loop stops at the end of the iteration). Both are data variables.
+#[derive(Clone, Copy)]
+pub struct LoopFlags {
+    pub skip: Var,
+    pub broken: Var,
 }
 
 pub struct Block {
@@ -248,7 +279,7 @@ pub fn for_each_stmt<'b>(block: &'b Block, visit: &mut impl FnMut(&'b Stmt)) {
                 for_each_stmt(then_branch, visit);
                 for_each_stmt(else_branch, visit);
             }
-            Stmt::For { body, .. } => for_each_stmt(body, visit),
+            Stmt::For { body, .. } | Stmt::Loop { body, .. } => for_each_stmt(body, visit),
             _ => {}
         }
     }

@@ -11,6 +11,32 @@ pub fn accumulate<T: Adjoint>(adjoint: &mut T, contribution: T) {
     adjoint.accumulate(contribution);
 }
 
+/// How a callee's adjoint of a parameter adds to the adjoint of the argument, whose type may
+/// differ by a coercion at the call (`&[f64; 2]` passed as `&[f64]`).
+pub trait AccumulateArgument<C> {
+    fn accumulate_argument(&mut self, contribution: C);
+}
+
+impl<A: Adjoint> AccumulateArgument<A> for A {
+    #[inline(always)]
+    fn accumulate_argument(&mut self, contribution: A) {
+        self.accumulate(contribution);
+    }
+}
+
+impl<T: Adjoint, const N: usize> AccumulateArgument<Vec<T>> for [T; N] {
+    fn accumulate_argument(&mut self, contribution: Vec<T>) {
+        for (adjoint, part) in self.iter_mut().zip(contribution) {
+            adjoint.accumulate(part);
+        }
+    }
+}
+
+#[inline(always)]
+pub fn accumulate_argument<A: AccumulateArgument<C>, C>(adjoint: &mut A, contribution: C) {
+    adjoint.accumulate_argument(contribution);
+}
+
 /// The adjoint of a variable about to be overwritten, leaving zero behind.
 #[inline(always)]
 pub fn take<T: Adjoint>(adjoint: &mut T) -> T {
@@ -90,45 +116,11 @@ macro_rules! data_arithmetic {
 
 data_arithmetic!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
 
-/// The zero adjoint of a parameter, shaped as the parameter: reverse mode's result for it
-/// when no derivative reaches it.
-pub trait ZeroAdjoint {
-    type Adjoint;
-    fn zero_adjoint(&self) -> Self::Adjoint;
-}
-
-impl<S: Scalar> ZeroAdjoint for S {
-    type Adjoint = S;
-    #[inline(always)]
-    fn zero_adjoint(&self) -> S {
-        S::zero()
-    }
-}
-
-impl<S: Scalar> ZeroAdjoint for [S] {
-    type Adjoint = Vec<S>;
-    fn zero_adjoint(&self) -> Vec<S> {
-        vec![S::zero(); self.len()]
-    }
-}
-
-impl<S: Scalar> ZeroAdjoint for Vec<S> {
-    type Adjoint = Vec<S>;
-    fn zero_adjoint(&self) -> Vec<S> {
-        vec![S::zero(); self.len()]
-    }
-}
-
-impl<S: Scalar, const N: usize> ZeroAdjoint for [S; N] {
-    type Adjoint = [S; N];
-    fn zero_adjoint(&self) -> [S; N] {
-        [S::zero(); N]
-    }
-}
-
+/// The zero adjoint shaped as a value: a parameter's adjoint when no derivative reaches it,
+/// the start of a call result's (a callee's pullback takes a cotangent of its result's shape).
 #[inline(always)]
-pub fn zero_adjoint<T: ZeroAdjoint + ?Sized>(value: &T) -> T::Adjoint {
-    value.zero_adjoint()
+pub fn zero_like<T: crate::adjoint::Diff + ?Sized>(value: &T) -> T::Adjoint {
+    value.zero_like()
 }
 
 /// What the backward sweep reads of a value defined inside a loop or a branch: one entry per
@@ -154,4 +146,94 @@ impl<T> Stack<T> {
             None => unreachable!("the backward sweep reads what the forward sweep kept"),
         }
     }
+}
+
+/// The adjoint of element `index` of a container's adjoint.
+pub trait Slots {
+    type Element;
+    fn slot(&mut self, index: usize) -> &mut Self::Element;
+}
+
+/// A `Vec`'s adjoint starts empty (a symbolic zero) and grows with zeros to where it is
+/// reached.
+impl<T: Adjoint> Slots for Vec<T> {
+    type Element = T;
+    #[inline(always)]
+    fn slot(&mut self, index: usize) -> &mut T {
+        if index >= self.len() {
+            self.resize(index + 1, T::zero());
+        }
+        &mut self[index]
+    }
+}
+
+impl<T, const N: usize> Slots for [T; N] {
+    type Element = T;
+    #[inline(always)]
+    fn slot(&mut self, index: usize) -> &mut T {
+        &mut self[index]
+    }
+}
+
+#[inline(always)]
+pub fn slot<C: Slots>(adjoint: &mut C, index: usize) -> &mut C::Element {
+    adjoint.slot(index)
+}
+
+/// The adjoint type of a value, held without the value (zero-sized): the backward sweep makes
+/// the value's adjoint from it.
+pub struct AdjointOf<A>(core::marker::PhantomData<A>);
+
+impl<A> Clone for AdjointOf<A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<A> Copy for AdjointOf<A> {}
+
+impl<A: Adjoint> AdjointOf<A> {
+    /// Before the value exists (its type is inferred from the assignment that follows).
+    #[inline(always)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        AdjointOf(core::marker::PhantomData)
+    }
+
+    #[inline(always)]
+    pub fn zero(self) -> A {
+        A::zero()
+    }
+}
+
+#[inline(always)]
+pub fn adjoint_of<T: crate::adjoint::Diff + ?Sized>(_: &T) -> AdjointOf<T::Adjoint> {
+    AdjointOf(core::marker::PhantomData)
+}
+
+/// The pullback of `vec![x; n]`: every element's adjoint goes to `x`.
+pub fn repeat_back<T: Adjoint>(cotangent: Vec<T>) -> T {
+    let mut total = T::zero();
+    for element in cotangent {
+        total.accumulate(element);
+    }
+    total
+}
+
+/// The pullback of `vec![a, b, ..]` (`count` elements): each element's adjoint, in order.
+pub fn elements_back<T: Adjoint>(mut cotangent: Vec<T>, count: usize) -> Vec<T> {
+    cotangent.resize(count, T::zero());
+    cotangent
+}
+
+/// The pullback of `v.push(x)` at index `index` (the length before): the adjoint of the
+/// pushed element, and the shadow shrinks back to the length before, as the value did.
+pub fn unpush<T: Adjoint>(adjoint: &mut Vec<T>, index: usize) -> T {
+    let element = if index < adjoint.len() {
+        core::mem::replace(&mut adjoint[index], T::zero())
+    } else {
+        T::zero()
+    };
+    adjoint.truncate(index);
+    element
 }
