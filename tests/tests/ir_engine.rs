@@ -379,3 +379,37 @@ fn evaluation_order_of_assignments() {
         43,
     );
 }
+
+/// What the previous engine refuses (its compile errors are pinned in `tests/ui`) and the IR
+/// engine differentiates: aliases and moves of containers, rows pushed and replaced.
+#[cfg(feature = "ir-engine")]
+mod beyond_the_previous_engine {
+    use super::*;
+
+    #[forward]
+    #[reverse]
+    fn alias(x: &[f64]) -> f64 {
+        let y = x;
+        y[0] * 2.0 + y[1] * y[0]
+    }
+
+    #[forward]
+    #[reverse]
+    fn rows(x: &[f64]) -> f64 {
+        let m = vec![vec![x[0]; 2]; 2];
+        let mut moved = m;
+        moved[1][0] *= x[1];
+        let mut pushed = Vec::new();
+        pushed.push(vec![x[0], 2.0 * x[1]]);
+        pushed.push(vec![x[0] * x[1]]);
+        pushed[0] = vec![pushed[1][0], x[2]];
+        moved[0][1] * moved[1][0] + pushed[0][0] * pushed[0][1] + pushed[1][0]
+    }
+
+    #[test]
+    fn aliases_moves_and_rows() {
+        on_ir_engine!(alias, rows);
+        check_slice_function_at_random_points(alias, alias_jvp, alias_vjp, 2, 47);
+        check_slice_function_at_random_points(rows, rows_jvp, rows_vjp, 3, 53);
+    }
+}

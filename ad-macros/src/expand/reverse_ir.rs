@@ -526,8 +526,10 @@ impl Emitter<'_> {
                 let rvalue = match rvalue {
                     // Data entering the computation (`cfg.lo` of a data parameter): a float of
                     // it becomes a constant of the scalar type, anything else stays as it is.
+                    // Variables hold what the body computed, already of the right type.
                     Rvalue::Use(Operand::Place(place))
-                        if !self.activity.active.contains(&place.root) =>
+                        if matches!(place.root, Root::Value(_))
+                            && !self.activity.active.contains(&place.root) =>
                     {
                         let read = self.place(place);
                         let scalar = names::scalar_param(place.span);
