@@ -87,7 +87,7 @@ impl power {
             } else {
                 let __ad_v_3 = __ad_v_n_1 - 1;
                 let (__ad_v_4, __ad_pb_4) = power::__ad_reverse(__ad_v_x_0, __ad_v_3);
-                __ad_keep_v_4.push(__ad_v_4);
+                __ad_keep_v_4.push(::ad_runtime::__private::ir::value_of(__ad_v_4));
                 __ad_keep_zero_4.push(::ad_runtime::__private::ir::zero_like(&__ad_v_4));
                 __ad_keep_pb_4.push(__ad_pb_4);
                 let __ad_v_5 = __ad_v_x_0 * __ad_v_4;
@@ -96,6 +96,8 @@ impl power {
             };
             let __ad_ty_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_6);
             let __ad_result = __ad_v_6;
+            let __ad_v_2 = ::ad_runtime::__private::ir::value_of(__ad_v_2);
+            let __ad_v_x_0 = ::ad_runtime::__private::ir::value_of(__ad_v_x_0);
             (
                 __ad_result,
                 ::std::boxed::Box::new(move |__ad_ct: __S| {
@@ -113,8 +115,8 @@ impl power {
                             );
                             {
                                 let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                    __ad_v_x_0,
-                                    __ad_v_4,
+                                    ::ad_runtime::__private::ir::value_of(__ad_v_x_0),
+                                    ::ad_runtime::__private::ir::value_of(__ad_v_4),
                                     __ad_dv_5,
                                 );
                                 ::ad_runtime::__private::ir::accumulate(

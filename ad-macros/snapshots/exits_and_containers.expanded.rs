@@ -139,7 +139,7 @@ impl first_large {
             let mut __ad_count_0 = 0usize;
             for __ad_v_i_5 in __ad_v_4 {
                 __ad_count_0 += 1;
-                __ad_keep_v_i_5.push(__ad_v_i_5);
+                __ad_keep_v_i_5.push(::ad_runtime::__private::ir::value_of(__ad_v_i_5));
                 __ad_m_skip_1 = false;
                 let __ad_v_6 = __ad_v_x_0[__ad_v_i_5];
                 let __ad_v_7 = __ad_v_6 < <__S as ::ad_runtime::Scalar>::from_f64(0.0);
@@ -148,16 +148,18 @@ impl first_large {
                 } else {}
                 let __ad_v_8 = __ad_m_skip_1;
                 let __ad_v_9 = !__ad_v_8;
-                __ad_keep_v_9.push(__ad_v_9);
+                __ad_keep_v_9.push(::ad_runtime::__private::ir::value_of(__ad_v_9));
                 if __ad_v_9 {
                     let __ad_v_10 = __ad_v_x_0[__ad_v_i_5];
-                    __ad_keep_v_10.push(__ad_v_10);
+                    __ad_keep_v_10
+                        .push(::ad_runtime::__private::ir::value_of(__ad_v_10));
                     __ad_ty_10 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_10);
                     let __ad_v_11 = __ad_v_10 * __ad_v_limit_1;
                     __ad_ty_11 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_11);
                     let __ad_v_12 = __ad_m_kept_0.len();
                     __ad_m_kept_0.push(__ad_v_11);
-                    __ad_keep_v_12.push(__ad_v_12);
+                    __ad_keep_v_12
+                        .push(::ad_runtime::__private::ir::value_of(__ad_v_12));
                     let __ad_v_13 = __ad_v_x_0[__ad_v_i_5];
                     let __ad_v_14 = __ad_v_13 > __ad_v_limit_1;
                     if __ad_v_14 {
@@ -181,12 +183,14 @@ impl first_large {
                 let __ad_v_15 = __ad_m_k_4;
                 let __ad_v_16 = __ad_m_kept_0.len();
                 let __ad_v_17 = __ad_v_15 < __ad_v_16;
-                __ad_keep_v_17.push(__ad_v_17);
+                __ad_keep_v_17.push(::ad_runtime::__private::ir::value_of(__ad_v_17));
                 if __ad_v_17 {
                     let __ad_v_18 = __ad_m_k_4;
-                    __ad_keep_v_18.push(__ad_v_18);
+                    __ad_keep_v_18
+                        .push(::ad_runtime::__private::ir::value_of(__ad_v_18));
                     let __ad_v_19 = __ad_m_kept_0[__ad_v_18];
-                    __ad_keep_v_19.push(__ad_v_19);
+                    __ad_keep_v_19
+                        .push(::ad_runtime::__private::ir::value_of(__ad_v_19));
                     __ad_ty_19 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_19);
                     let __ad_v_20 = __ad_v_19.sqrt();
                     __ad_ty_20 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_20);
@@ -212,6 +216,7 @@ impl first_large {
             let __ad_v_25 = __ad_m_total_3;
             let __ad_ty_25 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_25);
             let __ad_result = __ad_v_25;
+            let __ad_v_limit_1 = ::ad_runtime::__private::ir::value_of(__ad_v_limit_1);
             (
                 __ad_result,
                 ::std::boxed::Box::new(move |__ad_ct: __S| {
@@ -259,7 +264,10 @@ impl first_large {
                                 );
                                 {
                                     let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
-                                        &::ad_runtime::rules::sqrt(__ad_v_19).1,
+                                        &::ad_runtime::rules::sqrt(
+                                                ::ad_runtime::__private::ir::value_of(__ad_v_19),
+                                            )
+                                            .1,
                                         __ad_dv_20,
                                     );
                                     ::ad_runtime::__private::ir::accumulate(
@@ -268,10 +276,10 @@ impl first_large {
                                     );
                                 }
                                 ::ad_runtime::__private::ir::accumulate(
-                                    ::ad_runtime::__private::ir::slot(
+                                    &mut (*::ad_runtime::__private::ir::slot(
                                         &mut __ad_dm_kept_0,
                                         __ad_v_18,
-                                    ),
+                                    )),
                                     __ad_dv_19,
                                 );
                             } else {}
@@ -293,8 +301,8 @@ impl first_large {
                                 );
                                 {
                                     let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                        __ad_v_10,
-                                        __ad_v_limit_1,
+                                        ::ad_runtime::__private::ir::value_of(__ad_v_10),
+                                        ::ad_runtime::__private::ir::value_of(__ad_v_limit_1),
                                         __ad_dv_11,
                                     );
                                     ::ad_runtime::__private::ir::accumulate(

@@ -112,20 +112,20 @@ impl weighted {
         let mut __ad_count_0 = 0usize;
         for __ad_v_i_4 in __ad_v_3 {
             __ad_count_0 += 1;
-            __ad_keep_v_i_4.push(__ad_v_i_4);
+            __ad_keep_v_i_4.push(::ad_runtime::__private::ir::value_of(__ad_v_i_4));
             let __ad_v_5 = __ad_v_w_0[__ad_v_i_4];
             __ad_ty_5 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_5);
             let __ad_v_v_6 = __ad_v_5;
-            __ad_keep_v_v_6.push(__ad_v_v_6);
+            __ad_keep_v_v_6.push(::ad_runtime::__private::ir::value_of(__ad_v_v_6));
             __ad_ty_v_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_v_6);
             let __ad_v_7 = __ad_v_v_6 > <__S as ::ad_runtime::Scalar>::from_f64(0.0);
-            __ad_keep_v_7.push(__ad_v_7);
+            __ad_keep_v_7.push(::ad_runtime::__private::ir::value_of(__ad_v_7));
             if __ad_v_7 {
                 let __ad_v_8 = __ad_v_scale_1 * __ad_v_v_6;
-                __ad_keep_v_8.push(__ad_v_8);
+                __ad_keep_v_8.push(::ad_runtime::__private::ir::value_of(__ad_v_8));
                 __ad_ty_8 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_8);
                 let __ad_v_9 = __ad_v_v_6.cos();
-                __ad_keep_v_9.push(__ad_v_9);
+                __ad_keep_v_9.push(::ad_runtime::__private::ir::value_of(__ad_v_9));
                 __ad_ty_9 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_9);
                 let __ad_v_10 = __ad_v_8 * __ad_v_9;
                 __ad_ty_10 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_10);
@@ -151,6 +151,7 @@ impl weighted {
         let __ad_v_15 = __ad_m_total_0;
         let __ad_ty_15 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_15);
         let __ad_result = __ad_v_15;
+        let __ad_v_scale_1 = ::ad_runtime::__private::ir::value_of(__ad_v_scale_1);
         (
             __ad_result,
             move |__ad_ct: __S| {
@@ -198,8 +199,8 @@ impl weighted {
                         );
                         {
                             let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                __ad_v_8,
-                                __ad_v_9,
+                                ::ad_runtime::__private::ir::value_of(__ad_v_8),
+                                ::ad_runtime::__private::ir::value_of(__ad_v_9),
                                 __ad_dv_10,
                             );
                             ::ad_runtime::__private::ir::accumulate(
@@ -213,7 +214,10 @@ impl weighted {
                         }
                         {
                             let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
-                                &::ad_runtime::rules::cos(__ad_v_v_6).1,
+                                &::ad_runtime::rules::cos(
+                                        ::ad_runtime::__private::ir::value_of(__ad_v_v_6),
+                                    )
+                                    .1,
                                 __ad_dv_9,
                             );
                             ::ad_runtime::__private::ir::accumulate(
@@ -223,9 +227,13 @@ impl weighted {
                         }
                         {
                             let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                __ad_v_scale_1,
-                                __ad_v_v_6,
+                                ::ad_runtime::__private::ir::value_of(__ad_v_scale_1),
+                                ::ad_runtime::__private::ir::value_of(__ad_v_v_6),
                                 __ad_dv_8,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_scale_1,
+                                __ad_c.0,
                             );
                             ::ad_runtime::__private::ir::accumulate(
                                 &mut __ad_dv_v_6,

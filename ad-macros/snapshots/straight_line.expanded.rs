@@ -83,6 +83,9 @@ impl straight_line {
         let __ad_v_6 = __ad_v_4 + __ad_v_5;
         let __ad_ty_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_6);
         let __ad_result = __ad_v_6;
+        let __ad_v_z_3 = ::ad_runtime::__private::ir::value_of(__ad_v_z_3);
+        let __ad_v_x_0 = ::ad_runtime::__private::ir::value_of(__ad_v_x_0);
+        let __ad_v_y_1 = ::ad_runtime::__private::ir::value_of(__ad_v_y_1);
         (
             __ad_result,
             move |__ad_ct: __S| {
@@ -99,8 +102,8 @@ impl straight_line {
                 }
                 {
                     let __ad_c = ::ad_runtime::__private::ir::Arithmetic::div_back(
-                        __ad_v_x_0,
-                        __ad_v_y_1,
+                        ::ad_runtime::__private::ir::value_of(__ad_v_x_0),
+                        ::ad_runtime::__private::ir::value_of(__ad_v_y_1),
                         __ad_dv_5,
                     );
                     ::ad_runtime::__private::ir::accumulate(&mut __ad_dv_x_0, __ad_c.0);
@@ -108,7 +111,10 @@ impl straight_line {
                 }
                 {
                     let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
-                        &::ad_runtime::rules::sin(__ad_v_z_3).1,
+                        &::ad_runtime::rules::sin(
+                                ::ad_runtime::__private::ir::value_of(__ad_v_z_3),
+                            )
+                            .1,
                         __ad_dv_4,
                     );
                     ::ad_runtime::__private::ir::accumulate(&mut __ad_dv_z_3, __ad_c);
@@ -116,8 +122,8 @@ impl straight_line {
                 ::ad_runtime::__private::ir::accumulate(&mut __ad_dv_2, __ad_dv_z_3);
                 {
                     let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                        __ad_v_x_0,
-                        __ad_v_y_1,
+                        ::ad_runtime::__private::ir::value_of(__ad_v_x_0),
+                        ::ad_runtime::__private::ir::value_of(__ad_v_y_1),
                         __ad_dv_2,
                     );
                     ::ad_runtime::__private::ir::accumulate(&mut __ad_dv_x_0, __ad_c.0);

@@ -8,6 +8,7 @@
 //! | a `Vec` or a slice of values | a `Vec` of their adjoints (zero: empty, grown as reached) |
 //! | an array `[T; N]` | `[T::Adjoint; N]` |
 //! | a reference `&T` | `T`'s adjoint |
+//! | a tuple | the tuple of its elements' adjoints |
 //!
 //! [`Diff`] names the adjoint type of a value type; [`Adjoint`] is what an adjoint can do.
 //!
@@ -108,6 +109,11 @@ pub trait Adjoint: Sized + Clone {
     fn accumulate(&mut self, contribution: Self);
     /// The adjoint of `-x` given that of `x`.
     fn negate(self) -> Self;
+    /// Whether `other` has this adjoint's shape (the lengths of the `Vec`s in it).
+    fn same_shape(&self, other: &Self) -> bool {
+        let _ = other;
+        true
+    }
 }
 
 impl<S: Scalar> Adjoint for S {
@@ -165,6 +171,10 @@ impl<T: Adjoint> Adjoint for Vec<T> {
     fn negate(self) -> Self {
         self.into_iter().map(T::negate).collect()
     }
+
+    fn same_shape(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().zip(other).all(|(a, b)| a.same_shape(b))
+    }
 }
 
 impl<T: Adjoint, const N: usize> Adjoint for [T; N] {
@@ -180,5 +190,86 @@ impl<T: Adjoint, const N: usize> Adjoint for [T; N] {
 
     fn negate(self) -> Self {
         self.map(T::negate)
+    }
+
+    fn same_shape(&self, other: &Self) -> bool {
+        self.iter().zip(other).all(|(a, b)| a.same_shape(b))
+    }
+}
+
+macro_rules! tuples {
+    ($(($($name:ident $index:tt),+))*) => {$(
+        impl<$($name: Diff),+> Diff for ($($name,)+) {
+            type Adjoint = ($($name::Adjoint,)+);
+            fn zero_like(&self) -> Self::Adjoint {
+                ($(self.$index.zero_like(),)+)
+            }
+        }
+
+        impl<$($name: Adjoint),+> Adjoint for ($($name,)+) {
+            fn zero() -> Self {
+                ($($name::zero(),)+)
+            }
+
+            fn accumulate(&mut self, contribution: Self) {
+                $(self.$index.accumulate(contribution.$index);)+
+            }
+
+            fn negate(self) -> Self {
+                ($(self.$index.negate(),)+)
+            }
+
+            fn same_shape(&self, other: &Self) -> bool {
+                true $(&& self.$index.same_shape(&other.$index))+
+            }
+        }
+    )*};
+}
+
+tuples! {
+    (A 0)
+    (A 0, B 1)
+    (A 0, B 1, C 2)
+    (A 0, B 1, C 2, D 3)
+    (A 0, B 1, C 2, D 3, E 4)
+    (A 0, B 1, C 2, D 3, E 4, F 5)
+}
+
+/// The value behind a reference, or the value itself: what a rule reads of an operand that
+/// the code holds by reference (`for x in v.iter()` binds `&f64`).
+pub trait ValueOf {
+    /// The value.
+    type Value;
+    /// Copies the value out.
+    fn value_of(self) -> Self::Value;
+}
+
+macro_rules! value_of_itself {
+    ($($t:ty)*) => {$(
+        impl ValueOf for $t {
+            type Value = $t;
+            #[inline(always)]
+            fn value_of(self) -> $t {
+                self
+            }
+        }
+    )*};
+}
+
+value_of_itself!(f32 f64 i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize bool);
+
+impl<S: Scalar> ValueOf for crate::Dual<S> {
+    type Value = crate::Dual<S>;
+    #[inline(always)]
+    fn value_of(self) -> Self {
+        self
+    }
+}
+
+impl<T: ValueOf + Copy> ValueOf for &T {
+    type Value = T::Value;
+    #[inline(always)]
+    fn value_of(self) -> T::Value {
+        (*self).value_of()
     }
 }

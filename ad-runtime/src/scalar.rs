@@ -63,6 +63,7 @@ pub trait Scalar:
     + for<'a> Sum<&'a Self>
     + for<'a> Product<&'a Self>
     + crate::adjoint::Diff<Adjoint = Self>
+    + crate::adjoint::ValueOf<Value = Self>
     + 'static
 {
     /// The float type at the bottom of the tower: `f64` for `f64` and `Dual<Dual<f64>>`.

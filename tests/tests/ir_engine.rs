@@ -223,6 +223,75 @@ fn evaluation_order(x: &[f64]) -> f64 {
     v[0] * v[1] + v[2] * j as f64
 }
 
+#[forward]
+#[reverse]
+fn polar(r: f64, theta: f64) -> (f64, f64) {
+    let pair = (r * theta.cos(), r * theta.sin());
+    let (mut a, b) = pair;
+    a += b * 0.5;
+    (a, pair.1)
+}
+
+#[forward]
+#[reverse]
+fn squares_of(x: &[f64]) -> Vec<f64> {
+    let mut out = Vec::new();
+    for i in 0..x.len() {
+        out.push(x[i] * x[i] + 0.5);
+    }
+    out
+}
+
+#[forward]
+#[reverse]
+fn tuples_and_results(x: &[f64]) -> f64 {
+    let (u, v) = polar(x[0], x[1]);
+    let s = squares_of(x);
+    let t = (u * v, s[2]);
+    t.0 + t.1 * s[0]
+}
+
+#[forward]
+#[reverse]
+fn iterated(w: &[f64], x: &[f64], #[no_grad] ys: &[f64]) -> f64 {
+    let mut total = 0.0;
+    for v in w {
+        total += v * v.sin();
+    }
+    for &v in x.iter() {
+        total -= v.exp() * 0.1;
+    }
+    for (i, v) in w.iter().enumerate() {
+        total += (i as f64 + 1.0) * *v * x[i];
+    }
+    for (a, &b) in w.iter().zip(x.iter()) {
+        total += a * b;
+    }
+    for (&a, &y) in x.iter().zip(ys.iter()) {
+        total += (a - y).powi(2);
+    }
+    let squares = vec![w[0] * w[0], w[1] * x[1]];
+    for s in &squares {
+        total *= 1.0 + 0.1 * s;
+    }
+    total
+}
+
+#[forward]
+#[reverse]
+fn scaled(#[no_grad] k: f64, a: f64) -> f64 {
+    k * k * a + a.sin()
+}
+
+/// Passes a value carrying a derivative to a `#[no_grad]` parameter: the callee's pullback
+/// must still give its adjoint (found by `ad-fuzz --ir-engine`: the IR engine gave zero).
+#[forward]
+#[reverse]
+fn through_no_grad(b: f64, a: f64) -> f64 {
+    let v = b * 2.0;
+    scaled(v, a) + scaled(a, v)
+}
+
 /// Data: a struct without the derive.
 pub struct Bounds {
     lo: f64,
@@ -412,4 +481,61 @@ mod beyond_the_previous_engine {
         check_slice_function_at_random_points(alias, alias_jvp, alias_vjp, 2, 47);
         check_slice_function_at_random_points(rows, rows_jvp, rows_vjp, 3, 53);
     }
+}
+
+#[test]
+fn tuples_and_container_results() {
+    on_ir_engine!(polar, squares_of, tuples_and_results);
+    check_slice_function_at_random_points(
+        tuples_and_results,
+        tuples_and_results_jvp,
+        tuples_and_results_vjp,
+        3,
+        59,
+    );
+    let (r, theta) = (2.0_f64, 0.3_f64);
+    let ((a, b), (dr, dtheta)) = polar_vjp(r, theta, (1.0, -0.5));
+    let ((pa, pb), (ta, tb)) = polar_jvp(r, theta, 1.0, 0.0);
+    let (_, (ua, ub)) = polar_jvp(r, theta, 0.0, 1.0);
+    assert_eq!((a.to_bits(), b.to_bits()), (pa.to_bits(), pb.to_bits()));
+    approx::assert_relative_eq!(dr, ta - 0.5 * tb, epsilon = 1e-12);
+    approx::assert_relative_eq!(dtheta, ua - 0.5 * ub, epsilon = 1e-12);
+    let (values, dx) = squares_of_vjp(&[1.0, -2.0], vec![1.0, 3.0]);
+    assert_eq!(values, vec![1.5, 4.5]);
+    assert_eq!(dx, vec![2.0, -12.0]);
+}
+
+#[test]
+fn for_over_containers_enumerate_and_zip() {
+    on_ir_engine!(iterated);
+    let mut rng = common::Rng::new(61);
+    let ys = [0.3, -0.2, 0.9];
+    for _ in 0..4 {
+        let w = common::random_vector(&mut rng, 3);
+        let x = common::random_vector(&mut rng, 3);
+        let (value, (dw, dx)) = iterated_grad(&w, &x, &ys);
+        assert_eq!(value.to_bits(), iterated(&w, &x, &ys).to_bits());
+        for k in 0..3 {
+            let mut e = vec![0.0; 3];
+            e[k] = 1.0;
+            let zero = vec![0.0; 3];
+            let (_, along_w) = iterated_jvp(&w, &x, &ys, &e, &zero);
+            let (_, along_x) = iterated_jvp(&w, &x, &ys, &zero, &e);
+            approx::assert_relative_eq!(dw[k], along_w, epsilon = 1e-12, max_relative = 1e-12);
+            approx::assert_relative_eq!(dx[k], along_x, epsilon = 1e-12, max_relative = 1e-12);
+        }
+    }
+}
+
+#[test]
+fn values_passed_to_no_grad_parameters_keep_their_derivatives() {
+    on_ir_engine!(scaled, through_no_grad);
+    check2(
+        through_no_grad,
+        through_no_grad_jvp,
+        through_no_grad_vjp,
+        &[(0.3, 0.7), (-1.2, 0.4)],
+    );
+    let (_, da) = scaled_grad(0.3, 0.7);
+    approx::assert_relative_eq!(da, 0.09 + 0.7_f64.cos(), epsilon = 1e-14);
 }

@@ -34,7 +34,10 @@ pub fn companion_body(function: &Function, boxed: bool) -> Result<TokenStream, N
         .params
         .iter()
         .zip(&body.params)
-        .filter(|(param, _)| param.kind == ParamKind::Differentiated)
+        // A `#[no_grad]` parameter gets no adjoint from `f_vjp`, but the companion's pullback
+        // gives it to callers that pass a value carrying a derivative (forward mode
+        // differentiates through it too).
+        .filter(|(param, _)| param.kind != ParamKind::Data)
         .map(|(_, root)| *root)
         .collect();
     let activity = activity::analyse(&body, &differentiated);
@@ -47,6 +50,7 @@ pub fn companion_body(function: &Function, boxed: bool) -> Result<TokenStream, N
         stacks: Vec::new(),
         markers: Vec::new(),
         call_values: call_values(&body),
+        captured: Vec::new(),
     };
     emitter.emit(boxed)
 }
@@ -69,19 +73,13 @@ fn call_values(body: &Body) -> HashSet<Value> {
 fn check_signature(function: &Function) -> Result<(), NotYet> {
     let not_yet = |span: Span, what| Err(NotYet { span, what });
     match function.output() {
-        Some(ty) if float_of_type(ty).is_some() => {}
-        _ => return not_yet(function.name().span(), "results other than a float"),
+        Some(ty) if crate::ast::first_float_in(ty).is_some() => {}
+        _ => return not_yet(function.name().span(), "results without a float"),
     }
+    // Every differentiable parameter type but the user's has an adjoint type
+    // (`ad_runtime::adjoint::Diff`); `lower` leaves `#[grad]` parameters to the previous engine.
     for param in &function.params {
-        let supported = match param.kind {
-            ParamKind::Data => float_of_type(&param.ty).is_none(),
-            _ => {
-                param.is_scalar()
-                    || param.is_flat_vector()
-                    || (param.array_length().is_some() && !param.is_nested_vector())
-            }
-        };
-        if !supported {
+        if param.kind == ParamKind::Data && float_of_type(&param.ty).is_some() {
             return not_yet(param.name.span(), "parameters of this type");
         }
     }
@@ -100,6 +98,8 @@ struct Emitter<'a> {
     markers: Vec<Ident>,
     /// Values defined by calls: their adjoints start as zeros of their shape (`mark`).
     call_values: HashSet<Value>,
+    /// Top-level values the pullback captures.
+    captured: Vec<Value>,
 }
 
 /// What a block defines that its backward code may need back: values, and the trip counts of
@@ -149,6 +149,24 @@ impl Emitter<'_> {
             }
         }
         let ir: TokenStream = IR.parse().expect("a path");
+        // What the pullback captures, by value.
+        let params_needed: Vec<Value> = body
+            .params
+            .iter()
+            .filter_map(|root| match root {
+                Root::Value(value) if self.needed.contains(value) => Some(*value),
+                _ => None,
+            })
+            .collect();
+        let captures = self
+            .captured
+            .iter()
+            .chain(&params_needed)
+            .map(|value| {
+                let name = self.value_name(*value);
+                quote!(let #name = #ir::value_of(#name);)
+            })
+            .collect::<Vec<_>>();
         let stacks = self
             .stacks
             .iter()
@@ -160,6 +178,19 @@ impl Emitter<'_> {
             )
             .collect::<Vec<_>>();
         let output = super::reverse::output_type(self.function, &scalar);
+        // A result with containers in it: the cotangent must have its shape.
+        let scalar_result = self
+            .function
+            .output()
+            .is_some_and(|ty| float_of_type(ty).is_some());
+        let (result_shape, check_cotangent) = if scalar_result {
+            (TokenStream::new(), TokenStream::new())
+        } else {
+            (
+                quote!(let __ad_result_shape = #ir::zero_like(&__ad_result);),
+                quote!(#ir::check_cotangent(&__ad_result_shape, &__ad_ct);),
+            )
+        };
         let imports = quote! {
             #[allow(unused_imports)]
             use ::ad_runtime::__private::{
@@ -173,7 +204,10 @@ impl Emitter<'_> {
                 #(#stacks)*
                 #forward
                 let __ad_result = #result;
+                #result_shape
+                #(#captures)*
                 (__ad_result, move |__ad_ct: #output| {
+                    #check_cotangent
                     #backward
                     (#(#adjoints,)*)
                 })
@@ -189,8 +223,11 @@ impl Emitter<'_> {
                 #(#stacks)*
                 #forward
                 let __ad_result = #result;
+                #result_shape
+                #(#captures)*
                 (__ad_result, ::std::boxed::Box::new(move |__ad_ct: #output| {
                     ::ad_runtime::__private::maybe_grow(move || {
+                        #check_cotangent
                         #backward
                         (#(#adjoints,)*)
                     })
@@ -354,6 +391,19 @@ impl Emitter<'_> {
         }
     }
 
+    /// An operand a rule reads in the backward code, by value (the code may hold it by
+    /// reference: `for x in v.iter()`).
+    fn read_back_value(&mut self, operand: &Operand) -> Result<TokenStream, NotYet> {
+        let tokens = self.read_back(operand)?;
+        match operand {
+            Operand::Value(_) => {
+                let ir = self.ir();
+                Ok(quote!(#ir::value_of(#tokens)))
+            }
+            _ => Ok(tokens),
+        }
+    }
+
     fn constant(&self, constant: &Constant) -> TokenStream {
         let span = constant.span;
         let tokens = &constant.tokens;
@@ -439,6 +489,14 @@ impl Emitter<'_> {
                 let place = self.operand(place);
                 quote!(&#place)
             }
+            Rvalue::Tuple(elements) => {
+                let elements = elements.iter().map(|element| self.operand(element));
+                quote!((#(#elements,)*))
+            }
+            Rvalue::Take(place) => {
+                let place = self.operand(place);
+                quote!(::core::mem::take(&mut #place))
+            }
             Rvalue::VecRepeat(element, count) => {
                 let (element, count) = (self.operand(element), self.operand(count));
                 quote!(::std::vec![#element; #count])
@@ -496,14 +554,21 @@ impl Emitter<'_> {
 
     /// Keeps `value` for the backward sweep when it reads it: inside a loop or a branch on a
     /// stack, at the top level by the pullback's capture.
+    /// What is kept is the value, never a reference into the function's arguments (the
+    /// pullback outlives them): `ir::value_of`.
     fn keep(&mut self, value: Value, depth: usize) -> TokenStream {
-        if depth == 0 || !self.needed.contains(&value) {
+        if !self.needed.contains(&value) {
+            return TokenStream::new();
+        }
+        if depth == 0 {
+            self.captured.push(value);
             return TokenStream::new();
         }
         let stack = self.stack_name(value);
         let name = self.value_name(value);
         self.stacks.push(stack.clone());
-        quote!(#stack.push(#name);)
+        let ir = self.ir();
+        quote!(#stack.push(#ir::value_of(#name));)
     }
 
     fn forward_block(&mut self, block: &Block, depth: usize) -> TokenStream {
@@ -814,26 +879,27 @@ impl Emitter<'_> {
     fn place_adjoint(&mut self, place: &Place) -> Result<TokenStream, NotYet> {
         let root = self.root_adjoint(place.root);
         let sized = self.is_param(place.root);
-        let mut indices = Vec::new();
-        for projection in &place.projections {
-            match projection {
-                Projection::Index(index) => indices.push(self.read_back(index)?),
-                _ => {
-                    return Err(NotYet {
-                        span: place.span,
-                        what: "fields and dereferences",
-                    })
-                }
-            }
-        }
-        if sized {
-            return Ok(quote!(&mut #root #([#indices])*));
-        }
         let ir = self.ir();
-        Ok(indices.into_iter().fold(
-            quote!(&mut #root),
-            |inner, index| quote!(#ir::slot(#inner, #index)),
-        ))
+        // The shadow place, built as a place expression: a field is the adjoint's field; an
+        // index of a parameter's (shaped as the parameter) is an index, of a local's (grown as
+        // reached) a slot; a dereference is nothing, as a reference's adjoint is its
+        // referent's.
+        let mut shadow = quote!(#root);
+        for projection in &place.projections {
+            shadow = match projection {
+                Projection::Field(member) => quote!(#shadow.#member),
+                Projection::Index(index) => {
+                    let index = self.read_back(index)?;
+                    if sized {
+                        quote!(#shadow[#index])
+                    } else {
+                        quote!((*#ir::slot(&mut #shadow, #index)))
+                    }
+                }
+                Projection::Deref => shadow,
+            };
+        }
+        Ok(quote!(&mut #shadow))
     }
 
     fn contribute(
@@ -975,7 +1041,9 @@ impl Emitter<'_> {
         let ir = self.ir();
         let mut tokens = TokenStream::new();
         match rvalue {
-            Rvalue::Use(operand) => tokens.extend(self.contribute(operand, cotangent)?),
+            Rvalue::Use(operand) | Rvalue::Take(operand) => {
+                tokens.extend(self.contribute(operand, cotangent)?);
+            }
             Rvalue::Cast(operand, ty) if is_float_type(ty) => {
                 tokens.extend(self.contribute(operand, cotangent)?);
             }
@@ -989,7 +1057,7 @@ impl Emitter<'_> {
                     BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => {
                         let method = format_ident!("{}_back", op.rule());
                         let (left_value, right_value) =
-                            (self.read_back(left)?, self.read_back(right)?);
+                            (self.read_back_value(left)?, self.read_back_value(right)?);
                         quote!(#ir::Arithmetic::#method(#left_value, #right_value, #cotangent))
                     }
                 };
@@ -1004,9 +1072,9 @@ impl Emitter<'_> {
                 ..
             } => {
                 let rule_name = Ident::new(rule.method, Span::call_site());
-                let mut values = vec![self.read_back(receiver)?];
+                let mut values = vec![self.read_back_value(receiver)?];
                 for arg in args {
-                    values.push(self.read_back(arg)?);
+                    values.push(self.read_back_value(arg)?);
                 }
                 let float_operands: Vec<&Operand> = differentiable_operands(rvalue);
                 let mut contributions = TokenStream::new();
@@ -1045,6 +1113,14 @@ impl Emitter<'_> {
             Rvalue::Ref(place) => tokens.extend(self.contribute(place, cotangent)?),
             Rvalue::VecRepeat(element, _) => {
                 tokens.extend(self.contribute(element, quote!(#ir::repeat_back(#cotangent)))?);
+            }
+            Rvalue::Tuple(elements) => {
+                let mut contributions = TokenStream::new();
+                for (position, element) in elements.iter().enumerate() {
+                    let position = syn::Index::from(position);
+                    contributions.extend(self.contribute(element, quote!(__ad_c.#position))?);
+                }
+                tokens.extend(quote!({ let __ad_c = #cotangent; #contributions }));
             }
             Rvalue::VecOf(elements) => {
                 let count = elements.len();

@@ -62,7 +62,7 @@ pub fn analyse(body: &Body, differentiated: &[Root]) -> Activity {
 /// The operands through which a derivative flows from the value an rvalue defines.
 pub fn differentiable_operands(rvalue: &Rvalue) -> Vec<&Operand> {
     match rvalue {
-        Rvalue::Use(operand) | Rvalue::Neg(operand) => vec![operand],
+        Rvalue::Use(operand) | Rvalue::Take(operand) | Rvalue::Neg(operand) => vec![operand],
         Rvalue::Binary(_, left, right) => vec![left, right],
         Rvalue::FloatMethod {
             rule,
@@ -81,7 +81,7 @@ pub fn differentiable_operands(rvalue: &Rvalue) -> Vec<&Operand> {
         Rvalue::Call { args, .. } => args.iter().collect(),
         Rvalue::Ref(place) => vec![place],
         Rvalue::VecRepeat(element, _) => vec![element],
-        Rvalue::VecOf(elements) => elements.iter().collect(),
+        Rvalue::VecOf(elements) | Rvalue::Tuple(elements) => elements.iter().collect(),
         Rvalue::Cast(..)
         | Rvalue::DataBinary(..)
         | Rvalue::Not(_)

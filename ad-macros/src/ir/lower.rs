@@ -39,6 +39,7 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         scopes: vec![HashMap::new()],
         loops: Vec::new(),
         exit: None,
+        reference_params: std::collections::HashSet::new(),
     };
     let mut params = Vec::new();
     for param in &function.params {
@@ -48,7 +49,11 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         let root = if param.mutability.is_some() {
             Root::Var(lowering.new_var(&param.name))
         } else {
-            Root::Value(lowering.new_value(Some(param.name.clone()), param.name.span()))
+            let value = lowering.new_value(Some(param.name.clone()), param.name.span());
+            if param.is_reference() {
+                lowering.reference_params.insert(value);
+            }
+            Root::Value(value)
         };
         lowering.bind(&param.name, root);
         params.push(root);
@@ -77,6 +82,29 @@ struct Lowering {
     loops: Vec<LoopContext>,
     /// With an early `return` in the body: whether it returned, and the value.
     exit: Option<FunctionExit>,
+    /// Parameters declared as references (`&[f64]`): `for x in v` borrows their elements.
+    reference_params: std::collections::HashSet<Value>,
+}
+
+/// What a `for` over a container binds at each iteration.
+enum Items<S> {
+    Elements { source: S, by_reference: bool },
+    Enumerated(Box<Items<S>>),
+    Zipped(Box<Items<S>>, Box<Items<S>>),
+}
+
+impl Items<Place> {
+    fn sources(&self) -> Vec<&Place> {
+        match self {
+            Items::Elements { source, .. } => vec![source],
+            Items::Enumerated(inner) => inner.sources(),
+            Items::Zipped(left, right) => {
+                let mut sources = left.sources();
+                sources.extend(right.sources());
+                sources
+            }
+        }
+    }
 }
 
 struct LoopContext {
@@ -300,6 +328,25 @@ impl Lowering {
             });
         };
         if let Some(value) = value {
+            // A variable returned is moved out; nothing reads it after a return.
+            if let Expr::Path(path) = strip(value) {
+                if let Some(Root::Var(var)) =
+                    path.path.get_ident().and_then(|name| self.resolve(name))
+                {
+                    let taken = self.new_value(None, span);
+                    stmts.push(Stmt::Let(Let {
+                        value: taken,
+                        rvalue: Rvalue::Take(Operand::Place(var_place(var, span))),
+                        span,
+                    }));
+                    stmts.push(Stmt::Assign {
+                        place: var_place(exit.value, span),
+                        operand: Operand::Value(taken),
+                        span,
+                    });
+                    return self.finish_return(exit, span, stmts);
+                }
+            }
             match self.value_of(value, stmts)? {
                 Some(operand) => stmts.push(Stmt::Assign {
                     place: var_place(exit.value, span),
@@ -316,6 +363,16 @@ impl Lowering {
                 }
             }
         }
+        self.finish_return(exit, span, stmts)
+    }
+
+    /// Every loop around stops, and the function has returned.
+    fn finish_return(
+        &mut self,
+        exit: FunctionExit,
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<()> {
         let loops: Vec<LoopFlags> = self.loops.iter().map(|context| context.flags).collect();
         for flags in loops {
             self.set_flag(flags.skip, span, stmts);
@@ -459,8 +516,35 @@ impl Lowering {
             Pat::Type(typed) => (&*typed.pat, Some(&typed.ty)),
             other => (other, None),
         };
+        if let Pat::Tuple(_) = pat {
+            let Some(init) = &local.init else {
+                return not_yet(local, "`let` without a value");
+            };
+            if init.diverge.is_some() {
+                return not_yet(local, "`let ... else`");
+            }
+            let operand = self.operand(&init.expr, stmts)?;
+            let whole = match operand {
+                Operand::Value(value) => value,
+                other => {
+                    let value = self.new_value(None, local.span());
+                    stmts.push(Stmt::Let(Let {
+                        value,
+                        rvalue: Rvalue::Use(other),
+                        span: local.span(),
+                    }));
+                    value
+                }
+            };
+            let place = Place {
+                root: Root::Value(whole),
+                projections: Vec::new(),
+                span: local.span(),
+            };
+            return self.destructure(pat, place, stmts);
+        }
         let Pat::Ident(binding) = pat else {
-            return not_yet(pat, "patterns other than a name in `let`");
+            return not_yet(pat, "patterns other than a name or a tuple in `let`");
         };
         if binding.by_ref.is_some() || binding.subpat.is_some() {
             return not_yet(pat, "`ref` bindings");
@@ -487,6 +571,57 @@ impl Lowering {
             self.bind(&binding.ident, Root::Value(value));
         }
         Ok(())
+    }
+
+    /// Binds the names of a tuple pattern to the parts of `place`, read into values (or
+    /// copied into variables for `mut` names).
+    fn destructure(&mut self, pat: &Pat, place: Place, stmts: &mut Vec<Stmt>) -> Lowered<()> {
+        match pat {
+            Pat::Tuple(tuple) => {
+                if tuple
+                    .elems
+                    .iter()
+                    .any(|element| matches!(element, Pat::Rest(_)))
+                {
+                    return not_yet(pat, "`..` in tuple patterns");
+                }
+                for (index, element) in tuple.elems.iter().enumerate() {
+                    let mut part = place.clone();
+                    part.projections
+                        .push(Projection::Field(syn::Member::Unnamed(syn::Index {
+                            index: index as u32,
+                            span: element.span(),
+                        })));
+                    part.span = element.span();
+                    self.destructure(element, part, stmts)?;
+                }
+                Ok(())
+            }
+            Pat::Paren(paren) => self.destructure(&paren.pat, place, stmts),
+            Pat::Wild(_) => Ok(()),
+            Pat::Ident(binding) if binding.by_ref.is_none() && binding.subpat.is_none() => {
+                let span = binding.ident.span();
+                let read = self.read(place, span, stmts);
+                if binding.mutability.is_some() {
+                    let var = self.new_var(&binding.ident);
+                    stmts.push(Stmt::DeclareVar {
+                        var,
+                        init: Some(Operand::Value(read)),
+                    });
+                    self.bind(&binding.ident, Root::Var(var));
+                } else {
+                    let value = self.new_value(Some(binding.ident.clone()), span);
+                    stmts.push(Stmt::Let(Let {
+                        value,
+                        rvalue: Rvalue::Use(Operand::Value(read)),
+                        span,
+                    }));
+                    self.bind(&binding.ident, Root::Value(value));
+                }
+                Ok(())
+            }
+            other => not_yet(other, "this pattern"),
+        }
     }
 
     /// An expression evaluated for its effect.
@@ -688,6 +823,13 @@ impl Lowering {
             Expr::Cast(cast) => Rvalue::Cast(self.operand(&cast.expr, stmts)?, (*cast.ty).clone()),
             Expr::Call(call) => self.call(call, stmts)?,
             Expr::Macro(mac) if mac.mac.path.is_ident("vec") => self.vec_macro(&mac.mac, stmts)?,
+            Expr::Tuple(tuple) if !tuple.elems.is_empty() => Rvalue::Tuple(
+                tuple
+                    .elems
+                    .iter()
+                    .map(|element| self.operand(element, stmts))
+                    .collect::<Lowered<Vec<_>>>()?,
+            ),
             Expr::Reference(reference) => {
                 if reference.mutability.is_some() {
                     return not_yet(expr, "`&mut` references");
@@ -891,12 +1033,69 @@ impl Lowering {
     }
 
     fn lower_for(&mut self, for_loop: &syn::ExprForLoop, stmts: &mut Vec<Stmt>) -> Lowered<()> {
-        let Expr::Range(_) = strip(&for_loop.expr) else {
-            return not_yet(&for_loop.expr, "`for` over anything but a range");
+        let span = for_loop.span();
+        // A range is iterated as it is; a container (`&v`, `v.iter()`, `.copied()`,
+        // `.enumerate()`, `.zip(..)`) by its indices, its elements read (or borrowed) from
+        // it, so their adjoints go to the container's shadow.
+        let (range, items) = match strip(&for_loop.expr) {
+            Expr::Range(_) => (self.operand(&for_loop.expr, stmts)?, None),
+            other => {
+                let Some(items) = self.items(other) else {
+                    return not_yet(&for_loop.expr, "`for` over this iterator");
+                };
+                let items = self.place_items(items, stmts)?;
+                let mut length = None;
+                for source in items.sources() {
+                    let len = self.new_value(None, span);
+                    stmts.push(Stmt::Let(Let {
+                        value: len,
+                        rvalue: Rvalue::DataMethod {
+                            receiver: Operand::Place(source.clone()),
+                            method: Ident::new("len", span),
+                            args: Vec::new(),
+                        },
+                        span,
+                    }));
+                    length = Some(match length {
+                        None => len,
+                        Some(shorter) => {
+                            let min = self.new_value(None, span);
+                            stmts.push(Stmt::Let(Let {
+                                value: min,
+                                rvalue: Rvalue::DataMethod {
+                                    receiver: Operand::Value(shorter),
+                                    method: Ident::new("min", span),
+                                    args: vec![Operand::Value(len)],
+                                },
+                                span,
+                            }));
+                            min
+                        }
+                    });
+                }
+                let Some(length) = length else {
+                    return not_yet(&for_loop.expr, "`for` over this iterator");
+                };
+                let range = self.new_value(None, span);
+                stmts.push(Stmt::Let(Let {
+                    value: range,
+                    rvalue: Rvalue::Range {
+                        start: Some(Operand::Constant(Constant {
+                            tokens: quote::quote_spanned!(span=> 0usize),
+                            kind: ConstantKind::Data,
+                            span,
+                        })),
+                        end: Some(Operand::Value(length)),
+                        inclusive: false,
+                    },
+                    span,
+                }));
+                (Operand::Value(range), Some(items))
+            }
         };
-        let range = self.operand(&for_loop.expr, stmts)?;
-        let (binding, name) = match &*for_loop.pat {
-            Pat::Ident(ident) if ident.by_ref.is_none() && ident.subpat.is_none() => {
+        let (binding, name) = match (&*for_loop.pat, &items) {
+            (_, Some(_)) => (self.new_value(None, for_loop.pat.span()), None),
+            (Pat::Ident(ident), None) if ident.by_ref.is_none() && ident.subpat.is_none() => {
                 if ident.mutability.is_some() {
                     return not_yet(&for_loop.pat, "`mut` loop variables");
                 }
@@ -905,10 +1104,9 @@ impl Lowering {
                     Some(&ident.ident),
                 )
             }
-            Pat::Wild(wild) => (self.new_value(None, wild.span()), None),
-            other => return not_yet(other, "this loop pattern"),
+            (Pat::Wild(wild), None) => (self.new_value(None, wild.span()), None),
+            (other, None) => return not_yet(other, "this loop pattern"),
         };
-        let span = for_loop.span();
         let flags = if has_exits(&for_loop.body) {
             Some(self.open_loop(for_loop.label.as_ref(), None, span, stmts))
         } else {
@@ -918,10 +1116,19 @@ impl Lowering {
             if let Some(name) = name {
                 this.bind(name, Root::Value(binding));
             }
-            match flags {
-                Some(flags) => this.loop_body(flags, &for_loop.body, span),
-                None => this.block(&for_loop.body),
+            let mut prelude = Vec::new();
+            if let Some(items) = &items {
+                this.bind_items(&for_loop.pat, items, binding, &mut prelude)?;
             }
+            let block = match flags {
+                Some(flags) => this.loop_body(flags, &for_loop.body, span)?,
+                None => this.block(&for_loop.body)?,
+            };
+            prelude.extend(block.stmts);
+            Ok(Block {
+                stmts: prelude,
+                result: block.result,
+            })
         });
         if flags.is_some() {
             self.loops.pop();
@@ -938,6 +1145,164 @@ impl Lowering {
             span,
         });
         Ok(())
+    }
+
+    /// What a `for` over a container iterates, by syntax: `&v`, `v.iter()` (elements
+    /// borrowed), `v.iter().copied()`/`.cloned()` (elements read), a parameter of a reference
+    /// type, and `.enumerate()` and `.zip(..)` of those.
+    fn items<'e>(&self, expr: &'e Expr) -> Option<Items<&'e Expr>> {
+        match strip(expr) {
+            Expr::Reference(reference) if reference.mutability.is_none() => Some(Items::Elements {
+                source: &*reference.expr,
+                by_reference: true,
+            }),
+            Expr::MethodCall(call) if call.turbofish.is_none() => {
+                let method = call.method.to_string();
+                match (method.as_str(), call.args.len()) {
+                    ("iter", 0) => Some(Items::Elements {
+                        source: &*call.receiver,
+                        by_reference: true,
+                    }),
+                    ("copied" | "cloned", 0) => match strip(&call.receiver) {
+                        Expr::MethodCall(inner)
+                            if inner.method == "iter" && inner.args.is_empty() =>
+                        {
+                            Some(Items::Elements {
+                                source: &*inner.receiver,
+                                by_reference: false,
+                            })
+                        }
+                        _ => None,
+                    },
+                    ("enumerate", 0) => {
+                        Some(Items::Enumerated(Box::new(self.items(&call.receiver)?)))
+                    }
+                    ("zip", 1) => Some(Items::Zipped(
+                        Box::new(self.items(&call.receiver)?),
+                        Box::new(self.items(&call.args[0])?),
+                    )),
+                    _ => None,
+                }
+            }
+            Expr::Path(path) => {
+                let ident = path.path.get_ident()?;
+                match self.resolve(ident)? {
+                    Root::Value(value) if self.reference_params.contains(&value) => {
+                        Some(Items::Elements {
+                            source: expr,
+                            by_reference: true,
+                        })
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    fn place_items(&mut self, items: Items<&Expr>, stmts: &mut Vec<Stmt>) -> Lowered<Items<Place>> {
+        Ok(match items {
+            Items::Elements {
+                source,
+                by_reference,
+            } => Items::Elements {
+                source: self.place(source, stmts)?,
+                by_reference,
+            },
+            Items::Enumerated(inner) => {
+                Items::Enumerated(Box::new(self.place_items(*inner, stmts)?))
+            }
+            Items::Zipped(left, right) => Items::Zipped(
+                Box::new(self.place_items(*left, stmts)?),
+                Box::new(self.place_items(*right, stmts)?),
+            ),
+        })
+    }
+
+    /// Binds the loop pattern's names to the items of iteration `index`.
+    fn bind_items(
+        &mut self,
+        pat: &Pat,
+        items: &Items<Place>,
+        index: Value,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<()> {
+        match (pat, items) {
+            (Pat::Wild(_), _) => Ok(()),
+            (Pat::Paren(paren), _) => self.bind_items(&paren.pat, items, index, stmts),
+            (Pat::Tuple(tuple), Items::Enumerated(inner)) if tuple.elems.len() == 2 => {
+                match &tuple.elems[0] {
+                    Pat::Ident(name)
+                        if name.by_ref.is_none()
+                            && name.subpat.is_none()
+                            && name.mutability.is_none() =>
+                    {
+                        self.bind(&name.ident, Root::Value(index));
+                    }
+                    Pat::Wild(_) => {}
+                    other => return not_yet(other, "this index pattern"),
+                }
+                self.bind_items(&tuple.elems[1], inner, index, stmts)
+            }
+            (Pat::Tuple(tuple), Items::Zipped(left, right)) if tuple.elems.len() == 2 => {
+                self.bind_items(&tuple.elems[0], left, index, stmts)?;
+                self.bind_items(&tuple.elems[1], right, index, stmts)
+            }
+            (
+                pat,
+                Items::Elements {
+                    source,
+                    by_reference,
+                },
+            ) => {
+                let span = pat.span();
+                let mut element = source.clone();
+                element
+                    .projections
+                    .push(Projection::Index(Operand::Value(index)));
+                element.span = span;
+                let (name, read) = match pat {
+                    Pat::Reference(reference)
+                        if *by_reference && reference.mutability.is_none() =>
+                    {
+                        match &*reference.pat {
+                            Pat::Ident(name) if name.by_ref.is_none() && name.subpat.is_none() => {
+                                (name, true)
+                            }
+                            Pat::Wild(_) => return Ok(()),
+                            other => return not_yet(other, "this element pattern"),
+                        }
+                    }
+                    Pat::Ident(name) if name.by_ref.is_none() && name.subpat.is_none() => {
+                        (name, !*by_reference)
+                    }
+                    other => return not_yet(other, "this element pattern"),
+                };
+                let rvalue = if read {
+                    Rvalue::Use(Operand::Place(element))
+                } else {
+                    Rvalue::Ref(Operand::Place(element))
+                };
+                let value = self.new_value(Some(name.ident.clone()), name.ident.span());
+                stmts.push(Stmt::Let(Let {
+                    value,
+                    rvalue,
+                    span,
+                }));
+                if name.mutability.is_some() {
+                    let var = self.new_var(&name.ident);
+                    stmts.push(Stmt::DeclareVar {
+                        var,
+                        init: Some(Operand::Value(value)),
+                    });
+                    self.bind(&name.ident, Root::Var(var));
+                } else {
+                    self.bind(&name.ident, Root::Value(value));
+                }
+                Ok(())
+            }
+            (other, _) => not_yet(other, "this loop pattern"),
+        }
     }
 
     /// Reads a place into a fresh value.

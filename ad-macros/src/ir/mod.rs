@@ -153,6 +153,11 @@ pub enum Rvalue {
     },
     /// `&place` (the operand is an `Operand::Place`).
     Ref(Operand),
+    /// `(a, b, ..)`.
+    Tuple(Vec<Operand>),
+    /// A variable's value moved out, the variable left with its type's default: `return v`
+    /// where the flags that structure exits let rustc think `v` may be read again.
+    Take(Operand),
     /// `vec![element; count]`.
     VecRepeat(Operand, Operand),
     /// `vec![a, b, ..]`.

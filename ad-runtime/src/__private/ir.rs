@@ -237,3 +237,17 @@ pub fn unpush<T: Adjoint>(adjoint: &mut Vec<T>, index: usize) -> T {
     adjoint.truncate(index);
     element
 }
+
+#[inline(always)]
+pub fn value_of<T: crate::adjoint::ValueOf>(operand: T) -> T::Value {
+    operand.value_of()
+}
+
+/// The cotangent given to a pullback must have the result's shape (`expected` is the zero
+/// adjoint of the result).
+pub fn check_cotangent<A: Adjoint>(expected: &A, cotangent: &A) {
+    assert!(
+        expected.same_shape(cotangent),
+        "a cotangent must have the result's shape (the lengths of the `Vec`s in the result)"
+    );
+}
