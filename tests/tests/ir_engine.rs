@@ -292,6 +292,33 @@ fn through_no_grad(b: f64, a: f64) -> f64 {
     scaled(v, a) + scaled(a, v)
 }
 
+const LIMIT: usize = 3;
+
+#[forward]
+#[reverse]
+fn matched(x: f64, y: f64, n: usize) -> f64 {
+    let mut total = 0.0;
+    for i in 0..n {
+        let step = match i % 4 {
+            0 => x * y,
+            1 | 2 if x > y => x.sin(),
+            1 | 2 => y.cos() * x,
+            LIMIT => {
+                total *= 0.5;
+                y
+            }
+            m => m as f64 * x,
+        };
+        total += step;
+        match i {
+            0..=1 => total -= 0.1 * y,
+            k if k == n - 1 => total += k as f64 * x * 0.01,
+            _ => {}
+        }
+    }
+    total
+}
+
 /// Data: a struct without the derive.
 pub struct Bounds {
     lo: f64,
@@ -538,4 +565,19 @@ fn values_passed_to_no_grad_parameters_keep_their_derivatives() {
     );
     let (_, da) = scaled_grad(0.3, 0.7);
     approx::assert_relative_eq!(da, 0.09 + 0.7_f64.cos(), epsilon = 1e-14);
+}
+
+#[test]
+fn match_on_data_with_guards_ranges_and_bindings() {
+    on_ir_engine!(matched);
+    for (x, y) in [(0.7_f64, 0.2_f64), (0.2, 1.1), (-0.4, 0.3)] {
+        for n in [0, 1, 5, 9] {
+            let (value, (dx, dy)) = matched_grad(x, y, n);
+            assert_eq!(value.to_bits(), matched(x, y, n).to_bits());
+            let (_, tx) = matched_jvp(x, y, n, 1.0, 0.0);
+            let (_, ty) = matched_jvp(x, y, n, 0.0, 1.0);
+            approx::assert_relative_eq!(dx, tx, epsilon = 1e-12, max_relative = 1e-12);
+            approx::assert_relative_eq!(dy, ty, epsilon = 1e-12, max_relative = 1e-12);
+        }
+    }
 }

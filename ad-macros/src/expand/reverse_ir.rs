@@ -493,6 +493,10 @@ impl Emitter<'_> {
                 let elements = elements.iter().map(|element| self.operand(element));
                 quote!((#(#elements,)*))
             }
+            Rvalue::Matches(scrutinee, pattern) => {
+                let scrutinee = self.operand(scrutinee);
+                quote!(::core::matches!(#scrutinee, #pattern))
+            }
             Rvalue::Take(place) => {
                 let place = self.operand(place);
                 quote!(::core::mem::take(&mut #place))
@@ -1140,6 +1144,7 @@ impl Emitter<'_> {
             | Rvalue::Not(_)
             | Rvalue::DataMethod { .. }
             | Rvalue::EmptyVec(_)
+            | Rvalue::Matches(..)
             | Rvalue::Range { .. } => {}
         }
         Ok(tokens)

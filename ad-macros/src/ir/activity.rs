@@ -87,6 +87,7 @@ pub fn differentiable_operands(rvalue: &Rvalue) -> Vec<&Operand> {
         | Rvalue::Not(_)
         | Rvalue::DataMethod { .. }
         | Rvalue::EmptyVec(_)
+        | Rvalue::Matches(..)
         | Rvalue::Range { .. } => Vec::new(),
     }
 }

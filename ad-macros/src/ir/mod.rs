@@ -164,6 +164,8 @@ pub enum Rvalue {
     VecOf(Vec<Operand>),
     /// `Vec::new()`, `Vec::with_capacity(n)`.
     EmptyVec(Option<Operand>),
+    /// Whether a value of data matches a pattern that binds nothing (`matches!(s, 0 | 2..=4)`).
+    Matches(Operand, Box<syn::Pat>),
     /// `a..b`, `a..=b`: data.
     Range {
         start: Option<Operand>,

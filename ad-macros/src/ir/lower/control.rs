@@ -1,0 +1,1012 @@
+//! Lowering of control flow: `if`, `&&`/`||`, loops (also over containers), and the exits
+//! (`break`, `continue`, `return`), which become flags so that the IR stays structured.
+
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+use syn::{Expr, Ident, Pat};
+
+use super::*;
+
+/// What a `for` over a container binds at each iteration.
+pub(super) enum Items<S> {
+    Elements { source: S, by_reference: bool },
+    Enumerated(Box<Items<S>>),
+    Zipped(Box<Items<S>>, Box<Items<S>>),
+}
+
+impl Items<Place> {
+    pub(super) fn sources(&self) -> Vec<&Place> {
+        match self {
+            Items::Elements { source, .. } => vec![source],
+            Items::Enumerated(inner) => inner.sources(),
+            Items::Zipped(left, right) => {
+                let mut sources = left.sources();
+                sources.extend(right.sources());
+                sources
+            }
+        }
+    }
+}
+
+pub(super) struct LoopContext {
+    label: Option<String>,
+    flags: LoopFlags,
+    /// Where `break value` puts its value (`loop` as an expression).
+    result: Option<Var>,
+}
+
+#[derive(Clone, Copy)]
+pub(super) struct FunctionExit {
+    returned: Var,
+    value: Var,
+}
+
+impl Lowering {
+    /// `match` on data, with patterns that bind nothing or bind the whole value: a chain of
+    /// `if`s on `matches!`, each arm's guard evaluated only when its pattern matched. The last
+    /// arm needs no test: the match is exhaustive, and a last arm has no guard.
+    pub(super) fn lower_match(
+        &mut self,
+        expr_match: &syn::ExprMatch,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Option<Operand>> {
+        let scrutinee = self.operand(&expr_match.expr, stmts)?;
+        if !matches!(scrutinee, Operand::Value(_) | Operand::Constant(_)) {
+            return not_yet(&expr_match.expr, "`match` on this");
+        }
+        for arm in &expr_match.arms {
+            if !binds_at_most_the_whole(&arm.pat) {
+                return not_yet(&arm.pat, "`match` patterns that take values apart");
+            }
+        }
+        self.match_arms(&expr_match.arms, &scrutinee, expr_match.span(), stmts)
+    }
+
+    fn match_arms(
+        &mut self,
+        arms: &[syn::Arm],
+        scrutinee: &Operand,
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Option<Operand>> {
+        let Some((arm, rest)) = arms.split_first() else {
+            return not_yet(&span, "an empty `match`");
+        };
+        if rest.is_empty() {
+            if arm.guard.is_some() {
+                return not_yet(&arm.pat, "a guard on the last arm");
+            }
+            return self.scoped(|this| {
+                this.bind_whole(&arm.pat, scrutinee);
+                this.value_of(&arm.body, stmts)
+            });
+        }
+        let arm_span = arm.pat.span();
+        let matched = self.new_value(None, arm_span);
+        stmts.push(Stmt::Let(Let {
+            value: matched,
+            // The pattern as written: a name in it (a binding, or a constant rustc resolves)
+            // matches the same inside `matches!`.
+            rvalue: Rvalue::Matches(scrutinee.clone(), Box::new(arm.pat.clone())),
+            span: arm_span,
+        }));
+        // With a guard: `if matched { guard } else { false }`, the guard seeing the binding.
+        let taken = match &arm.guard {
+            None => Operand::Value(matched),
+            Some((_, guard)) => {
+                let mut guard_stmts = Vec::new();
+                let guard_value = self.scoped(|this| {
+                    this.bind_whole(&arm.pat, scrutinee);
+                    this.operand(guard, &mut guard_stmts)
+                })?;
+                let result = self.new_value(None, guard.span());
+                stmts.push(Stmt::If {
+                    cond: Operand::Value(matched),
+                    then_branch: Block {
+                        stmts: guard_stmts,
+                        result: Some(guard_value),
+                    },
+                    else_branch: Block {
+                        stmts: Vec::new(),
+                        result: Some(flag_value(false, arm_span)),
+                    },
+                    result: Some(result),
+                    span: arm_span,
+                });
+                Operand::Value(result)
+            }
+        };
+        let mut then_stmts = Vec::new();
+        let then_result = self.scoped(|this| {
+            this.bind_whole(&arm.pat, scrutinee);
+            this.value_of(&arm.body, &mut then_stmts)
+        })?;
+        let mut else_stmts = Vec::new();
+        let else_result = self.match_arms(rest, scrutinee, span, &mut else_stmts)?;
+        let result = match (&then_result, &else_result) {
+            (Some(_), Some(_)) => Some(self.new_value(None, span)),
+            (None, None) => None,
+            _ => return not_yet(&arm.body, "`match` arms that differ in giving a value"),
+        };
+        stmts.push(Stmt::If {
+            cond: taken,
+            then_branch: Block {
+                stmts: then_stmts,
+                result: then_result,
+            },
+            else_branch: Block {
+                stmts: else_stmts,
+                result: else_result,
+            },
+            result,
+            span,
+        });
+        Ok(result.map(Operand::Value))
+    }
+
+    /// `name` or `name @ ..` in an arm binds the whole scrutinee.
+    fn bind_whole(&mut self, pat: &Pat, scrutinee: &Operand) {
+        let name = match pat {
+            Pat::Ident(binding) => Some(&binding.ident),
+            _ => None,
+        };
+        if let (Some(name), Operand::Value(value)) = (name, scrutinee) {
+            self.bind(name, Root::Value(*value));
+        }
+    }
+
+    /// A function body with an early `return`: every exit, and the tail, go to the exit
+    /// variables, and the body's value is read from them at the end.
+    pub(super) fn body_with_exits(&mut self, block: &syn::Block) -> Lowered<Block> {
+        let span = block.span();
+        let returned = self.new_flag("returned", span);
+        let value = self.new_var(&Ident::new("returned_value", span));
+        self.exit = Some(FunctionExit { returned, value });
+        let mut stmts = vec![
+            Stmt::DeclareVar {
+                var: returned,
+                init: Some(flag_value(false, span)),
+            },
+            // Every path assigns it before it is read, which rustc cannot see through the
+            // flags: it starts as the default of its type.
+            Stmt::DeclareVar {
+                var: value,
+                init: Some(default_value(span)),
+            },
+        ];
+        let lowered = self.scoped(|this| this.statements(&block.stmts, true))?;
+        stmts.extend(lowered.stmts);
+        let result = self.read(var_place(value, span), span, &mut stmts);
+        Ok(Block {
+            stmts,
+            result: Some(Operand::Value(result)),
+        })
+    }
+
+    /// The flag an exit from the code being lowered sets: the innermost loop's `skip`, or at
+    /// the function's top level `returned`.
+    pub(super) fn exit_flag(&self) -> Option<Var> {
+        match self.loops.last() {
+            Some(context) => Some(context.flags.skip),
+            None => self.exit.map(|exit| exit.returned),
+        }
+    }
+
+    pub(super) fn new_flag(&mut self, name: &str, span: Span) -> Var {
+        self.new_var(&Ident::new(name, span))
+    }
+
+    pub(super) fn set_flag(&self, var: Var, span: Span, stmts: &mut Vec<Stmt>) {
+        stmts.push(Stmt::Assign {
+            place: var_place(var, span),
+            operand: flag_value(true, span),
+            span,
+        });
+    }
+
+    /// `break` or `continue` (to a label or the innermost loop): the loops inside the target
+    /// stop; the target skips the rest of its iteration and, for a `break`, stops.
+    pub(super) fn lower_loop_exit(
+        &mut self,
+        label: Option<&syn::Lifetime>,
+        value: Option<&Expr>,
+        is_break: bool,
+        node: &Expr,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<()> {
+        let span = node.span();
+        let target = match label {
+            Some(label) => {
+                let name = label.ident.to_string();
+                self.loops
+                    .iter()
+                    .rposition(|context| context.label.as_deref() == Some(name.as_str()))
+            }
+            None => self.loops.len().checked_sub(1),
+        };
+        let Some(target) = target else {
+            return not_yet(node, "`break` out of a labeled block");
+        };
+        if let Some(value) = value {
+            let operand = self.operand(value, stmts)?;
+            let Some(result) = self.loops[target].result else {
+                return not_yet(node, "`break` with a value here");
+            };
+            stmts.push(Stmt::Assign {
+                place: var_place(result, span),
+                operand,
+                span,
+            });
+        }
+        let inner: Vec<LoopFlags> = self.loops[target + 1..]
+            .iter()
+            .map(|context| context.flags)
+            .collect();
+        for flags in inner {
+            self.set_flag(flags.skip, span, stmts);
+            self.set_flag(flags.broken, span, stmts);
+        }
+        let flags = self.loops[target].flags;
+        self.set_flag(flags.skip, span, stmts);
+        if is_break {
+            self.set_flag(flags.broken, span, stmts);
+        }
+        Ok(())
+    }
+
+    /// `return value` (or the tail of a body with early returns): the value goes to the exit
+    /// variable, every loop around stops.
+    pub(super) fn lower_return(
+        &mut self,
+        value: Option<&Expr>,
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<()> {
+        let Some(exit) = self.exit else {
+            return Err(NotYet {
+                span,
+                what: "`return` here",
+            });
+        };
+        if let Some(value) = value {
+            // A variable returned is moved out; nothing reads it after a return.
+            if let Expr::Path(path) = strip(value) {
+                if let Some(Root::Var(var)) =
+                    path.path.get_ident().and_then(|name| self.resolve(name))
+                {
+                    let taken = self.new_value(None, span);
+                    stmts.push(Stmt::Let(Let {
+                        value: taken,
+                        rvalue: Rvalue::Take(Operand::Place(var_place(var, span))),
+                        span,
+                    }));
+                    stmts.push(Stmt::Assign {
+                        place: var_place(exit.value, span),
+                        operand: Operand::Value(taken),
+                        span,
+                    });
+                    return self.finish_return(exit, span, stmts);
+                }
+            }
+            match self.value_of(value, stmts)? {
+                Some(operand) => stmts.push(Stmt::Assign {
+                    place: var_place(exit.value, span),
+                    operand,
+                    span,
+                }),
+                // The tail was itself an exit (`return x` as the last statement).
+                None if self.always_exits(value) => return Ok(()),
+                None => {
+                    return Err(NotYet {
+                        span,
+                        what: "a body whose tail gives no value",
+                    })
+                }
+            }
+        }
+        self.finish_return(exit, span, stmts)
+    }
+
+    /// Every loop around stops, and the function has returned.
+    pub(super) fn finish_return(
+        &mut self,
+        exit: FunctionExit,
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<()> {
+        let loops: Vec<LoopFlags> = self.loops.iter().map(|context| context.flags).collect();
+        for flags in loops {
+            self.set_flag(flags.skip, span, stmts);
+            self.set_flag(flags.broken, span, stmts);
+        }
+        self.set_flag(exit.returned, span, stmts);
+        Ok(())
+    }
+
+    pub(super) fn always_exits(&self, expr: &Expr) -> bool {
+        matches!(
+            strip(expr),
+            Expr::Return(_) | Expr::Break(_) | Expr::Continue(_)
+        )
+    }
+
+    /// Opens a loop's context: its flags are declared before it and reset as each iteration
+    /// starts.
+    pub(super) fn open_loop(
+        &mut self,
+        label: Option<&syn::Label>,
+        result: Option<Var>,
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) -> LoopFlags {
+        let flags = LoopFlags {
+            skip: self.new_flag("skip", span),
+            broken: self.new_flag("broken", span),
+        };
+        for var in [flags.skip, flags.broken] {
+            stmts.push(Stmt::DeclareVar {
+                var,
+                init: Some(flag_value(false, span)),
+            });
+        }
+        self.loops.push(LoopContext {
+            label: label.map(|label| label.name.ident.to_string()),
+            flags,
+            result,
+        });
+        flags
+    }
+
+    /// A loop body whose iteration starts by clearing `skip`.
+    pub(super) fn loop_body(
+        &mut self,
+        flags: LoopFlags,
+        body: &syn::Block,
+        span: Span,
+    ) -> Lowered<Block> {
+        let lowered = self.block(body)?;
+        if lowered.result.is_some() {
+            return not_yet(body, "a loop body with a value");
+        }
+        let mut stmts = vec![Stmt::Assign {
+            place: var_place(flags.skip, span),
+            operand: flag_value(false, span),
+            span,
+        }];
+        stmts.extend(lowered.stmts);
+        Ok(Block {
+            stmts,
+            result: None,
+        })
+    }
+
+    /// `loop { .. }` and `while cond { .. }`; the value of a `loop` is what `break` gave.
+    pub(super) fn lower_loop(
+        &mut self,
+        expr: &Expr,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Option<Operand>> {
+        let span = expr.span();
+        let (label, body, condition) = match expr {
+            Expr::Loop(expr_loop) => (&expr_loop.label, &expr_loop.body, None),
+            Expr::While(expr_while) => {
+                if contains_let(&expr_while.cond) {
+                    return not_yet(&expr_while.cond, "`while let`");
+                }
+                (&expr_while.label, &expr_while.body, Some(&*expr_while.cond))
+            }
+            _ => return not_yet(expr, "this loop"),
+        };
+        let result = match expr {
+            Expr::Loop(_) if breaks_with_value(body) => {
+                let var = self.new_var(&Ident::new("loop_value", span));
+                stmts.push(Stmt::DeclareVar {
+                    var,
+                    init: Some(default_value(span)),
+                });
+                Some(var)
+            }
+            _ => None,
+        };
+        let flags = self.open_loop(label.as_ref(), result, span, stmts);
+        let lowered = self.scoped(|this| {
+            let mut body_stmts = vec![Stmt::Assign {
+                place: var_place(flags.skip, span),
+                operand: flag_value(false, span),
+                span,
+            }];
+            match condition {
+                None => {
+                    let block = this.block(body)?;
+                    if block.result.is_some() {
+                        return not_yet(body, "a loop body with a value");
+                    }
+                    body_stmts.extend(block.stmts);
+                }
+                Some(condition) => {
+                    let cond = this.operand(condition, &mut body_stmts)?;
+                    let block = this.block(body)?;
+                    if block.result.is_some() {
+                        return not_yet(body, "a loop body with a value");
+                    }
+                    let mut stop = Vec::new();
+                    this.set_flag(flags.skip, span, &mut stop);
+                    this.set_flag(flags.broken, span, &mut stop);
+                    body_stmts.push(Stmt::If {
+                        cond,
+                        then_branch: block,
+                        else_branch: Block {
+                            stmts: stop,
+                            result: None,
+                        },
+                        result: None,
+                        span,
+                    });
+                }
+            }
+            Ok(Block {
+                stmts: body_stmts,
+                result: None,
+            })
+        });
+        self.loops.pop();
+        stmts.push(Stmt::Loop {
+            body: lowered?,
+            flags,
+            span,
+        });
+        Ok(result.map(|var| Operand::Value(self.read(var_place(var, span), span, stmts))))
+    }
+
+    /// `a && b` as `if a { b } else { false }`: `b` must not run when `a` is false.
+    pub(super) fn short_circuit(
+        &mut self,
+        binary: &syn::ExprBinary,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Operand> {
+        let span = binary.span();
+        let left = self.operand(&binary.left, stmts)?;
+        let mut right_stmts = Vec::new();
+        let right = self.scoped(|this| this.operand(&binary.right, &mut right_stmts))?;
+        let short = Block {
+            stmts: Vec::new(),
+            result: Some(Operand::Constant(Constant {
+                tokens: match binary.op {
+                    syn::BinOp::And(_) => quote::quote_spanned!(span=> false),
+                    _ => quote::quote_spanned!(span=> true),
+                },
+                kind: ConstantKind::Data,
+                span,
+            })),
+        };
+        let evaluated = Block {
+            stmts: right_stmts,
+            result: Some(right),
+        };
+        let (then_branch, else_branch) = match binary.op {
+            syn::BinOp::And(_) => (evaluated, short),
+            _ => (short, evaluated),
+        };
+        let result = self.new_value(None, span);
+        stmts.push(Stmt::If {
+            cond: left,
+            then_branch,
+            else_branch,
+            result: Some(result),
+            span,
+        });
+        Ok(Operand::Value(result))
+    }
+
+    pub(super) fn lower_if(
+        &mut self,
+        expr_if: &syn::ExprIf,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Option<Operand>> {
+        if matches!(&*expr_if.cond, Expr::Let(_)) || contains_let(&expr_if.cond) {
+            return not_yet(&expr_if.cond, "`if let`");
+        }
+        let cond = self.operand(&expr_if.cond, stmts)?;
+        let then_branch = self.block(&expr_if.then_branch)?;
+        let else_branch = match &expr_if.else_branch {
+            Some((_, else_expr)) => {
+                let mut else_stmts = Vec::new();
+                let result = self.scoped(|this| this.value_of(else_expr, &mut else_stmts))?;
+                Block {
+                    stmts: else_stmts,
+                    result,
+                }
+            }
+            None => Block {
+                stmts: Vec::new(),
+                result: None,
+            },
+        };
+        let result = match (&then_branch.result, &else_branch.result) {
+            (Some(_), Some(_)) => Some(self.new_value(None, expr_if.span())),
+            (None, None) => None,
+            _ => return not_yet(expr_if, "an `if` whose branches differ in giving a value"),
+        };
+        stmts.push(Stmt::If {
+            cond,
+            then_branch,
+            else_branch,
+            result,
+            span: expr_if.span(),
+        });
+        Ok(result.map(Operand::Value))
+    }
+
+    pub(super) fn lower_for(
+        &mut self,
+        for_loop: &syn::ExprForLoop,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<()> {
+        let span = for_loop.span();
+        // A range is iterated as it is; a container (`&v`, `v.iter()`, `.copied()`,
+        // `.enumerate()`, `.zip(..)`) by its indices, its elements read (or borrowed) from
+        // it, so their adjoints go to the container's shadow.
+        let (range, items) = match strip(&for_loop.expr) {
+            Expr::Range(_) => (self.operand(&for_loop.expr, stmts)?, None),
+            other => {
+                let Some(items) = self.items(other) else {
+                    return not_yet(&for_loop.expr, "`for` over this iterator");
+                };
+                let items = self.place_items(items, stmts)?;
+                let mut length = None;
+                for source in items.sources() {
+                    let len = self.new_value(None, span);
+                    stmts.push(Stmt::Let(Let {
+                        value: len,
+                        rvalue: Rvalue::DataMethod {
+                            receiver: Operand::Place(source.clone()),
+                            method: Ident::new("len", span),
+                            args: Vec::new(),
+                        },
+                        span,
+                    }));
+                    length = Some(match length {
+                        None => len,
+                        Some(shorter) => {
+                            let min = self.new_value(None, span);
+                            stmts.push(Stmt::Let(Let {
+                                value: min,
+                                rvalue: Rvalue::DataMethod {
+                                    receiver: Operand::Value(shorter),
+                                    method: Ident::new("min", span),
+                                    args: vec![Operand::Value(len)],
+                                },
+                                span,
+                            }));
+                            min
+                        }
+                    });
+                }
+                let Some(length) = length else {
+                    return not_yet(&for_loop.expr, "`for` over this iterator");
+                };
+                let range = self.new_value(None, span);
+                stmts.push(Stmt::Let(Let {
+                    value: range,
+                    rvalue: Rvalue::Range {
+                        start: Some(Operand::Constant(Constant {
+                            tokens: quote::quote_spanned!(span=> 0usize),
+                            kind: ConstantKind::Data,
+                            span,
+                        })),
+                        end: Some(Operand::Value(length)),
+                        inclusive: false,
+                    },
+                    span,
+                }));
+                (Operand::Value(range), Some(items))
+            }
+        };
+        let (binding, name) = match (&*for_loop.pat, &items) {
+            (_, Some(_)) => (self.new_value(None, for_loop.pat.span()), None),
+            (Pat::Ident(ident), None) if ident.by_ref.is_none() && ident.subpat.is_none() => {
+                if ident.mutability.is_some() {
+                    return not_yet(&for_loop.pat, "`mut` loop variables");
+                }
+                (
+                    self.new_value(Some(ident.ident.clone()), ident.ident.span()),
+                    Some(&ident.ident),
+                )
+            }
+            (Pat::Wild(wild), None) => (self.new_value(None, wild.span()), None),
+            (other, None) => return not_yet(other, "this loop pattern"),
+        };
+        let flags = if has_exits(&for_loop.body) {
+            Some(self.open_loop(for_loop.label.as_ref(), None, span, stmts))
+        } else {
+            None
+        };
+        let body = self.scoped(|this| {
+            if let Some(name) = name {
+                this.bind(name, Root::Value(binding));
+            }
+            let mut prelude = Vec::new();
+            if let Some(items) = &items {
+                this.bind_items(&for_loop.pat, items, binding, &mut prelude)?;
+            }
+            let block = match flags {
+                Some(flags) => this.loop_body(flags, &for_loop.body, span)?,
+                None => this.block(&for_loop.body)?,
+            };
+            prelude.extend(block.stmts);
+            Ok(Block {
+                stmts: prelude,
+                result: block.result,
+            })
+        });
+        if flags.is_some() {
+            self.loops.pop();
+        }
+        let body = body?;
+        if body.result.is_some() {
+            return not_yet(&for_loop.body, "a loop body with a value");
+        }
+        stmts.push(Stmt::For {
+            binding,
+            range,
+            body,
+            flags,
+            span,
+        });
+        Ok(())
+    }
+
+    /// What a `for` over a container iterates, by syntax: `&v`, `v.iter()` (elements
+    /// borrowed), `v.iter().copied()`/`.cloned()` (elements read), a parameter of a reference
+    /// type, and `.enumerate()` and `.zip(..)` of those.
+    pub(super) fn items<'e>(&self, expr: &'e Expr) -> Option<Items<&'e Expr>> {
+        match strip(expr) {
+            Expr::Reference(reference) if reference.mutability.is_none() => Some(Items::Elements {
+                source: &*reference.expr,
+                by_reference: true,
+            }),
+            Expr::MethodCall(call) if call.turbofish.is_none() => {
+                let method = call.method.to_string();
+                match (method.as_str(), call.args.len()) {
+                    ("iter", 0) => Some(Items::Elements {
+                        source: &*call.receiver,
+                        by_reference: true,
+                    }),
+                    ("copied" | "cloned", 0) => match strip(&call.receiver) {
+                        Expr::MethodCall(inner)
+                            if inner.method == "iter" && inner.args.is_empty() =>
+                        {
+                            Some(Items::Elements {
+                                source: &*inner.receiver,
+                                by_reference: false,
+                            })
+                        }
+                        _ => None,
+                    },
+                    ("enumerate", 0) => {
+                        Some(Items::Enumerated(Box::new(self.items(&call.receiver)?)))
+                    }
+                    ("zip", 1) => Some(Items::Zipped(
+                        Box::new(self.items(&call.receiver)?),
+                        Box::new(self.items(&call.args[0])?),
+                    )),
+                    _ => None,
+                }
+            }
+            Expr::Path(path) => {
+                let ident = path.path.get_ident()?;
+                match self.resolve(ident)? {
+                    Root::Value(value) if self.reference_params.contains(&value) => {
+                        Some(Items::Elements {
+                            source: expr,
+                            by_reference: true,
+                        })
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    pub(super) fn place_items(
+        &mut self,
+        items: Items<&Expr>,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Items<Place>> {
+        Ok(match items {
+            Items::Elements {
+                source,
+                by_reference,
+            } => Items::Elements {
+                source: self.place(source, stmts)?,
+                by_reference,
+            },
+            Items::Enumerated(inner) => {
+                Items::Enumerated(Box::new(self.place_items(*inner, stmts)?))
+            }
+            Items::Zipped(left, right) => Items::Zipped(
+                Box::new(self.place_items(*left, stmts)?),
+                Box::new(self.place_items(*right, stmts)?),
+            ),
+        })
+    }
+
+    /// Binds the loop pattern's names to the items of iteration `index`.
+    pub(super) fn bind_items(
+        &mut self,
+        pat: &Pat,
+        items: &Items<Place>,
+        index: Value,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<()> {
+        match (pat, items) {
+            (Pat::Wild(_), _) => Ok(()),
+            (Pat::Paren(paren), _) => self.bind_items(&paren.pat, items, index, stmts),
+            (Pat::Tuple(tuple), Items::Enumerated(inner)) if tuple.elems.len() == 2 => {
+                match &tuple.elems[0] {
+                    Pat::Ident(name)
+                        if name.by_ref.is_none()
+                            && name.subpat.is_none()
+                            && name.mutability.is_none() =>
+                    {
+                        self.bind(&name.ident, Root::Value(index));
+                    }
+                    Pat::Wild(_) => {}
+                    other => return not_yet(other, "this index pattern"),
+                }
+                self.bind_items(&tuple.elems[1], inner, index, stmts)
+            }
+            (Pat::Tuple(tuple), Items::Zipped(left, right)) if tuple.elems.len() == 2 => {
+                self.bind_items(&tuple.elems[0], left, index, stmts)?;
+                self.bind_items(&tuple.elems[1], right, index, stmts)
+            }
+            (
+                pat,
+                Items::Elements {
+                    source,
+                    by_reference,
+                },
+            ) => {
+                let span = pat.span();
+                let mut element = source.clone();
+                element
+                    .projections
+                    .push(Projection::Index(Operand::Value(index)));
+                element.span = span;
+                let (name, read) = match pat {
+                    Pat::Reference(reference)
+                        if *by_reference && reference.mutability.is_none() =>
+                    {
+                        match &*reference.pat {
+                            Pat::Ident(name) if name.by_ref.is_none() && name.subpat.is_none() => {
+                                (name, true)
+                            }
+                            Pat::Wild(_) => return Ok(()),
+                            other => return not_yet(other, "this element pattern"),
+                        }
+                    }
+                    Pat::Ident(name) if name.by_ref.is_none() && name.subpat.is_none() => {
+                        (name, !*by_reference)
+                    }
+                    other => return not_yet(other, "this element pattern"),
+                };
+                let rvalue = if read {
+                    Rvalue::Use(Operand::Place(element))
+                } else {
+                    Rvalue::Ref(Operand::Place(element))
+                };
+                let value = self.new_value(Some(name.ident.clone()), name.ident.span());
+                stmts.push(Stmt::Let(Let {
+                    value,
+                    rvalue,
+                    span,
+                }));
+                if name.mutability.is_some() {
+                    let var = self.new_var(&name.ident);
+                    stmts.push(Stmt::DeclareVar {
+                        var,
+                        init: Some(Operand::Value(value)),
+                    });
+                    self.bind(&name.ident, Root::Var(var));
+                } else {
+                    self.bind(&name.ident, Root::Value(value));
+                }
+                Ok(())
+            }
+            (other, _) => not_yet(other, "this loop pattern"),
+        }
+    }
+}
+
+/// Whether a loop body leaves its iteration early (`break`, `continue`, `return`, `?`).
+pub(super) fn has_exits(body: &syn::Block) -> bool {
+    struct Finder(bool);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_expr_break(&mut self, _: &'ast syn::ExprBreak) {
+            self.0 = true;
+        }
+        fn visit_expr_continue(&mut self, _: &'ast syn::ExprContinue) {
+            self.0 = true;
+        }
+        fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
+            self.0 = true;
+        }
+        fn visit_expr_try(&mut self, _: &'ast syn::ExprTry) {
+            self.0 = true;
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+    }
+    let mut finder = Finder(false);
+    finder.visit_block(body);
+    finder.0
+}
+
+pub(super) fn var_place(var: Var, span: Span) -> Place {
+    Place {
+        root: Root::Var(var),
+        projections: Vec::new(),
+        span,
+    }
+}
+
+pub(super) fn default_value(span: Span) -> Operand {
+    Operand::Constant(Constant {
+        tokens: quote::quote_spanned!(span=> ::core::default::Default::default()),
+        kind: ConstantKind::Data,
+        span,
+    })
+}
+
+pub(super) fn flag_value(value: bool, span: Span) -> Operand {
+    Operand::Constant(Constant {
+        tokens: if value {
+            quote::quote_spanned!(span=> true)
+        } else {
+            quote::quote_spanned!(span=> false)
+        },
+        kind: ConstantKind::Data,
+        span,
+    })
+}
+
+/// Whether the function body has a `return` (outside closures).
+pub(super) fn returns_early(body: &syn::Block) -> bool {
+    struct Finder(bool);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
+            self.0 = true;
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+    }
+    let mut finder = Finder(false);
+    finder.visit_block(body);
+    finder.0
+}
+
+/// Whether a `loop` body has a `break` with a value for this loop.
+pub(super) fn breaks_with_value(body: &syn::Block) -> bool {
+    struct Finder {
+        found: bool,
+        depth: usize,
+    }
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_expr_break(&mut self, exit: &'ast syn::ExprBreak) {
+            if exit.expr.is_some() && (self.depth == 0 || exit.label.is_some()) {
+                self.found = true;
+            }
+            syn::visit::visit_expr_break(self, exit);
+        }
+        fn visit_expr_loop(&mut self, inner: &'ast syn::ExprLoop) {
+            self.depth += 1;
+            syn::visit::visit_expr_loop(self, inner);
+            self.depth -= 1;
+        }
+        fn visit_expr_while(&mut self, inner: &'ast syn::ExprWhile) {
+            self.depth += 1;
+            syn::visit::visit_expr_while(self, inner);
+            self.depth -= 1;
+        }
+        fn visit_expr_for_loop(&mut self, inner: &'ast syn::ExprForLoop) {
+            self.depth += 1;
+            syn::visit::visit_expr_for_loop(self, inner);
+            self.depth -= 1;
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+    }
+    let mut finder = Finder {
+        found: false,
+        depth: 0,
+    };
+    finder.visit_block(body);
+    finder.found
+}
+
+/// Whether a statement may leave the block it is in early: a `return`, or a `break` or
+/// `continue` whose loop is outside the statement.
+pub(super) fn leaves(stmt: &syn::Stmt) -> bool {
+    struct Finder {
+        found: bool,
+        /// Labels of the loops inside the statement around the current point; `None` for
+        /// an unlabeled one.
+        inside: Vec<Option<String>>,
+    }
+    impl Finder {
+        fn exits(&self, label: Option<&syn::Lifetime>) -> bool {
+            match label {
+                None => self.inside.is_empty(),
+                Some(label) => {
+                    let name = label.ident.to_string();
+                    !self
+                        .inside
+                        .iter()
+                        .any(|inner| inner.as_deref() == Some(name.as_str()))
+                }
+            }
+        }
+        fn enter(&mut self, label: &Option<syn::Label>) {
+            self.inside
+                .push(label.as_ref().map(|label| label.name.ident.to_string()));
+        }
+    }
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
+            self.found = true;
+        }
+        fn visit_expr_break(&mut self, exit: &'ast syn::ExprBreak) {
+            if self.exits(exit.label.as_ref()) {
+                self.found = true;
+            }
+            syn::visit::visit_expr_break(self, exit);
+        }
+        fn visit_expr_continue(&mut self, exit: &'ast syn::ExprContinue) {
+            if self.exits(exit.label.as_ref()) {
+                self.found = true;
+            }
+        }
+        fn visit_expr_loop(&mut self, inner: &'ast syn::ExprLoop) {
+            self.enter(&inner.label);
+            syn::visit::visit_expr_loop(self, inner);
+            self.inside.pop();
+        }
+        fn visit_expr_while(&mut self, inner: &'ast syn::ExprWhile) {
+            self.enter(&inner.label);
+            syn::visit::visit_expr_while(self, inner);
+            self.inside.pop();
+        }
+        fn visit_expr_for_loop(&mut self, inner: &'ast syn::ExprForLoop) {
+            self.enter(&inner.label);
+            syn::visit::visit_expr_for_loop(self, inner);
+            self.inside.pop();
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+    }
+    let mut finder = Finder {
+        found: false,
+        inside: Vec::new(),
+    };
+    finder.visit_stmt(stmt);
+    finder.found
+}
+
+/// Patterns of data that take nothing apart: literals, ranges, paths, `_`, or-patterns of
+/// those, and a name (`n`, not `mut n` or `ref n`) for the whole value, also as `n @ pattern`.
+pub(super) fn binds_at_most_the_whole(pat: &Pat) -> bool {
+    match pat {
+        Pat::Lit(_) | Pat::Range(_) | Pat::Path(_) | Pat::Wild(_) => true,
+        Pat::Or(or) => or
+            .cases
+            .iter()
+            .all(|case| binds_at_most_the_whole(case) && !matches!(case, Pat::Ident(_))),
+        Pat::Paren(paren) => binds_at_most_the_whole(&paren.pat),
+        Pat::Ident(binding) => {
+            binding.by_ref.is_none()
+                && binding.mutability.is_none()
+                && binding.subpat.as_ref().is_none_or(|(_, sub)| {
+                    binds_at_most_the_whole(sub) && !matches!(**sub, Pat::Ident(_))
+                })
+        }
+        _ => false,
+    }
+}
