@@ -288,30 +288,15 @@ fn is_arithmetic(op: &BinOp) -> bool {
 
 /// Float methods that return a bool or an integer-like value rather than a float.
 fn is_non_float_method(method: &Ident) -> bool {
-    const NON_FLOAT: &[&str] = &[
-        "is_nan",
-        "is_finite",
-        "is_infinite",
-        "is_normal",
-        "is_sign_positive",
-        "is_sign_negative",
-        "is_zero",
-        "is_some",
-        "is_none",
-        "len",
-        "is_empty",
-        "to_f64",
-        "partial_cmp",
-        "total_cmp",
-        "eq",
-        "ne",
-        "lt",
-        "le",
-        "gt",
-        "ge",
-        "to_string",
+    // Besides the float methods whose result is data: `Option`'s tests, comparisons, and
+    // `to_f64` of `num-traits`, whose float is not the derivative code's scalar.
+    const OTHERS: &[&str] = &[
+        "is_zero", "is_some", "is_none", "to_f64", "eq", "ne", "lt", "le", "gt", "ge",
     ];
-    NON_FLOAT.iter().any(|name| method == name)
+    crate::rules::VALUE_ONLY_METHODS
+        .iter()
+        .chain(OTHERS)
+        .any(|name| method == name)
 }
 
 /// `f64::...`, `std::f64::...`, `core::f64::...` (and the same for `f32`).

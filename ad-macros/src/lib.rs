@@ -24,6 +24,7 @@ mod ir;
 mod macros;
 mod names;
 mod retype;
+mod rules;
 mod user_types;
 mod valid;
 

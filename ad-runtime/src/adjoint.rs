@@ -25,6 +25,15 @@
 use crate::Scalar;
 
 /// The adjoint type of a value type: what reverse mode accumulates for a value of it.
+///
+/// ```
+/// use ad_runtime::adjoint::{Diff, NoAdjoint};
+///
+/// let rows = vec![vec![1.0_f64, 2.0], vec![3.0]];
+/// assert_eq!(rows.zero_like(), vec![vec![0.0, 0.0], vec![0.0]]);
+/// assert_eq!((2.5_f64, 7_usize).zero_like(), (0.0, NoAdjoint));
+/// assert_eq!([1.0_f32; 3].zero_like(), [0.0; 3]);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "reverse mode does not know how to differentiate through a value of type `{Self}`",
     label = "this value carries a derivative, but `{Self}` has no adjoint type",
@@ -134,6 +143,14 @@ impl<S: Scalar> Adjoint for S {
 }
 
 /// The adjoint of data (integers, `bool`, `char`, `()`): nothing to add up.
+///
+/// ```
+/// use ad_runtime::adjoint::{Adjoint, Diff, NoAdjoint};
+///
+/// let mut d = 3_usize.zero_like();
+/// d.accumulate(NoAdjoint);
+/// assert_eq!(d, NoAdjoint);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NoAdjoint;
 
@@ -237,6 +254,14 @@ tuples! {
 
 /// The value behind a reference, or the value itself: what a rule reads of an operand that
 /// the code holds by reference (`for x in v.iter()` binds `&f64`).
+///
+/// ```
+/// use ad_runtime::adjoint::ValueOf;
+///
+/// let v = [1.5_f64, 2.0];
+/// assert_eq!((&v[0]).value_of(), 1.5);
+/// assert_eq!(2.0_f64.value_of(), 2.0);
+/// ```
 pub trait ValueOf {
     /// The value.
     type Value;

@@ -426,9 +426,14 @@ fn floats_of_data_parameters_are_constants() {
     };
     for (x, y) in [(0.2_f64, 0.7_f64), (0.9, 2.0), (1.7, 1.0)] {
         let (value, (dx, dy)) = with_data_grad(&bounds, x, y);
+        // Forward mode against central differences, then reverse against forward.
+        let (_, along_x, along_y) = forward_checked2(
+            |x, y| with_data(&bounds, x, y),
+            |x, y, tx, ty| with_data_jvp(&bounds, x, y, tx, ty),
+            x,
+            y,
+        );
         assert_eq!(value.to_bits(), with_data(&bounds, x, y).to_bits());
-        let (_, along_x) = with_data_jvp(&bounds, x, y, 1.0, 0.0);
-        let (_, along_y) = with_data_jvp(&bounds, x, y, 0.0, 1.0);
         approx::assert_relative_eq!(dx, along_x, epsilon = 1e-12, max_relative = 1e-12);
         approx::assert_relative_eq!(dy, along_y, epsilon = 1e-12, max_relative = 1e-12);
     }
@@ -525,6 +530,20 @@ fn tuples_and_container_results() {
     let ((pa, pb), (ta, tb)) = polar_jvp(r, theta, 1.0, 0.0);
     let (_, (ua, ub)) = polar_jvp(r, theta, 0.0, 1.0);
     assert_eq!((a.to_bits(), b.to_bits()), (pa.to_bits(), pb.to_bits()));
+    let component = |i: usize, r: f64, theta: f64| {
+        let (a, b) = polar(r, theta);
+        if i == 0 {
+            a
+        } else {
+            b
+        }
+    };
+    for (i, (along_r, along_theta)) in [(ta, ua), (tb, ub)].into_iter().enumerate() {
+        let by_r = common::central_difference(|r| component(i, r, theta), r, 1e-4);
+        let by_theta = common::central_difference(|t| component(i, r, t), theta, 1e-4);
+        approx::assert_relative_eq!(along_r, by_r, epsilon = 1e-8, max_relative = 1e-7);
+        approx::assert_relative_eq!(along_theta, by_theta, epsilon = 1e-8, max_relative = 1e-7);
+    }
     approx::assert_relative_eq!(dr, ta - 0.5 * tb, epsilon = 1e-12);
     approx::assert_relative_eq!(dtheta, ua - 0.5 * ub, epsilon = 1e-12);
     let (values, dx) = squares_of_vjp(&[1.0, -2.0], vec![1.0, 3.0]);
@@ -548,6 +567,32 @@ fn for_over_containers_enumerate_and_zip() {
             let zero = vec![0.0; 3];
             let (_, along_w) = iterated_jvp(&w, &x, &ys, &e, &zero);
             let (_, along_x) = iterated_jvp(&w, &x, &ys, &zero, &e);
+            let moved_w = |h: f64| {
+                let mut moved = w.clone();
+                moved[k] += h;
+                iterated(&moved, &x, &ys)
+            };
+            let moved_x = |h: f64| {
+                let mut moved = x.clone();
+                moved[k] += h;
+                iterated(&w, &moved, &ys)
+            };
+            let differences = (
+                common::central_difference(moved_w, 0.0, 1e-4),
+                common::central_difference(moved_x, 0.0, 1e-4),
+            );
+            approx::assert_relative_eq!(
+                along_w,
+                differences.0,
+                epsilon = 1e-7,
+                max_relative = 1e-6
+            );
+            approx::assert_relative_eq!(
+                along_x,
+                differences.1,
+                epsilon = 1e-7,
+                max_relative = 1e-6
+            );
             approx::assert_relative_eq!(dw[k], along_w, epsilon = 1e-12, max_relative = 1e-12);
             approx::assert_relative_eq!(dx[k], along_x, epsilon = 1e-12, max_relative = 1e-12);
         }
@@ -574,8 +619,13 @@ fn match_on_data_with_guards_ranges_and_bindings() {
         for n in [0, 1, 5, 9] {
             let (value, (dx, dy)) = matched_grad(x, y, n);
             assert_eq!(value.to_bits(), matched(x, y, n).to_bits());
-            let (_, tx) = matched_jvp(x, y, n, 1.0, 0.0);
-            let (_, ty) = matched_jvp(x, y, n, 0.0, 1.0);
+            // Forward mode against central differences, then reverse against forward.
+            let (_, tx, ty) = forward_checked2(
+                |x, y| matched(x, y, n),
+                |x, y, tx, ty| matched_jvp(x, y, n, tx, ty),
+                x,
+                y,
+            );
             approx::assert_relative_eq!(dx, tx, epsilon = 1e-12, max_relative = 1e-12);
             approx::assert_relative_eq!(dy, ty, epsilon = 1e-12, max_relative = 1e-12);
         }

@@ -53,6 +53,9 @@ use crate::expand::forward::{self, cfg_attrs, retype_type, stub_body, Bodies};
 use crate::macros::{self, MacroArgs};
 use crate::names;
 use crate::retype::{classify_callee, quote_scalar_bound, quote_scalar_where, Callee, Retype};
+use crate::rules::{
+    BINARY_RULES, FLOAT_METHODS_WITHOUT_RULES, TERNARY_RULES, UNARY_RULES, VALUE_ONLY_METHODS,
+};
 
 mod checkpoints;
 mod closures;
@@ -75,71 +78,6 @@ const NESTED_ELEMENT_BY_ELEMENT: &str =
     "reverse mode reads a container of containers element by element, as `x[i][j]` (with \
      `x.len()` and `x[i].len()` for the bounds); write the loop over indices (forward mode \
      takes rows and iterators too)";
-
-/// Float methods with a rule of one argument (the receiver).
-const UNARY_RULES: &[&str] = &[
-    "sin",
-    "cos",
-    "tan",
-    "asin",
-    "acos",
-    "atan",
-    "sinh",
-    "cosh",
-    "tanh",
-    "asinh",
-    "acosh",
-    "atanh",
-    "exp",
-    "exp2",
-    "exp_m1",
-    "ln",
-    "log2",
-    "log10",
-    "ln_1p",
-    "sqrt",
-    "cbrt",
-    "abs",
-    "signum",
-    "recip",
-    "to_degrees",
-    "to_radians",
-    "floor",
-    "ceil",
-    "round",
-    "trunc",
-    "fract",
-];
-/// Float methods with a rule of two arguments.
-const BINARY_RULES: &[&str] = &["atan2", "log", "powf", "hypot", "min", "max"];
-/// Float methods with a rule of three arguments.
-const TERNARY_RULES: &[&str] = &["mul_add", "clamp"];
-/// Float methods of `std` that have no derivative rule here.
-const FLOAT_METHODS_WITHOUT_RULES: &[&str] = &[
-    "copysign",
-    "rem_euclid",
-    "div_euclid",
-    "midpoint",
-    "to_bits",
-    "sin_cos",
-    "gamma",
-    "ln_gamma",
-];
-
-/// Float methods whose result is not a float: only the value is used.
-const VALUE_ONLY_METHODS: &[&str] = &[
-    "len",
-    "is_empty",
-    "is_nan",
-    "is_finite",
-    "is_infinite",
-    "is_normal",
-    "is_sign_positive",
-    "is_sign_negative",
-    "partial_cmp",
-    "total_cmp",
-    "to_string",
-];
 
 /// Whether every call of the function from reverse-mode code is checkpointed
 /// (`#[checkpoint] fn`).
@@ -167,11 +105,15 @@ pub fn expand_stacked(cx: &Ctxt, function: &Function, calls: Calls) -> TokenStre
 }
 
 fn reverse_companions(cx: &Ctxt, function: &Function, bodies: Bodies, calls: Calls) -> TokenStream {
+    let ir = ir_engine(cx, function, bodies);
+    let ir_body = ir.as_ref().and_then(|outcome| outcome.as_ref().ok());
+    let engine = engine_marker(function, ir.as_ref());
     match calls {
         Calls::Recorded => {
-            let companion = reverse_companion(cx, function, bodies, names::REVERSE_COMPANION);
+            let companion =
+                reverse_companion(cx, function, bodies, names::REVERSE_COMPANION, ir_body);
             let borrowed = match bodies {
-                Bodies::Derivative if !cx.has_errors() && !uses_ir_engine(cx, function) => {
+                Bodies::Derivative if !cx.has_errors() && ir_body.is_none() => {
                     borrowed_companion(function)
                 }
                 _ => None,
@@ -181,14 +123,14 @@ fn reverse_companions(cx: &Ctxt, function: &Function, bodies: Bodies, calls: Cal
                 None => names::REVERSE_COMPANION,
             };
             let public = public_functions(function, bodies, called);
-            let engine = engine_marker(cx, function);
             quote!(#companion #borrowed #public #engine)
         }
         Calls::Checkpointed => {
-            let recorded = reverse_companion(cx, function, bodies, names::RECORDED_COMPANION);
+            let recorded =
+                reverse_companion(cx, function, bodies, names::RECORDED_COMPANION, ir_body);
             let wrapper = checkpointed_companion(function, bodies);
             let public = public_functions(function, bodies, names::RECORDED_COMPANION);
-            quote!(#recorded #wrapper #public)
+            quote!(#recorded #wrapper #public #engine)
         }
     }
 }
@@ -338,28 +280,35 @@ pub(super) fn output_type(function: &Function, scalar: &Ident) -> TokenStream {
     }
 }
 
-/// Whether the function goes through the IR engine (`reverse_ir`): with the `ir-engine`
-/// feature, when the engine takes every construct of it.
-fn uses_ir_engine(cx: &Ctxt, function: &Function) -> bool {
-    !cx.has_errors() && ir_engine_body(function, false).is_some()
-}
-
-fn ir_engine_body(function: &Function, boxed: bool) -> Option<TokenStream> {
-    if !cfg!(feature = "ir-engine") {
+/// With the `ir-engine` feature, what the IR engine (`reverse_ir`) makes of the function: the
+/// body of its reverse companion, or what it does not take yet (the function then goes
+/// through this engine).
+fn ir_engine(
+    cx: &Ctxt,
+    function: &Function,
+    bodies: Bodies,
+) -> Option<Result<TokenStream, crate::ir::lower::NotYet>> {
+    if !cfg!(feature = "ir-engine") || bodies != Bodies::Derivative || cx.has_errors() {
         return None;
     }
-    super::reverse_ir::companion_body(function, boxed).ok()
+    Some(super::reverse_ir::companion_body(
+        function,
+        !is_leaf(function),
+    ))
 }
 
 /// With the `ir-engine` feature, `f::__AD_ENGINE` says which engine differentiated `f`
 /// (`"ir"`, or why not), so tests can require the IR engine while it grows.
-fn engine_marker(cx: &Ctxt, function: &Function) -> TokenStream {
-    if !cfg!(feature = "ir-engine") || function.is_method || cx.has_errors() {
+fn engine_marker(
+    function: &Function,
+    ir: Option<&Result<TokenStream, crate::ir::lower::NotYet>>,
+) -> TokenStream {
+    let Some(outcome) = ir.filter(|_| !function.is_method) else {
         return TokenStream::new();
-    }
+    };
     let name = function.name();
     // Spanned at the construct the IR engine stopped at, for "go to definition".
-    let (engine, span) = match super::reverse_ir::companion_body(function, false) {
+    let (engine, span) = match outcome {
         Ok(_) => ("ir".to_string(), name.span()),
         Err(not_yet) => (
             format!("syntax: the IR engine does not take {} yet", not_yet.what),
@@ -378,14 +327,18 @@ fn engine_marker(cx: &Ctxt, function: &Function) -> TokenStream {
     }
 }
 
-fn reverse_companion(cx: &Ctxt, function: &Function, bodies: Bodies, method: &str) -> TokenStream {
+fn reverse_companion(
+    cx: &Ctxt,
+    function: &Function,
+    bodies: Bodies,
+    method: &str,
+    ir_body: Option<&TokenStream>,
+) -> TokenStream {
     let leaf = bodies == Bodies::Derivative && is_leaf(function);
-    let body = match bodies {
-        Bodies::Stub => stub_body(),
-        Bodies::Derivative if uses_ir_engine(cx, function) => {
-            ir_engine_body(function, !leaf).unwrap_or_default()
-        }
-        Bodies::Derivative => {
+    let body = match (bodies, ir_body) {
+        (Bodies::Stub, _) => stub_body(),
+        (Bodies::Derivative, Some(body)) => body.clone(),
+        (Bodies::Derivative, None) => {
             let mut generator = Generator::new(cx, function);
             generator.leaf = leaf;
             generator.function_body().0

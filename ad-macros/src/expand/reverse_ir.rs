@@ -19,7 +19,7 @@ use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::Ident;
 
 use crate::ast::{float_of_type, Function, ParamKind};
-use crate::ir::activity::{self, differentiable_operands, is_float_type, Activity};
+use crate::ir::activity::{self, differentiable_operands, Activity};
 use crate::ir::lower::{self, NotYet};
 use crate::ir::*;
 use crate::names;
@@ -534,7 +534,7 @@ impl Emitter<'_> {
         let value = self.operand(operand);
         let span = operand.span(self.body);
         let scalar = names::scalar_param(span);
-        if is_float_type(ty) {
+        if float_of_type(ty).is_some() {
             return quote_spanned!(span=>
                 ::ad_runtime::__private::CastProbe::new(#value).__ad_cast::<#scalar>()
             );
@@ -1048,7 +1048,7 @@ impl Emitter<'_> {
             Rvalue::Use(operand) | Rvalue::Take(operand) => {
                 tokens.extend(self.contribute(operand, cotangent)?);
             }
-            Rvalue::Cast(operand, ty) if is_float_type(ty) => {
+            Rvalue::Cast(operand, ty) if float_of_type(ty).is_some() => {
                 tokens.extend(self.contribute(operand, cotangent)?);
             }
             Rvalue::Neg(operand) => {

@@ -11,6 +11,7 @@
 use std::collections::HashSet;
 
 use super::*;
+use crate::ast::float_of_type;
 
 pub struct Activity {
     pub active: HashSet<Root>,
@@ -77,7 +78,7 @@ pub fn differentiable_operands(rvalue: &Rvalue) -> Vec<&Operand> {
                     .map(|(arg, _)| arg),
             )
             .collect(),
-        Rvalue::Cast(operand, ty) if is_float_type(ty) => vec![operand],
+        Rvalue::Cast(operand, ty) if float_of_type(ty).is_some() => vec![operand],
         Rvalue::Call { args, .. } => args.iter().collect(),
         Rvalue::Ref(place) => vec![place],
         Rvalue::VecRepeat(element, _) => vec![element],
@@ -90,11 +91,6 @@ pub fn differentiable_operands(rvalue: &Rvalue) -> Vec<&Operand> {
         | Rvalue::Matches(..)
         | Rvalue::Range { .. } => Vec::new(),
     }
-}
-
-pub fn is_float_type(ty: &syn::Type) -> bool {
-    matches!(ty, syn::Type::Path(path) if path.qself.is_none()
-        && path.path.get_ident().is_some_and(|ident| ident == "f64" || ident == "f32"))
 }
 
 fn operand_root(operand: &Operand) -> Option<Root> {

@@ -16,6 +16,7 @@ use syn::{Expr, Ident, Lit, Pat};
 use super::*;
 use crate::ast::Function;
 use crate::retype::{classify_callee_path, Callee};
+use crate::rules::{float_method_rule, VALUE_ONLY_METHODS};
 
 mod control;
 
@@ -462,10 +463,7 @@ impl Lowering {
                     return not_yet(expr, "method calls with a turbofish");
                 }
                 let method = call.method.to_string();
-                if let Some(rule) = FLOAT_METHODS
-                    .iter()
-                    .find(|rule| rule.method == method && rule.arity == call.args.len())
-                {
+                if let Some(rule) = float_method_rule(&method, call.args.len()) {
                     let receiver = self.operand(&call.receiver, stmts)?;
                     let args = call
                         .args
@@ -478,7 +476,7 @@ impl Lowering {
                         args,
                         method: call.method.clone(),
                     }
-                } else if DATA_METHODS.contains(&method.as_str()) {
+                } else if VALUE_ONLY_METHODS.contains(&method.as_str()) {
                     let receiver = match self.place(&call.receiver, stmts) {
                         Ok(place) => Operand::Place(place),
                         Err(_) => self.operand(&call.receiver, stmts)?,
@@ -606,9 +604,10 @@ impl Lowering {
             }
             Callee::FloatAssociated(name) => {
                 let method = name.to_string();
-                match FLOAT_METHODS
-                    .iter()
-                    .find(|rule| rule.method == method && rule.arity + 1 == args.len())
+                match args
+                    .len()
+                    .checked_sub(1)
+                    .and_then(|arity| float_method_rule(&method, arity))
                 {
                     Some(rule) => {
                         let receiver = args.remove(0);

@@ -19,6 +19,8 @@ pub mod validate;
 use proc_macro2::{Span, TokenStream};
 use syn::{Ident, Member};
 
+pub use crate::rules::FloatMethodRule;
+
 /// An SSA value: defined by exactly one `Let` (or bound as a parameter or loop variable).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub struct Value(pub u32);
@@ -133,7 +135,7 @@ pub enum Rvalue {
     Not(Operand),
     /// A method of a float with a rule in `ad_runtime::rules` (`x.sin()`, `x.powi(n)`).
     FloatMethod {
-        rule: &'static FloatMethodRule,
+        rule: FloatMethodRule,
         receiver: Operand,
         args: Vec<Operand>,
         method: Ident,
@@ -172,16 +174,6 @@ pub enum Rvalue {
         end: Option<Operand>,
         inclusive: bool,
     },
-}
-
-/// A float method with a rule: which of its arguments are floats, and which values its
-/// derivative reads (so the backward code knows what to keep).
-pub struct FloatMethodRule {
-    pub method: &'static str,
-    /// How many arguments after the receiver.
-    pub arity: usize,
-    /// Whether each argument after the receiver is a float (else data, as `powi`'s exponent).
-    pub float_args: &'static [bool],
 }
 
 pub enum Stmt {
@@ -291,90 +283,3 @@ pub fn for_each_stmt<'b>(block: &'b Block, visit: &mut impl FnMut(&'b Stmt)) {
         }
     }
 }
-
-/// The float methods the IR engine differentiates, each with a rule of the same name in
-/// `ad_runtime::rules`.
-pub static FLOAT_METHODS: &[FloatMethodRule] = &[
-    unary("sin"),
-    unary("cos"),
-    unary("tan"),
-    unary("asin"),
-    unary("acos"),
-    unary("atan"),
-    unary("sinh"),
-    unary("cosh"),
-    unary("tanh"),
-    unary("asinh"),
-    unary("acosh"),
-    unary("atanh"),
-    unary("exp"),
-    unary("exp2"),
-    unary("exp_m1"),
-    unary("ln"),
-    unary("log2"),
-    unary("log10"),
-    unary("ln_1p"),
-    unary("sqrt"),
-    unary("cbrt"),
-    unary("abs"),
-    unary("signum"),
-    unary("recip"),
-    unary("to_degrees"),
-    unary("to_radians"),
-    unary("floor"),
-    unary("ceil"),
-    unary("round"),
-    unary("trunc"),
-    unary("fract"),
-    FloatMethodRule {
-        method: "powi",
-        arity: 1,
-        float_args: &[false],
-    },
-    binary("powf"),
-    binary("atan2"),
-    binary("log"),
-    binary("hypot"),
-    binary("max"),
-    binary("min"),
-    FloatMethodRule {
-        method: "mul_add",
-        arity: 2,
-        float_args: &[true, true],
-    },
-    FloatMethodRule {
-        method: "clamp",
-        arity: 2,
-        float_args: &[true, true],
-    },
-];
-
-const fn unary(method: &'static str) -> FloatMethodRule {
-    FloatMethodRule {
-        method,
-        arity: 0,
-        float_args: &[],
-    }
-}
-
-const fn binary(method: &'static str) -> FloatMethodRule {
-    FloatMethodRule {
-        method,
-        arity: 1,
-        float_args: &[true],
-    }
-}
-
-/// Methods whose result is data whatever the receiver (no derivative flows through them).
-pub static DATA_METHODS: &[&str] = &[
-    "len",
-    "is_empty",
-    "is_nan",
-    "is_finite",
-    "is_infinite",
-    "is_normal",
-    "is_sign_positive",
-    "is_sign_negative",
-    "partial_cmp",
-    "total_cmp",
-];
