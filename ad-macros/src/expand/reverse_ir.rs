@@ -438,31 +438,33 @@ impl Emitter<'_> {
         tokens
     }
 
-    fn rvalue(&self, rvalue: &Rvalue) -> TokenStream {
+    /// An operation in forward code, spanned on the user's expression: a type error in it
+    /// (`!` on a float, a method of the wrong type) points at the user's code.
+    fn rvalue(&self, rvalue: &Rvalue, span: Span) -> TokenStream {
         match rvalue {
             Rvalue::Use(operand) => self.operand(operand),
             Rvalue::Binary(op, left, right) => {
                 let (left, right) = (self.operand(left), self.operand(right));
                 let op = match op {
-                    BinaryOp::Add => quote!(+),
-                    BinaryOp::Sub => quote!(-),
-                    BinaryOp::Mul => quote!(*),
-                    BinaryOp::Div => quote!(/),
-                    BinaryOp::Rem => quote!(%),
+                    BinaryOp::Add => quote_spanned!(span=> +),
+                    BinaryOp::Sub => quote_spanned!(span=> -),
+                    BinaryOp::Mul => quote_spanned!(span=> *),
+                    BinaryOp::Div => quote_spanned!(span=> /),
+                    BinaryOp::Rem => quote_spanned!(span=> %),
                 };
-                quote!(#left #op #right)
+                quote_spanned!(span=> #left #op #right)
             }
             Rvalue::Neg(operand) => {
                 let operand = self.operand(operand);
-                quote!(-#operand)
+                quote_spanned!(span=> -#operand)
             }
             Rvalue::DataBinary(op, left, right) => {
                 let (left, right, op) = (self.operand(left), self.operand(right), &op.op);
-                quote!(#left #op #right)
+                quote_spanned!(span=> #left #op #right)
             }
             Rvalue::Not(operand) => {
                 let operand = self.operand(operand);
-                quote!(!#operand)
+                quote_spanned!(span=> !#operand)
             }
             Rvalue::FloatMethod {
                 receiver,
@@ -477,42 +479,42 @@ impl Emitter<'_> {
             } => {
                 let receiver = self.operand(receiver);
                 let args = args.iter().map(|arg| self.operand(arg));
-                quote!(#receiver.#method(#(#args),*))
+                quote_spanned!(span=> #receiver.#method(#(#args),*))
             }
             Rvalue::Cast(operand, ty) => self.cast(operand, ty),
             Rvalue::Call { callee, args } => {
                 let args = args.iter().map(|arg| self.operand(arg));
                 let companion = Ident::new(names::REVERSE_COMPANION, Span::call_site());
-                quote!(#callee::#companion(#(#args),*))
+                quote_spanned!(span=> #callee::#companion(#(#args),*))
             }
             Rvalue::Ref(place) => {
                 let place = self.operand(place);
-                quote!(&#place)
+                quote_spanned!(span=> &#place)
             }
             Rvalue::Tuple(elements) => {
                 let elements = elements.iter().map(|element| self.operand(element));
-                quote!((#(#elements,)*))
+                quote_spanned!(span=> (#(#elements,)*))
             }
             Rvalue::Matches(scrutinee, pattern) => {
                 let scrutinee = self.operand(scrutinee);
-                quote!(::core::matches!(#scrutinee, #pattern))
+                quote_spanned!(span=> ::core::matches!(#scrutinee, #pattern))
             }
             Rvalue::Take(place) => {
                 let place = self.operand(place);
-                quote!(::core::mem::take(&mut #place))
+                quote_spanned!(span=> ::core::mem::take(&mut #place))
             }
             Rvalue::VecRepeat(element, count) => {
                 let (element, count) = (self.operand(element), self.operand(count));
-                quote!(::std::vec![#element; #count])
+                quote_spanned!(span=> ::std::vec![#element; #count])
             }
             Rvalue::VecOf(elements) => {
                 let elements = elements.iter().map(|element| self.operand(element));
-                quote!(::std::vec![#(#elements),*])
+                quote_spanned!(span=> ::std::vec![#(#elements),*])
             }
-            Rvalue::EmptyVec(None) => quote!(::std::vec::Vec::new()),
+            Rvalue::EmptyVec(None) => quote_spanned!(span=> ::std::vec::Vec::new()),
             Rvalue::EmptyVec(Some(capacity)) => {
                 let capacity = self.operand(capacity);
-                quote!(::std::vec::Vec::with_capacity(#capacity))
+                quote_spanned!(span=> ::std::vec::Vec::with_capacity(#capacity))
             }
             Rvalue::Range {
                 start,
@@ -522,9 +524,9 @@ impl Emitter<'_> {
                 let start = start.as_ref().map(|start| self.operand(start));
                 let end = end.as_ref().map(|end| self.operand(end));
                 if *inclusive {
-                    quote!(#start..=#end)
+                    quote_spanned!(span=> #start..=#end)
                 } else {
-                    quote!(#start..#end)
+                    quote_spanned!(span=> #start..#end)
                 }
             }
         }
@@ -606,7 +608,7 @@ impl Emitter<'_> {
                             ::ad_runtime::__private::LiftProbe::new(#read).__ad_lift::<#scalar>()
                         )
                     }
-                    _ => self.rvalue(rvalue),
+                    _ => self.rvalue(rvalue, *span),
                 };
                 let mut keep = self.keep(*value, depth);
                 keep.extend(self.mark(Root::Value(*value), depth));
