@@ -9,6 +9,7 @@
 //! | an array `[T; N]` | `[T::Adjoint; N]` |
 //! | a reference `&T` | `T`'s adjoint |
 //! | a tuple | the tuple of its elements' adjoints |
+//! | an `Option<T>` | `Option<T::Adjoint>` (zero: `None`) |
 //!
 //! [`Diff`] names the adjoint type of a value type; [`Adjoint`] is what an adjoint can do.
 //!
@@ -107,6 +108,26 @@ impl<T: Diff + ?Sized> Diff for &T {
     type Adjoint = T::Adjoint;
     fn zero_like(&self) -> Self::Adjoint {
         (**self).zero_like()
+    }
+}
+
+/// An option's adjoint is an option of its content's: `None` is the zero (nothing has reached
+/// it yet, or the value was `None`).
+///
+/// ```
+/// use ad_runtime::adjoint::{Adjoint, Diff};
+///
+/// assert_eq!(Some(2.0_f64).zero_like(), Some(0.0));
+/// let mut d: Option<f64> = Adjoint::zero();
+/// d.accumulate(Some(1.5));
+/// d.accumulate(None);
+/// d.accumulate(Some(0.5));
+/// assert_eq!(d, Some(2.0));
+/// ```
+impl<T: Diff> Diff for Option<T> {
+    type Adjoint = Option<T::Adjoint>;
+    fn zero_like(&self) -> Self::Adjoint {
+        self.as_ref().map(T::zero_like)
     }
 }
 
@@ -211,6 +232,36 @@ impl<T: Adjoint, const N: usize> Adjoint for [T; N] {
 
     fn same_shape(&self, other: &Self) -> bool {
         self.iter().zip(other).all(|(a, b)| a.same_shape(b))
+    }
+}
+
+impl<T: Adjoint> Adjoint for Option<T> {
+    #[inline(always)]
+    fn zero() -> Self {
+        None
+    }
+
+    #[inline(always)]
+    fn accumulate(&mut self, contribution: Self) {
+        match (self.as_mut(), contribution) {
+            (Some(adjoint), Some(part)) => adjoint.accumulate(part),
+            (None, part) => *self = part,
+            (Some(_), None) => {}
+        }
+    }
+
+    #[inline(always)]
+    fn negate(self) -> Self {
+        self.map(T::negate)
+    }
+
+    /// `None` (a zero) fits any option; a `Some` needs one, shaped alike.
+    fn same_shape(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Some(this), Some(other)) => this.same_shape(other),
+            (None, Some(_)) => false,
+            (_, None) => true,
+        }
     }
 }
 

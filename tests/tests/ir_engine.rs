@@ -10,7 +10,11 @@
     clippy::needless_range_loop,
     clippy::needless_borrow,
     clippy::type_complexity,
-    clippy::useless_vec
+    clippy::useless_vec,
+    clippy::unnecessary_unwrap,
+    clippy::unnecessary_literal_unwrap,
+    clippy::clone_on_copy,
+    clippy::vec_init_then_push
 )]
 
 mod common;
@@ -333,6 +337,41 @@ fn with_data(b: &Bounds, x: f64, y: f64) -> f64 {
     x.max(b.lo) + y.clamp(b.lo, b.hi) * b.n as f64 + if b.lo < x { x * y } else { spread * y }
 }
 
+#[forward]
+#[reverse]
+fn optional(x: f64, y: f64, n: usize) -> f64 {
+    let m = if x > 0.0 { Some(x * x) } else { None };
+    let mut best: Option<f64> = None;
+    for i in 0..n {
+        let c = x * i as f64 - y;
+        best = match best {
+            Some(b) if b > c => Some(b),
+            _ => Some(c),
+        };
+    }
+    let b = match best {
+        Some(v) => v * 2.0,
+        None => 0.0,
+    };
+    let c = if let Some(v) = m { v.sin() } else { y };
+    let e = if m.is_none() { y * y } else { m.unwrap() };
+    m.unwrap_or(y) + b + c + e + best.unwrap_or_default() * x + Some(x).expect("set") * y
+}
+
+#[forward]
+#[reverse]
+fn copies(w: &[f64], #[no_grad] shift: Option<f64>) -> f64 {
+    let mut v = w.to_vec();
+    v[0] = v[0] * v[1];
+    let u = v.clone();
+    let first = u[0];
+    let mut total = first + shift.unwrap_or(0.5) * w[1];
+    for i in 0..u.len() {
+        total += u[i] * v[i];
+    }
+    total
+}
+
 /// With the `ir-engine` feature, that the IR engine differentiated the function.
 macro_rules! on_ir_engine {
     ($($function:ident),*) => {$(
@@ -489,6 +528,43 @@ mod beyond_the_previous_engine {
 
     #[forward]
     #[reverse]
+    fn taken_apart(x: f64, y: f64) -> f64 {
+        let pairs = [(x, 1usize), (y, 2), (x * y, 0)];
+        let mut total = 0.0;
+        for pair in pairs.iter() {
+            total += match pair {
+                (v, 0) => v.exp(),
+                &(v, k @ 1..=1) => v * k as f64,
+                (v, k) => v.sin() * *k as f64,
+            };
+        }
+        let nested = Some((x - y, Some(y.clone())));
+        if let Some((a, Some(b))) = nested {
+            total += a * b;
+        }
+        match (x > y, Some(x)) {
+            (true, Some(mut v)) => {
+                v *= 3.0;
+                total += v;
+            }
+            _ => total -= y,
+        }
+        total
+    }
+
+    #[test]
+    fn patterns_that_take_tuples_and_options_apart() {
+        on_ir_engine!(taken_apart);
+        check2(
+            taken_apart,
+            taken_apart_jvp,
+            taken_apart_vjp,
+            &[(0.7, 0.3), (0.2, 1.4), (-0.5, 0.9)],
+        );
+    }
+
+    #[forward]
+    #[reverse]
     fn alias(x: &[f64]) -> f64 {
         let y = x;
         y[0] * 2.0 + y[1] * y[0]
@@ -630,4 +706,42 @@ fn match_on_data_with_guards_ranges_and_bindings() {
             approx::assert_relative_eq!(dy, ty, epsilon = 1e-12, max_relative = 1e-12);
         }
     }
+}
+
+#[test]
+fn options_built_matched_unwrapped() {
+    on_ir_engine!(optional);
+    for n in [0, 1, 4] {
+        for (x, y) in [(0.7_f64, 0.3_f64), (1.9, -1.2), (-0.8, 0.4), (-1.3, -2.1)] {
+            let (value, (dx, dy)) = optional_grad(x, y, n);
+            assert_eq!(value.to_bits(), optional(x, y, n).to_bits());
+            let (_, tx, ty) = forward_checked2(
+                |x, y| optional(x, y, n),
+                |x, y, tx, ty| optional_jvp(x, y, n, tx, ty),
+                x,
+                y,
+            );
+            approx::assert_relative_eq!(dx, tx, epsilon = 1e-12, max_relative = 1e-12);
+            approx::assert_relative_eq!(dy, ty, epsilon = 1e-12, max_relative = 1e-12);
+        }
+    }
+}
+
+#[test]
+fn copies_of_containers_and_data_options() {
+    on_ir_engine!(copies);
+    check_slice_function_at_random_points(
+        |w| copies(w, None),
+        |w, t| copies_jvp(w, None, t),
+        |w, ct| copies_vjp(w, None, ct),
+        3,
+        17,
+    );
+    check_slice_function_at_random_points(
+        |w| copies(w, Some(2.0)),
+        |w, t| copies_jvp(w, Some(2.0), t),
+        |w, ct| copies_vjp(w, Some(2.0), ct),
+        5,
+        18,
+    );
 }

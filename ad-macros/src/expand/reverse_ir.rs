@@ -134,7 +134,16 @@ impl Emitter<'_> {
                 Root::Var(var) => (self.var_name(*var), self.var_adjoint(*var)),
             };
             let mutability = matches!(root, Root::Var(_)).then(|| quote!(mut));
-            bind_params.push(quote!(let #mutability #own = #name;));
+            if param.kind == ParamKind::Data && crate::ast::first_float_in(&param.ty).is_some() {
+                // Data as constants of the scalar type: an `Option<f64>` becomes an
+                // `Option<S>`; other data stays as it is.
+                bind_params.push(quote!(
+                    let #mutability #own =
+                        ::ad_runtime::__private::LiftProbe::new(#name).__ad_lift::<#scalar>();
+                ));
+            } else {
+                bind_params.push(quote!(let #mutability #own = #name;));
+            }
             if param.kind == ParamKind::Data {
                 adjoints.push(quote!(()));
             } else {
@@ -194,7 +203,7 @@ impl Emitter<'_> {
         let imports = quote! {
             #[allow(unused_imports)]
             use ::ad_runtime::__private::{
-                CastPrimitive as _, CastScalar as _, LiftFloat as _, LiftOther as _,
+                CastPrimitive as _, CastScalar as _, LiftFloat as _, LiftOption as _, LiftOther as _,
             };
         };
         if !boxed {
@@ -503,18 +512,57 @@ impl Emitter<'_> {
                 let place = self.operand(place);
                 quote_spanned!(span=> ::core::mem::take(&mut #place))
             }
-            Rvalue::VecRepeat(element, count) => {
+            Rvalue::Repeat(sequence, element, count) => {
                 let (element, count) = (self.operand(element), self.operand(count));
-                quote_spanned!(span=> ::std::vec![#element; #count])
+                match sequence {
+                    Sequence::Vec => quote_spanned!(span=> ::std::vec![#element; #count]),
+                    Sequence::Array => quote_spanned!(span=> [#element; #count]),
+                }
             }
-            Rvalue::VecOf(elements) => {
+            Rvalue::Elements(sequence, elements) => {
                 let elements = elements.iter().map(|element| self.operand(element));
-                quote_spanned!(span=> ::std::vec![#(#elements),*])
+                match sequence {
+                    Sequence::Vec => quote_spanned!(span=> ::std::vec![#(#elements),*]),
+                    Sequence::Array => quote_spanned!(span=> [#(#elements),*]),
+                }
             }
             Rvalue::EmptyVec(None) => quote_spanned!(span=> ::std::vec::Vec::new()),
             Rvalue::EmptyVec(Some(capacity)) => {
                 let capacity = self.operand(capacity);
                 quote_spanned!(span=> ::std::vec::Vec::with_capacity(#capacity))
+            }
+            Rvalue::Some(content) => {
+                let content = self.operand(content);
+                quote_spanned!(span=> ::core::option::Option::Some(#content))
+            }
+            Rvalue::Unwrap {
+                option,
+                method,
+                args,
+            } => {
+                let option = self.operand(option);
+                let args = args.iter().map(|arg| self.operand(arg));
+                quote_spanned!(span=> #option.#method(#(#args),*))
+            }
+            Rvalue::Extract {
+                scrutinee,
+                pattern,
+                names,
+            } => {
+                // The pattern as the user wrote it, on the scrutinee as the user gave it: the
+                // names bind by value or by reference as they do in the user's code.
+                let scrutinee = self.operand(scrutinee);
+                quote_spanned! {span=>
+                    match #scrutinee {
+                        #pattern => (#(#names,)*),
+                        #[allow(unreachable_patterns)]
+                        _ => ::core::unreachable!(),
+                    }
+                }
+            }
+            Rvalue::Duplicate { receiver, method } => {
+                let receiver = self.operand(receiver);
+                quote_spanned!(span=> #receiver.#method())
             }
             Rvalue::Range {
                 start,
@@ -619,17 +667,20 @@ impl Emitter<'_> {
                         let (#name, #pullback) = #rvalue; #keep #keep_pullback
                     );
                 }
-                quote_spanned!(*span=> let #name = #rvalue; #keep)
+                let ty = self.body.value_info(*value).ty.as_ref();
+                let ty = ty.map(|ty| quote!(: #ty));
+                quote_spanned!(*span=> let #name #ty = #rvalue; #keep)
             }
             Stmt::DeclareVar { var, init } => {
                 let name = self.var_name(*var);
+                let ty = self.body.var_info(*var).ty.as_ref().map(|ty| quote!(: #ty));
                 match init {
                     Some(init) => {
                         let init = self.operand(init);
                         let mark = self.mark(Root::Var(*var), depth);
-                        quote!(let mut #name = #init; #mark)
+                        quote!(let mut #name #ty = #init; #mark)
                     }
-                    None => quote!(let mut #name;),
+                    None => quote!(let mut #name #ty;),
                 }
             }
             Stmt::Assign {
@@ -1047,11 +1098,31 @@ impl Emitter<'_> {
         let ir = self.ir();
         let mut tokens = TokenStream::new();
         match rvalue {
-            Rvalue::Use(operand) | Rvalue::Take(operand) => {
+            Rvalue::Use(operand)
+            | Rvalue::Take(operand)
+            | Rvalue::Duplicate {
+                receiver: operand, ..
+            } => {
                 tokens.extend(self.contribute(operand, cotangent)?);
             }
+            Rvalue::Some(content) => {
+                tokens.extend(self.contribute(content, quote!(#ir::some_back(#cotangent)))?);
+            }
+            Rvalue::Unwrap { option, .. } => {
+                tokens.extend(self.contribute(option, quote!(#ir::unwrap_back(#cotangent)))?);
+            }
+            Rvalue::Extract {
+                scrutinee,
+                pattern,
+                names,
+            } => {
+                let adjoint = pattern_adjoint(pattern, names);
+                let contribution = self.contribute(scrutinee, adjoint)?;
+                tokens.extend(quote!({ let __ad_c = #cotangent; #contribution }));
+            }
+            // The operand may be a float or an integer: its adjoint's type decides.
             Rvalue::Cast(operand, ty) if float_of_type(ty).is_some() => {
-                tokens.extend(self.contribute(operand, cotangent)?);
+                tokens.extend(self.contribute(operand, quote!(#ir::cast_back(#cotangent)))?);
             }
             Rvalue::Neg(operand) => {
                 tokens.extend(self.contribute(operand, quote!(#ir::neg_back(#cotangent)))?);
@@ -1117,7 +1188,7 @@ impl Emitter<'_> {
                 tokens.extend(quote!({ let __ad_c = #pullback(#cotangent); #contributions }));
             }
             Rvalue::Ref(place) => tokens.extend(self.contribute(place, cotangent)?),
-            Rvalue::VecRepeat(element, _) => {
+            Rvalue::Repeat(_, element, _) => {
                 tokens.extend(self.contribute(element, quote!(#ir::repeat_back(#cotangent)))?);
             }
             Rvalue::Tuple(elements) => {
@@ -1128,7 +1199,7 @@ impl Emitter<'_> {
                 }
                 tokens.extend(quote!({ let __ad_c = #cotangent; #contributions }));
             }
-            Rvalue::VecOf(elements) => {
+            Rvalue::Elements(sequence, elements) => {
                 let count = elements.len();
                 let mut contributions = TokenStream::new();
                 for (position, element) in elements.iter().enumerate() {
@@ -1136,8 +1207,13 @@ impl Emitter<'_> {
                         self.contribute(element, quote!(#ir::take(&mut __ad_c[#position])))?,
                     );
                 }
+                // A local `Vec`'s adjoint grows as it is reached: it may be shorter.
+                let cotangent = match sequence {
+                    Sequence::Vec => quote!(#ir::elements_back(#cotangent, #count)),
+                    Sequence::Array => cotangent,
+                };
                 tokens.extend(quote! {{
-                    let mut __ad_c = #ir::elements_back(#cotangent, #count);
+                    let mut __ad_c = #cotangent;
                     #contributions
                 }});
             }
@@ -1150,5 +1226,63 @@ impl Emitter<'_> {
             | Rvalue::Range { .. } => {}
         }
         Ok(tokens)
+    }
+}
+
+/// The adjoint of the value an extraction pattern matched, given the adjoint of the tuple of
+/// its names' values, `__ad_c`: the pattern built as an expression over adjoints, zero where
+/// it binds nothing (`(_, Some(b))` gives `(zero, Some(__ad_c.0))`).
+fn pattern_adjoint(pattern: &syn::Pat, names: &[Ident]) -> TokenStream {
+    use syn::Pat;
+    let zero = quote!(::ad_runtime::__private::ir::zero());
+    let mut bound = Vec::new();
+    collect_names(pattern, names, &mut bound);
+    if bound.is_empty() {
+        return zero;
+    }
+    match pattern {
+        Pat::Ident(binding) => match names.iter().position(|name| *name == binding.ident) {
+            Some(index) => {
+                let index = syn::Index::from(index);
+                quote!(__ad_c.#index)
+            }
+            None => zero,
+        },
+        Pat::Paren(paren) => pattern_adjoint(&paren.pat, names),
+        // A reference's adjoint is its referent's.
+        Pat::Reference(reference) => pattern_adjoint(&reference.pat, names),
+        Pat::Tuple(tuple) => {
+            let parts = tuple.elems.iter().map(|part| pattern_adjoint(part, names));
+            quote!((#(#parts,)*))
+        }
+        // `Some(..)`, the only variant an extraction pattern has: an option's adjoint is an
+        // option.
+        Pat::TupleStruct(variant) => {
+            let parts = variant
+                .elems
+                .iter()
+                .map(|part| pattern_adjoint(part, names));
+            quote!(::core::option::Option::Some(#(#parts),*))
+        }
+        _ => zero,
+    }
+}
+
+/// The names of `names` that `pattern` binds.
+fn collect_names<'p>(pattern: &'p syn::Pat, names: &[Ident], bound: &mut Vec<&'p Ident>) {
+    use syn::Pat;
+    match pattern {
+        Pat::Ident(binding) if names.contains(&binding.ident) => bound.push(&binding.ident),
+        Pat::Paren(paren) => collect_names(&paren.pat, names, bound),
+        Pat::Reference(reference) => collect_names(&reference.pat, names, bound),
+        Pat::Tuple(tuple) => tuple
+            .elems
+            .iter()
+            .for_each(|part| collect_names(part, names, bound)),
+        Pat::TupleStruct(variant) => variant
+            .elems
+            .iter()
+            .for_each(|part| collect_names(part, names, bound)),
+        _ => {}
     }
 }

@@ -63,7 +63,19 @@ pub fn analyse(body: &Body, differentiated: &[Root]) -> Activity {
 /// The operands through which a derivative flows from the value an rvalue defines.
 pub fn differentiable_operands(rvalue: &Rvalue) -> Vec<&Operand> {
     match rvalue {
-        Rvalue::Use(operand) | Rvalue::Take(operand) | Rvalue::Neg(operand) => vec![operand],
+        Rvalue::Use(operand)
+        | Rvalue::Take(operand)
+        | Rvalue::Neg(operand)
+        | Rvalue::Some(operand)
+        | Rvalue::Unwrap {
+            option: operand, ..
+        }
+        | Rvalue::Extract {
+            scrutinee: operand, ..
+        }
+        | Rvalue::Duplicate {
+            receiver: operand, ..
+        } => vec![operand],
         Rvalue::Binary(_, left, right) => vec![left, right],
         Rvalue::FloatMethod {
             rule,
@@ -81,8 +93,8 @@ pub fn differentiable_operands(rvalue: &Rvalue) -> Vec<&Operand> {
         Rvalue::Cast(operand, ty) if float_of_type(ty).is_some() => vec![operand],
         Rvalue::Call { args, .. } => args.iter().collect(),
         Rvalue::Ref(place) => vec![place],
-        Rvalue::VecRepeat(element, _) => vec![element],
-        Rvalue::VecOf(elements) | Rvalue::Tuple(elements) => elements.iter().collect(),
+        Rvalue::Repeat(_, element, _) => vec![element],
+        Rvalue::Elements(_, elements) | Rvalue::Tuple(elements) => elements.iter().collect(),
         Rvalue::Cast(..)
         | Rvalue::DataBinary(..)
         | Rvalue::Not(_)

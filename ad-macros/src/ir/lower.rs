@@ -19,8 +19,9 @@ use crate::retype::{classify_callee_path, Callee};
 use crate::rules::{float_method_rule, VALUE_ONLY_METHODS};
 
 mod control;
+mod patterns;
 
-use control::{leaves, returns_early, var_place, FunctionExit, LoopContext};
+use control::{default_value, leaves, returns_early, var_place, FunctionExit, LoopContext};
 
 /// A construct the IR engine does not lower yet, and where it is.
 pub struct NotYet {
@@ -45,6 +46,7 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         loops: Vec::new(),
         exit: None,
         reference_params: std::collections::HashSet::new(),
+        float: function.float,
     };
     let mut params = Vec::new();
     for param in &function.params {
@@ -89,11 +91,17 @@ struct Lowering {
     exit: Option<FunctionExit>,
     /// Parameters declared as references (`&[f64]`): `for x in v` borrows their elements.
     reference_params: std::collections::HashSet<Value>,
+    /// The function's float type, which types written in the body name.
+    float: crate::ast::FloatType,
 }
 
 impl Lowering {
     fn new_value(&mut self, name: Option<Ident>, span: Span) -> Value {
-        self.values.push(ValueInfo { name, span });
+        self.values.push(ValueInfo {
+            name,
+            span,
+            ty: None,
+        });
         Value(self.values.len() as u32 - 1)
     }
 
@@ -101,6 +109,7 @@ impl Lowering {
         self.vars.push(VarInfo {
             name: name.clone(),
             span: name.span(),
+            ty: None,
         });
         Var(self.vars.len() as u32 - 1)
     }
@@ -189,7 +198,7 @@ impl Lowering {
         if !local.attrs.is_empty() {
             return not_yet(local, "attributes on `let`");
         }
-        let (pat, _annotation) = match &local.pat {
+        let (pat, annotation) = match &local.pat {
             Pat::Type(typed) => (&*typed.pat, Some(&typed.ty)),
             other => (other, None),
         };
@@ -231,8 +240,10 @@ impl Lowering {
             Some(init) => Some(self.operand(&init.expr, stmts)?),
             None => None,
         };
+        let ty = annotation.and_then(|ty| self.annotation(ty));
         if binding.mutability.is_some() {
             let var = self.new_var(&binding.ident);
+            self.vars[var.0 as usize].ty = ty;
             stmts.push(Stmt::DeclareVar { var, init });
             self.bind(&binding.ident, Root::Var(var));
         } else {
@@ -240,6 +251,7 @@ impl Lowering {
                 return not_yet(local, "`let` without a value");
             };
             let value = self.new_value(Some(binding.ident.clone()), binding.ident.span());
+            self.values[value.0 as usize].ty = ty;
             stmts.push(Stmt::Let(Let {
                 value,
                 rvalue: Rvalue::Use(init),
@@ -248,6 +260,52 @@ impl Lowering {
             self.bind(&binding.ident, Root::Value(value));
         }
         Ok(())
+    }
+
+    /// The type written in a `let`, for the code to keep where it only names types of the
+    /// language and `std` (the function's float type becomes the scalar type). A type that
+    /// names anything else (an alias, a user type) is left to rustc to infer.
+    fn annotation(&self, ty: &syn::Type) -> Option<syn::Type> {
+        struct Known {
+            float: crate::ast::FloatType,
+            known: bool,
+        }
+        impl syn::visit_mut::VisitMut for Known {
+            fn visit_type_mut(&mut self, ty: &mut syn::Type) {
+                match ty {
+                    syn::Type::Path(path) if path.qself.is_none() => {
+                        let is_float = path.path.get_ident().is_some_and(|ident| {
+                            crate::ast::FloatType::from_ident(ident) == Some(self.float)
+                        });
+                        if is_float {
+                            let scalar = crate::names::scalar_param(path.path.span());
+                            *ty = syn::parse_quote!(#scalar);
+                            return;
+                        }
+                        const KNOWN: &[&str] = &["Option", "Vec", "Box", "bool", "char"];
+                        let known = path.path.segments.iter().all(|segment| {
+                            let name = segment.ident.to_string();
+                            KNOWN.contains(&name.as_str())
+                                || crate::retype::INTEGER_TYPES.contains(&name.as_str())
+                        });
+                        self.known &= known;
+                    }
+                    syn::Type::Path(_) | syn::Type::Macro(_) | syn::Type::ImplTrait(_) => {
+                        self.known = false;
+                        return;
+                    }
+                    _ => {}
+                }
+                syn::visit_mut::visit_type_mut(self, ty);
+            }
+        }
+        let mut ty = ty.clone();
+        let mut known = Known {
+            float: self.float,
+            known: true,
+        };
+        syn::visit_mut::VisitMut::visit_type_mut(&mut known, &mut ty);
+        known.known.then_some(ty)
     }
 
     /// Binds the names of a tuple pattern to the parts of `place`, read into values (or
@@ -413,9 +471,16 @@ impl Lowering {
                         }
                     }
                 }
+                // `None` is an option of whatever type the code around it gives it; any other
+                // path is lifted to the scalar type when it turns out to be a float.
+                let kind = if is_none_path(&path.path) {
+                    ConstantKind::Data
+                } else {
+                    ConstantKind::Path
+                };
                 return Ok(Operand::Constant(Constant {
                     tokens: path.to_token_stream(),
-                    kind: ConstantKind::Path,
+                    kind,
                     span,
                 }));
             }
@@ -476,11 +541,19 @@ impl Lowering {
                         args,
                         method: call.method.clone(),
                     }
-                } else if VALUE_ONLY_METHODS.contains(&method.as_str()) {
-                    let receiver = match self.place(&call.receiver, stmts) {
-                        Ok(place) => Operand::Place(place),
-                        Err(_) => self.operand(&call.receiver, stmts)?,
-                    };
+                } else if let Some(content) = self.option_method(call, stmts)? {
+                    return Ok(content);
+                } else if matches!(method.as_str(), "clone" | "to_vec" | "to_owned")
+                    && call.args.is_empty()
+                {
+                    Rvalue::Duplicate {
+                        receiver: self.receiver(&call.receiver, stmts)?,
+                        method: call.method.clone(),
+                    }
+                } else if VALUE_ONLY_METHODS.contains(&method.as_str())
+                    || OPTION_DATA_METHODS.contains(&method.as_str())
+                {
+                    let receiver = self.receiver(&call.receiver, stmts)?;
                     let args = call
                         .args
                         .iter()
@@ -511,6 +584,24 @@ impl Lowering {
                 }
                 Rvalue::Ref(Operand::Place(self.place(&reference.expr, stmts)?))
             }
+            Expr::Array(array) => Rvalue::Elements(
+                Sequence::Array,
+                array
+                    .elems
+                    .iter()
+                    .map(|element| self.operand(element, stmts))
+                    .collect::<Lowered<Vec<_>>>()?,
+            ),
+            // The length is a constant expression, kept as written.
+            Expr::Repeat(repeat) => Rvalue::Repeat(
+                Sequence::Array,
+                self.operand(&repeat.expr, stmts)?,
+                Operand::Constant(Constant {
+                    tokens: repeat.len.to_token_stream(),
+                    kind: ConstantKind::Data,
+                    span: repeat.len.span(),
+                }),
+            ),
             Expr::Range(range) => Rvalue::Range {
                 start: match &range.start {
                     Some(start) => Some(self.operand(start, stmts)?),
@@ -554,9 +645,10 @@ impl Lowering {
             Ok(Expr::Repeat(repeat)) => {
                 let element = self.operand(&repeat.expr, stmts)?;
                 let count = self.operand(&repeat.len, stmts)?;
-                Ok(Rvalue::VecRepeat(element, count))
+                Ok(Rvalue::Repeat(Sequence::Vec, element, count))
             }
-            Ok(Expr::Array(array)) => Ok(Rvalue::VecOf(
+            Ok(Expr::Array(array)) => Ok(Rvalue::Elements(
+                Sequence::Vec,
                 array
                     .elems
                     .iter()
@@ -590,6 +682,9 @@ impl Lowering {
             .iter()
             .map(|segment| segment.ident.to_string())
             .collect();
+        if patterns::is_some_path(&func.path) && args.len() == 1 {
+            return Ok(Rvalue::Some(args.remove(0)));
+        }
         match (segments.as_slice(), args.len()) {
             ([vec, new], 0) if vec == "Vec" && new == "new" => return Ok(Rvalue::EmptyVec(None)),
             ([vec, with], 1) if vec == "Vec" && with == "with_capacity" => {
@@ -626,6 +721,89 @@ impl Lowering {
                 args,
             }),
             _ => not_yet(&call.func, "calls of this function"),
+        }
+    }
+
+    /// The receiver of a method that reads it (`v.len()`, `v.to_vec()`): the place itself
+    /// when it is one, so that a variable is not moved.
+    fn receiver(&mut self, receiver: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Operand> {
+        match self.place(receiver, stmts) {
+            Ok(place) => Ok(Operand::Place(place)),
+            Err(_) => self.operand(receiver, stmts),
+        }
+    }
+
+    /// The methods of `Option` that take its content: `unwrap` and `expect` give it;
+    /// `unwrap_or(d)` and `unwrap_or_default()` are an `if` on `is_some`.
+    fn option_method(
+        &mut self,
+        call: &syn::ExprMethodCall,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Option<Operand>> {
+        let span = call.span();
+        match (call.method.to_string().as_str(), call.args.len()) {
+            ("unwrap", 0) | ("expect", 1) => {
+                let option = self.operand(&call.receiver, stmts)?;
+                let args = call
+                    .args
+                    .iter()
+                    .map(|arg| self.operand(arg, stmts))
+                    .collect::<Lowered<Vec<_>>>()?;
+                let content = self.new_value(None, span);
+                stmts.push(Stmt::Let(Let {
+                    value: content,
+                    rvalue: Rvalue::Unwrap {
+                        option,
+                        method: call.method.clone(),
+                        args,
+                    },
+                    span,
+                }));
+                Ok(Some(Operand::Value(content)))
+            }
+            ("unwrap_or", 1) | ("unwrap_or_default", 0) => {
+                let option = self.operand(&call.receiver, stmts)?;
+                // The default is evaluated first, whether it is used or not, as Rust does.
+                let default = match call.args.first() {
+                    Some(default) => self.operand(default, stmts)?,
+                    None => default_value(span),
+                };
+                let is_some = self.new_value(None, span);
+                stmts.push(Stmt::Let(Let {
+                    value: is_some,
+                    rvalue: Rvalue::DataMethod {
+                        receiver: option.clone(),
+                        method: Ident::new("is_some", span),
+                        args: Vec::new(),
+                    },
+                    span,
+                }));
+                let content = self.new_value(None, span);
+                let result = self.new_value(None, span);
+                stmts.push(Stmt::If {
+                    cond: Operand::Value(is_some),
+                    then_branch: Block {
+                        stmts: vec![Stmt::Let(Let {
+                            value: content,
+                            rvalue: Rvalue::Unwrap {
+                                option,
+                                method: Ident::new("unwrap", span),
+                                args: Vec::new(),
+                            },
+                            span,
+                        })],
+                        result: Some(Operand::Value(content)),
+                    },
+                    else_branch: Block {
+                        stmts: Vec::new(),
+                        result: Some(default),
+                    },
+                    result: Some(result),
+                    span,
+                });
+                Ok(Some(Operand::Value(result)))
+            }
+            _ => Ok(None),
         }
     }
 
@@ -692,6 +870,20 @@ impl Lowering {
             Root::Value(_) => not_yet(expr, "writes through a parameter or an immutable binding"),
         }
     }
+}
+
+/// Methods of `Option` whose result is data.
+const OPTION_DATA_METHODS: &[&str] = &["is_some", "is_none"];
+
+/// `None`, `Option::None`, `std::option::Option::None`.
+fn is_none_path(path: &syn::Path) -> bool {
+    path.segments
+        .last()
+        .is_some_and(|last| last.ident == "None")
+        && path
+            .segments
+            .iter()
+            .all(|segment| segment.arguments.is_empty())
 }
 
 fn literal(lit: &Lit) -> Constant {

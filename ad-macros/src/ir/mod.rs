@@ -33,11 +33,14 @@ pub struct ValueInfo {
     /// The user's name, when the value is a `let` binding or a parameter (for readable code).
     pub name: Option<Ident>,
     pub span: Span,
+    /// The type the user wrote for it (`let o: Option<f64> = None`), over the scalar type.
+    pub ty: Option<syn::Type>,
 }
 
 pub struct VarInfo {
     pub name: Ident,
     pub span: Span,
+    pub ty: Option<syn::Type>,
 }
 
 /// What an operation reads.
@@ -160,20 +163,47 @@ pub enum Rvalue {
     /// A variable's value moved out, the variable left with its type's default: `return v`
     /// where the flags that structure exits let rustc think `v` may be read again.
     Take(Operand),
-    /// `vec![element; count]`.
-    VecRepeat(Operand, Operand),
-    /// `vec![a, b, ..]`.
-    VecOf(Vec<Operand>),
+    /// `vec![element; count]`, `[element; N]`.
+    Repeat(Sequence, Operand, Operand),
+    /// `vec![a, b, ..]`, `[a, b, ..]`.
+    Elements(Sequence, Vec<Operand>),
     /// `Vec::new()`, `Vec::with_capacity(n)`.
     EmptyVec(Option<Operand>),
     /// Whether a value of data matches a pattern that binds nothing (`matches!(s, 0 | 2..=4)`).
     Matches(Operand, Box<syn::Pat>),
+    /// `Some(x)`.
+    Some(Operand),
+    /// `o.unwrap()`, `o.expect(message)`: the option's content.
+    Unwrap {
+        option: Operand,
+        method: Ident,
+        args: Vec<Operand>,
+    },
+    /// The values a pattern's names bind, as a tuple in the order of `names`, inside the
+    /// branch where it matched (`Some((a, _))` on an option gives `(a,)`).
+    Extract {
+        scrutinee: Operand,
+        pattern: Box<syn::Pat>,
+        names: Vec<Ident>,
+    },
+    /// `v.clone()`, `v.to_vec()`, `v.to_owned()`: a copy, whose adjoint goes to the original.
+    Duplicate {
+        receiver: Operand,
+        method: Ident,
+    },
     /// `a..b`, `a..=b`: data.
     Range {
         start: Option<Operand>,
         end: Option<Operand>,
         inclusive: bool,
     },
+}
+
+/// What `vec![..]` and `[..]` build.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Sequence {
+    Vec,
+    Array,
 }
 
 pub enum Stmt {

@@ -211,8 +211,8 @@ pub fn adjoint_of<T: crate::adjoint::Diff + ?Sized>(_: &T) -> AdjointOf<T::Adjoi
     AdjointOf(core::marker::PhantomData)
 }
 
-/// The pullback of `vec![x; n]`: every element's adjoint goes to `x`.
-pub fn repeat_back<T: Adjoint>(cotangent: Vec<T>) -> T {
+/// The pullback of `vec![x; n]` and `[x; N]`: every element's adjoint goes to `x`.
+pub fn repeat_back<T: Adjoint>(cotangent: impl IntoIterator<Item = T>) -> T {
     let mut total = T::zero();
     for element in cotangent {
         total.accumulate(element);
@@ -236,6 +236,43 @@ pub fn unpush<T: Adjoint>(adjoint: &mut Vec<T>, index: usize) -> T {
     };
     adjoint.truncate(index);
     element
+}
+
+/// The adjoint of the operand of `x as f64`, from the cotangent of the result: the cotangent
+/// for a float, nothing for an integer.
+pub trait CastBack<S> {
+    fn cast_back(cotangent: S) -> Self;
+}
+
+impl<S: Scalar> CastBack<S> for S {
+    #[inline(always)]
+    fn cast_back(cotangent: S) -> S {
+        cotangent
+    }
+}
+
+impl<S> CastBack<S> for NoAdjoint {
+    #[inline(always)]
+    fn cast_back(_: S) -> NoAdjoint {
+        NoAdjoint
+    }
+}
+
+#[inline(always)]
+pub fn cast_back<S, A: CastBack<S>>(cotangent: S) -> A {
+    A::cast_back(cotangent)
+}
+
+/// The pullback of `Some(x)`: the adjoint of `x` (zero when none reached the option).
+#[inline(always)]
+pub fn some_back<T: Adjoint>(cotangent: Option<T>) -> T {
+    cotangent.unwrap_or_else(T::zero)
+}
+
+/// The pullback of `o.unwrap()` (the option was `Some`).
+#[inline(always)]
+pub fn unwrap_back<T>(cotangent: T) -> Option<T> {
+    Some(cotangent)
 }
 
 #[inline(always)]

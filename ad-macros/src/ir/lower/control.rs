@@ -6,6 +6,7 @@ use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::{Expr, Ident, Pat};
 
+use super::patterns;
 use super::*;
 
 /// What a `for` over a container binds at each iteration.
@@ -43,24 +44,33 @@ pub(super) struct FunctionExit {
 }
 
 impl Lowering {
-    /// `match` on data, with patterns that bind nothing or bind the whole value: a chain of
-    /// `if`s on `matches!`, each arm's guard evaluated only when its pattern matched. The last
-    /// arm needs no test: the match is exhaustive, and a last arm has no guard.
+    /// `match`: a chain of `if`s on `matches!`, each arm's guard evaluated only when its
+    /// pattern matched, the names it binds read from the scrutinee in its branch. The last arm
+    /// needs no test: the match is exhaustive, and a last arm has no guard.
     pub(super) fn lower_match(
         &mut self,
         expr_match: &syn::ExprMatch,
         stmts: &mut Vec<Stmt>,
     ) -> Lowered<Option<Operand>> {
-        let scrutinee = self.operand(&expr_match.expr, stmts)?;
+        self.lower_arms(&expr_match.expr, &expr_match.arms, expr_match.span(), stmts)
+    }
+
+    fn lower_arms(
+        &mut self,
+        scrutinee: &Expr,
+        arms: &[syn::Arm],
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Option<Operand>> {
+        let scrutinee_expr = scrutinee;
+        let scrutinee = self.operand(scrutinee_expr, stmts)?;
         if !matches!(scrutinee, Operand::Value(_) | Operand::Constant(_)) {
-            return not_yet(&expr_match.expr, "`match` on this");
+            return not_yet(scrutinee_expr, "`match` on this");
         }
-        for arm in &expr_match.arms {
-            if !binds_at_most_the_whole(&arm.pat) {
-                return not_yet(&arm.pat, "`match` patterns that take values apart");
-            }
+        for arm in arms {
+            patterns::bindings(&arm.pat)?;
         }
-        self.match_arms(&expr_match.arms, &scrutinee, expr_match.span(), stmts)
+        self.match_arms(arms, &scrutinee, span, stmts)
     }
 
     fn match_arms(
@@ -78,7 +88,7 @@ impl Lowering {
                 return not_yet(&arm.pat, "a guard on the last arm");
             }
             return self.scoped(|this| {
-                this.bind_whole(&arm.pat, scrutinee);
+                this.bind_pattern(&arm.pat, scrutinee, stmts)?;
                 this.value_of(&arm.body, stmts)
             });
         }
@@ -86,9 +96,10 @@ impl Lowering {
         let matched = self.new_value(None, arm_span);
         stmts.push(Stmt::Let(Let {
             value: matched,
-            // The pattern as written: a name in it (a binding, or a constant rustc resolves)
-            // matches the same inside `matches!`.
-            rvalue: Rvalue::Matches(scrutinee.clone(), Box::new(arm.pat.clone())),
+            rvalue: Rvalue::Matches(
+                scrutinee.clone(),
+                Box::new(patterns::without_bindings(&arm.pat)),
+            ),
             span: arm_span,
         }));
         // With a guard: `if matched { guard } else { false }`, the guard seeing the binding.
@@ -97,7 +108,7 @@ impl Lowering {
             Some((_, guard)) => {
                 let mut guard_stmts = Vec::new();
                 let guard_value = self.scoped(|this| {
-                    this.bind_whole(&arm.pat, scrutinee);
+                    this.bind_pattern(&arm.pat, scrutinee, &mut guard_stmts)?;
                     this.operand(guard, &mut guard_stmts)
                 })?;
                 let result = self.new_value(None, guard.span());
@@ -119,7 +130,7 @@ impl Lowering {
         };
         let mut then_stmts = Vec::new();
         let then_result = self.scoped(|this| {
-            this.bind_whole(&arm.pat, scrutinee);
+            this.bind_pattern(&arm.pat, scrutinee, &mut then_stmts)?;
             this.value_of(&arm.body, &mut then_stmts)
         })?;
         let mut else_stmts = Vec::new();
@@ -145,15 +156,69 @@ impl Lowering {
         Ok(result.map(Operand::Value))
     }
 
-    /// `name` or `name @ ..` in an arm binds the whole scrutinee.
-    fn bind_whole(&mut self, pat: &Pat, scrutinee: &Operand) {
-        let name = match pat {
-            Pat::Ident(binding) => Some(&binding.ident),
-            _ => None,
-        };
-        if let (Some(name), Operand::Value(value)) = (name, scrutinee) {
-            self.bind(name, Root::Value(*value));
+    /// Binds the names of an arm's pattern, in the branch where it matched: a name for the
+    /// whole (`v`, `v @ 1..=3`) to the scrutinee, a name inside (`Some(v)`, `(a, _)`) to its
+    /// part ([`Rvalue::Extract`]).
+    fn bind_pattern(
+        &mut self,
+        pat: &Pat,
+        scrutinee: &Operand,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<()> {
+        if let Pat::Ident(whole) = pat {
+            if patterns::is_binding_name(&whole.ident)
+                && whole.by_ref.is_none()
+                && whole.mutability.is_none()
+            {
+                patterns::bindings(pat)?;
+                if let Operand::Value(value) = scrutinee {
+                    self.bind(&whole.ident, Root::Value(*value));
+                    return Ok(());
+                }
+            }
         }
+        let bindings = patterns::bindings(pat)?;
+        if bindings.is_empty() {
+            return Ok(());
+        }
+        let span = pat.span();
+        let parts = self.new_value(None, span);
+        stmts.push(Stmt::Let(Let {
+            value: parts,
+            rvalue: Rvalue::Extract {
+                scrutinee: scrutinee.clone(),
+                pattern: Box::new(patterns::extracting(pat)),
+                names: bindings
+                    .iter()
+                    .map(|binding| binding.name.clone())
+                    .collect(),
+            },
+            span,
+        }));
+        for (index, binding) in bindings.iter().enumerate() {
+            let span = binding.name.span();
+            let place = Place {
+                root: Root::Value(parts),
+                projections: vec![Projection::Field(syn::Member::Unnamed(syn::Index {
+                    index: index as u32,
+                    span,
+                }))],
+                span,
+            };
+            let read = self.read(place, span, stmts);
+            if binding.mutable {
+                let var = self.new_var(&binding.name);
+                stmts.push(Stmt::DeclareVar {
+                    var,
+                    init: Some(Operand::Value(read)),
+                });
+                self.bind(&binding.name, Root::Var(var));
+            } else {
+                self.values[read.0 as usize].name = Some(binding.name.clone());
+                self.bind(&binding.name, Root::Value(read));
+            }
+        }
+        Ok(())
     }
 
     /// A function body with an early `return`: every exit, and the tail, go to the exit
@@ -499,13 +564,59 @@ impl Lowering {
         Ok(Operand::Value(result))
     }
 
+    /// `if let pattern = value { .. } else { .. }`: a `match` with the arms `pattern` and `_`.
+    fn lower_if_let(
+        &mut self,
+        expr_if: &syn::ExprIf,
+        condition: &syn::ExprLet,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Option<Operand>> {
+        let span = expr_if.span();
+        let arm = |pat: Pat, body: Expr| syn::Arm {
+            attrs: Vec::new(),
+            pat,
+            guard: None,
+            fat_arrow_token: syn::Token![=>](span),
+            body: Box::new(body),
+            comma: None,
+        };
+        let then_body = Expr::Block(syn::ExprBlock {
+            attrs: Vec::new(),
+            label: None,
+            block: expr_if.then_branch.clone(),
+        });
+        let else_body = match &expr_if.else_branch {
+            Some((_, else_expr)) => (**else_expr).clone(),
+            None => Expr::Block(syn::ExprBlock {
+                attrs: Vec::new(),
+                label: None,
+                block: syn::Block {
+                    brace_token: Default::default(),
+                    stmts: Vec::new(),
+                },
+            }),
+        };
+        let wild = Pat::Wild(syn::PatWild {
+            attrs: Vec::new(),
+            underscore_token: syn::Token![_](span),
+        });
+        let arms = [
+            arm((*condition.pat).clone(), then_body),
+            arm(wild, else_body),
+        ];
+        self.lower_arms(&condition.expr, &arms, span, stmts)
+    }
+
     pub(super) fn lower_if(
         &mut self,
         expr_if: &syn::ExprIf,
         stmts: &mut Vec<Stmt>,
     ) -> Lowered<Option<Operand>> {
-        if matches!(&*expr_if.cond, Expr::Let(_)) || contains_let(&expr_if.cond) {
-            return not_yet(&expr_if.cond, "`if let`");
+        if let Expr::Let(condition) = &*expr_if.cond {
+            return self.lower_if_let(expr_if, condition, stmts);
+        }
+        if contains_let(&expr_if.cond) {
+            return not_yet(&expr_if.cond, "`let` chains");
         }
         let cond = self.operand(&expr_if.cond, stmts)?;
         let then_branch = self.block(&expr_if.then_branch)?;
@@ -988,25 +1099,4 @@ pub(super) fn leaves(stmt: &syn::Stmt) -> bool {
     };
     finder.visit_stmt(stmt);
     finder.found
-}
-
-/// Patterns of data that take nothing apart: literals, ranges, paths, `_`, or-patterns of
-/// those, and a name (`n`, not `mut n` or `ref n`) for the whole value, also as `n @ pattern`.
-pub(super) fn binds_at_most_the_whole(pat: &Pat) -> bool {
-    match pat {
-        Pat::Lit(_) | Pat::Range(_) | Pat::Path(_) | Pat::Wild(_) => true,
-        Pat::Or(or) => or
-            .cases
-            .iter()
-            .all(|case| binds_at_most_the_whole(case) && !matches!(case, Pat::Ident(_))),
-        Pat::Paren(paren) => binds_at_most_the_whole(&paren.pat),
-        Pat::Ident(binding) => {
-            binding.by_ref.is_none()
-                && binding.mutability.is_none()
-                && binding.subpat.as_ref().is_none_or(|(_, sub)| {
-                    binds_at_most_the_whole(sub) && !matches!(**sub, Pat::Ident(_))
-                })
-        }
-        _ => false,
-    }
 }

@@ -1,0 +1,161 @@
+//! Patterns that take values apart (`Some(v)`, `(a, _)`, `&(x, y)`): which names they bind,
+//! the pattern a branch tests, and, per name, the pattern that extracts its part.
+//!
+//! The names' values are read by [`crate::ir::Rvalue::Extract`], whose adjoint is the same
+//! pattern built as an expression over adjoints (`Some(dv)`, `(da, zero)`): that is why the
+//! patterns taken are those whose adjoint type has the same shape as the value's type
+//! (tuples, references, `Option`). A user type's pattern waits for the user types' adjoints.
+
+use proc_macro2::Span;
+use syn::{Ident, Pat};
+
+use super::{not_yet, Lowered};
+
+/// A name a pattern binds, and whether it is `mut`.
+pub(super) struct Binding {
+    pub name: Ident,
+    pub mutable: bool,
+}
+
+/// An identifier in a pattern is a binding unless it names a constant or a unit variant
+/// (`None`, `MAX`): Rust decides by what is in scope, the macro by the case of its first
+/// letter, as Rust's naming conventions have it.
+pub(super) fn is_binding_name(ident: &Ident) -> bool {
+    ident
+        .to_string()
+        .starts_with(|c: char| c.is_lowercase() || c == '_')
+}
+
+/// Whether `path` is `Some` (as `Some`, `Option::Some` or `std::option::Option::Some`).
+pub(super) fn is_some_path(path: &syn::Path) -> bool {
+    let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    matches!(
+        segments
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .as_slice(),
+        ["Some"] | ["Option", "Some"] | ["std" | "core", "option", "Option", "Some"]
+    )
+}
+
+/// The names `pat` binds, or what stops the IR engine from taking it apart.
+pub(super) fn bindings(pat: &Pat) -> Lowered<Vec<Binding>> {
+    let mut found = Vec::new();
+    collect(pat, &mut found)?;
+    Ok(found)
+}
+
+fn collect(pat: &Pat, found: &mut Vec<Binding>) -> Lowered<()> {
+    match pat {
+        Pat::Ident(binding) if !is_binding_name(&binding.ident) && binding.subpat.is_none() => {
+            Ok(())
+        }
+        Pat::Ident(binding) => {
+            if binding.by_ref.is_some() {
+                return not_yet(pat, "`ref` bindings");
+            }
+            if let Some((_, inner)) = &binding.subpat {
+                let mut inside = Vec::new();
+                collect(inner, &mut inside)?;
+                if !inside.is_empty() {
+                    return not_yet(pat, "`name @ pattern` with names inside");
+                }
+            }
+            found.push(Binding {
+                name: binding.ident.clone(),
+                mutable: binding.mutability.is_some(),
+            });
+            Ok(())
+        }
+        Pat::Lit(_) | Pat::Range(_) | Pat::Path(_) | Pat::Wild(_) => Ok(()),
+        Pat::Paren(paren) => collect(&paren.pat, found),
+        Pat::Reference(reference) => collect(&reference.pat, found),
+        Pat::Tuple(tuple) => {
+            if tuple.elems.iter().any(|part| matches!(part, Pat::Rest(_))) {
+                return not_yet(pat, "`..` in tuple patterns");
+            }
+            tuple.elems.iter().try_for_each(|part| collect(part, found))
+        }
+        Pat::TupleStruct(variant) if is_some_path(&variant.path) && variant.elems.len() == 1 => {
+            collect(&variant.elems[0], found)
+        }
+        Pat::Or(or) => {
+            let before = found.len();
+            or.cases.iter().try_for_each(|case| collect(case, found))?;
+            if found.len() > before {
+                return not_yet(pat, "or-patterns that bind names");
+            }
+            Ok(())
+        }
+        Pat::Struct(_) | Pat::TupleStruct(_) => not_yet(pat, "patterns of user types"),
+        _ => not_yet(pat, "this pattern"),
+    }
+}
+
+/// `pat` with every binding replaced by `_`: what the branch tests (`matches!`), with no name
+/// left unused.
+pub(super) fn without_bindings(pat: &Pat) -> Pat {
+    rewrite(pat, &|_| None)
+}
+
+/// `pat` as the code that extracts its names' values matches it: as written, but no name
+/// `mut` (the values are copied into variables after).
+pub(super) fn extracting(pat: &Pat) -> Pat {
+    rewrite(pat, &|binding| Some(binding.clone()))
+}
+
+/// Rebuilds `pat`, each binding replaced by what `rename` gives (`_` when nothing).
+fn rewrite(pat: &Pat, rename: &dyn Fn(&Ident) -> Option<Ident>) -> Pat {
+    let mut pat = pat.clone();
+    rewrite_in_place(&mut pat, rename);
+    pat
+}
+
+fn rewrite_in_place(pat: &mut Pat, rename: &dyn Fn(&Ident) -> Option<Ident>) {
+    match pat {
+        Pat::Ident(binding) if is_binding_name(&binding.ident) || binding.subpat.is_some() => {
+            let span = binding.ident.span();
+            let mut inner = binding.subpat.take().map(|(at, inner)| {
+                let mut inner = *inner;
+                rewrite_in_place(&mut inner, rename);
+                (at, Box::new(inner))
+            });
+            *pat = match rename(&binding.ident) {
+                Some(ident) => Pat::Ident(syn::PatIdent {
+                    attrs: Vec::new(),
+                    by_ref: None,
+                    mutability: None,
+                    ident,
+                    subpat: inner,
+                }),
+                None => match inner.take() {
+                    Some((_, inner)) => *inner,
+                    None => wild(span),
+                },
+            };
+        }
+        Pat::Paren(paren) => rewrite_in_place(&mut paren.pat, rename),
+        Pat::Reference(reference) => rewrite_in_place(&mut reference.pat, rename),
+        Pat::Tuple(tuple) => tuple
+            .elems
+            .iter_mut()
+            .for_each(|part| rewrite_in_place(part, rename)),
+        Pat::TupleStruct(variant) => variant
+            .elems
+            .iter_mut()
+            .for_each(|part| rewrite_in_place(part, rename)),
+        Pat::Or(or) => or
+            .cases
+            .iter_mut()
+            .for_each(|case| rewrite_in_place(case, rename)),
+        _ => {}
+    }
+}
+
+fn wild(span: Span) -> Pat {
+    Pat::Wild(syn::PatWild {
+        attrs: Vec::new(),
+        underscore_token: syn::Token![_](span),
+    })
+}
