@@ -137,6 +137,9 @@ impl first_large {
             let __ad_v_4 = 0..__ad_v_3;
             let mut __ad_m_skip_1 = false;
             let mut __ad_m_broken_2 = false;
+            let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_4).0;
+            __ad_keep_v_i_5.reserve(__ad_trips);
+            __ad_keep_v_9.reserve(__ad_trips);
             let mut __ad_count_0 = 0usize;
             for __ad_v_i_5 in __ad_v_4 {
                 __ad_count_0 += 1;

@@ -110,6 +110,10 @@ impl weighted {
         __ad_tym_total_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_total_0);
         let __ad_v_2 = __ad_v_w_0.len();
         let __ad_v_3 = 0..__ad_v_2;
+        let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_3).0;
+        __ad_keep_v_i_4.reserve(__ad_trips);
+        __ad_keep_v_v_6.reserve(__ad_trips);
+        __ad_keep_v_7.reserve(__ad_trips);
         let mut __ad_count_0 = 0usize;
         for __ad_v_i_4 in __ad_v_3 {
             __ad_count_0 += 1;

@@ -21,6 +21,7 @@ use syn::Ident;
 use crate::ast::{float_of_type, Function, ParamKind};
 use crate::ir::activity::{self, differentiable_operands, Activity};
 use crate::ir::lower::{self, NotYet};
+use crate::ir::residuals::{Passes, Residuals};
 use crate::ir::*;
 use crate::names;
 
@@ -48,6 +49,8 @@ pub fn companion_body(function: &Function, boxed: bool) -> Result<TokenStream, N
         activity,
         needed: HashSet::new(),
         stacks: Vec::new(),
+        residuals: Residuals::new(&body, Passes::from_environment()),
+        recomputed: HashSet::new(),
         markers: Vec::new(),
         call_values: call_values(&body),
         captured: Vec::new(),
@@ -92,8 +95,12 @@ struct Emitter<'a> {
     activity: Activity,
     /// Values the backward sweep reads.
     needed: HashSet<Value>,
-    /// The stacks of values kept inside loops and branches.
-    stacks: Vec<Ident>,
+    /// The stacks of values kept inside loops and branches, with the depth of their pushes.
+    stacks: Vec<(Ident, usize)>,
+    /// Where each value the backward sweep reads comes from (`ir::residuals`).
+    residuals: Residuals<'a>,
+    /// Values the backward sweep computes again instead of taking them back.
+    recomputed: HashSet<Value>,
     /// The adjoint-type markers declared at the top (`mark`).
     markers: Vec<Ident>,
     /// Values defined by calls: their adjoints start as zeros of their shape (`mark`).
@@ -179,7 +186,7 @@ impl Emitter<'_> {
         let stacks = self
             .stacks
             .iter()
-            .map(|stack| quote!(let mut #stack = #ir::Stack::new();))
+            .map(|(stack, _)| quote!(let mut #stack = #ir::Stack::new();))
             .chain(
                 self.markers
                     .iter()
@@ -304,7 +311,7 @@ impl Emitter<'_> {
         }
         let stack = self.pullback_stack_name(value);
         let name = self.pullback_name(value);
-        self.stacks.push(stack.clone());
+        self.stacks.push((stack.clone(), depth));
         quote!(#stack.push(#name);)
     }
 
@@ -342,7 +349,7 @@ impl Emitter<'_> {
                     return quote!(let #marker = #ir::zero_like(&#name););
                 }
                 let stack = self.zero_stack_name(value);
-                self.stacks.push(stack.clone());
+                self.stacks.push((stack.clone(), depth));
                 return quote!(#stack.push(#ir::zero_like(&#name)););
             }
         }
@@ -389,7 +396,16 @@ impl Emitter<'_> {
     fn read_back(&mut self, operand: &Operand) -> Result<TokenStream, NotYet> {
         match operand {
             Operand::Value(value) => {
-                self.needed.insert(*value);
+                if self.residuals.recomputes(*value) {
+                    if self.recomputed.insert(*value) {
+                        let definition = self.residuals.definition(*value);
+                        for operand in definition.into_iter().flat_map(rvalue_operands) {
+                            self.read_back(operand)?;
+                        }
+                    }
+                } else {
+                    self.needed.insert(*value);
+                }
                 Ok(self.value_name(*value).into_token_stream())
             }
             Operand::Constant(constant) => Ok(self.constant(constant)),
@@ -620,7 +636,7 @@ impl Emitter<'_> {
         }
         let stack = self.stack_name(value);
         let name = self.value_name(value);
-        self.stacks.push(stack.clone());
+        self.stacks.push((stack.clone(), depth));
         let ir = self.ir();
         quote!(#stack.push(#ir::value_of(#name));)
     }
@@ -744,12 +760,15 @@ impl Emitter<'_> {
                 let count = format_ident!("__ad_count_{}", index);
                 let range = self.operand(range);
                 let binding_name = self.value_name(*binding);
+                let stacks_before = self.stacks.len();
                 let mut keep_binding = self.keep(*binding, depth + 1);
                 keep_binding.extend(self.mark(Root::Value(*binding), depth + 1));
                 let body = self.forward_block(body, depth + 1);
                 let stop = flags.map(|flags| self.stop(flags));
                 let keep_count = self.keep_count(index, depth);
+                let reserve = self.reserve(&range, stacks_before, depth + 1);
                 quote_spanned! {*span=>
+                    #reserve
                     let mut #count = 0usize;
                     for #binding_name in #range {
                         #count += 1;
@@ -785,6 +804,27 @@ impl Emitter<'_> {
         quote!(if #broken { break; })
     }
 
+    /// Reserves, before a loop over `range`, room for one push per iteration on each stack
+    /// its body pushes to at every iteration (those declared since `stacks_before` at the
+    /// body's own depth).
+    fn reserve(&self, range: &TokenStream, stacks_before: usize, depth: usize) -> TokenStream {
+        if !self.residuals.passes().reserve {
+            return TokenStream::new();
+        }
+        let stacks: Vec<&Ident> = self.stacks[stacks_before..]
+            .iter()
+            .filter(|(_, pushed_at)| *pushed_at == depth)
+            .map(|(stack, _)| stack)
+            .collect();
+        if stacks.is_empty() {
+            return TokenStream::new();
+        }
+        quote! {
+            let __ad_trips = ::core::iter::Iterator::size_hint(&#range).0;
+            #(#stacks.reserve(__ad_trips);)*
+        }
+    }
+
     /// Keeps a loop's trip count for the backward sweep (inside a loop or a branch).
     fn keep_count(&mut self, index: usize, depth: usize) -> TokenStream {
         if depth == 0 {
@@ -792,7 +832,7 @@ impl Emitter<'_> {
         }
         let count = format_ident!("__ad_count_{}", index);
         let stack = format_ident!("__ad_keep_count_{}", index);
-        self.stacks.push(stack.clone());
+        self.stacks.push((stack.clone(), depth));
         quote!(#stack.push(#count);)
     }
 
@@ -898,6 +938,14 @@ impl Emitter<'_> {
                     Defined::Value(value) if self.needed.contains(value) => {
                         let (name, stack) = (self.value_name(*value), self.stack_name(*value));
                         taken_back.push(quote!(let #name = #stack.pop();));
+                    }
+                    Defined::Value(value) if self.recomputed.contains(value) => {
+                        let name = self.value_name(*value);
+                        if let Some(definition) = self.residuals.definition(*value) {
+                            let span = self.body.value_info(*value).span;
+                            let computed = self.rvalue(definition, span);
+                            taken_back.push(quote!(let #name = #computed;));
+                        }
                     }
                     Defined::Pullback(value) => {
                         let name = self.pullback_name(*value);
@@ -1284,5 +1332,15 @@ fn collect_names<'p>(pattern: &'p syn::Pat, names: &[Ident], bound: &mut Vec<&'p
             .iter()
             .for_each(|part| collect_names(part, names, bound)),
         _ => {}
+    }
+}
+
+/// The operands an operation reads.
+fn rvalue_operands(rvalue: &Rvalue) -> Vec<&Operand> {
+    match rvalue {
+        Rvalue::Use(operand) | Rvalue::Neg(operand) | Rvalue::Cast(operand, _) => vec![operand],
+        Rvalue::Binary(_, left, right) => vec![left, right],
+        // `ir::residuals` recomputes nothing else.
+        _ => Vec::new(),
     }
 }

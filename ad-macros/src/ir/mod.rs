@@ -14,6 +14,7 @@
 
 pub mod activity;
 pub mod lower;
+pub mod residuals;
 pub mod validate;
 
 use proc_macro2::{Span, TokenStream};

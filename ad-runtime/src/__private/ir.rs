@@ -134,6 +134,12 @@ impl<T> Stack<T> {
         Stack(Vec::new())
     }
 
+    /// Room for `additional` more pushes.
+    #[inline(always)]
+    pub fn reserve(&mut self, additional: usize) {
+        self.0.reserve(additional);
+    }
+
     #[inline(always)]
     pub fn push(&mut self, value: T) {
         self.0.push(value);

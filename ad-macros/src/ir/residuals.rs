@@ -1,0 +1,125 @@
+//! What the backward sweep reads of the forward sweep's values, and how it gets each one
+//! back: a value of the function's top level is captured once; one defined inside a loop or a
+//! branch is kept on a stack per run of its definition, unless it is cheap to compute again
+//! from what the backward sweep has anyway (the store-or-recompute choice Tapenade and Enzyme
+//! make). `-(x - 1.0)` inside a loop over a parameter `x` is recomputed at each backward
+//! iteration instead of pushed and popped.
+
+use std::collections::HashMap;
+
+use super::*;
+
+/// The optimizations of reverse mode's residuals, each of which can be switched off: the
+/// derivatives must not change.
+#[derive(Clone, Copy)]
+pub struct Passes {
+    /// Recompute cheap values inside loops and branches instead of keeping them.
+    pub recompute: bool,
+    /// Reserve the stacks of a loop over a range once, for its trip count.
+    pub reserve: bool,
+}
+
+impl Passes {
+    /// All on, unless the environment variable `AD_IR_PASSES` is `off` when the macro runs
+    /// (to check that a pass changes no derivative).
+    pub fn from_environment() -> Passes {
+        let on = std::env::var("AD_IR_PASSES").map_or(true, |value| value != "off");
+        Passes {
+            recompute: on,
+            reserve: on,
+        }
+    }
+}
+
+pub struct Residuals<'b> {
+    passes: Passes,
+    /// How deep in loops and branches each value is defined (0: the function's top level).
+    depth: HashMap<Value, usize>,
+    /// The operation that defines each value defined by a `Let`.
+    definitions: HashMap<Value, &'b Rvalue>,
+}
+
+impl<'b> Residuals<'b> {
+    pub fn new(body: &'b Body, passes: Passes) -> Self {
+        let mut residuals = Residuals {
+            passes,
+            depth: HashMap::new(),
+            definitions: HashMap::new(),
+        };
+        for root in &body.params {
+            if let Root::Value(value) = root {
+                residuals.depth.insert(*value, 0);
+            }
+        }
+        residuals.visit(&body.block, 0);
+        residuals
+    }
+
+    pub fn passes(&self) -> Passes {
+        self.passes
+    }
+
+    fn visit(&mut self, block: &'b Block, depth: usize) {
+        for stmt in &block.stmts {
+            match stmt {
+                Stmt::Let(Let { value, rvalue, .. }) => {
+                    self.depth.insert(*value, depth);
+                    self.definitions.insert(*value, rvalue);
+                }
+                Stmt::Push { index, .. } => {
+                    self.depth.insert(*index, depth);
+                }
+                Stmt::If {
+                    then_branch,
+                    else_branch,
+                    result,
+                    ..
+                } => {
+                    if let Some(result) = result {
+                        self.depth.insert(*result, depth);
+                    }
+                    self.visit(then_branch, depth + 1);
+                    self.visit(else_branch, depth + 1);
+                }
+                Stmt::For { binding, body, .. } => {
+                    self.depth.insert(*binding, depth + 1);
+                    self.visit(body, depth + 1);
+                }
+                Stmt::Loop { body, .. } => self.visit(body, depth + 1),
+                Stmt::DeclareVar { .. } | Stmt::Assign { .. } => {}
+            }
+        }
+    }
+
+    /// Whether the backward sweep computes `value` again where it would take it back: it is
+    /// defined inside a loop or a branch by cheap arithmetic whose operands are constants,
+    /// values of the top level (captured anyway) or values recomputed themselves.
+    pub fn recomputes(&self, value: Value) -> bool {
+        if !self.passes.recompute || self.depth.get(&value).is_none_or(|depth| *depth == 0) {
+            return false;
+        }
+        let Some(rvalue) = self.definitions.get(&value) else {
+            return false;
+        };
+        let operands: Vec<&Operand> = match rvalue {
+            Rvalue::Use(operand) | Rvalue::Neg(operand) => vec![operand],
+            Rvalue::Cast(operand, _) => vec![operand],
+            Rvalue::Binary(BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul, left, right) => {
+                vec![left, right]
+            }
+            _ => return false,
+        };
+        operands.into_iter().all(|operand| match operand {
+            Operand::Constant(_) => true,
+            Operand::Value(operand) => {
+                self.depth.get(operand) == Some(&0) || self.recomputes(*operand)
+            }
+            Operand::Place(_) => false,
+        })
+    }
+
+    /// The operation that defines `value`, for the backward sweep to compute it again.
+    pub fn definition(&self, value: Value) -> Option<&'b Rvalue> {
+        self.definitions.get(&value).copied()
+    }
+}
