@@ -241,15 +241,13 @@ impl Lowering {
             None => None,
         };
         let ty = annotation.and_then(|ty| self.annotation(ty));
-        if binding.mutability.is_some() {
+        // `let x;` assigned later (in branches, say) is a variable too.
+        if binding.mutability.is_some() || init.is_none() {
             let var = self.new_var(&binding.ident);
             self.vars[var.0 as usize].ty = ty;
             stmts.push(Stmt::DeclareVar { var, init });
             self.bind(&binding.ident, Root::Var(var));
-        } else {
-            let Some(init) = init else {
-                return not_yet(local, "`let` without a value");
-            };
+        } else if let Some(init) = init {
             let value = self.new_value(Some(binding.ident.clone()), binding.ident.span());
             self.values[value.0 as usize].ty = ty;
             stmts.push(Stmt::Let(Let {
