@@ -68,8 +68,8 @@ impl power {
     {
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
-            CastPrimitive as _, CastScalar as _, LiftFloat as _, LiftOption as _,
-            LiftOther as _,
+            CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
+            LiftOption as _, LiftOther as _, LiftTuple as _,
         };
         ::ad_runtime::__private::maybe_grow(move || -> (
             __S,

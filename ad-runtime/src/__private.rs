@@ -156,6 +156,36 @@ macro_rules! lift_tuples {
 lift_tuples!(f64, from_f64);
 lift_tuples!(f32, from_f32);
 
+/// Lifts a container of float constants (a `Vec<f64>` returned by a function of data) into
+/// one of the scalar type.
+pub trait LiftContainer {
+    type Lifted<S: Scalar>;
+    fn __ad_lift<S: Scalar>(self) -> Self::Lifted<S>;
+}
+
+macro_rules! lift_containers {
+    ($float:ty) => {
+        impl LiftContainer for LiftProbe<Vec<$float>> {
+            type Lifted<S: Scalar> = Vec<S>;
+            #[inline(always)]
+            fn __ad_lift<S: Scalar>(self) -> Vec<S> {
+                lift_elements(self.take())
+            }
+        }
+
+        impl<const N: usize> LiftContainer for LiftProbe<[$float; N]> {
+            type Lifted<S: Scalar> = [S; N];
+            #[inline(always)]
+            fn __ad_lift<S: Scalar>(self) -> [S; N] {
+                lift_elements(self.take())
+            }
+        }
+    };
+}
+
+lift_containers!(f64);
+lift_containers!(f32);
+
 /// Passes every non-float value through unchanged.
 pub trait LiftOther<T> {
     fn __ad_lift<S>(&self) -> T;

@@ -372,6 +372,31 @@ fn copies(w: &[f64], #[no_grad] shift: Option<f64>) -> f64 {
     total
 }
 
+fn plain_weight(i: usize) -> f64 {
+    1.0 / (i as f64 + 2.0)
+}
+
+#[forward]
+#[reverse]
+fn everyday(x: f64, y: f64) -> f64 {
+    const SCALE: f64 = 0.5;
+    let (s, c) = (x * y).sin_cos();
+    let mut pair = (s, c * x);
+    pair.1 *= y;
+    pair.0 = pair.0 + SCALE * pair.1;
+    let (mut p, mut q) = (x, y);
+    for i in 0..3 {
+        (p, q) = (q * plain_weight(i), p + SCALE);
+    }
+    let total;
+    if x > y {
+        total = pair.0 * p;
+    } else {
+        total = pair.1 * q;
+    }
+    total + p * q + plain_weight(7) * x
+}
+
 /// With the `ir-engine` feature, that the IR engine differentiated the function.
 macro_rules! on_ir_engine {
     ($($function:ident),*) => {$(
@@ -743,5 +768,16 @@ fn copies_of_containers_and_data_options() {
         |w, ct| copies_vjp(w, Some(2.0), ct),
         5,
         18,
+    );
+}
+
+#[test]
+fn destructuring_assignments_tuple_fields_items_and_plain_calls() {
+    on_ir_engine!(everyday);
+    check2(
+        everyday,
+        everyday_jvp,
+        everyday_vjp,
+        &[(0.7, 0.3), (0.2, 1.4), (-0.5, 0.9), (1.2, -0.4)],
     );
 }

@@ -207,10 +207,13 @@ impl Emitter<'_> {
                 quote!(#ir::check_cotangent(&__ad_result_shape, &__ad_ct);),
             )
         };
+        let items = &body.items;
         let imports = quote! {
+            #(#items)*
             #[allow(unused_imports)]
             use ::ad_runtime::__private::{
-                CastPrimitive as _, CastScalar as _, LiftFloat as _, LiftOption as _, LiftOther as _,
+                CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _, LiftOption as _,
+                LiftOther as _, LiftTuple as _,
             };
         };
         if !boxed {
@@ -507,6 +510,21 @@ impl Emitter<'_> {
                 quote_spanned!(span=> #receiver.#method(#(#args),*))
             }
             Rvalue::Cast(operand, ty) => self.cast(operand, ty),
+            // A call on data alone: the plain function, its result a constant of the scalar
+            // type.
+            Rvalue::Call { callee, args } if !self.is_active_call(args) => {
+                let args = args.iter().map(|arg| match arg {
+                    Operand::Constant(constant) if constant.kind == ConstantKind::Float => {
+                        constant.tokens.clone()
+                    }
+                    _ => self.operand(arg),
+                });
+                let scalar = names::scalar_param(span);
+                quote_spanned!(span=>
+                    ::ad_runtime::__private::LiftProbe::new(#callee(#(#args),*))
+                        .__ad_lift::<#scalar>()
+                )
+            }
             Rvalue::Call { callee, args } => {
                 let args = args.iter().map(|arg| self.operand(arg));
                 let companion = Ident::new(names::REVERSE_COMPANION, Span::call_site());
@@ -596,6 +614,12 @@ impl Emitter<'_> {
         }
     }
 
+    /// Whether a call passes a value that carries a derivative: it goes through the callee's
+    /// reverse companion; otherwise through the plain function.
+    fn is_active_call(&self, args: &[Operand]) -> bool {
+        args.iter().any(|arg| self.activity.is_active(arg))
+    }
+
     fn cast(&self, operand: &Operand, ty: &syn::Type) -> TokenStream {
         let value = self.operand(operand);
         let span = operand.span(self.body);
@@ -676,7 +700,7 @@ impl Emitter<'_> {
                 };
                 let mut keep = self.keep(*value, depth);
                 keep.extend(self.mark(Root::Value(*value), depth));
-                if let Rvalue::Call { .. } = rvalue_ir {
+                if matches!(rvalue_ir, Rvalue::Call { args, .. } if self.is_active_call(args)) {
                     let pullback = self.pullback_name(*value);
                     let keep_pullback = self.keep_pullback(*value, depth);
                     return quote_spanned!(*span=>

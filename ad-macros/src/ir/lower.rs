@@ -47,6 +47,8 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         exit: None,
         reference_params: std::collections::HashSet::new(),
         float: function.float,
+        items: Vec::new(),
+        top_level_items: Vec::new(),
     };
     let mut params = Vec::new();
     for param in &function.params {
@@ -68,6 +70,24 @@ pub fn lower(function: &Function) -> Lowered<Body> {
     if let Some(checkpoint) = crate::attr::find_checkpoint(&function.body) {
         return not_yet(&checkpoint, "inner `#[checkpoint]`s");
     }
+    // The body's own items are visible in all of it, shadowing the parameters: their names
+    // resolve to them, and the derivative code declares them where all of it sees them.
+    lowering.scopes.push(HashMap::new());
+    for stmt in &function.body.stmts {
+        if let syn::Stmt::Item(item) = stmt {
+            for name in item_names(item)? {
+                lowering
+                    .scopes
+                    .last_mut()
+                    .expect("a scope is open")
+                    .insert(name, None);
+            }
+            lowering.items.push(item.clone());
+            lowering
+                .top_level_items
+                .push(stmt as *const syn::Stmt as usize);
+        }
+    }
     let block = if returns_early(&function.body) {
         lowering.body_with_exits(&function.body)?
     } else {
@@ -78,13 +98,16 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         vars: lowering.vars,
         params,
         block,
+        items: lowering.items,
     })
 }
 
 struct Lowering {
     values: Vec<ValueInfo>,
     vars: Vec<VarInfo>,
-    scopes: Vec<HashMap<String, Root>>,
+    /// Names in scope, innermost last: a local, or `None` for an item of the body that
+    /// shadows the locals of outer scopes.
+    scopes: Vec<HashMap<String, Option<Root>>>,
     /// The loops around the code being lowered, innermost last.
     loops: Vec<LoopContext>,
     /// With an early `return` in the body: whether it returned, and the value.
@@ -93,6 +116,9 @@ struct Lowering {
     reference_params: std::collections::HashSet<Value>,
     /// The function's float type, which types written in the body name.
     float: crate::ast::FloatType,
+    /// The items of the function's top-level block, and the addresses of their statements.
+    items: Vec<syn::Item>,
+    top_level_items: Vec<usize>,
 }
 
 impl Lowering {
@@ -116,7 +142,7 @@ impl Lowering {
 
     fn bind(&mut self, name: &Ident, root: Root) {
         let scope = self.scopes.last_mut().expect("a scope is open");
-        scope.insert(name.to_string(), root);
+        scope.insert(name.to_string(), Some(root));
     }
 
     fn resolve(&self, name: &Ident) -> Option<Root> {
@@ -125,6 +151,7 @@ impl Lowering {
             .iter()
             .rev()
             .find_map(|scope| scope.get(&key).copied())
+            .flatten()
     }
 
     fn scoped<T>(&mut self, lower: impl FnOnce(&mut Self) -> Lowered<T>) -> Lowered<T> {
@@ -158,7 +185,11 @@ impl Lowering {
                 syn::Stmt::Expr(expr, _) => {
                     self.effect(expr, &mut stmts)?;
                 }
-                syn::Stmt::Item(item) => return not_yet(item, "items in the body"),
+                syn::Stmt::Item(_)
+                    if self
+                        .top_level_items
+                        .contains(&(stmt as *const syn::Stmt as usize)) => {}
+                syn::Stmt::Item(item) => return not_yet(item, "items in nested blocks"),
                 syn::Stmt::Macro(mac) => return not_yet(mac, "macros"),
             }
             let rest = &stmts_in[index + 1..];
@@ -360,6 +391,10 @@ impl Lowering {
     /// An expression evaluated for its effect.
     fn effect(&mut self, expr: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<()> {
         match expr {
+            Expr::Assign(assign) if matches!(&*assign.left, Expr::Tuple(_)) => {
+                let operand = self.operand(&assign.right, stmts)?;
+                self.assign_parts(&assign.left, operand, stmts)
+            }
             Expr::Assign(assign) => {
                 let operand = self.operand(&assign.right, stmts)?;
                 let place = self.assigned_place(&assign.left, stmts)?;
@@ -539,6 +574,24 @@ impl Lowering {
                         args,
                         method: call.method.clone(),
                     }
+                } else if method == "sin_cos" && call.args.is_empty() {
+                    // `(x.sin(), x.cos())`, which is how `std` computes it, bit for bit.
+                    let receiver = self.operand(&call.receiver, stmts)?;
+                    let parts = ["sin", "cos"].map(|name| {
+                        let part = self.new_value(None, span);
+                        stmts.push(Stmt::Let(Let {
+                            value: part,
+                            rvalue: Rvalue::FloatMethod {
+                                rule: float_method_rule(name, 0).expect("a rule of std"),
+                                receiver: receiver.clone(),
+                                args: Vec::new(),
+                                method: Ident::new(name, call.method.span()),
+                            },
+                            span,
+                        }));
+                        Operand::Value(part)
+                    });
+                    Rvalue::Tuple(parts.to_vec())
                 } else if let Some(content) = self.option_method(call, stmts)? {
                     return Ok(content);
                 } else if matches!(method.as_str(), "clone" | "to_vec" | "to_owned")
@@ -856,18 +909,99 @@ impl Lowering {
         }
     }
 
+    /// A destructuring assignment, `(a, b) = (b, a)`: the right side is evaluated whole, then
+    /// each part of it is written to its place, left to right.
+    fn assign_parts(&mut self, left: &Expr, right: Operand, stmts: &mut Vec<Stmt>) -> Lowered<()> {
+        let span = left.span();
+        let whole = match right {
+            Operand::Value(value) => value,
+            other => {
+                let value = self.new_value(None, span);
+                stmts.push(Stmt::Let(Let {
+                    value,
+                    rvalue: Rvalue::Use(other),
+                    span,
+                }));
+                value
+            }
+        };
+        let Expr::Tuple(tuple) = left else {
+            let place = self.assigned_place(left, stmts)?;
+            stmts.push(Stmt::Assign {
+                place,
+                operand: Operand::Value(whole),
+                span,
+            });
+            return Ok(());
+        };
+        for (index, element) in tuple.elems.iter().enumerate() {
+            if matches!(element, Expr::Infer(_)) {
+                continue;
+            }
+            let part = Place {
+                root: Root::Value(whole),
+                projections: vec![Projection::Field(syn::Member::Unnamed(syn::Index {
+                    index: index as u32,
+                    span: element.span(),
+                }))],
+                span: element.span(),
+            };
+            let read = self.read(part, element.span(), stmts);
+            self.assign_parts(element, Operand::Value(read), stmts)?;
+        }
+        Ok(())
+    }
+
     fn assigned_place(&mut self, expr: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Place> {
         let place = self.place(expr, stmts)?;
-        let indices_only = place
+        let no_deref = place
             .projections
             .iter()
-            .all(|projection| matches!(projection, Projection::Index(_)));
+            .all(|projection| !matches!(projection, Projection::Deref));
         match place.root {
-            Root::Var(_) if indices_only => Ok(place),
-            Root::Var(_) => not_yet(expr, "writes to fields of a variable"),
+            Root::Var(_) if no_deref => Ok(place),
+            Root::Var(_) => not_yet(expr, "writes through a reference"),
             Root::Value(_) => not_yet(expr, "writes through a parameter or an immutable binding"),
         }
     }
+}
+
+/// The names an item of the body declares, or why the IR engine does not take it yet.
+fn item_names(item: &syn::Item) -> Lowered<Vec<String>> {
+    fn use_names(tree: &syn::UseTree, names: &mut Vec<String>) -> Lowered<()> {
+        match tree {
+            syn::UseTree::Path(path) => use_names(&path.tree, names),
+            syn::UseTree::Name(name) => {
+                names.push(name.ident.to_string());
+                Ok(())
+            }
+            syn::UseTree::Rename(rename) => {
+                names.push(rename.rename.to_string());
+                Ok(())
+            }
+            // Which names a glob brings, only rustc knows.
+            syn::UseTree::Glob(glob) => not_yet(glob, "glob imports in the body"),
+            syn::UseTree::Group(group) => group
+                .items
+                .iter()
+                .try_for_each(|tree| use_names(tree, names)),
+        }
+    }
+    let ident = match item {
+        syn::Item::Const(item) => &item.ident,
+        syn::Item::Static(item) => &item.ident,
+        syn::Item::Fn(item) => &item.sig.ident,
+        syn::Item::Struct(item) => &item.ident,
+        syn::Item::Enum(item) => &item.ident,
+        syn::Item::Type(item) => &item.ident,
+        syn::Item::Use(item) => {
+            let mut names = Vec::new();
+            use_names(&item.tree, &mut names)?;
+            return Ok(names);
+        }
+        other => return not_yet(other, "this item in the body"),
+    };
+    Ok(vec![ident.to_string()])
 }
 
 /// Methods of `Option` whose result is data.

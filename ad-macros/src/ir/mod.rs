@@ -273,6 +273,9 @@ pub struct Body {
     /// One value (or var, for a `mut` parameter) per parameter, in declared order.
     pub params: Vec<Root>,
     pub block: Block,
+    /// Items declared in the body (`const`s, helper `fn`s, `use`s): ordinary code, kept as
+    /// written where the derivative code can name them.
+    pub items: Vec<syn::Item>,
 }
 
 impl Body {
