@@ -115,7 +115,6 @@ impl first_large {
             let mut __ad_dv_limit_1 = ::ad_runtime::__private::ir::zero_like(
                 &__ad_v_limit_1,
             );
-            let mut __ad_keep_v_i_5 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_9 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_10 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_12 = ::ad_runtime::__private::ir::Stack::new();
@@ -138,12 +137,10 @@ impl first_large {
             let mut __ad_m_skip_1 = false;
             let mut __ad_m_broken_2 = false;
             let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_4).0;
-            __ad_keep_v_i_5.reserve(__ad_trips);
             __ad_keep_v_9.reserve(__ad_trips);
             let mut __ad_count_0 = 0usize;
             for __ad_v_i_5 in __ad_v_4 {
                 __ad_count_0 += 1;
-                __ad_keep_v_i_5.push(::ad_runtime::__private::ir::value_of(__ad_v_i_5));
                 __ad_m_skip_1 = false;
                 let __ad_v_6 = __ad_v_x_0[__ad_v_i_5];
                 let __ad_v_7 = __ad_v_6 < <__S as ::ad_runtime::Scalar>::from_f64(0.0);
@@ -220,6 +217,7 @@ impl first_large {
             let __ad_v_25 = __ad_m_total_3;
             let __ad_ty_25 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_25);
             let __ad_result = __ad_v_25;
+            let __ad_v_3 = ::ad_runtime::__private::ir::value_of(__ad_v_3);
             let __ad_v_limit_1 = ::ad_runtime::__private::ir::value_of(__ad_v_limit_1);
             (
                 __ad_result,
@@ -288,8 +286,12 @@ impl first_large {
                                 );
                             } else {}
                         }
-                        for _ in 0..__ad_count_0 {
-                            let __ad_v_i_5 = __ad_keep_v_i_5.pop();
+                        for __ad_k in (0..__ad_count_0).rev() {
+                            let __ad_v_i_5 = ::ad_runtime::__private::ir::nth_of_range(
+                                0,
+                                &__ad_v_3,
+                                __ad_k,
+                            );
                             let __ad_v_9 = __ad_keep_v_9.pop();
                             if __ad_v_9 {
                                 let __ad_v_10 = __ad_keep_v_10.pop();

@@ -91,7 +91,6 @@ impl weighted {
         let mut __ad_dv_scale_1 = ::ad_runtime::__private::ir::zero_like(
             &__ad_v_scale_1,
         );
-        let mut __ad_keep_v_i_4 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_v_v_6 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_v_7 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_v_8 = ::ad_runtime::__private::ir::Stack::new();
@@ -111,13 +110,11 @@ impl weighted {
         let __ad_v_2 = __ad_v_w_0.len();
         let __ad_v_3 = 0..__ad_v_2;
         let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_3).0;
-        __ad_keep_v_i_4.reserve(__ad_trips);
         __ad_keep_v_v_6.reserve(__ad_trips);
         __ad_keep_v_7.reserve(__ad_trips);
         let mut __ad_count_0 = 0usize;
         for __ad_v_i_4 in __ad_v_3 {
             __ad_count_0 += 1;
-            __ad_keep_v_i_4.push(::ad_runtime::__private::ir::value_of(__ad_v_i_4));
             let __ad_v_5 = __ad_v_w_0[__ad_v_i_4];
             __ad_ty_5 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_5);
             let __ad_v_v_6 = __ad_v_5;
@@ -156,6 +153,7 @@ impl weighted {
         let __ad_v_15 = __ad_m_total_0;
         let __ad_ty_15 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_15);
         let __ad_result = __ad_v_15;
+        let __ad_v_2 = ::ad_runtime::__private::ir::value_of(__ad_v_2);
         let __ad_v_scale_1 = ::ad_runtime::__private::ir::value_of(__ad_v_scale_1);
         (
             __ad_result,
@@ -167,8 +165,12 @@ impl weighted {
                     &mut __ad_dm_total_0,
                     __ad_dv_15,
                 );
-                for _ in 0..__ad_count_0 {
-                    let __ad_v_i_4 = __ad_keep_v_i_4.pop();
+                for __ad_k in (0..__ad_count_0).rev() {
+                    let __ad_v_i_4 = ::ad_runtime::__private::ir::nth_of_range(
+                        0,
+                        &__ad_v_2,
+                        __ad_k,
+                    );
                     let __ad_v_v_6 = __ad_keep_v_v_6.pop();
                     let __ad_v_7 = __ad_keep_v_7.pop();
                     let mut __ad_dv_5 = __ad_ty_5.zero();

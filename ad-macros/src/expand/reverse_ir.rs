@@ -402,7 +402,13 @@ impl Emitter<'_> {
                 if self.residuals.recomputes(*value) {
                     if self.recomputed.insert(*value) {
                         let definition = self.residuals.definition(*value);
-                        for operand in definition.into_iter().flat_map(rvalue_operands) {
+                        let bounds = self.residuals.range_bounds(*value);
+                        let bounds = bounds.into_iter().flat_map(|(start, end)| [start, end]);
+                        for operand in definition
+                            .into_iter()
+                            .flat_map(rvalue_operands)
+                            .chain(bounds)
+                        {
                             self.read_back(operand)?;
                         }
                     }
@@ -1150,6 +1156,19 @@ impl Emitter<'_> {
                     None,
                     vec![Defined::Value(*binding)],
                 )?;
+                // A binding read back and not kept: the `k`-th iteration bound `start + k`.
+                if self.recomputed.contains(binding) {
+                    if let Some((start, end)) = self.residuals.range_bounds(*binding) {
+                        let (start, end) = (self.read_back(start)?, self.read_back(end)?);
+                        let name = self.value_name(*binding);
+                        return Ok(quote! {
+                            for __ad_k in (0..#count).rev() {
+                                let #name = #ir::nth_of_range(#start, &#end, __ad_k);
+                                #body_tokens
+                            }
+                        });
+                    }
+                }
                 Ok(quote! {
                     for _ in 0..#count {
                         #body_tokens

@@ -3,7 +3,8 @@
 //! branch is kept on a stack per run of its definition, unless it is cheap to compute again
 //! from what the backward sweep has anyway (the store-or-recompute choice Tapenade and Enzyme
 //! make). `-(x - 1.0)` inside a loop over a parameter `x` is recomputed at each backward
-//! iteration instead of pushed and popped.
+//! iteration instead of pushed and popped; so are the bindings of loops over ranges (the
+//! backward loop counts down from the forward loop's trip count) and index arithmetic on them.
 
 use std::collections::HashMap;
 
@@ -37,6 +38,9 @@ pub struct Residuals<'b> {
     depth: HashMap<Value, usize>,
     /// The operation that defines each value defined by a `Let`.
     definitions: HashMap<Value, &'b Rvalue>,
+    /// The binding of each `for` over a range `start..end` (or `start..=end`), and its bounds:
+    /// the `k`-th iteration binds `start + k`, of the type of `end`.
+    range_bounds: HashMap<Value, (&'b Operand, &'b Operand)>,
 }
 
 impl<'b> Residuals<'b> {
@@ -45,6 +49,7 @@ impl<'b> Residuals<'b> {
             passes,
             depth: HashMap::new(),
             definitions: HashMap::new(),
+            range_bounds: HashMap::new(),
         };
         for root in &body.params {
             if let Root::Value(value) = root {
@@ -81,8 +86,23 @@ impl<'b> Residuals<'b> {
                     self.visit(then_branch, depth + 1);
                     self.visit(else_branch, depth + 1);
                 }
-                Stmt::For { binding, body, .. } => {
+                Stmt::For {
+                    binding,
+                    range,
+                    body,
+                    ..
+                } => {
                     self.depth.insert(*binding, depth + 1);
+                    if let Operand::Value(range) = range {
+                        if let Some(Rvalue::Range {
+                            start: Some(start),
+                            end: Some(end),
+                            ..
+                        }) = self.definitions.get(range)
+                        {
+                            self.range_bounds.insert(*binding, (start, end));
+                        }
+                    }
                     self.visit(body, depth + 1);
                 }
                 Stmt::Loop { body, .. } => self.visit(body, depth + 1),
@@ -98,6 +118,9 @@ impl<'b> Residuals<'b> {
         if !self.passes.recompute || self.depth.get(&value).is_none_or(|depth| *depth == 0) {
             return false;
         }
+        if let Some((start, end)) = self.range_bounds.get(&value) {
+            return self.available(start) && self.available(end);
+        }
         let Some(rvalue) = self.definitions.get(&value) else {
             return false;
         };
@@ -109,13 +132,22 @@ impl<'b> Residuals<'b> {
             }
             _ => return false,
         };
-        operands.into_iter().all(|operand| match operand {
+        operands.into_iter().all(|operand| self.available(operand))
+    }
+
+    /// Whether the backward sweep has `operand` without keeping it: a constant, a value of
+    /// the top level (captured), or one it computes again.
+    fn available(&self, operand: &Operand) -> bool {
+        match operand {
             Operand::Constant(_) => true,
-            Operand::Value(operand) => {
-                self.depth.get(operand) == Some(&0) || self.recomputes(*operand)
-            }
+            Operand::Value(value) => self.depth.get(value) == Some(&0) || self.recomputes(*value),
             Operand::Place(_) => false,
-        })
+        }
+    }
+
+    /// The bounds of the range a recomputed loop binding runs over.
+    pub fn range_bounds(&self, binding: Value) -> Option<(&'b Operand, &'b Operand)> {
+        self.range_bounds.get(&binding).copied()
     }
 
     /// The operation that defines `value`, for the backward sweep to compute it again.

@@ -269,6 +269,31 @@ pub fn cast_back<S, A: CastBack<S>>(cotangent: S) -> A {
     A::cast_back(cotangent)
 }
 
+/// The `k`-th element of a range that starts at `start` (the binding of the `k`-th iteration
+/// of a `for` over it), for the backward sweep to compute instead of keeping it.
+pub trait RangeStart: Copy {
+    fn nth_of_range(self, k: usize) -> Self;
+}
+
+macro_rules! range_start {
+    ($($t:ty)*) => {$(
+        impl RangeStart for $t {
+            #[inline(always)]
+            fn nth_of_range(self, k: usize) -> Self {
+                self + k as $t
+            }
+        }
+    )*};
+}
+
+range_start!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
+
+/// `end` only gives the type: a range `0..n` binds values of `n`'s type.
+#[inline(always)]
+pub fn nth_of_range<T: RangeStart>(start: T, _end: &T, k: usize) -> T {
+    start.nth_of_range(k)
+}
+
 /// The pullback of `Some(x)`: the adjoint of `x` (zero when none reached the option).
 #[inline(always)]
 pub fn some_back<T: Adjoint>(cotangent: Option<T>) -> T {
