@@ -161,7 +161,7 @@ impl first_large {
                     __ad_m_kept_0.push(__ad_v_11);
                     __ad_keep_v_12
                         .push(::ad_runtime::__private::ir::value_of(__ad_v_12));
-                    let __ad_v_13 = __ad_v_x_0[__ad_v_i_5];
+                    let __ad_v_13 = __ad_v_10;
                     let __ad_v_14 = __ad_v_13 > __ad_v_limit_1;
                     if __ad_v_14 {
                         __ad_m_skip_1 = true;
@@ -186,7 +186,7 @@ impl first_large {
                 let __ad_v_17 = __ad_v_15 < __ad_v_16;
                 __ad_keep_v_17.push(::ad_runtime::__private::ir::value_of(__ad_v_17));
                 if __ad_v_17 {
-                    let __ad_v_18 = __ad_m_k_4;
+                    let __ad_v_18 = __ad_v_15;
                     __ad_keep_v_18
                         .push(::ad_runtime::__private::ir::value_of(__ad_v_18));
                     let __ad_v_19 = __ad_m_kept_0[__ad_v_18];
@@ -203,7 +203,7 @@ impl first_large {
                     __ad_tym_total_3 = ::ad_runtime::__private::ir::adjoint_of(
                         &__ad_m_total_3,
                     );
-                    let __ad_v_23 = __ad_m_k_4;
+                    let __ad_v_23 = __ad_v_15;
                     let __ad_v_24 = __ad_v_23 + 1;
                     __ad_m_k_4 = __ad_v_24;
                 } else {

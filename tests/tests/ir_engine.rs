@@ -14,7 +14,8 @@
     clippy::unnecessary_unwrap,
     clippy::unnecessary_literal_unwrap,
     clippy::clone_on_copy,
-    clippy::vec_init_then_push
+    clippy::vec_init_then_push,
+    clippy::needless_late_init
 )]
 
 mod common;

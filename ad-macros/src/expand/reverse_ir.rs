@@ -30,7 +30,11 @@ const IR: &str = "::ad_runtime::__private::ir";
 /// The body of the reverse companion, or what the IR engine does not take yet.
 pub fn companion_body(function: &Function, boxed: bool) -> Result<TokenStream, NotYet> {
     check_signature(function)?;
-    let body = lower::lower(function)?;
+    let passes = Passes::from_environment();
+    let mut body = lower::lower(function)?;
+    if passes.reuse_reads {
+        crate::ir::reads::reuse_reads(&mut body);
+    }
     let differentiated: Vec<Root> = function
         .params
         .iter()
@@ -49,7 +53,7 @@ pub fn companion_body(function: &Function, boxed: bool) -> Result<TokenStream, N
         activity,
         needed: HashSet::new(),
         stacks: Vec::new(),
-        residuals: Residuals::new(&body, Passes::from_environment()),
+        residuals: Residuals::new(&body, passes),
         recomputed: HashSet::new(),
         markers: Vec::new(),
         call_values: call_values(&body),
@@ -113,8 +117,8 @@ struct Emitter<'a> {
 /// its loops.
 enum Defined {
     Value(Value),
-    /// The loop of this number.
-    Count(usize),
+    /// The trip count of the loop of this number: kept, or computed from its range's bounds.
+    Count(usize, Option<TokenStream>),
     /// The pullback of the call that defines this value.
     Pullback(Value),
 }
@@ -403,7 +407,9 @@ impl Emitter<'_> {
                     if self.recomputed.insert(*value) {
                         let definition = self.residuals.definition(*value);
                         let bounds = self.residuals.range_bounds(*value);
-                        let bounds = bounds.into_iter().flat_map(|(start, end)| [start, end]);
+                        let bounds = bounds
+                            .into_iter()
+                            .flat_map(|bounds| [bounds.start, bounds.end]);
                         for operand in definition
                             .into_iter()
                             .flat_map(rvalue_operands)
@@ -795,7 +801,11 @@ impl Emitter<'_> {
                 keep_binding.extend(self.mark(Root::Value(*binding), depth + 1));
                 let body = self.forward_block(body, depth + 1);
                 let stop = flags.map(|flags| self.stop(flags));
-                let keep_count = self.keep_count(index, depth);
+                let keep_count = if self.residuals.count_bounds(stmt).is_some() {
+                    TokenStream::new()
+                } else {
+                    self.keep_count(index, depth)
+                };
                 let reserve = self.reserve(&range, stacks_before, depth + 1);
                 quote_spanned! {*span=>
                     #reserve
@@ -925,7 +935,17 @@ impl Emitter<'_> {
                 } => defined.push(Defined::Value(*result)),
                 Stmt::Push { index, .. } => defined.push(Defined::Value(*index)),
                 Stmt::For { .. } | Stmt::Loop { .. } => {
-                    defined.push(Defined::Count(self.loop_index(stmt)));
+                    let computed = match self.residuals.count_bounds(stmt) {
+                        Some(bounds) => {
+                            let start = self.read_back(bounds.start)?;
+                            let end = self.read_back(bounds.end)?;
+                            let inclusive = bounds.inclusive;
+                            let ir = self.ir();
+                            Some(quote!(#ir::range_count(#start, &#end, #inclusive)))
+                        }
+                        None => None,
+                    };
+                    defined.push(Defined::Count(self.loop_index(stmt), computed));
                 }
                 Stmt::DeclareVar { var, .. } if self.activity.useful.contains(&Root::Var(*var)) => {
                     let adjoint = self.var_adjoint(*var);
@@ -982,10 +1002,15 @@ impl Emitter<'_> {
                         let stack = self.pullback_stack_name(*value);
                         taken_back.push(quote!(let #name = #stack.pop();));
                     }
-                    Defined::Count(index) => {
+                    Defined::Count(index, computed) => {
                         let count = format_ident!("__ad_count_{}", index);
-                        let stack = format_ident!("__ad_keep_count_{}", index);
-                        taken_back.push(quote!(let #count = #stack.pop();));
+                        match computed {
+                            Some(computed) => taken_back.push(quote!(let #count = #computed;)),
+                            None => {
+                                let stack = format_ident!("__ad_keep_count_{}", index);
+                                taken_back.push(quote!(let #count = #stack.pop();));
+                            }
+                        }
                     }
                     Defined::Value(_) => {}
                 }
@@ -1158,8 +1183,9 @@ impl Emitter<'_> {
                 )?;
                 // A binding read back and not kept: the `k`-th iteration bound `start + k`.
                 if self.recomputed.contains(binding) {
-                    if let Some((start, end)) = self.residuals.range_bounds(*binding) {
-                        let (start, end) = (self.read_back(start)?, self.read_back(end)?);
+                    if let Some(bounds) = self.residuals.range_bounds(*binding) {
+                        let start = self.read_back(bounds.start)?;
+                        let end = self.read_back(bounds.end)?;
                         let name = self.value_name(*binding);
                         return Ok(quote! {
                             for __ad_k in (0..#count).rev() {

@@ -14,6 +14,7 @@
 
 pub mod activity;
 pub mod lower;
+pub mod reads;
 pub mod residuals;
 pub mod validate;
 

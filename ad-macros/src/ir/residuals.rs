@@ -18,6 +18,8 @@ pub struct Passes {
     pub recompute: bool,
     /// Reserve the stacks of a loop over a range once, for its trip count.
     pub reserve: bool,
+    /// Read a place once while nothing writes to it (`ir::reads`).
+    pub reuse_reads: bool,
 }
 
 impl Passes {
@@ -28,8 +30,16 @@ impl Passes {
         Passes {
             recompute: on,
             reserve: on,
+            reuse_reads: on,
         }
     }
+}
+
+#[derive(Clone, Copy)]
+pub struct RangeBounds<'b> {
+    pub start: &'b Operand,
+    pub end: &'b Operand,
+    pub inclusive: bool,
 }
 
 pub struct Residuals<'b> {
@@ -40,7 +50,7 @@ pub struct Residuals<'b> {
     definitions: HashMap<Value, &'b Rvalue>,
     /// The binding of each `for` over a range `start..end` (or `start..=end`), and its bounds:
     /// the `k`-th iteration binds `start + k`, of the type of `end`.
-    range_bounds: HashMap<Value, (&'b Operand, &'b Operand)>,
+    range_bounds: HashMap<Value, RangeBounds<'b>>,
 }
 
 impl<'b> Residuals<'b> {
@@ -97,10 +107,21 @@ impl<'b> Residuals<'b> {
                         if let Some(Rvalue::Range {
                             start: Some(start),
                             end: Some(end),
-                            ..
+                            inclusive,
                         }) = self.definitions.get(range)
                         {
-                            self.range_bounds.insert(*binding, (start, end));
+                            // A bound that is a value gives the backward sweep the binding's
+                            // type; literals alone would be typed afresh there.
+                            let typed = matches!(start, Operand::Value(_))
+                                || matches!(end, Operand::Value(_));
+                            let bounds = RangeBounds {
+                                start,
+                                end,
+                                inclusive: *inclusive,
+                            };
+                            if typed {
+                                self.range_bounds.insert(*binding, bounds);
+                            }
                         }
                     }
                     self.visit(body, depth + 1);
@@ -118,8 +139,8 @@ impl<'b> Residuals<'b> {
         if !self.passes.recompute || self.depth.get(&value).is_none_or(|depth| *depth == 0) {
             return false;
         }
-        if let Some((start, end)) = self.range_bounds.get(&value) {
-            return self.available(start) && self.available(end);
+        if let Some(bounds) = self.range_bounds.get(&value) {
+            return self.available(bounds.start) && self.available(bounds.end);
         }
         let Some(rvalue) = self.definitions.get(&value) else {
             return false;
@@ -146,8 +167,25 @@ impl<'b> Residuals<'b> {
     }
 
     /// The bounds of the range a recomputed loop binding runs over.
-    pub fn range_bounds(&self, binding: Value) -> Option<(&'b Operand, &'b Operand)> {
+    pub fn range_bounds(&self, binding: Value) -> Option<RangeBounds<'b>> {
         self.range_bounds.get(&binding).copied()
+    }
+
+    /// The bounds to compute the trip count of a `for` over a range from, when the backward
+    /// sweep has them and the loop cannot be left early: its count is the range's length,
+    /// and need not be kept.
+    pub fn count_bounds(&self, stmt: &Stmt) -> Option<RangeBounds<'b>> {
+        let Stmt::For {
+            binding,
+            flags: None,
+            ..
+        } = stmt
+        else {
+            return None;
+        };
+        let bounds = self.range_bounds(*binding)?;
+        (self.passes.recompute && self.available(bounds.start) && self.available(bounds.end))
+            .then_some(bounds)
     }
 
     /// The operation that defines `value`, for the backward sweep to compute it again.

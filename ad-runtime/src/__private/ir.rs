@@ -273,6 +273,7 @@ pub fn cast_back<S, A: CastBack<S>>(cotangent: S) -> A {
 /// of a `for` over it), for the backward sweep to compute instead of keeping it.
 pub trait RangeStart: Copy {
     fn nth_of_range(self, k: usize) -> Self;
+    fn count_to(self, end: Self, inclusive: bool) -> usize;
 }
 
 macro_rules! range_start {
@@ -282,11 +283,25 @@ macro_rules! range_start {
             fn nth_of_range(self, k: usize) -> Self {
                 self + k as $t
             }
+
+            #[inline(always)]
+            fn count_to(self, end: Self, inclusive: bool) -> usize {
+                // In `i128`, where the difference of two `i8`s does not overflow.
+                let length = end as i128 - self as i128 + i128::from(inclusive);
+                length.max(0) as usize
+            }
         }
     )*};
 }
 
 range_start!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
+
+/// The length of `start..end` (`start..=end` when `inclusive`): the trip count of a `for`
+/// over it that is not left early.
+#[inline(always)]
+pub fn range_count<T: RangeStart>(start: T, end: &T, inclusive: bool) -> usize {
+    start.count_to(*end, inclusive)
+}
 
 /// `end` only gives the type: a range `0..n` binds values of `n`'s type.
 #[inline(always)]
