@@ -55,6 +55,7 @@ pub fn companion_body(function: &Function, boxed: bool) -> Result<TokenStream, N
         stacks: Vec::new(),
         residuals: Residuals::new(&body, passes),
         recomputed: HashSet::new(),
+        passes,
         markers: Vec::new(),
         call_values: call_values(&body),
         captured: Vec::new(),
@@ -105,6 +106,7 @@ struct Emitter<'a> {
     residuals: Residuals<'a>,
     /// Values the backward sweep computes again instead of taking them back.
     recomputed: HashSet<Value>,
+    passes: Passes,
     /// The adjoint-type markers declared at the top (`mark`).
     markers: Vec<Ident>,
     /// Values defined by calls: their adjoints start as zeros of their shape (`mark`).
@@ -626,6 +628,33 @@ impl Emitter<'_> {
         }
     }
 
+    /// The call of the rule of a useful float method (its value and linear map), when the
+    /// linear maps are kept.
+    fn rule_with_kept_map(&self, rvalue: &Rvalue, value: Value) -> Option<TokenStream> {
+        let Rvalue::FloatMethod {
+            rule,
+            receiver,
+            args,
+            method,
+        } = rvalue
+        else {
+            return None;
+        };
+        if !self.passes.keep_linear_maps || !self.activity.is_useful_value(value) {
+            return None;
+        }
+        let ir = self.ir();
+        let operands = std::iter::once(receiver).chain(args).map(|operand| {
+            let tokens = self.operand(operand);
+            match operand {
+                Operand::Value(_) => quote!(#ir::value_of(#tokens)),
+                _ => tokens,
+            }
+        });
+        let rule = Ident::new(rule.method, method.span());
+        Some(quote_spanned!(method.span()=> ::ad_runtime::rules::#rule(#(#operands),*)))
+    }
+
     /// Whether a call passes a value that carries a derivative: it goes through the callee's
     /// reverse companion; otherwise through the plain function.
     fn is_active_call(&self, args: &[Operand]) -> bool {
@@ -717,6 +746,16 @@ impl Emitter<'_> {
                     let keep_pullback = self.keep_pullback(*value, depth);
                     return quote_spanned!(*span=>
                         let (#name, #pullback) = #rvalue; #keep #keep_pullback
+                    );
+                }
+                // A float method whose derivative the backward sweep needs: its rule gives the
+                // value and the linear map of its derivative, which is kept (`exp` is not
+                // computed again in the backward sweep).
+                if let Some(rule) = self.rule_with_kept_map(rvalue_ir, *value) {
+                    let pullback = self.pullback_name(*value);
+                    let keep_pullback = self.keep_pullback(*value, depth);
+                    return quote_spanned!(*span=>
+                        let (#name, #pullback) = #rule; #keep #keep_pullback
                     );
                 }
                 let ty = self.body.value_info(*value).ty.as_ref();
@@ -923,7 +962,9 @@ impl Emitter<'_> {
             match stmt {
                 Stmt::Let(Let { value, rvalue, .. }) => {
                     defined.push(Defined::Value(*value));
-                    if matches!(rvalue, Rvalue::Call { .. })
+                    let keeps_map = self.passes.keep_linear_maps
+                        && matches!(rvalue, Rvalue::FloatMethod { .. });
+                    if (matches!(rvalue, Rvalue::Call { .. }) || keeps_map)
                         && self.activity.is_useful_value(*value)
                     {
                         defined.push(Defined::Pullback(*value));
@@ -1265,11 +1306,16 @@ impl Emitter<'_> {
                 args,
                 ..
             } => {
-                let rule_name = Ident::new(rule.method, Span::call_site());
-                let mut values = vec![self.read_back_value(receiver)?];
-                for arg in args {
-                    values.push(self.read_back_value(arg)?);
-                }
+                let map = if self.passes.keep_linear_maps {
+                    self.pullback_name(value).into_token_stream()
+                } else {
+                    let rule_name = Ident::new(rule.method, Span::call_site());
+                    let mut values = vec![self.read_back_value(receiver)?];
+                    for arg in args {
+                        values.push(self.read_back_value(arg)?);
+                    }
+                    quote!(::ad_runtime::rules::#rule_name(#(#values),*).1)
+                };
                 let float_operands: Vec<&Operand> = differentiable_operands(rvalue);
                 let mut contributions = TokenStream::new();
                 // Where each operand's cotangent sits in the rule's: `dx`, `(dx, dy)`, or
@@ -1284,7 +1330,7 @@ impl Emitter<'_> {
                 }
                 tokens.extend(quote! {{
                     let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
-                        &::ad_runtime::rules::#rule_name(#(#values),*).1,
+                        &#map,
                         #cotangent,
                     );
                     #contributions

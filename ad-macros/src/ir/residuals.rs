@@ -20,6 +20,9 @@ pub struct Passes {
     pub reserve: bool,
     /// Read a place once while nothing writes to it (`ir::reads`).
     pub reuse_reads: bool,
+    /// Keep the linear map a float method's rule gives (`exp`'s is its value) rather than its
+    /// operands, from which the backward sweep would compute the rule again.
+    pub keep_linear_maps: bool,
 }
 
 impl Passes {
@@ -31,6 +34,7 @@ impl Passes {
             recompute: on,
             reserve: on,
             reuse_reads: on,
+            keep_linear_maps: on,
         }
     }
 }

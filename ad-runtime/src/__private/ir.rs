@@ -124,14 +124,18 @@ pub fn zero_like<T: crate::adjoint::Diff + ?Sized>(value: &T) -> T::Adjoint {
 }
 
 /// What the backward sweep reads of a value defined inside a loop or a branch: one entry per
-/// time the definition ran, read back last first.
-pub struct Stack<T>(Vec<T>);
+/// time the definition ran, read back last first. The first few entries live in the stack
+/// itself: a function called in a loop whose own loops are short allocates nothing.
+pub struct Stack<T>(smallvec::SmallVec<[T; STACK_INLINE]>);
+
+/// How many entries a [`Stack`] holds before it allocates.
+const STACK_INLINE: usize = 8;
 
 impl<T> Stack<T> {
     #[inline(always)]
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
-        Stack(Vec::new())
+        Stack(smallvec::SmallVec::new())
     }
 
     /// Room for `additional` more pushes.
