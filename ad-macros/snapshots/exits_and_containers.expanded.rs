@@ -120,7 +120,7 @@ impl first_large {
             let mut __ad_keep_v_12 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_17 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_18 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_19 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_pb_20 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_tym_kept_0 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_10 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_11 = ::ad_runtime::__private::ir::AdjointOf::new();
@@ -190,11 +190,12 @@ impl first_large {
                     __ad_keep_v_18
                         .push(::ad_runtime::__private::ir::value_of(__ad_v_18));
                     let __ad_v_19 = __ad_m_kept_0[__ad_v_18];
-                    __ad_keep_v_19
-                        .push(::ad_runtime::__private::ir::value_of(__ad_v_19));
                     __ad_ty_19 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_19);
-                    let __ad_v_20 = __ad_v_19.sqrt();
+                    let (__ad_v_20, __ad_pb_20) = ::ad_runtime::rules::sqrt(
+                        ::ad_runtime::__private::ir::value_of(__ad_v_19),
+                    );
                     __ad_ty_20 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_20);
+                    __ad_keep_pb_20.push(__ad_pb_20);
                     let __ad_v_21 = __ad_m_total_3;
                     __ad_ty_21 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_21);
                     let __ad_v_22 = __ad_v_21 + __ad_v_20;
@@ -238,7 +239,7 @@ impl first_large {
                             let __ad_v_17 = __ad_keep_v_17.pop();
                             if __ad_v_17 {
                                 let __ad_v_18 = __ad_keep_v_18.pop();
-                                let __ad_v_19 = __ad_keep_v_19.pop();
+                                let __ad_pb_20 = __ad_keep_pb_20.pop();
                                 let mut __ad_dv_19 = __ad_ty_19.zero();
                                 let mut __ad_dv_20 = __ad_ty_20.zero();
                                 let mut __ad_dv_21 = __ad_ty_21.zero();
@@ -266,10 +267,7 @@ impl first_large {
                                 );
                                 {
                                     let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
-                                        &::ad_runtime::rules::sqrt(
-                                                ::ad_runtime::__private::ir::value_of(__ad_v_19),
-                                            )
-                                            .1,
+                                        &__ad_pb_20,
                                         __ad_dv_20,
                                     );
                                     ::ad_runtime::__private::ir::accumulate(
@@ -333,6 +331,267 @@ impl first_large {
         })
     }
 }
+#[allow(dead_code)]
+impl first_large {
+    #[doc(hidden)]
+    #[inline]
+    #[allow(
+        unused_mut,
+        unused_variables,
+        unused_parens,
+        unused_braces,
+        unused_assignments,
+        unreachable_code,
+        unreachable_patterns,
+        irrefutable_let_patterns,
+        non_upper_case_globals,
+        non_snake_case,
+        clippy::all,
+        clippy::pedantic
+    )]
+    fn __ad_reverse_borrowed<'__ad_p, __S: ::ad_runtime::Scalar<Base = f64>>(
+        x: &'__ad_p [__S],
+        limit: __S,
+    ) -> (
+        __S,
+        ::std::boxed::Box<
+            dyn ::core::ops::FnOnce(__S) -> (::std::vec::Vec<__S>, __S) + '__ad_p,
+        >,
+    )
+    where
+        for<'__ad> &'__ad __S: ::ad_runtime::ScalarRef<__S>,
+        __S: '__ad_p,
+    {
+        #[allow(unused_imports)]
+        use ::ad_runtime::__private::{
+            CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
+            LiftOption as _, LiftOther as _, LiftTuple as _,
+        };
+        ::ad_runtime::__private::maybe_grow(move || -> (
+            __S,
+            ::std::boxed::Box<
+                dyn ::core::ops::FnOnce(__S) -> (::std::vec::Vec<__S>, __S) + '__ad_p,
+            >,
+        ) {
+            let __ad_v_x_0 = x;
+            let mut __ad_dv_x_0 = ::ad_runtime::__private::ir::zero_like(__ad_v_x_0);
+            let __ad_v_limit_1 = limit;
+            let mut __ad_dv_limit_1 = ::ad_runtime::__private::ir::zero_like(
+                &__ad_v_limit_1,
+            );
+            let mut __ad_keep_v_9 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_12 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_17 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_18 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_pb_20 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_tym_kept_0 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_10 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_11 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_tym_total_3 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_19 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_20 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_21 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_22 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let __ad_v_2 = ::std::vec::Vec::new();
+            let mut __ad_m_kept_0 = __ad_v_2;
+            __ad_tym_kept_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_kept_0);
+            let __ad_v_3 = __ad_v_x_0.len();
+            let __ad_v_4 = 0..__ad_v_3;
+            let mut __ad_m_skip_1 = false;
+            let mut __ad_m_broken_2 = false;
+            let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_4).0;
+            __ad_keep_v_9.reserve(__ad_trips);
+            let mut __ad_count_0 = 0usize;
+            for __ad_v_i_5 in __ad_v_4 {
+                __ad_count_0 += 1;
+                __ad_m_skip_1 = false;
+                let __ad_v_6 = __ad_v_x_0[__ad_v_i_5];
+                let __ad_v_7 = __ad_v_6 < <__S as ::ad_runtime::Scalar>::from_f64(0.0);
+                if __ad_v_7 {
+                    __ad_m_skip_1 = true;
+                } else {}
+                let __ad_v_8 = __ad_m_skip_1;
+                let __ad_v_9 = !__ad_v_8;
+                __ad_keep_v_9.push(::ad_runtime::__private::ir::value_of(__ad_v_9));
+                if __ad_v_9 {
+                    let __ad_v_10 = __ad_v_x_0[__ad_v_i_5];
+                    __ad_ty_10 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_10);
+                    let __ad_v_11 = __ad_v_10 * __ad_v_limit_1;
+                    __ad_ty_11 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_11);
+                    let __ad_v_12 = __ad_m_kept_0.len();
+                    __ad_m_kept_0.push(__ad_v_11);
+                    __ad_keep_v_12
+                        .push(::ad_runtime::__private::ir::value_of(__ad_v_12));
+                    let __ad_v_13 = __ad_v_10;
+                    let __ad_v_14 = __ad_v_13 > __ad_v_limit_1;
+                    if __ad_v_14 {
+                        __ad_m_skip_1 = true;
+                        __ad_m_broken_2 = true;
+                    } else {}
+                } else {}
+                if __ad_m_broken_2 {
+                    break;
+                }
+            }
+            let mut __ad_m_total_3 = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
+            __ad_tym_total_3 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_total_3);
+            let mut __ad_m_k_4 = 0;
+            let mut __ad_m_skip_5 = false;
+            let mut __ad_m_broken_6 = false;
+            let mut __ad_count_1 = 0usize;
+            loop {
+                __ad_count_1 += 1;
+                __ad_m_skip_5 = false;
+                let __ad_v_15 = __ad_m_k_4;
+                let __ad_v_16 = __ad_m_kept_0.len();
+                let __ad_v_17 = __ad_v_15 < __ad_v_16;
+                __ad_keep_v_17.push(::ad_runtime::__private::ir::value_of(__ad_v_17));
+                if __ad_v_17 {
+                    let __ad_v_18 = __ad_v_15;
+                    __ad_keep_v_18
+                        .push(::ad_runtime::__private::ir::value_of(__ad_v_18));
+                    let __ad_v_19 = __ad_m_kept_0[__ad_v_18];
+                    __ad_ty_19 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_19);
+                    let (__ad_v_20, __ad_pb_20) = ::ad_runtime::rules::sqrt(
+                        ::ad_runtime::__private::ir::value_of(__ad_v_19),
+                    );
+                    __ad_ty_20 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_20);
+                    __ad_keep_pb_20.push(__ad_pb_20);
+                    let __ad_v_21 = __ad_m_total_3;
+                    __ad_ty_21 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_21);
+                    let __ad_v_22 = __ad_v_21 + __ad_v_20;
+                    __ad_ty_22 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_22);
+                    __ad_m_total_3 = __ad_v_22;
+                    __ad_tym_total_3 = ::ad_runtime::__private::ir::adjoint_of(
+                        &__ad_m_total_3,
+                    );
+                    let __ad_v_23 = __ad_v_15;
+                    let __ad_v_24 = __ad_v_23 + 1;
+                    __ad_m_k_4 = __ad_v_24;
+                } else {
+                    __ad_m_skip_5 = true;
+                    __ad_m_broken_6 = true;
+                }
+                if __ad_m_broken_6 {
+                    break;
+                }
+            }
+            let __ad_v_25 = __ad_m_total_3;
+            let __ad_ty_25 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_25);
+            let __ad_result = __ad_v_25;
+            let __ad_v_3 = ::ad_runtime::__private::ir::value_of(__ad_v_3);
+            let __ad_v_limit_1 = ::ad_runtime::__private::ir::value_of(__ad_v_limit_1);
+            (
+                __ad_result,
+                ::std::boxed::Box::new(move |__ad_ct: __S| {
+                    ::ad_runtime::__private::maybe_grow(move || {
+                        let mut __ad_dm_kept_0 = __ad_tym_kept_0.zero();
+                        let mut __ad_dm_total_3 = __ad_tym_total_3.zero();
+                        let mut __ad_dv_25 = __ad_ty_25.zero();
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dv_25,
+                            __ad_ct,
+                        );
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dm_total_3,
+                            __ad_dv_25,
+                        );
+                        for _ in 0..__ad_count_1 {
+                            let __ad_v_17 = __ad_keep_v_17.pop();
+                            if __ad_v_17 {
+                                let __ad_v_18 = __ad_keep_v_18.pop();
+                                let __ad_pb_20 = __ad_keep_pb_20.pop();
+                                let mut __ad_dv_19 = __ad_ty_19.zero();
+                                let mut __ad_dv_20 = __ad_ty_20.zero();
+                                let mut __ad_dv_21 = __ad_ty_21.zero();
+                                let mut __ad_dv_22 = __ad_ty_22.zero();
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_22,
+                                    ::ad_runtime::__private::ir::take(&mut __ad_dm_total_3),
+                                );
+                                {
+                                    let __ad_c = ::ad_runtime::__private::ir::add_back(
+                                        __ad_dv_22,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_21,
+                                        __ad_c.0,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_20,
+                                        __ad_c.1,
+                                    );
+                                }
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dm_total_3,
+                                    __ad_dv_21,
+                                );
+                                {
+                                    let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
+                                        &__ad_pb_20,
+                                        __ad_dv_20,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_19,
+                                        __ad_c,
+                                    );
+                                }
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut (*::ad_runtime::__private::ir::slot(
+                                        &mut __ad_dm_kept_0,
+                                        __ad_v_18,
+                                    )),
+                                    __ad_dv_19,
+                                );
+                            } else {}
+                        }
+                        for __ad_k in (0..__ad_count_0).rev() {
+                            let __ad_v_i_5 = ::ad_runtime::__private::ir::nth_of_range(
+                                0,
+                                &__ad_v_3,
+                                __ad_k,
+                            );
+                            let __ad_v_9 = __ad_keep_v_9.pop();
+                            if __ad_v_9 {
+                                let __ad_v_10 = __ad_v_x_0[__ad_v_i_5];
+                                let __ad_v_12 = __ad_keep_v_12.pop();
+                                let mut __ad_dv_10 = __ad_ty_10.zero();
+                                let mut __ad_dv_11 = __ad_ty_11.zero();
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_11,
+                                    ::ad_runtime::__private::ir::unpush(
+                                        &mut __ad_dm_kept_0,
+                                        __ad_v_12,
+                                    ),
+                                );
+                                {
+                                    let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                        ::ad_runtime::__private::ir::value_of(__ad_v_10),
+                                        ::ad_runtime::__private::ir::value_of(__ad_v_limit_1),
+                                        __ad_dv_11,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_10,
+                                        __ad_c.0,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_limit_1,
+                                        __ad_c.1,
+                                    );
+                                }
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_x_0[__ad_v_i_5],
+                                    __ad_dv_10,
+                                );
+                            } else {}
+                        }
+                        (__ad_dv_x_0, __ad_dv_limit_1)
+                    })
+                }),
+            )
+        })
+    }
+}
 /** Reverse-mode derivative of [`first_large`], generated by `#[reverse]`.
 
  `first_large_vjp(x, limit, d_out)` returns `(first_large(x, limit), d_out · J)`: the value, and the adjoint of each float parameter (a tuple in declared order when there are several) for the cotangent `d_out` of the result.*/
@@ -351,7 +610,7 @@ fn first_large_vjp<__S: ::ad_runtime::Scalar<Base = f64>>(
 where
     for<'__ad> &'__ad __S: ::ad_runtime::ScalarRef<__S>,
 {
-    let (value, pullback) = first_large::__ad_reverse(x, limit);
+    let (value, pullback) = first_large::__ad_reverse_borrowed(x, limit);
     let adjoints = pullback(d_out);
     (value, (adjoints.0, adjoints.1))
 }

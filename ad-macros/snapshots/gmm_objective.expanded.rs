@@ -274,7 +274,7 @@ impl gmm_objective_precomputed {
             let mut __ad_dv_constant_9 = ::ad_runtime::__private::ir::zero_like(
                 &__ad_v_constant_9,
             );
-            let mut __ad_keep_v_28 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_pb_29 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_53 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_54 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_63 = ::ad_runtime::__private::ir::Stack::new();
@@ -376,7 +376,7 @@ impl gmm_objective_precomputed {
                 __ad_tym_s_2 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_s_2);
                 let __ad_v_19 = 0..__ad_v_d_4;
                 let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_19).0;
-                __ad_keep_v_28.reserve(__ad_trips);
+                __ad_keep_pb_29.reserve(__ad_trips);
                 let mut __ad_count_1 = 0usize;
                 for __ad_v_j_20 in __ad_v_19 {
                     __ad_count_1 += 1;
@@ -393,11 +393,12 @@ impl gmm_objective_precomputed {
                     let __ad_v_26 = __ad_v_ik_18 * __ad_v_icf_size_13;
                     let __ad_v_27 = __ad_v_26 + __ad_v_j_20;
                     let __ad_v_28 = __ad_v_icf_2[__ad_v_27];
-                    __ad_keep_v_28
-                        .push(::ad_runtime::__private::ir::value_of(__ad_v_28));
                     __ad_ty_28 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_28);
-                    let __ad_v_29 = __ad_v_28.exp();
+                    let (__ad_v_29, __ad_pb_29) = ::ad_runtime::rules::exp(
+                        ::ad_runtime::__private::ir::value_of(__ad_v_28),
+                    );
                     __ad_ty_29 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_29);
+                    __ad_keep_pb_29.push(__ad_pb_29);
                     let __ad_v_30 = __ad_v_ik_18 * __ad_v_d_4;
                     let __ad_v_31 = __ad_v_30 + __ad_v_j_20;
                     __ad_m_q_diagonals_1[__ad_v_31] = __ad_v_29;
@@ -1487,7 +1488,7 @@ impl gmm_objective_precomputed {
                                 let __ad_v_22 = __ad_v_21 + __ad_v_j_20;
                                 let __ad_v_26 = __ad_v_ik_18 * __ad_v_icf_size_13;
                                 let __ad_v_27 = __ad_v_26 + __ad_v_j_20;
-                                let __ad_v_28 = __ad_keep_v_28.pop();
+                                let __ad_pb_29 = __ad_keep_pb_29.pop();
                                 let __ad_v_30 = __ad_v_ik_18 * __ad_v_d_4;
                                 let __ad_v_31 = __ad_v_30 + __ad_v_j_20;
                                 let mut __ad_dv_23 = __ad_ty_23.zero();
@@ -1506,10 +1507,1393 @@ impl gmm_objective_precomputed {
                                 );
                                 {
                                     let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
-                                        &::ad_runtime::rules::exp(
-                                                ::ad_runtime::__private::ir::value_of(__ad_v_28),
-                                            )
-                                            .1,
+                                        &__ad_pb_29,
+                                        __ad_dv_29,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_28,
+                                        __ad_c,
+                                    );
+                                }
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_icf_2[__ad_v_27],
+                                    __ad_dv_28,
+                                );
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_25,
+                                    ::ad_runtime::__private::ir::take(&mut __ad_dm_s_2),
+                                );
+                                {
+                                    let __ad_c = ::ad_runtime::__private::ir::add_back(
+                                        __ad_dv_25,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_24,
+                                        __ad_c.0,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_23,
+                                        __ad_c.1,
+                                    );
+                                }
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dm_s_2,
+                                    __ad_dv_24,
+                                );
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_icf_2[__ad_v_22],
+                                    __ad_dv_23,
+                                );
+                            }
+                        }
+                        (
+                            __ad_dv_alphas_0,
+                            __ad_dv_means_1,
+                            __ad_dv_icf_2,
+                            __ad_dv_x_3,
+                            (),
+                            (),
+                            (),
+                            __ad_dv_gamma_7,
+                            (),
+                            __ad_dv_constant_9,
+                        )
+                    })
+                }),
+            )
+        })
+    }
+}
+#[allow(dead_code)]
+impl gmm_objective_precomputed {
+    #[doc(hidden)]
+    #[inline]
+    #[allow(
+        unused_mut,
+        unused_variables,
+        unused_parens,
+        unused_braces,
+        unused_assignments,
+        unreachable_code,
+        unreachable_patterns,
+        irrefutable_let_patterns,
+        non_upper_case_globals,
+        non_snake_case,
+        clippy::all,
+        clippy::pedantic
+    )]
+    pub fn __ad_reverse_borrowed<'__ad_p, __S: ::ad_runtime::Scalar<Base = f64>>(
+        alphas: &'__ad_p [__S],
+        means: &'__ad_p [__S],
+        icf: &'__ad_p [__S],
+        x: &'__ad_p [__S],
+        d: usize,
+        k: usize,
+        n: usize,
+        gamma: __S,
+        m: usize,
+        constant: __S,
+    ) -> (
+        __S,
+        ::std::boxed::Box<
+            dyn ::core::ops::FnOnce(
+                __S,
+            ) -> (
+                    ::std::vec::Vec<__S>,
+                    ::std::vec::Vec<__S>,
+                    ::std::vec::Vec<__S>,
+                    ::std::vec::Vec<__S>,
+                    (),
+                    (),
+                    (),
+                    __S,
+                    (),
+                    __S,
+                ) + '__ad_p,
+        >,
+    )
+    where
+        for<'__ad> &'__ad __S: ::ad_runtime::ScalarRef<__S>,
+        __S: '__ad_p,
+    {
+        #[allow(unused_imports)]
+        use ::ad_runtime::__private::{
+            CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
+            LiftOption as _, LiftOther as _, LiftTuple as _,
+        };
+        ::ad_runtime::__private::maybe_grow(move || -> (
+            __S,
+            ::std::boxed::Box<
+                dyn ::core::ops::FnOnce(
+                    __S,
+                ) -> (
+                        ::std::vec::Vec<__S>,
+                        ::std::vec::Vec<__S>,
+                        ::std::vec::Vec<__S>,
+                        ::std::vec::Vec<__S>,
+                        (),
+                        (),
+                        (),
+                        __S,
+                        (),
+                        __S,
+                    ) + '__ad_p,
+            >,
+        ) {
+            let __ad_v_alphas_0 = alphas;
+            let mut __ad_dv_alphas_0 = ::ad_runtime::__private::ir::zero_like(
+                __ad_v_alphas_0,
+            );
+            let __ad_v_means_1 = means;
+            let mut __ad_dv_means_1 = ::ad_runtime::__private::ir::zero_like(
+                __ad_v_means_1,
+            );
+            let __ad_v_icf_2 = icf;
+            let mut __ad_dv_icf_2 = ::ad_runtime::__private::ir::zero_like(__ad_v_icf_2);
+            let __ad_v_x_3 = x;
+            let mut __ad_dv_x_3 = ::ad_runtime::__private::ir::zero_like(__ad_v_x_3);
+            let __ad_v_d_4 = d;
+            let __ad_v_k_5 = k;
+            let __ad_v_n_6 = n;
+            let __ad_v_gamma_7 = gamma;
+            let mut __ad_dv_gamma_7 = ::ad_runtime::__private::ir::zero_like(
+                &__ad_v_gamma_7,
+            );
+            let __ad_v_m_8 = m;
+            let __ad_v_constant_9 = constant;
+            let mut __ad_dv_constant_9 = ::ad_runtime::__private::ir::zero_like(
+                &__ad_v_constant_9,
+            );
+            let mut __ad_keep_pb_29 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_53 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_54 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_63 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_64 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_65 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_73 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_74 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_81 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_zero_85 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_pb_85 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_q_97 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_112 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_115 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_tym_sum_qs_0 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_tym_q_diagonals_1 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_tym_s_2 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_23 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_24 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_25 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_28 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_29 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_32 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_tym_main_term_3 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_tym_centered_4 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_tym_transformed_5 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_tym_slse_6 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_44 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_47 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_48 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_53 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_54 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_55 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_64 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_65 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_66 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_67 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_68 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_tym_sqnorm_8 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_73 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_74 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_75 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_76 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_77 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_78 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_79 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_80 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_81 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_82 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_83 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_84 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_86 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_87 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_tym_prior_9 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_tym_frobenius_10 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_96 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_q_97 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_98 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_99 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_100 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_105 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_v_106 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_107 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_108 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_109 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_110 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_111 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_112 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_113 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_115 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_116 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_117 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_118 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let mut __ad_ty_119 = ::ad_runtime::__private::ir::AdjointOf::new();
+            let __ad_v_10 = __ad_v_d_4 + 1;
+            let __ad_v_11 = __ad_v_d_4 * __ad_v_10;
+            let __ad_v_12 = __ad_v_11 / 2;
+            let __ad_v_icf_size_13 = __ad_v_12;
+            let __ad_v_14 = ::std::vec![
+                < __S as ::ad_runtime::Scalar > ::from_f64(0.0); __ad_v_k_5
+            ];
+            let mut __ad_m_sum_qs_0 = __ad_v_14;
+            __ad_tym_sum_qs_0 = ::ad_runtime::__private::ir::adjoint_of(
+                &__ad_m_sum_qs_0,
+            );
+            let __ad_v_15 = __ad_v_k_5 * __ad_v_d_4;
+            let __ad_v_16 = ::std::vec![
+                < __S as ::ad_runtime::Scalar > ::from_f64(0.0); __ad_v_15
+            ];
+            let mut __ad_m_q_diagonals_1 = __ad_v_16;
+            __ad_tym_q_diagonals_1 = ::ad_runtime::__private::ir::adjoint_of(
+                &__ad_m_q_diagonals_1,
+            );
+            let __ad_v_17 = 0..__ad_v_k_5;
+            let mut __ad_count_0 = 0usize;
+            for __ad_v_ik_18 in __ad_v_17 {
+                __ad_count_0 += 1;
+                let mut __ad_m_s_2 = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
+                __ad_tym_s_2 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_s_2);
+                let __ad_v_19 = 0..__ad_v_d_4;
+                let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_19).0;
+                __ad_keep_pb_29.reserve(__ad_trips);
+                let mut __ad_count_1 = 0usize;
+                for __ad_v_j_20 in __ad_v_19 {
+                    __ad_count_1 += 1;
+                    let __ad_v_21 = __ad_v_ik_18 * __ad_v_icf_size_13;
+                    let __ad_v_22 = __ad_v_21 + __ad_v_j_20;
+                    let __ad_v_23 = __ad_v_icf_2[__ad_v_22];
+                    __ad_ty_23 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_23);
+                    let __ad_v_24 = __ad_m_s_2;
+                    __ad_ty_24 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_24);
+                    let __ad_v_25 = __ad_v_24 + __ad_v_23;
+                    __ad_ty_25 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_25);
+                    __ad_m_s_2 = __ad_v_25;
+                    __ad_tym_s_2 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_s_2);
+                    let __ad_v_26 = __ad_v_ik_18 * __ad_v_icf_size_13;
+                    let __ad_v_27 = __ad_v_26 + __ad_v_j_20;
+                    let __ad_v_28 = __ad_v_icf_2[__ad_v_27];
+                    __ad_ty_28 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_28);
+                    let (__ad_v_29, __ad_pb_29) = ::ad_runtime::rules::exp(
+                        ::ad_runtime::__private::ir::value_of(__ad_v_28),
+                    );
+                    __ad_ty_29 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_29);
+                    __ad_keep_pb_29.push(__ad_pb_29);
+                    let __ad_v_30 = __ad_v_ik_18 * __ad_v_d_4;
+                    let __ad_v_31 = __ad_v_30 + __ad_v_j_20;
+                    __ad_m_q_diagonals_1[__ad_v_31] = __ad_v_29;
+                }
+                let __ad_v_32 = __ad_m_s_2;
+                __ad_ty_32 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_32);
+                __ad_m_sum_qs_0[__ad_v_ik_18] = __ad_v_32;
+            }
+            let __ad_v_33 = ::std::vec![
+                < __S as ::ad_runtime::Scalar > ::from_f64(0.0); __ad_v_k_5
+            ];
+            let mut __ad_m_main_term_3 = __ad_v_33;
+            __ad_tym_main_term_3 = ::ad_runtime::__private::ir::adjoint_of(
+                &__ad_m_main_term_3,
+            );
+            let __ad_v_34 = ::std::vec![
+                < __S as ::ad_runtime::Scalar > ::from_f64(0.0); __ad_v_d_4
+            ];
+            let mut __ad_m_centered_4 = __ad_v_34;
+            __ad_tym_centered_4 = ::ad_runtime::__private::ir::adjoint_of(
+                &__ad_m_centered_4,
+            );
+            let __ad_v_35 = ::std::vec![
+                < __S as ::ad_runtime::Scalar > ::from_f64(0.0); __ad_v_d_4
+            ];
+            let mut __ad_m_transformed_5 = __ad_v_35;
+            __ad_tym_transformed_5 = ::ad_runtime::__private::ir::adjoint_of(
+                &__ad_m_transformed_5,
+            );
+            let mut __ad_m_slse_6 = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
+            __ad_tym_slse_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_slse_6);
+            let __ad_v_36 = 0..__ad_v_n_6;
+            let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_36).0;
+            __ad_keep_zero_85.reserve(__ad_trips);
+            __ad_keep_pb_85.reserve(__ad_trips);
+            let mut __ad_count_2 = 0usize;
+            for __ad_v_ix_37 in __ad_v_36 {
+                __ad_count_2 += 1;
+                let __ad_v_38 = 0..__ad_v_k_5;
+                let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_38).0;
+                __ad_keep_v_81.reserve(__ad_trips);
+                let mut __ad_count_3 = 0usize;
+                for __ad_v_ik_39 in __ad_v_38 {
+                    __ad_count_3 += 1;
+                    let __ad_v_40 = 0..__ad_v_d_4;
+                    let mut __ad_count_4 = 0usize;
+                    for __ad_v_j_41 in __ad_v_40 {
+                        __ad_count_4 += 1;
+                        let __ad_v_42 = __ad_v_ix_37 * __ad_v_d_4;
+                        let __ad_v_43 = __ad_v_42 + __ad_v_j_41;
+                        let __ad_v_44 = __ad_v_x_3[__ad_v_43];
+                        __ad_ty_44 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_44);
+                        let __ad_v_45 = __ad_v_ik_39 * __ad_v_d_4;
+                        let __ad_v_46 = __ad_v_45 + __ad_v_j_41;
+                        let __ad_v_47 = __ad_v_means_1[__ad_v_46];
+                        __ad_ty_47 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_47);
+                        let __ad_v_48 = __ad_v_44 - __ad_v_47;
+                        __ad_ty_48 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_48);
+                        __ad_m_centered_4[__ad_v_j_41] = __ad_v_48;
+                    }
+                    let __ad_v_49 = 0..__ad_v_d_4;
+                    let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_49).0;
+                    __ad_keep_v_53.reserve(__ad_trips);
+                    __ad_keep_v_54.reserve(__ad_trips);
+                    let mut __ad_count_5 = 0usize;
+                    for __ad_v_j_50 in __ad_v_49 {
+                        __ad_count_5 += 1;
+                        let __ad_v_51 = __ad_v_ik_39 * __ad_v_d_4;
+                        let __ad_v_52 = __ad_v_51 + __ad_v_j_50;
+                        let __ad_v_53 = __ad_m_q_diagonals_1[__ad_v_52];
+                        __ad_keep_v_53
+                            .push(::ad_runtime::__private::ir::value_of(__ad_v_53));
+                        __ad_ty_53 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_53);
+                        let __ad_v_54 = __ad_m_centered_4[__ad_v_j_50];
+                        __ad_keep_v_54
+                            .push(::ad_runtime::__private::ir::value_of(__ad_v_54));
+                        __ad_ty_54 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_54);
+                        let __ad_v_55 = __ad_v_53 * __ad_v_54;
+                        __ad_ty_55 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_55);
+                        __ad_m_transformed_5[__ad_v_j_50] = __ad_v_55;
+                    }
+                    let __ad_v_56 = __ad_v_ik_39 * __ad_v_icf_size_13;
+                    let __ad_v_57 = __ad_v_56 + __ad_v_d_4;
+                    let mut __ad_m_l_7 = __ad_v_57;
+                    let __ad_v_58 = 0..__ad_v_d_4;
+                    let mut __ad_count_6 = 0usize;
+                    for __ad_v_i_59 in __ad_v_58 {
+                        __ad_count_6 += 1;
+                        let __ad_v_60 = __ad_v_i_59 + 1;
+                        let __ad_v_61 = __ad_v_60..__ad_v_d_4;
+                        let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_61).0;
+                        __ad_keep_v_63.reserve(__ad_trips);
+                        __ad_keep_v_64.reserve(__ad_trips);
+                        __ad_keep_v_65.reserve(__ad_trips);
+                        let mut __ad_count_7 = 0usize;
+                        for __ad_v_j_62 in __ad_v_61 {
+                            __ad_count_7 += 1;
+                            let __ad_v_63 = __ad_m_l_7;
+                            __ad_keep_v_63
+                                .push(::ad_runtime::__private::ir::value_of(__ad_v_63));
+                            let __ad_v_64 = __ad_v_icf_2[__ad_v_63];
+                            __ad_keep_v_64
+                                .push(::ad_runtime::__private::ir::value_of(__ad_v_64));
+                            __ad_ty_64 = ::ad_runtime::__private::ir::adjoint_of(
+                                &__ad_v_64,
+                            );
+                            let __ad_v_65 = __ad_m_centered_4[__ad_v_i_59];
+                            __ad_keep_v_65
+                                .push(::ad_runtime::__private::ir::value_of(__ad_v_65));
+                            __ad_ty_65 = ::ad_runtime::__private::ir::adjoint_of(
+                                &__ad_v_65,
+                            );
+                            let __ad_v_66 = __ad_v_64 * __ad_v_65;
+                            __ad_ty_66 = ::ad_runtime::__private::ir::adjoint_of(
+                                &__ad_v_66,
+                            );
+                            let __ad_v_67 = __ad_m_transformed_5[__ad_v_j_62];
+                            __ad_ty_67 = ::ad_runtime::__private::ir::adjoint_of(
+                                &__ad_v_67,
+                            );
+                            let __ad_v_68 = __ad_v_67 + __ad_v_66;
+                            __ad_ty_68 = ::ad_runtime::__private::ir::adjoint_of(
+                                &__ad_v_68,
+                            );
+                            __ad_m_transformed_5[__ad_v_j_62] = __ad_v_68;
+                            let __ad_v_69 = __ad_v_63;
+                            let __ad_v_70 = __ad_v_69 + 1;
+                            __ad_m_l_7 = __ad_v_70;
+                        }
+                    }
+                    let mut __ad_m_sqnorm_8 = <__S as ::ad_runtime::Scalar>::from_f64(
+                        0.0,
+                    );
+                    __ad_tym_sqnorm_8 = ::ad_runtime::__private::ir::adjoint_of(
+                        &__ad_m_sqnorm_8,
+                    );
+                    let __ad_v_71 = 0..__ad_v_d_4;
+                    let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_71).0;
+                    __ad_keep_v_73.reserve(__ad_trips);
+                    __ad_keep_v_74.reserve(__ad_trips);
+                    let mut __ad_count_8 = 0usize;
+                    for __ad_v_j_72 in __ad_v_71 {
+                        __ad_count_8 += 1;
+                        let __ad_v_73 = __ad_m_transformed_5[__ad_v_j_72];
+                        __ad_keep_v_73
+                            .push(::ad_runtime::__private::ir::value_of(__ad_v_73));
+                        __ad_ty_73 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_73);
+                        let __ad_v_74 = __ad_v_73;
+                        __ad_keep_v_74
+                            .push(::ad_runtime::__private::ir::value_of(__ad_v_74));
+                        __ad_ty_74 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_74);
+                        let __ad_v_75 = __ad_v_73 * __ad_v_74;
+                        __ad_ty_75 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_75);
+                        let __ad_v_76 = __ad_m_sqnorm_8;
+                        __ad_ty_76 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_76);
+                        let __ad_v_77 = __ad_v_76 + __ad_v_75;
+                        __ad_ty_77 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_77);
+                        __ad_m_sqnorm_8 = __ad_v_77;
+                        __ad_tym_sqnorm_8 = ::ad_runtime::__private::ir::adjoint_of(
+                            &__ad_m_sqnorm_8,
+                        );
+                    }
+                    let __ad_v_78 = __ad_v_alphas_0[__ad_v_ik_39];
+                    __ad_ty_78 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_78);
+                    let __ad_v_79 = __ad_m_sum_qs_0[__ad_v_ik_39];
+                    __ad_ty_79 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_79);
+                    let __ad_v_80 = __ad_v_78 + __ad_v_79;
+                    __ad_ty_80 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_80);
+                    let __ad_v_81 = __ad_m_sqnorm_8;
+                    __ad_keep_v_81
+                        .push(::ad_runtime::__private::ir::value_of(__ad_v_81));
+                    __ad_ty_81 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_81);
+                    let __ad_v_82 = <__S as ::ad_runtime::Scalar>::from_f64(0.5)
+                        * __ad_v_81;
+                    __ad_ty_82 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_82);
+                    let __ad_v_83 = __ad_v_80 - __ad_v_82;
+                    __ad_ty_83 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_83);
+                    __ad_m_main_term_3[__ad_v_ik_39] = __ad_v_83;
+                }
+                let __ad_v_84 = &__ad_m_main_term_3;
+                __ad_ty_84 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_84);
+                let (__ad_v_85, __ad_pb_85) = logsumexp::__ad_reverse(__ad_v_84);
+                __ad_keep_zero_85
+                    .push(::ad_runtime::__private::ir::zero_like(&__ad_v_85));
+                __ad_keep_pb_85.push(__ad_pb_85);
+                let __ad_v_86 = __ad_m_slse_6;
+                __ad_ty_86 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_86);
+                let __ad_v_87 = __ad_v_86 + __ad_v_85;
+                __ad_ty_87 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_87);
+                __ad_m_slse_6 = __ad_v_87;
+                __ad_tym_slse_6 = ::ad_runtime::__private::ir::adjoint_of(
+                    &__ad_m_slse_6,
+                );
+            }
+            let (__ad_v_88, __ad_pb_88) = logsumexp::__ad_reverse(__ad_v_alphas_0);
+            let __ad_ty_88 = ::ad_runtime::__private::ir::zero_like(&__ad_v_88);
+            let __ad_v_lse_alphas_89 = __ad_v_88;
+            let __ad_ty_lse_alphas_89 = ::ad_runtime::__private::ir::adjoint_of(
+                &__ad_v_lse_alphas_89,
+            );
+            let mut __ad_m_prior_9 = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
+            __ad_tym_prior_9 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_prior_9);
+            let __ad_v_90 = 0..__ad_v_k_5;
+            let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_90).0;
+            __ad_keep_v_112.reserve(__ad_trips);
+            __ad_keep_v_115.reserve(__ad_trips);
+            let mut __ad_count_9 = 0usize;
+            for __ad_v_ik_91 in __ad_v_90 {
+                __ad_count_9 += 1;
+                let mut __ad_m_frobenius_10 = <__S as ::ad_runtime::Scalar>::from_f64(
+                    0.0,
+                );
+                __ad_tym_frobenius_10 = ::ad_runtime::__private::ir::adjoint_of(
+                    &__ad_m_frobenius_10,
+                );
+                let __ad_v_92 = 0..__ad_v_d_4;
+                let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_92).0;
+                __ad_keep_v_q_97.reserve(__ad_trips);
+                let mut __ad_count_10 = 0usize;
+                for __ad_v_j_93 in __ad_v_92 {
+                    __ad_count_10 += 1;
+                    let __ad_v_94 = __ad_v_ik_91 * __ad_v_d_4;
+                    let __ad_v_95 = __ad_v_94 + __ad_v_j_93;
+                    let __ad_v_96 = __ad_m_q_diagonals_1[__ad_v_95];
+                    __ad_ty_96 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_96);
+                    let __ad_v_q_97 = __ad_v_96;
+                    __ad_keep_v_q_97
+                        .push(::ad_runtime::__private::ir::value_of(__ad_v_q_97));
+                    __ad_ty_q_97 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_q_97);
+                    let __ad_v_98 = __ad_v_q_97 * __ad_v_q_97;
+                    __ad_ty_98 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_98);
+                    let __ad_v_99 = __ad_m_frobenius_10;
+                    __ad_ty_99 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_99);
+                    let __ad_v_100 = __ad_v_99 + __ad_v_98;
+                    __ad_ty_100 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_100);
+                    __ad_m_frobenius_10 = __ad_v_100;
+                    __ad_tym_frobenius_10 = ::ad_runtime::__private::ir::adjoint_of(
+                        &__ad_m_frobenius_10,
+                    );
+                }
+                let __ad_v_101 = __ad_v_d_4..__ad_v_icf_size_13;
+                let mut __ad_count_11 = 0usize;
+                for __ad_v_j_102 in __ad_v_101 {
+                    __ad_count_11 += 1;
+                    let __ad_v_103 = __ad_v_ik_91 * __ad_v_icf_size_13;
+                    let __ad_v_104 = __ad_v_103 + __ad_v_j_102;
+                    let __ad_v_105 = __ad_v_icf_2[__ad_v_104];
+                    __ad_ty_105 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_105);
+                    let __ad_v_v_106 = __ad_v_105;
+                    __ad_ty_v_106 = ::ad_runtime::__private::ir::adjoint_of(
+                        &__ad_v_v_106,
+                    );
+                    let __ad_v_107 = __ad_v_v_106 * __ad_v_v_106;
+                    __ad_ty_107 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_107);
+                    let __ad_v_108 = __ad_m_frobenius_10;
+                    __ad_ty_108 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_108);
+                    let __ad_v_109 = __ad_v_108 + __ad_v_107;
+                    __ad_ty_109 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_109);
+                    __ad_m_frobenius_10 = __ad_v_109;
+                    __ad_tym_frobenius_10 = ::ad_runtime::__private::ir::adjoint_of(
+                        &__ad_m_frobenius_10,
+                    );
+                }
+                let __ad_v_110 = <__S as ::ad_runtime::Scalar>::from_f64(0.5)
+                    * __ad_v_gamma_7;
+                __ad_ty_110 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_110);
+                let __ad_v_111 = __ad_v_110 * __ad_v_gamma_7;
+                __ad_ty_111 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_111);
+                let __ad_v_112 = __ad_m_frobenius_10;
+                __ad_keep_v_112.push(::ad_runtime::__private::ir::value_of(__ad_v_112));
+                __ad_ty_112 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_112);
+                let __ad_v_113 = __ad_v_111 * __ad_v_112;
+                __ad_ty_113 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_113);
+                let __ad_v_114 = ::ad_runtime::__private::CastProbe::new(__ad_v_m_8)
+                    .__ad_cast::<__S>();
+                let __ad_v_115 = __ad_m_sum_qs_0[__ad_v_ik_91];
+                __ad_keep_v_115.push(::ad_runtime::__private::ir::value_of(__ad_v_115));
+                __ad_ty_115 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_115);
+                let __ad_v_116 = __ad_v_114 * __ad_v_115;
+                __ad_ty_116 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_116);
+                let __ad_v_117 = __ad_v_113 - __ad_v_116;
+                __ad_ty_117 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_117);
+                let __ad_v_118 = __ad_m_prior_9;
+                __ad_ty_118 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_118);
+                let __ad_v_119 = __ad_v_118 + __ad_v_117;
+                __ad_ty_119 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_119);
+                __ad_m_prior_9 = __ad_v_119;
+                __ad_tym_prior_9 = ::ad_runtime::__private::ir::adjoint_of(
+                    &__ad_m_prior_9,
+                );
+            }
+            let __ad_v_120 = __ad_m_slse_6;
+            let __ad_ty_120 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_120);
+            let __ad_v_121 = __ad_v_constant_9 + __ad_v_120;
+            let __ad_ty_121 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_121);
+            let __ad_v_122 = ::ad_runtime::__private::CastProbe::new(__ad_v_n_6)
+                .__ad_cast::<__S>();
+            let __ad_v_123 = __ad_v_122 * __ad_v_lse_alphas_89;
+            let __ad_ty_123 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_123);
+            let __ad_v_124 = __ad_v_121 - __ad_v_123;
+            let __ad_ty_124 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_124);
+            let __ad_v_125 = __ad_m_prior_9;
+            let __ad_ty_125 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_125);
+            let __ad_v_126 = __ad_v_124 + __ad_v_125;
+            let __ad_ty_126 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_126);
+            let __ad_result = __ad_v_126;
+            let __ad_v_icf_size_13 = ::ad_runtime::__private::ir::value_of(
+                __ad_v_icf_size_13,
+            );
+            let __ad_v_lse_alphas_89 = ::ad_runtime::__private::ir::value_of(
+                __ad_v_lse_alphas_89,
+            );
+            let __ad_v_122 = ::ad_runtime::__private::ir::value_of(__ad_v_122);
+            let __ad_v_d_4 = ::ad_runtime::__private::ir::value_of(__ad_v_d_4);
+            let __ad_v_k_5 = ::ad_runtime::__private::ir::value_of(__ad_v_k_5);
+            let __ad_v_n_6 = ::ad_runtime::__private::ir::value_of(__ad_v_n_6);
+            let __ad_v_gamma_7 = ::ad_runtime::__private::ir::value_of(__ad_v_gamma_7);
+            let __ad_v_m_8 = ::ad_runtime::__private::ir::value_of(__ad_v_m_8);
+            (
+                __ad_result,
+                ::std::boxed::Box::new(move |__ad_ct: __S| {
+                    ::ad_runtime::__private::maybe_grow(move || {
+                        let mut __ad_dm_sum_qs_0 = __ad_tym_sum_qs_0.zero();
+                        let mut __ad_dm_q_diagonals_1 = __ad_tym_q_diagonals_1.zero();
+                        let mut __ad_dm_main_term_3 = __ad_tym_main_term_3.zero();
+                        let mut __ad_dm_centered_4 = __ad_tym_centered_4.zero();
+                        let mut __ad_dm_transformed_5 = __ad_tym_transformed_5.zero();
+                        let mut __ad_dm_slse_6 = __ad_tym_slse_6.zero();
+                        let mut __ad_dm_prior_9 = __ad_tym_prior_9.zero();
+                        let mut __ad_dv_88 = __ad_ty_88;
+                        let mut __ad_dv_lse_alphas_89 = __ad_ty_lse_alphas_89.zero();
+                        let mut __ad_dv_120 = __ad_ty_120.zero();
+                        let mut __ad_dv_121 = __ad_ty_121.zero();
+                        let mut __ad_dv_123 = __ad_ty_123.zero();
+                        let mut __ad_dv_124 = __ad_ty_124.zero();
+                        let mut __ad_dv_125 = __ad_ty_125.zero();
+                        let mut __ad_dv_126 = __ad_ty_126.zero();
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dv_126,
+                            __ad_ct,
+                        );
+                        {
+                            let __ad_c = ::ad_runtime::__private::ir::add_back(
+                                __ad_dv_126,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_124,
+                                __ad_c.0,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_125,
+                                __ad_c.1,
+                            );
+                        }
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dm_prior_9,
+                            __ad_dv_125,
+                        );
+                        {
+                            let __ad_c = ::ad_runtime::__private::ir::sub_back(
+                                __ad_dv_124,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_121,
+                                __ad_c.0,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_123,
+                                __ad_c.1,
+                            );
+                        }
+                        {
+                            let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                ::ad_runtime::__private::ir::value_of(__ad_v_122),
+                                ::ad_runtime::__private::ir::value_of(__ad_v_lse_alphas_89),
+                                __ad_dv_123,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_lse_alphas_89,
+                                __ad_c.1,
+                            );
+                        }
+                        {
+                            let __ad_c = ::ad_runtime::__private::ir::add_back(
+                                __ad_dv_121,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_constant_9,
+                                __ad_c.0,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_120,
+                                __ad_c.1,
+                            );
+                        }
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dm_slse_6,
+                            __ad_dv_120,
+                        );
+                        for __ad_k in (0..__ad_count_9).rev() {
+                            let __ad_v_ik_91 = ::ad_runtime::__private::ir::nth_of_range(
+                                0,
+                                &__ad_v_k_5,
+                                __ad_k,
+                            );
+                            let __ad_count_10 = ::ad_runtime::__private::ir::range_count(
+                                0,
+                                &__ad_v_d_4,
+                                false,
+                            );
+                            let __ad_count_11 = ::ad_runtime::__private::ir::range_count(
+                                __ad_v_d_4,
+                                &__ad_v_icf_size_13,
+                                false,
+                            );
+                            let __ad_v_110 = <__S as ::ad_runtime::Scalar>::from_f64(0.5)
+                                * __ad_v_gamma_7;
+                            let __ad_v_111 = __ad_v_110 * __ad_v_gamma_7;
+                            let __ad_v_112 = __ad_keep_v_112.pop();
+                            let __ad_v_114 = ::ad_runtime::__private::CastProbe::new(
+                                    __ad_v_m_8,
+                                )
+                                .__ad_cast::<__S>();
+                            let __ad_v_115 = __ad_keep_v_115.pop();
+                            let mut __ad_dm_frobenius_10 = __ad_tym_frobenius_10.zero();
+                            let mut __ad_dv_110 = __ad_ty_110.zero();
+                            let mut __ad_dv_111 = __ad_ty_111.zero();
+                            let mut __ad_dv_112 = __ad_ty_112.zero();
+                            let mut __ad_dv_113 = __ad_ty_113.zero();
+                            let mut __ad_dv_115 = __ad_ty_115.zero();
+                            let mut __ad_dv_116 = __ad_ty_116.zero();
+                            let mut __ad_dv_117 = __ad_ty_117.zero();
+                            let mut __ad_dv_118 = __ad_ty_118.zero();
+                            let mut __ad_dv_119 = __ad_ty_119.zero();
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_119,
+                                ::ad_runtime::__private::ir::take(&mut __ad_dm_prior_9),
+                            );
+                            {
+                                let __ad_c = ::ad_runtime::__private::ir::add_back(
+                                    __ad_dv_119,
+                                );
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_118,
+                                    __ad_c.0,
+                                );
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_117,
+                                    __ad_c.1,
+                                );
+                            }
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dm_prior_9,
+                                __ad_dv_118,
+                            );
+                            {
+                                let __ad_c = ::ad_runtime::__private::ir::sub_back(
+                                    __ad_dv_117,
+                                );
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_113,
+                                    __ad_c.0,
+                                );
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_116,
+                                    __ad_c.1,
+                                );
+                            }
+                            {
+                                let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                    ::ad_runtime::__private::ir::value_of(__ad_v_114),
+                                    ::ad_runtime::__private::ir::value_of(__ad_v_115),
+                                    __ad_dv_116,
+                                );
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_115,
+                                    __ad_c.1,
+                                );
+                            }
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut (*::ad_runtime::__private::ir::slot(
+                                    &mut __ad_dm_sum_qs_0,
+                                    __ad_v_ik_91,
+                                )),
+                                __ad_dv_115,
+                            );
+                            {
+                                let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                    ::ad_runtime::__private::ir::value_of(__ad_v_111),
+                                    ::ad_runtime::__private::ir::value_of(__ad_v_112),
+                                    __ad_dv_113,
+                                );
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_111,
+                                    __ad_c.0,
+                                );
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_112,
+                                    __ad_c.1,
+                                );
+                            }
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dm_frobenius_10,
+                                __ad_dv_112,
+                            );
+                            {
+                                let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                    ::ad_runtime::__private::ir::value_of(__ad_v_110),
+                                    ::ad_runtime::__private::ir::value_of(__ad_v_gamma_7),
+                                    __ad_dv_111,
+                                );
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_110,
+                                    __ad_c.0,
+                                );
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_gamma_7,
+                                    __ad_c.1,
+                                );
+                            }
+                            {
+                                let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                    <__S as ::ad_runtime::Scalar>::from_f64(0.5),
+                                    ::ad_runtime::__private::ir::value_of(__ad_v_gamma_7),
+                                    __ad_dv_110,
+                                );
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_gamma_7,
+                                    __ad_c.1,
+                                );
+                            }
+                            for __ad_k in (0..__ad_count_11).rev() {
+                                let __ad_v_j_102 = ::ad_runtime::__private::ir::nth_of_range(
+                                    __ad_v_d_4,
+                                    &__ad_v_icf_size_13,
+                                    __ad_k,
+                                );
+                                let __ad_v_103 = __ad_v_ik_91 * __ad_v_icf_size_13;
+                                let __ad_v_104 = __ad_v_103 + __ad_v_j_102;
+                                let __ad_v_105 = __ad_v_icf_2[__ad_v_104];
+                                let __ad_v_v_106 = __ad_v_105;
+                                let mut __ad_dv_105 = __ad_ty_105.zero();
+                                let mut __ad_dv_v_106 = __ad_ty_v_106.zero();
+                                let mut __ad_dv_107 = __ad_ty_107.zero();
+                                let mut __ad_dv_108 = __ad_ty_108.zero();
+                                let mut __ad_dv_109 = __ad_ty_109.zero();
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_109,
+                                    ::ad_runtime::__private::ir::take(&mut __ad_dm_frobenius_10),
+                                );
+                                {
+                                    let __ad_c = ::ad_runtime::__private::ir::add_back(
+                                        __ad_dv_109,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_108,
+                                        __ad_c.0,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_107,
+                                        __ad_c.1,
+                                    );
+                                }
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dm_frobenius_10,
+                                    __ad_dv_108,
+                                );
+                                {
+                                    let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                        ::ad_runtime::__private::ir::value_of(__ad_v_v_106),
+                                        ::ad_runtime::__private::ir::value_of(__ad_v_v_106),
+                                        __ad_dv_107,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_v_106,
+                                        __ad_c.0,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_v_106,
+                                        __ad_c.1,
+                                    );
+                                }
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_105,
+                                    __ad_dv_v_106,
+                                );
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_icf_2[__ad_v_104],
+                                    __ad_dv_105,
+                                );
+                            }
+                            for __ad_k in (0..__ad_count_10).rev() {
+                                let __ad_v_j_93 = ::ad_runtime::__private::ir::nth_of_range(
+                                    0,
+                                    &__ad_v_d_4,
+                                    __ad_k,
+                                );
+                                let __ad_v_94 = __ad_v_ik_91 * __ad_v_d_4;
+                                let __ad_v_95 = __ad_v_94 + __ad_v_j_93;
+                                let __ad_v_q_97 = __ad_keep_v_q_97.pop();
+                                let mut __ad_dv_96 = __ad_ty_96.zero();
+                                let mut __ad_dv_q_97 = __ad_ty_q_97.zero();
+                                let mut __ad_dv_98 = __ad_ty_98.zero();
+                                let mut __ad_dv_99 = __ad_ty_99.zero();
+                                let mut __ad_dv_100 = __ad_ty_100.zero();
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_100,
+                                    ::ad_runtime::__private::ir::take(&mut __ad_dm_frobenius_10),
+                                );
+                                {
+                                    let __ad_c = ::ad_runtime::__private::ir::add_back(
+                                        __ad_dv_100,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_99,
+                                        __ad_c.0,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_98,
+                                        __ad_c.1,
+                                    );
+                                }
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dm_frobenius_10,
+                                    __ad_dv_99,
+                                );
+                                {
+                                    let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                        ::ad_runtime::__private::ir::value_of(__ad_v_q_97),
+                                        ::ad_runtime::__private::ir::value_of(__ad_v_q_97),
+                                        __ad_dv_98,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_q_97,
+                                        __ad_c.0,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_q_97,
+                                        __ad_c.1,
+                                    );
+                                }
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_96,
+                                    __ad_dv_q_97,
+                                );
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut (*::ad_runtime::__private::ir::slot(
+                                        &mut __ad_dm_q_diagonals_1,
+                                        __ad_v_95,
+                                    )),
+                                    __ad_dv_96,
+                                );
+                            }
+                        }
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dv_88,
+                            __ad_dv_lse_alphas_89,
+                        );
+                        {
+                            let __ad_c = __ad_pb_88(__ad_dv_88);
+                            ::ad_runtime::__private::ir::accumulate_argument(
+                                &mut __ad_dv_alphas_0,
+                                __ad_c.0,
+                            );
+                        }
+                        for __ad_k in (0..__ad_count_2).rev() {
+                            let __ad_v_ix_37 = ::ad_runtime::__private::ir::nth_of_range(
+                                0,
+                                &__ad_v_n_6,
+                                __ad_k,
+                            );
+                            let __ad_count_3 = ::ad_runtime::__private::ir::range_count(
+                                0,
+                                &__ad_v_k_5,
+                                false,
+                            );
+                            let __ad_pb_85 = __ad_keep_pb_85.pop();
+                            let mut __ad_dv_84 = __ad_ty_84.zero();
+                            let mut __ad_dv_85 = __ad_keep_zero_85.pop();
+                            let mut __ad_dv_86 = __ad_ty_86.zero();
+                            let mut __ad_dv_87 = __ad_ty_87.zero();
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_87,
+                                ::ad_runtime::__private::ir::take(&mut __ad_dm_slse_6),
+                            );
+                            {
+                                let __ad_c = ::ad_runtime::__private::ir::add_back(
+                                    __ad_dv_87,
+                                );
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_86,
+                                    __ad_c.0,
+                                );
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_85,
+                                    __ad_c.1,
+                                );
+                            }
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dm_slse_6,
+                                __ad_dv_86,
+                            );
+                            {
+                                let __ad_c = __ad_pb_85(__ad_dv_85);
+                                ::ad_runtime::__private::ir::accumulate_argument(
+                                    &mut __ad_dv_84,
+                                    __ad_c.0,
+                                );
+                            }
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dm_main_term_3,
+                                __ad_dv_84,
+                            );
+                            for __ad_k in (0..__ad_count_3).rev() {
+                                let __ad_v_ik_39 = ::ad_runtime::__private::ir::nth_of_range(
+                                    0,
+                                    &__ad_v_k_5,
+                                    __ad_k,
+                                );
+                                let __ad_count_4 = ::ad_runtime::__private::ir::range_count(
+                                    0,
+                                    &__ad_v_d_4,
+                                    false,
+                                );
+                                let __ad_count_5 = ::ad_runtime::__private::ir::range_count(
+                                    0,
+                                    &__ad_v_d_4,
+                                    false,
+                                );
+                                let __ad_count_6 = ::ad_runtime::__private::ir::range_count(
+                                    0,
+                                    &__ad_v_d_4,
+                                    false,
+                                );
+                                let __ad_count_8 = ::ad_runtime::__private::ir::range_count(
+                                    0,
+                                    &__ad_v_d_4,
+                                    false,
+                                );
+                                let __ad_v_81 = __ad_keep_v_81.pop();
+                                let mut __ad_dm_sqnorm_8 = __ad_tym_sqnorm_8.zero();
+                                let mut __ad_dv_78 = __ad_ty_78.zero();
+                                let mut __ad_dv_79 = __ad_ty_79.zero();
+                                let mut __ad_dv_80 = __ad_ty_80.zero();
+                                let mut __ad_dv_81 = __ad_ty_81.zero();
+                                let mut __ad_dv_82 = __ad_ty_82.zero();
+                                let mut __ad_dv_83 = __ad_ty_83.zero();
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_83,
+                                    ::ad_runtime::__private::ir::take(
+                                        &mut (*::ad_runtime::__private::ir::slot(
+                                            &mut __ad_dm_main_term_3,
+                                            __ad_v_ik_39,
+                                        )),
+                                    ),
+                                );
+                                {
+                                    let __ad_c = ::ad_runtime::__private::ir::sub_back(
+                                        __ad_dv_83,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_80,
+                                        __ad_c.0,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_82,
+                                        __ad_c.1,
+                                    );
+                                }
+                                {
+                                    let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                        <__S as ::ad_runtime::Scalar>::from_f64(0.5),
+                                        ::ad_runtime::__private::ir::value_of(__ad_v_81),
+                                        __ad_dv_82,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_81,
+                                        __ad_c.1,
+                                    );
+                                }
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dm_sqnorm_8,
+                                    __ad_dv_81,
+                                );
+                                {
+                                    let __ad_c = ::ad_runtime::__private::ir::add_back(
+                                        __ad_dv_80,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_78,
+                                        __ad_c.0,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_79,
+                                        __ad_c.1,
+                                    );
+                                }
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut (*::ad_runtime::__private::ir::slot(
+                                        &mut __ad_dm_sum_qs_0,
+                                        __ad_v_ik_39,
+                                    )),
+                                    __ad_dv_79,
+                                );
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_alphas_0[__ad_v_ik_39],
+                                    __ad_dv_78,
+                                );
+                                for __ad_k in (0..__ad_count_8).rev() {
+                                    let __ad_v_j_72 = ::ad_runtime::__private::ir::nth_of_range(
+                                        0,
+                                        &__ad_v_d_4,
+                                        __ad_k,
+                                    );
+                                    let __ad_v_73 = __ad_keep_v_73.pop();
+                                    let __ad_v_74 = __ad_keep_v_74.pop();
+                                    let mut __ad_dv_73 = __ad_ty_73.zero();
+                                    let mut __ad_dv_74 = __ad_ty_74.zero();
+                                    let mut __ad_dv_75 = __ad_ty_75.zero();
+                                    let mut __ad_dv_76 = __ad_ty_76.zero();
+                                    let mut __ad_dv_77 = __ad_ty_77.zero();
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_77,
+                                        ::ad_runtime::__private::ir::take(&mut __ad_dm_sqnorm_8),
+                                    );
+                                    {
+                                        let __ad_c = ::ad_runtime::__private::ir::add_back(
+                                            __ad_dv_77,
+                                        );
+                                        ::ad_runtime::__private::ir::accumulate(
+                                            &mut __ad_dv_76,
+                                            __ad_c.0,
+                                        );
+                                        ::ad_runtime::__private::ir::accumulate(
+                                            &mut __ad_dv_75,
+                                            __ad_c.1,
+                                        );
+                                    }
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dm_sqnorm_8,
+                                        __ad_dv_76,
+                                    );
+                                    {
+                                        let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                            ::ad_runtime::__private::ir::value_of(__ad_v_73),
+                                            ::ad_runtime::__private::ir::value_of(__ad_v_74),
+                                            __ad_dv_75,
+                                        );
+                                        ::ad_runtime::__private::ir::accumulate(
+                                            &mut __ad_dv_73,
+                                            __ad_c.0,
+                                        );
+                                        ::ad_runtime::__private::ir::accumulate(
+                                            &mut __ad_dv_74,
+                                            __ad_c.1,
+                                        );
+                                    }
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_73,
+                                        __ad_dv_74,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut (*::ad_runtime::__private::ir::slot(
+                                            &mut __ad_dm_transformed_5,
+                                            __ad_v_j_72,
+                                        )),
+                                        __ad_dv_73,
+                                    );
+                                }
+                                for __ad_k in (0..__ad_count_6).rev() {
+                                    let __ad_v_i_59 = ::ad_runtime::__private::ir::nth_of_range(
+                                        0,
+                                        &__ad_v_d_4,
+                                        __ad_k,
+                                    );
+                                    let __ad_v_60 = __ad_v_i_59 + 1;
+                                    let __ad_count_7 = ::ad_runtime::__private::ir::range_count(
+                                        __ad_v_60,
+                                        &__ad_v_d_4,
+                                        false,
+                                    );
+                                    for __ad_k in (0..__ad_count_7).rev() {
+                                        let __ad_v_j_62 = ::ad_runtime::__private::ir::nth_of_range(
+                                            __ad_v_60,
+                                            &__ad_v_d_4,
+                                            __ad_k,
+                                        );
+                                        let __ad_v_63 = __ad_keep_v_63.pop();
+                                        let __ad_v_64 = __ad_keep_v_64.pop();
+                                        let __ad_v_65 = __ad_keep_v_65.pop();
+                                        let mut __ad_dv_64 = __ad_ty_64.zero();
+                                        let mut __ad_dv_65 = __ad_ty_65.zero();
+                                        let mut __ad_dv_66 = __ad_ty_66.zero();
+                                        let mut __ad_dv_67 = __ad_ty_67.zero();
+                                        let mut __ad_dv_68 = __ad_ty_68.zero();
+                                        ::ad_runtime::__private::ir::accumulate(
+                                            &mut __ad_dv_68,
+                                            ::ad_runtime::__private::ir::take(
+                                                &mut (*::ad_runtime::__private::ir::slot(
+                                                    &mut __ad_dm_transformed_5,
+                                                    __ad_v_j_62,
+                                                )),
+                                            ),
+                                        );
+                                        {
+                                            let __ad_c = ::ad_runtime::__private::ir::add_back(
+                                                __ad_dv_68,
+                                            );
+                                            ::ad_runtime::__private::ir::accumulate(
+                                                &mut __ad_dv_67,
+                                                __ad_c.0,
+                                            );
+                                            ::ad_runtime::__private::ir::accumulate(
+                                                &mut __ad_dv_66,
+                                                __ad_c.1,
+                                            );
+                                        }
+                                        ::ad_runtime::__private::ir::accumulate(
+                                            &mut (*::ad_runtime::__private::ir::slot(
+                                                &mut __ad_dm_transformed_5,
+                                                __ad_v_j_62,
+                                            )),
+                                            __ad_dv_67,
+                                        );
+                                        {
+                                            let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                                ::ad_runtime::__private::ir::value_of(__ad_v_64),
+                                                ::ad_runtime::__private::ir::value_of(__ad_v_65),
+                                                __ad_dv_66,
+                                            );
+                                            ::ad_runtime::__private::ir::accumulate(
+                                                &mut __ad_dv_64,
+                                                __ad_c.0,
+                                            );
+                                            ::ad_runtime::__private::ir::accumulate(
+                                                &mut __ad_dv_65,
+                                                __ad_c.1,
+                                            );
+                                        }
+                                        ::ad_runtime::__private::ir::accumulate(
+                                            &mut (*::ad_runtime::__private::ir::slot(
+                                                &mut __ad_dm_centered_4,
+                                                __ad_v_i_59,
+                                            )),
+                                            __ad_dv_65,
+                                        );
+                                        ::ad_runtime::__private::ir::accumulate(
+                                            &mut __ad_dv_icf_2[__ad_v_63],
+                                            __ad_dv_64,
+                                        );
+                                    }
+                                }
+                                for __ad_k in (0..__ad_count_5).rev() {
+                                    let __ad_v_j_50 = ::ad_runtime::__private::ir::nth_of_range(
+                                        0,
+                                        &__ad_v_d_4,
+                                        __ad_k,
+                                    );
+                                    let __ad_v_51 = __ad_v_ik_39 * __ad_v_d_4;
+                                    let __ad_v_52 = __ad_v_51 + __ad_v_j_50;
+                                    let __ad_v_53 = __ad_keep_v_53.pop();
+                                    let __ad_v_54 = __ad_keep_v_54.pop();
+                                    let mut __ad_dv_53 = __ad_ty_53.zero();
+                                    let mut __ad_dv_54 = __ad_ty_54.zero();
+                                    let mut __ad_dv_55 = __ad_ty_55.zero();
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_55,
+                                        ::ad_runtime::__private::ir::take(
+                                            &mut (*::ad_runtime::__private::ir::slot(
+                                                &mut __ad_dm_transformed_5,
+                                                __ad_v_j_50,
+                                            )),
+                                        ),
+                                    );
+                                    {
+                                        let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                            ::ad_runtime::__private::ir::value_of(__ad_v_53),
+                                            ::ad_runtime::__private::ir::value_of(__ad_v_54),
+                                            __ad_dv_55,
+                                        );
+                                        ::ad_runtime::__private::ir::accumulate(
+                                            &mut __ad_dv_53,
+                                            __ad_c.0,
+                                        );
+                                        ::ad_runtime::__private::ir::accumulate(
+                                            &mut __ad_dv_54,
+                                            __ad_c.1,
+                                        );
+                                    }
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut (*::ad_runtime::__private::ir::slot(
+                                            &mut __ad_dm_centered_4,
+                                            __ad_v_j_50,
+                                        )),
+                                        __ad_dv_54,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut (*::ad_runtime::__private::ir::slot(
+                                            &mut __ad_dm_q_diagonals_1,
+                                            __ad_v_52,
+                                        )),
+                                        __ad_dv_53,
+                                    );
+                                }
+                                for __ad_k in (0..__ad_count_4).rev() {
+                                    let __ad_v_j_41 = ::ad_runtime::__private::ir::nth_of_range(
+                                        0,
+                                        &__ad_v_d_4,
+                                        __ad_k,
+                                    );
+                                    let __ad_v_42 = __ad_v_ix_37 * __ad_v_d_4;
+                                    let __ad_v_43 = __ad_v_42 + __ad_v_j_41;
+                                    let __ad_v_45 = __ad_v_ik_39 * __ad_v_d_4;
+                                    let __ad_v_46 = __ad_v_45 + __ad_v_j_41;
+                                    let mut __ad_dv_44 = __ad_ty_44.zero();
+                                    let mut __ad_dv_47 = __ad_ty_47.zero();
+                                    let mut __ad_dv_48 = __ad_ty_48.zero();
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_48,
+                                        ::ad_runtime::__private::ir::take(
+                                            &mut (*::ad_runtime::__private::ir::slot(
+                                                &mut __ad_dm_centered_4,
+                                                __ad_v_j_41,
+                                            )),
+                                        ),
+                                    );
+                                    {
+                                        let __ad_c = ::ad_runtime::__private::ir::sub_back(
+                                            __ad_dv_48,
+                                        );
+                                        ::ad_runtime::__private::ir::accumulate(
+                                            &mut __ad_dv_44,
+                                            __ad_c.0,
+                                        );
+                                        ::ad_runtime::__private::ir::accumulate(
+                                            &mut __ad_dv_47,
+                                            __ad_c.1,
+                                        );
+                                    }
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_means_1[__ad_v_46],
+                                        __ad_dv_47,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_x_3[__ad_v_43],
+                                        __ad_dv_44,
+                                    );
+                                }
+                            }
+                        }
+                        for __ad_k in (0..__ad_count_0).rev() {
+                            let __ad_v_ik_18 = ::ad_runtime::__private::ir::nth_of_range(
+                                0,
+                                &__ad_v_k_5,
+                                __ad_k,
+                            );
+                            let __ad_count_1 = ::ad_runtime::__private::ir::range_count(
+                                0,
+                                &__ad_v_d_4,
+                                false,
+                            );
+                            let mut __ad_dm_s_2 = __ad_tym_s_2.zero();
+                            let mut __ad_dv_32 = __ad_ty_32.zero();
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_32,
+                                ::ad_runtime::__private::ir::take(
+                                    &mut (*::ad_runtime::__private::ir::slot(
+                                        &mut __ad_dm_sum_qs_0,
+                                        __ad_v_ik_18,
+                                    )),
+                                ),
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dm_s_2,
+                                __ad_dv_32,
+                            );
+                            for __ad_k in (0..__ad_count_1).rev() {
+                                let __ad_v_j_20 = ::ad_runtime::__private::ir::nth_of_range(
+                                    0,
+                                    &__ad_v_d_4,
+                                    __ad_k,
+                                );
+                                let __ad_v_21 = __ad_v_ik_18 * __ad_v_icf_size_13;
+                                let __ad_v_22 = __ad_v_21 + __ad_v_j_20;
+                                let __ad_v_26 = __ad_v_ik_18 * __ad_v_icf_size_13;
+                                let __ad_v_27 = __ad_v_26 + __ad_v_j_20;
+                                let __ad_pb_29 = __ad_keep_pb_29.pop();
+                                let __ad_v_30 = __ad_v_ik_18 * __ad_v_d_4;
+                                let __ad_v_31 = __ad_v_30 + __ad_v_j_20;
+                                let mut __ad_dv_23 = __ad_ty_23.zero();
+                                let mut __ad_dv_24 = __ad_ty_24.zero();
+                                let mut __ad_dv_25 = __ad_ty_25.zero();
+                                let mut __ad_dv_28 = __ad_ty_28.zero();
+                                let mut __ad_dv_29 = __ad_ty_29.zero();
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_29,
+                                    ::ad_runtime::__private::ir::take(
+                                        &mut (*::ad_runtime::__private::ir::slot(
+                                            &mut __ad_dm_q_diagonals_1,
+                                            __ad_v_31,
+                                        )),
+                                    ),
+                                );
+                                {
+                                    let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
+                                        &__ad_pb_29,
                                         __ad_dv_29,
                                     );
                                     ::ad_runtime::__private::ir::accumulate(
@@ -1592,7 +2976,7 @@ pub fn gmm_objective_precomputed_vjp<__S: ::ad_runtime::Scalar<Base = f64>>(
 where
     for<'__ad> &'__ad __S: ::ad_runtime::ScalarRef<__S>,
 {
-    let (value, pullback) = gmm_objective_precomputed::__ad_reverse(
+    let (value, pullback) = gmm_objective_precomputed::__ad_reverse_borrowed(
         alphas,
         means,
         icf,

@@ -95,6 +95,7 @@ impl weighted {
         let mut __ad_keep_v_7 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_v_8 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_v_9 = ::ad_runtime::__private::ir::Stack::new();
+        let mut __ad_keep_pb_9 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_tym_total_0 = ::ad_runtime::__private::ir::AdjointOf::new();
         let mut __ad_ty_5 = ::ad_runtime::__private::ir::AdjointOf::new();
         let mut __ad_ty_v_6 = ::ad_runtime::__private::ir::AdjointOf::new();
@@ -126,9 +127,12 @@ impl weighted {
                 let __ad_v_8 = __ad_v_scale_1 * __ad_v_v_6;
                 __ad_keep_v_8.push(::ad_runtime::__private::ir::value_of(__ad_v_8));
                 __ad_ty_8 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_8);
-                let __ad_v_9 = __ad_v_v_6.cos();
+                let (__ad_v_9, __ad_pb_9) = ::ad_runtime::rules::cos(
+                    ::ad_runtime::__private::ir::value_of(__ad_v_v_6),
+                );
                 __ad_keep_v_9.push(::ad_runtime::__private::ir::value_of(__ad_v_9));
                 __ad_ty_9 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_9);
+                __ad_keep_pb_9.push(__ad_pb_9);
                 let __ad_v_10 = __ad_v_8 * __ad_v_9;
                 __ad_ty_10 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_10);
                 let __ad_v_11 = __ad_m_total_0;
@@ -178,6 +182,7 @@ impl weighted {
                     if __ad_v_7 {
                         let __ad_v_8 = __ad_keep_v_8.pop();
                         let __ad_v_9 = __ad_keep_v_9.pop();
+                        let __ad_pb_9 = __ad_keep_pb_9.pop();
                         let mut __ad_dv_8 = __ad_ty_8.zero();
                         let mut __ad_dv_9 = __ad_ty_9.zero();
                         let mut __ad_dv_10 = __ad_ty_10.zero();
@@ -221,10 +226,237 @@ impl weighted {
                         }
                         {
                             let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
-                                &::ad_runtime::rules::cos(
-                                        ::ad_runtime::__private::ir::value_of(__ad_v_v_6),
-                                    )
-                                    .1,
+                                &__ad_pb_9,
+                                __ad_dv_9,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_v_6,
+                                __ad_c,
+                            );
+                        }
+                        {
+                            let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                ::ad_runtime::__private::ir::value_of(__ad_v_scale_1),
+                                ::ad_runtime::__private::ir::value_of(__ad_v_v_6),
+                                __ad_dv_8,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_scale_1,
+                                __ad_c.0,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_v_6,
+                                __ad_c.1,
+                            );
+                        }
+                    } else {
+                        let mut __ad_dv_13 = __ad_ty_13.zero();
+                        let mut __ad_dv_14 = __ad_ty_14.zero();
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dv_14,
+                            ::ad_runtime::__private::ir::take(&mut __ad_dm_total_0),
+                        );
+                        {
+                            let __ad_c = ::ad_runtime::__private::ir::sub_back(
+                                __ad_dv_14,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_13,
+                                __ad_c.0,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_v_6,
+                                __ad_c.1,
+                            );
+                        }
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dm_total_0,
+                            __ad_dv_13,
+                        );
+                    }
+                    ::ad_runtime::__private::ir::accumulate(&mut __ad_dv_5, __ad_dv_v_6);
+                    ::ad_runtime::__private::ir::accumulate(
+                        &mut __ad_dv_w_0[__ad_v_i_4],
+                        __ad_dv_5,
+                    );
+                }
+                (__ad_dv_w_0, __ad_dv_scale_1)
+            },
+        )
+    }
+}
+#[allow(dead_code)]
+impl weighted {
+    #[doc(hidden)]
+    #[inline]
+    #[allow(
+        unused_mut,
+        unused_variables,
+        unused_parens,
+        unused_braces,
+        unused_assignments,
+        unreachable_code,
+        unreachable_patterns,
+        irrefutable_let_patterns,
+        non_upper_case_globals,
+        non_snake_case,
+        clippy::all,
+        clippy::pedantic
+    )]
+    fn __ad_reverse_borrowed<'__ad_p, __S: ::ad_runtime::Scalar<Base = f64>>(
+        w: &'__ad_p [__S],
+        scale: __S,
+    ) -> (
+        __S,
+        impl ::core::ops::FnOnce(__S) -> (::std::vec::Vec<__S>, __S) + use<'__ad_p, __S>,
+    )
+    where
+        for<'__ad> &'__ad __S: ::ad_runtime::ScalarRef<__S>,
+        __S: '__ad_p,
+    {
+        #[allow(unused_imports)]
+        use ::ad_runtime::__private::{
+            CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
+            LiftOption as _, LiftOther as _, LiftTuple as _,
+        };
+        let __ad_v_w_0 = w;
+        let mut __ad_dv_w_0 = ::ad_runtime::__private::ir::zero_like(__ad_v_w_0);
+        let __ad_v_scale_1 = scale;
+        let mut __ad_dv_scale_1 = ::ad_runtime::__private::ir::zero_like(
+            &__ad_v_scale_1,
+        );
+        let mut __ad_keep_v_7 = ::ad_runtime::__private::ir::Stack::new();
+        let mut __ad_keep_v_9 = ::ad_runtime::__private::ir::Stack::new();
+        let mut __ad_keep_pb_9 = ::ad_runtime::__private::ir::Stack::new();
+        let mut __ad_tym_total_0 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_5 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_v_6 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_8 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_9 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_10 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_11 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_12 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_13 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_14 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_m_total_0 = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
+        __ad_tym_total_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_total_0);
+        let __ad_v_2 = __ad_v_w_0.len();
+        let __ad_v_3 = 0..__ad_v_2;
+        let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_3).0;
+        __ad_keep_v_7.reserve(__ad_trips);
+        let mut __ad_count_0 = 0usize;
+        for __ad_v_i_4 in __ad_v_3 {
+            __ad_count_0 += 1;
+            let __ad_v_5 = __ad_v_w_0[__ad_v_i_4];
+            __ad_ty_5 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_5);
+            let __ad_v_v_6 = __ad_v_5;
+            __ad_ty_v_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_v_6);
+            let __ad_v_7 = __ad_v_v_6 > <__S as ::ad_runtime::Scalar>::from_f64(0.0);
+            __ad_keep_v_7.push(::ad_runtime::__private::ir::value_of(__ad_v_7));
+            if __ad_v_7 {
+                let __ad_v_8 = __ad_v_scale_1 * __ad_v_v_6;
+                __ad_ty_8 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_8);
+                let (__ad_v_9, __ad_pb_9) = ::ad_runtime::rules::cos(
+                    ::ad_runtime::__private::ir::value_of(__ad_v_v_6),
+                );
+                __ad_keep_v_9.push(::ad_runtime::__private::ir::value_of(__ad_v_9));
+                __ad_ty_9 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_9);
+                __ad_keep_pb_9.push(__ad_pb_9);
+                let __ad_v_10 = __ad_v_8 * __ad_v_9;
+                __ad_ty_10 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_10);
+                let __ad_v_11 = __ad_m_total_0;
+                __ad_ty_11 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_11);
+                let __ad_v_12 = __ad_v_11 + __ad_v_10;
+                __ad_ty_12 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_12);
+                __ad_m_total_0 = __ad_v_12;
+                __ad_tym_total_0 = ::ad_runtime::__private::ir::adjoint_of(
+                    &__ad_m_total_0,
+                );
+            } else {
+                let __ad_v_13 = __ad_m_total_0;
+                __ad_ty_13 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_13);
+                let __ad_v_14 = __ad_v_13 - __ad_v_v_6;
+                __ad_ty_14 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_14);
+                __ad_m_total_0 = __ad_v_14;
+                __ad_tym_total_0 = ::ad_runtime::__private::ir::adjoint_of(
+                    &__ad_m_total_0,
+                );
+            }
+        }
+        let __ad_v_15 = __ad_m_total_0;
+        let __ad_ty_15 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_15);
+        let __ad_result = __ad_v_15;
+        let __ad_v_2 = ::ad_runtime::__private::ir::value_of(__ad_v_2);
+        let __ad_v_scale_1 = ::ad_runtime::__private::ir::value_of(__ad_v_scale_1);
+        (
+            __ad_result,
+            move |__ad_ct: __S| {
+                let mut __ad_dm_total_0 = __ad_tym_total_0.zero();
+                let mut __ad_dv_15 = __ad_ty_15.zero();
+                ::ad_runtime::__private::ir::accumulate(&mut __ad_dv_15, __ad_ct);
+                ::ad_runtime::__private::ir::accumulate(
+                    &mut __ad_dm_total_0,
+                    __ad_dv_15,
+                );
+                for __ad_k in (0..__ad_count_0).rev() {
+                    let __ad_v_i_4 = ::ad_runtime::__private::ir::nth_of_range(
+                        0,
+                        &__ad_v_2,
+                        __ad_k,
+                    );
+                    let __ad_v_5 = __ad_v_w_0[__ad_v_i_4];
+                    let __ad_v_v_6 = __ad_v_5;
+                    let __ad_v_7 = __ad_keep_v_7.pop();
+                    let mut __ad_dv_5 = __ad_ty_5.zero();
+                    let mut __ad_dv_v_6 = __ad_ty_v_6.zero();
+                    if __ad_v_7 {
+                        let __ad_v_8 = __ad_v_scale_1 * __ad_v_v_6;
+                        let __ad_v_9 = __ad_keep_v_9.pop();
+                        let __ad_pb_9 = __ad_keep_pb_9.pop();
+                        let mut __ad_dv_8 = __ad_ty_8.zero();
+                        let mut __ad_dv_9 = __ad_ty_9.zero();
+                        let mut __ad_dv_10 = __ad_ty_10.zero();
+                        let mut __ad_dv_11 = __ad_ty_11.zero();
+                        let mut __ad_dv_12 = __ad_ty_12.zero();
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dv_12,
+                            ::ad_runtime::__private::ir::take(&mut __ad_dm_total_0),
+                        );
+                        {
+                            let __ad_c = ::ad_runtime::__private::ir::add_back(
+                                __ad_dv_12,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_11,
+                                __ad_c.0,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_10,
+                                __ad_c.1,
+                            );
+                        }
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dm_total_0,
+                            __ad_dv_11,
+                        );
+                        {
+                            let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                ::ad_runtime::__private::ir::value_of(__ad_v_8),
+                                ::ad_runtime::__private::ir::value_of(__ad_v_9),
+                                __ad_dv_10,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_8,
+                                __ad_c.0,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_9,
+                                __ad_c.1,
+                            );
+                        }
+                        {
+                            let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
+                                &__ad_pb_9,
                                 __ad_dv_9,
                             );
                             ::ad_runtime::__private::ir::accumulate(
@@ -301,7 +533,7 @@ fn weighted_vjp<__S: ::ad_runtime::Scalar<Base = f64>>(
 where
     for<'__ad> &'__ad __S: ::ad_runtime::ScalarRef<__S>,
 {
-    let (value, pullback) = weighted::__ad_reverse(w, scale);
+    let (value, pullback) = weighted::__ad_reverse_borrowed(w, scale);
     let adjoints = pullback(d_out);
     (value, adjoints.0)
 }

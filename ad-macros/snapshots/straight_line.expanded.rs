@@ -77,14 +77,15 @@ impl straight_line {
         let __ad_ty_2 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_2);
         let __ad_v_z_3 = __ad_v_2;
         let __ad_ty_z_3 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_z_3);
-        let __ad_v_4 = __ad_v_z_3.sin();
+        let (__ad_v_4, __ad_pb_4) = ::ad_runtime::rules::sin(
+            ::ad_runtime::__private::ir::value_of(__ad_v_z_3),
+        );
         let __ad_ty_4 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_4);
         let __ad_v_5 = __ad_v_x_0 / __ad_v_y_1;
         let __ad_ty_5 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_5);
         let __ad_v_6 = __ad_v_4 + __ad_v_5;
         let __ad_ty_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_6);
         let __ad_result = __ad_v_6;
-        let __ad_v_z_3 = ::ad_runtime::__private::ir::value_of(__ad_v_z_3);
         let __ad_v_x_0 = ::ad_runtime::__private::ir::value_of(__ad_v_x_0);
         let __ad_v_y_1 = ::ad_runtime::__private::ir::value_of(__ad_v_y_1);
         (
@@ -112,10 +113,7 @@ impl straight_line {
                 }
                 {
                     let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
-                        &::ad_runtime::rules::sin(
-                                ::ad_runtime::__private::ir::value_of(__ad_v_z_3),
-                            )
-                            .1,
+                        &__ad_pb_4,
                         __ad_dv_4,
                     );
                     ::ad_runtime::__private::ir::accumulate(&mut __ad_dv_z_3, __ad_c);

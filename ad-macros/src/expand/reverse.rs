@@ -116,6 +116,7 @@ fn reverse_companions(cx: &Ctxt, function: &Function, bodies: Bodies, calls: Cal
                 Bodies::Derivative if !cx.has_errors() && ir_body.is_none() => {
                     borrowed_companion(function)
                 }
+                Bodies::Derivative if !cx.has_errors() => ir_borrowed_companion(function),
                 _ => None,
             };
             let called = match borrowed {
@@ -390,6 +391,22 @@ fn borrowed_companion(function: &Function) -> Option<TokenStream> {
     if reads_again == 0 || quiet.has_errors() {
         return None;
     }
+    let output = companion_output(function, leaf, Some(&lifetime));
+    Some(forward::companion_method(
+        function,
+        names::BORROWED_COMPANION,
+        Some(&lifetime),
+        output,
+        body,
+    ))
+}
+
+/// The borrowed reverse companion made by the IR engine: its pullback reads elements of the
+/// parameters again instead of keeping them. `None` when it reads none again.
+fn ir_borrowed_companion(function: &Function) -> Option<TokenStream> {
+    let leaf = is_leaf(function);
+    let lifetime = Lifetime::new("'__ad_p", function.name().span());
+    let body = super::reverse_ir::borrowed_companion_body(function, !leaf, &lifetime)?;
     let output = companion_output(function, leaf, Some(&lifetime));
     Some(forward::companion_method(
         function,

@@ -29,6 +29,30 @@ const IR: &str = "::ad_runtime::__private::ir";
 
 /// The body of the reverse companion, or what the IR engine does not take yet.
 pub fn companion_body(function: &Function, boxed: bool) -> Result<TokenStream, NotYet> {
+    companion_body_borrowing(function, boxed, None).map(|(body, _)| body)
+}
+
+/// The body of the borrowed companion, whose pullback may borrow the parameters for
+/// `lifetime` and reads their elements again instead of keeping them; `None` when it reads
+/// none again (the companion would be `__ad_reverse` over again) or the IR engine does not
+/// take the function.
+pub fn borrowed_companion_body(
+    function: &Function,
+    boxed: bool,
+    lifetime: &syn::Lifetime,
+) -> Option<TokenStream> {
+    match companion_body_borrowing(function, boxed, Some(lifetime)) {
+        Ok((body, true)) => Some(body),
+        _ => None,
+    }
+}
+
+/// The companion's body, and whether its backward sweep reads parameters again.
+fn companion_body_borrowing(
+    function: &Function,
+    boxed: bool,
+    borrowed: Option<&syn::Lifetime>,
+) -> Result<(TokenStream, bool), NotYet> {
     check_signature(function)?;
     let passes = Passes::from_environment();
     let mut body = lower::lower(function)?;
@@ -47,20 +71,43 @@ pub fn companion_body(function: &Function, boxed: bool) -> Result<TokenStream, N
         .collect();
     let activity = activity::analyse(&body, &differentiated);
     crate::ir::validate::check(&body, &activity)?;
+    // In the borrowed companion, the parameters held by reference outlive the pullback.
+    let borrowable = match borrowed {
+        Some(_) => function
+            .params
+            .iter()
+            .zip(&body.params)
+            .filter_map(|(param, root)| match root {
+                // A reference whose lifetime the user wrote keeps it: only elided ones
+                // become the borrowed companion's.
+                Root::Value(value) if param.is_reference() && elided_reference(&param.ty) => {
+                    Some(*value)
+                }
+                _ => None,
+            })
+            .collect(),
+        None => HashSet::new(),
+    };
     let mut emitter = Emitter {
         function,
         body: &body,
         activity,
         needed: HashSet::new(),
         stacks: Vec::new(),
-        residuals: Residuals::new(&body, passes),
+        residuals: Residuals::new(&body, passes, borrowable),
         recomputed: HashSet::new(),
         passes,
+        borrowed,
         markers: Vec::new(),
         call_values: call_values(&body),
         captured: Vec::new(),
     };
-    emitter.emit(boxed)
+    let tokens = emitter.emit(boxed)?;
+    let reads_again = emitter
+        .recomputed
+        .iter()
+        .any(|value| emitter.residuals.reads_parameter(*value));
+    Ok((tokens, reads_again))
 }
 
 fn call_values(body: &Body) -> HashSet<Value> {
@@ -107,6 +154,8 @@ struct Emitter<'a> {
     /// Values the backward sweep computes again instead of taking them back.
     recomputed: HashSet<Value>,
     passes: Passes,
+    /// In the borrowed companion, the lifetime for which the pullback borrows the parameters.
+    borrowed: Option<&'a syn::Lifetime>,
     /// The adjoint-type markers declared at the top (`mark`).
     markers: Vec<Ident>,
     /// Values defined by calls: their adjoints start as zeros of their shape (`mark`).
@@ -240,7 +289,7 @@ impl Emitter<'_> {
         }
         // A function that calls differentiated functions may recurse: both sweeps move to a
         // new stack segment when this one runs low (checked once per call).
-        let pullback_type = super::reverse::pullback_type(self.function, &scalar, None);
+        let pullback_type = super::reverse::pullback_type(self.function, &scalar, self.borrowed);
         Ok(quote! {
             #imports
             ::ad_runtime::__private::maybe_grow(move || -> (#output, #pullback_type) {
@@ -478,6 +527,27 @@ impl Emitter<'_> {
             };
         }
         tokens
+    }
+
+    /// The code of the operation that defines a value (in the forward sweep, or again in the
+    /// backward one).
+    fn defining_rvalue(&self, rvalue: &Rvalue, span: Span) -> TokenStream {
+        match rvalue {
+            // Data entering the computation (`cfg.lo` of a data parameter): a float of it
+            // becomes a constant of the scalar type, anything else stays as it is. Variables
+            // hold what the body computed, already of the right type.
+            Rvalue::Use(Operand::Place(place))
+                if matches!(place.root, Root::Value(_))
+                    && !self.activity.active.contains(&place.root) =>
+            {
+                let read = self.place(place);
+                let scalar = names::scalar_param(place.span);
+                quote_spanned!(place.span=>
+                    ::ad_runtime::__private::LiftProbe::new(#read).__ad_lift::<#scalar>()
+                )
+            }
+            _ => self.rvalue(rvalue, span),
+        }
     }
 
     /// An operation in forward code, spanned on the user's expression: a type error in it
@@ -723,22 +793,7 @@ impl Emitter<'_> {
             }) => {
                 let rvalue_ir = rvalue;
                 let name = self.value_name(*value);
-                let rvalue = match rvalue {
-                    // Data entering the computation (`cfg.lo` of a data parameter): a float of
-                    // it becomes a constant of the scalar type, anything else stays as it is.
-                    // Variables hold what the body computed, already of the right type.
-                    Rvalue::Use(Operand::Place(place))
-                        if matches!(place.root, Root::Value(_))
-                            && !self.activity.active.contains(&place.root) =>
-                    {
-                        let read = self.place(place);
-                        let scalar = names::scalar_param(place.span);
-                        quote_spanned!(place.span=>
-                            ::ad_runtime::__private::LiftProbe::new(#read).__ad_lift::<#scalar>()
-                        )
-                    }
-                    _ => self.rvalue(rvalue, *span),
-                };
+                let rvalue = self.defining_rvalue(rvalue, *span);
                 let mut keep = self.keep(*value, depth);
                 keep.extend(self.mark(Root::Value(*value), depth));
                 if matches!(rvalue_ir, Rvalue::Call { args, .. } if self.is_active_call(args)) {
@@ -1034,7 +1089,7 @@ impl Emitter<'_> {
                         let name = self.value_name(*value);
                         if let Some(definition) = self.residuals.definition(*value) {
                             let span = self.body.value_info(*value).span;
-                            let computed = self.rvalue(definition, span);
+                            let computed = self.defining_rvalue(definition, span);
                             taken_back.push(quote!(let #name = #computed;));
                         }
                     }
@@ -1453,9 +1508,28 @@ fn collect_names<'p>(pattern: &'p syn::Pat, names: &[Ident], bound: &mut Vec<&'p
 /// The operands an operation reads.
 fn rvalue_operands(rvalue: &Rvalue) -> Vec<&Operand> {
     match rvalue {
+        // A parameter's element read again: its indices (the pullback borrows the parameter).
+        Rvalue::Use(Operand::Place(place)) => place
+            .projections
+            .iter()
+            .filter_map(|projection| match projection {
+                Projection::Index(index) => Some(index),
+                _ => None,
+            })
+            .collect(),
         Rvalue::Use(operand) | Rvalue::Neg(operand) | Rvalue::Cast(operand, _) => vec![operand],
         Rvalue::Binary(_, left, right) => vec![left, right],
         // `ir::residuals` recomputes nothing else.
         _ => Vec::new(),
+    }
+}
+
+/// `&T` without a lifetime written.
+fn elided_reference(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(reference) => reference.lifetime.is_none(),
+        syn::Type::Paren(paren) => elided_reference(&paren.elem),
+        syn::Type::Group(group) => elided_reference(&group.elem),
+        _ => false,
     }
 }

@@ -6,7 +6,7 @@
 //! iteration instead of pushed and popped; so are the bindings of loops over ranges (the
 //! backward loop counts down from the forward loop's trip count) and index arithmetic on them.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::*;
 
@@ -52,15 +52,19 @@ pub struct Residuals<'b> {
     depth: HashMap<Value, usize>,
     /// The operation that defines each value defined by a `Let`.
     definitions: HashMap<Value, &'b Rvalue>,
+    /// The parameters held by reference that the pullback may borrow (in the borrowed
+    /// companion): their elements are read again rather than kept.
+    borrowable: HashSet<Value>,
     /// The binding of each `for` over a range `start..end` (or `start..=end`), and its bounds:
     /// the `k`-th iteration binds `start + k`, of the type of `end`.
     range_bounds: HashMap<Value, RangeBounds<'b>>,
 }
 
 impl<'b> Residuals<'b> {
-    pub fn new(body: &'b Body, passes: Passes) -> Self {
+    pub fn new(body: &'b Body, passes: Passes, borrowable: HashSet<Value>) -> Self {
         let mut residuals = Residuals {
             passes,
+            borrowable,
             depth: HashMap::new(),
             definitions: HashMap::new(),
             range_bounds: HashMap::new(),
@@ -149,6 +153,13 @@ impl<'b> Residuals<'b> {
         let Some(rvalue) = self.definitions.get(&value) else {
             return false;
         };
+        if let Rvalue::Use(Operand::Place(place)) = rvalue {
+            return self.reads_parameter(value)
+                && place.projections.iter().all(|projection| match projection {
+                    Projection::Index(index) => self.available(index),
+                    Projection::Field(_) | Projection::Deref => true,
+                });
+        }
         let operands: Vec<&Operand> = match rvalue {
             Rvalue::Use(operand) | Rvalue::Neg(operand) => vec![operand],
             Rvalue::Cast(operand, _) => vec![operand],
@@ -190,6 +201,15 @@ impl<'b> Residuals<'b> {
         let bounds = self.range_bounds(*binding)?;
         (self.passes.recompute && self.available(bounds.start) && self.available(bounds.end))
             .then_some(bounds)
+    }
+
+    /// Whether `value` is read from a parameter the pullback may borrow.
+    pub fn reads_parameter(&self, value: Value) -> bool {
+        matches!(
+            self.definitions.get(&value),
+            Some(Rvalue::Use(Operand::Place(Place { root: Root::Value(root), .. })))
+                if self.borrowable.contains(root)
+        )
     }
 
     /// The operation that defines `value`, for the backward sweep to compute it again.
