@@ -1,0 +1,134 @@
+//! The IR engine's optimization passes (`ad-macros/src/ir/residuals.rs`, `reads.rs`) change
+//! what the backward sweep keeps, never a derivative. `.ci/run` runs this test twice with the
+//! `ir-engine` feature: with the passes on, then built again with `AD_IR_PASSES=off`; each run
+//! writes the gradients of the functions below, bit for bit, to
+//! `target/ir-passes/<on|off>.txt`, and the second run requires the two files to be equal.
+//! Without the feature it only checks the gradients against forward mode.
+
+// The functions are written to give each pass something to do.
+#![allow(clippy::needless_range_loop, clippy::assign_op_pattern)]
+
+mod common;
+
+use ad_runtime::{forward, reverse};
+
+/// Loop invariants (`1.0 - x`), a kept linear map (`exp`), a loop binding used as an index.
+#[forward]
+#[reverse]
+fn invariants(x: f64, w: &[f64], n: usize) -> f64 {
+    let mut term = 1.0;
+    let mut sum = 0.0;
+    for i in 0..n {
+        let factor = 1.0 - x;
+        sum += term * w[i % w.len()].exp();
+        term *= factor;
+    }
+    sum
+}
+
+/// Nested ranges whose bindings, trip counts and index arithmetic are computed again; a
+/// place read twice; parameters read again by the borrowed companion.
+#[forward]
+#[reverse]
+fn triangular(a: &[f64], b: &[f64], d: usize) -> f64 {
+    let mut t = vec![0.0; d];
+    let mut total = 0.0;
+    for i in 0..d {
+        for j in (i + 1)..d {
+            t[j] += a[i * d + j] * b[i];
+        }
+        total += t[i] * t[i] + a[i * d + i].sin() * b[i];
+    }
+    for j in 0..d {
+        total += t[j] * t[j];
+    }
+    total
+}
+
+/// Branches, an early exit, a call in a loop.
+#[forward]
+#[reverse]
+fn branching(x: &[f64]) -> f64 {
+    let mut best = x[0];
+    let mut s = 0.0;
+    for k in 0..x.len() {
+        let v = x[k] * x[k];
+        if v > best {
+            best = v;
+        } else if v < -1.0 {
+            break;
+        }
+        s += invariants(v, x, 3) * 0.1;
+    }
+    best + s
+}
+
+fn gradients() -> String {
+    let w: Vec<f64> = (0..7).map(|i| 0.3 * i as f64 - 0.8).collect();
+    let mut lines = Vec::new();
+    let bits = |v: &[f64]| {
+        v.iter()
+            .map(|x| format!("{:016x}", x.to_bits()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for n in [0, 1, 5] {
+        let (value, (dx, dw)) = invariants_grad(0.4, &w, n);
+        lines.push(format!(
+            "invariants {n} {}",
+            bits(&[&[value, dx][..], &dw].concat())
+        ));
+    }
+    for d in [1, 2, 4] {
+        let a: Vec<f64> = (0..d * d).map(|i| 0.1 * i as f64 - 0.5).collect();
+        let b: Vec<f64> = (0..d).map(|i| 0.7 - 0.2 * i as f64).collect();
+        let (value, (da, db)) = triangular_grad(&a, &b, d);
+        lines.push(format!(
+            "triangular {d} {}",
+            bits(&[&[value][..], &da, &db].concat())
+        ));
+    }
+    for x in [&w[..3], &w[2..], &[0.5, 2.0, -0.1][..]] {
+        let (value, dx) = branching_grad(x);
+        lines.push(format!("branching {}", bits(&[&[value][..], &dx].concat())));
+    }
+    lines.join("\n") + "\n"
+}
+
+#[test]
+fn gradients_agree_with_forward_mode() {
+    let w: Vec<f64> = (0..4).map(|i| 0.2 * i as f64 - 0.3).collect();
+    let (_, (dx, _)) = invariants_grad(0.4, &w, 5);
+    let (_, along_x) = invariants_jvp(0.4, &w, 5, 1.0, &[0.0; 4]);
+    approx::assert_relative_eq!(dx, along_x, max_relative = 1e-12);
+    let a = [0.3, -0.2, 0.5, 0.1];
+    let b = [0.7, -0.4];
+    let (_, (da, db)) = triangular_grad(&a, &b, 2);
+    let direction_a = [0.5, -1.0, 0.25, 2.0];
+    let direction_b = [1.5, -0.5];
+    let (_, along) = triangular_jvp(&a, &b, 2, &direction_a, &direction_b);
+    let dot: f64 = da.iter().zip(&direction_a).map(|(g, t)| g * t).sum::<f64>()
+        + db.iter().zip(&direction_b).map(|(g, t)| g * t).sum::<f64>();
+    approx::assert_relative_eq!(dot, along, max_relative = 1e-12);
+    common::check_slice_function_at_random_points(branching, branching_jvp, branching_vjp, 4, 5);
+}
+
+#[cfg(feature = "ir-engine")]
+#[test]
+fn the_passes_change_no_gradient() {
+    let directory = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/ir-passes");
+    std::fs::create_dir_all(&directory).expect("the directory for the gradients");
+    let off = option_env!("AD_IR_PASSES") == Some("off");
+    let (own, other) = if off { ("off", "on") } else { ("on", "off") };
+    let gradients = gradients();
+    std::fs::write(directory.join(format!("{own}.txt")), &gradients).expect("written");
+    if let Ok(theirs) = std::fs::read_to_string(directory.join(format!("{other}.txt"))) {
+        assert_eq!(
+            gradients, theirs,
+            "the gradients with the IR passes {own} differ from those with them {other}"
+        );
+    }
+    assert_eq!(invariants::__AD_ENGINE, "ir");
+    assert_eq!(triangular::__AD_ENGINE, "ir");
+    assert_eq!(branching::__AD_ENGINE, "ir");
+}
