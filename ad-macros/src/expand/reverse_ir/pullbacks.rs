@@ -1,0 +1,218 @@
+//! The pullback of each operation of the IR: where the cotangent of a value goes, through
+//! the runtime's rules (`ad_runtime::__private::ir`, `ad_runtime::rules`).
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, ToTokens};
+use syn::Ident;
+
+use super::Emitter;
+use crate::ast::float_of_type;
+use crate::ir::activity::differentiable_operands;
+use crate::ir::lower::NotYet;
+use crate::ir::*;
+
+impl Emitter<'_> {
+    /// The pullback of one operation: the cotangent of its value, `cotangent`, goes to its
+    /// operands.
+    pub(super) fn pullback(
+        &mut self,
+        value: Value,
+        rvalue: &Rvalue,
+        cotangent: TokenStream,
+    ) -> Result<TokenStream, NotYet> {
+        let ir = self.ir();
+        let mut tokens = TokenStream::new();
+        match rvalue {
+            Rvalue::Use(operand)
+            | Rvalue::Take(operand)
+            | Rvalue::Duplicate {
+                receiver: operand, ..
+            } => {
+                tokens.extend(self.contribute(operand, cotangent)?);
+            }
+            Rvalue::Some(content) => {
+                tokens.extend(self.contribute(content, quote!(#ir::some_back(#cotangent)))?);
+            }
+            Rvalue::Unwrap { option, .. } => {
+                tokens.extend(self.contribute(option, quote!(#ir::unwrap_back(#cotangent)))?);
+            }
+            Rvalue::Extract {
+                scrutinee,
+                pattern,
+                names,
+            } => {
+                let adjoint = pattern_adjoint(pattern, names);
+                let contribution = self.contribute(scrutinee, adjoint)?;
+                tokens.extend(quote!({ let __ad_c = #cotangent; #contribution }));
+            }
+            // The operand may be a float or an integer: its adjoint's type decides.
+            Rvalue::Cast(operand, ty) if float_of_type(ty).is_some() => {
+                tokens.extend(self.contribute(operand, quote!(#ir::cast_back(#cotangent)))?);
+            }
+            Rvalue::Neg(operand) => {
+                tokens.extend(self.contribute(operand, quote!(#ir::neg_back(#cotangent)))?);
+            }
+            Rvalue::Binary(op, left, right) => {
+                let back = match op {
+                    BinaryOp::Add => quote!(#ir::add_back(#cotangent)),
+                    BinaryOp::Sub => quote!(#ir::sub_back(#cotangent)),
+                    BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => {
+                        let method = format_ident!("{}_back", op.rule());
+                        let (left_value, right_value) =
+                            (self.read_back_value(left)?, self.read_back_value(right)?);
+                        quote!(#ir::Arithmetic::#method(#left_value, #right_value, #cotangent))
+                    }
+                };
+                let left = self.contribute(left, quote!(__ad_c.0))?;
+                let right = self.contribute(right, quote!(__ad_c.1))?;
+                tokens.extend(quote!({ let __ad_c = #back; #left #right }));
+            }
+            Rvalue::FloatMethod {
+                rule,
+                receiver,
+                args,
+                ..
+            } => {
+                let map = if self.passes.keep_linear_maps {
+                    self.pullback_name(value).into_token_stream()
+                } else {
+                    let rule_name = Ident::new(rule.method, Span::call_site());
+                    let mut values = vec![self.read_back_value(receiver)?];
+                    for arg in args {
+                        values.push(self.read_back_value(arg)?);
+                    }
+                    quote!(::ad_runtime::rules::#rule_name(#(#values),*).1)
+                };
+                let float_operands: Vec<&Operand> = differentiable_operands(rvalue);
+                let mut contributions = TokenStream::new();
+                // Where each operand's cotangent sits in the rule's: `dx`, `(dx, dy)`, or
+                // `(dx, (dy, dz))` (`ad_runtime::rules::Ternary`).
+                let positions: &[TokenStream] = match float_operands.len() {
+                    1 => &[quote!(__ad_c)],
+                    2 => &[quote!(__ad_c.0), quote!(__ad_c.1)],
+                    _ => &[quote!(__ad_c.0), quote!(__ad_c.1 .0), quote!(__ad_c.1 .1)],
+                };
+                for (operand, position) in float_operands.iter().zip(positions) {
+                    contributions.extend(self.contribute(operand, position.clone())?);
+                }
+                tokens.extend(quote! {{
+                    let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
+                        &#map,
+                        #cotangent,
+                    );
+                    #contributions
+                }});
+            }
+            Rvalue::Call { args, .. } => {
+                let pullback = self.pullback_name(value);
+                let mut contributions = TokenStream::new();
+                for (position, arg) in args.iter().enumerate() {
+                    let position = syn::Index::from(position);
+                    // The argument may have been coerced at the call (an array to a slice).
+                    contributions.extend(self.contribute_with(
+                        arg,
+                        quote!(__ad_c.#position),
+                        "accumulate_argument",
+                    )?);
+                }
+                tokens.extend(quote!({ let __ad_c = #pullback(#cotangent); #contributions }));
+            }
+            Rvalue::Ref(place) => tokens.extend(self.contribute(place, cotangent)?),
+            Rvalue::Repeat(_, element, _) => {
+                tokens.extend(self.contribute(element, quote!(#ir::repeat_back(#cotangent)))?);
+            }
+            Rvalue::Tuple(elements) => {
+                let mut contributions = TokenStream::new();
+                for (position, element) in elements.iter().enumerate() {
+                    let position = syn::Index::from(position);
+                    contributions.extend(self.contribute(element, quote!(__ad_c.#position))?);
+                }
+                tokens.extend(quote!({ let __ad_c = #cotangent; #contributions }));
+            }
+            Rvalue::Elements(sequence, elements) => {
+                let count = elements.len();
+                let mut contributions = TokenStream::new();
+                for (position, element) in elements.iter().enumerate() {
+                    contributions.extend(
+                        self.contribute(element, quote!(#ir::take(&mut __ad_c[#position])))?,
+                    );
+                }
+                // A local `Vec`'s adjoint grows as it is reached: it may be shorter.
+                let cotangent = match sequence {
+                    Sequence::Vec => quote!(#ir::elements_back(#cotangent, #count)),
+                    Sequence::Array => cotangent,
+                };
+                tokens.extend(quote! {{
+                    let mut __ad_c = #cotangent;
+                    #contributions
+                }});
+            }
+            Rvalue::Cast(..)
+            | Rvalue::DataBinary(..)
+            | Rvalue::Not(_)
+            | Rvalue::DataMethod { .. }
+            | Rvalue::EmptyVec(_)
+            | Rvalue::Matches(..)
+            | Rvalue::Range { .. } => {}
+        }
+        Ok(tokens)
+    }
+}
+
+/// The adjoint of the value an extraction pattern matched, given the adjoint of the tuple of
+/// its names' values, `__ad_c`: the pattern built as an expression over adjoints, zero where
+/// it binds nothing (`(_, Some(b))` gives `(zero, Some(__ad_c.0))`).
+fn pattern_adjoint(pattern: &syn::Pat, names: &[Ident]) -> TokenStream {
+    use syn::Pat;
+    let zero = quote!(::ad_runtime::__private::ir::zero());
+    let mut bound = Vec::new();
+    collect_names(pattern, names, &mut bound);
+    if bound.is_empty() {
+        return zero;
+    }
+    match pattern {
+        Pat::Ident(binding) => match names.iter().position(|name| *name == binding.ident) {
+            Some(index) => {
+                let index = syn::Index::from(index);
+                quote!(__ad_c.#index)
+            }
+            None => zero,
+        },
+        Pat::Paren(paren) => pattern_adjoint(&paren.pat, names),
+        // A reference's adjoint is its referent's.
+        Pat::Reference(reference) => pattern_adjoint(&reference.pat, names),
+        Pat::Tuple(tuple) => {
+            let parts = tuple.elems.iter().map(|part| pattern_adjoint(part, names));
+            quote!((#(#parts,)*))
+        }
+        // `Some(..)`, the only variant an extraction pattern has: an option's adjoint is an
+        // option.
+        Pat::TupleStruct(variant) => {
+            let parts = variant
+                .elems
+                .iter()
+                .map(|part| pattern_adjoint(part, names));
+            quote!(::core::option::Option::Some(#(#parts),*))
+        }
+        _ => zero,
+    }
+}
+
+/// The names of `names` that `pattern` binds.
+fn collect_names<'p>(pattern: &'p syn::Pat, names: &[Ident], bound: &mut Vec<&'p Ident>) {
+    use syn::Pat;
+    match pattern {
+        Pat::Ident(binding) if names.contains(&binding.ident) => bound.push(&binding.ident),
+        Pat::Paren(paren) => collect_names(&paren.pat, names, bound),
+        Pat::Reference(reference) => collect_names(&reference.pat, names, bound),
+        Pat::Tuple(tuple) => tuple
+            .elems
+            .iter()
+            .for_each(|part| collect_names(part, names, bound)),
+        Pat::TupleStruct(variant) => variant
+            .elems
+            .iter()
+            .for_each(|part| collect_names(part, names, bound)),
+        _ => {}
+    }
+}
