@@ -69,7 +69,8 @@ impl power {
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
-            LiftOption as _, LiftOther as _, LiftTuple as _,
+            LiftOption as _, LiftOther as _, LiftTuple as _, UnliftOther as _,
+            UnliftScalar as _,
         };
         ::ad_runtime::__private::maybe_grow(move || -> (
             __S,

@@ -229,7 +229,8 @@ impl gmm_objective_precomputed {
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
-            LiftOption as _, LiftOther as _, LiftTuple as _,
+            LiftOption as _, LiftOther as _, LiftTuple as _, UnliftOther as _,
+            UnliftScalar as _,
         };
         ::ad_runtime::__private::maybe_grow(move || -> (
             __S,
@@ -283,6 +284,7 @@ impl gmm_objective_precomputed {
             let mut __ad_keep_v_73 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_74 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_81 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_zero_84 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_zero_85 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_pb_85 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_q_97 = ::ad_runtime::__private::ir::Stack::new();
@@ -325,7 +327,6 @@ impl gmm_objective_precomputed {
             let mut __ad_ty_81 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_82 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_83 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_84 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_86 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_87 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_prior_9 = ::ad_runtime::__private::ir::AdjointOf::new();
@@ -432,6 +433,7 @@ impl gmm_objective_precomputed {
             __ad_tym_slse_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_slse_6);
             let __ad_v_36 = 0..__ad_v_n_6;
             let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_36).0;
+            __ad_keep_zero_84.reserve(__ad_trips);
             __ad_keep_zero_85.reserve(__ad_trips);
             __ad_keep_pb_85.reserve(__ad_trips);
             let mut __ad_count_2 = 0usize;
@@ -579,7 +581,8 @@ impl gmm_objective_precomputed {
                     __ad_m_main_term_3[__ad_v_ik_39] = __ad_v_83;
                 }
                 let __ad_v_84 = &__ad_m_main_term_3;
-                __ad_ty_84 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_84);
+                __ad_keep_zero_84
+                    .push(::ad_runtime::__private::ir::argument_zero(&__ad_v_84));
                 let (__ad_v_85, __ad_pb_85) = logsumexp::__ad_reverse(__ad_v_84);
                 __ad_keep_zero_85
                     .push(::ad_runtime::__private::ir::zero_like(&__ad_v_85));
@@ -1079,7 +1082,7 @@ impl gmm_objective_precomputed {
                                 false,
                             );
                             let __ad_pb_85 = __ad_keep_pb_85.pop();
-                            let mut __ad_dv_84 = __ad_ty_84.zero();
+                            let mut __ad_dv_84 = __ad_keep_zero_84.pop();
                             let mut __ad_dv_85 = __ad_keep_zero_85.pop();
                             let mut __ad_dv_86 = __ad_ty_86.zero();
                             let mut __ad_dv_87 = __ad_ty_87.zero();
@@ -1619,7 +1622,8 @@ impl gmm_objective_precomputed {
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
-            LiftOption as _, LiftOther as _, LiftTuple as _,
+            LiftOption as _, LiftOther as _, LiftTuple as _, UnliftOther as _,
+            UnliftScalar as _,
         };
         ::ad_runtime::__private::maybe_grow(move || -> (
             __S,
@@ -1673,6 +1677,7 @@ impl gmm_objective_precomputed {
             let mut __ad_keep_v_73 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_74 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_81 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_zero_84 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_zero_85 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_pb_85 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_q_97 = ::ad_runtime::__private::ir::Stack::new();
@@ -1714,7 +1719,6 @@ impl gmm_objective_precomputed {
             let mut __ad_ty_81 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_82 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_83 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_84 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_86 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_87 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_prior_9 = ::ad_runtime::__private::ir::AdjointOf::new();
@@ -1821,6 +1825,7 @@ impl gmm_objective_precomputed {
             __ad_tym_slse_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_slse_6);
             let __ad_v_36 = 0..__ad_v_n_6;
             let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_36).0;
+            __ad_keep_zero_84.reserve(__ad_trips);
             __ad_keep_zero_85.reserve(__ad_trips);
             __ad_keep_pb_85.reserve(__ad_trips);
             let mut __ad_count_2 = 0usize;
@@ -1968,7 +1973,8 @@ impl gmm_objective_precomputed {
                     __ad_m_main_term_3[__ad_v_ik_39] = __ad_v_83;
                 }
                 let __ad_v_84 = &__ad_m_main_term_3;
-                __ad_ty_84 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_84);
+                __ad_keep_zero_84
+                    .push(::ad_runtime::__private::ir::argument_zero(&__ad_v_84));
                 let (__ad_v_85, __ad_pb_85) = logsumexp::__ad_reverse(__ad_v_84);
                 __ad_keep_zero_85
                     .push(::ad_runtime::__private::ir::zero_like(&__ad_v_85));
@@ -2465,7 +2471,7 @@ impl gmm_objective_precomputed {
                                 false,
                             );
                             let __ad_pb_85 = __ad_keep_pb_85.pop();
-                            let mut __ad_dv_84 = __ad_ty_84.zero();
+                            let mut __ad_dv_84 = __ad_keep_zero_84.pop();
                             let mut __ad_dv_85 = __ad_keep_zero_85.pop();
                             let mut __ad_dv_86 = __ad_ty_86.zero();
                             let mut __ad_dv_87 = __ad_ty_87.zero();

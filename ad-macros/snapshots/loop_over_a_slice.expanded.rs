@@ -83,7 +83,8 @@ impl weighted {
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
-            LiftOption as _, LiftOther as _, LiftTuple as _,
+            LiftOption as _, LiftOther as _, LiftTuple as _, UnliftOther as _,
+            UnliftScalar as _,
         };
         let __ad_v_w_0 = w;
         let mut __ad_dv_w_0 = ::ad_runtime::__private::ir::zero_like(__ad_v_w_0);
@@ -317,7 +318,8 @@ impl weighted {
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
-            LiftOption as _, LiftOther as _, LiftTuple as _,
+            LiftOption as _, LiftOther as _, LiftTuple as _, UnliftOther as _,
+            UnliftScalar as _,
         };
         let __ad_v_w_0 = w;
         let mut __ad_dv_w_0 = ::ad_runtime::__private::ir::zero_like(__ad_v_w_0);

@@ -67,7 +67,8 @@ impl straight_line {
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
-            LiftOption as _, LiftOther as _, LiftTuple as _,
+            LiftOption as _, LiftOther as _, LiftTuple as _, UnliftOther as _,
+            UnliftScalar as _,
         };
         let __ad_v_x_0 = x;
         let mut __ad_dv_x_0 = ::ad_runtime::__private::ir::zero_like(&__ad_v_x_0);

@@ -156,6 +156,50 @@ macro_rules! lift_tuples {
 lift_tuples!(f64, from_f64);
 lift_tuples!(f32, from_f32);
 
+/// An argument of a plain function called on data alone in reverse-mode code: a scalar that
+/// carries no derivative (a constant of the scalar type) goes back to its float type; any other
+/// value passes unchanged.
+pub struct UnliftProbe<T>(Cell<Option<T>>);
+
+impl<T> UnliftProbe<T> {
+    #[inline(always)]
+    pub fn new(value: T) -> Self {
+        UnliftProbe(Cell::new(Some(value)))
+    }
+
+    #[inline(always)]
+    fn take(&self) -> T {
+        match self.0.take() {
+            Some(value) => value,
+            None => unreachable!("an UnliftProbe is read once"),
+        }
+    }
+}
+
+/// See [`UnliftProbe`]: a scalar to its float type.
+pub trait UnliftScalar<S: Scalar> {
+    fn __ad_plain(self) -> S::Base;
+}
+
+impl<S: Scalar> UnliftScalar<S> for UnliftProbe<S> {
+    #[inline(always)]
+    fn __ad_plain(self) -> S::Base {
+        self.take().primal()
+    }
+}
+
+/// See [`UnliftProbe`]: anything else, unchanged.
+pub trait UnliftOther<T> {
+    fn __ad_plain(&self) -> T;
+}
+
+impl<T> UnliftOther<T> for UnliftProbe<T> {
+    #[inline(always)]
+    fn __ad_plain(&self) -> T {
+        self.take()
+    }
+}
+
 /// Lifts a container of float constants (a `Vec<f64>` returned by a function of data) into
 /// one of the scalar type.
 pub trait LiftContainer {

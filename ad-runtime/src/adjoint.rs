@@ -10,6 +10,8 @@
 //! | a reference `&T` | `T`'s adjoint |
 //! | a tuple | the tuple of its elements' adjoints |
 //! | an `Option<T>` | `Option<T::Adjoint>` (zero: `None`) |
+//! | a `Box<T>` | [`BoxAdjoint`]`<T::Adjoint>` |
+//! | a type deriving `Differentiable` | a generated type of the same shape: each float field's adjoint, [`NoAdjoint`] for data (an enum's has one more variant, its zero) |
 //!
 //! [`Diff`] names the adjoint type of a value type; [`Adjoint`] is what an adjoint can do.
 //!
@@ -47,6 +49,18 @@ pub trait Diff {
 
     /// The zero adjoint shaped as this value (a `Vec`'s as long as it).
     fn zero_like(&self) -> Self::Adjoint;
+
+    /// Whether an adjoint of this type must be shaped as its value before a callee's flat
+    /// adjoint is added to it: a derived type's (its fields' floats come back in one list),
+    /// and containers of one. A float's or a `Vec` of floats' need not be.
+    const SHAPED: bool = false;
+
+    /// The zero adjoint of a value passed to a call: shaped as the value where the type is
+    /// [`SHAPED`](Diff::SHAPED), the type's zero otherwise (no allocation for a `Vec` of
+    /// floats).
+    fn argument_zero(&self) -> Self::Adjoint {
+        Self::Adjoint::zero()
+    }
 }
 
 macro_rules! data {
@@ -88,12 +102,24 @@ impl<T: Diff> Diff for Vec<T> {
     fn zero_like(&self) -> Self::Adjoint {
         self.iter().map(T::zero_like).collect()
     }
+    const SHAPED: bool = T::SHAPED;
+    fn argument_zero(&self) -> Self::Adjoint {
+        self.as_slice().argument_zero()
+    }
 }
 
 impl<T: Diff> Diff for [T] {
     type Adjoint = Vec<T::Adjoint>;
     fn zero_like(&self) -> Self::Adjoint {
         self.iter().map(T::zero_like).collect()
+    }
+    const SHAPED: bool = T::SHAPED;
+    fn argument_zero(&self) -> Self::Adjoint {
+        if T::SHAPED {
+            self.iter().map(T::argument_zero).collect()
+        } else {
+            Vec::new()
+        }
     }
 }
 
@@ -102,12 +128,69 @@ impl<T: Diff, const N: usize> Diff for [T; N] {
     fn zero_like(&self) -> Self::Adjoint {
         core::array::from_fn(|index| self[index].zero_like())
     }
+    const SHAPED: bool = T::SHAPED;
+    fn argument_zero(&self) -> Self::Adjoint {
+        core::array::from_fn(|index| self[index].argument_zero())
+    }
 }
 
 impl<T: Diff + ?Sized> Diff for &T {
     type Adjoint = T::Adjoint;
     fn zero_like(&self) -> Self::Adjoint {
         (**self).zero_like()
+    }
+    const SHAPED: bool = T::SHAPED;
+    fn argument_zero(&self) -> Self::Adjoint {
+        (**self).argument_zero()
+    }
+}
+
+/// A box's adjoint is a [`BoxAdjoint`] of its content's (a recursive derived type holds its
+/// own type in a box).
+impl<T: Diff + ?Sized> Diff for Box<T> {
+    type Adjoint = BoxAdjoint<T::Adjoint>;
+    fn zero_like(&self) -> Self::Adjoint {
+        BoxAdjoint(Box::new((**self).zero_like()))
+    }
+    const SHAPED: bool = T::SHAPED;
+    fn argument_zero(&self) -> Self::Adjoint {
+        BoxAdjoint(Box::new((**self).argument_zero()))
+    }
+}
+
+/// The adjoint of a `Box<T>`: a box of `T`'s adjoint. (Its own type rather than `Box`, which
+/// is fundamental: an adjoint impl for it would overlap with the one for every scalar.)
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoxAdjoint<A>(pub Box<A>);
+
+impl<A> core::ops::Deref for BoxAdjoint<A> {
+    type Target = A;
+    fn deref(&self) -> &A {
+        &self.0
+    }
+}
+
+impl<A> core::ops::DerefMut for BoxAdjoint<A> {
+    fn deref_mut(&mut self) -> &mut A {
+        &mut self.0
+    }
+}
+
+impl<A: Adjoint> Adjoint for BoxAdjoint<A> {
+    fn zero() -> Self {
+        BoxAdjoint(Box::new(A::zero()))
+    }
+
+    fn accumulate(&mut self, contribution: Self) {
+        self.0.accumulate(*contribution.0);
+    }
+
+    fn negate(self) -> Self {
+        BoxAdjoint(Box::new((*self.0).negate()))
+    }
+
+    fn same_shape(&self, other: &Self) -> bool {
+        self.0.same_shape(&other.0)
     }
 }
 
@@ -128,6 +211,14 @@ impl<T: Diff> Diff for Option<T> {
     type Adjoint = Option<T::Adjoint>;
     fn zero_like(&self) -> Self::Adjoint {
         self.as_ref().map(T::zero_like)
+    }
+    const SHAPED: bool = T::SHAPED;
+    fn argument_zero(&self) -> Self::Adjoint {
+        if T::SHAPED {
+            self.as_ref().map(T::argument_zero)
+        } else {
+            None
+        }
     }
 }
 
@@ -271,6 +362,10 @@ macro_rules! tuples {
             type Adjoint = ($($name::Adjoint,)+);
             fn zero_like(&self) -> Self::Adjoint {
                 ($(self.$index.zero_like(),)+)
+            }
+            const SHAPED: bool = false $(|| $name::SHAPED)+;
+            fn argument_zero(&self) -> Self::Adjoint {
+                ($(self.$index.argument_zero(),)+)
             }
         }
 

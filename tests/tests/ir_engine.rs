@@ -398,6 +398,50 @@ fn everyday(x: f64, y: f64) -> f64 {
     total + p * q + plain_weight(7) * x
 }
 
+#[derive(Clone, Debug, PartialEq, ad_runtime::Differentiable)]
+pub struct Joint {
+    pub angle: f64,
+    pub lengths: Vec<f64>,
+    pub offset: (f64, f64),
+    #[no_grad]
+    pub stiffness: f64,
+    pub count: usize,
+    pub next: Option<Box<Joint>>,
+}
+
+#[derive(Clone, Debug, PartialEq, ad_runtime::Differentiable)]
+pub enum Part {
+    Rod(f64),
+    Plate { w: f64, h: f64 },
+}
+
+/// Matches the enum: taken by the previous engine, called from `arm` on the IR engine.
+#[forward]
+#[reverse]
+fn part_area(#[grad] p: &Part, x: f64) -> f64 {
+    match p {
+        Part::Rod(r) => r * x,
+        Part::Plate { w, h } => w * h * x,
+    }
+}
+
+/// A derived struct (nested in itself through `Option<Box<..>>`, a `Vec`, a tuple, a data
+/// field and a `#[no_grad]` float) and an enum, as `#[grad]` parameters: fields read, the
+/// values passed on whole to other differentiated functions.
+#[forward]
+#[reverse]
+fn arm(#[grad] j: &Joint, #[grad] p: &Part, x: f64) -> f64 {
+    let mut reach = j.offset.0 * x + j.offset.1 * j.stiffness;
+    for i in 0..j.lengths.len() {
+        reach += j.lengths[i] * (j.angle * (i + 1) as f64).cos();
+    }
+    let tail = match &j.next {
+        Some(next) => arm(next, p, x * 0.5),
+        None => part_area(p, x),
+    };
+    reach * j.count as f64 + tail
+}
+
 /// With the `ir-engine` feature, that the IR engine differentiated the function.
 macro_rules! on_ir_engine {
     ($($function:ident),*) => {$(
@@ -781,4 +825,41 @@ fn destructuring_assignments_tuple_fields_items_and_plain_calls() {
         everyday_vjp,
         &[(0.7, 0.3), (0.2, 1.4), (-0.5, 0.9), (1.2, -0.4)],
     );
+}
+
+#[test]
+fn derived_types_as_grad_parameters() {
+    on_ir_engine!(arm);
+    let leaf = Joint {
+        angle: 0.3,
+        lengths: vec![0.5, 1.5],
+        offset: (0.2, -0.4),
+        stiffness: 2.0,
+        count: 2,
+        next: None,
+    };
+    let root = Joint {
+        angle: -0.7,
+        lengths: vec![1.0, 0.25, 0.75],
+        offset: (1.1, 0.6),
+        stiffness: 0.5,
+        count: 3,
+        next: Some(Box::new(leaf)),
+    };
+    let mut rng = common::Rng::new(29);
+    for part in [Part::Rod(0.8), Part::Plate { w: 0.4, h: 1.3 }] {
+        // Each float of the joint and the part, and x, against forward mode along random
+        // directions (the dot-product identity), and the value against the plain function.
+        for _ in 0..3 {
+            let tj = common::random_like(&root, &mut rng);
+            let tp = common::random_like(&part, &mut rng);
+            let tx = rng.uniform(-1.0, 1.0);
+            let (value, along) = arm_jvp(&root, &part, 0.9, &tj, &tp, tx);
+            let (reverse_value, (dj, dp, dx)) = arm_grad(&root, &part, 0.9);
+            assert_eq!(value.to_bits(), arm(&root, &part, 0.9).to_bits());
+            assert_eq!(reverse_value.to_bits(), value.to_bits());
+            let dot = common::dot(&dj, &tj) + common::dot(&dp, &tp) + dx * tx;
+            approx::assert_relative_eq!(dot, along, epsilon = 1e-12, max_relative = 1e-12);
+        }
+    }
 }

@@ -63,6 +63,7 @@ fn branching(x: &[f64]) -> f64 {
     best + s
 }
 
+#[cfg(feature = "ir-engine")]
 fn gradients() -> String {
     let w: Vec<f64> = (0..7).map(|i| 0.3 * i as f64 - 0.8).collect();
     let mut lines = Vec::new();

@@ -12,7 +12,7 @@
 //! feature, a function whose every construct the IR lowers and emits goes through here, any
 //! other through the previous engine.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
@@ -112,18 +112,37 @@ fn companion_body_borrowing(
     Ok((tokens, reads_again))
 }
 
-fn call_values(body: &Body) -> HashSet<Value> {
-    let mut values = HashSet::new();
+/// How a value's adjoint starts when not from its type alone.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum CallValue {
+    /// A call's result: shaped as the value (the callee's pullback takes a cotangent of its
+    /// result's shape).
+    Result,
+    /// A value passed to a call: shaped as the value where its type needs it (a derived
+    /// type's adjoint comes back from the callee flat, and is added field by field).
+    Argument,
+}
+
+fn call_values(body: &Body) -> HashMap<Value, CallValue> {
+    let mut values = HashMap::new();
+    let mut arguments = Vec::new();
     for_each_stmt(&body.block, &mut |stmt| {
         if let Stmt::Let(Let {
             value,
-            rvalue: Rvalue::Call { .. },
+            rvalue: Rvalue::Call { args, .. },
             ..
         }) = stmt
         {
-            values.insert(*value);
+            values.insert(*value, CallValue::Result);
+            arguments.extend(args.iter().filter_map(|arg| match arg {
+                Operand::Value(arg) => Some(*arg),
+                _ => None,
+            }));
         }
     });
+    for argument in arguments {
+        values.entry(argument).or_insert(CallValue::Argument);
+    }
     values
 }
 
@@ -161,7 +180,7 @@ struct Emitter<'a> {
     /// The adjoint-type markers declared at the top (`mark`).
     markers: Vec<Ident>,
     /// Values defined by calls: their adjoints start as zeros of their shape (`mark`).
-    call_values: HashSet<Value>,
+    call_values: HashMap<Value, CallValue>,
     /// Top-level values the pullback captures.
     captured: Vec<Value>,
 }
@@ -218,7 +237,13 @@ impl Emitter<'_> {
                 };
                 let ir: TokenStream = IR.parse().expect("a path");
                 bind_params.push(quote!(let mut #adjoint = #ir::zero_like(#reference);));
-                adjoints.push(quote!(#adjoint));
+                if param.user_type.is_some() {
+                    // A derived type's adjoint goes to the caller flat, as every companion
+                    // gives it (`ad_runtime::__private::ir::FlatAdjoint`).
+                    adjoints.push(quote!(#ir::flatten(&#adjoint)));
+                } else {
+                    adjoints.push(quote!(#adjoint));
+                }
             }
         }
         let ir: TokenStream = IR.parse().expect("a path");
@@ -270,7 +295,7 @@ impl Emitter<'_> {
             #[allow(unused_imports)]
             use ::ad_runtime::__private::{
                 CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _, LiftOption as _,
-                LiftOther as _, LiftTuple as _,
+                LiftOther as _, LiftTuple as _, UnliftOther as _, UnliftScalar as _,
             };
         };
         if !boxed {
@@ -403,14 +428,20 @@ impl Emitter<'_> {
             Root::Var(var) => self.var_name(var),
         };
         if let Root::Value(value) = root {
-            // A callee's pullback takes a cotangent of its result's shape.
-            if self.call_values.contains(&value) {
+            // A callee's pullback takes a cotangent of its result's shape; a callee's adjoint
+            // of a derived type comes back flat and is added into one shaped as the value.
+            let zero = match self.call_values.get(&value) {
+                Some(CallValue::Result) => Some(quote!(#ir::zero_like(&#name))),
+                Some(CallValue::Argument) => Some(quote!(#ir::argument_zero(&#name))),
+                None => None,
+            };
+            if let Some(zero) = zero {
                 if depth == 0 {
-                    return quote!(let #marker = #ir::zero_like(&#name););
+                    return quote!(let #marker = #zero;);
                 }
                 let stack = self.zero_stack_name(value);
                 self.stacks.push((stack.clone(), depth));
-                return quote!(#stack.push(#ir::zero_like(&#name)););
+                return quote!(#stack.push(#zero););
             }
         }
         if depth == 0 && matches!(root, Root::Value(_)) {
@@ -538,9 +569,11 @@ impl Emitter<'_> {
             // Data entering the computation (`cfg.lo` of a data parameter): a float of it
             // becomes a constant of the scalar type, anything else stays as it is. Variables
             // hold what the body computed, already of the right type.
+            // A field of a derived type may be a `#[no_grad]` float: data, lifted too.
             Rvalue::Use(Operand::Place(place))
-                if matches!(place.root, Root::Value(_))
-                    && !self.activity.active.contains(&place.root) =>
+                if (matches!(place.root, Root::Value(_))
+                    && !self.activity.active.contains(&place.root))
+                    || reads_field(place) =>
             {
                 let read = self.place(place);
                 let scalar = names::scalar_param(place.span);
@@ -599,11 +632,15 @@ impl Emitter<'_> {
             // A call on data alone: the plain function, its result a constant of the scalar
             // type.
             Rvalue::Call { callee, args } if !self.is_active_call(args) => {
+                // Its float arguments carry no derivative: constants, back to plain floats.
                 let args = args.iter().map(|arg| match arg {
                     Operand::Constant(constant) if constant.kind == ConstantKind::Float => {
                         constant.tokens.clone()
                     }
-                    _ => self.operand(arg),
+                    _ => {
+                        let arg = self.operand(arg);
+                        quote!(::ad_runtime::__private::UnliftProbe::new(#arg).__ad_plain())
+                    }
                 });
                 let scalar = names::scalar_param(span);
                 quote_spanned!(span=>
@@ -1058,7 +1095,7 @@ impl Emitter<'_> {
                 if self.activity.is_useful_value(*value) && !self.is_param(Root::Value(*value)) {
                     let adjoint = self.value_adjoint(*value);
                     let marker = self.marker_name(Root::Value(*value));
-                    if !self.call_values.contains(value) {
+                    if !self.call_values.contains_key(value) {
                         adjoints.push(quote!(let mut #adjoint = #marker.zero();));
                     } else if depth == 0 {
                         adjoints.push(quote!(let mut #adjoint = #marker;));
@@ -1330,4 +1367,15 @@ fn elided_reference(ty: &syn::Type) -> bool {
         syn::Type::Group(group) => elided_reference(&group.elem),
         _ => false,
     }
+}
+
+/// Whether a place goes through a field (of a tuple or a derived type) or ends with a
+/// dereference (of a `Box`, say): its adjoint's type may differ from the read value's
+/// (`ir::AccumulateRead`).
+fn reads_field(place: &Place) -> bool {
+    place
+        .projections
+        .iter()
+        .any(|projection| matches!(projection, Projection::Field(_)))
+        || matches!(place.projections.last(), Some(Projection::Deref))
 }

@@ -46,14 +46,15 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         loops: Vec::new(),
         exit: None,
         reference_params: std::collections::HashSet::new(),
+        user_params: std::collections::HashSet::new(),
         float: function.float,
         items: Vec::new(),
         top_level_items: Vec::new(),
     };
     let mut params = Vec::new();
     for param in &function.params {
-        if param.receiver || param.user_type.is_some() {
-            return not_yet(&param.name, "methods and `#[grad]` parameters");
+        if param.receiver {
+            return not_yet(&param.name, "methods");
         }
         let root = if param.mutability.is_some() {
             Root::Var(lowering.new_var(&param.name))
@@ -64,6 +65,9 @@ pub fn lower(function: &Function) -> Lowered<Body> {
             }
             Root::Value(value)
         };
+        if param.user_type.is_some() {
+            lowering.user_params.insert(root);
+        }
         lowering.bind(&param.name, root);
         params.push(root);
     }
@@ -114,6 +118,8 @@ struct Lowering {
     exit: Option<FunctionExit>,
     /// Parameters declared as references (`&[f64]`): `for x in v` borrows their elements.
     reference_params: std::collections::HashSet<Value>,
+    /// `#[grad]` parameters of derived types: a method called on one is the type's own.
+    user_params: std::collections::HashSet<Root>,
     /// The function's float type, which types written in the body name.
     float: crate::ast::FloatType,
     /// The items of the function's top-level block, and the addresses of their statements.
@@ -605,6 +611,11 @@ impl Lowering {
                     || OPTION_DATA_METHODS.contains(&method.as_str())
                 {
                     let receiver = self.receiver(&call.receiver, stmts)?;
+                    if matches!(&receiver, Operand::Place(place)
+                        if place.projections.is_empty() && self.user_params.contains(&place.root))
+                    {
+                        return not_yet(&call.method, "methods of derived types");
+                    }
                     let args = call
                         .args
                         .iter()

@@ -37,6 +37,38 @@ pub fn accumulate_argument<A: AccumulateArgument<C>, C>(adjoint: &mut A, contrib
     adjoint.accumulate_argument(contribution);
 }
 
+/// How the adjoint of a field read adds to the field's: a `#[no_grad]` float field of a
+/// derived type is data (its adjoint is `NoAdjoint`), though the read is lifted to a scalar;
+/// a read through a `Box` adds to the boxed adjoint.
+pub trait AccumulateRead<C> {
+    fn accumulate_read(&mut self, contribution: C);
+}
+
+impl<A: Adjoint> AccumulateRead<A> for A {
+    #[inline(always)]
+    fn accumulate_read(&mut self, contribution: A) {
+        self.accumulate(contribution);
+    }
+}
+
+impl<S: Scalar> AccumulateRead<S> for NoAdjoint {
+    #[inline(always)]
+    fn accumulate_read(&mut self, _: S) {}
+}
+
+/// `*b` of a `Box`: its adjoint adds to the boxed one.
+impl<A: Adjoint> AccumulateRead<A> for crate::adjoint::BoxAdjoint<A> {
+    #[inline(always)]
+    fn accumulate_read(&mut self, contribution: A) {
+        self.0.accumulate(contribution);
+    }
+}
+
+#[inline(always)]
+pub fn accumulate_read<A: AccumulateRead<C>, C>(adjoint: &mut A, contribution: C) {
+    adjoint.accumulate_read(contribution);
+}
+
 /// The adjoint of a variable about to be overwritten, leaving zero behind.
 #[inline(always)]
 pub fn take<T: Adjoint>(adjoint: &mut T) -> T {
@@ -216,6 +248,12 @@ impl<A: Adjoint> AdjointOf<A> {
     }
 }
 
+/// The zero adjoint of a value passed to a call (`Diff::argument_zero`).
+#[inline(always)]
+pub fn argument_zero<T: crate::adjoint::Diff + ?Sized>(value: &T) -> T::Adjoint {
+    value.argument_zero()
+}
+
 #[inline(always)]
 pub fn adjoint_of<T: crate::adjoint::Diff + ?Sized>(_: &T) -> AdjointOf<T::Adjoint> {
     AdjointOf(core::marker::PhantomData)
@@ -337,4 +375,120 @@ pub fn check_cotangent<A: Adjoint>(expected: &A, cotangent: &A) {
         expected.same_shape(cotangent),
         "a cotangent must have the result's shape (the lengths of the `Vec`s in the result)"
     );
+}
+
+/// An adjoint as the flat list of its floats, in the order of
+/// [`Differentiable::for_each`](crate::Differentiable::for_each): how a reverse companion
+/// gives the adjoint of a `#[grad]` parameter of a derived type, and takes it back from a
+/// callee.
+pub trait FlatAdjoint<S> {
+    /// Appends the floats.
+    fn flatten_into(&self, out: &mut Vec<S>);
+    /// Adds floats taken in that order.
+    fn add_flat(&mut self, flat: &mut dyn Iterator<Item = S>);
+}
+
+impl<S: Scalar> FlatAdjoint<S> for S {
+    #[inline(always)]
+    fn flatten_into(&self, out: &mut Vec<S>) {
+        out.push(*self);
+    }
+
+    #[inline(always)]
+    fn add_flat(&mut self, flat: &mut dyn Iterator<Item = S>) {
+        match flat.next() {
+            Some(part) => *self += part,
+            None => crate::__private::shapes_differ("the adjoint's floats and the value's"),
+        }
+    }
+}
+
+macro_rules! flat_tuples {
+    ($(($($name:ident $index:tt),+))*) => {$(
+        impl<S, $($name: FlatAdjoint<S>),+> FlatAdjoint<S> for ($($name,)+) {
+            fn flatten_into(&self, out: &mut Vec<S>) {
+                $(self.$index.flatten_into(out);)+
+            }
+
+            fn add_flat(&mut self, flat: &mut dyn Iterator<Item = S>) {
+                $(self.$index.add_flat(flat);)+
+            }
+        }
+    )*};
+}
+
+flat_tuples! {
+    (A 0)
+    (A 0, B 1)
+    (A 0, B 1, C 2)
+    (A 0, B 1, C 2, D 3)
+    (A 0, B 1, C 2, D 3, E 4)
+    (A 0, B 1, C 2, D 3, E 4, F 5)
+}
+
+impl<S> FlatAdjoint<S> for NoAdjoint {
+    #[inline(always)]
+    fn flatten_into(&self, _: &mut Vec<S>) {}
+
+    #[inline(always)]
+    fn add_flat(&mut self, _: &mut dyn Iterator<Item = S>) {}
+}
+
+impl<S, A: FlatAdjoint<S>> FlatAdjoint<S> for Vec<A> {
+    fn flatten_into(&self, out: &mut Vec<S>) {
+        self.iter().for_each(|part| part.flatten_into(out));
+    }
+
+    fn add_flat(&mut self, flat: &mut dyn Iterator<Item = S>) {
+        self.iter_mut().for_each(|part| part.add_flat(flat));
+    }
+}
+
+impl<S, A: FlatAdjoint<S>, const N: usize> FlatAdjoint<S> for [A; N] {
+    fn flatten_into(&self, out: &mut Vec<S>) {
+        self.iter().for_each(|part| part.flatten_into(out));
+    }
+
+    fn add_flat(&mut self, flat: &mut dyn Iterator<Item = S>) {
+        self.iter_mut().for_each(|part| part.add_flat(flat));
+    }
+}
+
+impl<S, A: FlatAdjoint<S>> FlatAdjoint<S> for Option<A> {
+    fn flatten_into(&self, out: &mut Vec<S>) {
+        if let Some(part) = self {
+            part.flatten_into(out);
+        }
+    }
+
+    fn add_flat(&mut self, flat: &mut dyn Iterator<Item = S>) {
+        if let Some(part) = self {
+            part.add_flat(flat);
+        }
+    }
+}
+
+impl<S, A: FlatAdjoint<S>> FlatAdjoint<S> for crate::adjoint::BoxAdjoint<A> {
+    fn flatten_into(&self, out: &mut Vec<S>) {
+        self.0.flatten_into(out);
+    }
+
+    fn add_flat(&mut self, flat: &mut dyn Iterator<Item = S>) {
+        self.0.add_flat(flat);
+    }
+}
+
+impl<S, A: AccumulateArgument<Vec<S>>> AccumulateArgument<Vec<S>>
+    for crate::adjoint::BoxAdjoint<A>
+{
+    fn accumulate_argument(&mut self, contribution: Vec<S>) {
+        self.0.accumulate_argument(contribution);
+    }
+}
+
+/// The flat adjoint of a `#[grad]` parameter, for the companion's caller.
+pub fn flatten<S, A: FlatAdjoint<S>>(adjoint: &A) -> Vec<S> {
+    let mut out = Vec::new();
+    adjoint.flatten_into(&mut out);
+    out
 }

@@ -23,6 +23,10 @@ impl Emitter<'_> {
         let ir = self.ir();
         let mut tokens = TokenStream::new();
         match rvalue {
+            // A field read may have been lifted from a `#[no_grad]` float field.
+            Rvalue::Use(operand @ Operand::Place(place)) if super::reads_field(place) => {
+                tokens.extend(self.contribute_with(operand, cotangent, "accumulate_read")?);
+            }
             Rvalue::Use(operand)
             | Rvalue::Take(operand)
             | Rvalue::Duplicate {
