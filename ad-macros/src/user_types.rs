@@ -90,6 +90,36 @@ impl UserTypes {
         ))
     }
 
+    /// The aliases of the types' adjoints (reverse mode on the AD-IR), beside `aliases`:
+    /// `type __ad_adjoint0_Point<__T> = <<Point as Differentiable>::Over<__T> as Diff>::Adjoint;`.
+    pub fn adjoint_aliases(&self) -> TokenStream {
+        let aliases = self
+            .types
+            .iter()
+            .filter(|(path, _)| !path.is_ident("Self"))
+            .map(|(path, alias)| {
+                let span = path.segments[path.segments.len() - 1].ident.span();
+                let adjoint = adjoint_alias(alias);
+                let projection = quote_spanned! {span=>
+                    <<#path as ::ad_runtime::Differentiable>::Over<__T>
+                        as ::ad_runtime::adjoint::Diff>::Adjoint
+                };
+                quote! {
+                    #[allow(non_camel_case_types, dead_code)]
+                    type #adjoint<__T> = #projection;
+                }
+            });
+        quote!(#(#aliases)*)
+    }
+
+    /// `twin_path`, through the adjoint's alias: the adjoint of a value built by `path`.
+    pub fn adjoint_path(&self, path: &Path, scalar: &TokenStream) -> Option<Path> {
+        let mut twin = self.twin_path(path, scalar)?;
+        let first = &mut twin.segments[0].ident;
+        *first = adjoint_alias(first);
+        Some(twin)
+    }
+
     /// `Point` (a struct expression or pattern) or `List::Cons` (a variant): the same path
     /// through the twin's alias over `scalar`, or `None` if it names no user type.
     pub fn twin_path(&self, path: &Path, scalar: &TokenStream) -> Option<Path> {
@@ -124,12 +154,35 @@ impl UserTypes {
     }
 }
 
+/// `__ad_twin0_Point` to `__ad_adjoint0_Point`.
+fn adjoint_alias(twin: &Ident) -> Ident {
+    let name = twin.to_string().replacen("__ad_twin", "__ad_adjoint", 1);
+    Ident::new(&name, twin.span())
+}
+
 fn same_path(a: &Path, b: &Path) -> bool {
     a.to_token_stream().to_string() == b.to_token_stream().to_string()
 }
 
 impl UserTypes {
     /// Points the paths of a pattern (not its sub-patterns) at the twins over `scalar`.
+    /// `rewrite_pattern` on a pattern and every pattern inside it.
+    pub fn rewrite_pattern_deep(&self, pat: &mut syn::Pat, scalar: &TokenStream) {
+        struct Deep<'a>(&'a UserTypes, &'a TokenStream);
+        impl syn::visit_mut::VisitMut for Deep<'_> {
+            fn visit_pat_mut(&mut self, pat: &mut syn::Pat) {
+                self.0.rewrite_pattern(pat, self.1);
+                syn::visit_mut::visit_pat_mut(self, pat);
+            }
+        }
+        syn::visit_mut::VisitMut::visit_pat_mut(&mut Deep(self, scalar), pat);
+    }
+
+    /// Whether a pattern's path names one of the types (or one of their variants).
+    pub fn names_type(&self, path: &Path) -> bool {
+        self.twin_path(path, &quote!(__S)).is_some()
+    }
+
     pub fn rewrite_pattern(&self, pat: &mut syn::Pat, scalar: &TokenStream) {
         let path = match pat {
             syn::Pat::Struct(structure) if structure.qself.is_none() => &mut structure.path,

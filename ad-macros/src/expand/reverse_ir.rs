@@ -290,8 +290,12 @@ impl Emitter<'_> {
             )
         };
         let items = &body.items;
+        let twins = body.user_types.aliases();
+        let adjoints_of_types = body.user_types.adjoint_aliases();
         let imports = quote! {
             #(#items)*
+            #twins
+            #adjoints_of_types
             #[allow(unused_imports)]
             use ::ad_runtime::__private::{
                 CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _, LiftOption as _,
@@ -706,15 +710,42 @@ impl Emitter<'_> {
                 pattern,
                 names,
             } => {
-                // The pattern as the user wrote it, on the scrutinee as the user gave it: the
-                // names bind by value or by reference as they do in the user's code.
+                // The pattern as the user wrote it (a derived type's paths through the twins),
+                // on the scrutinee as the user gave it: the names bind by value or by
+                // reference as they do in the user's code.
                 let scrutinee = self.operand(scrutinee);
+                let mut pattern = (**pattern).clone();
+                let scalar = names::scalar_param(span).into_token_stream();
+                self.body
+                    .user_types
+                    .rewrite_pattern_deep(&mut pattern, &scalar);
+                // A `#[no_grad]` float field of a derived type is bound as a plain float:
+                // lifted, as a field read is.
+                let names = names.iter().map(|name| {
+                    quote!(::ad_runtime::__private::LiftProbe::new(#name).__ad_lift::<#scalar>())
+                });
                 quote_spanned! {span=>
                     match #scrutinee {
                         #pattern => (#(#names,)*),
                         #[allow(unreachable_patterns)]
                         _ => ::core::unreachable!(),
                     }
+                }
+            }
+            Rvalue::Construct {
+                twin, fields, form, ..
+            } => {
+                let members = fields.iter().map(|(member, _)| member);
+                let values: Vec<TokenStream> = fields
+                    .iter()
+                    .map(|(_, value)| self.operand(value))
+                    .collect();
+                match form {
+                    ConstructForm::Named => {
+                        quote_spanned!(span=> #twin { #(#members: #values),* })
+                    }
+                    ConstructForm::Tuple => quote_spanned!(span=> #twin(#(#values),*)),
+                    ConstructForm::Unit => quote_spanned!(span=> #twin),
                 }
             }
             Rvalue::Duplicate { receiver, method } => {

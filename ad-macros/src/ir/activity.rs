@@ -93,6 +93,7 @@ pub fn differentiable_operands(rvalue: &Rvalue) -> Vec<&Operand> {
         Rvalue::Cast(operand, ty) if float_of_type(ty).is_some() => vec![operand],
         Rvalue::Call { args, .. } => args.iter().collect(),
         Rvalue::Ref(place) => vec![place],
+        Rvalue::Construct { fields, .. } => fields.iter().map(|(_, value)| value).collect(),
         Rvalue::Repeat(_, element, _) => vec![element],
         Rvalue::Elements(_, elements) | Rvalue::Tuple(elements) => elements.iter().collect(),
         Rvalue::Cast(..)

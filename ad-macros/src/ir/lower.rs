@@ -50,6 +50,7 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         float: function.float,
         items: Vec::new(),
         top_level_items: Vec::new(),
+        user_types: crate::user_types::UserTypes::of(function),
     };
     let mut params = Vec::new();
     for param in &function.params {
@@ -103,6 +104,7 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         params,
         block,
         items: lowering.items,
+        user_types: lowering.user_types,
     })
 }
 
@@ -125,6 +127,8 @@ struct Lowering {
     /// The items of the function's top-level block, and the addresses of their statements.
     items: Vec<syn::Item>,
     top_level_items: Vec<usize>,
+    /// The derived types of the `#[grad]` parameters, whose values the body may build.
+    user_types: crate::user_types::UserTypes,
 }
 
 impl Lowering {
@@ -510,6 +514,15 @@ impl Lowering {
                         }
                     }
                 }
+                if let Some(rvalue) = self.construct(&path.path, ConstructForm::Unit, Vec::new()) {
+                    let value = self.new_value(None, span);
+                    stmts.push(Stmt::Let(Let {
+                        value,
+                        rvalue,
+                        span,
+                    }));
+                    return Ok(Operand::Value(value));
+                }
                 // `None` is an option of whatever type the code around it gives it; any other
                 // path is lifted to the scalar type when it turns out to be a float.
                 let kind = if is_none_path(&path.path) {
@@ -664,6 +677,7 @@ impl Lowering {
                     span: repeat.len.span(),
                 }),
             ),
+            Expr::Struct(structure) => self.construct_struct(structure, stmts)?,
             Expr::Range(range) => Rvalue::Range {
                 start: match &range.start {
                     Some(start) => Some(self.operand(start, stmts)?),
@@ -747,6 +761,20 @@ impl Lowering {
         if patterns::is_some_path(&func.path) && args.len() == 1 {
             return Ok(Rvalue::Some(args.remove(0)));
         }
+        let fields: Vec<(syn::Member, Operand)> = args
+            .iter()
+            .enumerate()
+            .map(|(index, arg)| {
+                let member = syn::Member::Unnamed(syn::Index {
+                    index: index as u32,
+                    span: call.func.span(),
+                });
+                (member, arg.clone())
+            })
+            .collect();
+        if let Some(rvalue) = self.construct(&func.path, ConstructForm::Tuple, fields) {
+            return Ok(rvalue);
+        }
         match (segments.as_slice(), args.len()) {
             ([vec, new], 0) if vec == "Vec" && new == "new" => return Ok(Rvalue::EmptyVec(None)),
             ([vec, with], 1) if vec == "Vec" && with == "with_capacity" => {
@@ -784,6 +812,53 @@ impl Lowering {
             }),
             _ => not_yet(&call.func, "calls of this function"),
         }
+    }
+
+    /// `Point { x, y }` of a derived type.
+    fn construct_struct(
+        &mut self,
+        structure: &syn::ExprStruct,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Rvalue> {
+        if structure.qself.is_some() || structure.rest.is_some() || structure.dot2_token.is_some() {
+            return not_yet(structure, "struct literals with `..`");
+        }
+        let mut fields = Vec::new();
+        for field in &structure.fields {
+            fields.push((field.member.clone(), self.operand(&field.expr, stmts)?));
+        }
+        match self.construct(&structure.path, ConstructForm::Named, fields) {
+            Some(rvalue) => Ok(rvalue),
+            None => not_yet(
+                structure,
+                "struct literals of types that are not `#[grad]` parameters' types",
+            ),
+        }
+    }
+
+    /// A value built by `path` (a struct, a variant), when it names the type of a `#[grad]`
+    /// parameter: through the twin's alias, the adjoint's for the backward sweep.
+    fn construct(
+        &self,
+        path: &syn::Path,
+        form: ConstructForm,
+        fields: Vec<(syn::Member, Operand)>,
+    ) -> Option<Rvalue> {
+        // `W3::norm(q)` is an associated function, `Shape::Circle(r)` a variant: by case, as
+        // Rust's naming conventions have it.
+        let last = path.segments.last()?.ident.to_string();
+        if !last.starts_with(|c: char| c.is_uppercase()) {
+            return None;
+        }
+        let scalar = crate::names::scalar_param(path.span()).to_token_stream();
+        let twin = self.user_types.twin_path(path, &scalar)?;
+        let adjoint = self.user_types.adjoint_path(path, &scalar)?;
+        Some(Rvalue::Construct {
+            twin,
+            adjoint,
+            fields,
+            form,
+        })
     }
 
     /// The receiver of a method that reads it (`v.len()`, `v.to_vec()`): the place itself

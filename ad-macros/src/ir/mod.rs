@@ -188,6 +188,15 @@ pub enum Rvalue {
         pattern: Box<syn::Pat>,
         names: Vec<Ident>,
     },
+    /// A value of a derived type built in the body (`Point { x, y }`, `Shape::Circle(r)`,
+    /// `Shape::Empty`): the twin's path over the scalar type, the adjoint's, and each field's
+    /// value (tuple fields by index).
+    Construct {
+        twin: syn::Path,
+        adjoint: syn::Path,
+        fields: Vec<(Member, Operand)>,
+        form: ConstructForm,
+    },
     /// `v.clone()`, `v.to_vec()`, `v.to_owned()`: a copy, whose adjoint goes to the original.
     Duplicate {
         receiver: Operand,
@@ -199,6 +208,17 @@ pub enum Rvalue {
         end: Option<Operand>,
         inclusive: bool,
     },
+}
+
+/// How a constructor is written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum ConstructForm {
+    /// `T { a: x, b: y }`.
+    Named,
+    /// `T(x, y)`.
+    Tuple,
+    /// `T` (a unit variant).
+    Unit,
 }
 
 /// What `vec![..]` and `[..]` build.
@@ -277,6 +297,9 @@ pub struct Body {
     /// Items declared in the body (`const`s, helper `fn`s, `use`s): ordinary code, kept as
     /// written where the derivative code can name them.
     pub items: Vec<syn::Item>,
+    /// The derived types of the `#[grad]` parameters: their twins and adjoints are named
+    /// through aliases declared at the top of the derivative code.
+    pub user_types: crate::user_types::UserTypes,
 }
 
 impl Body {

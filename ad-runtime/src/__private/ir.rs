@@ -69,6 +69,32 @@ pub fn accumulate_read<A: AccumulateRead<C>, C>(adjoint: &mut A, contribution: C
     adjoint.accumulate_read(contribution);
 }
 
+/// The adjoint of a field rebuilt from the adjoint of the value a pattern bound to it: the
+/// same, or nothing for a `#[no_grad]` float field (its value was read as a float, its adjoint
+/// is `NoAdjoint`).
+pub trait FieldAdjoint<C> {
+    fn field_adjoint(contribution: C) -> Self;
+}
+
+impl<A: Adjoint> FieldAdjoint<A> for A {
+    #[inline(always)]
+    fn field_adjoint(contribution: A) -> A {
+        contribution
+    }
+}
+
+impl<S: Scalar> FieldAdjoint<S> for NoAdjoint {
+    #[inline(always)]
+    fn field_adjoint(_: S) -> NoAdjoint {
+        NoAdjoint
+    }
+}
+
+#[inline(always)]
+pub fn field_adjoint<C, T: FieldAdjoint<C>>(contribution: C) -> T {
+    T::field_adjoint(contribution)
+}
+
 /// The adjoint of a variable about to be overwritten, leaving zero behind.
 #[inline(always)]
 pub fn take<T: Adjoint>(adjoint: &mut T) -> T {

@@ -45,7 +45,7 @@ impl Emitter<'_> {
                 pattern,
                 names,
             } => {
-                let adjoint = pattern_adjoint(pattern, names);
+                let adjoint = pattern_adjoint(pattern, names, &self.body.user_types);
                 let contribution = self.contribute(scrutinee, adjoint)?;
                 tokens.extend(quote!({ let __ad_c = #cotangent; #contribution }));
             }
@@ -121,7 +121,36 @@ impl Emitter<'_> {
                 }
                 tokens.extend(quote!({ let __ad_c = #pullback(#cotangent); #contributions }));
             }
+            Rvalue::Ref(place @ Operand::Place(inner)) if super::reads_field(inner) => {
+                tokens.extend(self.contribute_with(place, cotangent, "accumulate_read")?);
+            }
             Rvalue::Ref(place) => tokens.extend(self.contribute(place, cotangent)?),
+            // The cotangent is the adjoint of the same variant: each field's goes to its value.
+            Rvalue::Construct {
+                adjoint,
+                fields,
+                form,
+                ..
+            } => {
+                let mut bindings = Vec::new();
+                let mut contributions = TokenStream::new();
+                for (index, (_, value)) in fields.iter().enumerate() {
+                    let binding = format_ident!("__ad_field_{}", index);
+                    contributions.extend(self.contribute(value, quote!(#binding))?);
+                    bindings.push(binding);
+                }
+                let members = fields.iter().map(|(member, _)| member);
+                let pattern = match form {
+                    ConstructForm::Named => quote!(#adjoint { #(#members: #bindings),* }),
+                    ConstructForm::Tuple => quote!(#adjoint(#(#bindings),*)),
+                    ConstructForm::Unit => return Ok(tokens),
+                };
+                tokens.extend(quote! {
+                    if let #pattern = #cotangent {
+                        #contributions
+                    }
+                });
+            }
             Rvalue::Repeat(_, element, _) => {
                 tokens.extend(self.contribute(element, quote!(#ir::repeat_back(#cotangent)))?);
             }
@@ -166,7 +195,11 @@ impl Emitter<'_> {
 /// The adjoint of the value an extraction pattern matched, given the adjoint of the tuple of
 /// its names' values, `__ad_c`: the pattern built as an expression over adjoints, zero where
 /// it binds nothing (`(_, Some(b))` gives `(zero, Some(__ad_c.0))`).
-fn pattern_adjoint(pattern: &syn::Pat, names: &[Ident]) -> TokenStream {
+fn pattern_adjoint(
+    pattern: &syn::Pat,
+    names: &[Ident],
+    user_types: &crate::user_types::UserTypes,
+) -> TokenStream {
     use syn::Pat;
     let zero = quote!(::ad_runtime::__private::ir::zero());
     let mut bound = Vec::new();
@@ -174,30 +207,44 @@ fn pattern_adjoint(pattern: &syn::Pat, names: &[Ident]) -> TokenStream {
     if bound.is_empty() {
         return zero;
     }
+    let part = |pattern: &syn::Pat| pattern_adjoint(pattern, names, user_types);
+    let scalar = crate::names::scalar_param(proc_macro2::Span::call_site()).into_token_stream();
     match pattern {
         Pat::Ident(binding) => match names.iter().position(|name| *name == binding.ident) {
             Some(index) => {
                 let index = syn::Index::from(index);
-                quote!(__ad_c.#index)
+                quote!(::ad_runtime::__private::ir::field_adjoint(__ad_c.#index))
             }
             None => zero,
         },
-        Pat::Paren(paren) => pattern_adjoint(&paren.pat, names),
+        Pat::Paren(paren) => part(&paren.pat),
         // A reference's adjoint is its referent's.
-        Pat::Reference(reference) => pattern_adjoint(&reference.pat, names),
+        Pat::Reference(reference) => part(&reference.pat),
         Pat::Tuple(tuple) => {
-            let parts = tuple.elems.iter().map(|part| pattern_adjoint(part, names));
+            let parts = tuple.elems.iter().map(part);
             quote!((#(#parts,)*))
         }
-        // `Some(..)`, the only variant an extraction pattern has: an option's adjoint is an
-        // option.
-        Pat::TupleStruct(variant) => {
-            let parts = variant
-                .elems
-                .iter()
-                .map(|part| pattern_adjoint(part, names));
-            quote!(::core::option::Option::Some(#(#parts),*))
-        }
+        // A derived type's variant: the same variant of its adjoint (every field is in the
+        // pattern: a `..` only stands where nothing is bound).
+        Pat::TupleStruct(variant) => match user_types.adjoint_path(&variant.path, &scalar) {
+            Some(adjoint) => {
+                let parts = variant.elems.iter().map(part);
+                quote!(#adjoint(#(#parts),*))
+            }
+            // `Some(..)`: an option's adjoint is an option.
+            None => {
+                let parts = variant.elems.iter().map(part);
+                quote!(::core::option::Option::Some(#(#parts),*))
+            }
+        },
+        Pat::Struct(structure) => match user_types.adjoint_path(&structure.path, &scalar) {
+            Some(adjoint) => {
+                let members = structure.fields.iter().map(|field| &field.member);
+                let parts = structure.fields.iter().map(|field| part(&field.pat));
+                quote!(#adjoint { #(#members: #parts),* })
+            }
+            None => zero,
+        },
         _ => zero,
     }
 }
@@ -217,6 +264,10 @@ fn collect_names<'p>(pattern: &'p syn::Pat, names: &[Ident], bound: &mut Vec<&'p
             .elems
             .iter()
             .for_each(|part| collect_names(part, names, bound)),
+        Pat::Struct(structure) => structure
+            .fields
+            .iter()
+            .for_each(|field| collect_names(&field.pat, names, bound)),
         _ => {}
     }
 }

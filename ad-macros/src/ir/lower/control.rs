@@ -68,7 +68,7 @@ impl Lowering {
             return not_yet(scrutinee_expr, "`match` on this");
         }
         for arm in arms {
-            patterns::bindings(&arm.pat)?;
+            patterns::bindings(&arm.pat, &self.user_types)?;
         }
         self.match_arms(arms, &scrutinee, span, stmts)
     }
@@ -96,10 +96,7 @@ impl Lowering {
         let matched = self.new_value(None, arm_span);
         stmts.push(Stmt::Let(Let {
             value: matched,
-            rvalue: Rvalue::Matches(
-                scrutinee.clone(),
-                Box::new(patterns::without_bindings(&arm.pat)),
-            ),
+            rvalue: Rvalue::Matches(scrutinee.clone(), Box::new(self.tested_pattern(&arm.pat))),
             span: arm_span,
         }));
         // With a guard: `if matched { guard } else { false }`, the guard seeing the binding.
@@ -156,6 +153,15 @@ impl Lowering {
         Ok(result.map(Operand::Value))
     }
 
+    /// The pattern a branch tests (`matches!`): without its names, a derived type's paths
+    /// through the twins.
+    fn tested_pattern(&self, pat: &Pat) -> Pat {
+        let mut tested = patterns::without_bindings(pat);
+        let scalar = quote::ToTokens::to_token_stream(&crate::names::scalar_param(pat.span()));
+        self.user_types.rewrite_pattern_deep(&mut tested, &scalar);
+        tested
+    }
+
     /// Binds the names of an arm's pattern, in the branch where it matched: a name for the
     /// whole (`v`, `v @ 1..=3`) to the scrutinee, a name inside (`Some(v)`, `(a, _)`) to its
     /// part ([`Rvalue::Extract`]).
@@ -170,14 +176,14 @@ impl Lowering {
                 && whole.by_ref.is_none()
                 && whole.mutability.is_none()
             {
-                patterns::bindings(pat)?;
+                patterns::bindings(pat, &self.user_types)?;
                 if let Operand::Value(value) = scrutinee {
                     self.bind(&whole.ident, Root::Value(*value));
                     return Ok(());
                 }
             }
         }
-        let bindings = patterns::bindings(pat)?;
+        let bindings = patterns::bindings(pat, &self.user_types)?;
         if bindings.is_empty() {
             return Ok(());
         }

@@ -10,6 +10,7 @@ use proc_macro2::Span;
 use syn::{Ident, Pat};
 
 use super::{not_yet, Lowered};
+use crate::user_types::UserTypes;
 
 /// A name a pattern binds, and whether it is `mut`.
 pub(super) struct Binding {
@@ -39,14 +40,16 @@ pub(super) fn is_some_path(path: &syn::Path) -> bool {
     )
 }
 
-/// The names `pat` binds, or what stops the IR engine from taking it apart.
-pub(super) fn bindings(pat: &Pat) -> Lowered<Vec<Binding>> {
+/// The names `pat` binds, or what stops the IR engine from taking it apart. `user_types`:
+/// the derived types whose patterns the engine takes (those of `#[grad]` parameters).
+pub(super) fn bindings(pat: &Pat, user_types: &UserTypes) -> Lowered<Vec<Binding>> {
     let mut found = Vec::new();
-    collect(pat, &mut found)?;
+    collect(pat, user_types, &mut found)?;
     Ok(found)
 }
 
-fn collect(pat: &Pat, found: &mut Vec<Binding>) -> Lowered<()> {
+fn collect(pat: &Pat, user_types: &UserTypes, found: &mut Vec<Binding>) -> Lowered<()> {
+    let collect = |pat: &Pat, found: &mut Vec<Binding>| collect(pat, user_types, found);
     match pat {
         Pat::Ident(binding) if !is_binding_name(&binding.ident) && binding.subpat.is_none() => {
             Ok(())
@@ -88,7 +91,39 @@ fn collect(pat: &Pat, found: &mut Vec<Binding>) -> Lowered<()> {
             }
             Ok(())
         }
-        Pat::Struct(_) | Pat::TupleStruct(_) => not_yet(pat, "patterns of user types"),
+        // A derived type's: its adjoint is built by the same pattern over the adjoint type,
+        // which needs every field (a `..` may stand only where no name is bound).
+        Pat::TupleStruct(variant) if user_types.names_type(&variant.path) => {
+            let before = found.len();
+            variant
+                .elems
+                .iter()
+                .filter(|part| !matches!(part, Pat::Rest(_)))
+                .try_for_each(|part| collect(part, found))?;
+            let rest = variant
+                .elems
+                .iter()
+                .any(|part| matches!(part, Pat::Rest(_)));
+            if rest && found.len() > before {
+                return not_yet(pat, "`..` beside names in patterns of derived types");
+            }
+            Ok(())
+        }
+        Pat::Struct(structure) if user_types.names_type(&structure.path) => {
+            let before = found.len();
+            structure
+                .fields
+                .iter()
+                .try_for_each(|field| collect(&field.pat, found))?;
+            if structure.rest.is_some() && found.len() > before {
+                return not_yet(pat, "`..` beside names in patterns of derived types");
+            }
+            Ok(())
+        }
+        Pat::Struct(_) | Pat::TupleStruct(_) => not_yet(
+            pat,
+            "patterns of types that are not `#[grad]` parameters' types",
+        ),
         _ => not_yet(pat, "this pattern"),
     }
 }
@@ -149,6 +184,18 @@ fn rewrite_in_place(pat: &mut Pat, rename: &dyn Fn(&Ident) -> Option<Ident>) {
             .cases
             .iter_mut()
             .for_each(|case| rewrite_in_place(case, rename)),
+        Pat::Struct(structure) => structure.fields.iter_mut().for_each(|field| {
+            rewrite_in_place(&mut field.pat, rename);
+            // `{ w }` stays `{ w }` when `w` is bound still, and becomes `{ w: _ }` otherwise.
+            let shorthand = matches!((&field.member, &*field.pat),
+                (syn::Member::Named(member), Pat::Ident(binding))
+                    if binding.ident == *member && binding.subpat.is_none());
+            field.colon_token = if shorthand {
+                None
+            } else {
+                Some(Default::default())
+            };
+        }),
         _ => {}
     }
 }
