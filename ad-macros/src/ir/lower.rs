@@ -54,8 +54,10 @@ pub fn lower(function: &Function) -> Lowered<Body> {
     };
     let mut params = Vec::new();
     for param in &function.params {
-        if param.receiver {
-            return not_yet(&param.name, "methods");
+        // `&self` and `self` are `#[grad]` parameters of the type; `&mut self` is not taken.
+        if param.receiver && matches!(&param.ty, syn::Type::Reference(r) if r.mutability.is_some())
+        {
+            return not_yet(&param.name, "`&mut self` methods");
         }
         let root = if param.mutability.is_some() {
             Root::Var(lowering.new_var(&param.name))
@@ -580,6 +582,18 @@ impl Lowering {
                     return not_yet(expr, "method calls with a turbofish");
                 }
                 let method = call.method.to_string();
+                // A method of a derived type is the type's own, whatever its name (`abs`).
+                let on_user_value = match &*call.receiver {
+                    Expr::Path(path) => path
+                        .path
+                        .get_ident()
+                        .and_then(|ident| self.resolve(ident))
+                        .is_some_and(|root| self.user_params.contains(&root)),
+                    _ => false,
+                };
+                if on_user_value {
+                    return not_yet(&call.method, "methods of derived types");
+                }
                 if let Some(rule) = float_method_rule(&method, call.args.len()) {
                     let receiver = self.operand(&call.receiver, stmts)?;
                     let args = call
@@ -624,11 +638,6 @@ impl Lowering {
                     || OPTION_DATA_METHODS.contains(&method.as_str())
                 {
                     let receiver = self.receiver(&call.receiver, stmts)?;
-                    if matches!(&receiver, Operand::Place(place)
-                        if place.projections.is_empty() && self.user_params.contains(&place.root))
-                    {
-                        return not_yet(&call.method, "methods of derived types");
-                    }
                     let args = call
                         .args
                         .iter()
