@@ -1,6 +1,6 @@
 //! How much of the test suite's reverse-mode code the IR engine takes: every `#[reverse]` or
-//! `#[checkpoint]` function (and method) of `tests/tests/*.rs`, lowered and emitted by it, with what stops
-//! it on the others. A floor that only goes up keeps what it takes from sliding back while
+//! `#[checkpoint]` function and method of `tests/tests/*.rs`, lowered and emitted by it, with
+//! what stops it on the others. A floor that only goes up keeps what it takes from sliding back while
 //! it grows (`cargo test -p ad-macros --features ir-engine -- --nocapture coverage` prints the
 //! table).
 
