@@ -442,8 +442,19 @@ fn arm(#[grad] j: &Joint, #[grad] p: &Part, x: f64) -> f64 {
     reach * j.count as f64 + tail
 }
 
+impl Part {
+    #[forward]
+    #[reverse]
+    pub fn size(&self, x: f64) -> f64 {
+        match self {
+            Part::Rod(r) => r.abs() * x,
+            Part::Plate { w, h } => (w * h).abs() * x,
+        }
+    }
+}
+
 /// Values of a derived enum built in the body (struct and tuple variants), taken apart by
-/// patterns of the type, and passed on.
+/// patterns of the type, and passed on; a method of the type called on a parameter.
 #[forward]
 #[reverse]
 fn reshaped(#[grad] p: &Part, x: f64) -> f64 {
@@ -456,7 +467,7 @@ fn reshaped(#[grad] p: &Part, x: f64) -> f64 {
     } else {
         Part::Plate { w: x, h: x * x }
     };
-    part_area(&wider, x) + part_area(&again, 0.5) * x
+    part_area(&wider, x) + part_area(&again, 0.5) * x + p.size(x * x)
 }
 
 /// With the `ir-engine` feature, that the IR engine differentiated the function.

@@ -635,7 +635,11 @@ impl Emitter<'_> {
             Rvalue::Cast(operand, ty) => self.cast(operand, ty),
             // A call on data alone: the plain function, its result a constant of the scalar
             // type.
-            Rvalue::Call { callee, args } if !self.is_active_call(args) => {
+            Rvalue::Call {
+                callee,
+                method: None,
+                args,
+            } if !self.is_active_call(args) => {
                 // Its float arguments carry no derivative: constants, back to plain floats.
                 let args = args.iter().map(|arg| match arg {
                     Operand::Constant(constant) if constant.kind == ConstantKind::Float => {
@@ -652,10 +656,24 @@ impl Emitter<'_> {
                         .__ad_lift::<#scalar>()
                 )
             }
-            Rvalue::Call { callee, args } => {
+            Rvalue::Call {
+                callee,
+                method,
+                args,
+            } => {
                 let args = args.iter().map(|arg| self.operand(arg));
-                let companion = Ident::new(names::REVERSE_COMPANION, Span::call_site());
-                quote_spanned!(span=> #callee::#companion(#(#args),*))
+                let companion = match method {
+                    // A method of a derived type: the type's companion of it, the receiver
+                    // first.
+                    Some(method) => {
+                        names::method_companion_path(callee, method, names::REVERSE_COMPANION)
+                    }
+                    None => {
+                        let companion = Ident::new(names::REVERSE_COMPANION, Span::call_site());
+                        quote!(#callee::#companion)
+                    }
+                };
+                quote_spanned!(span=> #companion(#(#args),*))
             }
             Rvalue::Ref(place) => {
                 let place = self.operand(place);

@@ -582,19 +582,30 @@ impl Lowering {
                     return not_yet(expr, "method calls with a turbofish");
                 }
                 let method = call.method.to_string();
-                // A method of a derived type is the type's own, whatever its name (`abs`).
-                let on_user_value = match &*call.receiver {
-                    Expr::Path(path) => path
-                        .path
-                        .get_ident()
-                        .and_then(|ident| self.resolve(ident))
-                        .is_some_and(|root| self.user_params.contains(&root)),
-                    _ => false,
+                // A method of a derived type is the type's own, whatever its name (`abs`): a
+                // call of its reverse companion, the receiver first.
+                let user_type = match &*call.receiver {
+                    Expr::Path(_) if matches!(method.as_str(), "clone" | "to_owned") => None,
+                    Expr::Path(path) => path.path.get_ident().and_then(|ident| {
+                        let root = self.resolve(ident)?;
+                        self.user_params.contains(&root).then(|| ident.clone())
+                    }),
+                    _ => None,
                 };
-                if on_user_value {
-                    return not_yet(&call.method, "methods of derived types");
-                }
-                if let Some(rule) = float_method_rule(&method, call.args.len()) {
+                if let Some(receiver) = user_type {
+                    let Some(type_path) = self.user_types.of_binding(&receiver).cloned() else {
+                        return not_yet(&call.method, "methods of derived types");
+                    };
+                    let mut args = vec![self.operand(&call.receiver, stmts)?];
+                    for arg in &call.args {
+                        args.push(self.operand(arg, stmts)?);
+                    }
+                    Rvalue::Call {
+                        callee: type_path,
+                        method: Some(call.method.clone()),
+                        args,
+                    }
+                } else if let Some(rule) = float_method_rule(&method, call.args.len()) {
                     let receiver = self.operand(&call.receiver, stmts)?;
                     let args = call
                         .args
@@ -817,6 +828,7 @@ impl Lowering {
             }
             Callee::UserFunction => Ok(Rvalue::Call {
                 callee: func.path.clone(),
+                method: None,
                 args,
             }),
             _ => not_yet(&call.func, "calls of this function"),

@@ -153,9 +153,12 @@ pub enum Rvalue {
     },
     /// `x as T`.
     Cast(Operand, syn::Type),
-    /// A call of a differentiated function (`g(x, &v)`): through its reverse companion.
+    /// A call of a differentiated function (`g(x, &v)`): through its reverse companion. For a
+    /// method of a derived type (`p.norm()`), `method` names it, `callee` is the type, and the
+    /// receiver is the first argument.
     Call {
         callee: syn::Path,
+        method: Option<Ident>,
         args: Vec<Operand>,
     },
     /// `&place` (the operand is an `Operand::Place`).
