@@ -41,6 +41,92 @@ impl UserTypes {
         UserTypes { types, bindings }
     }
 
+    /// Adds the types whose values `block` builds from parts (`Seg { a, b }`,
+    /// `Shape::Circle(r)`): reverse mode on the AD-IR builds them as twins, so they must derive
+    /// `Differentiable` (rustc says so where one does not), and takes them apart as twins. A
+    /// type only matched (a data enum passed in) or named by a unit variant is not added: its
+    /// patterns and paths stay as written. A path names a type when its last segment is capitalized, a variant when
+    /// the segment before is too.
+    pub fn with_built_types(mut self, block: &syn::Block) -> UserTypes {
+        struct Built<'a>(&'a mut Vec<Path>);
+        fn type_of(path: &Path, alone_is_a_type: bool) -> Option<Path> {
+            let capitalized = |ident: &Ident| {
+                ident
+                    .to_string()
+                    .starts_with(|c: char| c.is_ascii_uppercase())
+            };
+            let count = path.segments.len();
+            let last = &path.segments.last()?.ident;
+            if path.leading_colon.is_some()
+                || !capitalized(last)
+                || path
+                    .segments
+                    .iter()
+                    .any(|segment| !segment.arguments.is_none())
+            {
+                return None;
+            }
+            let std_names = [
+                "Some", "None", "Ok", "Err", "Option", "Result", "Vec", "Box", "Self",
+            ];
+            if path
+                .segments
+                .iter()
+                .any(|segment| std_names.iter().any(|name| segment.ident == name))
+            {
+                return None;
+            }
+            // `Shape::Circle` is a variant; `Config::DEFAULT`, all capitals, a constant.
+            let camel = {
+                let name = last.to_string();
+                name.len() == 1 || name.chars().any(|c| c.is_ascii_lowercase())
+            };
+            if count >= 2 && capitalized(&path.segments[count - 2].ident) {
+                if !camel {
+                    return None;
+                }
+                let mut enum_path = path.clone();
+                enum_path.segments.pop();
+                let last = enum_path.segments.pop()?.into_value();
+                enum_path.segments.push(last);
+                return Some(enum_path);
+            }
+            alone_is_a_type.then(|| path.clone())
+        }
+        impl<'ast> syn::visit::Visit<'ast> for Built<'_> {
+            fn visit_expr_struct(&mut self, expr: &'ast syn::ExprStruct) {
+                if expr.qself.is_none() {
+                    self.0.extend(type_of(&expr.path, true));
+                }
+                syn::visit::visit_expr_struct(self, expr);
+            }
+            fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+                if let syn::Expr::Path(path) = &*call.func {
+                    if path.qself.is_none() {
+                        self.0.extend(type_of(&path.path, false));
+                    }
+                }
+                syn::visit::visit_expr_call(self, call);
+            }
+            // A pattern's path (a unit variant is an `ExprPath` there too) takes a value
+            // apart, it builds none.
+            fn visit_pat(&mut self, _: &'ast syn::Pat) {}
+            fn visit_item(&mut self, _: &'ast syn::Item) {}
+            fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        }
+        let mut found = Vec::new();
+        syn::visit::Visit::visit_block(&mut Built(&mut found), block);
+        for path in found {
+            if self.types.iter().any(|(known, _)| same_path(known, &path)) {
+                continue;
+            }
+            let last = &path.segments[path.segments.len() - 1].ident;
+            let alias = format_ident!("__ad_twin{}_{}", self.types.len(), last);
+            self.types.push((path, alias));
+        }
+        self
+    }
+
     /// The aliases, declared at the top of a derivative body. `Self` has none: an item in a
     /// body cannot name it.
     pub fn aliases(&self) -> TokenStream {

@@ -470,6 +470,19 @@ fn reshaped(#[grad] p: &Part, x: f64) -> f64 {
     part_area(&wider, x) + part_area(&again, 0.5) * x + p.size(x * x)
 }
 
+/// Values of a derived type built from floats where no parameter has the type.
+#[forward]
+#[reverse]
+fn built_from_floats(x: f64, y: f64) -> f64 {
+    let plate = Part::Plate { w: x, h: y * x };
+    let rod = Part::Rod(x - y);
+    let picked = match &rod {
+        Part::Rod(r) => r * 2.0,
+        Part::Plate { w, h } => w + h,
+    };
+    part_area(&plate, y) + part_area(&rod, x) * picked
+}
+
 /// With the `ir-engine` feature, that the IR engine differentiated the function.
 macro_rules! on_ir_engine {
     ($($function:ident),*) => {$(
@@ -919,4 +932,15 @@ fn derived_values_built_matched_and_passed_on() {
         let (_, tangent_x) = reshaped_jvp(&part, 0.9, &zero, 1.0);
         approx::assert_relative_eq!(tangent_x, fd, epsilon = 1e-7, max_relative = 1e-7);
     }
+}
+
+#[test]
+fn derived_values_built_from_floats() {
+    on_ir_engine!(built_from_floats);
+    check2(
+        built_from_floats,
+        built_from_floats_jvp,
+        built_from_floats_vjp,
+        &[(0.7, 0.3), (1.4, -0.6), (-0.5, 0.9)],
+    );
 }

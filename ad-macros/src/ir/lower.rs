@@ -47,10 +47,11 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         exit: None,
         reference_params: std::collections::HashSet::new(),
         user_params: std::collections::HashSet::new(),
+        built_values: std::collections::HashSet::new(),
         float: function.float,
         items: Vec::new(),
         top_level_items: Vec::new(),
-        user_types: crate::user_types::UserTypes::of(function),
+        user_types: crate::user_types::UserTypes::of(function).with_built_types(&function.body),
     };
     let mut params = Vec::new();
     for param in &function.params {
@@ -124,6 +125,9 @@ struct Lowering {
     reference_params: std::collections::HashSet<Value>,
     /// `#[grad]` parameters of derived types: a method called on one is the type's own.
     user_params: std::collections::HashSet<Root>,
+    /// Values of derived types built in the body, and the names bound to them: a method
+    /// called on one is the type's own, which the IR engine does not call yet.
+    built_values: std::collections::HashSet<Root>,
     /// The function's float type, which types written in the body name.
     float: crate::ast::FloatType,
     /// The items of the function's top-level block, and the addresses of their statements.
@@ -284,14 +288,22 @@ impl Lowering {
             None => None,
         };
         let ty = annotation.and_then(|ty| self.annotation(ty));
+        let built = matches!(&init, Some(Operand::Value(value))
+            if self.built_values.contains(&Root::Value(*value)));
         // `let x;` assigned later (in branches, say) is a variable too.
         if binding.mutability.is_some() || init.is_none() {
             let var = self.new_var(&binding.ident);
             self.vars[var.0 as usize].ty = ty;
             stmts.push(Stmt::DeclareVar { var, init });
             self.bind(&binding.ident, Root::Var(var));
+            if built {
+                self.built_values.insert(Root::Var(var));
+            }
         } else if let Some(init) = init {
             let value = self.new_value(Some(binding.ident.clone()), binding.ident.span());
+            if built {
+                self.built_values.insert(Root::Value(value));
+            }
             self.values[value.0 as usize].ty = ty;
             stmts.push(Stmt::Let(Let {
                 value,
@@ -584,14 +596,23 @@ impl Lowering {
                 let method = call.method.to_string();
                 // A method of a derived type is the type's own, whatever its name (`abs`): a
                 // call of its reverse companion, the receiver first.
-                let user_type = match &*call.receiver {
+                let receiver_root = match &*call.receiver {
                     Expr::Path(_) if matches!(method.as_str(), "clone" | "to_owned") => None,
-                    Expr::Path(path) => path.path.get_ident().and_then(|ident| {
-                        let root = self.resolve(ident)?;
-                        self.user_params.contains(&root).then(|| ident.clone())
-                    }),
+                    Expr::Path(path) => path
+                        .path
+                        .get_ident()
+                        .and_then(|ident| Some((ident.clone(), self.resolve(ident)?))),
                     _ => None,
                 };
+                if receiver_root
+                    .as_ref()
+                    .is_some_and(|(_, root)| self.built_values.contains(root))
+                {
+                    return not_yet(&call.method, "methods of values built in the body");
+                }
+                let user_type = receiver_root
+                    .filter(|(_, root)| self.user_params.contains(root))
+                    .map(|(ident, _)| ident);
                 if let Some(receiver) = user_type {
                     let Some(type_path) = self.user_types.of_binding(&receiver).cloned() else {
                         return not_yet(&call.method, "methods of derived types");
@@ -726,12 +747,16 @@ impl Lowering {
             }
             _ => return not_yet(expr, expression_kind(expr)),
         };
+        let built = matches!(rvalue, Rvalue::Construct { .. });
         let value = self.new_value(None, span);
         stmts.push(Stmt::Let(Let {
             value,
             rvalue,
             span,
         }));
+        if built {
+            self.built_values.insert(Root::Value(value));
+        }
         Ok(Operand::Value(value))
     }
 
