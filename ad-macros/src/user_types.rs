@@ -264,6 +264,24 @@ impl UserTypes {
         syn::visit_mut::VisitMut::visit_pat_mut(&mut Deep(self, scalar), pat);
     }
 
+    /// The type a path names (`Seg`) or one of whose variants it names (`Shape::Circle`), as
+    /// known here.
+    pub fn type_named(&self, path: &Path) -> Option<Path> {
+        self.types
+            .iter()
+            .filter(|(known, _)| !known.is_ident("Self"))
+            .find(|(known, _)| {
+                let count = known.segments.len();
+                (path.segments.len() == count || path.segments.len() == count + 1)
+                    && path
+                        .segments
+                        .iter()
+                        .zip(&known.segments)
+                        .all(|(a, b)| a.ident == b.ident && a.arguments.is_none())
+            })
+            .map(|(known, _)| known.clone())
+    }
+
     /// Whether a pattern's path names one of the types (or one of their variants).
     pub fn names_type(&self, path: &Path) -> bool {
         self.twin_path(path, &quote!(__S)).is_some()

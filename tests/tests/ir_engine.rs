@@ -470,7 +470,8 @@ fn reshaped(#[grad] p: &Part, x: f64) -> f64 {
     part_area(&wider, x) + part_area(&again, 0.5) * x + p.size(x * x)
 }
 
-/// Values of a derived type built from floats where no parameter has the type.
+/// Values of a derived type built from floats where no parameter has the type, their methods
+/// called (also by path).
 #[forward]
 #[reverse]
 fn built_from_floats(x: f64, y: f64) -> f64 {
@@ -480,7 +481,7 @@ fn built_from_floats(x: f64, y: f64) -> f64 {
         Part::Rod(r) => r * 2.0,
         Part::Plate { w, h } => w + h,
     };
-    part_area(&plate, y) + part_area(&rod, x) * picked
+    part_area(&plate, y) + part_area(&rod, x) * picked + plate.size(x) + Part::size(&rod, y)
 }
 
 /// With the `ir-engine` feature, that the IR engine differentiated the function.

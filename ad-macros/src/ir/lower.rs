@@ -47,7 +47,7 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         exit: None,
         reference_params: std::collections::HashSet::new(),
         user_params: std::collections::HashSet::new(),
-        built_values: std::collections::HashSet::new(),
+        built_values: HashMap::new(),
         float: function.float,
         items: Vec::new(),
         top_level_items: Vec::new(),
@@ -125,9 +125,9 @@ struct Lowering {
     reference_params: std::collections::HashSet<Value>,
     /// `#[grad]` parameters of derived types: a method called on one is the type's own.
     user_params: std::collections::HashSet<Root>,
-    /// Values of derived types built in the body, and the names bound to them: a method
-    /// called on one is the type's own, which the IR engine does not call yet.
-    built_values: std::collections::HashSet<Root>,
+    /// Values of derived types built in the body, and the names bound to them, with the type:
+    /// a method called on one is the type's own.
+    built_values: HashMap<Root, syn::Path>,
     /// The function's float type, which types written in the body name.
     float: crate::ast::FloatType,
     /// The items of the function's top-level block, and the addresses of their statements.
@@ -288,21 +288,23 @@ impl Lowering {
             None => None,
         };
         let ty = annotation.and_then(|ty| self.annotation(ty));
-        let built = matches!(&init, Some(Operand::Value(value))
-            if self.built_values.contains(&Root::Value(*value)));
+        let built = match &init {
+            Some(Operand::Value(value)) => self.built_values.get(&Root::Value(*value)).cloned(),
+            _ => None,
+        };
         // `let x;` assigned later (in branches, say) is a variable too.
         if binding.mutability.is_some() || init.is_none() {
             let var = self.new_var(&binding.ident);
             self.vars[var.0 as usize].ty = ty;
             stmts.push(Stmt::DeclareVar { var, init });
             self.bind(&binding.ident, Root::Var(var));
-            if built {
-                self.built_values.insert(Root::Var(var));
+            if let Some(type_path) = built.clone() {
+                self.built_values.insert(Root::Var(var), type_path);
             }
         } else if let Some(init) = init {
             let value = self.new_value(Some(binding.ident.clone()), binding.ident.span());
-            if built {
-                self.built_values.insert(Root::Value(value));
+            if let Some(type_path) = built {
+                self.built_values.insert(Root::Value(value), type_path);
             }
             self.values[value.0 as usize].ty = ty;
             stmts.push(Stmt::Let(Let {
@@ -604,11 +606,33 @@ impl Lowering {
                         .and_then(|ident| Some((ident.clone(), self.resolve(ident)?))),
                     _ => None,
                 };
-                if receiver_root
+                // On a value built in the body: the method's companion takes it by reference.
+                if let Some(type_path) = receiver_root
                     .as_ref()
-                    .is_some_and(|(_, root)| self.built_values.contains(root))
+                    .and_then(|(_, root)| self.built_values.get(root).cloned())
                 {
-                    return not_yet(&call.method, "methods of values built in the body");
+                    let place = self.place(&call.receiver, stmts)?;
+                    let reference = self.new_value(None, call.receiver.span());
+                    stmts.push(Stmt::Let(Let {
+                        value: reference,
+                        rvalue: Rvalue::Ref(Operand::Place(place)),
+                        span: call.receiver.span(),
+                    }));
+                    let mut args = vec![Operand::Value(reference)];
+                    for arg in &call.args {
+                        args.push(self.operand(arg, stmts)?);
+                    }
+                    let value = self.new_value(None, span);
+                    stmts.push(Stmt::Let(Let {
+                        value,
+                        rvalue: Rvalue::Call {
+                            callee: type_path,
+                            method: Some(call.method.clone()),
+                            args,
+                        },
+                        span,
+                    }));
+                    return Ok(Operand::Value(value));
                 }
                 let user_type = receiver_root
                     .filter(|(_, root)| self.user_params.contains(root))
@@ -747,15 +771,24 @@ impl Lowering {
             }
             _ => return not_yet(expr, expression_kind(expr)),
         };
-        let built = matches!(rvalue, Rvalue::Construct { .. });
+        let built = match (&rvalue, expr) {
+            (Rvalue::Construct { .. }, Expr::Struct(structure)) => {
+                self.user_types.type_named(&structure.path)
+            }
+            (Rvalue::Construct { .. }, Expr::Call(call)) => match &*call.func {
+                Expr::Path(path) => self.user_types.type_named(&path.path),
+                _ => None,
+            },
+            _ => None,
+        };
         let value = self.new_value(None, span);
         stmts.push(Stmt::Let(Let {
             value,
             rvalue,
             span,
         }));
-        if built {
-            self.built_values.insert(Root::Value(value));
+        if let Some(type_path) = built {
+            self.built_values.insert(Root::Value(value), type_path);
         }
         Ok(Operand::Value(value))
     }
@@ -828,6 +861,16 @@ impl Lowering {
             _ => {}
         }
         match classify_callee_path(&func.path) {
+            // `Seg::len(&s)`: a method of a derived type called by its path.
+            Callee::UserMethod(type_path, method)
+                if self.user_types.type_named(&type_path).is_some() =>
+            {
+                Ok(Rvalue::Call {
+                    callee: type_path,
+                    method: Some(method),
+                    args,
+                })
+            }
             Callee::FloatAssociated(name) if name == "from" && args.len() == 1 => {
                 let float: syn::Type = syn::parse_quote!(f64);
                 Ok(Rvalue::Cast(args.remove(0), float))
