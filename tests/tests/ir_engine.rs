@@ -638,6 +638,26 @@ fn evaluation_order_of_assignments() {
 mod beyond_the_previous_engine {
     use super::*;
 
+    /// `to_vec` of an array: its adjoint comes back as a `Vec` (found by the fuzzer).
+    #[forward]
+    #[reverse]
+    fn array_copied(a: f64, b: f64) -> f64 {
+        let pair: [f64; 2] = [a * b, b.sin()];
+        let copied = pair.to_vec();
+        copied[0] * copied[1] + pair[1]
+    }
+
+    #[test]
+    fn to_vec_of_an_array() {
+        on_ir_engine!(array_copied);
+        check2(
+            array_copied,
+            array_copied_jvp,
+            array_copied_vjp,
+            &[(0.7, 0.3), (-1.2, 0.8)],
+        );
+    }
+
     #[forward]
     #[reverse]
     fn taken_apart(x: f64, y: f64) -> f64 {

@@ -27,11 +27,13 @@ impl Emitter<'_> {
             Rvalue::Use(operand @ Operand::Place(place)) if super::reads_field(place) => {
                 tokens.extend(self.contribute_with(operand, cotangent, "accumulate_read")?);
             }
-            Rvalue::Use(operand)
-            | Rvalue::Take(operand)
-            | Rvalue::Duplicate {
+            // `a.to_vec()` of an array: its adjoint comes back as a `Vec`.
+            Rvalue::Duplicate {
                 receiver: operand, ..
             } => {
+                tokens.extend(self.contribute_with(operand, cotangent, "accumulate_argument")?);
+            }
+            Rvalue::Use(operand) | Rvalue::Take(operand) => {
                 tokens.extend(self.contribute(operand, cotangent)?);
             }
             Rvalue::Some(content) => {
