@@ -130,17 +130,28 @@ impl UserTypes {
     /// The aliases, declared at the top of a derivative body. `Self` has none: an item in a
     /// body cannot name it.
     pub fn aliases(&self) -> TokenStream {
+        self.declare_aliases(
+            |alias| alias.clone(),
+            |path, span| quote_spanned!(span=> <#path as ::ad_runtime::Differentiable>::Over<__T>),
+        )
+    }
+
+    /// One alias per type, of the type `projection` makes of its path, named by `name` from
+    /// the twin's alias. Spanned at the type as the user wrote it: a type without the derive
+    /// is reported there.
+    fn declare_aliases(
+        &self,
+        name: impl Fn(&Ident) -> Ident,
+        projection: impl Fn(&Path, proc_macro2::Span) -> TokenStream,
+    ) -> TokenStream {
         let aliases = self
             .types
             .iter()
             .filter(|(path, _)| !path.is_ident("Self"))
             .map(|(path, alias)| {
-                // Spanned at the type as the user wrote it: a type without the derive is
-                // reported there.
                 let span = path.segments[path.segments.len() - 1].ident.span();
-                let projection = quote_spanned! {span=>
-                    <#path as ::ad_runtime::Differentiable>::Over<__T>
-                };
+                let alias = name(alias);
+                let projection = projection(path, span);
                 quote! {
                     #[allow(non_camel_case_types, dead_code)]
                     type #alias<__T> = #projection;
@@ -179,23 +190,12 @@ impl UserTypes {
     /// The aliases of the types' adjoints (reverse mode on the AD-IR), beside `aliases`:
     /// `type __ad_adjoint0_Point<__T> = <<Point as Differentiable>::Over<__T> as Diff>::Adjoint;`.
     pub fn adjoint_aliases(&self) -> TokenStream {
-        let aliases = self
-            .types
-            .iter()
-            .filter(|(path, _)| !path.is_ident("Self"))
-            .map(|(path, alias)| {
-                let span = path.segments[path.segments.len() - 1].ident.span();
-                let adjoint = adjoint_alias(alias);
-                let projection = quote_spanned! {span=>
-                    <<#path as ::ad_runtime::Differentiable>::Over<__T>
-                        as ::ad_runtime::adjoint::Diff>::Adjoint
-                };
-                quote! {
-                    #[allow(non_camel_case_types, dead_code)]
-                    type #adjoint<__T> = #projection;
-                }
-            });
-        quote!(#(#aliases)*)
+        self.declare_aliases(adjoint_alias, |path, span| {
+            quote_spanned! {span=>
+                <<#path as ::ad_runtime::Differentiable>::Over<__T>
+                    as ::ad_runtime::adjoint::Diff>::Adjoint
+            }
+        })
     }
 
     /// `twin_path`, through the adjoint's alias: the adjoint of a value built by `path`.
@@ -284,7 +284,7 @@ impl UserTypes {
 
     /// Whether a pattern's path names one of the types (or one of their variants).
     pub fn names_type(&self, path: &Path) -> bool {
-        self.twin_path(path, &quote!(__S)).is_some()
+        self.type_named(path).is_some()
     }
 
     pub fn rewrite_pattern(&self, pat: &mut syn::Pat, scalar: &TokenStream) {

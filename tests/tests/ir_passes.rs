@@ -111,6 +111,16 @@ fn gradients_agree_with_forward_mode() {
     let dot: f64 = da.iter().zip(&direction_a).map(|(g, t)| g * t).sum::<f64>()
         + db.iter().zip(&direction_b).map(|(g, t)| g * t).sum::<f64>();
     approx::assert_relative_eq!(dot, along, max_relative = 1e-12);
+    // Forward mode against central differences along the same direction.
+    let at = |h: f64| {
+        let a: Vec<f64> = a.iter().zip(&direction_a).map(|(x, t)| x + h * t).collect();
+        let b: Vec<f64> = b.iter().zip(&direction_b).map(|(x, t)| x + h * t).collect();
+        triangular(&a, &b, 2)
+    };
+    let central = (at(1e-6) - at(-1e-6)) / 2e-6;
+    approx::assert_relative_eq!(along, central, epsilon = 1e-7, max_relative = 1e-7);
+    let central_x = (invariants(0.4 + 1e-6, &w, 5) - invariants(0.4 - 1e-6, &w, 5)) / 2e-6;
+    approx::assert_relative_eq!(along_x, central_x, epsilon = 1e-7, max_relative = 1e-7);
     common::check_slice_function_at_random_points(branching, branching_jvp, branching_vjp, 4, 5);
 }
 

@@ -381,16 +381,24 @@ pub(super) fn pullback_type(
 /// elements of container parameters again; `None` when it would be `__ad_reverse` over again.
 /// Generated after `__ad_reverse` without errors, so it reports none of its own.
 fn borrowed_companion(function: &Function) -> Option<TokenStream> {
-    let quiet = Ctxt::new();
+    borrowed_method(function, |leaf, lifetime| {
+        let quiet = Ctxt::new();
+        let mut generator = Generator::new(&quiet, function);
+        generator.leaf = leaf;
+        generator.borrowed = Some(lifetime.clone());
+        let (body, reads_again) = generator.function_body();
+        (reads_again > 0 && !quiet.has_errors()).then_some(body)
+    })
+}
+
+/// The borrowed companion around the body `body(leaf, lifetime)` gives, if any.
+fn borrowed_method(
+    function: &Function,
+    body: impl FnOnce(bool, &Lifetime) -> Option<TokenStream>,
+) -> Option<TokenStream> {
     let leaf = is_leaf(function);
     let lifetime = Lifetime::new("'__ad_p", function.name().span());
-    let mut generator = Generator::new(&quiet, function);
-    generator.leaf = leaf;
-    generator.borrowed = Some(lifetime.clone());
-    let (body, reads_again) = generator.function_body();
-    if reads_again == 0 || quiet.has_errors() {
-        return None;
-    }
+    let body = body(leaf, &lifetime)?;
     let output = companion_output(function, leaf, Some(&lifetime));
     Some(forward::companion_method(
         function,
@@ -404,17 +412,9 @@ fn borrowed_companion(function: &Function) -> Option<TokenStream> {
 /// The borrowed reverse companion made by the IR engine: its pullback reads elements of the
 /// parameters again instead of keeping them. `None` when it reads none again.
 fn ir_borrowed_companion(function: &Function) -> Option<TokenStream> {
-    let leaf = is_leaf(function);
-    let lifetime = Lifetime::new("'__ad_p", function.name().span());
-    let body = super::reverse_ir::borrowed_companion_body(function, !leaf, &lifetime)?;
-    let output = companion_output(function, leaf, Some(&lifetime));
-    Some(forward::companion_method(
-        function,
-        names::BORROWED_COMPANION,
-        Some(&lifetime),
-        output,
-        body,
-    ))
+    borrowed_method(function, |leaf, lifetime| {
+        super::reverse_ir::borrowed_companion_body(function, !leaf, lifetime)
+    })
 }
 
 fn public_functions(function: &Function, bodies: Bodies, companion: &str) -> TokenStream {

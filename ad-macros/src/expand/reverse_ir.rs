@@ -21,7 +21,7 @@ use syn::Ident;
 use crate::ast::{float_of_type, Function, ParamKind};
 use crate::ir::activity::{self, Activity};
 use crate::ir::lower::{self, NotYet};
-use crate::ir::residuals::{Passes, Residuals};
+use crate::ir::residuals::{operands_read_again, Passes, Residuals};
 use crate::ir::*;
 use crate::names;
 
@@ -98,7 +98,6 @@ fn companion_body_borrowing(
         stacks: Vec::new(),
         residuals: Residuals::new(&body, passes, borrowable),
         recomputed: HashSet::new(),
-        passes,
         borrowed,
         markers: Vec::new(),
         call_values: call_values(&body),
@@ -174,7 +173,6 @@ struct Emitter<'a> {
     residuals: Residuals<'a>,
     /// Values the backward sweep computes again instead of taking them back.
     recomputed: HashSet<Value>,
-    passes: Passes,
     /// In the borrowed companion, the lifetime for which the pullback borrows the parameters.
     borrowed: Option<&'a syn::Lifetime>,
     /// The adjoint-type markers declared at the top (`mark`).
@@ -498,11 +496,8 @@ impl Emitter<'_> {
                         let bounds = bounds
                             .into_iter()
                             .flat_map(|bounds| [bounds.start, bounds.end]);
-                        for operand in definition
-                            .into_iter()
-                            .flat_map(rvalue_operands)
-                            .chain(bounds)
-                        {
+                        let operands = definition.and_then(operands_read_again);
+                        for operand in operands.unwrap_or_default().into_iter().chain(bounds) {
                             self.read_back(operand)?;
                         }
                     }
@@ -577,7 +572,7 @@ impl Emitter<'_> {
             Rvalue::Use(Operand::Place(place))
                 if (matches!(place.root, Root::Value(_))
                     && !self.activity.active.contains(&place.root))
-                    || reads_field(place) =>
+                    || reads_indirectly(place) =>
             {
                 let read = self.place(place);
                 let scalar = names::scalar_param(place.span);
@@ -798,7 +793,7 @@ impl Emitter<'_> {
         else {
             return None;
         };
-        if !self.passes.keep_linear_maps || !self.activity.is_useful_value(value) {
+        if !self.residuals.passes().keep_linear_maps || !self.activity.is_useful_value(value) {
             return None;
         }
         let ir = self.ir();
@@ -1105,7 +1100,7 @@ impl Emitter<'_> {
             match stmt {
                 Stmt::Let(Let { value, rvalue, .. }) => {
                     defined.push(Defined::Value(*value));
-                    let keeps_map = self.passes.keep_linear_maps
+                    let keeps_map = self.residuals.passes().keep_linear_maps
                         && matches!(rvalue, Rvalue::FloatMethod { .. });
                     if (matches!(rvalue, Rvalue::Call { .. }) || keeps_map)
                         && self.activity.is_useful_value(*value)
@@ -1389,25 +1384,6 @@ impl Emitter<'_> {
     }
 }
 
-/// The operands an operation reads.
-fn rvalue_operands(rvalue: &Rvalue) -> Vec<&Operand> {
-    match rvalue {
-        // A parameter's element read again: its indices (the pullback borrows the parameter).
-        Rvalue::Use(Operand::Place(place)) => place
-            .projections
-            .iter()
-            .filter_map(|projection| match projection {
-                Projection::Index(index) => Some(index),
-                _ => None,
-            })
-            .collect(),
-        Rvalue::Use(operand) | Rvalue::Neg(operand) | Rvalue::Cast(operand, _) => vec![operand],
-        Rvalue::Binary(_, left, right) => vec![left, right],
-        // `ir::residuals` recomputes nothing else.
-        _ => Vec::new(),
-    }
-}
-
 /// `&T` without a lifetime written.
 fn elided_reference(ty: &syn::Type) -> bool {
     match ty {
@@ -1418,10 +1394,11 @@ fn elided_reference(ty: &syn::Type) -> bool {
     }
 }
 
-/// Whether a place goes through a field (of a tuple or a derived type) or ends with a
-/// dereference (of a `Box`, say): its adjoint's type may differ from the read value's
-/// (`ir::AccumulateRead`).
-fn reads_field(place: &Place) -> bool {
+/// Whether a place is read through a field (of a tuple or a derived type) or a final
+/// dereference (of a `Box`, say): the read value's adjoint type may then differ from the
+/// place's adjoint (a `#[no_grad]` float field's is `NoAdjoint`, a box's a `BoxAdjoint`), so
+/// it adds back through `ir::AccumulateRead`.
+fn reads_indirectly(place: &Place) -> bool {
     place
         .projections
         .iter()

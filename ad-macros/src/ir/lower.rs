@@ -46,8 +46,7 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         loops: Vec::new(),
         exit: None,
         reference_params: std::collections::HashSet::new(),
-        user_params: std::collections::HashSet::new(),
-        built_values: HashMap::new(),
+        user_values: HashMap::new(),
         float: function.float,
         items: Vec::new(),
         top_level_items: Vec::new(),
@@ -69,8 +68,8 @@ pub fn lower(function: &Function) -> Lowered<Body> {
             }
             Root::Value(value)
         };
-        if param.user_type.is_some() {
-            lowering.user_params.insert(root);
+        if let Some(type_path) = &param.user_type {
+            lowering.user_values.insert(root, type_path.clone());
         }
         lowering.bind(&param.name, root);
         params.push(root);
@@ -123,11 +122,9 @@ struct Lowering {
     exit: Option<FunctionExit>,
     /// Parameters declared as references (`&[f64]`): `for x in v` borrows their elements.
     reference_params: std::collections::HashSet<Value>,
-    /// `#[grad]` parameters of derived types: a method called on one is the type's own.
-    user_params: std::collections::HashSet<Root>,
-    /// Values of derived types built in the body, and the names bound to them, with the type:
-    /// a method called on one is the type's own.
-    built_values: HashMap<Root, syn::Path>,
+    /// Values of derived types, with the type: `#[grad]` parameters, values built in the body
+    /// and the names bound to them. A method called on one is the type's own.
+    user_values: HashMap<Root, syn::Path>,
     /// The function's float type, which types written in the body name.
     float: crate::ast::FloatType,
     /// The items of the function's top-level block, and the addresses of their statements.
@@ -289,7 +286,7 @@ impl Lowering {
         };
         let ty = annotation.and_then(|ty| self.annotation(ty));
         let built = match &init {
-            Some(Operand::Value(value)) => self.built_values.get(&Root::Value(*value)).cloned(),
+            Some(Operand::Value(value)) => self.user_values.get(&Root::Value(*value)).cloned(),
             _ => None,
         };
         // `let x;` assigned later (in branches, say) is a variable too.
@@ -299,12 +296,12 @@ impl Lowering {
             stmts.push(Stmt::DeclareVar { var, init });
             self.bind(&binding.ident, Root::Var(var));
             if let Some(type_path) = built.clone() {
-                self.built_values.insert(Root::Var(var), type_path);
+                self.user_values.insert(Root::Var(var), type_path);
             }
         } else if let Some(init) = init {
             let value = self.new_value(Some(binding.ident.clone()), binding.ident.span());
             if let Some(type_path) = built {
-                self.built_values.insert(Root::Value(value), type_path);
+                self.user_values.insert(Root::Value(value), type_path);
             }
             self.values[value.0 as usize].ty = ty;
             stmts.push(Stmt::Let(Let {
@@ -598,19 +595,17 @@ impl Lowering {
                 let method = call.method.to_string();
                 // A method of a derived type is the type's own, whatever its name (`abs`): a
                 // call of its reverse companion, the receiver first.
-                let receiver_root = match &*call.receiver {
+                // Its companion takes the receiver by reference.
+                let user_type = match &*call.receiver {
                     Expr::Path(_) if matches!(method.as_str(), "clone" | "to_owned") => None,
                     Expr::Path(path) => path
                         .path
                         .get_ident()
-                        .and_then(|ident| Some((ident.clone(), self.resolve(ident)?))),
+                        .and_then(|ident| self.resolve(ident))
+                        .and_then(|root| self.user_values.get(&root).cloned()),
                     _ => None,
                 };
-                // On a value built in the body: the method's companion takes it by reference.
-                if let Some(type_path) = receiver_root
-                    .as_ref()
-                    .and_then(|(_, root)| self.built_values.get(root).cloned())
-                {
+                if let Some(type_path) = user_type {
                     let place = self.place(&call.receiver, stmts)?;
                     let reference = self.new_value(None, call.receiver.span());
                     stmts.push(Stmt::Let(Let {
@@ -619,29 +614,6 @@ impl Lowering {
                         span: call.receiver.span(),
                     }));
                     let mut args = vec![Operand::Value(reference)];
-                    for arg in &call.args {
-                        args.push(self.operand(arg, stmts)?);
-                    }
-                    let value = self.new_value(None, span);
-                    stmts.push(Stmt::Let(Let {
-                        value,
-                        rvalue: Rvalue::Call {
-                            callee: type_path,
-                            method: Some(call.method.clone()),
-                            args,
-                        },
-                        span,
-                    }));
-                    return Ok(Operand::Value(value));
-                }
-                let user_type = receiver_root
-                    .filter(|(_, root)| self.user_params.contains(root))
-                    .map(|(ident, _)| ident);
-                if let Some(receiver) = user_type {
-                    let Some(type_path) = self.user_types.of_binding(&receiver).cloned() else {
-                        return not_yet(&call.method, "methods of derived types");
-                    };
-                    let mut args = vec![self.operand(&call.receiver, stmts)?];
                     for arg in &call.args {
                         args.push(self.operand(arg, stmts)?);
                     }
@@ -788,7 +760,7 @@ impl Lowering {
             span,
         }));
         if let Some(type_path) = built {
-            self.built_values.insert(Root::Value(value), type_path);
+            self.user_values.insert(Root::Value(value), type_path);
         }
         Ok(Operand::Value(value))
     }

@@ -153,22 +153,13 @@ impl<'b> Residuals<'b> {
         let Some(rvalue) = self.definitions.get(&value) else {
             return false;
         };
-        if let Rvalue::Use(Operand::Place(place)) = rvalue {
-            return self.reads_parameter(value)
-                && place.projections.iter().all(|projection| match projection {
-                    Projection::Index(index) => self.available(index),
-                    Projection::Field(_) | Projection::Deref => true,
-                });
+        if matches!(rvalue, Rvalue::Use(Operand::Place(_))) && !self.reads_parameter(value) {
+            return false;
         }
-        let operands: Vec<&Operand> = match rvalue {
-            Rvalue::Use(operand) | Rvalue::Neg(operand) => vec![operand],
-            Rvalue::Cast(operand, _) => vec![operand],
-            Rvalue::Binary(BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul, left, right) => {
-                vec![left, right]
-            }
-            _ => return false,
-        };
-        operands.into_iter().all(|operand| self.available(operand))
+        match operands_read_again(rvalue) {
+            Some(operands) => operands.into_iter().all(|operand| self.available(operand)),
+            None => false,
+        }
     }
 
     /// Whether the backward sweep has `operand` without keeping it: a constant, a value of
@@ -215,5 +206,30 @@ impl<'b> Residuals<'b> {
     /// The operation that defines `value`, for the backward sweep to compute it again.
     pub fn definition(&self, value: Value) -> Option<&'b Rvalue> {
         self.definitions.get(&value).copied()
+    }
+}
+
+/// What the backward sweep reads to compute an operation again, for the operations it may
+/// compute again: cheap arithmetic, a copy, and an element of a parameter (its indices; the
+/// borrowed companion's pullback borrows the parameter itself). `None` for any other.
+pub fn operands_read_again(rvalue: &Rvalue) -> Option<Vec<&Operand>> {
+    match rvalue {
+        Rvalue::Use(Operand::Place(place)) => Some(
+            place
+                .projections
+                .iter()
+                .filter_map(|projection| match projection {
+                    Projection::Index(index) => Some(index),
+                    Projection::Field(_) | Projection::Deref => None,
+                })
+                .collect(),
+        ),
+        Rvalue::Use(operand) | Rvalue::Neg(operand) | Rvalue::Cast(operand, _) => {
+            Some(vec![operand])
+        }
+        Rvalue::Binary(BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul, left, right) => {
+            Some(vec![left, right])
+        }
+        _ => None,
     }
 }

@@ -349,7 +349,9 @@ macro_rules! range_start {
         impl RangeStart for $t {
             #[inline(always)]
             fn nth_of_range(self, k: usize) -> Self {
-                self + k as $t
+                // In `i128`: `k` may not fit the range's type (an `i8` range of 200 steps),
+                // though `self + k` does.
+                (self as i128 + k as i128) as $t
             }
 
             #[inline(always)]
@@ -517,4 +519,28 @@ pub fn flatten<S, A: FlatAdjoint<S>>(adjoint: &A) -> Vec<S> {
     let mut out = Vec::new();
     adjoint.flatten_into(&mut out);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn range_bindings_and_trip_counts() {
+        // What `for` binds at iteration k, and how many iterations, for the range types the
+        // backward sweep computes them for: empty, inclusive, negative, narrow integers.
+        for (start, end) in [(0usize, 0usize), (0, 5), (3, 7), (7, 3)] {
+            let forward: Vec<usize> = (start..end).collect();
+            assert_eq!(range_count(start, &end, false), forward.len());
+            for (k, value) in forward.iter().enumerate() {
+                assert_eq!(nth_of_range(start, &end, k), *value);
+            }
+            assert_eq!(range_count(start, &end, true), (start..=end).count());
+        }
+        assert_eq!(range_count(-100_i8, &100, false), 200);
+        assert_eq!(range_count(-100_i8, &100, true), 201);
+        assert_eq!(nth_of_range(-100_i8, &100, 199), 99);
+        assert_eq!(range_count(5_i32, &-5, true), 0);
+        assert_eq!(range_count(u64::MAX - 2, &u64::MAX, true), 3);
+    }
 }

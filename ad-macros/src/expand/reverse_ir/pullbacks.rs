@@ -24,7 +24,7 @@ impl Emitter<'_> {
         let mut tokens = TokenStream::new();
         match rvalue {
             // A field read may have been lifted from a `#[no_grad]` float field.
-            Rvalue::Use(operand @ Operand::Place(place)) if super::reads_field(place) => {
+            Rvalue::Use(operand @ Operand::Place(place)) if super::reads_indirectly(place) => {
                 tokens.extend(self.contribute_with(operand, cotangent, "accumulate_read")?);
             }
             // `a.to_vec()` of an array: its adjoint comes back as a `Vec`.
@@ -79,7 +79,7 @@ impl Emitter<'_> {
                 args,
                 ..
             } => {
-                let map = if self.passes.keep_linear_maps {
+                let map = if self.residuals.passes().keep_linear_maps {
                     self.pullback_name(value).into_token_stream()
                 } else {
                     let rule_name = Ident::new(rule.method, Span::call_site());
@@ -123,7 +123,7 @@ impl Emitter<'_> {
                 }
                 tokens.extend(quote!({ let __ad_c = #pullback(#cotangent); #contributions }));
             }
-            Rvalue::Ref(place @ Operand::Place(inner)) if super::reads_field(inner) => {
+            Rvalue::Ref(place @ Operand::Place(inner)) if super::reads_indirectly(inner) => {
                 tokens.extend(self.contribute_with(place, cotangent, "accumulate_read")?);
             }
             Rvalue::Ref(place) => tokens.extend(self.contribute(place, cotangent)?),

@@ -29,13 +29,9 @@ pub(super) fn is_binding_name(ident: &Ident) -> bool {
 
 /// Whether `path` is `Some` (as `Some`, `Option::Some` or `std::option::Option::Some`).
 pub(super) fn is_some_path(path: &syn::Path) -> bool {
-    let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
     matches!(
-        segments
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>()
-            .as_slice(),
+        names.iter().map(String::as_str).collect::<Vec<_>>()[..],
         ["Some"] | ["Option", "Some"] | ["std" | "core", "option", "Option", "Some"]
     )
 }
