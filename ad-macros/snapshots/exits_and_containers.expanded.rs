@@ -236,7 +236,7 @@ impl first_large {
                             &mut __ad_dm_total_3,
                             __ad_dv_25,
                         );
-                        for _ in 0..__ad_count_1 {
+                        for __ad_iteration_1 in (0..__ad_count_1).rev() {
                             let __ad_v_17 = __ad_keep_v_17.pop();
                             if __ad_v_17 {
                                 let __ad_v_18 = __ad_keep_v_18.pop();
@@ -285,11 +285,11 @@ impl first_large {
                                 );
                             } else {}
                         }
-                        for __ad_k in (0..__ad_count_0).rev() {
+                        for __ad_iteration_0 in (0..__ad_count_0).rev() {
                             let __ad_v_i_5 = ::ad_runtime::__private::ir::nth_of_range(
                                 0,
                                 &__ad_v_3,
-                                __ad_k,
+                                __ad_iteration_0,
                             );
                             let __ad_v_9 = __ad_keep_v_9.pop();
                             if __ad_v_9 {
@@ -498,7 +498,7 @@ impl first_large {
                             &mut __ad_dm_total_3,
                             __ad_dv_25,
                         );
-                        for _ in 0..__ad_count_1 {
+                        for __ad_iteration_1 in (0..__ad_count_1).rev() {
                             let __ad_v_17 = __ad_keep_v_17.pop();
                             if __ad_v_17 {
                                 let __ad_v_18 = __ad_keep_v_18.pop();
@@ -547,11 +547,11 @@ impl first_large {
                                 );
                             } else {}
                         }
-                        for __ad_k in (0..__ad_count_0).rev() {
+                        for __ad_iteration_0 in (0..__ad_count_0).rev() {
                             let __ad_v_i_5 = ::ad_runtime::__private::ir::nth_of_range(
                                 0,
                                 &__ad_v_3,
-                                __ad_k,
+                                __ad_iteration_0,
                             );
                             let __ad_v_9 = __ad_keep_v_9.pop();
                             if __ad_v_9 {

@@ -276,21 +276,16 @@ impl gmm_objective_precomputed {
                 &__ad_v_constant_9,
             );
             let mut __ad_keep_pb_29 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_53 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_54 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_63 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_l_127 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_64 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_65 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_73 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_74 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_81 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_states_centered_3 = ::ad_runtime::__private::ir::States::new();
+            let mut __ad_states_transformed_3 = ::ad_runtime::__private::ir::States::new();
             let mut __ad_keep_zero_84 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_zero_85 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_pb_85 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_q_97 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_v_106 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_105 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_112 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_115 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_tym_sum_qs_0 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_q_diagonals_1 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_s_2 = ::ad_runtime::__private::ir::AdjointOf::new();
@@ -442,6 +437,8 @@ impl gmm_objective_precomputed {
                 let __ad_v_38 = 0..__ad_v_k_5;
                 let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_38).0;
                 __ad_keep_v_81.reserve(__ad_trips);
+                __ad_states_centered_3.reserve(__ad_trips);
+                __ad_states_transformed_3.reserve(__ad_trips);
                 let mut __ad_count_3 = 0usize;
                 for __ad_v_ik_39 in __ad_v_38 {
                     __ad_count_3 += 1;
@@ -462,21 +459,14 @@ impl gmm_objective_precomputed {
                         __ad_m_centered_4[__ad_v_j_41] = __ad_v_48;
                     }
                     let __ad_v_49 = 0..__ad_v_d_4;
-                    let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_49).0;
-                    __ad_keep_v_53.reserve(__ad_trips);
-                    __ad_keep_v_54.reserve(__ad_trips);
                     let mut __ad_count_5 = 0usize;
                     for __ad_v_j_50 in __ad_v_49 {
                         __ad_count_5 += 1;
                         let __ad_v_51 = __ad_v_ik_39 * __ad_v_d_4;
                         let __ad_v_52 = __ad_v_51 + __ad_v_j_50;
                         let __ad_v_53 = __ad_m_q_diagonals_1[__ad_v_52];
-                        __ad_keep_v_53
-                            .push(::ad_runtime::__private::ir::value_of(__ad_v_53));
                         __ad_ty_53 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_53);
                         let __ad_v_54 = __ad_m_centered_4[__ad_v_j_50];
-                        __ad_keep_v_54
-                            .push(::ad_runtime::__private::ir::value_of(__ad_v_54));
                         __ad_ty_54 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_54);
                         let __ad_v_55 = __ad_v_53 * __ad_v_54;
                         __ad_ty_55 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_55);
@@ -486,21 +476,22 @@ impl gmm_objective_precomputed {
                     let __ad_v_57 = __ad_v_56 + __ad_v_d_4;
                     let mut __ad_m_l_7 = __ad_v_57;
                     let __ad_v_58 = 0..__ad_v_d_4;
+                    let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_58).0;
+                    __ad_keep_v_l_127.reserve(__ad_trips);
                     let mut __ad_count_6 = 0usize;
                     for __ad_v_i_59 in __ad_v_58 {
                         __ad_count_6 += 1;
                         let __ad_v_60 = __ad_v_i_59 + 1;
                         let __ad_v_61 = __ad_v_60..__ad_v_d_4;
+                        let __ad_v_l_127 = __ad_m_l_7;
+                        __ad_keep_v_l_127
+                            .push(::ad_runtime::__private::ir::value_of(__ad_v_l_127));
                         let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_61).0;
-                        __ad_keep_v_63.reserve(__ad_trips);
                         __ad_keep_v_64.reserve(__ad_trips);
-                        __ad_keep_v_65.reserve(__ad_trips);
                         let mut __ad_count_7 = 0usize;
                         for __ad_v_j_62 in __ad_v_61 {
                             __ad_count_7 += 1;
                             let __ad_v_63 = __ad_m_l_7;
-                            __ad_keep_v_63
-                                .push(::ad_runtime::__private::ir::value_of(__ad_v_63));
                             let __ad_v_64 = __ad_v_icf_2[__ad_v_63];
                             __ad_keep_v_64
                                 .push(::ad_runtime::__private::ir::value_of(__ad_v_64));
@@ -508,8 +499,6 @@ impl gmm_objective_precomputed {
                                 &__ad_v_64,
                             );
                             let __ad_v_65 = __ad_m_centered_4[__ad_v_i_59];
-                            __ad_keep_v_65
-                                .push(::ad_runtime::__private::ir::value_of(__ad_v_65));
                             __ad_ty_65 = ::ad_runtime::__private::ir::adjoint_of(
                                 &__ad_v_65,
                             );
@@ -538,19 +527,12 @@ impl gmm_objective_precomputed {
                         &__ad_m_sqnorm_8,
                     );
                     let __ad_v_71 = 0..__ad_v_d_4;
-                    let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_71).0;
-                    __ad_keep_v_73.reserve(__ad_trips);
-                    __ad_keep_v_74.reserve(__ad_trips);
                     let mut __ad_count_8 = 0usize;
                     for __ad_v_j_72 in __ad_v_71 {
                         __ad_count_8 += 1;
                         let __ad_v_73 = __ad_m_transformed_5[__ad_v_j_72];
-                        __ad_keep_v_73
-                            .push(::ad_runtime::__private::ir::value_of(__ad_v_73));
                         __ad_ty_73 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_73);
                         let __ad_v_74 = __ad_v_73;
-                        __ad_keep_v_74
-                            .push(::ad_runtime::__private::ir::value_of(__ad_v_74));
                         __ad_ty_74 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_74);
                         let __ad_v_75 = __ad_v_73 * __ad_v_74;
                         __ad_ty_75 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_75);
@@ -579,6 +561,8 @@ impl gmm_objective_precomputed {
                     let __ad_v_83 = __ad_v_80 - __ad_v_82;
                     __ad_ty_83 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_83);
                     __ad_m_main_term_3[__ad_v_ik_39] = __ad_v_83;
+                    __ad_states_centered_3.save(&__ad_m_centered_4);
+                    __ad_states_transformed_3.save(&__ad_m_transformed_5);
                 }
                 let __ad_v_84 = &__ad_m_main_term_3;
                 __ad_keep_zero_84
@@ -607,7 +591,6 @@ impl gmm_objective_precomputed {
             let __ad_v_90 = 0..__ad_v_k_5;
             let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_90).0;
             __ad_keep_v_112.reserve(__ad_trips);
-            __ad_keep_v_115.reserve(__ad_trips);
             let mut __ad_count_9 = 0usize;
             for __ad_v_ik_91 in __ad_v_90 {
                 __ad_count_9 += 1;
@@ -618,8 +601,6 @@ impl gmm_objective_precomputed {
                     &__ad_m_frobenius_10,
                 );
                 let __ad_v_92 = 0..__ad_v_d_4;
-                let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_92).0;
-                __ad_keep_v_q_97.reserve(__ad_trips);
                 let mut __ad_count_10 = 0usize;
                 for __ad_v_j_93 in __ad_v_92 {
                     __ad_count_10 += 1;
@@ -628,8 +609,6 @@ impl gmm_objective_precomputed {
                     let __ad_v_96 = __ad_m_q_diagonals_1[__ad_v_95];
                     __ad_ty_96 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_96);
                     let __ad_v_q_97 = __ad_v_96;
-                    __ad_keep_v_q_97
-                        .push(::ad_runtime::__private::ir::value_of(__ad_v_q_97));
                     __ad_ty_q_97 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_q_97);
                     let __ad_v_98 = __ad_v_q_97 * __ad_v_q_97;
                     __ad_ty_98 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_98);
@@ -644,17 +623,17 @@ impl gmm_objective_precomputed {
                 }
                 let __ad_v_101 = __ad_v_d_4..__ad_v_icf_size_13;
                 let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_101).0;
-                __ad_keep_v_v_106.reserve(__ad_trips);
+                __ad_keep_v_105.reserve(__ad_trips);
                 let mut __ad_count_11 = 0usize;
                 for __ad_v_j_102 in __ad_v_101 {
                     __ad_count_11 += 1;
                     let __ad_v_103 = __ad_v_ik_91 * __ad_v_icf_size_13;
                     let __ad_v_104 = __ad_v_103 + __ad_v_j_102;
                     let __ad_v_105 = __ad_v_icf_2[__ad_v_104];
+                    __ad_keep_v_105
+                        .push(::ad_runtime::__private::ir::value_of(__ad_v_105));
                     __ad_ty_105 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_105);
                     let __ad_v_v_106 = __ad_v_105;
-                    __ad_keep_v_v_106
-                        .push(::ad_runtime::__private::ir::value_of(__ad_v_v_106));
                     __ad_ty_v_106 = ::ad_runtime::__private::ir::adjoint_of(
                         &__ad_v_v_106,
                     );
@@ -682,7 +661,6 @@ impl gmm_objective_precomputed {
                 let __ad_v_114 = ::ad_runtime::__private::CastProbe::new(__ad_v_m_8)
                     .__ad_cast::<__S>();
                 let __ad_v_115 = __ad_m_sum_qs_0[__ad_v_ik_91];
-                __ad_keep_v_115.push(::ad_runtime::__private::ir::value_of(__ad_v_115));
                 __ad_ty_115 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_115);
                 let __ad_v_116 = __ad_v_114 * __ad_v_115;
                 __ad_ty_116 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_116);
@@ -805,11 +783,11 @@ impl gmm_objective_precomputed {
                             &mut __ad_dm_slse_6,
                             __ad_dv_120,
                         );
-                        for __ad_k in (0..__ad_count_9).rev() {
+                        for __ad_iteration_9 in (0..__ad_count_9).rev() {
                             let __ad_v_ik_91 = ::ad_runtime::__private::ir::nth_of_range(
                                 0,
                                 &__ad_v_k_5,
-                                __ad_k,
+                                __ad_iteration_9,
                             );
                             let __ad_count_10 = ::ad_runtime::__private::ir::range_count(
                                 0,
@@ -829,7 +807,7 @@ impl gmm_objective_precomputed {
                                     __ad_v_m_8,
                                 )
                                 .__ad_cast::<__S>();
-                            let __ad_v_115 = __ad_keep_v_115.pop();
+                            let __ad_v_115 = __ad_m_sum_qs_0[__ad_v_ik_91];
                             let mut __ad_dm_frobenius_10 = __ad_tym_frobenius_10.zero();
                             let mut __ad_dv_110 = __ad_ty_110.zero();
                             let mut __ad_dv_111 = __ad_ty_111.zero();
@@ -937,15 +915,16 @@ impl gmm_objective_precomputed {
                                     __ad_c.1,
                                 );
                             }
-                            for __ad_k in (0..__ad_count_11).rev() {
+                            for __ad_iteration_11 in (0..__ad_count_11).rev() {
                                 let __ad_v_j_102 = ::ad_runtime::__private::ir::nth_of_range(
                                     __ad_v_d_4,
                                     &__ad_v_icf_size_13,
-                                    __ad_k,
+                                    __ad_iteration_11,
                                 );
                                 let __ad_v_103 = __ad_v_ik_91 * __ad_v_icf_size_13;
                                 let __ad_v_104 = __ad_v_103 + __ad_v_j_102;
-                                let __ad_v_v_106 = __ad_keep_v_v_106.pop();
+                                let __ad_v_105 = __ad_keep_v_105.pop();
+                                let __ad_v_v_106 = __ad_v_105;
                                 let mut __ad_dv_105 = __ad_ty_105.zero();
                                 let mut __ad_dv_v_106 = __ad_ty_v_106.zero();
                                 let mut __ad_dv_107 = __ad_ty_107.zero();
@@ -996,15 +975,16 @@ impl gmm_objective_precomputed {
                                     __ad_dv_105,
                                 );
                             }
-                            for __ad_k in (0..__ad_count_10).rev() {
+                            for __ad_iteration_10 in (0..__ad_count_10).rev() {
                                 let __ad_v_j_93 = ::ad_runtime::__private::ir::nth_of_range(
                                     0,
                                     &__ad_v_d_4,
-                                    __ad_k,
+                                    __ad_iteration_10,
                                 );
                                 let __ad_v_94 = __ad_v_ik_91 * __ad_v_d_4;
                                 let __ad_v_95 = __ad_v_94 + __ad_v_j_93;
-                                let __ad_v_q_97 = __ad_keep_v_q_97.pop();
+                                let __ad_v_96 = __ad_m_q_diagonals_1[__ad_v_95];
+                                let __ad_v_q_97 = __ad_v_96;
                                 let mut __ad_dv_96 = __ad_ty_96.zero();
                                 let mut __ad_dv_q_97 = __ad_ty_q_97.zero();
                                 let mut __ad_dv_98 = __ad_ty_98.zero();
@@ -1070,11 +1050,11 @@ impl gmm_objective_precomputed {
                                 __ad_c.0,
                             );
                         }
-                        for __ad_k in (0..__ad_count_2).rev() {
+                        for __ad_iteration_2 in (0..__ad_count_2).rev() {
                             let __ad_v_ix_37 = ::ad_runtime::__private::ir::nth_of_range(
                                 0,
                                 &__ad_v_n_6,
-                                __ad_k,
+                                __ad_iteration_2,
                             );
                             let __ad_count_3 = ::ad_runtime::__private::ir::range_count(
                                 0,
@@ -1118,11 +1098,14 @@ impl gmm_objective_precomputed {
                                 &mut __ad_dm_main_term_3,
                                 __ad_dv_84,
                             );
-                            for __ad_k in (0..__ad_count_3).rev() {
+                            for __ad_iteration_3 in (0..__ad_count_3).rev() {
+                                let __ad_m_centered_4 = __ad_states_centered_3.restore();
+                                let __ad_m_transformed_5 = __ad_states_transformed_3
+                                    .restore();
                                 let __ad_v_ik_39 = ::ad_runtime::__private::ir::nth_of_range(
                                     0,
                                     &__ad_v_k_5,
-                                    __ad_k,
+                                    __ad_iteration_3,
                                 );
                                 let __ad_count_4 = ::ad_runtime::__private::ir::range_count(
                                     0,
@@ -1213,14 +1196,14 @@ impl gmm_objective_precomputed {
                                     &mut __ad_dv_alphas_0[__ad_v_ik_39],
                                     __ad_dv_78,
                                 );
-                                for __ad_k in (0..__ad_count_8).rev() {
+                                for __ad_iteration_8 in (0..__ad_count_8).rev() {
                                     let __ad_v_j_72 = ::ad_runtime::__private::ir::nth_of_range(
                                         0,
                                         &__ad_v_d_4,
-                                        __ad_k,
+                                        __ad_iteration_8,
                                     );
-                                    let __ad_v_73 = __ad_keep_v_73.pop();
-                                    let __ad_v_74 = __ad_keep_v_74.pop();
+                                    let __ad_v_73 = __ad_m_transformed_5[__ad_v_j_72];
+                                    let __ad_v_74 = __ad_v_73;
                                     let mut __ad_dv_73 = __ad_ty_73.zero();
                                     let mut __ad_dv_74 = __ad_ty_74.zero();
                                     let mut __ad_dv_75 = __ad_ty_75.zero();
@@ -1274,27 +1257,43 @@ impl gmm_objective_precomputed {
                                         __ad_dv_73,
                                     );
                                 }
-                                for __ad_k in (0..__ad_count_6).rev() {
+                                for __ad_iteration_6 in (0..__ad_count_6).rev() {
                                     let __ad_v_i_59 = ::ad_runtime::__private::ir::nth_of_range(
                                         0,
                                         &__ad_v_d_4,
-                                        __ad_k,
+                                        __ad_iteration_6,
                                     );
                                     let __ad_v_60 = __ad_v_i_59 + 1;
+                                    let __ad_v_l_127 = __ad_keep_v_l_127.pop();
                                     let __ad_count_7 = ::ad_runtime::__private::ir::range_count(
                                         __ad_v_60,
                                         &__ad_v_d_4,
                                         false,
                                     );
-                                    for __ad_k in (0..__ad_count_7).rev() {
+                                    let mut __ad_sum_7_0 = __ad_ty_65.zero();
+                                    if __ad_count_7 > 0 {
+                                        __ad_sum_7_0 = ::ad_runtime::__private::ir::take(
+                                            &mut (*::ad_runtime::__private::ir::slot(
+                                                &mut __ad_dm_centered_4,
+                                                __ad_v_i_59,
+                                            )),
+                                        );
+                                    }
+                                    for __ad_iteration_7 in (0..__ad_count_7).rev() {
                                         let __ad_v_j_62 = ::ad_runtime::__private::ir::nth_of_range(
                                             __ad_v_60,
                                             &__ad_v_d_4,
-                                            __ad_k,
+                                            __ad_iteration_7,
                                         );
-                                        let __ad_v_63 = __ad_keep_v_63.pop();
+                                        let __ad_v_63 = ::ad_runtime::__private::ir::counter_at(
+                                            __ad_v_l_127,
+                                            __ad_iteration_7,
+                                            1,
+                                            true,
+                                            false,
+                                        );
                                         let __ad_v_64 = __ad_keep_v_64.pop();
-                                        let __ad_v_65 = __ad_keep_v_65.pop();
+                                        let __ad_v_65 = __ad_m_centered_4[__ad_v_i_59];
                                         let mut __ad_dv_64 = __ad_ty_64.zero();
                                         let mut __ad_dv_65 = __ad_ty_65.zero();
                                         let mut __ad_dv_66 = __ad_ty_66.zero();
@@ -1345,10 +1344,7 @@ impl gmm_objective_precomputed {
                                             );
                                         }
                                         ::ad_runtime::__private::ir::accumulate(
-                                            &mut (*::ad_runtime::__private::ir::slot(
-                                                &mut __ad_dm_centered_4,
-                                                __ad_v_i_59,
-                                            )),
+                                            &mut __ad_sum_7_0,
                                             __ad_dv_65,
                                         );
                                         ::ad_runtime::__private::ir::accumulate(
@@ -1356,17 +1352,23 @@ impl gmm_objective_precomputed {
                                             __ad_dv_64,
                                         );
                                     }
+                                    if __ad_count_7 > 0 {
+                                        *&mut (*::ad_runtime::__private::ir::slot(
+                                            &mut __ad_dm_centered_4,
+                                            __ad_v_i_59,
+                                        )) = __ad_sum_7_0;
+                                    }
                                 }
-                                for __ad_k in (0..__ad_count_5).rev() {
+                                for __ad_iteration_5 in (0..__ad_count_5).rev() {
                                     let __ad_v_j_50 = ::ad_runtime::__private::ir::nth_of_range(
                                         0,
                                         &__ad_v_d_4,
-                                        __ad_k,
+                                        __ad_iteration_5,
                                     );
                                     let __ad_v_51 = __ad_v_ik_39 * __ad_v_d_4;
                                     let __ad_v_52 = __ad_v_51 + __ad_v_j_50;
-                                    let __ad_v_53 = __ad_keep_v_53.pop();
-                                    let __ad_v_54 = __ad_keep_v_54.pop();
+                                    let __ad_v_53 = __ad_m_q_diagonals_1[__ad_v_52];
+                                    let __ad_v_54 = __ad_m_centered_4[__ad_v_j_50];
                                     let mut __ad_dv_53 = __ad_ty_53.zero();
                                     let mut __ad_dv_54 = __ad_ty_54.zero();
                                     let mut __ad_dv_55 = __ad_ty_55.zero();
@@ -1409,11 +1411,11 @@ impl gmm_objective_precomputed {
                                         __ad_dv_53,
                                     );
                                 }
-                                for __ad_k in (0..__ad_count_4).rev() {
+                                for __ad_iteration_4 in (0..__ad_count_4).rev() {
                                     let __ad_v_j_41 = ::ad_runtime::__private::ir::nth_of_range(
                                         0,
                                         &__ad_v_d_4,
-                                        __ad_k,
+                                        __ad_iteration_4,
                                     );
                                     let __ad_v_42 = __ad_v_ix_37 * __ad_v_d_4;
                                     let __ad_v_43 = __ad_v_42 + __ad_v_j_41;
@@ -1455,11 +1457,11 @@ impl gmm_objective_precomputed {
                                 }
                             }
                         }
-                        for __ad_k in (0..__ad_count_0).rev() {
+                        for __ad_iteration_0 in (0..__ad_count_0).rev() {
                             let __ad_v_ik_18 = ::ad_runtime::__private::ir::nth_of_range(
                                 0,
                                 &__ad_v_k_5,
-                                __ad_k,
+                                __ad_iteration_0,
                             );
                             let __ad_count_1 = ::ad_runtime::__private::ir::range_count(
                                 0,
@@ -1481,11 +1483,11 @@ impl gmm_objective_precomputed {
                                 &mut __ad_dm_s_2,
                                 __ad_dv_32,
                             );
-                            for __ad_k in (0..__ad_count_1).rev() {
+                            for __ad_iteration_1 in (0..__ad_count_1).rev() {
                                 let __ad_v_j_20 = ::ad_runtime::__private::ir::nth_of_range(
                                     0,
                                     &__ad_v_d_4,
-                                    __ad_k,
+                                    __ad_iteration_1,
                                 );
                                 let __ad_v_21 = __ad_v_ik_18 * __ad_v_icf_size_13;
                                 let __ad_v_22 = __ad_v_21 + __ad_v_j_20;
@@ -1669,20 +1671,14 @@ impl gmm_objective_precomputed {
                 &__ad_v_constant_9,
             );
             let mut __ad_keep_pb_29 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_53 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_54 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_63 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_64 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_65 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_73 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_74 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_l_127 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_81 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_states_centered_3 = ::ad_runtime::__private::ir::States::new();
+            let mut __ad_states_transformed_3 = ::ad_runtime::__private::ir::States::new();
             let mut __ad_keep_zero_84 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_zero_85 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_pb_85 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_q_97 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_112 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_115 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_tym_sum_qs_0 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_q_diagonals_1 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_s_2 = ::ad_runtime::__private::ir::AdjointOf::new();
@@ -1834,6 +1830,8 @@ impl gmm_objective_precomputed {
                 let __ad_v_38 = 0..__ad_v_k_5;
                 let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_38).0;
                 __ad_keep_v_81.reserve(__ad_trips);
+                __ad_states_centered_3.reserve(__ad_trips);
+                __ad_states_transformed_3.reserve(__ad_trips);
                 let mut __ad_count_3 = 0usize;
                 for __ad_v_ik_39 in __ad_v_38 {
                     __ad_count_3 += 1;
@@ -1854,21 +1852,14 @@ impl gmm_objective_precomputed {
                         __ad_m_centered_4[__ad_v_j_41] = __ad_v_48;
                     }
                     let __ad_v_49 = 0..__ad_v_d_4;
-                    let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_49).0;
-                    __ad_keep_v_53.reserve(__ad_trips);
-                    __ad_keep_v_54.reserve(__ad_trips);
                     let mut __ad_count_5 = 0usize;
                     for __ad_v_j_50 in __ad_v_49 {
                         __ad_count_5 += 1;
                         let __ad_v_51 = __ad_v_ik_39 * __ad_v_d_4;
                         let __ad_v_52 = __ad_v_51 + __ad_v_j_50;
                         let __ad_v_53 = __ad_m_q_diagonals_1[__ad_v_52];
-                        __ad_keep_v_53
-                            .push(::ad_runtime::__private::ir::value_of(__ad_v_53));
                         __ad_ty_53 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_53);
                         let __ad_v_54 = __ad_m_centered_4[__ad_v_j_50];
-                        __ad_keep_v_54
-                            .push(::ad_runtime::__private::ir::value_of(__ad_v_54));
                         __ad_ty_54 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_54);
                         let __ad_v_55 = __ad_v_53 * __ad_v_54;
                         __ad_ty_55 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_55);
@@ -1878,30 +1869,25 @@ impl gmm_objective_precomputed {
                     let __ad_v_57 = __ad_v_56 + __ad_v_d_4;
                     let mut __ad_m_l_7 = __ad_v_57;
                     let __ad_v_58 = 0..__ad_v_d_4;
+                    let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_58).0;
+                    __ad_keep_v_l_127.reserve(__ad_trips);
                     let mut __ad_count_6 = 0usize;
                     for __ad_v_i_59 in __ad_v_58 {
                         __ad_count_6 += 1;
                         let __ad_v_60 = __ad_v_i_59 + 1;
                         let __ad_v_61 = __ad_v_60..__ad_v_d_4;
-                        let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_61).0;
-                        __ad_keep_v_63.reserve(__ad_trips);
-                        __ad_keep_v_64.reserve(__ad_trips);
-                        __ad_keep_v_65.reserve(__ad_trips);
+                        let __ad_v_l_127 = __ad_m_l_7;
+                        __ad_keep_v_l_127
+                            .push(::ad_runtime::__private::ir::value_of(__ad_v_l_127));
                         let mut __ad_count_7 = 0usize;
                         for __ad_v_j_62 in __ad_v_61 {
                             __ad_count_7 += 1;
                             let __ad_v_63 = __ad_m_l_7;
-                            __ad_keep_v_63
-                                .push(::ad_runtime::__private::ir::value_of(__ad_v_63));
                             let __ad_v_64 = __ad_v_icf_2[__ad_v_63];
-                            __ad_keep_v_64
-                                .push(::ad_runtime::__private::ir::value_of(__ad_v_64));
                             __ad_ty_64 = ::ad_runtime::__private::ir::adjoint_of(
                                 &__ad_v_64,
                             );
                             let __ad_v_65 = __ad_m_centered_4[__ad_v_i_59];
-                            __ad_keep_v_65
-                                .push(::ad_runtime::__private::ir::value_of(__ad_v_65));
                             __ad_ty_65 = ::ad_runtime::__private::ir::adjoint_of(
                                 &__ad_v_65,
                             );
@@ -1930,19 +1916,12 @@ impl gmm_objective_precomputed {
                         &__ad_m_sqnorm_8,
                     );
                     let __ad_v_71 = 0..__ad_v_d_4;
-                    let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_71).0;
-                    __ad_keep_v_73.reserve(__ad_trips);
-                    __ad_keep_v_74.reserve(__ad_trips);
                     let mut __ad_count_8 = 0usize;
                     for __ad_v_j_72 in __ad_v_71 {
                         __ad_count_8 += 1;
                         let __ad_v_73 = __ad_m_transformed_5[__ad_v_j_72];
-                        __ad_keep_v_73
-                            .push(::ad_runtime::__private::ir::value_of(__ad_v_73));
                         __ad_ty_73 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_73);
                         let __ad_v_74 = __ad_v_73;
-                        __ad_keep_v_74
-                            .push(::ad_runtime::__private::ir::value_of(__ad_v_74));
                         __ad_ty_74 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_74);
                         let __ad_v_75 = __ad_v_73 * __ad_v_74;
                         __ad_ty_75 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_75);
@@ -1971,6 +1950,8 @@ impl gmm_objective_precomputed {
                     let __ad_v_83 = __ad_v_80 - __ad_v_82;
                     __ad_ty_83 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_83);
                     __ad_m_main_term_3[__ad_v_ik_39] = __ad_v_83;
+                    __ad_states_centered_3.save(&__ad_m_centered_4);
+                    __ad_states_transformed_3.save(&__ad_m_transformed_5);
                 }
                 let __ad_v_84 = &__ad_m_main_term_3;
                 __ad_keep_zero_84
@@ -1999,7 +1980,6 @@ impl gmm_objective_precomputed {
             let __ad_v_90 = 0..__ad_v_k_5;
             let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_90).0;
             __ad_keep_v_112.reserve(__ad_trips);
-            __ad_keep_v_115.reserve(__ad_trips);
             let mut __ad_count_9 = 0usize;
             for __ad_v_ik_91 in __ad_v_90 {
                 __ad_count_9 += 1;
@@ -2010,8 +1990,6 @@ impl gmm_objective_precomputed {
                     &__ad_m_frobenius_10,
                 );
                 let __ad_v_92 = 0..__ad_v_d_4;
-                let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_92).0;
-                __ad_keep_v_q_97.reserve(__ad_trips);
                 let mut __ad_count_10 = 0usize;
                 for __ad_v_j_93 in __ad_v_92 {
                     __ad_count_10 += 1;
@@ -2020,8 +1998,6 @@ impl gmm_objective_precomputed {
                     let __ad_v_96 = __ad_m_q_diagonals_1[__ad_v_95];
                     __ad_ty_96 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_96);
                     let __ad_v_q_97 = __ad_v_96;
-                    __ad_keep_v_q_97
-                        .push(::ad_runtime::__private::ir::value_of(__ad_v_q_97));
                     __ad_ty_q_97 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_q_97);
                     let __ad_v_98 = __ad_v_q_97 * __ad_v_q_97;
                     __ad_ty_98 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_98);
@@ -2070,7 +2046,6 @@ impl gmm_objective_precomputed {
                 let __ad_v_114 = ::ad_runtime::__private::CastProbe::new(__ad_v_m_8)
                     .__ad_cast::<__S>();
                 let __ad_v_115 = __ad_m_sum_qs_0[__ad_v_ik_91];
-                __ad_keep_v_115.push(::ad_runtime::__private::ir::value_of(__ad_v_115));
                 __ad_ty_115 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_115);
                 let __ad_v_116 = __ad_v_114 * __ad_v_115;
                 __ad_ty_116 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_116);
@@ -2193,11 +2168,11 @@ impl gmm_objective_precomputed {
                             &mut __ad_dm_slse_6,
                             __ad_dv_120,
                         );
-                        for __ad_k in (0..__ad_count_9).rev() {
+                        for __ad_iteration_9 in (0..__ad_count_9).rev() {
                             let __ad_v_ik_91 = ::ad_runtime::__private::ir::nth_of_range(
                                 0,
                                 &__ad_v_k_5,
-                                __ad_k,
+                                __ad_iteration_9,
                             );
                             let __ad_count_10 = ::ad_runtime::__private::ir::range_count(
                                 0,
@@ -2217,7 +2192,7 @@ impl gmm_objective_precomputed {
                                     __ad_v_m_8,
                                 )
                                 .__ad_cast::<__S>();
-                            let __ad_v_115 = __ad_keep_v_115.pop();
+                            let __ad_v_115 = __ad_m_sum_qs_0[__ad_v_ik_91];
                             let mut __ad_dm_frobenius_10 = __ad_tym_frobenius_10.zero();
                             let mut __ad_dv_110 = __ad_ty_110.zero();
                             let mut __ad_dv_111 = __ad_ty_111.zero();
@@ -2325,11 +2300,11 @@ impl gmm_objective_precomputed {
                                     __ad_c.1,
                                 );
                             }
-                            for __ad_k in (0..__ad_count_11).rev() {
+                            for __ad_iteration_11 in (0..__ad_count_11).rev() {
                                 let __ad_v_j_102 = ::ad_runtime::__private::ir::nth_of_range(
                                     __ad_v_d_4,
                                     &__ad_v_icf_size_13,
-                                    __ad_k,
+                                    __ad_iteration_11,
                                 );
                                 let __ad_v_103 = __ad_v_ik_91 * __ad_v_icf_size_13;
                                 let __ad_v_104 = __ad_v_103 + __ad_v_j_102;
@@ -2385,15 +2360,16 @@ impl gmm_objective_precomputed {
                                     __ad_dv_105,
                                 );
                             }
-                            for __ad_k in (0..__ad_count_10).rev() {
+                            for __ad_iteration_10 in (0..__ad_count_10).rev() {
                                 let __ad_v_j_93 = ::ad_runtime::__private::ir::nth_of_range(
                                     0,
                                     &__ad_v_d_4,
-                                    __ad_k,
+                                    __ad_iteration_10,
                                 );
                                 let __ad_v_94 = __ad_v_ik_91 * __ad_v_d_4;
                                 let __ad_v_95 = __ad_v_94 + __ad_v_j_93;
-                                let __ad_v_q_97 = __ad_keep_v_q_97.pop();
+                                let __ad_v_96 = __ad_m_q_diagonals_1[__ad_v_95];
+                                let __ad_v_q_97 = __ad_v_96;
                                 let mut __ad_dv_96 = __ad_ty_96.zero();
                                 let mut __ad_dv_q_97 = __ad_ty_q_97.zero();
                                 let mut __ad_dv_98 = __ad_ty_98.zero();
@@ -2459,11 +2435,11 @@ impl gmm_objective_precomputed {
                                 __ad_c.0,
                             );
                         }
-                        for __ad_k in (0..__ad_count_2).rev() {
+                        for __ad_iteration_2 in (0..__ad_count_2).rev() {
                             let __ad_v_ix_37 = ::ad_runtime::__private::ir::nth_of_range(
                                 0,
                                 &__ad_v_n_6,
-                                __ad_k,
+                                __ad_iteration_2,
                             );
                             let __ad_count_3 = ::ad_runtime::__private::ir::range_count(
                                 0,
@@ -2507,11 +2483,14 @@ impl gmm_objective_precomputed {
                                 &mut __ad_dm_main_term_3,
                                 __ad_dv_84,
                             );
-                            for __ad_k in (0..__ad_count_3).rev() {
+                            for __ad_iteration_3 in (0..__ad_count_3).rev() {
+                                let __ad_m_centered_4 = __ad_states_centered_3.restore();
+                                let __ad_m_transformed_5 = __ad_states_transformed_3
+                                    .restore();
                                 let __ad_v_ik_39 = ::ad_runtime::__private::ir::nth_of_range(
                                     0,
                                     &__ad_v_k_5,
-                                    __ad_k,
+                                    __ad_iteration_3,
                                 );
                                 let __ad_count_4 = ::ad_runtime::__private::ir::range_count(
                                     0,
@@ -2602,14 +2581,14 @@ impl gmm_objective_precomputed {
                                     &mut __ad_dv_alphas_0[__ad_v_ik_39],
                                     __ad_dv_78,
                                 );
-                                for __ad_k in (0..__ad_count_8).rev() {
+                                for __ad_iteration_8 in (0..__ad_count_8).rev() {
                                     let __ad_v_j_72 = ::ad_runtime::__private::ir::nth_of_range(
                                         0,
                                         &__ad_v_d_4,
-                                        __ad_k,
+                                        __ad_iteration_8,
                                     );
-                                    let __ad_v_73 = __ad_keep_v_73.pop();
-                                    let __ad_v_74 = __ad_keep_v_74.pop();
+                                    let __ad_v_73 = __ad_m_transformed_5[__ad_v_j_72];
+                                    let __ad_v_74 = __ad_v_73;
                                     let mut __ad_dv_73 = __ad_ty_73.zero();
                                     let mut __ad_dv_74 = __ad_ty_74.zero();
                                     let mut __ad_dv_75 = __ad_ty_75.zero();
@@ -2663,27 +2642,43 @@ impl gmm_objective_precomputed {
                                         __ad_dv_73,
                                     );
                                 }
-                                for __ad_k in (0..__ad_count_6).rev() {
+                                for __ad_iteration_6 in (0..__ad_count_6).rev() {
                                     let __ad_v_i_59 = ::ad_runtime::__private::ir::nth_of_range(
                                         0,
                                         &__ad_v_d_4,
-                                        __ad_k,
+                                        __ad_iteration_6,
                                     );
                                     let __ad_v_60 = __ad_v_i_59 + 1;
+                                    let __ad_v_l_127 = __ad_keep_v_l_127.pop();
                                     let __ad_count_7 = ::ad_runtime::__private::ir::range_count(
                                         __ad_v_60,
                                         &__ad_v_d_4,
                                         false,
                                     );
-                                    for __ad_k in (0..__ad_count_7).rev() {
+                                    let mut __ad_sum_7_0 = __ad_ty_65.zero();
+                                    if __ad_count_7 > 0 {
+                                        __ad_sum_7_0 = ::ad_runtime::__private::ir::take(
+                                            &mut (*::ad_runtime::__private::ir::slot(
+                                                &mut __ad_dm_centered_4,
+                                                __ad_v_i_59,
+                                            )),
+                                        );
+                                    }
+                                    for __ad_iteration_7 in (0..__ad_count_7).rev() {
                                         let __ad_v_j_62 = ::ad_runtime::__private::ir::nth_of_range(
                                             __ad_v_60,
                                             &__ad_v_d_4,
-                                            __ad_k,
+                                            __ad_iteration_7,
                                         );
-                                        let __ad_v_63 = __ad_keep_v_63.pop();
-                                        let __ad_v_64 = __ad_keep_v_64.pop();
-                                        let __ad_v_65 = __ad_keep_v_65.pop();
+                                        let __ad_v_63 = ::ad_runtime::__private::ir::counter_at(
+                                            __ad_v_l_127,
+                                            __ad_iteration_7,
+                                            1,
+                                            true,
+                                            false,
+                                        );
+                                        let __ad_v_64 = __ad_v_icf_2[__ad_v_63];
+                                        let __ad_v_65 = __ad_m_centered_4[__ad_v_i_59];
                                         let mut __ad_dv_64 = __ad_ty_64.zero();
                                         let mut __ad_dv_65 = __ad_ty_65.zero();
                                         let mut __ad_dv_66 = __ad_ty_66.zero();
@@ -2734,10 +2729,7 @@ impl gmm_objective_precomputed {
                                             );
                                         }
                                         ::ad_runtime::__private::ir::accumulate(
-                                            &mut (*::ad_runtime::__private::ir::slot(
-                                                &mut __ad_dm_centered_4,
-                                                __ad_v_i_59,
-                                            )),
+                                            &mut __ad_sum_7_0,
                                             __ad_dv_65,
                                         );
                                         ::ad_runtime::__private::ir::accumulate(
@@ -2745,17 +2737,23 @@ impl gmm_objective_precomputed {
                                             __ad_dv_64,
                                         );
                                     }
+                                    if __ad_count_7 > 0 {
+                                        *&mut (*::ad_runtime::__private::ir::slot(
+                                            &mut __ad_dm_centered_4,
+                                            __ad_v_i_59,
+                                        )) = __ad_sum_7_0;
+                                    }
                                 }
-                                for __ad_k in (0..__ad_count_5).rev() {
+                                for __ad_iteration_5 in (0..__ad_count_5).rev() {
                                     let __ad_v_j_50 = ::ad_runtime::__private::ir::nth_of_range(
                                         0,
                                         &__ad_v_d_4,
-                                        __ad_k,
+                                        __ad_iteration_5,
                                     );
                                     let __ad_v_51 = __ad_v_ik_39 * __ad_v_d_4;
                                     let __ad_v_52 = __ad_v_51 + __ad_v_j_50;
-                                    let __ad_v_53 = __ad_keep_v_53.pop();
-                                    let __ad_v_54 = __ad_keep_v_54.pop();
+                                    let __ad_v_53 = __ad_m_q_diagonals_1[__ad_v_52];
+                                    let __ad_v_54 = __ad_m_centered_4[__ad_v_j_50];
                                     let mut __ad_dv_53 = __ad_ty_53.zero();
                                     let mut __ad_dv_54 = __ad_ty_54.zero();
                                     let mut __ad_dv_55 = __ad_ty_55.zero();
@@ -2798,11 +2796,11 @@ impl gmm_objective_precomputed {
                                         __ad_dv_53,
                                     );
                                 }
-                                for __ad_k in (0..__ad_count_4).rev() {
+                                for __ad_iteration_4 in (0..__ad_count_4).rev() {
                                     let __ad_v_j_41 = ::ad_runtime::__private::ir::nth_of_range(
                                         0,
                                         &__ad_v_d_4,
-                                        __ad_k,
+                                        __ad_iteration_4,
                                     );
                                     let __ad_v_42 = __ad_v_ix_37 * __ad_v_d_4;
                                     let __ad_v_43 = __ad_v_42 + __ad_v_j_41;
@@ -2844,11 +2842,11 @@ impl gmm_objective_precomputed {
                                 }
                             }
                         }
-                        for __ad_k in (0..__ad_count_0).rev() {
+                        for __ad_iteration_0 in (0..__ad_count_0).rev() {
                             let __ad_v_ik_18 = ::ad_runtime::__private::ir::nth_of_range(
                                 0,
                                 &__ad_v_k_5,
-                                __ad_k,
+                                __ad_iteration_0,
                             );
                             let __ad_count_1 = ::ad_runtime::__private::ir::range_count(
                                 0,
@@ -2870,11 +2868,11 @@ impl gmm_objective_precomputed {
                                 &mut __ad_dm_s_2,
                                 __ad_dv_32,
                             );
-                            for __ad_k in (0..__ad_count_1).rev() {
+                            for __ad_iteration_1 in (0..__ad_count_1).rev() {
                                 let __ad_v_j_20 = ::ad_runtime::__private::ir::nth_of_range(
                                     0,
                                     &__ad_v_d_4,
-                                    __ad_k,
+                                    __ad_iteration_1,
                                 );
                                 let __ad_v_21 = __ad_v_ik_18 * __ad_v_icf_size_13;
                                 let __ad_v_22 = __ad_v_21 + __ad_v_j_20;

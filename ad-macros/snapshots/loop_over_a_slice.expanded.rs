@@ -92,9 +92,8 @@ impl weighted {
         let mut __ad_dv_scale_1 = ::ad_runtime::__private::ir::zero_like(
             &__ad_v_scale_1,
         );
-        let mut __ad_keep_v_v_6 = ::ad_runtime::__private::ir::Stack::new();
+        let mut __ad_keep_v_5 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_v_7 = ::ad_runtime::__private::ir::Stack::new();
-        let mut __ad_keep_v_8 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_v_9 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_pb_9 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_tym_total_0 = ::ad_runtime::__private::ir::AdjointOf::new();
@@ -112,21 +111,20 @@ impl weighted {
         let __ad_v_2 = __ad_v_w_0.len();
         let __ad_v_3 = 0..__ad_v_2;
         let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_3).0;
-        __ad_keep_v_v_6.reserve(__ad_trips);
+        __ad_keep_v_5.reserve(__ad_trips);
         __ad_keep_v_7.reserve(__ad_trips);
         let mut __ad_count_0 = 0usize;
         for __ad_v_i_4 in __ad_v_3 {
             __ad_count_0 += 1;
             let __ad_v_5 = __ad_v_w_0[__ad_v_i_4];
+            __ad_keep_v_5.push(::ad_runtime::__private::ir::value_of(__ad_v_5));
             __ad_ty_5 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_5);
             let __ad_v_v_6 = __ad_v_5;
-            __ad_keep_v_v_6.push(::ad_runtime::__private::ir::value_of(__ad_v_v_6));
             __ad_ty_v_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_v_6);
             let __ad_v_7 = __ad_v_v_6 > <__S as ::ad_runtime::Scalar>::from_f64(0.0);
             __ad_keep_v_7.push(::ad_runtime::__private::ir::value_of(__ad_v_7));
             if __ad_v_7 {
                 let __ad_v_8 = __ad_v_scale_1 * __ad_v_v_6;
-                __ad_keep_v_8.push(::ad_runtime::__private::ir::value_of(__ad_v_8));
                 __ad_ty_8 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_8);
                 let (__ad_v_9, __ad_pb_9) = ::ad_runtime::rules::cos(
                     ::ad_runtime::__private::ir::value_of(__ad_v_v_6),
@@ -170,18 +168,19 @@ impl weighted {
                     &mut __ad_dm_total_0,
                     __ad_dv_15,
                 );
-                for __ad_k in (0..__ad_count_0).rev() {
+                for __ad_iteration_0 in (0..__ad_count_0).rev() {
                     let __ad_v_i_4 = ::ad_runtime::__private::ir::nth_of_range(
                         0,
                         &__ad_v_2,
-                        __ad_k,
+                        __ad_iteration_0,
                     );
-                    let __ad_v_v_6 = __ad_keep_v_v_6.pop();
+                    let __ad_v_5 = __ad_keep_v_5.pop();
+                    let __ad_v_v_6 = __ad_v_5;
                     let __ad_v_7 = __ad_keep_v_7.pop();
                     let mut __ad_dv_5 = __ad_ty_5.zero();
                     let mut __ad_dv_v_6 = __ad_ty_v_6.zero();
                     if __ad_v_7 {
-                        let __ad_v_8 = __ad_keep_v_8.pop();
+                        let __ad_v_8 = __ad_v_scale_1 * __ad_v_v_6;
                         let __ad_v_9 = __ad_keep_v_9.pop();
                         let __ad_pb_9 = __ad_keep_pb_9.pop();
                         let mut __ad_dv_8 = __ad_ty_8.zero();
@@ -400,11 +399,11 @@ impl weighted {
                     &mut __ad_dm_total_0,
                     __ad_dv_15,
                 );
-                for __ad_k in (0..__ad_count_0).rev() {
+                for __ad_iteration_0 in (0..__ad_count_0).rev() {
                     let __ad_v_i_4 = ::ad_runtime::__private::ir::nth_of_range(
                         0,
                         &__ad_v_2,
-                        __ad_k,
+                        __ad_iteration_0,
                     );
                     let __ad_v_5 = __ad_v_w_0[__ad_v_i_4];
                     let __ad_v_v_6 = __ad_v_5;

@@ -12,7 +12,7 @@
 //! feature, a function whose every construct the IR lowers and emits goes through here, any
 //! other through the previous engine.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
@@ -22,10 +22,13 @@ use crate::ast::{float_of_type, Function, ParamKind};
 use crate::ir::activity::{self, Activity};
 use crate::ir::lower::{self, NotYet};
 use crate::ir::residuals::{operands_read_again, Passes, Residuals};
+use crate::ir::restore::Source;
 use crate::ir::*;
 use crate::names;
 
+mod accumulators;
 mod pullbacks;
+mod states;
 
 const IR: &str = "::ad_runtime::__private::ir";
 
@@ -61,6 +64,10 @@ fn companion_body_borrowing(
     if passes.reuse_reads {
         crate::ir::reads::reuse_reads(&mut body);
     }
+    let inductions = match passes.recompute {
+        true => crate::ir::induction::find(&mut body),
+        false => HashMap::new(),
+    };
     let differentiated: Vec<Root> = function
         .params
         .iter()
@@ -96,12 +103,15 @@ fn companion_body_borrowing(
         activity,
         needed: HashSet::new(),
         stacks: Vec::new(),
-        residuals: Residuals::new(&body, passes, borrowable),
+        residuals: Residuals::new(&body, passes, borrowable, inductions),
         recomputed: HashSet::new(),
         borrowed,
         markers: Vec::new(),
         call_values: call_values(&body),
         captured: Vec::new(),
+        restored: BTreeSet::new(),
+        states: HashSet::new(),
+        accumulators: HashMap::new(),
     };
     let tokens = emitter.emit(boxed)?;
     let reads_again = emitter
@@ -181,6 +191,14 @@ struct Emitter<'a> {
     call_values: HashMap<Value, CallValue>,
     /// Top-level values the pullback captures.
     captured: Vec<Value>,
+    /// The containers whose state at the end of each iteration of a loop (by number) the
+    /// backward code of the iteration restores (`ir::restore`).
+    restored: BTreeSet<(usize, Root)>,
+    /// The stacks among `stacks` that keep such states (`ir::States`).
+    states: HashSet<Ident>,
+    /// The locals that sum the adjoints of elements read at loop-invariant places, by the
+    /// place's key, in the backward code of the loops that read them (`accumulators`).
+    accumulators: HashMap<String, Ident>,
 }
 
 /// What a block defines that its backward code may need back: values, and the trip counts of
@@ -266,7 +284,10 @@ impl Emitter<'_> {
         let stacks = self
             .stacks
             .iter()
-            .map(|(stack, _)| quote!(let mut #stack = #ir::Stack::new();))
+            .map(|(stack, _)| match self.states.contains(stack) {
+                true => quote!(let mut #stack = #ir::States::new();),
+                false => quote!(let mut #stack = #ir::Stack::new();),
+            })
             .chain(
                 self.markers
                     .iter()
@@ -490,7 +511,15 @@ impl Emitter<'_> {
         match operand {
             Operand::Value(value) => {
                 if self.residuals.recomputes(*value) {
+                    if let Some(Source::Iteration { loop_index, root }) =
+                        self.residuals.container_read(*value)
+                    {
+                        self.restored.insert((loop_index, root));
+                    }
                     if self.recomputed.insert(*value) {
+                        if let Some(induction) = self.residuals.induction(*value) {
+                            self.read_back(&Operand::Value(induction.entry))?;
+                        }
                         let definition = self.residuals.definition(*value);
                         let bounds = self.residuals.range_bounds(*value);
                         let bounds = bounds
@@ -976,7 +1005,8 @@ impl Emitter<'_> {
                 let stacks_before = self.stacks.len();
                 let mut keep_binding = self.keep(*binding, depth + 1);
                 keep_binding.extend(self.mark(Root::Value(*binding), depth + 1));
-                let body = self.forward_block(body, depth + 1);
+                let mut body = self.forward_block(body, depth + 1);
+                body.extend(self.keep_states(index, depth + 1));
                 let stop = flags.map(|flags| self.stop(flags));
                 let keep_count = if self.residuals.count_bounds(stmt).is_some() {
                     TokenStream::new()
@@ -999,7 +1029,8 @@ impl Emitter<'_> {
             Stmt::Loop { body, flags, span } => {
                 let index = self.loop_index(stmt);
                 let count = format_ident!("__ad_count_{}", index);
-                let body = self.forward_block(body, depth + 1);
+                let mut body = self.forward_block(body, depth + 1);
+                body.extend(self.keep_states(index, depth + 1));
                 let stop = self.stop(*flags);
                 let keep_count = self.keep_count(index, depth);
                 quote_spanned! {*span=>
@@ -1170,7 +1201,17 @@ impl Emitter<'_> {
                     }
                     Defined::Value(value) if self.recomputed.contains(value) => {
                         let name = self.value_name(*value);
-                        if let Some(definition) = self.residuals.definition(*value) {
+                        if let Some(induction) = self.residuals.induction(*value) {
+                            let entry = self.value_name(induction.entry);
+                            let iteration =
+                                format_ident!("__ad_iteration_{}", induction.loop_index);
+                            let step = &induction.step.tokens;
+                            let (up, after_step) = (induction.up, induction.after_step);
+                            let ir = self.ir();
+                            taken_back.push(quote! {
+                                let #name = #ir::counter_at(#entry, #iteration, #step, #up, #after_step);
+                            });
+                        } else if let Some(definition) = self.residuals.definition(*value) {
                             let span = self.body.value_info(*value).span;
                             let computed = self.defining_rvalue(definition, span);
                             taken_back.push(quote!(let #name = #computed;));
@@ -1265,7 +1306,15 @@ impl Emitter<'_> {
                 let adjoint = self.value_adjoint(*value);
                 quote!(&mut #adjoint)
             }
-            Operand::Place(place) => self.place_adjoint(place)?,
+            Operand::Place(place) => {
+                let summed = crate::ir::reads::key(place)
+                    .and_then(|key| self.accumulators.get(&key))
+                    .filter(|_| function == "accumulate");
+                match summed {
+                    Some(local) => quote!(&mut #local),
+                    None => self.place_adjoint(place)?,
+                }
+            }
             Operand::Constant(_) => return Ok(TokenStream::new()),
         };
         let function = Ident::new(function, Span::call_site());
@@ -1344,43 +1393,62 @@ impl Emitter<'_> {
             Stmt::Loop { body, .. } => {
                 let index = self.loop_index(stmt);
                 let count = format_ident!("__ad_count_{}", index);
-                let body_tokens = self.backward_block(body, depth + 1, None)?;
-                Ok(quote! {
-                    for _ in 0..#count {
-                        #body_tokens
-                    }
+                self.with_accumulators(index, None, body, |emitter| {
+                    let body_tokens = emitter.backward_block(body, depth + 1, None)?;
+                    let restore = emitter.restore_states(index);
+                    let iteration = format_ident!("__ad_iteration_{}", index);
+                    Ok(quote! {
+                        for #iteration in (0..#count).rev() {
+                            #restore
+                            #body_tokens
+                        }
+                    })
                 })
             }
             Stmt::For { binding, body, .. } => {
                 let index = self.loop_index(stmt);
-                let count = format_ident!("__ad_count_{}", index);
-                let body_tokens = self.backward_block_defining(
-                    body,
-                    depth + 1,
-                    None,
-                    vec![Defined::Value(*binding)],
-                )?;
-                // A binding read back and not kept: the `k`-th iteration bound `start + k`.
-                if self.recomputed.contains(binding) {
-                    if let Some(bounds) = self.residuals.range_bounds(*binding) {
-                        let start = self.read_back(bounds.start)?;
-                        let end = self.read_back(bounds.end)?;
-                        let name = self.value_name(*binding);
-                        return Ok(quote! {
-                            for __ad_k in (0..#count).rev() {
-                                let #name = #ir::nth_of_range(#start, &#end, __ad_k);
-                                #body_tokens
-                            }
-                        });
-                    }
-                }
-                Ok(quote! {
-                    for _ in 0..#count {
-                        #body_tokens
-                    }
+                self.with_accumulators(index, Some(*binding), body, |emitter| {
+                    emitter.backward_for(index, *binding, body, depth)
                 })
             }
         }
+    }
+
+    /// The backward loop of a `for`: its iterations last first.
+    fn backward_for(
+        &mut self,
+        index: usize,
+        binding: Value,
+        body: &Block,
+        depth: usize,
+    ) -> Result<TokenStream, NotYet> {
+        let ir = self.ir();
+        let count = format_ident!("__ad_count_{}", index);
+        let body_tokens =
+            self.backward_block_defining(body, depth + 1, None, vec![Defined::Value(binding)])?;
+        let restore = self.restore_states(index);
+        let iteration = format_ident!("__ad_iteration_{}", index);
+        // A binding read back and not kept: the `k`-th iteration bound `start + k`.
+        if self.recomputed.contains(&binding) {
+            if let Some(bounds) = self.residuals.range_bounds(binding) {
+                let start = self.read_back(bounds.start)?;
+                let end = self.read_back(bounds.end)?;
+                let name = self.value_name(binding);
+                return Ok(quote! {
+                    for #iteration in (0..#count).rev() {
+                        #restore
+                        let #name = #ir::nth_of_range(#start, &#end, #iteration);
+                        #body_tokens
+                    }
+                });
+            }
+        }
+        Ok(quote! {
+            for #iteration in (0..#count).rev() {
+                #restore
+                #body_tokens
+            }
+        })
     }
 }
 

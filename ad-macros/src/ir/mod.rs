@@ -13,9 +13,11 @@
 //! emits Rust from it.
 
 pub mod activity;
+pub mod induction;
 pub mod lower;
 pub mod reads;
 pub mod residuals;
+pub mod restore;
 pub mod validate;
 
 use proc_macro2::{Span, TokenStream};
@@ -80,7 +82,7 @@ pub struct Place {
     pub span: Span,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Root {
     Value(Value),
     Var(Var),
@@ -329,18 +331,59 @@ impl Operand {
 /// first.
 pub fn for_each_stmt<'b>(block: &'b Block, visit: &mut impl FnMut(&'b Stmt)) {
     for stmt in &block.stmts {
-        visit(stmt);
-        match stmt {
-            Stmt::If {
-                then_branch,
-                else_branch,
-                ..
-            } => {
-                for_each_stmt(then_branch, visit);
-                for_each_stmt(else_branch, visit);
-            }
-            Stmt::For { body, .. } | Stmt::Loop { body, .. } => for_each_stmt(body, visit),
-            _ => {}
+        visit_nested(stmt, visit);
+    }
+}
+
+/// Calls `visit` on `stmt` and on every statement of the blocks nested in it, outermost first.
+pub fn visit_nested<'b>(stmt: &'b Stmt, visit: &mut impl FnMut(&'b Stmt)) {
+    visit(stmt);
+    match stmt {
+        Stmt::If {
+            then_branch,
+            else_branch,
+            ..
+        } => {
+            for_each_stmt(then_branch, visit);
+            for_each_stmt(else_branch, visit);
         }
+        Stmt::For { body, .. } | Stmt::Loop { body, .. } => for_each_stmt(body, visit),
+        _ => {}
+    }
+}
+
+/// Every operand an operation reads.
+pub fn operands(rvalue: &Rvalue) -> Vec<&Operand> {
+    match rvalue {
+        Rvalue::Use(operand)
+        | Rvalue::Neg(operand)
+        | Rvalue::Not(operand)
+        | Rvalue::Cast(operand, _)
+        | Rvalue::Ref(operand)
+        | Rvalue::Take(operand)
+        | Rvalue::Matches(operand, _)
+        | Rvalue::Some(operand)
+        | Rvalue::Extract {
+            scrutinee: operand, ..
+        }
+        | Rvalue::Duplicate {
+            receiver: operand, ..
+        } => vec![operand],
+        Rvalue::Binary(_, left, right)
+        | Rvalue::DataBinary(_, left, right)
+        | Rvalue::Repeat(_, left, right) => vec![left, right],
+        Rvalue::FloatMethod { receiver, args, .. }
+        | Rvalue::DataMethod { receiver, args, .. }
+        | Rvalue::Unwrap {
+            option: receiver,
+            args,
+            ..
+        } => std::iter::once(receiver).chain(args).collect(),
+        Rvalue::Call { args, .. } | Rvalue::Tuple(args) | Rvalue::Elements(_, args) => {
+            args.iter().collect()
+        }
+        Rvalue::EmptyVec(capacity) => capacity.iter().collect(),
+        Rvalue::Construct { fields, .. } => fields.iter().map(|(_, value)| value).collect(),
+        Rvalue::Range { start, end, .. } => start.iter().chain(end).collect(),
     }
 }

@@ -60,7 +60,7 @@ fn forget(known: &mut HashMap<String, (Root, Value)>, root: Root) {
 
 /// A key that two reads of the same place share: the root, then each projection, an index by
 /// the value or constant it is.
-fn key(place: &Place) -> Option<String> {
+pub fn key(place: &Place) -> Option<String> {
     let mut key = format!("{:?}", place.root);
     for projection in &place.projections {
         match projection {

@@ -8,13 +8,16 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::induction::Induction;
+use super::restore::Source;
 use super::*;
 
 /// The optimizations of reverse mode's residuals, each of which can be switched off: the
 /// derivatives must not change.
 #[derive(Clone, Copy)]
 pub struct Passes {
-    /// Recompute cheap values inside loops and branches instead of keeping them.
+    /// Recompute cheap values inside loops and branches instead of keeping them: arithmetic,
+    /// copies, loop counters (`ir::induction`), elements of local containers (`ir::restore`).
     pub recompute: bool,
     /// Reserve the stacks of a loop over a range once, for its trip count.
     pub reserve: bool,
@@ -23,6 +26,9 @@ pub struct Passes {
     /// Keep the linear map a float method's rule gives (`exp`'s is its value) rather than its
     /// operands, from which the backward sweep would compute the rule again.
     pub keep_linear_maps: bool,
+    /// Sum the adjoint of an element a loop reads at an invariant place in a local
+    /// (`expand::reverse_ir::accumulators`).
+    pub local_sums: bool,
 }
 
 impl Passes {
@@ -35,6 +41,7 @@ impl Passes {
             reserve: on,
             reuse_reads: on,
             keep_linear_maps: on,
+            local_sums: on,
         }
     }
 }
@@ -50,6 +57,16 @@ pub struct Residuals<'b> {
     passes: Passes,
     /// How deep in loops and branches each value is defined (0: the function's top level).
     depth: HashMap<Value, usize>,
+    /// The blocks each value defined inside a loop or a branch is defined in, outermost
+    /// first, by number: a value kept on a stack is popped where its block's backward code
+    /// starts, before the backward code of anything defined after it in that block or in the
+    /// blocks nested there.
+    scope: HashMap<Value, Vec<usize>>,
+    /// The blocks being visited, and how many have been.
+    open_blocks: Vec<usize>,
+    /// The blocks that are branches of an `if` (run at most once, maybe never).
+    branches: HashSet<usize>,
+    blocks_seen: usize,
     /// The operation that defines each value defined by a `Let`.
     definitions: HashMap<Value, &'b Rvalue>,
     /// The parameters held by reference that the pullback may borrow (in the borrowed
@@ -58,16 +75,34 @@ pub struct Residuals<'b> {
     /// The binding of each `for` over a range `start..end` (or `start..=end`), and its bounds:
     /// the `k`-th iteration binds `start + k`, of the type of `end`.
     range_bounds: HashMap<Value, RangeBounds<'b>>,
+    /// Elements of local containers the backward sweep may read again (`ir::restore`).
+    container_reads: HashMap<Value, Source>,
+    /// Reads of loop counters, computed from the loop's iteration number (`ir::induction`).
+    inductions: HashMap<Value, Induction>,
 }
 
 impl<'b> Residuals<'b> {
-    pub fn new(body: &'b Body, passes: Passes, borrowable: HashSet<Value>) -> Self {
+    pub fn new(
+        body: &'b Body,
+        passes: Passes,
+        borrowable: HashSet<Value>,
+        inductions: HashMap<Value, Induction>,
+    ) -> Self {
         let mut residuals = Residuals {
             passes,
             borrowable,
             depth: HashMap::new(),
+            scope: HashMap::new(),
+            open_blocks: Vec::new(),
+            branches: HashSet::new(),
+            blocks_seen: 0,
             definitions: HashMap::new(),
             range_bounds: HashMap::new(),
+            inductions,
+            container_reads: match passes.recompute {
+                true => super::restore::sources(body),
+                false => HashMap::new(),
+            },
         };
         for root in &body.params {
             if let Root::Value(value) = root {
@@ -83,14 +118,23 @@ impl<'b> Residuals<'b> {
     }
 
     fn visit(&mut self, block: &'b Block, depth: usize) {
+        self.blocks_seen += 1;
+        self.open_blocks.push(self.blocks_seen);
+        self.visit_stmts(block, depth);
+        self.open_blocks.pop();
+    }
+
+    fn visit_stmts(&mut self, block: &'b Block, depth: usize) {
         for stmt in &block.stmts {
             match stmt {
                 Stmt::Let(Let { value, rvalue, .. }) => {
                     self.depth.insert(*value, depth);
+                    self.scope.insert(*value, self.open_blocks.clone());
                     self.definitions.insert(*value, rvalue);
                 }
                 Stmt::Push { index, .. } => {
                     self.depth.insert(*index, depth);
+                    self.scope.insert(*index, self.open_blocks.clone());
                 }
                 Stmt::If {
                     then_branch,
@@ -100,8 +144,11 @@ impl<'b> Residuals<'b> {
                 } => {
                     if let Some(result) = result {
                         self.depth.insert(*result, depth);
+                        self.scope.insert(*result, self.open_blocks.clone());
                     }
+                    self.branches.insert(self.blocks_seen + 1);
                     self.visit(then_branch, depth + 1);
+                    self.branches.insert(self.blocks_seen + 1);
                     self.visit(else_branch, depth + 1);
                 }
                 Stmt::For {
@@ -111,6 +158,10 @@ impl<'b> Residuals<'b> {
                     ..
                 } => {
                     self.depth.insert(*binding, depth + 1);
+                    // Bound in the body's block, the next one visited.
+                    let mut scope = self.open_blocks.clone();
+                    scope.push(self.blocks_seen + 1);
+                    self.scope.insert(*binding, scope);
                     if let Operand::Value(range) = range {
                         if let Some(Rvalue::Range {
                             start: Some(start),
@@ -150,15 +201,60 @@ impl<'b> Residuals<'b> {
         if let Some(bounds) = self.range_bounds.get(&value) {
             return self.available(bounds.start) && self.available(bounds.end);
         }
+        // The entry is read once per run of the loop, however many iterations read the counter.
+        if let Some(induction) = self.inductions.get(&value) {
+            let entry = Operand::Value(induction.entry);
+            return self.available(&entry) || self.defined_around(induction.entry, value);
+        }
         let Some(rvalue) = self.definitions.get(&value) else {
             return false;
         };
-        if matches!(rvalue, Rvalue::Use(Operand::Place(_))) && !self.reads_parameter(value) {
+        if matches!(rvalue, Rvalue::Use(Operand::Place(_)))
+            && !self.reads_parameter(value)
+            && !self.container_reads.contains_key(&value)
+        {
             return false;
         }
+        // A copy, or an element of a parameter, reads no more than it would keep: it may read
+        // a value kept for it (`t[j] * t[j]` keeps `t[j]` once; `x[l]` keeps the index `l`,
+        // which the adjoint `dx[l]` reads anyway).
+        let reads_kept = matches!(rvalue, Rvalue::Use(_));
         match operands_read_again(rvalue) {
-            Some(operands) => operands.into_iter().all(|operand| self.available(operand)),
+            Some(operands) => operands.into_iter().all(|operand| {
+                self.available(operand) || (reads_kept && self.kept_before(operand, value))
+            }),
             None => false,
+        }
+    }
+
+    /// Whether `around` is defined in `value`'s block or a block around it.
+    fn defined_around(&self, around: Value, value: Value) -> bool {
+        match (self.scope.get(&around), self.scope.get(&value)) {
+            (Some(around), Some(value)) => value.starts_with(around),
+            _ => false,
+        }
+    }
+
+    /// How the backward sweep computes a read of a loop counter.
+    pub fn induction(&self, value: Value) -> Option<&Induction> {
+        self.inductions.get(&value)
+    }
+
+    /// Whether `operand` is a value the backward sweep has taken back from its stack where it
+    /// computes `user` again: one defined in `user`'s block or a block around it. Not across a
+    /// branch, which may run less often than the block around it.
+    fn kept_before(&self, operand: &Operand, user: Value) -> bool {
+        let Operand::Value(kept) = operand else {
+            return false;
+        };
+        match (self.scope.get(kept), self.scope.get(&user)) {
+            (Some(kept), Some(user)) => {
+                user.starts_with(kept)
+                    && !user[kept.len()..]
+                        .iter()
+                        .any(|block| self.branches.contains(block))
+            }
+            _ => false,
         }
     }
 
@@ -192,6 +288,12 @@ impl<'b> Residuals<'b> {
         let bounds = self.range_bounds(*binding)?;
         (self.passes.recompute && self.available(bounds.start) && self.available(bounds.end))
             .then_some(bounds)
+    }
+
+    /// Where the backward sweep reads `value` again from, when it is an element of a local
+    /// container.
+    pub fn container_read(&self, value: Value) -> Option<Source> {
+        self.container_reads.get(&value).copied()
     }
 
     /// Whether `value` is read from a parameter the pullback may borrow.

@@ -183,35 +183,242 @@ pub fn zero_like<T: crate::adjoint::Diff + ?Sized>(value: &T) -> T::Adjoint {
 
 /// What the backward sweep reads of a value defined inside a loop or a branch: one entry per
 /// time the definition ran, read back last first. The first few entries live in the stack
-/// itself: a function called in a loop whose own loops are short allocates nothing.
-pub struct Stack<T>(smallvec::SmallVec<[T; STACK_INLINE]>);
+/// itself, so a function called in a loop whose own loops are short allocates nothing; past
+/// them the stack grows in chunks of about 64 KiB, so that growing never copies what it holds
+/// nor asks the system for one large block of fresh pages.
+pub struct Stack<T> {
+    current: smallvec::SmallVec<[T; STACK_INLINE]>,
+    full: Vec<smallvec::SmallVec<[T; STACK_INLINE]>>,
+}
 
 /// How many entries a [`Stack`] holds before it allocates.
 const STACK_INLINE: usize = 8;
+
+/// The size of a [`Stack`]'s chunks, in bytes.
+const STACK_CHUNK_BYTES: usize = 1 << 16;
 
 impl<T> Stack<T> {
     #[inline(always)]
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
-        Stack(smallvec::SmallVec::new())
+        Stack {
+            current: smallvec::SmallVec::new(),
+            full: Vec::new(),
+        }
     }
 
-    /// Room for `additional` more pushes.
+    /// Room for `additional` more pushes in the current chunk.
     #[inline(always)]
     pub fn reserve(&mut self, additional: usize) {
-        self.0.reserve(additional);
+        if self.current.capacity() - self.current.len() < additional {
+            self.new_chunk(additional);
+        }
     }
 
     #[inline(always)]
     pub fn push(&mut self, value: T) {
-        self.0.push(value);
+        if self.current.len() == self.current.capacity() {
+            self.new_chunk(0);
+        }
+        self.current.push(value);
     }
 
     #[inline(always)]
     pub fn pop(&mut self) -> T {
-        match self.0.pop() {
+        match self.current.pop() {
             Some(value) => value,
+            None => self.pop_from_full(),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn new_chunk(&mut self, needed: usize) {
+        let chunk = (STACK_CHUNK_BYTES / core::mem::size_of::<T>().max(1))
+            .max(STACK_INLINE * 2)
+            .max(needed);
+        let full = core::mem::replace(&mut self.current, smallvec::SmallVec::with_capacity(chunk));
+        if !full.is_empty() {
+            self.full.push(full);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn pop_from_full(&mut self) -> T {
+        self.current = match self.full.pop() {
+            Some(chunk) => chunk,
             None => unreachable!("the backward sweep reads what the forward sweep kept"),
+        };
+        match self.current.pop() {
+            Some(value) => value,
+            None => unreachable!("a full chunk holds entries"),
+        }
+    }
+}
+
+/// The value of a loop counter (`l += step` once per iteration) read in iteration
+/// `iteration`, from its value before the loop: wrapping arithmetic gives the counter's value
+/// whenever the forward sweep computed it without overflow.
+#[inline(always)]
+pub fn counter_at<C: Counter>(
+    entry: C,
+    iteration: usize,
+    step: C,
+    up: bool,
+    after_step: bool,
+) -> C {
+    let steps = C::from_count(iteration + usize::from(after_step));
+    let distance = steps.wrapping_times(step);
+    if up {
+        entry.wrapping_plus(distance)
+    } else {
+        entry.wrapping_minus(distance)
+    }
+}
+
+/// An integer type a loop counter may have.
+pub trait Counter: Copy {
+    fn from_count(count: usize) -> Self;
+    fn wrapping_times(self, other: Self) -> Self;
+    fn wrapping_plus(self, other: Self) -> Self;
+    fn wrapping_minus(self, other: Self) -> Self;
+}
+
+macro_rules! counters {
+    ($($t:ty)*) => {$(
+        impl Counter for $t {
+            #[inline(always)]
+            fn from_count(count: usize) -> Self {
+                count as $t
+            }
+            #[inline(always)]
+            fn wrapping_times(self, other: Self) -> Self {
+                self.wrapping_mul(other)
+            }
+            #[inline(always)]
+            fn wrapping_plus(self, other: Self) -> Self {
+                self.wrapping_add(other)
+            }
+            #[inline(always)]
+            fn wrapping_minus(self, other: Self) -> Self {
+                self.wrapping_sub(other)
+            }
+        }
+    )*};
+}
+
+counters!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
+
+/// The states a local container had at the end of each iteration of a loop, for the
+/// backward code of each iteration to read its elements again (`ir::restore` in the macro
+/// crate). Kept flat, element by element: saving a state allocates nothing of its own.
+pub struct States<C: State> {
+    elements: Stack<C::Element>,
+    lengths: Stack<usize>,
+    restored: Option<C>,
+}
+
+impl<C: State> States<C> {
+    #[inline(always)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        States {
+            elements: Stack::new(),
+            lengths: Stack::new(),
+            restored: None,
+        }
+    }
+
+    /// Room for `additional` more states (of unknown sizes: only their lengths).
+    #[inline(always)]
+    pub fn reserve(&mut self, additional: usize) {
+        self.lengths.reserve(additional);
+    }
+
+    #[inline(always)]
+    pub fn save(&mut self, container: &C) {
+        self.lengths.push(container.save(&mut self.elements));
+    }
+
+    /// The last state saved and not restored yet.
+    #[inline(always)]
+    pub fn restore(&mut self) -> &C {
+        let length = self.lengths.pop();
+        C::restore(&mut self.restored, &mut self.elements, length)
+    }
+}
+
+/// A container whose states [`States`] keeps: a `Vec` or an array of `Clone` elements.
+pub trait State: Sized {
+    type Element;
+    /// Pushes the elements, first to last; returns how many.
+    fn save(&self, elements: &mut Stack<Self::Element>) -> usize;
+    /// Pops the last `length` elements pushed into `restored`, made on first use.
+    fn restore<'s>(
+        restored: &'s mut Option<Self>,
+        elements: &mut Stack<Self::Element>,
+        length: usize,
+    ) -> &'s Self;
+}
+
+impl<T: Clone> State for Vec<T> {
+    type Element = T;
+
+    #[inline(always)]
+    fn save(&self, elements: &mut Stack<T>) -> usize {
+        elements.reserve(self.len());
+        for element in self {
+            elements.push(element.clone());
+        }
+        self.len()
+    }
+
+    #[inline(always)]
+    fn restore<'s>(
+        restored: &'s mut Option<Self>,
+        elements: &mut Stack<T>,
+        length: usize,
+    ) -> &'s Self {
+        let restored = restored.get_or_insert_with(Vec::new);
+        restored.clear();
+        for _ in 0..length {
+            restored.push(elements.pop());
+        }
+        restored.reverse();
+        restored
+    }
+}
+
+impl<T: Clone, const N: usize> State for [T; N] {
+    type Element = T;
+
+    #[inline(always)]
+    fn save(&self, elements: &mut Stack<T>) -> usize {
+        elements.reserve(N);
+        for element in self {
+            elements.push(element.clone());
+        }
+        N
+    }
+
+    #[inline(always)]
+    fn restore<'s>(restored: &'s mut Option<Self>, elements: &mut Stack<T>, _: usize) -> &'s Self {
+        match restored {
+            Some(array) => {
+                for slot in array.iter_mut().rev() {
+                    *slot = elements.pop();
+                }
+            }
+            None => {
+                let mut popped: Vec<T> = (0..N).map(|_| elements.pop()).collect();
+                popped.reverse();
+                *restored = popped.try_into().ok();
+            }
+        }
+        match restored {
+            Some(array) => array,
+            None => unreachable!("an array of N elements was restored"),
         }
     }
 }
@@ -229,10 +436,18 @@ impl<T: Adjoint> Slots for Vec<T> {
     #[inline(always)]
     fn slot(&mut self, index: usize) -> &mut T {
         if index >= self.len() {
-            self.resize(index + 1, T::zero());
+            grow_to(self, index);
         }
         &mut self[index]
     }
+}
+
+/// Out of the hot path: inside a loop the adjoint has its length after the first iteration,
+/// and code that never reallocates keeps the buffer's address in a register.
+#[cold]
+#[inline(never)]
+fn grow_to<T: Adjoint>(adjoint: &mut Vec<T>, index: usize) {
+    adjoint.resize(index + 1, T::zero());
 }
 
 impl<T, const N: usize> Slots for [T; N] {
@@ -270,7 +485,7 @@ impl<A: Adjoint> AdjointOf<A> {
 
     #[inline(always)]
     pub fn zero(self) -> A {
-        A::zero()
+        A::additive_identity()
     }
 }
 
@@ -542,5 +757,61 @@ mod tests {
         assert_eq!(nth_of_range(-100_i8, &100, 199), 99);
         assert_eq!(range_count(5_i32, &-5, true), 0);
         assert_eq!(range_count(u64::MAX - 2, &u64::MAX, true), 3);
+    }
+
+    #[test]
+    fn counters_are_computed_from_the_iteration() {
+        // `l` stepped as a loop steps it, read before and after the step of each iteration.
+        for (entry, step, up) in [(7usize, 1usize, true), (100, 3, false), (0, 2, true)] {
+            let mut l = entry;
+            for iteration in 0..20 {
+                assert_eq!(counter_at(entry, iteration, step, up, false), l);
+                l = if up { l + step } else { l - step };
+                assert_eq!(counter_at(entry, iteration, step, up, true), l);
+            }
+        }
+        assert_eq!(counter_at(-5_i8, 100, 1, true, true), 96);
+        assert_eq!(counter_at(120_i8, 200, 1, false, false), -80);
+    }
+
+    #[test]
+    fn states_restore_what_was_saved_last_first() {
+        let mut vectors = States::new();
+        let mut arrays = States::new();
+        for round in 0..300 {
+            let vector: Vec<f64> = (0..round % 7).map(|k| (round * 10 + k) as f64).collect();
+            vectors.save(&vector);
+            arrays.save(&[round, round + 1, round + 2]);
+        }
+        for round in (0..300).rev() {
+            let vector: Vec<f64> = (0..round % 7).map(|k| (round * 10 + k) as f64).collect();
+            assert_eq!(vectors.restore(), &vector);
+            assert_eq!(arrays.restore(), &[round, round + 1, round + 2]);
+        }
+    }
+
+    #[test]
+    fn stack_gives_back_last_first_across_chunks() {
+        // Pushes past the inline entries and several chunks, with reservations that open a
+        // chunk early, as a loop nest's forward sweep does; the pops see the reverse order.
+        let mut stack = Stack::new();
+        let mut pushed = Vec::new();
+        for round in 0..50_000u64 {
+            if round % 997 == 0 {
+                stack.reserve((round % 31) as usize);
+            }
+            stack.push(round);
+            pushed.push(round);
+        }
+        while let Some(expected) = pushed.pop() {
+            assert_eq!(stack.pop(), expected);
+        }
+        let mut units = Stack::new();
+        for _ in 0..100 {
+            units.push(());
+        }
+        for _ in 0..100 {
+            units.pop();
+        }
     }
 }
