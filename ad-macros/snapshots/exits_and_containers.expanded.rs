@@ -120,7 +120,6 @@ impl first_large {
             let mut __ad_keep_v_10 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_12 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_17 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_18 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_pb_20 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_tym_kept_0 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_10 = ::ad_runtime::__private::ir::AdjointOf::new();
@@ -178,6 +177,7 @@ impl first_large {
             let mut __ad_m_k_4 = 0;
             let mut __ad_m_skip_5 = false;
             let mut __ad_m_broken_6 = false;
+            let __ad_v_k_26 = __ad_m_k_4;
             let mut __ad_count_1 = 0usize;
             loop {
                 __ad_count_1 += 1;
@@ -188,8 +188,6 @@ impl first_large {
                 __ad_keep_v_17.push(::ad_runtime::__private::ir::value_of(__ad_v_17));
                 if __ad_v_17 {
                     let __ad_v_18 = __ad_v_15;
-                    __ad_keep_v_18
-                        .push(::ad_runtime::__private::ir::value_of(__ad_v_18));
                     let __ad_v_19 = __ad_m_kept_0[__ad_v_18];
                     __ad_ty_19 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_19);
                     let (__ad_v_20, __ad_pb_20) = ::ad_runtime::rules::sqrt(
@@ -220,6 +218,7 @@ impl first_large {
             let __ad_ty_25 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_25);
             let __ad_result = __ad_v_25;
             let __ad_v_3 = ::ad_runtime::__private::ir::value_of(__ad_v_3);
+            let __ad_v_k_26 = ::ad_runtime::__private::ir::value_of(__ad_v_k_26);
             let __ad_v_limit_1 = ::ad_runtime::__private::ir::value_of(__ad_v_limit_1);
             (
                 __ad_result,
@@ -237,9 +236,16 @@ impl first_large {
                             __ad_dv_25,
                         );
                         for __ad_iteration_1 in (0..__ad_count_1).rev() {
+                            let __ad_v_15 = ::ad_runtime::__private::ir::counter_at(
+                                __ad_v_k_26,
+                                __ad_iteration_1,
+                                1,
+                                true,
+                                false,
+                            );
                             let __ad_v_17 = __ad_keep_v_17.pop();
                             if __ad_v_17 {
-                                let __ad_v_18 = __ad_keep_v_18.pop();
+                                let __ad_v_18 = __ad_v_15;
                                 let __ad_pb_20 = __ad_keep_pb_20.pop();
                                 let mut __ad_dv_19 = __ad_ty_19.zero();
                                 let mut __ad_dv_20 = __ad_ty_20.zero();
@@ -384,7 +390,6 @@ impl first_large {
             let mut __ad_keep_v_9 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_12 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_17 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_18 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_pb_20 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_tym_kept_0 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_10 = ::ad_runtime::__private::ir::AdjointOf::new();
@@ -440,6 +445,7 @@ impl first_large {
             let mut __ad_m_k_4 = 0;
             let mut __ad_m_skip_5 = false;
             let mut __ad_m_broken_6 = false;
+            let __ad_v_k_26 = __ad_m_k_4;
             let mut __ad_count_1 = 0usize;
             loop {
                 __ad_count_1 += 1;
@@ -450,8 +456,6 @@ impl first_large {
                 __ad_keep_v_17.push(::ad_runtime::__private::ir::value_of(__ad_v_17));
                 if __ad_v_17 {
                     let __ad_v_18 = __ad_v_15;
-                    __ad_keep_v_18
-                        .push(::ad_runtime::__private::ir::value_of(__ad_v_18));
                     let __ad_v_19 = __ad_m_kept_0[__ad_v_18];
                     __ad_ty_19 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_19);
                     let (__ad_v_20, __ad_pb_20) = ::ad_runtime::rules::sqrt(
@@ -482,6 +486,7 @@ impl first_large {
             let __ad_ty_25 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_25);
             let __ad_result = __ad_v_25;
             let __ad_v_3 = ::ad_runtime::__private::ir::value_of(__ad_v_3);
+            let __ad_v_k_26 = ::ad_runtime::__private::ir::value_of(__ad_v_k_26);
             let __ad_v_limit_1 = ::ad_runtime::__private::ir::value_of(__ad_v_limit_1);
             (
                 __ad_result,
@@ -499,9 +504,16 @@ impl first_large {
                             __ad_dv_25,
                         );
                         for __ad_iteration_1 in (0..__ad_count_1).rev() {
+                            let __ad_v_15 = ::ad_runtime::__private::ir::counter_at(
+                                __ad_v_k_26,
+                                __ad_iteration_1,
+                                1,
+                                true,
+                                false,
+                            );
                             let __ad_v_17 = __ad_keep_v_17.pop();
                             if __ad_v_17 {
-                                let __ad_v_18 = __ad_keep_v_18.pop();
+                                let __ad_v_18 = __ad_v_15;
                                 let __ad_pb_20 = __ad_keep_pb_20.pop();
                                 let mut __ad_dv_19 = __ad_ty_19.zero();
                                 let mut __ad_dv_20 = __ad_ty_20.zero();

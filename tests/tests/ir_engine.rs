@@ -638,6 +638,36 @@ fn evaluation_order_of_assignments() {
 mod beyond_the_previous_engine {
     use super::*;
 
+    /// A `Vec` read in a loop, then moved: the pullback cannot take it, so its elements read
+    /// in the loop are kept, not read again from its final value (`ir::restore`).
+    #[forward]
+    #[reverse]
+    fn moved_after_the_loop(x: &[f64]) -> f64 {
+        let table = vec![x[0] * x[1], x[2]];
+        let mut s = 0.0;
+        for i in 0..x.len() {
+            s += x[i] * table[i % 2];
+        }
+        let moved = table;
+        s * moved[1]
+    }
+
+    #[test]
+    fn a_container_moved_after_its_reads() {
+        on_ir_engine!(moved_after_the_loop);
+        let mut rng = common::Rng::new(41);
+        for _ in 0..5 {
+            let x = common::random_vector(&mut rng, 4);
+            common::check_slice_function(
+                moved_after_the_loop,
+                moved_after_the_loop_jvp,
+                moved_after_the_loop_vjp,
+                &x,
+                &mut rng,
+            );
+        }
+    }
+
     /// `to_vec` of an array: its adjoint comes back as a `Vec` (found by the fuzzer).
     #[forward]
     #[reverse]

@@ -150,6 +150,32 @@ fn fixed_elements(x: &[f64], w: &[f64], extra: usize) -> f64 {
     s
 }
 
+/// Containers bound by `let`: an array and a `Vec` read in a loop (read again from their final
+/// values), and a buffer refilled at each iteration of a `while` loop (restored per
+/// iteration). (`ir_engine.rs` moves such a `Vec` after the loop, which the previous engine
+/// does not take.)
+#[forward]
+#[reverse]
+fn owned_tables(x: &[f64]) -> f64 {
+    let weights = [x[0] * 0.5, x[1] + 1.0];
+    let mut table = Vec::new();
+    for k in 0..3 {
+        table.push(x[k] * 0.5 + 1.0);
+    }
+    let mut buffer = vec![0.0; x.len() - 1];
+    let mut s = 0.0;
+    let mut i = 0;
+    while i < x.len() {
+        buffer[0] = x[i] * weights[0];
+        buffer[1] = x[i] + weights[1];
+        for j in 0..2 {
+            s += buffer[j] * table[j] * buffer[1 - j];
+        }
+        i += 1;
+    }
+    s + table[2] * weights[1]
+}
+
 #[cfg(feature = "ir-engine")]
 fn gradients() -> String {
     let w: Vec<f64> = (0..7).map(|i| 0.3 * i as f64 - 0.8).collect();
@@ -203,6 +229,13 @@ fn gradients() -> String {
             bits(&[&[value][..], &dx, &dw].concat())
         ));
     }
+    for x in [&w[..3], &w[1..]] {
+        let (value, dx) = owned_tables_grad(x);
+        lines.push(format!(
+            "owned_tables {}",
+            bits(&[&[value][..], &dx].concat())
+        ));
+    }
     lines.join("\n") + "\n"
 }
 
@@ -233,6 +266,13 @@ fn gradients_agree_with_forward_mode() {
     approx::assert_relative_eq!(along_x, central_x, epsilon = 1e-7, max_relative = 1e-7);
     common::check_slice_function_at_random_points(branching, branching_jvp, branching_vjp, 4, 5);
     common::check_slice_function_at_random_points(counters, counters_jvp, counters_vjp, 5, 6);
+    common::check_slice_function_at_random_points(
+        owned_tables,
+        owned_tables_jvp,
+        owned_tables_vjp,
+        4,
+        7,
+    );
     // Every input of `scratch` and `fixed_elements` in one slice.
     let d = 3;
     let parameters = d * (d + 1) / 2 + d;
@@ -306,4 +346,5 @@ fn the_passes_change_no_gradient() {
     assert_eq!(scratch::__AD_ENGINE, "ir");
     assert_eq!(counters::__AD_ENGINE, "ir");
     assert_eq!(fixed_elements::__AD_ENGINE, "ir");
+    assert_eq!(owned_tables::__AD_ENGINE, "ir");
 }

@@ -21,7 +21,7 @@ use syn::Ident;
 use crate::ast::{float_of_type, Function, ParamKind};
 use crate::ir::activity::{self, Activity};
 use crate::ir::lower::{self, NotYet};
-use crate::ir::residuals::{operands_read_again, Passes, Residuals};
+use crate::ir::residuals::{Passes, Residuals};
 use crate::ir::restore::Source;
 use crate::ir::*;
 use crate::names;
@@ -517,17 +517,8 @@ impl Emitter<'_> {
                         self.restored.insert((loop_index, root));
                     }
                     if self.recomputed.insert(*value) {
-                        if let Some(induction) = self.residuals.induction(*value) {
-                            self.read_back(&Operand::Value(induction.entry))?;
-                        }
-                        let definition = self.residuals.definition(*value);
-                        let bounds = self.residuals.range_bounds(*value);
-                        let bounds = bounds
-                            .into_iter()
-                            .flat_map(|bounds| [bounds.start, bounds.end]);
-                        let operands = definition.and_then(operands_read_again);
-                        for operand in operands.unwrap_or_default().into_iter().chain(bounds) {
-                            self.read_back(operand)?;
+                        for operand in self.residuals.recomputed_from(*value) {
+                            self.read_back(&operand)?;
                         }
                     }
                 } else {

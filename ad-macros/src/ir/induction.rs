@@ -1,8 +1,15 @@
-//! Counters a loop steps by a constant: `l += 1` once per iteration, at the top level of the
-//! body, and nowhere else in the loop. A read of the counter in iteration `k` is its value at
-//! the loop's entry plus `k` steps (`k + 1` after the step), so the backward sweep computes it
-//! from the backward loop's iteration number instead of keeping it: ADBench's GMM walks a
-//! packed triangle with such a counter, and would otherwise keep one index per element.
+//! Counters a loop steps by a constant: `l += 1` once per iteration and nowhere else in the
+//! loop. A read of the counter in iteration `k` is its value at the loop's entry plus `k`
+//! steps (`k + 1` after the step), so the backward sweep computes it from the backward loop's
+//! iteration number instead of keeping it: ADBench's GMM walks a packed triangle with such a
+//! counter, and would otherwise keep one index per element.
+//!
+//! The step runs at every iteration when it sits at the top level of the body, or inside the
+//! guards that only the loop's end skips: a `while` loop's body (skipped when the condition
+//! fails, which ends the loop), and the rest of an iteration after a `break` (the lowering
+//! guards it by `!skip`; a loop with a `continue` has no such guard, as `continue` skips the
+//! rest and goes on). A read after such a guard, in the last iteration, may follow no step:
+//! it is kept as any other value.
 //!
 //! The pass reads the counter once before the loop (the entry, an ordinary value the backward
 //! sweep keeps or computes again like any other) and records each read it describes.
@@ -49,40 +56,9 @@ fn in_block(
 ) {
     let mut entries = Vec::new();
     for (position, stmt) in block.stmts.iter_mut().enumerate() {
-        match stmt {
-            Stmt::For {
-                body: loop_body, ..
-            }
-            | Stmt::Loop {
-                body: loop_body, ..
-            } => {
-                let loop_index = *loops_seen;
-                *loops_seen += 1;
-                for counter in counters(loop_body) {
-                    let info = body.var_info(counter.var);
-                    let (name, span) = (info.name.clone(), info.span);
-                    let entry = Value(body.values.len() as u32);
-                    body.values.push(ValueInfo {
-                        name: Some(name),
-                        span,
-                        ty: None,
-                    });
-                    entries.push((position, entry, counter.var, span));
-                    for (read, after_step) in counter.reads {
-                        inductions.insert(
-                            read,
-                            Induction {
-                                entry,
-                                step: counter.step.clone(),
-                                up: counter.up,
-                                after_step,
-                                loop_index,
-                            },
-                        );
-                    }
-                }
-                in_block(body, loop_body, loops_seen, inductions);
-            }
+        let (loop_body, flags) = match stmt {
+            Stmt::For { body, flags, .. } => (body, *flags),
+            Stmt::Loop { body, flags, .. } => (body, Some(*flags)),
             Stmt::If {
                 then_branch,
                 else_branch,
@@ -90,9 +66,36 @@ fn in_block(
             } => {
                 in_block(body, then_branch, loops_seen, inductions);
                 in_block(body, else_branch, loops_seen, inductions);
+                continue;
             }
-            _ => {}
+            _ => continue,
+        };
+        let loop_index = *loops_seen;
+        *loops_seen += 1;
+        for counter in counters(loop_body, flags) {
+            let info = body.var_info(counter.var);
+            let (name, span) = (info.name.clone(), info.span);
+            let entry = Value(body.values.len() as u32);
+            body.values.push(ValueInfo {
+                name: Some(name),
+                span,
+                ty: None,
+            });
+            entries.push((position, entry, counter.var, span));
+            for (read, after_step) in counter.reads {
+                inductions.insert(
+                    read,
+                    Induction {
+                        entry,
+                        step: counter.step.clone(),
+                        up: counter.up,
+                        after_step,
+                        loop_index,
+                    },
+                );
+            }
         }
+        in_block(body, loop_body, loops_seen, inductions);
     }
     for (position, entry, var, span) in entries.into_iter().rev() {
         let read = Stmt::Let(Let {
@@ -116,35 +119,28 @@ struct Counter {
     reads: Vec<(Value, bool)>,
 }
 
-/// The counters of a loop whose body is `body`.
-fn counters(body: &Block) -> Vec<Counter> {
-    // Every write to a variable anywhere in the body, and the reads of whole variables.
+/// The counters of a loop whose body is `body`, left early through `flags`.
+fn counters(body: &Block, flags: Option<LoopFlags>) -> Vec<Counter> {
+    // Every write to a variable anywhere in the body, and the operations.
     let mut writes: HashMap<Var, usize> = HashMap::new();
-    let mut definitions: HashMap<Value, &Rvalue> = HashMap::new();
-    for_each_stmt(body, &mut |stmt| match stmt {
-        Stmt::Let(Let { value, rvalue, .. }) => {
-            definitions.insert(*value, rvalue);
-            if let Rvalue::Take(Operand::Place(place)) = rvalue {
-                if let Root::Var(var) = place.root {
-                    *writes.entry(var).or_default() += 1;
-                }
-            }
+    let definitions = definitions(body);
+    for_each_stmt(body, &mut |stmt| {
+        if let Some(Root::Var(var)) = written_root(stmt) {
+            *writes.entry(var).or_default() += 1;
         }
-        Stmt::DeclareVar { var, .. } => *writes.entry(*var).or_default() += 1,
-        Stmt::Assign { place, .. } | Stmt::Push { place, .. } => {
-            if let Root::Var(var) = place.root {
-                *writes.entry(var).or_default() += 1;
-            }
-        }
-        _ => {}
     });
+    let guards = Guards {
+        flags,
+        definitions: &definitions,
+        continues: flags.is_some_and(|flags| continues(body, flags)),
+    };
     let mut counters = Vec::new();
-    for (position, stmt) in body.stmts.iter().enumerate() {
-        let Stmt::Assign {
+    for path in guards.paths_to_assignments(body) {
+        let Some(Stmt::Assign {
             place,
             operand: Operand::Value(stepped),
             ..
-        } = stmt
+        }) = stmt_at(body, &path)
         else {
             continue;
         };
@@ -160,15 +156,14 @@ fn counters(body: &Block) -> Vec<Counter> {
             continue;
         };
         // The read may reach the step through copies (a read reused by `ir::reads`).
-        let reads_counter = |operand: &Operand| {
-            let mut operand = operand;
-            while let Operand::Value(value) = operand {
-                match definitions.get(value) {
-                    Some(Rvalue::Use(copied @ Operand::Value(_))) => operand = copied,
-                    definition => return is_read_of(definition.copied(), var),
-                }
-            }
-            false
+        let reads_counter = |operand: &Operand| match operand {
+            Operand::Value(value) => is_read_of(
+                definitions
+                    .get(value)
+                    .map(|definition| through_copies(&definitions, definition)),
+                var,
+            ),
+            _ => false,
         };
         let step = match (left, right) {
             (left, Operand::Constant(step)) if reads_counter(left) => step,
@@ -183,16 +178,7 @@ fn counters(body: &Block) -> Vec<Counter> {
             continue;
         }
         let mut reads = Vec::new();
-        for (at, stmt) in body.stmts.iter().enumerate() {
-            let mut visit = |stmt: &Stmt| {
-                if let Stmt::Let(Let { value, rvalue, .. }) = stmt {
-                    if is_read_of(Some(rvalue), var) {
-                        reads.push((*value, at > position));
-                    }
-                }
-            };
-            visit_nested(stmt, &mut visit);
-        }
+        reads_along(body, &path, var, &mut reads);
         counters.push(Counter {
             var,
             step: step.clone(),
@@ -201,6 +187,143 @@ fn counters(body: &Block) -> Vec<Counter> {
         });
     }
     counters
+}
+
+/// What tells the guards that only the loop's end skips from other `if`s.
+struct Guards<'b> {
+    flags: Option<LoopFlags>,
+    definitions: &'b HashMap<Value, &'b Rvalue>,
+    /// Whether the body has a `continue` (sets `skip` without `broken`).
+    continues: bool,
+}
+
+impl Guards<'_> {
+    /// The paths (statement indices, one per block) to the assignments that run at every
+    /// iteration but, perhaps, the last: at the top level, or inside guards.
+    fn paths_to_assignments(&self, block: &Block) -> Vec<Vec<usize>> {
+        let mut paths = Vec::new();
+        for (at, stmt) in block.stmts.iter().enumerate() {
+            match stmt {
+                Stmt::Assign { .. } => paths.push(vec![at]),
+                Stmt::If {
+                    cond,
+                    then_branch,
+                    else_branch,
+                    ..
+                } if self.guards(cond, else_branch) => {
+                    for mut path in self.paths_to_assignments(then_branch) {
+                        path.insert(0, at);
+                        paths.push(path);
+                    }
+                }
+                _ => {}
+            }
+        }
+        paths
+    }
+
+    /// Whether `if cond { .. } else { otherwise }` skips its branch only when the loop ends: a
+    /// `while` loop's test (`otherwise` stops the loop), or the guard `!skip` after a `break`
+    /// in a loop without `continue`.
+    fn guards(&self, cond: &Operand, otherwise: &Block) -> bool {
+        let Some(flags) = self.flags else {
+            return false;
+        };
+        let stops = otherwise
+            .stmts
+            .iter()
+            .any(|stmt| assigns(stmt, flags.broken, true));
+        let not_skipped = match cond {
+            Operand::Value(value) => match self.definitions.get(value) {
+                Some(Rvalue::Not(Operand::Value(read))) => {
+                    is_read_of(self.definitions.get(read).copied(), flags.skip)
+                }
+                _ => false,
+            },
+            _ => false,
+        };
+        stops || (not_skipped && !self.continues)
+    }
+}
+
+/// Whether the body of the loop with `flags` has a `continue`: a block that sets `skip` and
+/// not `broken`.
+fn continues(body: &Block, flags: LoopFlags) -> bool {
+    let mut found = false;
+    let mut check = |block: &Block| {
+        let skips = block
+            .stmts
+            .iter()
+            .any(|stmt| assigns(stmt, flags.skip, true));
+        let stops = block
+            .stmts
+            .iter()
+            .any(|stmt| assigns(stmt, flags.broken, true));
+        found |= skips && !stops;
+    };
+    check(body);
+    for_each_stmt(body, &mut |stmt| {
+        if let Stmt::If {
+            then_branch,
+            else_branch,
+            ..
+        } = stmt
+        {
+            check(then_branch);
+            check(else_branch);
+        }
+    });
+    found
+}
+
+/// Whether `stmt` assigns the constant `value` to the flag `var`.
+fn assigns(stmt: &Stmt, var: Var, value: bool) -> bool {
+    matches!(
+        stmt,
+        Stmt::Assign { place, operand: Operand::Constant(constant), .. }
+            if place.root == Root::Var(var)
+                && place.projections.is_empty()
+                && constant.tokens.to_string() == value.to_string()
+    )
+}
+
+/// The statement at `path`, through the `then` branches of the guards on it.
+fn stmt_at<'b>(block: &'b Block, path: &[usize]) -> Option<&'b Stmt> {
+    let stmt = block.stmts.get(*path.first()?)?;
+    match (stmt, path.len()) {
+        (_, 1) => Some(stmt),
+        (Stmt::If { then_branch, .. }, _) => stmt_at(then_branch, &path[1..]),
+        _ => None,
+    }
+}
+
+/// The reads of `var` in `block` that run in the iteration before or after the step at
+/// `path`, and which: before it in its block or in a block around it, or after it in its own
+/// block. A read after a guard around the step may follow no step (in the last iteration): not
+/// taken.
+fn reads_along(block: &Block, path: &[usize], var: Var, reads: &mut Vec<(Value, bool)>) {
+    for (at, stmt) in block.stmts.iter().enumerate() {
+        let mut visit = |after_step: bool| {
+            let mut note = |stmt: &Stmt| {
+                if let Stmt::Let(Let { value, rvalue, .. }) = stmt {
+                    if is_read_of(Some(rvalue), var) {
+                        reads.push((*value, after_step));
+                    }
+                }
+            };
+            visit_nested(stmt, &mut note);
+        };
+        match (at.cmp(&path[0]), path.len()) {
+            (std::cmp::Ordering::Less, _) => visit(false),
+            (std::cmp::Ordering::Greater, 1) => visit(true),
+            (std::cmp::Ordering::Equal, length) if length > 1 => {
+                if let Stmt::If { then_branch, .. } = stmt {
+                    reads_along(then_branch, &path[1..], var, reads);
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Whether an operation reads the whole variable `var`.

@@ -352,6 +352,81 @@ pub fn visit_nested<'b>(stmt: &'b Stmt, visit: &mut impl FnMut(&'b Stmt)) {
     }
 }
 
+/// The operation that defines each value `block` and the blocks nested in it define by a
+/// `Let`.
+pub fn definitions(block: &Block) -> std::collections::HashMap<Value, &Rvalue> {
+    let mut definitions = std::collections::HashMap::new();
+    for_each_stmt(block, &mut |stmt| {
+        if let Stmt::Let(Let { value, rvalue, .. }) = stmt {
+            definitions.insert(*value, rvalue);
+        }
+    });
+    definitions
+}
+
+/// The operation a value comes from, through copies (`let t = [a, b];` binds a copy of the
+/// array built; `ir::reads` turns a second read into a copy of the first).
+pub fn through_copies<'b>(
+    definitions: &std::collections::HashMap<Value, &'b Rvalue>,
+    mut rvalue: &'b Rvalue,
+) -> &'b Rvalue {
+    while let Rvalue::Use(Operand::Value(copied)) = rvalue {
+        match definitions.get(copied) {
+            Some(definition) => rvalue = definition,
+            None => break,
+        }
+    }
+    rvalue
+}
+
+/// The root a statement writes to, replaces or moves out of by itself (not counting the
+/// statements nested in it): an assignment, a push, a declaration, a `Take`.
+pub fn written_root(stmt: &Stmt) -> Option<Root> {
+    match stmt {
+        Stmt::Let(Let {
+            rvalue: Rvalue::Take(Operand::Place(place)),
+            ..
+        })
+        | Stmt::Assign { place, .. }
+        | Stmt::Push { place, .. } => Some(place.root),
+        Stmt::DeclareVar { var, .. } => Some(Root::Var(*var)),
+        _ => None,
+    }
+}
+
+/// The value a statement defines for what follows it (a loop's binding is its body's).
+pub fn defined_value(stmt: &Stmt) -> Option<Value> {
+    match stmt {
+        Stmt::Let(Let { value, .. }) => Some(*value),
+        Stmt::Push { index, .. } => Some(*index),
+        Stmt::If { result, .. } => *result,
+        Stmt::For { binding, .. } => Some(*binding),
+        Stmt::DeclareVar { .. } | Stmt::Assign { .. } | Stmt::Loop { .. } => None,
+    }
+}
+
+/// The operands a statement reads by itself, besides those of a `Let`'s operation
+/// ([`operands`]): a declaration's initial value, what is assigned or pushed, a condition and
+/// the branches' results, a loop's range.
+pub fn stmt_operands(stmt: &Stmt) -> Vec<&Operand> {
+    match stmt {
+        Stmt::Let(Let { rvalue, .. }) => operands(rvalue),
+        Stmt::DeclareVar { init, .. } => init.iter().collect(),
+        Stmt::Assign { operand, .. } | Stmt::Push { operand, .. } => vec![operand],
+        Stmt::If {
+            cond,
+            then_branch,
+            else_branch,
+            ..
+        } => std::iter::once(cond)
+            .chain(&then_branch.result)
+            .chain(&else_branch.result)
+            .collect(),
+        Stmt::For { range, .. } => vec![range],
+        Stmt::Loop { .. } => Vec::new(),
+    }
+}
+
 /// Every operand an operation reads.
 pub fn operands(rvalue: &Rvalue) -> Vec<&Operand> {
     match rvalue {

@@ -15,9 +15,12 @@ pub fn reuse_reads(body: &mut Body) {
 /// `known`: the places read before in this block or around it, by key, and the value read.
 fn reuse_in(block: &mut Block, mut known: HashMap<String, (Root, Value)>) {
     for stmt in &mut block.stmts {
+        if let Some(root) = written_root(stmt) {
+            forget(&mut known, root);
+        }
         match stmt {
-            Stmt::Let(Let { value, rvalue, .. }) => match rvalue {
-                Rvalue::Use(Operand::Place(place)) => {
+            Stmt::Let(Let { value, rvalue, .. }) => {
+                if let Rvalue::Use(Operand::Place(place)) = rvalue {
                     if let Some(key) = key(place) {
                         match known.get(&key) {
                             Some((_, read)) => *rvalue = Rvalue::Use(Operand::Value(*read)),
@@ -27,13 +30,8 @@ fn reuse_in(block: &mut Block, mut known: HashMap<String, (Root, Value)>) {
                         }
                     }
                 }
-                Rvalue::Take(Operand::Place(place)) => forget(&mut known, place.root),
-                _ => {}
-            },
-            Stmt::Assign { place, .. } | Stmt::Push { place, .. } => {
-                forget(&mut known, place.root);
             }
-            Stmt::DeclareVar { var, .. } => forget(&mut known, Root::Var(*var)),
+            Stmt::Assign { .. } | Stmt::Push { .. } | Stmt::DeclareVar { .. } => {}
             // A branch runs at most once: what was read before it still holds inside. After
             // it, what it wrote is unknown here.
             Stmt::If {

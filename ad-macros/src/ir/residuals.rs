@@ -12,6 +12,9 @@ use super::induction::Induction;
 use super::restore::Source;
 use super::*;
 
+/// The number of the function's own block, the first visited.
+const TOP_BLOCK: usize = 1;
+
 /// The optimizations of reverse mode's residuals, each of which can be switched off: the
 /// derivatives must not change.
 #[derive(Clone, Copy)]
@@ -55,12 +58,11 @@ pub struct RangeBounds<'b> {
 
 pub struct Residuals<'b> {
     passes: Passes,
-    /// How deep in loops and branches each value is defined (0: the function's top level).
-    depth: HashMap<Value, usize>,
-    /// The blocks each value defined inside a loop or a branch is defined in, outermost
-    /// first, by number: a value kept on a stack is popped where its block's backward code
-    /// starts, before the backward code of anything defined after it in that block or in the
-    /// blocks nested there.
+    /// The blocks each value is defined in, outermost first, by number (the function's block
+    /// is 1, so a value of the top level has one block, and one more per loop or branch
+    /// around it): a value kept on a stack is popped where its block's backward code starts,
+    /// before the backward code of anything defined after it in that block or in the blocks
+    /// nested there.
     scope: HashMap<Value, Vec<usize>>,
     /// The blocks being visited, and how many have been.
     open_blocks: Vec<usize>,
@@ -91,12 +93,11 @@ impl<'b> Residuals<'b> {
         let mut residuals = Residuals {
             passes,
             borrowable,
-            depth: HashMap::new(),
             scope: HashMap::new(),
             open_blocks: Vec::new(),
             branches: HashSet::new(),
             blocks_seen: 0,
-            definitions: HashMap::new(),
+            definitions: definitions(&body.block),
             range_bounds: HashMap::new(),
             inductions,
             container_reads: match passes.recompute {
@@ -106,10 +107,10 @@ impl<'b> Residuals<'b> {
         };
         for root in &body.params {
             if let Root::Value(value) = root {
-                residuals.depth.insert(*value, 0);
+                residuals.scope.insert(*value, vec![TOP_BLOCK]);
             }
         }
-        residuals.visit(&body.block, 0);
+        residuals.visit(&body.block);
         residuals
     }
 
@@ -117,39 +118,23 @@ impl<'b> Residuals<'b> {
         self.passes
     }
 
-    fn visit(&mut self, block: &'b Block, depth: usize) {
+    fn visit(&mut self, block: &'b Block) {
         self.blocks_seen += 1;
         self.open_blocks.push(self.blocks_seen);
-        self.visit_stmts(block, depth);
-        self.open_blocks.pop();
-    }
-
-    fn visit_stmts(&mut self, block: &'b Block, depth: usize) {
         for stmt in &block.stmts {
+            if let Some(value) = defined_value(stmt) {
+                self.scope.insert(value, self.open_blocks.clone());
+            }
             match stmt {
-                Stmt::Let(Let { value, rvalue, .. }) => {
-                    self.depth.insert(*value, depth);
-                    self.scope.insert(*value, self.open_blocks.clone());
-                    self.definitions.insert(*value, rvalue);
-                }
-                Stmt::Push { index, .. } => {
-                    self.depth.insert(*index, depth);
-                    self.scope.insert(*index, self.open_blocks.clone());
-                }
                 Stmt::If {
                     then_branch,
                     else_branch,
-                    result,
                     ..
                 } => {
-                    if let Some(result) = result {
-                        self.depth.insert(*result, depth);
-                        self.scope.insert(*result, self.open_blocks.clone());
-                    }
                     self.branches.insert(self.blocks_seen + 1);
-                    self.visit(then_branch, depth + 1);
+                    self.visit(then_branch);
                     self.branches.insert(self.blocks_seen + 1);
-                    self.visit(else_branch, depth + 1);
+                    self.visit(else_branch);
                 }
                 Stmt::For {
                     binding,
@@ -157,45 +142,59 @@ impl<'b> Residuals<'b> {
                     body,
                     ..
                 } => {
-                    self.depth.insert(*binding, depth + 1);
                     // Bound in the body's block, the next one visited.
-                    let mut scope = self.open_blocks.clone();
-                    scope.push(self.blocks_seen + 1);
-                    self.scope.insert(*binding, scope);
-                    if let Operand::Value(range) = range {
-                        if let Some(Rvalue::Range {
-                            start: Some(start),
-                            end: Some(end),
-                            inclusive,
-                        }) = self.definitions.get(range)
-                        {
-                            // A bound that is a value gives the backward sweep the binding's
-                            // type; literals alone would be typed afresh there.
-                            let typed = matches!(start, Operand::Value(_))
-                                || matches!(end, Operand::Value(_));
-                            let bounds = RangeBounds {
-                                start,
-                                end,
-                                inclusive: *inclusive,
-                            };
-                            if typed {
-                                self.range_bounds.insert(*binding, bounds);
-                            }
-                        }
-                    }
-                    self.visit(body, depth + 1);
+                    self.scope
+                        .entry(*binding)
+                        .or_default()
+                        .push(self.blocks_seen + 1);
+                    self.note_range_bounds(*binding, range);
+                    self.visit(body);
                 }
-                Stmt::Loop { body, .. } => self.visit(body, depth + 1),
-                Stmt::DeclareVar { .. } | Stmt::Assign { .. } => {}
+                Stmt::Loop { body, .. } => self.visit(body),
+                Stmt::Let(_)
+                | Stmt::DeclareVar { .. }
+                | Stmt::Assign { .. }
+                | Stmt::Push { .. } => {}
             }
         }
+        self.open_blocks.pop();
+    }
+
+    /// Notes the bounds of a `for` over a range whose binding the backward sweep may compute.
+    fn note_range_bounds(&mut self, binding: Value, range: &'b Operand) {
+        let Operand::Value(range) = range else {
+            return;
+        };
+        if let Some(Rvalue::Range {
+            start: Some(start),
+            end: Some(end),
+            inclusive,
+        }) = self.definitions.get(range)
+        {
+            // A bound that is a value gives the backward sweep the binding's type; literals
+            // alone would be typed afresh there.
+            if matches!(start, Operand::Value(_)) || matches!(end, Operand::Value(_)) {
+                let bounds = RangeBounds {
+                    start,
+                    end,
+                    inclusive: *inclusive,
+                };
+                self.range_bounds.insert(binding, bounds);
+            }
+        }
+    }
+
+    /// Whether `value` is defined at the function's top level (a parameter included): the
+    /// pullback captures it.
+    fn at_top_level(&self, value: Value) -> bool {
+        self.scope.get(&value).is_some_and(|scope| scope.len() == 1)
     }
 
     /// Whether the backward sweep computes `value` again where it would take it back: it is
     /// defined inside a loop or a branch by cheap arithmetic whose operands are constants,
     /// values of the top level (captured anyway) or values recomputed themselves.
     pub fn recomputes(&self, value: Value) -> bool {
-        if !self.passes.recompute || self.depth.get(&value).is_none_or(|depth| *depth == 0) {
+        if !self.passes.recompute || !self.scope.contains_key(&value) || self.at_top_level(value) {
             return false;
         }
         if let Some(bounds) = self.range_bounds.get(&value) {
@@ -204,7 +203,7 @@ impl<'b> Residuals<'b> {
         // The entry is read once per run of the loop, however many iterations read the counter.
         if let Some(induction) = self.inductions.get(&value) {
             let entry = Operand::Value(induction.entry);
-            return self.available(&entry) || self.defined_around(induction.entry, value);
+            return self.available(&entry) || self.defined_around(&entry, value, true);
         }
         let Some(rvalue) = self.definitions.get(&value) else {
             return false;
@@ -221,18 +220,29 @@ impl<'b> Residuals<'b> {
         let reads_kept = matches!(rvalue, Rvalue::Use(_));
         match operands_read_again(rvalue) {
             Some(operands) => operands.into_iter().all(|operand| {
-                self.available(operand) || (reads_kept && self.kept_before(operand, value))
+                self.available(operand)
+                    || (reads_kept && self.defined_around(operand, value, false))
             }),
             None => false,
         }
     }
 
-    /// Whether `around` is defined in `value`'s block or a block around it.
-    fn defined_around(&self, around: Value, value: Value) -> bool {
-        match (self.scope.get(&around), self.scope.get(&value)) {
-            (Some(around), Some(value)) => value.starts_with(around),
-            _ => false,
+    /// What the backward sweep reads to compute `value` again (it `recomputes` it): a loop
+    /// counter's entry, a loop binding's bounds, or the operands of its operation.
+    pub fn recomputed_from(&self, value: Value) -> Vec<Operand> {
+        if let Some(induction) = self.inductions.get(&value) {
+            return vec![Operand::Value(induction.entry)];
         }
+        if let Some(bounds) = self.range_bounds.get(&value) {
+            return vec![bounds.start.clone(), bounds.end.clone()];
+        }
+        let definition = self.definitions.get(&value).copied();
+        definition
+            .and_then(operands_read_again)
+            .unwrap_or_default()
+            .into_iter()
+            .cloned()
+            .collect()
     }
 
     /// How the backward sweep computes a read of a loop counter.
@@ -240,19 +250,21 @@ impl<'b> Residuals<'b> {
         self.inductions.get(&value)
     }
 
-    /// Whether `operand` is a value the backward sweep has taken back from its stack where it
-    /// computes `user` again: one defined in `user`'s block or a block around it. Not across a
-    /// branch, which may run less often than the block around it.
-    fn kept_before(&self, operand: &Operand, user: Value) -> bool {
+    /// Whether `operand` is a value defined in `user`'s block or a block around it: one the
+    /// backward sweep has taken back from its stack where it computes `user` again. Across a
+    /// branch only if `across_branches` (a branch may run less often than the block around
+    /// it, so a value kept around it may cost more than the one kept inside).
+    fn defined_around(&self, operand: &Operand, user: Value, across_branches: bool) -> bool {
         let Operand::Value(kept) = operand else {
             return false;
         };
         match (self.scope.get(kept), self.scope.get(&user)) {
             (Some(kept), Some(user)) => {
                 user.starts_with(kept)
-                    && !user[kept.len()..]
-                        .iter()
-                        .any(|block| self.branches.contains(block))
+                    && (across_branches
+                        || !user[kept.len()..]
+                            .iter()
+                            .any(|block| self.branches.contains(block)))
             }
             _ => false,
         }
@@ -263,7 +275,7 @@ impl<'b> Residuals<'b> {
     fn available(&self, operand: &Operand) -> bool {
         match operand {
             Operand::Constant(_) => true,
-            Operand::Value(value) => self.depth.get(value) == Some(&0) || self.recomputes(*value),
+            Operand::Value(value) => self.at_top_level(*value) || self.recomputes(*value),
             Operand::Place(_) => false,
         }
     }
@@ -314,7 +326,7 @@ impl<'b> Residuals<'b> {
 /// What the backward sweep reads to compute an operation again, for the operations it may
 /// compute again: cheap arithmetic, a copy, and an element of a parameter (its indices; the
 /// borrowed companion's pullback borrows the parameter itself). `None` for any other.
-pub fn operands_read_again(rvalue: &Rvalue) -> Option<Vec<&Operand>> {
+fn operands_read_again(rvalue: &Rvalue) -> Option<Vec<&Operand>> {
     match rvalue {
         Rvalue::Use(Operand::Place(place)) => Some(
             place

@@ -115,43 +115,44 @@ impl<'b> Walk<'b> {
     fn stmt(&mut self, stmt: &'b Stmt) {
         self.position += 1;
         let position = self.position;
+        if let Some(root) = written_root(stmt) {
+            self.write(root, position);
+        }
+        // What a binding holds, from the operation that built it (through copies: `let t =
+        // [a, b];` binds a copy of the array built).
+        let declared = match stmt {
+            Stmt::Let(Let { value, rvalue, .. }) => Some((
+                Root::Value(*value),
+                Some(through_copies(&self.definitions, rvalue)),
+            )),
+            Stmt::DeclareVar { var, init } => {
+                let built = match init {
+                    Some(Operand::Value(value)) => self.definitions.get(value).copied(),
+                    _ => None,
+                };
+                Some((
+                    Root::Var(*var),
+                    built.map(|built| through_copies(&self.definitions, built)),
+                ))
+            }
+            _ => None,
+        };
+        if let Some((root, built)) = declared {
+            let (owned, repeated) = built.map_or((false, false), builds_owned);
+            let scope = self.open_blocks.clone();
+            self.declared.insert(
+                root,
+                Declared {
+                    scope,
+                    owned,
+                    repeated,
+                },
+            );
+        }
         match stmt {
             Stmt::Let(Let { value, rvalue, .. }) => {
                 self.definitions.insert(*value, rvalue);
                 self.rvalue(*value, rvalue, position);
-                let (owned, repeated) = builds_owned(rvalue);
-                self.declared.insert(
-                    Root::Value(*value),
-                    Declared {
-                        scope: self.open_blocks.clone(),
-                        owned,
-                        repeated,
-                    },
-                );
-            }
-            Stmt::DeclareVar { var, init } => {
-                let built = init.as_ref().and_then(|init| match init {
-                    Operand::Value(value) => self.definitions.get(value).copied(),
-                    _ => None,
-                });
-                let (owned, repeated) = built.map_or((false, false), builds_owned);
-                self.declared.insert(
-                    Root::Var(*var),
-                    Declared {
-                        scope: self.open_blocks.clone(),
-                        owned,
-                        repeated,
-                    },
-                );
-                self.write(Root::Var(*var), position);
-                if let Some(init) = init {
-                    self.operand(init, position, Use::Moved);
-                }
-            }
-            Stmt::Assign { place, operand, .. } | Stmt::Push { place, operand, .. } => {
-                self.write(place.root, position);
-                self.place_indices(place, position);
-                self.operand(operand, position, Use::Moved);
             }
             Stmt::If {
                 cond,
@@ -168,6 +169,14 @@ impl<'b> Walk<'b> {
                 self.loop_body(body, position);
             }
             Stmt::Loop { body, .. } => self.loop_body(body, position),
+            Stmt::DeclareVar { .. } | Stmt::Assign { .. } | Stmt::Push { .. } => {
+                if let Stmt::Assign { place, .. } | Stmt::Push { place, .. } = stmt {
+                    self.place_indices(place, position);
+                }
+                for operand in stmt_operands(stmt) {
+                    self.operand(operand, position, Use::Moved);
+                }
+            }
         }
     }
 

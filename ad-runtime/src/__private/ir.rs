@@ -185,7 +185,8 @@ pub fn zero_like<T: crate::adjoint::Diff + ?Sized>(value: &T) -> T::Adjoint {
 /// time the definition ran, read back last first. The first few entries live in the stack
 /// itself, so a function called in a loop whose own loops are short allocates nothing; past
 /// them the stack grows in chunks of about 64 KiB, so that growing never copies what it holds
-/// nor asks the system for one large block of fresh pages.
+/// nor asks the system for one large block of fresh pages. (The previous engine's
+/// `PullbackPool` grows the same way; it goes with that engine, and this is the one to keep.)
 pub struct Stack<T> {
     current: smallvec::SmallVec<[T; STACK_INLINE]>,
     full: Vec<smallvec::SmallVec<[T; STACK_INLINE]>>,

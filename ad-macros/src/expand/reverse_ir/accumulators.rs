@@ -33,58 +33,25 @@ impl Emitter<'_> {
         let mut defined_inside: HashSet<Value> = binding.into_iter().collect();
         let mut reads: HashMap<Root, Vec<(String, &Place, Value)>> = HashMap::new();
         let mut touched = HashSet::new();
-        for_each_stmt(body, &mut |stmt| match stmt {
-            Stmt::Let(Let { value, rvalue, .. }) => {
-                defined_inside.insert(*value);
-                match rvalue {
-                    Rvalue::Use(Operand::Place(place)) if reads_an_element(place) => {
-                        match key(place) {
-                            Some(key) => reads
-                                .entry(place.root)
-                                .or_default()
-                                .push((key, place, *value)),
-                            None => {
-                                touched.insert(place.root);
-                            }
-                        }
+        for_each_stmt(body, &mut |stmt| {
+            defined_inside.extend(defined_value(stmt));
+            touched.extend(written_root(stmt));
+            match stmt {
+                Stmt::Let(Let {
+                    value,
+                    rvalue: Rvalue::Use(Operand::Place(place)),
+                    ..
+                }) if reads_an_element(place) => match key(place) {
+                    Some(key) => reads
+                        .entry(place.root)
+                        .or_default()
+                        .push((key, place, *value)),
+                    None => {
+                        touched.insert(place.root);
                     }
-                    _ => touch_operands(operands(rvalue), &mut touched),
-                }
+                },
+                _ => touch_operands(stmt_operands(stmt), &mut touched),
             }
-            Stmt::DeclareVar { var, init } => {
-                touched.insert(Root::Var(*var));
-                touch_operands(init.iter(), &mut touched);
-            }
-            Stmt::Assign { place, operand, .. } => {
-                touched.insert(place.root);
-                touch_operands([operand], &mut touched);
-            }
-            Stmt::Push {
-                place,
-                operand,
-                index,
-                ..
-            } => {
-                defined_inside.insert(*index);
-                touched.insert(place.root);
-                touch_operands([operand], &mut touched);
-            }
-            Stmt::If {
-                cond,
-                then_branch,
-                else_branch,
-                result,
-                ..
-            } => {
-                defined_inside.extend(*result);
-                let results = then_branch.result.iter().chain(&else_branch.result);
-                touch_operands(std::iter::once(cond).chain(results), &mut touched);
-            }
-            Stmt::For { binding, range, .. } => {
-                defined_inside.insert(*binding);
-                touch_operands([range], &mut touched);
-            }
-            Stmt::Loop { .. } => {}
         });
         if let Some(result) = &body.result {
             touch_operands([result], &mut touched);
