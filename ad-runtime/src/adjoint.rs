@@ -230,13 +230,6 @@ pub trait Adjoint: Sized + Clone {
     fn accumulate(&mut self, contribution: Self);
     /// The adjoint of `-x` given that of `x`.
     fn negate(self) -> Self;
-    /// The zero the adjoint of a value inside the pullback starts from. For floats it is
-    /// `-0.0`, the exact additive identity (`x + -0.0 == x` for every `x`, `+0.0` included,
-    /// where `x + 0.0` turns `-0.0` into `+0.0`), so the compiler folds the first contribution
-    /// into a move; what the user is given starts from [`Adjoint::zero`].
-    fn additive_identity() -> Self {
-        Self::zero()
-    }
     /// Whether `other` has this adjoint's shape (the lengths of the `Vec`s in it).
     fn same_shape(&self, other: &Self) -> bool {
         let _ = other;
@@ -248,11 +241,6 @@ impl<S: Scalar> Adjoint for S {
     #[inline(always)]
     fn zero() -> Self {
         S::zero()
-    }
-
-    #[inline(always)]
-    fn additive_identity() -> Self {
-        -S::zero()
     }
 
     #[inline(always)]

@@ -182,20 +182,23 @@ pub fn zero_like<T: crate::adjoint::Diff + ?Sized>(value: &T) -> T::Adjoint {
 }
 
 /// What the backward sweep reads of a value defined inside a loop or a branch: one entry per
-/// time the definition ran, read back last first. The first few entries live in the stack
-/// itself, so a function called in a loop whose own loops are short allocates nothing; past
-/// them the stack grows in chunks of about 64 KiB, so that growing never copies what it holds
-/// nor asks the system for one large block of fresh pages. (The previous engine's
-/// `PullbackPool` grows the same way; it goes with that engine, and this is the one to keep.)
+/// time the definition ran, read back last first. It grows in chunks, each twice the one
+/// before up to about 64 KiB, so that growing never copies what it holds nor asks the system
+/// for one large block of fresh pages, and a function called in a loop whose own loops are
+/// short allocates little. Going back to an earlier chunk swaps it in, and calls nothing: a
+/// call that returns, even on a cold path, would make the backward loop keep its adjoints in
+/// memory instead of registers. (The previous engine's `PullbackPool` grows the same way; it
+/// goes with that engine, and this is the one to keep.)
 pub struct Stack<T> {
-    current: smallvec::SmallVec<[T; STACK_INLINE]>,
-    full: Vec<smallvec::SmallVec<[T; STACK_INLINE]>>,
+    current: Vec<T>,
+    /// The chunks before `current`: the first `filled` hold entries; the rest are spent
+    /// chunks the backward sweep emptied, kept for their room.
+    chunks: Vec<Vec<T>>,
+    filled: usize,
 }
 
-/// How many entries a [`Stack`] holds before it allocates.
-const STACK_INLINE: usize = 8;
-
-/// The size of a [`Stack`]'s chunks, in bytes.
+/// The size of a [`Stack`]'s first chunk, in entries, and of its largest, in bytes.
+const STACK_FIRST_CHUNK: usize = 16;
 const STACK_CHUNK_BYTES: usize = 1 << 16;
 
 impl<T> Stack<T> {
@@ -203,8 +206,9 @@ impl<T> Stack<T> {
     #[allow(clippy::new_without_default)]
     pub fn new() -> Self {
         Stack {
-            current: smallvec::SmallVec::new(),
-            full: Vec::new(),
+            current: Vec::new(),
+            chunks: Vec::new(),
+            filled: 0,
         }
     }
 
@@ -226,36 +230,48 @@ impl<T> Stack<T> {
 
     #[inline(always)]
     pub fn pop(&mut self) -> T {
-        match self.current.pop() {
-            Some(value) => value,
-            None => self.pop_from_full(),
+        loop {
+            if let Some(value) = self.current.pop() {
+                return value;
+            }
+            if self.filled == 0 {
+                nothing_kept();
+            }
+            self.filled -= 1;
+            core::mem::swap(&mut self.current, &mut self.chunks[self.filled]);
         }
     }
 
     #[cold]
     #[inline(never)]
     fn new_chunk(&mut self, needed: usize) {
-        let chunk = (STACK_CHUNK_BYTES / core::mem::size_of::<T>().max(1))
-            .max(STACK_INLINE * 2)
+        let largest = (STACK_CHUNK_BYTES / core::mem::size_of::<T>().max(1)).max(STACK_FIRST_CHUNK);
+        let size = self
+            .current
+            .capacity()
+            .saturating_mul(2)
+            .clamp(STACK_FIRST_CHUNK, largest)
             .max(needed);
-        let full = core::mem::replace(&mut self.current, smallvec::SmallVec::with_capacity(chunk));
-        if !full.is_empty() {
-            self.full.push(full);
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn pop_from_full(&mut self) -> T {
-        self.current = match self.full.pop() {
-            Some(chunk) => chunk,
-            None => unreachable!("the backward sweep reads what the forward sweep kept"),
+        // A spent chunk with the room is taken back rather than a new one allocated.
+        let next = match self.chunks.get_mut(self.filled) {
+            Some(spent) if spent.capacity() >= size => core::mem::take(spent),
+            _ => Vec::with_capacity(size),
         };
-        match self.current.pop() {
-            Some(value) => value,
-            None => unreachable!("a full chunk holds entries"),
+        let full = core::mem::replace(&mut self.current, next);
+        if self.filled < self.chunks.len() {
+            self.chunks[self.filled] = full;
+        } else {
+            self.chunks.push(full);
         }
+        self.filled += 1;
     }
+}
+
+/// The backward sweep reads what the forward sweep kept: a stack is never read past empty.
+#[cold]
+#[inline(never)]
+fn nothing_kept() -> ! {
+    unreachable!("the backward sweep reads what the forward sweep kept")
 }
 
 /// The value of a loop counter (`l += step` once per iteration) read in iteration
@@ -486,7 +502,7 @@ impl<A: Adjoint> AdjointOf<A> {
 
     #[inline(always)]
     pub fn zero(self) -> A {
-        A::additive_identity()
+        A::zero()
     }
 }
 
@@ -803,6 +819,14 @@ mod tests {
             }
             stack.push(round);
             pushed.push(round);
+        }
+        // Pops into earlier chunks, then pushes again into the spent ones.
+        for _ in 0..30_000 {
+            assert_eq!(Some(stack.pop()), pushed.pop());
+        }
+        for round in 0..20_000u64 {
+            stack.push(round + 1_000_000);
+            pushed.push(round + 1_000_000);
         }
         while let Some(expected) = pushed.pop() {
             assert_eq!(stack.pop(), expected);
