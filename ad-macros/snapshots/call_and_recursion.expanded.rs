@@ -105,16 +105,13 @@ impl power {
                 ::std::boxed::Box::new(move |__ad_ct: __S| {
                     ::ad_runtime::__private::maybe_grow(move || {
                         let mut __ad_dv_6 = __ad_ty_6.zero();
-                        ::ad_runtime::__private::ir::accumulate(&mut __ad_dv_6, __ad_ct);
+                        __ad_dv_6 = __ad_ct;
                         if __ad_v_2 {} else {
                             let __ad_v_4 = __ad_keep_v_4.pop();
                             let __ad_pb_4 = __ad_keep_pb_4.pop();
                             let mut __ad_dv_4 = __ad_keep_zero_4.pop();
                             let mut __ad_dv_5 = __ad_ty_5.zero();
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_5,
-                                __ad_dv_6,
-                            );
+                            __ad_dv_5 = __ad_dv_6;
                             {
                                 let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
                                     ::ad_runtime::__private::ir::value_of(__ad_v_x_0),

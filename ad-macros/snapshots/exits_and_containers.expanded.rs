@@ -227,10 +227,7 @@ impl first_large {
                         let mut __ad_dm_kept_0 = __ad_tym_kept_0.zero();
                         let mut __ad_dm_total_3 = __ad_tym_total_3.zero();
                         let mut __ad_dv_25 = __ad_ty_25.zero();
-                        ::ad_runtime::__private::ir::accumulate(
-                            &mut __ad_dv_25,
-                            __ad_ct,
-                        );
+                        __ad_dv_25 = __ad_ct;
                         ::ad_runtime::__private::ir::accumulate(
                             &mut __ad_dm_total_3,
                             __ad_dv_25,
@@ -251,22 +248,15 @@ impl first_large {
                                 let mut __ad_dv_20 = __ad_ty_20.zero();
                                 let mut __ad_dv_21 = __ad_ty_21.zero();
                                 let mut __ad_dv_22 = __ad_ty_22.zero();
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_22,
-                                    ::ad_runtime::__private::ir::take(&mut __ad_dm_total_3),
+                                __ad_dv_22 = ::ad_runtime::__private::ir::vacate(
+                                    &mut __ad_dm_total_3,
                                 );
                                 {
                                     let __ad_c = ::ad_runtime::__private::ir::add_back(
                                         __ad_dv_22,
                                     );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_21,
-                                        __ad_c.0,
-                                    );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_20,
-                                        __ad_c.1,
-                                    );
+                                    __ad_dv_21 = __ad_c.0;
+                                    __ad_dv_20 = __ad_c.1;
                                 }
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dm_total_3,
@@ -277,10 +267,7 @@ impl first_large {
                                         &__ad_pb_20,
                                         __ad_dv_20,
                                     );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_19,
-                                        __ad_c,
-                                    );
+                                    __ad_dv_19 = __ad_c;
                                 }
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut (*::ad_runtime::__private::ir::slot(
@@ -303,12 +290,9 @@ impl first_large {
                                 let __ad_v_12 = __ad_keep_v_12.pop();
                                 let mut __ad_dv_10 = __ad_ty_10.zero();
                                 let mut __ad_dv_11 = __ad_ty_11.zero();
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_11,
-                                    ::ad_runtime::__private::ir::unpush(
-                                        &mut __ad_dm_kept_0,
-                                        __ad_v_12,
-                                    ),
+                                __ad_dv_11 = ::ad_runtime::__private::ir::unpush(
+                                    &mut __ad_dm_kept_0,
+                                    __ad_v_12,
                                 );
                                 {
                                     let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
@@ -316,10 +300,7 @@ impl first_large {
                                         ::ad_runtime::__private::ir::value_of(__ad_v_limit_1),
                                         __ad_dv_11,
                                     );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_10,
-                                        __ad_c.0,
-                                    );
+                                    __ad_dv_10 = __ad_c.0;
                                     ::ad_runtime::__private::ir::accumulate(
                                         &mut __ad_dv_limit_1,
                                         __ad_c.1,
@@ -495,10 +476,7 @@ impl first_large {
                         let mut __ad_dm_kept_0 = __ad_tym_kept_0.zero();
                         let mut __ad_dm_total_3 = __ad_tym_total_3.zero();
                         let mut __ad_dv_25 = __ad_ty_25.zero();
-                        ::ad_runtime::__private::ir::accumulate(
-                            &mut __ad_dv_25,
-                            __ad_ct,
-                        );
+                        __ad_dv_25 = __ad_ct;
                         ::ad_runtime::__private::ir::accumulate(
                             &mut __ad_dm_total_3,
                             __ad_dv_25,
@@ -519,22 +497,15 @@ impl first_large {
                                 let mut __ad_dv_20 = __ad_ty_20.zero();
                                 let mut __ad_dv_21 = __ad_ty_21.zero();
                                 let mut __ad_dv_22 = __ad_ty_22.zero();
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_22,
-                                    ::ad_runtime::__private::ir::take(&mut __ad_dm_total_3),
+                                __ad_dv_22 = ::ad_runtime::__private::ir::vacate(
+                                    &mut __ad_dm_total_3,
                                 );
                                 {
                                     let __ad_c = ::ad_runtime::__private::ir::add_back(
                                         __ad_dv_22,
                                     );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_21,
-                                        __ad_c.0,
-                                    );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_20,
-                                        __ad_c.1,
-                                    );
+                                    __ad_dv_21 = __ad_c.0;
+                                    __ad_dv_20 = __ad_c.1;
                                 }
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dm_total_3,
@@ -545,10 +516,7 @@ impl first_large {
                                         &__ad_pb_20,
                                         __ad_dv_20,
                                     );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_19,
-                                        __ad_c,
-                                    );
+                                    __ad_dv_19 = __ad_c;
                                 }
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut (*::ad_runtime::__private::ir::slot(
@@ -571,12 +539,9 @@ impl first_large {
                                 let __ad_v_12 = __ad_keep_v_12.pop();
                                 let mut __ad_dv_10 = __ad_ty_10.zero();
                                 let mut __ad_dv_11 = __ad_ty_11.zero();
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_11,
-                                    ::ad_runtime::__private::ir::unpush(
-                                        &mut __ad_dm_kept_0,
-                                        __ad_v_12,
-                                    ),
+                                __ad_dv_11 = ::ad_runtime::__private::ir::unpush(
+                                    &mut __ad_dm_kept_0,
+                                    __ad_v_12,
                                 );
                                 {
                                     let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
@@ -584,10 +549,7 @@ impl first_large {
                                         ::ad_runtime::__private::ir::value_of(__ad_v_limit_1),
                                         __ad_dv_11,
                                     );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_10,
-                                        __ad_c.0,
-                                    );
+                                    __ad_dv_10 = __ad_c.0;
                                     ::ad_runtime::__private::ir::accumulate(
                                         &mut __ad_dv_limit_1,
                                         __ad_c.1,

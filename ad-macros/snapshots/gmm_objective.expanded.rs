@@ -356,12 +356,18 @@ impl gmm_objective_precomputed {
             __ad_tym_sum_qs_0 = ::ad_runtime::__private::ir::adjoint_of(
                 &__ad_m_sum_qs_0,
             );
+            let __ad_shadow_sum_qs_0 = ::ad_runtime::__private::ir::zero_like(
+                &__ad_m_sum_qs_0,
+            );
             let __ad_v_15 = __ad_v_k_5 * __ad_v_d_4;
             let __ad_v_16 = ::std::vec![
                 < __S as ::ad_runtime::Scalar > ::from_f64(0.0); __ad_v_15
             ];
             let mut __ad_m_q_diagonals_1 = __ad_v_16;
             __ad_tym_q_diagonals_1 = ::ad_runtime::__private::ir::adjoint_of(
+                &__ad_m_q_diagonals_1,
+            );
+            let __ad_shadow_q_diagonals_1 = ::ad_runtime::__private::ir::zero_like(
                 &__ad_m_q_diagonals_1,
             );
             let __ad_v_17 = 0..__ad_v_k_5;
@@ -410,6 +416,9 @@ impl gmm_objective_precomputed {
             __ad_tym_main_term_3 = ::ad_runtime::__private::ir::adjoint_of(
                 &__ad_m_main_term_3,
             );
+            let __ad_shadow_main_term_3 = ::ad_runtime::__private::ir::zero_like(
+                &__ad_m_main_term_3,
+            );
             let __ad_v_34 = ::std::vec![
                 < __S as ::ad_runtime::Scalar > ::from_f64(0.0); __ad_v_d_4
             ];
@@ -417,11 +426,17 @@ impl gmm_objective_precomputed {
             __ad_tym_centered_4 = ::ad_runtime::__private::ir::adjoint_of(
                 &__ad_m_centered_4,
             );
+            let __ad_shadow_centered_4 = ::ad_runtime::__private::ir::zero_like(
+                &__ad_m_centered_4,
+            );
             let __ad_v_35 = ::std::vec![
                 < __S as ::ad_runtime::Scalar > ::from_f64(0.0); __ad_v_d_4
             ];
             let mut __ad_m_transformed_5 = __ad_v_35;
             __ad_tym_transformed_5 = ::ad_runtime::__private::ir::adjoint_of(
+                &__ad_m_transformed_5,
+            );
+            let __ad_shadow_transformed_5 = ::ad_runtime::__private::ir::zero_like(
                 &__ad_m_transformed_5,
             );
             let mut __ad_m_slse_6 = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
@@ -706,11 +721,11 @@ impl gmm_objective_precomputed {
                 __ad_result,
                 ::std::boxed::Box::new(move |__ad_ct: __S| {
                     ::ad_runtime::__private::maybe_grow(move || {
-                        let mut __ad_dm_sum_qs_0 = __ad_tym_sum_qs_0.zero();
-                        let mut __ad_dm_q_diagonals_1 = __ad_tym_q_diagonals_1.zero();
-                        let mut __ad_dm_main_term_3 = __ad_tym_main_term_3.zero();
-                        let mut __ad_dm_centered_4 = __ad_tym_centered_4.zero();
-                        let mut __ad_dm_transformed_5 = __ad_tym_transformed_5.zero();
+                        let mut __ad_dm_sum_qs_0 = __ad_shadow_sum_qs_0;
+                        let mut __ad_dm_q_diagonals_1 = __ad_shadow_q_diagonals_1;
+                        let mut __ad_dm_main_term_3 = __ad_shadow_main_term_3;
+                        let mut __ad_dm_centered_4 = __ad_shadow_centered_4;
+                        let mut __ad_dm_transformed_5 = __ad_shadow_transformed_5;
                         let mut __ad_dm_slse_6 = __ad_tym_slse_6.zero();
                         let mut __ad_dm_prior_9 = __ad_tym_prior_9.zero();
                         let mut __ad_dv_88 = __ad_ty_88;
@@ -721,22 +736,13 @@ impl gmm_objective_precomputed {
                         let mut __ad_dv_124 = __ad_ty_124.zero();
                         let mut __ad_dv_125 = __ad_ty_125.zero();
                         let mut __ad_dv_126 = __ad_ty_126.zero();
-                        ::ad_runtime::__private::ir::accumulate(
-                            &mut __ad_dv_126,
-                            __ad_ct,
-                        );
+                        __ad_dv_126 = __ad_ct;
                         {
                             let __ad_c = ::ad_runtime::__private::ir::add_back(
                                 __ad_dv_126,
                             );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_124,
-                                __ad_c.0,
-                            );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_125,
-                                __ad_c.1,
-                            );
+                            __ad_dv_124 = __ad_c.0;
+                            __ad_dv_125 = __ad_c.1;
                         }
                         ::ad_runtime::__private::ir::accumulate(
                             &mut __ad_dm_prior_9,
@@ -746,14 +752,8 @@ impl gmm_objective_precomputed {
                             let __ad_c = ::ad_runtime::__private::ir::sub_back(
                                 __ad_dv_124,
                             );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_121,
-                                __ad_c.0,
-                            );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_123,
-                                __ad_c.1,
-                            );
+                            __ad_dv_121 = __ad_c.0;
+                            __ad_dv_123 = __ad_c.1;
                         }
                         {
                             let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
@@ -761,10 +761,7 @@ impl gmm_objective_precomputed {
                                 ::ad_runtime::__private::ir::value_of(__ad_v_lse_alphas_89),
                                 __ad_dv_123,
                             );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_lse_alphas_89,
-                                __ad_c.1,
-                            );
+                            __ad_dv_lse_alphas_89 = __ad_c.1;
                         }
                         {
                             let __ad_c = ::ad_runtime::__private::ir::add_back(
@@ -774,10 +771,7 @@ impl gmm_objective_precomputed {
                                 &mut __ad_dv_constant_9,
                                 __ad_c.0,
                             );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_120,
-                                __ad_c.1,
-                            );
+                            __ad_dv_120 = __ad_c.1;
                         }
                         ::ad_runtime::__private::ir::accumulate(
                             &mut __ad_dm_slse_6,
@@ -818,22 +812,15 @@ impl gmm_objective_precomputed {
                             let mut __ad_dv_117 = __ad_ty_117.zero();
                             let mut __ad_dv_118 = __ad_ty_118.zero();
                             let mut __ad_dv_119 = __ad_ty_119.zero();
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_119,
-                                ::ad_runtime::__private::ir::take(&mut __ad_dm_prior_9),
+                            __ad_dv_119 = ::ad_runtime::__private::ir::vacate(
+                                &mut __ad_dm_prior_9,
                             );
                             {
                                 let __ad_c = ::ad_runtime::__private::ir::add_back(
                                     __ad_dv_119,
                                 );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_118,
-                                    __ad_c.0,
-                                );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_117,
-                                    __ad_c.1,
-                                );
+                                __ad_dv_118 = __ad_c.0;
+                                __ad_dv_117 = __ad_c.1;
                             }
                             ::ad_runtime::__private::ir::accumulate(
                                 &mut __ad_dm_prior_9,
@@ -843,14 +830,8 @@ impl gmm_objective_precomputed {
                                 let __ad_c = ::ad_runtime::__private::ir::sub_back(
                                     __ad_dv_117,
                                 );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_113,
-                                    __ad_c.0,
-                                );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_116,
-                                    __ad_c.1,
-                                );
+                                __ad_dv_113 = __ad_c.0;
+                                __ad_dv_116 = __ad_c.1;
                             }
                             {
                                 let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
@@ -858,16 +839,10 @@ impl gmm_objective_precomputed {
                                     ::ad_runtime::__private::ir::value_of(__ad_v_115),
                                     __ad_dv_116,
                                 );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_115,
-                                    __ad_c.1,
-                                );
+                                __ad_dv_115 = __ad_c.1;
                             }
                             ::ad_runtime::__private::ir::accumulate(
-                                &mut (*::ad_runtime::__private::ir::slot(
-                                    &mut __ad_dm_sum_qs_0,
-                                    __ad_v_ik_91,
-                                )),
+                                &mut __ad_dm_sum_qs_0[__ad_v_ik_91],
                                 __ad_dv_115,
                             );
                             {
@@ -876,14 +851,8 @@ impl gmm_objective_precomputed {
                                     ::ad_runtime::__private::ir::value_of(__ad_v_112),
                                     __ad_dv_113,
                                 );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_111,
-                                    __ad_c.0,
-                                );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_112,
-                                    __ad_c.1,
-                                );
+                                __ad_dv_111 = __ad_c.0;
+                                __ad_dv_112 = __ad_c.1;
                             }
                             ::ad_runtime::__private::ir::accumulate(
                                 &mut __ad_dm_frobenius_10,
@@ -895,10 +864,7 @@ impl gmm_objective_precomputed {
                                     ::ad_runtime::__private::ir::value_of(__ad_v_gamma_7),
                                     __ad_dv_111,
                                 );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_110,
-                                    __ad_c.0,
-                                );
+                                __ad_dv_110 = __ad_c.0;
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dv_gamma_7,
                                     __ad_c.1,
@@ -930,22 +896,15 @@ impl gmm_objective_precomputed {
                                 let mut __ad_dv_107 = __ad_ty_107.zero();
                                 let mut __ad_dv_108 = __ad_ty_108.zero();
                                 let mut __ad_dv_109 = __ad_ty_109.zero();
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_109,
-                                    ::ad_runtime::__private::ir::take(&mut __ad_dm_frobenius_10),
+                                __ad_dv_109 = ::ad_runtime::__private::ir::vacate(
+                                    &mut __ad_dm_frobenius_10,
                                 );
                                 {
                                     let __ad_c = ::ad_runtime::__private::ir::add_back(
                                         __ad_dv_109,
                                     );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_108,
-                                        __ad_c.0,
-                                    );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_107,
-                                        __ad_c.1,
-                                    );
+                                    __ad_dv_108 = __ad_c.0;
+                                    __ad_dv_107 = __ad_c.1;
                                 }
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dm_frobenius_10,
@@ -957,19 +916,13 @@ impl gmm_objective_precomputed {
                                         ::ad_runtime::__private::ir::value_of(__ad_v_v_106),
                                         __ad_dv_107,
                                     );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_v_106,
-                                        __ad_c.0,
-                                    );
+                                    __ad_dv_v_106 = __ad_c.0;
                                     ::ad_runtime::__private::ir::accumulate(
                                         &mut __ad_dv_v_106,
                                         __ad_c.1,
                                     );
                                 }
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_105,
-                                    __ad_dv_v_106,
-                                );
+                                __ad_dv_105 = __ad_dv_v_106;
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dv_icf_2[__ad_v_104],
                                     __ad_dv_105,
@@ -990,22 +943,15 @@ impl gmm_objective_precomputed {
                                 let mut __ad_dv_98 = __ad_ty_98.zero();
                                 let mut __ad_dv_99 = __ad_ty_99.zero();
                                 let mut __ad_dv_100 = __ad_ty_100.zero();
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_100,
-                                    ::ad_runtime::__private::ir::take(&mut __ad_dm_frobenius_10),
+                                __ad_dv_100 = ::ad_runtime::__private::ir::vacate(
+                                    &mut __ad_dm_frobenius_10,
                                 );
                                 {
                                     let __ad_c = ::ad_runtime::__private::ir::add_back(
                                         __ad_dv_100,
                                     );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_99,
-                                        __ad_c.0,
-                                    );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_98,
-                                        __ad_c.1,
-                                    );
+                                    __ad_dv_99 = __ad_c.0;
+                                    __ad_dv_98 = __ad_c.1;
                                 }
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dm_frobenius_10,
@@ -1017,24 +963,15 @@ impl gmm_objective_precomputed {
                                         ::ad_runtime::__private::ir::value_of(__ad_v_q_97),
                                         __ad_dv_98,
                                     );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_q_97,
-                                        __ad_c.0,
-                                    );
+                                    __ad_dv_q_97 = __ad_c.0;
                                     ::ad_runtime::__private::ir::accumulate(
                                         &mut __ad_dv_q_97,
                                         __ad_c.1,
                                     );
                                 }
+                                __ad_dv_96 = __ad_dv_q_97;
                                 ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_96,
-                                    __ad_dv_q_97,
-                                );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut (*::ad_runtime::__private::ir::slot(
-                                        &mut __ad_dm_q_diagonals_1,
-                                        __ad_v_95,
-                                    )),
+                                    &mut __ad_dm_q_diagonals_1[__ad_v_95],
                                     __ad_dv_96,
                                 );
                             }
@@ -1066,18 +1003,14 @@ impl gmm_objective_precomputed {
                             let mut __ad_dv_85 = __ad_keep_zero_85.pop();
                             let mut __ad_dv_86 = __ad_ty_86.zero();
                             let mut __ad_dv_87 = __ad_ty_87.zero();
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_87,
-                                ::ad_runtime::__private::ir::take(&mut __ad_dm_slse_6),
+                            __ad_dv_87 = ::ad_runtime::__private::ir::vacate(
+                                &mut __ad_dm_slse_6,
                             );
                             {
                                 let __ad_c = ::ad_runtime::__private::ir::add_back(
                                     __ad_dv_87,
                                 );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_86,
-                                    __ad_c.0,
-                                );
+                                __ad_dv_86 = __ad_c.0;
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dv_85,
                                     __ad_c.1,
@@ -1135,27 +1068,15 @@ impl gmm_objective_precomputed {
                                 let mut __ad_dv_81 = __ad_ty_81.zero();
                                 let mut __ad_dv_82 = __ad_ty_82.zero();
                                 let mut __ad_dv_83 = __ad_ty_83.zero();
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_83,
-                                    ::ad_runtime::__private::ir::take(
-                                        &mut (*::ad_runtime::__private::ir::slot(
-                                            &mut __ad_dm_main_term_3,
-                                            __ad_v_ik_39,
-                                        )),
-                                    ),
+                                __ad_dv_83 = ::ad_runtime::__private::ir::vacate(
+                                    &mut __ad_dm_main_term_3[__ad_v_ik_39],
                                 );
                                 {
                                     let __ad_c = ::ad_runtime::__private::ir::sub_back(
                                         __ad_dv_83,
                                     );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_80,
-                                        __ad_c.0,
-                                    );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_82,
-                                        __ad_c.1,
-                                    );
+                                    __ad_dv_80 = __ad_c.0;
+                                    __ad_dv_82 = __ad_c.1;
                                 }
                                 {
                                     let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
@@ -1163,10 +1084,7 @@ impl gmm_objective_precomputed {
                                         ::ad_runtime::__private::ir::value_of(__ad_v_81),
                                         __ad_dv_82,
                                     );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_81,
-                                        __ad_c.1,
-                                    );
+                                    __ad_dv_81 = __ad_c.1;
                                 }
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dm_sqnorm_8,
@@ -1176,20 +1094,11 @@ impl gmm_objective_precomputed {
                                     let __ad_c = ::ad_runtime::__private::ir::add_back(
                                         __ad_dv_80,
                                     );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_78,
-                                        __ad_c.0,
-                                    );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_79,
-                                        __ad_c.1,
-                                    );
+                                    __ad_dv_78 = __ad_c.0;
+                                    __ad_dv_79 = __ad_c.1;
                                 }
                                 ::ad_runtime::__private::ir::accumulate(
-                                    &mut (*::ad_runtime::__private::ir::slot(
-                                        &mut __ad_dm_sum_qs_0,
-                                        __ad_v_ik_39,
-                                    )),
+                                    &mut __ad_dm_sum_qs_0[__ad_v_ik_39],
                                     __ad_dv_79,
                                 );
                                 ::ad_runtime::__private::ir::accumulate(
@@ -1209,22 +1118,15 @@ impl gmm_objective_precomputed {
                                     let mut __ad_dv_75 = __ad_ty_75.zero();
                                     let mut __ad_dv_76 = __ad_ty_76.zero();
                                     let mut __ad_dv_77 = __ad_ty_77.zero();
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_77,
-                                        ::ad_runtime::__private::ir::take(&mut __ad_dm_sqnorm_8),
+                                    __ad_dv_77 = ::ad_runtime::__private::ir::vacate(
+                                        &mut __ad_dm_sqnorm_8,
                                     );
                                     {
                                         let __ad_c = ::ad_runtime::__private::ir::add_back(
                                             __ad_dv_77,
                                         );
-                                        ::ad_runtime::__private::ir::accumulate(
-                                            &mut __ad_dv_76,
-                                            __ad_c.0,
-                                        );
-                                        ::ad_runtime::__private::ir::accumulate(
-                                            &mut __ad_dv_75,
-                                            __ad_c.1,
-                                        );
+                                        __ad_dv_76 = __ad_c.0;
+                                        __ad_dv_75 = __ad_c.1;
                                     }
                                     ::ad_runtime::__private::ir::accumulate(
                                         &mut __ad_dm_sqnorm_8,
@@ -1236,24 +1138,15 @@ impl gmm_objective_precomputed {
                                             ::ad_runtime::__private::ir::value_of(__ad_v_74),
                                             __ad_dv_75,
                                         );
-                                        ::ad_runtime::__private::ir::accumulate(
-                                            &mut __ad_dv_73,
-                                            __ad_c.0,
-                                        );
-                                        ::ad_runtime::__private::ir::accumulate(
-                                            &mut __ad_dv_74,
-                                            __ad_c.1,
-                                        );
+                                        __ad_dv_73 = __ad_c.0;
+                                        __ad_dv_74 = __ad_c.1;
                                     }
                                     ::ad_runtime::__private::ir::accumulate(
                                         &mut __ad_dv_73,
                                         __ad_dv_74,
                                     );
                                     ::ad_runtime::__private::ir::accumulate(
-                                        &mut (*::ad_runtime::__private::ir::slot(
-                                            &mut __ad_dm_transformed_5,
-                                            __ad_v_j_72,
-                                        )),
+                                        &mut __ad_dm_transformed_5[__ad_v_j_72],
                                         __ad_dv_73,
                                     );
                                 }
@@ -1273,10 +1166,7 @@ impl gmm_objective_precomputed {
                                     let mut __ad_sum_7_0 = __ad_ty_65.zero();
                                     if __ad_count_7 > 0 {
                                         __ad_sum_7_0 = ::ad_runtime::__private::ir::take(
-                                            &mut (*::ad_runtime::__private::ir::slot(
-                                                &mut __ad_dm_centered_4,
-                                                __ad_v_i_59,
-                                            )),
+                                            &mut __ad_dm_centered_4[__ad_v_i_59],
                                         );
                                     }
                                     for __ad_iteration_7 in (0..__ad_count_7).rev() {
@@ -1299,33 +1189,18 @@ impl gmm_objective_precomputed {
                                         let mut __ad_dv_66 = __ad_ty_66.zero();
                                         let mut __ad_dv_67 = __ad_ty_67.zero();
                                         let mut __ad_dv_68 = __ad_ty_68.zero();
-                                        ::ad_runtime::__private::ir::accumulate(
-                                            &mut __ad_dv_68,
-                                            ::ad_runtime::__private::ir::take(
-                                                &mut (*::ad_runtime::__private::ir::slot(
-                                                    &mut __ad_dm_transformed_5,
-                                                    __ad_v_j_62,
-                                                )),
-                                            ),
+                                        __ad_dv_68 = ::ad_runtime::__private::ir::vacate(
+                                            &mut __ad_dm_transformed_5[__ad_v_j_62],
                                         );
                                         {
                                             let __ad_c = ::ad_runtime::__private::ir::add_back(
                                                 __ad_dv_68,
                                             );
-                                            ::ad_runtime::__private::ir::accumulate(
-                                                &mut __ad_dv_67,
-                                                __ad_c.0,
-                                            );
-                                            ::ad_runtime::__private::ir::accumulate(
-                                                &mut __ad_dv_66,
-                                                __ad_c.1,
-                                            );
+                                            __ad_dv_67 = __ad_c.0;
+                                            __ad_dv_66 = __ad_c.1;
                                         }
                                         ::ad_runtime::__private::ir::accumulate(
-                                            &mut (*::ad_runtime::__private::ir::slot(
-                                                &mut __ad_dm_transformed_5,
-                                                __ad_v_j_62,
-                                            )),
+                                            &mut __ad_dm_transformed_5[__ad_v_j_62],
                                             __ad_dv_67,
                                         );
                                         {
@@ -1334,14 +1209,8 @@ impl gmm_objective_precomputed {
                                                 ::ad_runtime::__private::ir::value_of(__ad_v_65),
                                                 __ad_dv_66,
                                             );
-                                            ::ad_runtime::__private::ir::accumulate(
-                                                &mut __ad_dv_64,
-                                                __ad_c.0,
-                                            );
-                                            ::ad_runtime::__private::ir::accumulate(
-                                                &mut __ad_dv_65,
-                                                __ad_c.1,
-                                            );
+                                            __ad_dv_64 = __ad_c.0;
+                                            __ad_dv_65 = __ad_c.1;
                                         }
                                         ::ad_runtime::__private::ir::accumulate(
                                             &mut __ad_sum_7_0,
@@ -1353,10 +1222,7 @@ impl gmm_objective_precomputed {
                                         );
                                     }
                                     if __ad_count_7 > 0 {
-                                        *&mut (*::ad_runtime::__private::ir::slot(
-                                            &mut __ad_dm_centered_4,
-                                            __ad_v_i_59,
-                                        )) = __ad_sum_7_0;
+                                        *&mut __ad_dm_centered_4[__ad_v_i_59] = __ad_sum_7_0;
                                     }
                                 }
                                 for __ad_iteration_5 in (0..__ad_count_5).rev() {
@@ -1372,14 +1238,8 @@ impl gmm_objective_precomputed {
                                     let mut __ad_dv_53 = __ad_ty_53.zero();
                                     let mut __ad_dv_54 = __ad_ty_54.zero();
                                     let mut __ad_dv_55 = __ad_ty_55.zero();
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_55,
-                                        ::ad_runtime::__private::ir::take(
-                                            &mut (*::ad_runtime::__private::ir::slot(
-                                                &mut __ad_dm_transformed_5,
-                                                __ad_v_j_50,
-                                            )),
-                                        ),
+                                    __ad_dv_55 = ::ad_runtime::__private::ir::vacate(
+                                        &mut __ad_dm_transformed_5[__ad_v_j_50],
                                     );
                                     {
                                         let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
@@ -1387,27 +1247,15 @@ impl gmm_objective_precomputed {
                                             ::ad_runtime::__private::ir::value_of(__ad_v_54),
                                             __ad_dv_55,
                                         );
-                                        ::ad_runtime::__private::ir::accumulate(
-                                            &mut __ad_dv_53,
-                                            __ad_c.0,
-                                        );
-                                        ::ad_runtime::__private::ir::accumulate(
-                                            &mut __ad_dv_54,
-                                            __ad_c.1,
-                                        );
+                                        __ad_dv_53 = __ad_c.0;
+                                        __ad_dv_54 = __ad_c.1;
                                     }
                                     ::ad_runtime::__private::ir::accumulate(
-                                        &mut (*::ad_runtime::__private::ir::slot(
-                                            &mut __ad_dm_centered_4,
-                                            __ad_v_j_50,
-                                        )),
+                                        &mut __ad_dm_centered_4[__ad_v_j_50],
                                         __ad_dv_54,
                                     );
                                     ::ad_runtime::__private::ir::accumulate(
-                                        &mut (*::ad_runtime::__private::ir::slot(
-                                            &mut __ad_dm_q_diagonals_1,
-                                            __ad_v_52,
-                                        )),
+                                        &mut __ad_dm_q_diagonals_1[__ad_v_52],
                                         __ad_dv_53,
                                     );
                                 }
@@ -1424,27 +1272,15 @@ impl gmm_objective_precomputed {
                                     let mut __ad_dv_44 = __ad_ty_44.zero();
                                     let mut __ad_dv_47 = __ad_ty_47.zero();
                                     let mut __ad_dv_48 = __ad_ty_48.zero();
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_48,
-                                        ::ad_runtime::__private::ir::take(
-                                            &mut (*::ad_runtime::__private::ir::slot(
-                                                &mut __ad_dm_centered_4,
-                                                __ad_v_j_41,
-                                            )),
-                                        ),
+                                    __ad_dv_48 = ::ad_runtime::__private::ir::vacate(
+                                        &mut __ad_dm_centered_4[__ad_v_j_41],
                                     );
                                     {
                                         let __ad_c = ::ad_runtime::__private::ir::sub_back(
                                             __ad_dv_48,
                                         );
-                                        ::ad_runtime::__private::ir::accumulate(
-                                            &mut __ad_dv_44,
-                                            __ad_c.0,
-                                        );
-                                        ::ad_runtime::__private::ir::accumulate(
-                                            &mut __ad_dv_47,
-                                            __ad_c.1,
-                                        );
+                                        __ad_dv_44 = __ad_c.0;
+                                        __ad_dv_47 = __ad_c.1;
                                     }
                                     ::ad_runtime::__private::ir::accumulate(
                                         &mut __ad_dv_means_1[__ad_v_46],
@@ -1470,14 +1306,8 @@ impl gmm_objective_precomputed {
                             );
                             let mut __ad_dm_s_2 = __ad_tym_s_2.zero();
                             let mut __ad_dv_32 = __ad_ty_32.zero();
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_32,
-                                ::ad_runtime::__private::ir::take(
-                                    &mut (*::ad_runtime::__private::ir::slot(
-                                        &mut __ad_dm_sum_qs_0,
-                                        __ad_v_ik_18,
-                                    )),
-                                ),
+                            __ad_dv_32 = ::ad_runtime::__private::ir::vacate(
+                                &mut __ad_dm_sum_qs_0[__ad_v_ik_18],
                             );
                             ::ad_runtime::__private::ir::accumulate(
                                 &mut __ad_dm_s_2,
@@ -1501,45 +1331,29 @@ impl gmm_objective_precomputed {
                                 let mut __ad_dv_25 = __ad_ty_25.zero();
                                 let mut __ad_dv_28 = __ad_ty_28.zero();
                                 let mut __ad_dv_29 = __ad_ty_29.zero();
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_29,
-                                    ::ad_runtime::__private::ir::take(
-                                        &mut (*::ad_runtime::__private::ir::slot(
-                                            &mut __ad_dm_q_diagonals_1,
-                                            __ad_v_31,
-                                        )),
-                                    ),
+                                __ad_dv_29 = ::ad_runtime::__private::ir::vacate(
+                                    &mut __ad_dm_q_diagonals_1[__ad_v_31],
                                 );
                                 {
                                     let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
                                         &__ad_pb_29,
                                         __ad_dv_29,
                                     );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_28,
-                                        __ad_c,
-                                    );
+                                    __ad_dv_28 = __ad_c;
                                 }
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dv_icf_2[__ad_v_27],
                                     __ad_dv_28,
                                 );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_25,
-                                    ::ad_runtime::__private::ir::take(&mut __ad_dm_s_2),
+                                __ad_dv_25 = ::ad_runtime::__private::ir::vacate(
+                                    &mut __ad_dm_s_2,
                                 );
                                 {
                                     let __ad_c = ::ad_runtime::__private::ir::add_back(
                                         __ad_dv_25,
                                     );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_24,
-                                        __ad_c.0,
-                                    );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_23,
-                                        __ad_c.1,
-                                    );
+                                    __ad_dv_24 = __ad_c.0;
+                                    __ad_dv_23 = __ad_c.1;
                                 }
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dm_s_2,
@@ -1749,12 +1563,18 @@ impl gmm_objective_precomputed {
             __ad_tym_sum_qs_0 = ::ad_runtime::__private::ir::adjoint_of(
                 &__ad_m_sum_qs_0,
             );
+            let __ad_shadow_sum_qs_0 = ::ad_runtime::__private::ir::zero_like(
+                &__ad_m_sum_qs_0,
+            );
             let __ad_v_15 = __ad_v_k_5 * __ad_v_d_4;
             let __ad_v_16 = ::std::vec![
                 < __S as ::ad_runtime::Scalar > ::from_f64(0.0); __ad_v_15
             ];
             let mut __ad_m_q_diagonals_1 = __ad_v_16;
             __ad_tym_q_diagonals_1 = ::ad_runtime::__private::ir::adjoint_of(
+                &__ad_m_q_diagonals_1,
+            );
+            let __ad_shadow_q_diagonals_1 = ::ad_runtime::__private::ir::zero_like(
                 &__ad_m_q_diagonals_1,
             );
             let __ad_v_17 = 0..__ad_v_k_5;
@@ -1803,6 +1623,9 @@ impl gmm_objective_precomputed {
             __ad_tym_main_term_3 = ::ad_runtime::__private::ir::adjoint_of(
                 &__ad_m_main_term_3,
             );
+            let __ad_shadow_main_term_3 = ::ad_runtime::__private::ir::zero_like(
+                &__ad_m_main_term_3,
+            );
             let __ad_v_34 = ::std::vec![
                 < __S as ::ad_runtime::Scalar > ::from_f64(0.0); __ad_v_d_4
             ];
@@ -1810,11 +1633,17 @@ impl gmm_objective_precomputed {
             __ad_tym_centered_4 = ::ad_runtime::__private::ir::adjoint_of(
                 &__ad_m_centered_4,
             );
+            let __ad_shadow_centered_4 = ::ad_runtime::__private::ir::zero_like(
+                &__ad_m_centered_4,
+            );
             let __ad_v_35 = ::std::vec![
                 < __S as ::ad_runtime::Scalar > ::from_f64(0.0); __ad_v_d_4
             ];
             let mut __ad_m_transformed_5 = __ad_v_35;
             __ad_tym_transformed_5 = ::ad_runtime::__private::ir::adjoint_of(
+                &__ad_m_transformed_5,
+            );
+            let __ad_shadow_transformed_5 = ::ad_runtime::__private::ir::zero_like(
                 &__ad_m_transformed_5,
             );
             let mut __ad_m_slse_6 = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
@@ -2091,11 +1920,11 @@ impl gmm_objective_precomputed {
                 __ad_result,
                 ::std::boxed::Box::new(move |__ad_ct: __S| {
                     ::ad_runtime::__private::maybe_grow(move || {
-                        let mut __ad_dm_sum_qs_0 = __ad_tym_sum_qs_0.zero();
-                        let mut __ad_dm_q_diagonals_1 = __ad_tym_q_diagonals_1.zero();
-                        let mut __ad_dm_main_term_3 = __ad_tym_main_term_3.zero();
-                        let mut __ad_dm_centered_4 = __ad_tym_centered_4.zero();
-                        let mut __ad_dm_transformed_5 = __ad_tym_transformed_5.zero();
+                        let mut __ad_dm_sum_qs_0 = __ad_shadow_sum_qs_0;
+                        let mut __ad_dm_q_diagonals_1 = __ad_shadow_q_diagonals_1;
+                        let mut __ad_dm_main_term_3 = __ad_shadow_main_term_3;
+                        let mut __ad_dm_centered_4 = __ad_shadow_centered_4;
+                        let mut __ad_dm_transformed_5 = __ad_shadow_transformed_5;
                         let mut __ad_dm_slse_6 = __ad_tym_slse_6.zero();
                         let mut __ad_dm_prior_9 = __ad_tym_prior_9.zero();
                         let mut __ad_dv_88 = __ad_ty_88;
@@ -2106,22 +1935,13 @@ impl gmm_objective_precomputed {
                         let mut __ad_dv_124 = __ad_ty_124.zero();
                         let mut __ad_dv_125 = __ad_ty_125.zero();
                         let mut __ad_dv_126 = __ad_ty_126.zero();
-                        ::ad_runtime::__private::ir::accumulate(
-                            &mut __ad_dv_126,
-                            __ad_ct,
-                        );
+                        __ad_dv_126 = __ad_ct;
                         {
                             let __ad_c = ::ad_runtime::__private::ir::add_back(
                                 __ad_dv_126,
                             );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_124,
-                                __ad_c.0,
-                            );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_125,
-                                __ad_c.1,
-                            );
+                            __ad_dv_124 = __ad_c.0;
+                            __ad_dv_125 = __ad_c.1;
                         }
                         ::ad_runtime::__private::ir::accumulate(
                             &mut __ad_dm_prior_9,
@@ -2131,14 +1951,8 @@ impl gmm_objective_precomputed {
                             let __ad_c = ::ad_runtime::__private::ir::sub_back(
                                 __ad_dv_124,
                             );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_121,
-                                __ad_c.0,
-                            );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_123,
-                                __ad_c.1,
-                            );
+                            __ad_dv_121 = __ad_c.0;
+                            __ad_dv_123 = __ad_c.1;
                         }
                         {
                             let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
@@ -2146,10 +1960,7 @@ impl gmm_objective_precomputed {
                                 ::ad_runtime::__private::ir::value_of(__ad_v_lse_alphas_89),
                                 __ad_dv_123,
                             );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_lse_alphas_89,
-                                __ad_c.1,
-                            );
+                            __ad_dv_lse_alphas_89 = __ad_c.1;
                         }
                         {
                             let __ad_c = ::ad_runtime::__private::ir::add_back(
@@ -2159,10 +1970,7 @@ impl gmm_objective_precomputed {
                                 &mut __ad_dv_constant_9,
                                 __ad_c.0,
                             );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_120,
-                                __ad_c.1,
-                            );
+                            __ad_dv_120 = __ad_c.1;
                         }
                         ::ad_runtime::__private::ir::accumulate(
                             &mut __ad_dm_slse_6,
@@ -2203,22 +2011,15 @@ impl gmm_objective_precomputed {
                             let mut __ad_dv_117 = __ad_ty_117.zero();
                             let mut __ad_dv_118 = __ad_ty_118.zero();
                             let mut __ad_dv_119 = __ad_ty_119.zero();
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_119,
-                                ::ad_runtime::__private::ir::take(&mut __ad_dm_prior_9),
+                            __ad_dv_119 = ::ad_runtime::__private::ir::vacate(
+                                &mut __ad_dm_prior_9,
                             );
                             {
                                 let __ad_c = ::ad_runtime::__private::ir::add_back(
                                     __ad_dv_119,
                                 );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_118,
-                                    __ad_c.0,
-                                );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_117,
-                                    __ad_c.1,
-                                );
+                                __ad_dv_118 = __ad_c.0;
+                                __ad_dv_117 = __ad_c.1;
                             }
                             ::ad_runtime::__private::ir::accumulate(
                                 &mut __ad_dm_prior_9,
@@ -2228,14 +2029,8 @@ impl gmm_objective_precomputed {
                                 let __ad_c = ::ad_runtime::__private::ir::sub_back(
                                     __ad_dv_117,
                                 );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_113,
-                                    __ad_c.0,
-                                );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_116,
-                                    __ad_c.1,
-                                );
+                                __ad_dv_113 = __ad_c.0;
+                                __ad_dv_116 = __ad_c.1;
                             }
                             {
                                 let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
@@ -2243,16 +2038,10 @@ impl gmm_objective_precomputed {
                                     ::ad_runtime::__private::ir::value_of(__ad_v_115),
                                     __ad_dv_116,
                                 );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_115,
-                                    __ad_c.1,
-                                );
+                                __ad_dv_115 = __ad_c.1;
                             }
                             ::ad_runtime::__private::ir::accumulate(
-                                &mut (*::ad_runtime::__private::ir::slot(
-                                    &mut __ad_dm_sum_qs_0,
-                                    __ad_v_ik_91,
-                                )),
+                                &mut __ad_dm_sum_qs_0[__ad_v_ik_91],
                                 __ad_dv_115,
                             );
                             {
@@ -2261,14 +2050,8 @@ impl gmm_objective_precomputed {
                                     ::ad_runtime::__private::ir::value_of(__ad_v_112),
                                     __ad_dv_113,
                                 );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_111,
-                                    __ad_c.0,
-                                );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_112,
-                                    __ad_c.1,
-                                );
+                                __ad_dv_111 = __ad_c.0;
+                                __ad_dv_112 = __ad_c.1;
                             }
                             ::ad_runtime::__private::ir::accumulate(
                                 &mut __ad_dm_frobenius_10,
@@ -2280,10 +2063,7 @@ impl gmm_objective_precomputed {
                                     ::ad_runtime::__private::ir::value_of(__ad_v_gamma_7),
                                     __ad_dv_111,
                                 );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_110,
-                                    __ad_c.0,
-                                );
+                                __ad_dv_110 = __ad_c.0;
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dv_gamma_7,
                                     __ad_c.1,
@@ -2315,22 +2095,15 @@ impl gmm_objective_precomputed {
                                 let mut __ad_dv_107 = __ad_ty_107.zero();
                                 let mut __ad_dv_108 = __ad_ty_108.zero();
                                 let mut __ad_dv_109 = __ad_ty_109.zero();
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_109,
-                                    ::ad_runtime::__private::ir::take(&mut __ad_dm_frobenius_10),
+                                __ad_dv_109 = ::ad_runtime::__private::ir::vacate(
+                                    &mut __ad_dm_frobenius_10,
                                 );
                                 {
                                     let __ad_c = ::ad_runtime::__private::ir::add_back(
                                         __ad_dv_109,
                                     );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_108,
-                                        __ad_c.0,
-                                    );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_107,
-                                        __ad_c.1,
-                                    );
+                                    __ad_dv_108 = __ad_c.0;
+                                    __ad_dv_107 = __ad_c.1;
                                 }
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dm_frobenius_10,
@@ -2342,19 +2115,13 @@ impl gmm_objective_precomputed {
                                         ::ad_runtime::__private::ir::value_of(__ad_v_v_106),
                                         __ad_dv_107,
                                     );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_v_106,
-                                        __ad_c.0,
-                                    );
+                                    __ad_dv_v_106 = __ad_c.0;
                                     ::ad_runtime::__private::ir::accumulate(
                                         &mut __ad_dv_v_106,
                                         __ad_c.1,
                                     );
                                 }
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_105,
-                                    __ad_dv_v_106,
-                                );
+                                __ad_dv_105 = __ad_dv_v_106;
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dv_icf_2[__ad_v_104],
                                     __ad_dv_105,
@@ -2375,22 +2142,15 @@ impl gmm_objective_precomputed {
                                 let mut __ad_dv_98 = __ad_ty_98.zero();
                                 let mut __ad_dv_99 = __ad_ty_99.zero();
                                 let mut __ad_dv_100 = __ad_ty_100.zero();
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_100,
-                                    ::ad_runtime::__private::ir::take(&mut __ad_dm_frobenius_10),
+                                __ad_dv_100 = ::ad_runtime::__private::ir::vacate(
+                                    &mut __ad_dm_frobenius_10,
                                 );
                                 {
                                     let __ad_c = ::ad_runtime::__private::ir::add_back(
                                         __ad_dv_100,
                                     );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_99,
-                                        __ad_c.0,
-                                    );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_98,
-                                        __ad_c.1,
-                                    );
+                                    __ad_dv_99 = __ad_c.0;
+                                    __ad_dv_98 = __ad_c.1;
                                 }
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dm_frobenius_10,
@@ -2402,24 +2162,15 @@ impl gmm_objective_precomputed {
                                         ::ad_runtime::__private::ir::value_of(__ad_v_q_97),
                                         __ad_dv_98,
                                     );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_q_97,
-                                        __ad_c.0,
-                                    );
+                                    __ad_dv_q_97 = __ad_c.0;
                                     ::ad_runtime::__private::ir::accumulate(
                                         &mut __ad_dv_q_97,
                                         __ad_c.1,
                                     );
                                 }
+                                __ad_dv_96 = __ad_dv_q_97;
                                 ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_96,
-                                    __ad_dv_q_97,
-                                );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut (*::ad_runtime::__private::ir::slot(
-                                        &mut __ad_dm_q_diagonals_1,
-                                        __ad_v_95,
-                                    )),
+                                    &mut __ad_dm_q_diagonals_1[__ad_v_95],
                                     __ad_dv_96,
                                 );
                             }
@@ -2451,18 +2202,14 @@ impl gmm_objective_precomputed {
                             let mut __ad_dv_85 = __ad_keep_zero_85.pop();
                             let mut __ad_dv_86 = __ad_ty_86.zero();
                             let mut __ad_dv_87 = __ad_ty_87.zero();
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_87,
-                                ::ad_runtime::__private::ir::take(&mut __ad_dm_slse_6),
+                            __ad_dv_87 = ::ad_runtime::__private::ir::vacate(
+                                &mut __ad_dm_slse_6,
                             );
                             {
                                 let __ad_c = ::ad_runtime::__private::ir::add_back(
                                     __ad_dv_87,
                                 );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_86,
-                                    __ad_c.0,
-                                );
+                                __ad_dv_86 = __ad_c.0;
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dv_85,
                                     __ad_c.1,
@@ -2520,27 +2267,15 @@ impl gmm_objective_precomputed {
                                 let mut __ad_dv_81 = __ad_ty_81.zero();
                                 let mut __ad_dv_82 = __ad_ty_82.zero();
                                 let mut __ad_dv_83 = __ad_ty_83.zero();
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_83,
-                                    ::ad_runtime::__private::ir::take(
-                                        &mut (*::ad_runtime::__private::ir::slot(
-                                            &mut __ad_dm_main_term_3,
-                                            __ad_v_ik_39,
-                                        )),
-                                    ),
+                                __ad_dv_83 = ::ad_runtime::__private::ir::vacate(
+                                    &mut __ad_dm_main_term_3[__ad_v_ik_39],
                                 );
                                 {
                                     let __ad_c = ::ad_runtime::__private::ir::sub_back(
                                         __ad_dv_83,
                                     );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_80,
-                                        __ad_c.0,
-                                    );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_82,
-                                        __ad_c.1,
-                                    );
+                                    __ad_dv_80 = __ad_c.0;
+                                    __ad_dv_82 = __ad_c.1;
                                 }
                                 {
                                     let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
@@ -2548,10 +2283,7 @@ impl gmm_objective_precomputed {
                                         ::ad_runtime::__private::ir::value_of(__ad_v_81),
                                         __ad_dv_82,
                                     );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_81,
-                                        __ad_c.1,
-                                    );
+                                    __ad_dv_81 = __ad_c.1;
                                 }
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dm_sqnorm_8,
@@ -2561,20 +2293,11 @@ impl gmm_objective_precomputed {
                                     let __ad_c = ::ad_runtime::__private::ir::add_back(
                                         __ad_dv_80,
                                     );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_78,
-                                        __ad_c.0,
-                                    );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_79,
-                                        __ad_c.1,
-                                    );
+                                    __ad_dv_78 = __ad_c.0;
+                                    __ad_dv_79 = __ad_c.1;
                                 }
                                 ::ad_runtime::__private::ir::accumulate(
-                                    &mut (*::ad_runtime::__private::ir::slot(
-                                        &mut __ad_dm_sum_qs_0,
-                                        __ad_v_ik_39,
-                                    )),
+                                    &mut __ad_dm_sum_qs_0[__ad_v_ik_39],
                                     __ad_dv_79,
                                 );
                                 ::ad_runtime::__private::ir::accumulate(
@@ -2594,22 +2317,15 @@ impl gmm_objective_precomputed {
                                     let mut __ad_dv_75 = __ad_ty_75.zero();
                                     let mut __ad_dv_76 = __ad_ty_76.zero();
                                     let mut __ad_dv_77 = __ad_ty_77.zero();
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_77,
-                                        ::ad_runtime::__private::ir::take(&mut __ad_dm_sqnorm_8),
+                                    __ad_dv_77 = ::ad_runtime::__private::ir::vacate(
+                                        &mut __ad_dm_sqnorm_8,
                                     );
                                     {
                                         let __ad_c = ::ad_runtime::__private::ir::add_back(
                                             __ad_dv_77,
                                         );
-                                        ::ad_runtime::__private::ir::accumulate(
-                                            &mut __ad_dv_76,
-                                            __ad_c.0,
-                                        );
-                                        ::ad_runtime::__private::ir::accumulate(
-                                            &mut __ad_dv_75,
-                                            __ad_c.1,
-                                        );
+                                        __ad_dv_76 = __ad_c.0;
+                                        __ad_dv_75 = __ad_c.1;
                                     }
                                     ::ad_runtime::__private::ir::accumulate(
                                         &mut __ad_dm_sqnorm_8,
@@ -2621,24 +2337,15 @@ impl gmm_objective_precomputed {
                                             ::ad_runtime::__private::ir::value_of(__ad_v_74),
                                             __ad_dv_75,
                                         );
-                                        ::ad_runtime::__private::ir::accumulate(
-                                            &mut __ad_dv_73,
-                                            __ad_c.0,
-                                        );
-                                        ::ad_runtime::__private::ir::accumulate(
-                                            &mut __ad_dv_74,
-                                            __ad_c.1,
-                                        );
+                                        __ad_dv_73 = __ad_c.0;
+                                        __ad_dv_74 = __ad_c.1;
                                     }
                                     ::ad_runtime::__private::ir::accumulate(
                                         &mut __ad_dv_73,
                                         __ad_dv_74,
                                     );
                                     ::ad_runtime::__private::ir::accumulate(
-                                        &mut (*::ad_runtime::__private::ir::slot(
-                                            &mut __ad_dm_transformed_5,
-                                            __ad_v_j_72,
-                                        )),
+                                        &mut __ad_dm_transformed_5[__ad_v_j_72],
                                         __ad_dv_73,
                                     );
                                 }
@@ -2658,10 +2365,7 @@ impl gmm_objective_precomputed {
                                     let mut __ad_sum_7_0 = __ad_ty_65.zero();
                                     if __ad_count_7 > 0 {
                                         __ad_sum_7_0 = ::ad_runtime::__private::ir::take(
-                                            &mut (*::ad_runtime::__private::ir::slot(
-                                                &mut __ad_dm_centered_4,
-                                                __ad_v_i_59,
-                                            )),
+                                            &mut __ad_dm_centered_4[__ad_v_i_59],
                                         );
                                     }
                                     for __ad_iteration_7 in (0..__ad_count_7).rev() {
@@ -2684,33 +2388,18 @@ impl gmm_objective_precomputed {
                                         let mut __ad_dv_66 = __ad_ty_66.zero();
                                         let mut __ad_dv_67 = __ad_ty_67.zero();
                                         let mut __ad_dv_68 = __ad_ty_68.zero();
-                                        ::ad_runtime::__private::ir::accumulate(
-                                            &mut __ad_dv_68,
-                                            ::ad_runtime::__private::ir::take(
-                                                &mut (*::ad_runtime::__private::ir::slot(
-                                                    &mut __ad_dm_transformed_5,
-                                                    __ad_v_j_62,
-                                                )),
-                                            ),
+                                        __ad_dv_68 = ::ad_runtime::__private::ir::vacate(
+                                            &mut __ad_dm_transformed_5[__ad_v_j_62],
                                         );
                                         {
                                             let __ad_c = ::ad_runtime::__private::ir::add_back(
                                                 __ad_dv_68,
                                             );
-                                            ::ad_runtime::__private::ir::accumulate(
-                                                &mut __ad_dv_67,
-                                                __ad_c.0,
-                                            );
-                                            ::ad_runtime::__private::ir::accumulate(
-                                                &mut __ad_dv_66,
-                                                __ad_c.1,
-                                            );
+                                            __ad_dv_67 = __ad_c.0;
+                                            __ad_dv_66 = __ad_c.1;
                                         }
                                         ::ad_runtime::__private::ir::accumulate(
-                                            &mut (*::ad_runtime::__private::ir::slot(
-                                                &mut __ad_dm_transformed_5,
-                                                __ad_v_j_62,
-                                            )),
+                                            &mut __ad_dm_transformed_5[__ad_v_j_62],
                                             __ad_dv_67,
                                         );
                                         {
@@ -2719,14 +2408,8 @@ impl gmm_objective_precomputed {
                                                 ::ad_runtime::__private::ir::value_of(__ad_v_65),
                                                 __ad_dv_66,
                                             );
-                                            ::ad_runtime::__private::ir::accumulate(
-                                                &mut __ad_dv_64,
-                                                __ad_c.0,
-                                            );
-                                            ::ad_runtime::__private::ir::accumulate(
-                                                &mut __ad_dv_65,
-                                                __ad_c.1,
-                                            );
+                                            __ad_dv_64 = __ad_c.0;
+                                            __ad_dv_65 = __ad_c.1;
                                         }
                                         ::ad_runtime::__private::ir::accumulate(
                                             &mut __ad_sum_7_0,
@@ -2738,10 +2421,7 @@ impl gmm_objective_precomputed {
                                         );
                                     }
                                     if __ad_count_7 > 0 {
-                                        *&mut (*::ad_runtime::__private::ir::slot(
-                                            &mut __ad_dm_centered_4,
-                                            __ad_v_i_59,
-                                        )) = __ad_sum_7_0;
+                                        *&mut __ad_dm_centered_4[__ad_v_i_59] = __ad_sum_7_0;
                                     }
                                 }
                                 for __ad_iteration_5 in (0..__ad_count_5).rev() {
@@ -2757,14 +2437,8 @@ impl gmm_objective_precomputed {
                                     let mut __ad_dv_53 = __ad_ty_53.zero();
                                     let mut __ad_dv_54 = __ad_ty_54.zero();
                                     let mut __ad_dv_55 = __ad_ty_55.zero();
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_55,
-                                        ::ad_runtime::__private::ir::take(
-                                            &mut (*::ad_runtime::__private::ir::slot(
-                                                &mut __ad_dm_transformed_5,
-                                                __ad_v_j_50,
-                                            )),
-                                        ),
+                                    __ad_dv_55 = ::ad_runtime::__private::ir::vacate(
+                                        &mut __ad_dm_transformed_5[__ad_v_j_50],
                                     );
                                     {
                                         let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
@@ -2772,27 +2446,15 @@ impl gmm_objective_precomputed {
                                             ::ad_runtime::__private::ir::value_of(__ad_v_54),
                                             __ad_dv_55,
                                         );
-                                        ::ad_runtime::__private::ir::accumulate(
-                                            &mut __ad_dv_53,
-                                            __ad_c.0,
-                                        );
-                                        ::ad_runtime::__private::ir::accumulate(
-                                            &mut __ad_dv_54,
-                                            __ad_c.1,
-                                        );
+                                        __ad_dv_53 = __ad_c.0;
+                                        __ad_dv_54 = __ad_c.1;
                                     }
                                     ::ad_runtime::__private::ir::accumulate(
-                                        &mut (*::ad_runtime::__private::ir::slot(
-                                            &mut __ad_dm_centered_4,
-                                            __ad_v_j_50,
-                                        )),
+                                        &mut __ad_dm_centered_4[__ad_v_j_50],
                                         __ad_dv_54,
                                     );
                                     ::ad_runtime::__private::ir::accumulate(
-                                        &mut (*::ad_runtime::__private::ir::slot(
-                                            &mut __ad_dm_q_diagonals_1,
-                                            __ad_v_52,
-                                        )),
+                                        &mut __ad_dm_q_diagonals_1[__ad_v_52],
                                         __ad_dv_53,
                                     );
                                 }
@@ -2809,27 +2471,15 @@ impl gmm_objective_precomputed {
                                     let mut __ad_dv_44 = __ad_ty_44.zero();
                                     let mut __ad_dv_47 = __ad_ty_47.zero();
                                     let mut __ad_dv_48 = __ad_ty_48.zero();
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_48,
-                                        ::ad_runtime::__private::ir::take(
-                                            &mut (*::ad_runtime::__private::ir::slot(
-                                                &mut __ad_dm_centered_4,
-                                                __ad_v_j_41,
-                                            )),
-                                        ),
+                                    __ad_dv_48 = ::ad_runtime::__private::ir::vacate(
+                                        &mut __ad_dm_centered_4[__ad_v_j_41],
                                     );
                                     {
                                         let __ad_c = ::ad_runtime::__private::ir::sub_back(
                                             __ad_dv_48,
                                         );
-                                        ::ad_runtime::__private::ir::accumulate(
-                                            &mut __ad_dv_44,
-                                            __ad_c.0,
-                                        );
-                                        ::ad_runtime::__private::ir::accumulate(
-                                            &mut __ad_dv_47,
-                                            __ad_c.1,
-                                        );
+                                        __ad_dv_44 = __ad_c.0;
+                                        __ad_dv_47 = __ad_c.1;
                                     }
                                     ::ad_runtime::__private::ir::accumulate(
                                         &mut __ad_dv_means_1[__ad_v_46],
@@ -2855,14 +2505,8 @@ impl gmm_objective_precomputed {
                             );
                             let mut __ad_dm_s_2 = __ad_tym_s_2.zero();
                             let mut __ad_dv_32 = __ad_ty_32.zero();
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_32,
-                                ::ad_runtime::__private::ir::take(
-                                    &mut (*::ad_runtime::__private::ir::slot(
-                                        &mut __ad_dm_sum_qs_0,
-                                        __ad_v_ik_18,
-                                    )),
-                                ),
+                            __ad_dv_32 = ::ad_runtime::__private::ir::vacate(
+                                &mut __ad_dm_sum_qs_0[__ad_v_ik_18],
                             );
                             ::ad_runtime::__private::ir::accumulate(
                                 &mut __ad_dm_s_2,
@@ -2886,45 +2530,29 @@ impl gmm_objective_precomputed {
                                 let mut __ad_dv_25 = __ad_ty_25.zero();
                                 let mut __ad_dv_28 = __ad_ty_28.zero();
                                 let mut __ad_dv_29 = __ad_ty_29.zero();
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_29,
-                                    ::ad_runtime::__private::ir::take(
-                                        &mut (*::ad_runtime::__private::ir::slot(
-                                            &mut __ad_dm_q_diagonals_1,
-                                            __ad_v_31,
-                                        )),
-                                    ),
+                                __ad_dv_29 = ::ad_runtime::__private::ir::vacate(
+                                    &mut __ad_dm_q_diagonals_1[__ad_v_31],
                                 );
                                 {
                                     let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
                                         &__ad_pb_29,
                                         __ad_dv_29,
                                     );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_28,
-                                        __ad_c,
-                                    );
+                                    __ad_dv_28 = __ad_c;
                                 }
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dv_icf_2[__ad_v_27],
                                     __ad_dv_28,
                                 );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_25,
-                                    ::ad_runtime::__private::ir::take(&mut __ad_dm_s_2),
+                                __ad_dv_25 = ::ad_runtime::__private::ir::vacate(
+                                    &mut __ad_dm_s_2,
                                 );
                                 {
                                     let __ad_c = ::ad_runtime::__private::ir::add_back(
                                         __ad_dv_25,
                                     );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_24,
-                                        __ad_c.0,
-                                    );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_23,
-                                        __ad_c.1,
-                                    );
+                                    __ad_dv_24 = __ad_c.0;
+                                    __ad_dv_23 = __ad_c.1;
                                 }
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dm_s_2,

@@ -163,7 +163,7 @@ impl weighted {
             move |__ad_ct: __S| {
                 let mut __ad_dm_total_0 = __ad_tym_total_0.zero();
                 let mut __ad_dv_15 = __ad_ty_15.zero();
-                ::ad_runtime::__private::ir::accumulate(&mut __ad_dv_15, __ad_ct);
+                __ad_dv_15 = __ad_ct;
                 ::ad_runtime::__private::ir::accumulate(
                     &mut __ad_dm_total_0,
                     __ad_dv_15,
@@ -188,22 +188,15 @@ impl weighted {
                         let mut __ad_dv_10 = __ad_ty_10.zero();
                         let mut __ad_dv_11 = __ad_ty_11.zero();
                         let mut __ad_dv_12 = __ad_ty_12.zero();
-                        ::ad_runtime::__private::ir::accumulate(
-                            &mut __ad_dv_12,
-                            ::ad_runtime::__private::ir::take(&mut __ad_dm_total_0),
+                        __ad_dv_12 = ::ad_runtime::__private::ir::vacate(
+                            &mut __ad_dm_total_0,
                         );
                         {
                             let __ad_c = ::ad_runtime::__private::ir::add_back(
                                 __ad_dv_12,
                             );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_11,
-                                __ad_c.0,
-                            );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_10,
-                                __ad_c.1,
-                            );
+                            __ad_dv_11 = __ad_c.0;
+                            __ad_dv_10 = __ad_c.1;
                         }
                         ::ad_runtime::__private::ir::accumulate(
                             &mut __ad_dm_total_0,
@@ -215,14 +208,8 @@ impl weighted {
                                 ::ad_runtime::__private::ir::value_of(__ad_v_9),
                                 __ad_dv_10,
                             );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_8,
-                                __ad_c.0,
-                            );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_9,
-                                __ad_c.1,
-                            );
+                            __ad_dv_8 = __ad_c.0;
+                            __ad_dv_9 = __ad_c.1;
                         }
                         {
                             let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
@@ -252,18 +239,14 @@ impl weighted {
                     } else {
                         let mut __ad_dv_13 = __ad_ty_13.zero();
                         let mut __ad_dv_14 = __ad_ty_14.zero();
-                        ::ad_runtime::__private::ir::accumulate(
-                            &mut __ad_dv_14,
-                            ::ad_runtime::__private::ir::take(&mut __ad_dm_total_0),
+                        __ad_dv_14 = ::ad_runtime::__private::ir::vacate(
+                            &mut __ad_dm_total_0,
                         );
                         {
                             let __ad_c = ::ad_runtime::__private::ir::sub_back(
                                 __ad_dv_14,
                             );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_13,
-                                __ad_c.0,
-                            );
+                            __ad_dv_13 = __ad_c.0;
                             ::ad_runtime::__private::ir::accumulate(
                                 &mut __ad_dv_v_6,
                                 __ad_c.1,
@@ -274,7 +257,7 @@ impl weighted {
                             __ad_dv_13,
                         );
                     }
-                    ::ad_runtime::__private::ir::accumulate(&mut __ad_dv_5, __ad_dv_v_6);
+                    __ad_dv_5 = __ad_dv_v_6;
                     ::ad_runtime::__private::ir::accumulate(
                         &mut __ad_dv_w_0[__ad_v_i_4],
                         __ad_dv_5,
@@ -394,7 +377,7 @@ impl weighted {
             move |__ad_ct: __S| {
                 let mut __ad_dm_total_0 = __ad_tym_total_0.zero();
                 let mut __ad_dv_15 = __ad_ty_15.zero();
-                ::ad_runtime::__private::ir::accumulate(&mut __ad_dv_15, __ad_ct);
+                __ad_dv_15 = __ad_ct;
                 ::ad_runtime::__private::ir::accumulate(
                     &mut __ad_dm_total_0,
                     __ad_dv_15,
@@ -419,22 +402,15 @@ impl weighted {
                         let mut __ad_dv_10 = __ad_ty_10.zero();
                         let mut __ad_dv_11 = __ad_ty_11.zero();
                         let mut __ad_dv_12 = __ad_ty_12.zero();
-                        ::ad_runtime::__private::ir::accumulate(
-                            &mut __ad_dv_12,
-                            ::ad_runtime::__private::ir::take(&mut __ad_dm_total_0),
+                        __ad_dv_12 = ::ad_runtime::__private::ir::vacate(
+                            &mut __ad_dm_total_0,
                         );
                         {
                             let __ad_c = ::ad_runtime::__private::ir::add_back(
                                 __ad_dv_12,
                             );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_11,
-                                __ad_c.0,
-                            );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_10,
-                                __ad_c.1,
-                            );
+                            __ad_dv_11 = __ad_c.0;
+                            __ad_dv_10 = __ad_c.1;
                         }
                         ::ad_runtime::__private::ir::accumulate(
                             &mut __ad_dm_total_0,
@@ -446,14 +422,8 @@ impl weighted {
                                 ::ad_runtime::__private::ir::value_of(__ad_v_9),
                                 __ad_dv_10,
                             );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_8,
-                                __ad_c.0,
-                            );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_9,
-                                __ad_c.1,
-                            );
+                            __ad_dv_8 = __ad_c.0;
+                            __ad_dv_9 = __ad_c.1;
                         }
                         {
                             let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
@@ -483,18 +453,14 @@ impl weighted {
                     } else {
                         let mut __ad_dv_13 = __ad_ty_13.zero();
                         let mut __ad_dv_14 = __ad_ty_14.zero();
-                        ::ad_runtime::__private::ir::accumulate(
-                            &mut __ad_dv_14,
-                            ::ad_runtime::__private::ir::take(&mut __ad_dm_total_0),
+                        __ad_dv_14 = ::ad_runtime::__private::ir::vacate(
+                            &mut __ad_dm_total_0,
                         );
                         {
                             let __ad_c = ::ad_runtime::__private::ir::sub_back(
                                 __ad_dv_14,
                             );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_13,
-                                __ad_c.0,
-                            );
+                            __ad_dv_13 = __ad_c.0;
                             ::ad_runtime::__private::ir::accumulate(
                                 &mut __ad_dv_v_6,
                                 __ad_c.1,
@@ -505,7 +471,7 @@ impl weighted {
                             __ad_dv_13,
                         );
                     }
-                    ::ad_runtime::__private::ir::accumulate(&mut __ad_dv_5, __ad_dv_v_6);
+                    __ad_dv_5 = __ad_dv_v_6;
                     ::ad_runtime::__private::ir::accumulate(
                         &mut __ad_dv_w_0[__ad_v_i_4],
                         __ad_dv_5,

@@ -97,11 +97,11 @@ impl straight_line {
                 let mut __ad_dv_4 = __ad_ty_4.zero();
                 let mut __ad_dv_5 = __ad_ty_5.zero();
                 let mut __ad_dv_6 = __ad_ty_6.zero();
-                ::ad_runtime::__private::ir::accumulate(&mut __ad_dv_6, __ad_ct);
+                __ad_dv_6 = __ad_ct;
                 {
                     let __ad_c = ::ad_runtime::__private::ir::add_back(__ad_dv_6);
-                    ::ad_runtime::__private::ir::accumulate(&mut __ad_dv_4, __ad_c.0);
-                    ::ad_runtime::__private::ir::accumulate(&mut __ad_dv_5, __ad_c.1);
+                    __ad_dv_4 = __ad_c.0;
+                    __ad_dv_5 = __ad_c.1;
                 }
                 {
                     let __ad_c = ::ad_runtime::__private::ir::Arithmetic::div_back(
@@ -117,9 +117,9 @@ impl straight_line {
                         &__ad_pb_4,
                         __ad_dv_4,
                     );
-                    ::ad_runtime::__private::ir::accumulate(&mut __ad_dv_z_3, __ad_c);
+                    __ad_dv_z_3 = __ad_c;
                 }
-                ::ad_runtime::__private::ir::accumulate(&mut __ad_dv_2, __ad_dv_z_3);
+                __ad_dv_2 = __ad_dv_z_3;
                 {
                     let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
                         ::ad_runtime::__private::ir::value_of(__ad_v_x_0),

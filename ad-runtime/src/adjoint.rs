@@ -235,6 +235,12 @@ pub trait Adjoint: Sized + Clone {
         let _ = other;
         true
     }
+    /// A zero that leaves what is added to it unchanged bit for bit: a float's is `-0.0`
+    /// (`0.0 + -0.0` is `0.0`, so the compiler keeps an addition to `0.0`, and drops one to
+    /// `-0.0`).
+    fn exact_zero() -> Self {
+        Self::zero()
+    }
 }
 
 impl<S: Scalar> Adjoint for S {
@@ -251,6 +257,11 @@ impl<S: Scalar> Adjoint for S {
     #[inline(always)]
     fn negate(self) -> Self {
         -self
+    }
+
+    #[inline(always)]
+    fn exact_zero() -> Self {
+        -S::zero()
     }
 }
 

@@ -80,6 +80,13 @@ fn companion_body_borrowing(
         .collect();
     let activity = activity::analyse(&body, &differentiated);
     crate::ir::validate::check(&body, &activity)?;
+    let sized_shadows = match passes.sized_shadows {
+        true => crate::ir::fixed_length_vars(&body)
+            .into_iter()
+            .filter(|var| activity.useful.contains(&Root::Var(*var)))
+            .collect(),
+        false => HashSet::new(),
+    };
     // In the borrowed companion, the parameters held by reference outlive the pullback.
     let borrowable = match borrowed {
         Some(_) => function
@@ -112,6 +119,8 @@ fn companion_body_borrowing(
         restored: BTreeSet::new(),
         states: HashSet::new(),
         accumulators: HashMap::new(),
+        sized_shadows,
+        unreached: Vec::new(),
     };
     let tokens = emitter.emit(boxed)?;
     let reads_again = emitter
@@ -199,6 +208,14 @@ struct Emitter<'a> {
     /// The locals that sum the adjoints of elements read at loop-invariant places, by the
     /// place's key, in the backward code of the loops that read them (`accumulators`).
     accumulators: HashMap<String, Ident>,
+    /// The local containers whose shadow is made at their full length where they are
+    /// declared, and indexed as a parameter's is (`ir::fixed_length_vars`).
+    sized_shadows: HashSet<Var>,
+    /// Per block whose backward code is being emitted, innermost last: the values defined
+    /// there whose adjoint no contribution has reached yet in the backward code emitted so
+    /// far. The first contribution, when it runs unconditionally in that block, is assigned
+    /// (`Passes::assign_first`).
+    unreached: Vec<HashSet<Value>>,
 }
 
 /// What a block defines that its backward code may need back: values, and the trip counts of
@@ -474,6 +491,11 @@ impl Emitter<'_> {
             self.markers.push(marker.clone());
         }
         quote!(#marker = #ir::adjoint_of(&#name);)
+    }
+
+    fn sized_shadow_name(&self, var: Var) -> Ident {
+        let info = self.body.var_info(var);
+        self.numbered("shadow", Some(&info.name), var.0, info.span)
     }
 
     fn zero_stack_name(&self, value: Value) -> Ident {
@@ -926,7 +948,12 @@ impl Emitter<'_> {
                 match init {
                     Some(init) => {
                         let init = self.operand(init);
-                        let mark = self.mark(Root::Var(*var), depth);
+                        let mut mark = self.mark(Root::Var(*var), depth);
+                        if self.sized_shadows.contains(var) {
+                            let shadow = self.sized_shadow_name(*var);
+                            let ir = self.ir();
+                            mark.extend(quote!(let #shadow = #ir::zero_like(&#name);));
+                        }
                         quote!(let mut #name #ty = #init; #mark)
                     }
                     None => quote!(let mut #name #ty;),
@@ -1150,12 +1177,18 @@ impl Emitter<'_> {
                 }
                 Stmt::DeclareVar { var, .. } if self.activity.useful.contains(&Root::Var(*var)) => {
                     let adjoint = self.var_adjoint(*var);
-                    let marker = self.marker_name(Root::Var(*var));
-                    adjoints.push(quote!(let mut #adjoint = #marker.zero();));
+                    if self.sized_shadows.contains(var) {
+                        let shadow = self.sized_shadow_name(*var);
+                        adjoints.push(quote!(let mut #adjoint = #shadow;));
+                    } else {
+                        let marker = self.marker_name(Root::Var(*var));
+                        adjoints.push(quote!(let mut #adjoint = #marker.zero();));
+                    }
                 }
                 _ => {}
             }
         }
+        let mut unreached = HashSet::new();
         for defined in &defined {
             if let Defined::Value(value) = defined {
                 if self.activity.is_useful_value(*value) && !self.is_param(Root::Value(*value)) {
@@ -1163,6 +1196,9 @@ impl Emitter<'_> {
                     let marker = self.marker_name(Root::Value(*value));
                     if !self.call_values.contains_key(value) {
                         adjoints.push(quote!(let mut #adjoint = #marker.zero();));
+                        if self.residuals.passes().assign_first {
+                            unreached.insert(*value);
+                        }
                     } else if depth == 0 {
                         adjoints.push(quote!(let mut #adjoint = #marker;));
                     } else {
@@ -1173,15 +1209,10 @@ impl Emitter<'_> {
             }
         }
         let mut statements = Vec::new();
-        if let (Some(result), Some(cotangent)) = (&block.result, result_adjoint) {
-            if let Some(adjoint) = self.operand_adjoint(result) {
-                let ir = self.ir();
-                statements.push(quote!(#ir::accumulate(&mut #adjoint, #cotangent);));
-            }
-        }
-        for stmt in block.stmts.iter().rev() {
-            statements.push(self.backward_stmt(stmt, depth)?);
-        }
+        self.unreached.push(unreached);
+        let emitted = self.backward_statements(block, depth, result_adjoint, &mut statements);
+        self.unreached.pop();
+        emitted?;
         let mut taken_back = Vec::new();
         if depth > 0 {
             for defined in &defined {
@@ -1234,34 +1265,60 @@ impl Emitter<'_> {
         })
     }
 
-    /// The adjoint an operand's cotangent goes to, when it has one.
-    fn operand_adjoint(&self, operand: &Operand) -> Option<Ident> {
-        match operand {
-            Operand::Value(value) if self.activity.is_useful_value(*value) => {
-                Some(self.value_adjoint(*value))
-            }
-            _ => None,
+    /// The pullbacks of a block's statements, last first, after the cotangent of its result.
+    fn backward_statements(
+        &mut self,
+        block: &Block,
+        depth: usize,
+        result_adjoint: Option<TokenStream>,
+        statements: &mut Vec<TokenStream>,
+    ) -> Result<(), NotYet> {
+        if let (Some(result @ Operand::Value(_)), Some(cotangent)) = (&block.result, result_adjoint)
+        {
+            statements.push(self.contribute(result, cotangent)?);
         }
+        for stmt in block.stmts.iter().rev() {
+            statements.push(self.backward_stmt(stmt, depth)?);
+        }
+        Ok(())
+    }
+
+    /// Whether a contribution to `value`'s adjoint about to be emitted is the first to run:
+    /// no contribution reached it yet, and it runs unconditionally in the block that defines
+    /// the value. Either way, the adjoint counts as reached from now on.
+    fn first_contribution(&mut self, value: Value) -> bool {
+        let innermost = self.unreached.len().checked_sub(1);
+        let mut first = false;
+        for (level, unreached) in self.unreached.iter_mut().enumerate() {
+            if unreached.remove(&value) && Some(level) == innermost {
+                first = true;
+            }
+        }
+        first
     }
 
     /// A `&mut` to the adjoint of a place read or written: the same place in the shadow. A
-    /// parameter's adjoint is shaped as the parameter; a local's starts empty and grows where
-    /// it is reached (`ir::slot`).
+    /// parameter's adjoint is shaped as the parameter, and so is the outer level of a sized
+    /// local's (`sized_shadows`); any other local's starts empty and grows where it is reached
+    /// (`ir::slot`).
     fn place_adjoint(&mut self, place: &Place) -> Result<TokenStream, NotYet> {
+        if let Root::Value(value) = place.root {
+            self.first_contribution(value);
+        }
         let root = self.root_adjoint(place.root);
-        let sized = self.is_param(place.root);
+        let param = self.is_param(place.root);
+        let sized_outer = matches!(place.root, Root::Var(var) if self.sized_shadows.contains(&var));
         let ir = self.ir();
         // The shadow place, built as a place expression: a field is the adjoint's field; an
-        // index of a parameter's (shaped as the parameter) is an index, of a local's (grown as
-        // reached) a slot; a dereference is nothing, as a reference's adjoint is its
-        // referent's.
+        // index of a shaped adjoint is an index, of one grown as reached a slot; a dereference
+        // is nothing, as a reference's adjoint is its referent's.
         let mut shadow = quote!(#root);
-        for projection in &place.projections {
+        for (position, projection) in place.projections.iter().enumerate() {
             shadow = match projection {
                 Projection::Field(member) => quote!(#shadow.#member),
                 Projection::Index(index) => {
                     let index = self.read_back(index)?;
-                    if sized {
+                    if param || (sized_outer && position == 0) {
                         quote!(#shadow[#index])
                     } else {
                         quote!((*#ir::slot(&mut #shadow, #index)))
@@ -1295,6 +1352,9 @@ impl Emitter<'_> {
         let adjoint = match operand {
             Operand::Value(value) => {
                 let adjoint = self.value_adjoint(*value);
+                if self.first_contribution(*value) && function == "accumulate" {
+                    return Ok(quote!(#adjoint = #cotangent;));
+                }
                 quote!(&mut #adjoint)
             }
             Operand::Place(place) => {
@@ -1356,7 +1416,11 @@ impl Emitter<'_> {
                     return Ok(TokenStream::new());
                 }
                 let adjoint = self.place_adjoint(place)?;
-                let taken = quote!(#ir::take(#adjoint));
+                let taken = match self.is_param(place.root) || !self.residuals.passes().assign_first
+                {
+                    true => quote!(#ir::take(#adjoint)),
+                    false => quote!(#ir::vacate(#adjoint)),
+                };
                 if self.activity.is_useful(operand) {
                     self.contribute(operand, taken)
                 } else {

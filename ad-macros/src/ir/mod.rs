@@ -394,6 +394,42 @@ pub fn written_root(stmt: &Stmt) -> Option<Root> {
     }
 }
 
+/// The variables declared once, with a value, at the function's top level, and written after
+/// that only element by element (`v[i] = x`, `v[i][j] = x`): their length is the one they were
+/// declared with until the end (no push, no assignment of the whole, no move out).
+pub fn fixed_length_vars(body: &Body) -> std::collections::HashSet<Var> {
+    let mut declarations = std::collections::HashMap::<Var, usize>::new();
+    let mut changed = std::collections::HashSet::new();
+    for_each_stmt(&body.block, &mut |stmt| {
+        if let Stmt::DeclareVar { var, .. } = stmt {
+            *declarations.entry(*var).or_default() += 1;
+            return;
+        }
+        let Some(Root::Var(var)) = written_root(stmt) else {
+            return;
+        };
+        let element_wise = matches!(
+            stmt,
+            Stmt::Assign { place, .. } if matches!(place.projections.first(), Some(Projection::Index(_)))
+        );
+        if !element_wise {
+            changed.insert(var);
+        }
+    });
+    body.block
+        .stmts
+        .iter()
+        .filter_map(|stmt| match stmt {
+            Stmt::DeclareVar { var, init: Some(_) }
+                if declarations.get(var) == Some(&1) && !changed.contains(var) =>
+            {
+                Some(*var)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// The value a statement defines for what follows it (a loop's binding is its body's).
 pub fn defined_value(stmt: &Stmt) -> Option<Value> {
     match stmt {

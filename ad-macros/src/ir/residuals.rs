@@ -32,6 +32,14 @@ pub struct Passes {
     /// Sum the adjoint of an element a loop reads at an invariant place in a local
     /// (`expand::reverse_ir::accumulators`).
     pub local_sums: bool,
+    /// Give a local container whose length never changes its shadow at its full length when
+    /// it is declared, so the backward sweep indexes it instead of growing it where reached
+    /// (`ir::fixed_length_vars`).
+    pub sized_shadows: bool,
+    /// Assign a temporary adjoint its first contribution instead of adding it to zero, where
+    /// that contribution is the first to run (`0.0 + x` is not `x` when `x` is `-0.0`, so the
+    /// compiler keeps the addition).
+    pub assign_first: bool,
 }
 
 impl Passes {
@@ -45,6 +53,8 @@ impl Passes {
             reuse_reads: on,
             keep_linear_maps: on,
             local_sums: on,
+            sized_shadows: on,
+            assign_first: on,
         }
     }
 }

@@ -101,6 +101,14 @@ pub fn take<T: Adjoint>(adjoint: &mut T) -> T {
     core::mem::replace(adjoint, T::zero())
 }
 
+/// `take` for a local's adjoint, leaving `Adjoint::exact_zero` behind: what is added to it
+/// next (as `t[j] += x` adds the adjoint back) is then stored as it is. A parameter's keeps
+/// `take`'s `0.0`, which the caller sees.
+#[inline(always)]
+pub fn vacate<T: Adjoint>(adjoint: &mut T) -> T {
+    core::mem::replace(adjoint, T::exact_zero())
+}
+
 #[inline(always)]
 pub fn zero<T: Adjoint>() -> T {
     T::zero()
@@ -242,6 +250,40 @@ impl<T> Stack<T> {
         }
     }
 
+    /// Pushes `values` in order, all in one chunk, so that [`Stack::pop_slice`] reads them
+    /// back as one slice.
+    #[inline(always)]
+    pub fn push_slice(&mut self, values: &[T])
+    where
+        T: Clone,
+    {
+        self.reserve(values.len());
+        self.current.extend_from_slice(values);
+    }
+
+    /// The `length` entries the last [`Stack::push_slice`] pushed, in the order they were
+    /// pushed, left in place: [`Stack::drop_top`] pops them.
+    #[inline(always)]
+    pub fn top_slice(&mut self, length: usize) -> &[T] {
+        while self.current.len() < length {
+            // A slice that did not fit in a chunk's rest was pushed whole in the next: the
+            // current chunk is empty, and the slice is in an earlier one.
+            if self.filled == 0 || !self.current.is_empty() {
+                nothing_kept();
+            }
+            self.filled -= 1;
+            core::mem::swap(&mut self.current, &mut self.chunks[self.filled]);
+        }
+        &self.current[self.current.len() - length..]
+    }
+
+    /// Pops the `length` entries [`Stack::top_slice`] gave last.
+    #[inline(always)]
+    pub fn drop_top(&mut self, length: usize) {
+        let remaining = self.current.len() - length;
+        self.current.truncate(remaining);
+    }
+
     #[cold]
     #[inline(never)]
     fn new_chunk(&mut self, needed: usize) {
@@ -329,11 +371,15 @@ counters!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
 
 /// The states a local container had at the end of each iteration of a loop, for the
 /// backward code of each iteration to read its elements again (`ir::restore` in the macro
-/// crate). Kept flat, element by element: saving a state allocates nothing of its own.
+/// crate). Kept flat, element by element: saving a state allocates nothing of its own, and
+/// restoring one copies nothing (the backward code reads it where it was saved).
 pub struct States<C: State> {
     elements: Stack<C::Element>,
     lengths: Stack<usize>,
-    restored: Option<C>,
+    /// How many entries at the top of `elements` the last restored state holds: they stay
+    /// until the next restore, as the backward code reads them until then.
+    restored: usize,
+    container: core::marker::PhantomData<C>,
 }
 
 impl<C: State> States<C> {
@@ -343,7 +389,8 @@ impl<C: State> States<C> {
         States {
             elements: Stack::new(),
             lengths: Stack::new(),
-            restored: None,
+            restored: 0,
+            container: core::marker::PhantomData,
         }
     }
 
@@ -355,87 +402,60 @@ impl<C: State> States<C> {
 
     #[inline(always)]
     pub fn save(&mut self, container: &C) {
-        self.lengths.push(container.save(&mut self.elements));
+        self.elements.push_slice(container.elements());
+        self.lengths.push(container.elements().len());
     }
 
     /// The last state saved and not restored yet.
     #[inline(always)]
-    pub fn restore(&mut self) -> &C {
-        let length = self.lengths.pop();
-        C::restore(&mut self.restored, &mut self.elements, length)
+    pub fn restore(&mut self) -> &C::View {
+        self.elements.drop_top(self.restored);
+        self.restored = self.lengths.pop();
+        C::view(self.elements.top_slice(self.restored))
     }
 }
 
 /// A container whose states [`States`] keeps: a `Vec` or an array of `Clone` elements.
-pub trait State: Sized {
-    type Element;
-    /// Pushes the elements, first to last; returns how many.
-    fn save(&self, elements: &mut Stack<Self::Element>) -> usize;
-    /// Pops the last `length` elements pushed into `restored`, made on first use.
-    fn restore<'s>(
-        restored: &'s mut Option<Self>,
-        elements: &mut Stack<Self::Element>,
-        length: usize,
-    ) -> &'s Self;
+pub trait State {
+    type Element: Clone;
+    /// What the backward code reads a restored state as: a `Vec`'s is a slice, whose address
+    /// and length the compiler keeps in registers (a `Vec`'s header, behind a reference, it
+    /// would read again after every store to a float).
+    type View: ?Sized;
+    fn elements(&self) -> &[Self::Element];
+    /// The view of a state saved from `elements()`.
+    fn view(elements: &[Self::Element]) -> &Self::View;
 }
 
 impl<T: Clone> State for Vec<T> {
     type Element = T;
+    type View = [T];
 
     #[inline(always)]
-    fn save(&self, elements: &mut Stack<T>) -> usize {
-        elements.reserve(self.len());
-        for element in self {
-            elements.push(element.clone());
-        }
-        self.len()
+    fn elements(&self) -> &[T] {
+        self
     }
 
     #[inline(always)]
-    fn restore<'s>(
-        restored: &'s mut Option<Self>,
-        elements: &mut Stack<T>,
-        length: usize,
-    ) -> &'s Self {
-        let restored = restored.get_or_insert_with(Vec::new);
-        restored.clear();
-        for _ in 0..length {
-            restored.push(elements.pop());
-        }
-        restored.reverse();
-        restored
+    fn view(elements: &[T]) -> &[T] {
+        elements
     }
 }
 
 impl<T: Clone, const N: usize> State for [T; N] {
     type Element = T;
+    type View = [T; N];
 
     #[inline(always)]
-    fn save(&self, elements: &mut Stack<T>) -> usize {
-        elements.reserve(N);
-        for element in self {
-            elements.push(element.clone());
-        }
-        N
+    fn elements(&self) -> &[T] {
+        self
     }
 
     #[inline(always)]
-    fn restore<'s>(restored: &'s mut Option<Self>, elements: &mut Stack<T>, _: usize) -> &'s Self {
-        match restored {
-            Some(array) => {
-                for slot in array.iter_mut().rev() {
-                    *slot = elements.pop();
-                }
-            }
-            None => {
-                let mut popped: Vec<T> = (0..N).map(|_| elements.pop()).collect();
-                popped.reverse();
-                *restored = popped.try_into().ok();
-            }
-        }
-        match restored {
-            Some(array) => array,
-            None => unreachable!("an array of N elements was restored"),
+    fn view(elements: &[T]) -> &[T; N] {
+        match elements.try_into() {
+            Ok(array) => array,
+            Err(_) => nothing_kept(),
         }
     }
 }
@@ -795,13 +815,19 @@ mod tests {
     fn states_restore_what_was_saved_last_first() {
         let mut vectors = States::new();
         let mut arrays = States::new();
+        // Empty states, short ones, and now and then one longer than a whole chunk.
+        let length = |round: usize| (round % 7) * if round % 50 == 3 { 3000 } else { 1 };
         for round in 0..300 {
-            let vector: Vec<f64> = (0..round % 7).map(|k| (round * 10 + k) as f64).collect();
+            let vector: Vec<f64> = (0..length(round))
+                .map(|k| (round * 10 + k) as f64)
+                .collect();
             vectors.save(&vector);
             arrays.save(&[round, round + 1, round + 2]);
         }
         for round in (0..300).rev() {
-            let vector: Vec<f64> = (0..round % 7).map(|k| (round * 10 + k) as f64).collect();
+            let vector: Vec<f64> = (0..length(round))
+                .map(|k| (round * 10 + k) as f64)
+                .collect();
             assert_eq!(vectors.restore(), &vector);
             assert_eq!(arrays.restore(), &[round, round + 1, round + 2]);
         }
