@@ -90,7 +90,8 @@ impl power {
                 let __ad_v_3 = __ad_v_n_1 - 1;
                 let (__ad_v_4, __ad_pb_4) = power::__ad_reverse(__ad_v_x_0, __ad_v_3);
                 __ad_keep_v_4.push(::ad_runtime::__private::ir::value_of(__ad_v_4));
-                __ad_keep_zero_4.push(::ad_runtime::__private::ir::zero_like(&__ad_v_4));
+                __ad_keep_zero_4
+                    .keep_zero(::ad_runtime::__private::ir::zero_like(&__ad_v_4));
                 __ad_keep_pb_4.push(__ad_pb_4);
                 let __ad_v_5 = __ad_v_x_0 * __ad_v_4;
                 __ad_ty_5 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_5);
@@ -109,7 +110,7 @@ impl power {
                         if __ad_v_2 {} else {
                             let __ad_v_4 = __ad_keep_v_4.pop();
                             let __ad_pb_4 = __ad_keep_pb_4.pop();
-                            let mut __ad_dv_4 = __ad_keep_zero_4.pop();
+                            let mut __ad_dv_4 = __ad_keep_zero_4.zero_back();
                             let mut __ad_dv_5 = __ad_ty_5.zero();
                             __ad_dv_5 = __ad_dv_6;
                             {

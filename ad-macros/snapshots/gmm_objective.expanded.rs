@@ -443,8 +443,8 @@ impl gmm_objective_precomputed {
             __ad_tym_slse_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_slse_6);
             let __ad_v_36 = 0..__ad_v_n_6;
             let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_36).0;
-            __ad_keep_zero_84.reserve(__ad_trips);
-            __ad_keep_zero_85.reserve(__ad_trips);
+            __ad_keep_zero_84.reserve_zeros(__ad_trips);
+            __ad_keep_zero_85.reserve_zeros(__ad_trips);
             __ad_keep_pb_85.reserve(__ad_trips);
             let mut __ad_count_2 = 0usize;
             for __ad_v_ix_37 in __ad_v_36 {
@@ -581,10 +581,10 @@ impl gmm_objective_precomputed {
                 }
                 let __ad_v_84 = &__ad_m_main_term_3;
                 __ad_keep_zero_84
-                    .push(::ad_runtime::__private::ir::argument_zero(&__ad_v_84));
+                    .keep_zero(::ad_runtime::__private::ir::argument_zero(&__ad_v_84));
                 let (__ad_v_85, __ad_pb_85) = logsumexp::__ad_reverse(__ad_v_84);
                 __ad_keep_zero_85
-                    .push(::ad_runtime::__private::ir::zero_like(&__ad_v_85));
+                    .keep_zero(::ad_runtime::__private::ir::zero_like(&__ad_v_85));
                 __ad_keep_pb_85.push(__ad_pb_85);
                 let __ad_v_86 = __ad_m_slse_6;
                 __ad_ty_86 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_86);
@@ -999,8 +999,8 @@ impl gmm_objective_precomputed {
                                 false,
                             );
                             let __ad_pb_85 = __ad_keep_pb_85.pop();
-                            let mut __ad_dv_84 = __ad_keep_zero_84.pop();
-                            let mut __ad_dv_85 = __ad_keep_zero_85.pop();
+                            let mut __ad_dv_84 = __ad_keep_zero_84.zero_back();
+                            let mut __ad_dv_85 = __ad_keep_zero_85.zero_back();
                             let mut __ad_dv_86 = __ad_ty_86.zero();
                             let mut __ad_dv_87 = __ad_ty_87.zero();
                             __ad_dv_87 = ::ad_runtime::__private::ir::vacate(
@@ -1650,8 +1650,8 @@ impl gmm_objective_precomputed {
             __ad_tym_slse_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_slse_6);
             let __ad_v_36 = 0..__ad_v_n_6;
             let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_36).0;
-            __ad_keep_zero_84.reserve(__ad_trips);
-            __ad_keep_zero_85.reserve(__ad_trips);
+            __ad_keep_zero_84.reserve_zeros(__ad_trips);
+            __ad_keep_zero_85.reserve_zeros(__ad_trips);
             __ad_keep_pb_85.reserve(__ad_trips);
             let mut __ad_count_2 = 0usize;
             for __ad_v_ix_37 in __ad_v_36 {
@@ -1784,10 +1784,10 @@ impl gmm_objective_precomputed {
                 }
                 let __ad_v_84 = &__ad_m_main_term_3;
                 __ad_keep_zero_84
-                    .push(::ad_runtime::__private::ir::argument_zero(&__ad_v_84));
+                    .keep_zero(::ad_runtime::__private::ir::argument_zero(&__ad_v_84));
                 let (__ad_v_85, __ad_pb_85) = logsumexp::__ad_reverse(__ad_v_84);
                 __ad_keep_zero_85
-                    .push(::ad_runtime::__private::ir::zero_like(&__ad_v_85));
+                    .keep_zero(::ad_runtime::__private::ir::zero_like(&__ad_v_85));
                 __ad_keep_pb_85.push(__ad_pb_85);
                 let __ad_v_86 = __ad_m_slse_6;
                 __ad_ty_86 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_86);
@@ -2198,8 +2198,8 @@ impl gmm_objective_precomputed {
                                 false,
                             );
                             let __ad_pb_85 = __ad_keep_pb_85.pop();
-                            let mut __ad_dv_84 = __ad_keep_zero_84.pop();
-                            let mut __ad_dv_85 = __ad_keep_zero_85.pop();
+                            let mut __ad_dv_84 = __ad_keep_zero_84.zero_back();
+                            let mut __ad_dv_85 = __ad_keep_zero_85.zero_back();
                             let mut __ad_dv_86 = __ad_ty_86.zero();
                             let mut __ad_dv_87 = __ad_ty_87.zero();
                             __ad_dv_87 = ::ad_runtime::__private::ir::vacate(

@@ -241,6 +241,10 @@ pub trait Adjoint: Sized + Clone {
     fn exact_zero() -> Self {
         Self::zero()
     }
+    /// Whether a zero of this type may depend on the value it is the adjoint of (a `Vec`'s has
+    /// its length). When not, every zero is [`Adjoint::zero`], and the backward sweep makes it
+    /// instead of keeping it.
+    const VALUE_SHAPED_ZERO: bool = true;
 }
 
 impl<S: Scalar> Adjoint for S {
@@ -263,6 +267,8 @@ impl<S: Scalar> Adjoint for S {
     fn exact_zero() -> Self {
         -S::zero()
     }
+
+    const VALUE_SHAPED_ZERO: bool = false;
 }
 
 /// The adjoint of data (integers, `bool`, `char`, `()`): nothing to add up.
@@ -278,6 +284,8 @@ impl<S: Scalar> Adjoint for S {
 pub struct NoAdjoint;
 
 impl Adjoint for NoAdjoint {
+    const VALUE_SHAPED_ZERO: bool = false;
+
     #[inline(always)]
     fn zero() -> Self {
         NoAdjoint
@@ -318,6 +326,8 @@ impl<T: Adjoint> Adjoint for Vec<T> {
 }
 
 impl<T: Adjoint, const N: usize> Adjoint for [T; N] {
+    const VALUE_SHAPED_ZERO: bool = T::VALUE_SHAPED_ZERO;
+
     fn zero() -> Self {
         core::array::from_fn(|_| T::zero())
     }
@@ -381,6 +391,8 @@ macro_rules! tuples {
         }
 
         impl<$($name: Adjoint),+> Adjoint for ($($name,)+) {
+            const VALUE_SHAPED_ZERO: bool = false $(|| $name::VALUE_SHAPED_ZERO)+;
+
             fn zero() -> Self {
                 ($($name::zero(),)+)
             }

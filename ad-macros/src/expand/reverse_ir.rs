@@ -120,6 +120,7 @@ fn companion_body_borrowing(
         states: HashSet::new(),
         accumulators: HashMap::new(),
         sized_shadows,
+        zero_stacks: HashSet::new(),
         unreached: Vec::new(),
     };
     let tokens = emitter.emit(boxed)?;
@@ -211,6 +212,9 @@ struct Emitter<'a> {
     /// The local containers whose shadow is made at their full length where they are
     /// declared, and indexed as a parameter's is (`ir::fixed_length_vars`).
     sized_shadows: HashSet<Var>,
+    /// The stacks among `stacks` that keep zero adjoints shaped as call values
+    /// (`Stack::keep_zero`).
+    zero_stacks: HashSet<Ident>,
     /// Per block whose backward code is being emitted, innermost last: the values defined
     /// there whose adjoint no contribution has reached yet in the backward code emitted so
     /// far. The first contribution, when it runs unconditionally in that block, is assigned
@@ -481,7 +485,8 @@ impl Emitter<'_> {
                 }
                 let stack = self.zero_stack_name(value);
                 self.stacks.push((stack.clone(), depth));
-                return quote!(#stack.push(#zero););
+                self.zero_stacks.insert(stack.clone());
+                return quote!(#stack.keep_zero(#zero););
             }
         }
         if depth == 0 && matches!(root, Root::Value(_)) {
@@ -1077,17 +1082,20 @@ impl Emitter<'_> {
         if !self.residuals.passes().reserve {
             return TokenStream::new();
         }
-        let stacks: Vec<&Ident> = self.stacks[stacks_before..]
+        let reservations: Vec<TokenStream> = self.stacks[stacks_before..]
             .iter()
             .filter(|(_, pushed_at)| *pushed_at == depth)
-            .map(|(stack, _)| stack)
+            .map(|(stack, _)| match self.zero_stacks.contains(stack) {
+                true => quote!(#stack.reserve_zeros(__ad_trips);),
+                false => quote!(#stack.reserve(__ad_trips);),
+            })
             .collect();
-        if stacks.is_empty() {
+        if reservations.is_empty() {
             return TokenStream::new();
         }
         quote! {
             let __ad_trips = ::core::iter::Iterator::size_hint(&#range).0;
-            #(#stacks.reserve(__ad_trips);)*
+            #(#reservations)*
         }
     }
 
@@ -1203,7 +1211,7 @@ impl Emitter<'_> {
                         adjoints.push(quote!(let mut #adjoint = #marker;));
                     } else {
                         let stack = self.zero_stack_name(*value);
-                        adjoints.push(quote!(let mut #adjoint = #stack.pop();));
+                        adjoints.push(quote!(let mut #adjoint = #stack.zero_back();));
                     }
                 }
             }

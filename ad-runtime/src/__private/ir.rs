@@ -316,6 +316,36 @@ fn nothing_kept() -> ! {
     unreachable!("the backward sweep reads what the forward sweep kept")
 }
 
+impl<A: Adjoint> Stack<A> {
+    /// Keeps the zero adjoint of a value defined in a loop or a branch, shaped as the value,
+    /// when its type's zero may depend on the value (`Adjoint::VALUE_SHAPED_ZERO`): a float's
+    /// is not kept.
+    #[inline(always)]
+    pub fn keep_zero(&mut self, zero: A) {
+        if A::VALUE_SHAPED_ZERO {
+            self.push(zero);
+        }
+    }
+
+    /// [`Stack::reserve`] for the zeros [`Stack::keep_zero`] keeps.
+    #[inline(always)]
+    pub fn reserve_zeros(&mut self, additional: usize) {
+        if A::VALUE_SHAPED_ZERO {
+            self.reserve(additional);
+        }
+    }
+
+    /// The zero [`Stack::keep_zero`] kept, or made.
+    #[inline(always)]
+    pub fn zero_back(&mut self) -> A {
+        if A::VALUE_SHAPED_ZERO {
+            self.pop()
+        } else {
+            A::zero()
+        }
+    }
+}
+
 /// The value of a loop counter (`l += step` once per iteration) read in iteration
 /// `iteration`, from its value before the loop: wrapping arithmetic gives the counter's value
 /// whenever the forward sweep computed it without overflow.
