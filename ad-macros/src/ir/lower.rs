@@ -45,7 +45,7 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         scopes: vec![HashMap::new()],
         loops: Vec::new(),
         exit: None,
-        reference_params: std::collections::HashSet::new(),
+        references: std::collections::HashSet::new(),
         user_values: HashMap::new(),
         float: function.float,
         items: Vec::new(),
@@ -64,7 +64,7 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         } else {
             let value = lowering.new_value(Some(param.name.clone()), param.name.span());
             if param.is_reference() {
-                lowering.reference_params.insert(value);
+                lowering.references.insert(value);
             }
             Root::Value(value)
         };
@@ -120,8 +120,10 @@ struct Lowering {
     loops: Vec<LoopContext>,
     /// With an early `return` in the body: whether it returned, and the value.
     exit: Option<FunctionExit>,
-    /// Parameters declared as references (`&[f64]`): `for x in v` borrows their elements.
-    reference_params: std::collections::HashSet<Value>,
+    /// Values that are references: parameters declared as such (`&[f64]`), `&place`, and
+    /// copies of those (`let row = &m[i];`, an element bound by reference in a `for`).
+    /// `for x in v` borrows their elements.
+    references: std::collections::HashSet<Value>,
     /// Values of derived types, with the type: `#[grad]` parameters, values built in the body
     /// and the names bound to them. A method called on one is the type's own.
     user_values: HashMap<Root, syn::Path>,
@@ -304,6 +306,9 @@ impl Lowering {
                 self.user_values.insert(Root::Value(value), type_path);
             }
             self.values[value.0 as usize].ty = ty;
+            if matches!(init, Operand::Value(copied) if self.references.contains(&copied)) {
+                self.references.insert(value);
+            }
             stmts.push(Stmt::Let(Let {
                 value,
                 rvalue: Rvalue::Use(init),
@@ -754,6 +759,9 @@ impl Lowering {
             _ => None,
         };
         let value = self.new_value(None, span);
+        if matches!(rvalue, Rvalue::Ref(_)) {
+            self.references.insert(value);
+        }
         stmts.push(Stmt::Let(Let {
             value,
             rvalue,

@@ -814,7 +814,7 @@ impl Lowering {
             Expr::Path(path) => {
                 let ident = path.path.get_ident()?;
                 match self.resolve(ident)? {
-                    Root::Value(value) if self.reference_params.contains(&value) => {
+                    Root::Value(value) if self.references.contains(&value) => {
                         Some(Items::Elements {
                             source: expr,
                             by_reference: true,
@@ -915,6 +915,9 @@ impl Lowering {
                     Rvalue::Ref(Operand::Place(element))
                 };
                 let value = self.new_value(Some(name.ident.clone()), name.ident.span());
+                if !read {
+                    self.references.insert(value);
+                }
                 stmts.push(Stmt::Let(Let {
                     value,
                     rvalue,
