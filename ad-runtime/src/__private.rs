@@ -1076,7 +1076,7 @@ impl<S: Scalar, const N: usize, const M: usize> Adjoints<S, N, M> {
                     .iter()
                     .zip(offsets.windows(2))
                     .all(|(row, bounds)| row.as_ref().len() == bounds[1] - bounds[0]),
-            "the cotangent of a container of rows must have the result's shape: {} rows of \
+            "the cotangent of a container of rows must have the shape of the result: {} rows of \
              lengths {:?}",
             offsets.len() - 1,
             offsets.windows(2).map(|b| b[1] - b[0]).collect::<Vec<_>>(),

@@ -632,6 +632,50 @@ fn evaluation_order_of_assignments() {
     );
 }
 
+/// Iterator chains that end in a reduction, lowered to the loops they run: `sum` of the
+/// elements and of a `map`, a `filter` whose closure borrows, a `fold` over `enumerate`, a
+/// `product`, `collect` of a `zip`, and a `sum` whose type comes from the `let`. (A chain over
+/// a range, which the previous engine refuses, is in `beyond_the_previous_engine`.)
+#[forward]
+#[reverse]
+fn iterator_chains(x: &[f64], k: f64) -> f64 {
+    let a: f64 = x.iter().sum();
+    let b = x.iter().map(|v| v * k).sum::<f64>();
+    let c: f64 = x.iter().filter(|v| **v > 0.0).map(|&v| v.sin() * k).sum();
+    let d = x
+        .iter()
+        .enumerate()
+        .fold(1.0, |acc, (i, v)| acc * 0.5 + v * i as f64);
+    let p: f64 = x.iter().map(|v| v * k + 1.5).product();
+    let w: Vec<f64> = x.iter().zip(x.iter()).map(|(u, v)| u * v - k).collect();
+    let e: f64 = w.iter().map(|t| t * t).sum();
+    a * b + c + d * p + e
+}
+
+#[test]
+fn iterator_chains_as_loops() {
+    on_ir_engine!(iterator_chains);
+    let mut rng = common::Rng::new(47);
+    for n in [0, 1, 4] {
+        let x = common::random_vector(&mut rng, n);
+        let k = 0.7;
+        // The value bit for bit as std computes it (a float sum starts from -0.0).
+        assert_eq!(
+            iterator_chains_vjp(&x, k, 1.0).0.to_bits(),
+            iterator_chains(&x, k).to_bits()
+        );
+    }
+    common::check_gradient(
+        5,
+        |v| iterator_chains(&v[..4], v[4]),
+        |v, t| iterator_chains_jvp(&v[..4], v[4], &t[..4], t[4]),
+        |v, c| {
+            let (value, (dx, dk)) = iterator_chains_vjp(&v[..4], v[4], c);
+            (value, [&dx[..], &[dk]].concat())
+        },
+    );
+}
+
 /// What the previous engine refuses (its compile errors are pinned in `tests/ui`) and the IR
 /// engine differentiates: aliases and moves of containers, rows pushed and replaced.
 #[cfg(feature = "ir-engine")]
@@ -675,6 +719,34 @@ mod beyond_the_previous_engine {
         let pair: [f64; 2] = [a * b, b.sin()];
         let copied = pair.to_vec();
         copied[0] * copied[1] + pair[1]
+    }
+
+    /// Iterator chains over a range, with a `filter` on the index, and as the tail of the
+    /// function (whose result type is the `sum`'s).
+    #[forward]
+    #[reverse]
+    fn chains_over_ranges(x: &[f64], k: f64) -> f64 {
+        let p: f64 = (0..x.len()).map(|i| x[i] * k + 1.5).product();
+        let q = (1..x.len())
+            .filter(|i| i % 2 == 1)
+            .map(|i| x[i - 1] * x[i])
+            .sum::<f64>();
+        let w = [p, q];
+        w.iter().map(|v| v * v).sum()
+    }
+
+    #[test]
+    fn iterator_chains_over_ranges() {
+        on_ir_engine!(chains_over_ranges);
+        common::check_gradient(
+            5,
+            |v| chains_over_ranges(&v[..4], v[4]),
+            |v, t| chains_over_ranges_jvp(&v[..4], v[4], &t[..4], t[4]),
+            |v, c| {
+                let (value, (dx, dk)) = chains_over_ranges_vjp(&v[..4], v[4], c);
+                (value, [&dx[..], &[dk]].concat())
+            },
+        );
     }
 
     #[test]

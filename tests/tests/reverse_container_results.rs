@@ -250,7 +250,7 @@ fn rows_returned_by_functions() {
 }
 
 #[test]
-#[should_panic(expected = "must have the result's shape")]
+#[should_panic(expected = "must have the shape of the result")]
 fn a_cotangent_of_the_wrong_shape_is_refused() {
     let _ = outer_vjp(
         &[1.0, 2.0],

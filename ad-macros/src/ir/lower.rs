@@ -19,6 +19,7 @@ use crate::retype::{classify_callee_path, Callee};
 use crate::rules::{float_method_rule, VALUE_ONLY_METHODS};
 
 mod control;
+mod iterators;
 mod patterns;
 
 use control::{default_value, leaves, returns_early, var_place, FunctionExit, LoopContext};
@@ -46,6 +47,7 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         loops: Vec::new(),
         exit: None,
         references: std::collections::HashSet::new(),
+        expected_types: Vec::new(),
         user_values: HashMap::new(),
         float: function.float,
         items: Vec::new(),
@@ -95,6 +97,11 @@ pub fn lower(function: &Function) -> Lowered<Body> {
                 .push(stmt as *const syn::Stmt as usize);
         }
     }
+    if let (Some(syn::Stmt::Expr(tail, None)), Some(output)) =
+        (function.body.stmts.last(), function.output())
+    {
+        lowering.expect(tail, output);
+    }
     let block = if returns_early(&function.body) {
         lowering.body_with_exits(&function.body)?
     } else {
@@ -124,6 +131,10 @@ struct Lowering {
     /// copies of those (`let row = &m[i];`, an element bound by reference in a `for`).
     /// `for x in v` borrows their elements.
     references: std::collections::HashSet<Value>,
+    /// The types the code gives expressions it names (a `let`'s annotation for its value, the
+    /// function's result type for the body's tail), by the expression's address: what an
+    /// iterator's `sum` gives when no turbofish says.
+    expected_types: Vec<(usize, syn::Type)>,
     /// Values of derived types, with the type: `#[grad]` parameters, values built in the body
     /// and the names bound to them. A method called on one is the type's own.
     user_values: HashMap<Root, syn::Path>,
@@ -167,6 +178,21 @@ impl Lowering {
             .rev()
             .find_map(|scope| scope.get(&key).copied())
             .flatten()
+    }
+
+    /// Notes that the code gives `expr` the type `ty`.
+    fn expect(&mut self, expr: &Expr, ty: &syn::Type) {
+        let expr = strip(expr);
+        self.expected_types
+            .push((expr as *const Expr as usize, ty.clone()));
+    }
+
+    fn expected_type(&self, expr: &Expr) -> Option<syn::Type> {
+        let address = strip(expr) as *const Expr as usize;
+        self.expected_types
+            .iter()
+            .find(|(noted, _)| *noted == address)
+            .map(|(_, ty)| ty.clone())
     }
 
     fn scoped<T>(&mut self, lower: impl FnOnce(&mut Self) -> Lowered<T>) -> Lowered<T> {
@@ -283,7 +309,12 @@ impl Lowering {
         }
         let init = match &local.init {
             Some(init) if init.diverge.is_some() => return not_yet(local, "`let ... else`"),
-            Some(init) => Some(self.operand(&init.expr, stmts)?),
+            Some(init) => {
+                if let Some(ty) = annotation {
+                    self.expect(&init.expr, ty);
+                }
+                Some(self.operand(&init.expr, stmts)?)
+            }
             None => None,
         };
         let ty = annotation.and_then(|ty| self.annotation(ty));
@@ -390,6 +421,13 @@ impl Lowering {
                 Ok(())
             }
             Pat::Paren(paren) => self.destructure(&paren.pat, place, stmts),
+            Pat::Type(typed) => self.destructure(&typed.pat, place, stmts),
+            Pat::Reference(reference) if reference.mutability.is_none() => {
+                let mut referent = place;
+                referent.projections.push(Projection::Deref);
+                referent.span = reference.span();
+                self.destructure(&reference.pat, referent, stmts)
+            }
             Pat::Wild(_) => Ok(()),
             Pat::Ident(binding) if binding.by_ref.is_none() && binding.subpat.is_none() => {
                 let span = binding.ident.span();
@@ -594,6 +632,10 @@ impl Lowering {
                 },
             },
             Expr::MethodCall(call) => {
+                let expected = self.expected_type(expr);
+                if let Some(reduced) = self.iterator_reduction(call, expected.as_ref(), stmts)? {
+                    return Ok(reduced);
+                }
                 if call.turbofish.is_some() {
                     return not_yet(expr, "method calls with a turbofish");
                 }

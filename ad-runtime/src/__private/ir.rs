@@ -346,6 +346,55 @@ impl<A: Adjoint> Stack<A> {
     }
 }
 
+/// The value an iterator's `sum` and `product` start from, for the types they give: a float's
+/// sum starts from `-0.0`, as `std`'s does (adding to it gives the first element exactly).
+pub trait ReductionStart {
+    fn sum_start() -> Self;
+    fn product_start() -> Self;
+}
+
+impl<S: Scalar> ReductionStart for S {
+    #[inline(always)]
+    fn sum_start() -> S {
+        -S::zero()
+    }
+
+    #[inline(always)]
+    fn product_start() -> S {
+        S::one()
+    }
+}
+
+macro_rules! integer_reductions {
+    ($($t:ty)*) => {$(
+        impl ReductionStart for $t {
+            #[inline(always)]
+            fn sum_start() -> $t {
+                0
+            }
+
+            #[inline(always)]
+            fn product_start() -> $t {
+                1
+            }
+        }
+    )*};
+}
+
+integer_reductions!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
+
+/// Where a lowered `iter().sum()` starts.
+#[inline(always)]
+pub fn sum_start<T: ReductionStart>() -> T {
+    T::sum_start()
+}
+
+/// Where a lowered `iter().product()` starts.
+#[inline(always)]
+pub fn product_start<T: ReductionStart>() -> T {
+    T::product_start()
+}
+
 /// The value of a loop counter (`l += step` once per iteration) read in iteration
 /// `iteration`, from its value before the loop: wrapping arithmetic gives the counter's value
 /// whenever the forward sweep computed it without overflow.
@@ -683,7 +732,7 @@ pub fn value_of<T: crate::adjoint::ValueOf>(operand: T) -> T::Value {
 pub fn check_cotangent<A: Adjoint>(expected: &A, cotangent: &A) {
     assert!(
         expected.same_shape(cotangent),
-        "a cotangent must have the result's shape (the lengths of the `Vec`s in the result)"
+        "a cotangent must have the shape of the result (the lengths of the `Vec`s in it)"
     );
 }
 

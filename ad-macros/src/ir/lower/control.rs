@@ -10,6 +10,7 @@ use super::patterns;
 use super::*;
 
 /// What a `for` over a container binds at each iteration.
+#[derive(Clone)]
 pub(super) enum Items<S> {
     Elements { source: S, by_reference: bool },
     Enumerated(Box<Items<S>>),
@@ -341,8 +342,29 @@ impl Lowering {
             });
         };
         if let Some(value) = value {
-            // A variable returned is moved out; nothing reads it after a return.
+            // A variable returned is moved out; nothing reads it after a return. A value bound
+            // by `let` cannot be moved out of its binding, which the code after the exit (run
+            // when the flags say the function goes on) may still read: it is copied.
             if let Expr::Path(path) = strip(value) {
+                if let Some(Root::Value(returned)) =
+                    path.path.get_ident().and_then(|name| self.resolve(name))
+                {
+                    let copied = self.new_value(None, span);
+                    stmts.push(Stmt::Let(Let {
+                        value: copied,
+                        rvalue: Rvalue::Duplicate {
+                            receiver: Operand::Value(returned),
+                            method: Ident::new("clone", span),
+                        },
+                        span,
+                    }));
+                    stmts.push(Stmt::Assign {
+                        place: var_place(exit.value, span),
+                        operand: Operand::Value(copied),
+                        span,
+                    });
+                    return self.finish_return(exit, span, stmts);
+                }
                 if let Some(Root::Var(var)) =
                     path.path.get_ident().and_then(|name| self.resolve(name))
                 {
@@ -671,53 +693,8 @@ impl Lowering {
                     return not_yet(&for_loop.expr, "`for` over this iterator");
                 };
                 let items = self.place_items(items, stmts)?;
-                let mut length = None;
-                for source in items.sources() {
-                    let len = self.new_value(None, span);
-                    stmts.push(Stmt::Let(Let {
-                        value: len,
-                        rvalue: Rvalue::DataMethod {
-                            receiver: Operand::Place(source.clone()),
-                            method: Ident::new("len", span),
-                            args: Vec::new(),
-                        },
-                        span,
-                    }));
-                    length = Some(match length {
-                        None => len,
-                        Some(shorter) => {
-                            let min = self.new_value(None, span);
-                            stmts.push(Stmt::Let(Let {
-                                value: min,
-                                rvalue: Rvalue::DataMethod {
-                                    receiver: Operand::Value(shorter),
-                                    method: Ident::new("min", span),
-                                    args: vec![Operand::Value(len)],
-                                },
-                                span,
-                            }));
-                            min
-                        }
-                    });
-                }
-                let Some(length) = length else {
-                    return not_yet(&for_loop.expr, "`for` over this iterator");
-                };
-                let range = self.new_value(None, span);
-                stmts.push(Stmt::Let(Let {
-                    value: range,
-                    rvalue: Rvalue::Range {
-                        start: Some(Operand::Constant(Constant {
-                            tokens: quote::quote_spanned!(span=> 0usize),
-                            kind: ConstantKind::Data,
-                            span,
-                        })),
-                        end: Some(Operand::Value(length)),
-                        inclusive: false,
-                    },
-                    span,
-                }));
-                (Operand::Value(range), Some(items))
+                let range = self.items_range(&items, span, stmts, &for_loop.expr)?;
+                (range, Some(items))
             }
         };
         let (binding, name) = match (&*for_loop.pat, &items) {
@@ -772,6 +749,63 @@ impl Lowering {
             span,
         });
         Ok(())
+    }
+
+    /// The range of indices a loop over `items` runs: up to the shortest source's length.
+    pub(super) fn items_range(
+        &mut self,
+        items: &Items<Place>,
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+        iterated: &Expr,
+    ) -> Lowered<Operand> {
+        let mut length = None;
+        for source in items.sources() {
+            let len = self.new_value(None, span);
+            stmts.push(Stmt::Let(Let {
+                value: len,
+                rvalue: Rvalue::DataMethod {
+                    receiver: Operand::Place(source.clone()),
+                    method: Ident::new("len", span),
+                    args: Vec::new(),
+                },
+                span,
+            }));
+            length = Some(match length {
+                None => len,
+                Some(shorter) => {
+                    let min = self.new_value(None, span);
+                    stmts.push(Stmt::Let(Let {
+                        value: min,
+                        rvalue: Rvalue::DataMethod {
+                            receiver: Operand::Value(shorter),
+                            method: Ident::new("min", span),
+                            args: vec![Operand::Value(len)],
+                        },
+                        span,
+                    }));
+                    min
+                }
+            });
+        }
+        let Some(length) = length else {
+            return not_yet(iterated, "`for` over this iterator");
+        };
+        let range = self.new_value(None, span);
+        stmts.push(Stmt::Let(Let {
+            value: range,
+            rvalue: Rvalue::Range {
+                start: Some(Operand::Constant(Constant {
+                    tokens: quote::quote_spanned!(span=> 0usize),
+                    kind: ConstantKind::Data,
+                    span,
+                })),
+                end: Some(Operand::Value(length)),
+                inclusive: false,
+            },
+            span,
+        }));
+        Ok(Operand::Value(range))
     }
 
     /// What a `for` over a container iterates, by syntax: `&v`, `v.iter()` (elements
