@@ -392,9 +392,9 @@ impl gmm_objective_precomputed {
                     __ad_ty_25 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_25);
                     __ad_m_s_2 = __ad_v_25;
                     __ad_tym_s_2 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_s_2);
-                    let __ad_v_26 = __ad_v_ik_18 * __ad_v_icf_size_13;
-                    let __ad_v_27 = __ad_v_26 + __ad_v_j_20;
-                    let __ad_v_28 = __ad_v_icf_2[__ad_v_27];
+                    let __ad_v_26 = __ad_v_21;
+                    let __ad_v_27 = __ad_v_22;
+                    let __ad_v_28 = __ad_v_23;
                     __ad_ty_28 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_28);
                     let (__ad_v_29, __ad_pb_29) = ::ad_runtime::rules::exp(
                         ::ad_runtime::__private::ir::value_of(__ad_v_28),
@@ -1321,8 +1321,6 @@ impl gmm_objective_precomputed {
                                 );
                                 let __ad_v_21 = __ad_v_ik_18 * __ad_v_icf_size_13;
                                 let __ad_v_22 = __ad_v_21 + __ad_v_j_20;
-                                let __ad_v_26 = __ad_v_ik_18 * __ad_v_icf_size_13;
-                                let __ad_v_27 = __ad_v_26 + __ad_v_j_20;
                                 let __ad_pb_29 = __ad_keep_pb_29.pop();
                                 let __ad_v_30 = __ad_v_ik_18 * __ad_v_d_4;
                                 let __ad_v_31 = __ad_v_30 + __ad_v_j_20;
@@ -1341,10 +1339,7 @@ impl gmm_objective_precomputed {
                                     );
                                     __ad_dv_28 = __ad_c;
                                 }
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_icf_2[__ad_v_27],
-                                    __ad_dv_28,
-                                );
+                                __ad_dv_23 = __ad_dv_28;
                                 __ad_dv_25 = ::ad_runtime::__private::ir::vacate(
                                     &mut __ad_dm_s_2,
                                 );
@@ -1353,7 +1348,10 @@ impl gmm_objective_precomputed {
                                         __ad_dv_25,
                                     );
                                     __ad_dv_24 = __ad_c.0;
-                                    __ad_dv_23 = __ad_c.1;
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_23,
+                                        __ad_c.1,
+                                    );
                                 }
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dm_s_2,
@@ -1506,7 +1504,6 @@ impl gmm_objective_precomputed {
             let mut __ad_tym_centered_4 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_transformed_5 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_slse_6 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_44 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_47 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_48 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_53 = ::ad_runtime::__private::ir::AdjointOf::new();
@@ -1543,8 +1540,6 @@ impl gmm_objective_precomputed {
             let mut __ad_ty_107 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_108 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_109 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_110 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_111 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_112 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_113 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_115 = ::ad_runtime::__private::ir::AdjointOf::new();
@@ -1599,9 +1594,9 @@ impl gmm_objective_precomputed {
                     __ad_ty_25 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_25);
                     __ad_m_s_2 = __ad_v_25;
                     __ad_tym_s_2 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_s_2);
-                    let __ad_v_26 = __ad_v_ik_18 * __ad_v_icf_size_13;
-                    let __ad_v_27 = __ad_v_26 + __ad_v_j_20;
-                    let __ad_v_28 = __ad_v_icf_2[__ad_v_27];
+                    let __ad_v_26 = __ad_v_21;
+                    let __ad_v_27 = __ad_v_22;
+                    let __ad_v_28 = __ad_v_23;
                     __ad_ty_28 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_28);
                     let (__ad_v_29, __ad_pb_29) = ::ad_runtime::rules::exp(
                         ::ad_runtime::__private::ir::value_of(__ad_v_28),
@@ -1670,8 +1665,10 @@ impl gmm_objective_precomputed {
                         __ad_count_4 += 1;
                         let __ad_v_42 = __ad_v_ix_37 * __ad_v_d_4;
                         let __ad_v_43 = __ad_v_42 + __ad_v_j_41;
-                        let __ad_v_44 = __ad_v_x_3[__ad_v_43];
-                        __ad_ty_44 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_44);
+                        let __ad_v_44 = ::ad_runtime::__private::LiftProbe::new(
+                                __ad_v_x_3[__ad_v_43],
+                            )
+                            .__ad_lift::<__S>();
                         let __ad_v_45 = __ad_v_ik_39 * __ad_v_d_4;
                         let __ad_v_46 = __ad_v_45 + __ad_v_j_41;
                         let __ad_v_47 = __ad_v_means_1[__ad_v_46];
@@ -1864,9 +1861,7 @@ impl gmm_objective_precomputed {
                 }
                 let __ad_v_110 = <__S as ::ad_runtime::Scalar>::from_f64(0.5)
                     * __ad_v_gamma_7;
-                __ad_ty_110 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_110);
                 let __ad_v_111 = __ad_v_110 * __ad_v_gamma_7;
-                __ad_ty_111 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_111);
                 let __ad_v_112 = __ad_m_frobenius_10;
                 __ad_keep_v_112.push(::ad_runtime::__private::ir::value_of(__ad_v_112));
                 __ad_ty_112 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_112);
@@ -1966,10 +1961,6 @@ impl gmm_objective_precomputed {
                             let __ad_c = ::ad_runtime::__private::ir::add_back(
                                 __ad_dv_121,
                             );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_constant_9,
-                                __ad_c.0,
-                            );
                             __ad_dv_120 = __ad_c.1;
                         }
                         ::ad_runtime::__private::ir::accumulate(
@@ -2002,8 +1993,6 @@ impl gmm_objective_precomputed {
                                 .__ad_cast::<__S>();
                             let __ad_v_115 = __ad_m_sum_qs_0[__ad_v_ik_91];
                             let mut __ad_dm_frobenius_10 = __ad_tym_frobenius_10.zero();
-                            let mut __ad_dv_110 = __ad_ty_110.zero();
-                            let mut __ad_dv_111 = __ad_ty_111.zero();
                             let mut __ad_dv_112 = __ad_ty_112.zero();
                             let mut __ad_dv_113 = __ad_ty_113.zero();
                             let mut __ad_dv_115 = __ad_ty_115.zero();
@@ -2050,36 +2039,12 @@ impl gmm_objective_precomputed {
                                     ::ad_runtime::__private::ir::value_of(__ad_v_112),
                                     __ad_dv_113,
                                 );
-                                __ad_dv_111 = __ad_c.0;
                                 __ad_dv_112 = __ad_c.1;
                             }
                             ::ad_runtime::__private::ir::accumulate(
                                 &mut __ad_dm_frobenius_10,
                                 __ad_dv_112,
                             );
-                            {
-                                let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                    ::ad_runtime::__private::ir::value_of(__ad_v_110),
-                                    ::ad_runtime::__private::ir::value_of(__ad_v_gamma_7),
-                                    __ad_dv_111,
-                                );
-                                __ad_dv_110 = __ad_c.0;
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_gamma_7,
-                                    __ad_c.1,
-                                );
-                            }
-                            {
-                                let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                    <__S as ::ad_runtime::Scalar>::from_f64(0.5),
-                                    ::ad_runtime::__private::ir::value_of(__ad_v_gamma_7),
-                                    __ad_dv_110,
-                                );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_gamma_7,
-                                    __ad_c.1,
-                                );
-                            }
                             for __ad_iteration_11 in (0..__ad_count_11).rev() {
                                 let __ad_v_j_102 = ::ad_runtime::__private::ir::nth_of_range(
                                     __ad_v_d_4,
@@ -2187,11 +2152,6 @@ impl gmm_objective_precomputed {
                             );
                         }
                         for __ad_iteration_2 in (0..__ad_count_2).rev() {
-                            let __ad_v_ix_37 = ::ad_runtime::__private::ir::nth_of_range(
-                                0,
-                                &__ad_v_n_6,
-                                __ad_iteration_2,
-                            );
                             let __ad_count_3 = ::ad_runtime::__private::ir::range_count(
                                 0,
                                 &__ad_v_k_5,
@@ -2464,11 +2424,8 @@ impl gmm_objective_precomputed {
                                         &__ad_v_d_4,
                                         __ad_iteration_4,
                                     );
-                                    let __ad_v_42 = __ad_v_ix_37 * __ad_v_d_4;
-                                    let __ad_v_43 = __ad_v_42 + __ad_v_j_41;
                                     let __ad_v_45 = __ad_v_ik_39 * __ad_v_d_4;
                                     let __ad_v_46 = __ad_v_45 + __ad_v_j_41;
-                                    let mut __ad_dv_44 = __ad_ty_44.zero();
                                     let mut __ad_dv_47 = __ad_ty_47.zero();
                                     let mut __ad_dv_48 = __ad_ty_48.zero();
                                     __ad_dv_48 = ::ad_runtime::__private::ir::vacate(
@@ -2478,16 +2435,11 @@ impl gmm_objective_precomputed {
                                         let __ad_c = ::ad_runtime::__private::ir::sub_back(
                                             __ad_dv_48,
                                         );
-                                        __ad_dv_44 = __ad_c.0;
                                         __ad_dv_47 = __ad_c.1;
                                     }
                                     ::ad_runtime::__private::ir::accumulate(
                                         &mut __ad_dv_means_1[__ad_v_46],
                                         __ad_dv_47,
-                                    );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_x_3[__ad_v_43],
-                                        __ad_dv_44,
                                     );
                                 }
                             }
@@ -2520,8 +2472,6 @@ impl gmm_objective_precomputed {
                                 );
                                 let __ad_v_21 = __ad_v_ik_18 * __ad_v_icf_size_13;
                                 let __ad_v_22 = __ad_v_21 + __ad_v_j_20;
-                                let __ad_v_26 = __ad_v_ik_18 * __ad_v_icf_size_13;
-                                let __ad_v_27 = __ad_v_26 + __ad_v_j_20;
                                 let __ad_pb_29 = __ad_keep_pb_29.pop();
                                 let __ad_v_30 = __ad_v_ik_18 * __ad_v_d_4;
                                 let __ad_v_31 = __ad_v_30 + __ad_v_j_20;
@@ -2540,10 +2490,7 @@ impl gmm_objective_precomputed {
                                     );
                                     __ad_dv_28 = __ad_c;
                                 }
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_icf_2[__ad_v_27],
-                                    __ad_dv_28,
-                                );
+                                __ad_dv_23 = __ad_dv_28;
                                 __ad_dv_25 = ::ad_runtime::__private::ir::vacate(
                                     &mut __ad_dm_s_2,
                                 );
@@ -2552,7 +2499,10 @@ impl gmm_objective_precomputed {
                                         __ad_dv_25,
                                     );
                                     __ad_dv_24 = __ad_c.0;
-                                    __ad_dv_23 = __ad_c.1;
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_23,
+                                        __ad_c.1,
+                                    );
                                 }
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dm_s_2,

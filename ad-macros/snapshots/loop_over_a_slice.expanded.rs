@@ -442,10 +442,6 @@ impl weighted {
                                 __ad_dv_8,
                             );
                             ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_scale_1,
-                                __ad_c.0,
-                            );
-                            ::ad_runtime::__private::ir::accumulate(
                                 &mut __ad_dv_v_6,
                                 __ad_c.1,
                             );

@@ -177,6 +177,21 @@ fn owned_tables(x: &[f64]) -> f64 {
     s + table[2] * weights[1]
 }
 
+/// Integer arithmetic done again (`h + i` twice) indexes the same place: the second read of
+/// `s[h + i]` is the first's value, across a write to another container (`ir::reads`).
+#[forward]
+#[reverse]
+fn recomputed_indices(s: &[f64], w: &[f64], h: usize) -> f64 {
+    let n = w.len();
+    let mut g = vec![0.0; n];
+    let mut total = 0.0;
+    for i in 0..n {
+        g[i] = s[h + i] * w[i];
+        total += g[i].sin() + s[h + i] * s[(h + i + 1) % s.len()];
+    }
+    total
+}
+
 /// Shadows of local containers: one written element by element (its shadow made at full
 /// length where it is declared), one replaced whole and one pushed to (their shadows grown
 /// where they are reached); `t[j] += ..` in a loop leaves the exact zero behind in a local's
@@ -263,6 +278,13 @@ fn gradients() -> String {
             bits(&[&[value][..], &dx].concat())
         ));
     }
+    for h in [0, 2] {
+        let (value, (ds, dw)) = recomputed_indices_grad(&w, &w[..4], h);
+        lines.push(format!(
+            "recomputed_indices {h} {}",
+            bits(&[&[value][..], &ds, &dw].concat())
+        ));
+    }
     for x in [&w[..1], &w[2..5], &w[..]] {
         let y = vec![0.25; x.len()];
         let (value, (dx, dy)) = shadows_grad(x, y);
@@ -308,6 +330,17 @@ fn gradients_agree_with_forward_mode() {
         4,
         7,
     );
+    for h in [0, 2] {
+        common::check_gradient(
+            9,
+            |v| recomputed_indices(&v[..6], &v[6..], h),
+            |v, t| recomputed_indices_jvp(&v[..6], &v[6..], h, &t[..6], &t[6..]),
+            |v, c| {
+                let (value, (ds, dw)) = recomputed_indices_vjp(&v[..6], &v[6..], h, c);
+                (value, [ds, dw].concat())
+            },
+        );
+    }
     // Every input of `scratch` and `fixed_elements` in one slice.
     let d = 3;
     let parameters = d * (d + 1) / 2 + d;

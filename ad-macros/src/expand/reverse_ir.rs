@@ -74,8 +74,13 @@ fn companion_body_borrowing(
         .zip(&body.params)
         // A `#[no_grad]` parameter gets no adjoint from `f_vjp`, but the companion's pullback
         // gives it to callers that pass a value carrying a derivative (forward mode
-        // differentiates through it too).
-        .filter(|(param, _)| param.kind != ParamKind::Data)
+        // differentiates through it too). The borrowed companion, which only `f_vjp` and
+        // `f_grad` call, leaves it out.
+        .filter(|(param, _)| match param.kind {
+            ParamKind::Data => false,
+            ParamKind::Constant => borrowed.is_none(),
+            ParamKind::Differentiated => true,
+        })
         .map(|(_, root)| *root)
         .collect();
     let activity = activity::analyse(&body, &differentiated);

@@ -1,27 +1,91 @@
 //! A place read again with nothing written to it in between gives the value already read
-//! (`t[j] * t[j]` reads `t[j]` once): the backward sweep then keeps one value, not two. A
-//! pass over the IR, switched by `residuals::Passes::reuse_reads`.
+//! (`t[j] * t[j]` reads `t[j]` once): the backward sweep then keeps one value, not two. So
+//! does integer arithmetic done again on the same operands (`s[hidden + i]` read twice computes
+//! `hidden + i` twice): the second is a copy of the first, and the places it indexes are the
+//! same. A pass over the IR, switched by `residuals::Passes::reuse_reads`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use quote::ToTokens;
 
 use super::*;
 
 pub fn reuse_reads(body: &mut Body) {
-    reuse_in(&mut body.block, HashMap::new());
+    let mut values = Values::default();
+    reuse_in(&mut body.block, HashMap::new(), HashMap::new(), &mut values);
+}
+
+/// What the pass knows of values across the body.
+#[derive(Default)]
+struct Values {
+    /// Values that are integers: loop indices, integer literals and arithmetic with one.
+    integers: HashSet<Value>,
+    /// A value made a copy of an earlier equal one, and that one.
+    same_as: HashMap<Value, Value>,
+}
+
+impl Values {
+    fn canonical(&self, value: Value) -> Value {
+        self.same_as.get(&value).copied().unwrap_or(value)
+    }
+
+    fn is_integer(&self, operand: &Operand) -> bool {
+        match operand {
+            Operand::Value(value) => self.integers.contains(&self.canonical(*value)),
+            Operand::Constant(constant) => {
+                constant.kind == ConstantKind::Data
+                    && syn::parse2::<syn::LitInt>(constant.tokens.clone()).is_ok()
+            }
+            Operand::Place(_) => false,
+        }
+    }
+
+    fn operand_key(&self, operand: &Operand) -> Option<String> {
+        match operand {
+            Operand::Value(value) => Some(format!("{:?}", self.canonical(*value))),
+            Operand::Constant(constant) => Some(constant.tokens.to_string()),
+            Operand::Place(_) => None,
+        }
+    }
 }
 
 /// `known`: the places read before in this block or around it, by key, and the value read.
-fn reuse_in(block: &mut Block, mut known: HashMap<String, (Root, Value)>) {
+/// `computed`: the integer operations done before, by key, and their values.
+fn reuse_in(
+    block: &mut Block,
+    mut known: HashMap<String, (Root, Value)>,
+    mut computed: HashMap<String, Value>,
+    values: &mut Values,
+) {
     for stmt in &mut block.stmts {
         if let Some(root) = written_root(stmt) {
             forget(&mut known, root);
         }
         match stmt {
             Stmt::Let(Let { value, rvalue, .. }) => {
-                if let Rvalue::Use(Operand::Place(place)) = rvalue {
-                    if let Some(key) = key(place) {
+                if let Rvalue::Binary(op, left, right) = rvalue {
+                    // Integer arithmetic is exact and has no adjoint: done again on the same
+                    // operands, it is the same value.
+                    if values.is_integer(left) || values.is_integer(right) {
+                        values.integers.insert(*value);
+                        let key = values
+                            .operand_key(left)
+                            .zip(values.operand_key(right))
+                            .map(|(left, right)| format!("{}({left},{right})", op.rule()));
+                        if let Some(key) = key {
+                            match computed.get(&key) {
+                                Some(first) => {
+                                    values.same_as.insert(*value, *first);
+                                    *rvalue = Rvalue::Use(Operand::Value(*first));
+                                }
+                                None => {
+                                    computed.insert(key, *value);
+                                }
+                            }
+                        }
+                    }
+                } else if let Rvalue::Use(Operand::Place(place)) = rvalue {
+                    if let Some(key) = key_with(place, &|value| values.canonical(value)) {
                         match known.get(&key) {
                             Some((_, read)) => *rvalue = Rvalue::Use(Operand::Value(*read)),
                             None => {
@@ -39,13 +103,19 @@ fn reuse_in(block: &mut Block, mut known: HashMap<String, (Root, Value)>) {
                 else_branch,
                 ..
             } => {
-                reuse_in(then_branch, known.clone());
-                reuse_in(else_branch, known.clone());
+                reuse_in(then_branch, known.clone(), computed.clone(), values);
+                reuse_in(else_branch, known.clone(), computed.clone(), values);
                 known.clear();
             }
-            // A loop's later iterations follow its own writes: it starts afresh.
-            Stmt::For { body, .. } | Stmt::Loop { body, .. } => {
-                reuse_in(body, HashMap::new());
+            // A loop's later iterations follow its own writes: it starts afresh, but for the
+            // integers computed before it. Its index is an integer.
+            Stmt::For { binding, body, .. } => {
+                values.integers.insert(*binding);
+                reuse_in(body, HashMap::new(), computed.clone(), values);
+                known.clear();
+            }
+            Stmt::Loop { body, .. } => {
+                reuse_in(body, HashMap::new(), computed.clone(), values);
                 known.clear();
             }
         }
@@ -59,10 +129,17 @@ fn forget(known: &mut HashMap<String, (Root, Value)>, root: Root) {
 /// A key that two reads of the same place share: the root, then each projection, an index by
 /// the value or constant it is.
 pub fn key(place: &Place) -> Option<String> {
+    key_with(place, &|value| value)
+}
+
+/// [`key`], with each index value taken as `canonical` gives it.
+fn key_with(place: &Place, canonical: &dyn Fn(Value) -> Value) -> Option<String> {
     let mut key = format!("{:?}", place.root);
     for projection in &place.projections {
         match projection {
-            Projection::Index(Operand::Value(value)) => key.push_str(&format!("[{value:?}]")),
+            Projection::Index(Operand::Value(value)) => {
+                key.push_str(&format!("[{:?}]", canonical(*value)));
+            }
             Projection::Index(Operand::Constant(constant)) => {
                 key.push_str(&format!("[{}]", constant.tokens));
             }
