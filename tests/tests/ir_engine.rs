@@ -632,6 +632,64 @@ fn evaluation_order_of_assignments() {
     );
 }
 
+/// Raw identifiers name the same locals as plain ones (`r#y` is `y`): a name read as the other
+/// form must not lose its derivative.
+#[forward]
+#[reverse]
+fn raw_names(x: f64, r#y: f64) -> f64 {
+    let r#z = x * y;
+    let w = r#x + z;
+    w * r#y
+}
+
+#[test]
+fn raw_identifiers_are_the_plain_names() {
+    on_ir_engine!(raw_names);
+    check2(
+        raw_names,
+        raw_names_jvp,
+        raw_names_vjp,
+        &[(0.5, 1.5), (-1.0, 0.25)],
+    );
+}
+
+/// Closures bound by `let` and called by name, inlined: one that changes a variable it
+/// borrows, one called from a loop, a `move` closure that copies a variable changed after it
+/// is written, and one calling another.
+#[forward]
+#[reverse]
+fn closures_called(x: f64, y: f64, n: usize) -> f64 {
+    let mut s = 0.0;
+    let mut add = |v: f64| s += v * v;
+    add(x);
+    add(y * x);
+    let mut a = x * y;
+    let copied = move |t: f64| t * a;
+    a = a.sin();
+    let twice = |t: f64| 2.0 * copied(t);
+    let mut total = s + a;
+    for i in 0..n {
+        total = twice(total * 0.5) + i as f64 * y;
+    }
+    total + copied(a)
+}
+
+#[test]
+fn closures_called_by_name() {
+    on_ir_engine!(closures_called);
+    for n in [0, 1, 3] {
+        common::check_gradient(
+            2,
+            |v| closures_called(v[0], v[1], n),
+            |v, t| closures_called_jvp(v[0], v[1], n, t[0], t[1]),
+            |v, c| {
+                let (value, (dx, dy)) = closures_called_vjp(v[0], v[1], n, c);
+                (value, vec![dx, dy])
+            },
+        );
+    }
+}
+
 /// Iterator chains that end in a reduction, lowered to the loops they run: `sum` of the
 /// elements and of a `map`, a `filter` whose closure borrows, a `fold` over `enumerate`, a
 /// `product`, `collect` of a `zip`, and a `sum` whose type comes from the `let`. (A chain over

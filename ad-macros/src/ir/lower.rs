@@ -18,6 +18,7 @@ use crate::ast::Function;
 use crate::retype::{classify_callee_path, Callee};
 use crate::rules::{float_method_rule, VALUE_ONLY_METHODS};
 
+mod closures;
 mod control;
 mod iterators;
 mod patterns;
@@ -89,7 +90,7 @@ pub fn lower(function: &Function) -> Lowered<Body> {
                     .scopes
                     .last_mut()
                     .expect("a scope is open")
-                    .insert(name, None);
+                    .insert(name, Binding::Item);
             }
             lowering.items.push(item.clone());
             lowering
@@ -117,12 +118,24 @@ pub fn lower(function: &Function) -> Lowered<Body> {
     })
 }
 
+/// The names one scope binds.
+type Scope = HashMap<String, Binding>;
+
+/// What a name in scope is.
+#[derive(Clone)]
+enum Binding {
+    Local(Root),
+    /// An item of the body, which shadows the locals of outer scopes.
+    Item,
+    /// A closure bound by `let`: its calls are inlined (`closures`).
+    Closure(std::rc::Rc<closures::ClosureDef>),
+}
+
 struct Lowering {
     values: Vec<ValueInfo>,
     vars: Vec<VarInfo>,
-    /// Names in scope, innermost last: a local, or `None` for an item of the body that
-    /// shadows the locals of outer scopes.
-    scopes: Vec<HashMap<String, Option<Root>>>,
+    /// Names in scope, innermost last.
+    scopes: Vec<Scope>,
     /// The loops around the code being lowered, innermost last.
     loops: Vec<LoopContext>,
     /// With an early `return` in the body: whether it returned, and the value.
@@ -168,16 +181,20 @@ impl Lowering {
 
     fn bind(&mut self, name: &Ident, root: Root) {
         let scope = self.scopes.last_mut().expect("a scope is open");
-        scope.insert(name.to_string(), Some(root));
+        scope.insert(scope_key(name), Binding::Local(root));
     }
 
+    /// The local a name is, if it is one (not an item or a closure of the body).
     fn resolve(&self, name: &Ident) -> Option<Root> {
-        let key = name.to_string();
-        self.scopes
-            .iter()
-            .rev()
-            .find_map(|scope| scope.get(&key).copied())
-            .flatten()
+        match self.binding(name)? {
+            Binding::Local(root) => Some(*root),
+            Binding::Item | Binding::Closure(_) => None,
+        }
+    }
+
+    fn binding(&self, name: &Ident) -> Option<&Binding> {
+        let key = scope_key(name);
+        self.scopes.iter().rev().find_map(|scope| scope.get(&key))
     }
 
     /// Notes that the code gives `expr` the type `ty`.
@@ -306,6 +323,13 @@ impl Lowering {
         };
         if binding.by_ref.is_some() || binding.subpat.is_some() {
             return not_yet(pat, "`ref` bindings");
+        }
+        if let Some(init) = &local.init {
+            if let (Expr::Closure(closure), None, None) =
+                (strip(&init.expr), &init.diverge, annotation)
+            {
+                return self.bind_closure(&binding.ident, closure, stmts);
+            }
         }
         let init = match &local.init {
             Some(init) if init.diverge.is_some() => return not_yet(local, "`let ... else`"),
@@ -516,6 +540,11 @@ impl Lowering {
 
     /// An expression's value, `None` for `()`-valued control flow.
     fn value_of(&mut self, expr: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Option<Operand>> {
+        if let Expr::Call(call) = expr {
+            if let Some(value) = self.closure_call(call, stmts)? {
+                return Ok(value);
+            }
+        }
         match expr {
             Expr::If(expr_if) => self.lower_if(expr_if, stmts),
             Expr::Match(expr_match) => self.lower_match(expr_match, stmts),
@@ -555,6 +584,9 @@ impl Lowering {
             Expr::Path(path) => {
                 if path.qself.is_none() {
                     if let Some(ident) = path.path.get_ident() {
+                        if let Some(Binding::Closure(_)) = self.binding(ident) {
+                            return closures::closure_used_as_a_value(ident);
+                        }
                         if let Some(root) = self.resolve(ident) {
                             return Ok(match root {
                                 Root::Value(value) => Operand::Value(value),
@@ -728,7 +760,11 @@ impl Lowering {
                 }
             }
             Expr::Cast(cast) => Rvalue::Cast(self.operand(&cast.expr, stmts)?, (*cast.ty).clone()),
-            Expr::Call(call) => self.call(call, stmts)?,
+            Expr::Call(call) => match self.closure_call(call, stmts)? {
+                Some(Some(value)) => return Ok(value),
+                Some(None) => return not_yet(expr, "a `()`-valued closure call used as a value"),
+                None => self.call(call, stmts)?,
+            },
             Expr::Macro(mac) if mac.mac.path.is_ident("vec") => self.vec_macro(&mac.mac, stmts)?,
             Expr::Tuple(tuple) if !tuple.elems.is_empty() => Rvalue::Tuple(
                 tuple
@@ -1169,11 +1205,11 @@ fn item_names(item: &syn::Item) -> Lowered<Vec<String>> {
         match tree {
             syn::UseTree::Path(path) => use_names(&path.tree, names),
             syn::UseTree::Name(name) => {
-                names.push(name.ident.to_string());
+                names.push(scope_key(&name.ident));
                 Ok(())
             }
             syn::UseTree::Rename(rename) => {
-                names.push(rename.rename.to_string());
+                names.push(scope_key(&rename.rename));
                 Ok(())
             }
             // Which names a glob brings, only rustc knows.
@@ -1198,7 +1234,7 @@ fn item_names(item: &syn::Item) -> Lowered<Vec<String>> {
         }
         other => return not_yet(other, "this item in the body"),
     };
-    Ok(vec![ident.to_string()])
+    Ok(vec![scope_key(ident)])
 }
 
 /// Methods of `Option` whose result is data.
@@ -1248,6 +1284,11 @@ fn compound_op(op: &syn::BinOp) -> Option<BinaryOp> {
         syn::BinOp::RemAssign(_) => BinaryOp::Rem,
         _ => return None,
     })
+}
+
+/// The name a scope knows an identifier by: `r#y` is `y`.
+fn scope_key(name: &Ident) -> String {
+    syn::ext::IdentExt::unraw(name).to_string()
 }
 
 fn strip(expr: &Expr) -> &Expr {

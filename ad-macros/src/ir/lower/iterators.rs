@@ -332,7 +332,7 @@ impl Lowering {
 
     /// Binds a closure's parameter pattern to `item` (to `&item` for a `filter`'s, which
     /// borrows what it tests).
-    fn bind_closure_input(
+    pub(super) fn bind_closure_input(
         &mut self,
         pat: &Pat,
         item: Operand,
@@ -380,7 +380,7 @@ impl Lowering {
 /// A closure the chain inlines: its body must not leave it (`return`, `?`), as the loop it
 /// becomes has no closure to leave; and a `move` closure must not assign, as what it assigns
 /// is its own copy of a captured variable, which the loop does not have.
-fn check_closure(closure: &ExprClosure) -> Lowered<()> {
+pub(super) fn check_closure(closure: &ExprClosure) -> Lowered<()> {
     struct Exits {
         exit: Option<Span>,
         assignment: Option<Span>,

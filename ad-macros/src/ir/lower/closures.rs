@@ -1,0 +1,142 @@
+//! Closures bound by `let` and called by name (`let scale = |t: f64| t * y; scale(x)`): each
+//! call is lowered as the closure's body, its parameters bound to the arguments and its other
+//! names resolved where the closure was written. A closure without `move` borrows what it
+//! captures, so a call sees the variables as they are when it runs, as the inlined body does;
+//! a `move` closure copies the variables it captures where it is written, and so does the
+//! lowering.
+
+use std::collections::HashSet;
+use std::rc::Rc;
+
+use syn::spanned::Spanned;
+use syn::{Expr, ExprClosure, Ident};
+
+use super::control::var_place;
+use super::iterators::check_closure;
+use super::{not_yet, scope_key, strip, Binding, Lowered, Lowering, Scope};
+use crate::ir::*;
+
+pub(super) struct ClosureDef {
+    closure: ExprClosure,
+    /// The names in scope where the closure was written (for a `move` closure, the variables
+    /// it captures bound to the values they had there).
+    scopes: Vec<Scope>,
+}
+
+impl Lowering {
+    /// `let name = |..| ..;`: the closure is kept, to be inlined where it is called.
+    pub(super) fn bind_closure(
+        &mut self,
+        name: &Ident,
+        closure: &ExprClosure,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<()> {
+        check_closure(closure)?;
+        let mut scopes = self.scopes.clone();
+        if closure.capture.is_some() {
+            let mut parameters = HashSet::new();
+            for input in &closure.inputs {
+                pattern_names(input, &mut parameters);
+            }
+            let mut copies = Scope::new();
+            for captured in free_names(&closure.body) {
+                if parameters.contains(&scope_key(&captured))
+                    || copies.contains_key(&scope_key(&captured))
+                {
+                    continue;
+                }
+                if let Some(Root::Var(var)) = self.resolve(&captured) {
+                    let span = captured.span();
+                    let copy = self.read(var_place(var, span), span, stmts);
+                    copies.insert(scope_key(&captured), Binding::Local(Root::Value(copy)));
+                }
+            }
+            scopes.push(copies);
+        }
+        let closure = Rc::new(ClosureDef {
+            closure: closure.clone(),
+            scopes,
+        });
+        self.scopes
+            .last_mut()
+            .expect("a scope is open")
+            .insert(scope_key(name), Binding::Closure(closure));
+        Ok(())
+    }
+
+    /// A call of a closure bound by `let`, inlined: its value (`None` for `()`). `Ok(None)`
+    /// when the callee is not such a closure.
+    pub(super) fn closure_call(
+        &mut self,
+        call: &syn::ExprCall,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Option<Option<Operand>>> {
+        let Expr::Path(path) = strip(&call.func) else {
+            return Ok(None);
+        };
+        let Some(name) = path.path.get_ident() else {
+            return Ok(None);
+        };
+        let Some(Binding::Closure(closure)) = self.binding(name).cloned() else {
+            return Ok(None);
+        };
+        if closure.closure.inputs.len() != call.args.len() {
+            return not_yet(call, "a closure called with another number of arguments");
+        }
+        // The arguments are evaluated where the call is, before the body runs.
+        let args = call
+            .args
+            .iter()
+            .map(|arg| self.operand(arg, stmts))
+            .collect::<Lowered<Vec<_>>>()?;
+        let here = std::mem::replace(&mut self.scopes, closure.scopes.clone());
+        self.scopes.push(Scope::new());
+        let value = self.inlined_body(&closure.closure, args, stmts);
+        self.scopes = here;
+        value.map(Some)
+    }
+
+    fn inlined_body(
+        &mut self,
+        closure: &ExprClosure,
+        args: Vec<Operand>,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Option<Operand>> {
+        for (input, arg) in closure.inputs.iter().zip(args) {
+            self.bind_closure_input(input, arg, false, stmts)?;
+        }
+        self.value_of(&closure.body, stmts)
+    }
+}
+
+/// The names a pattern binds.
+fn pattern_names(pat: &syn::Pat, names: &mut HashSet<String>) {
+    struct Names<'n>(&'n mut HashSet<String>);
+    impl<'ast> syn::visit::Visit<'ast> for Names<'_> {
+        fn visit_pat_ident(&mut self, binding: &'ast syn::PatIdent) {
+            self.0.insert(scope_key(&binding.ident));
+            syn::visit::visit_pat_ident(self, binding);
+        }
+    }
+    syn::visit::Visit::visit_pat(&mut Names(names), pat);
+}
+
+/// The single-name paths an expression reads (the names a closure body may capture).
+fn free_names(body: &Expr) -> Vec<Ident> {
+    struct Paths(Vec<Ident>);
+    impl<'ast> syn::visit::Visit<'ast> for Paths {
+        fn visit_expr_path(&mut self, path: &'ast syn::ExprPath) {
+            if let Some(name) = path.path.get_ident() {
+                self.0.push(name.clone());
+            }
+        }
+    }
+    let mut paths = Paths(Vec::new());
+    syn::visit::Visit::visit_expr(&mut paths, body);
+    paths.0
+}
+
+/// A closure's name used other than called (passed, returned, stored): not taken.
+pub(super) fn closure_used_as_a_value<T>(name: &impl Spanned) -> Lowered<T> {
+    not_yet(name, "closures used other than called by name")
+}
