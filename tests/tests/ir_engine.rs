@@ -690,6 +690,49 @@ fn closures_called_by_name() {
     }
 }
 
+const OFFSET: f64 = 0.5;
+
+/// A `const` declared in a loop body, declared at the top of the derivative code.
+#[forward]
+#[reverse]
+fn item_in_a_loop(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        const WEIGHT: f64 = 1.5;
+        s += x[i] * x[i] * WEIGHT;
+    }
+    s * OFFSET
+}
+
+/// A loop body's `const` named like the module's `OFFSET`, which the code after the loop
+/// reads: declared at the top of the derivative code, it would be what `OFFSET` means there
+/// too, so the IR engine leaves the function to the previous one.
+#[forward]
+#[reverse]
+fn item_shadowing_in_a_loop(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        const OFFSET: f64 = 2.0;
+        s += x[i] * OFFSET;
+    }
+    s * OFFSET
+}
+
+#[test]
+fn items_in_loop_bodies() {
+    on_ir_engine!(item_in_a_loop);
+    #[cfg(feature = "ir-engine")]
+    assert_ne!(item_shadowing_in_a_loop::__AD_ENGINE, "ir");
+    common::check_gradient(3, item_in_a_loop, item_in_a_loop_jvp, item_in_a_loop_vjp);
+    common::check_gradient(
+        3,
+        item_shadowing_in_a_loop,
+        item_shadowing_in_a_loop_jvp,
+        item_shadowing_in_a_loop_vjp,
+    );
+    approx::assert_relative_eq!(item_shadowing_in_a_loop(&[1.0, 2.0]), 3.0);
+}
+
 /// Iterator chains that end in a reduction, lowered to the loops they run: `sum` of the
 /// elements and of a `map`, a `filter` whose closure borrows, a `fold` over `enumerate`, a
 /// `product`, `collect` of a `zip`, and a `sum` whose type comes from the `let`. (A chain over

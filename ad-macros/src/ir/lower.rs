@@ -52,7 +52,12 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         user_values: HashMap::new(),
         float: function.float,
         items: Vec::new(),
-        top_level_items: Vec::new(),
+        hoisted_items: Vec::new(),
+        body_names: {
+            let mut counts = HashMap::new();
+            count_names(function.body.to_token_stream(), &mut counts);
+            counts
+        },
         user_types: crate::user_types::UserTypes::of(function).with_built_types(&function.body),
     };
     let mut params = Vec::new();
@@ -94,7 +99,7 @@ pub fn lower(function: &Function) -> Lowered<Body> {
             }
             lowering.items.push(item.clone());
             lowering
-                .top_level_items
+                .hoisted_items
                 .push(stmt as *const syn::Stmt as usize);
         }
     }
@@ -153,9 +158,12 @@ struct Lowering {
     user_values: HashMap<Root, syn::Path>,
     /// The function's float type, which types written in the body name.
     float: crate::ast::FloatType,
-    /// The items of the function's top-level block, and the addresses of their statements.
+    /// How many times each name occurs in the body's tokens.
+    body_names: HashMap<String, usize>,
+    /// The items of the body, its own and its nested blocks' (declared at the top of the
+    /// derivative code), and the addresses of their statements.
     items: Vec<syn::Item>,
-    top_level_items: Vec<usize>,
+    hoisted_items: Vec<usize>,
     /// The derived types of the `#[grad]` parameters, whose values the body may build.
     user_types: crate::user_types::UserTypes,
 }
@@ -197,6 +205,58 @@ impl Lowering {
         self.scopes.iter().rev().find_map(|scope| scope.get(&key))
     }
 
+    /// The items of a nested block (`const`s, helper `fn`s, `use`s), visible in all of it:
+    /// their names resolve to them there, and the derivative code declares them at its top,
+    /// beside the body's own (items capture nothing of the block). Declared there, an item
+    /// would also be what its name means outside the block (a `const SHIFT` of a loop body
+    /// would shadow the module's `SHIFT` after the loop), so an item whose name the body
+    /// writes outside its block, or that another block's item has, is not taken.
+    fn hoist_items(&mut self, stmts: &[syn::Stmt]) -> Lowered<()> {
+        let mut in_block = None;
+        for stmt in stmts {
+            let syn::Stmt::Item(item) = stmt else {
+                continue;
+            };
+            let address = stmt as *const syn::Stmt as usize;
+            if self.hoisted_items.contains(&address) {
+                continue;
+            }
+            let names = item_names(item)?;
+            let in_block = in_block.get_or_insert_with(|| {
+                let mut counts = HashMap::new();
+                count_names(quote::quote!(#(#stmts)*), &mut counts);
+                counts
+            });
+            if names
+                .iter()
+                .any(|name| self.body_names.get(name) != in_block.get(name))
+            {
+                return not_yet(
+                    item,
+                    "items in nested blocks named like a name outside them",
+                );
+            }
+            let declared: Vec<String> = self
+                .items
+                .iter()
+                .filter_map(|item| item_names(item).ok())
+                .flatten()
+                .collect();
+            if names.iter().any(|name| declared.contains(name)) {
+                return not_yet(item, "items of one name in two blocks");
+            }
+            for name in names {
+                self.scopes
+                    .last_mut()
+                    .expect("a scope is open")
+                    .insert(name, Binding::Item);
+            }
+            self.items.push(item.clone());
+            self.hoisted_items.push(address);
+        }
+        Ok(())
+    }
+
     /// Notes that the code gives `expr` the type `ty`.
     fn expect(&mut self, expr: &Expr, ty: &syn::Type) {
         let expr = strip(expr);
@@ -227,6 +287,7 @@ impl Lowering {
     /// `continue`, `return`), the rest is guarded by the flag that exit sets. With
     /// `tail_returns`, the tail expression is the function's value.
     fn statements(&mut self, stmts_in: &[syn::Stmt], tail_returns: bool) -> Lowered<Block> {
+        self.hoist_items(stmts_in)?;
         let mut stmts = Vec::new();
         let mut result = None;
         let count = stmts_in.len();
@@ -245,9 +306,9 @@ impl Lowering {
                 }
                 syn::Stmt::Item(_)
                     if self
-                        .top_level_items
+                        .hoisted_items
                         .contains(&(stmt as *const syn::Stmt as usize)) => {}
-                syn::Stmt::Item(item) => return not_yet(item, "items in nested blocks"),
+                syn::Stmt::Item(item) => return not_yet(item, "this item in the body"),
                 syn::Stmt::Macro(mac) => return not_yet(mac, "macros"),
             }
             let rest = &stmts_in[index + 1..];
@@ -1284,6 +1345,19 @@ fn compound_op(op: &syn::BinOp) -> Option<BinaryOp> {
         syn::BinOp::RemAssign(_) => BinaryOp::Rem,
         _ => return None,
     })
+}
+
+/// Counts the identifiers of `tokens`, by the name a scope knows them by.
+fn count_names(tokens: proc_macro2::TokenStream, counts: &mut HashMap<String, usize>) {
+    for tree in tokens {
+        match tree {
+            proc_macro2::TokenTree::Ident(ident) => {
+                *counts.entry(scope_key(&ident)).or_default() += 1;
+            }
+            proc_macro2::TokenTree::Group(group) => count_names(group.stream(), counts),
+            _ => {}
+        }
+    }
 }
 
 /// The name a scope knows an identifier by: `r#y` is `y`.
