@@ -690,6 +690,32 @@ fn closures_called_by_name() {
     }
 }
 
+/// Ranges with adapters, run as written: `.rev()`, `.step_by(..)`, and the two chained.
+#[forward]
+#[reverse]
+fn stepped_ranges(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut s = 0.0;
+    for i in (0..n).rev() {
+        s = s * 0.5 + x[i];
+    }
+    for j in (1..n).step_by(2) {
+        s += x[j] * x[j - 1];
+    }
+    for k in (0..n).rev().step_by(2) {
+        s -= x[k] * s * 0.25;
+    }
+    s
+}
+
+#[test]
+fn ranges_with_adapters() {
+    on_ir_engine!(stepped_ranges);
+    for n in [1, 2, 5] {
+        common::check_gradient(n, stepped_ranges, stepped_ranges_jvp, stepped_ranges_vjp);
+    }
+}
+
 const OFFSET: f64 = 0.5;
 
 /// A `const` declared in a loop body, declared at the top of the derivative code.

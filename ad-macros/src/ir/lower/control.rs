@@ -686,8 +686,10 @@ impl Lowering {
         // A range is iterated as it is; a container (`&v`, `v.iter()`, `.copied()`,
         // `.enumerate()`, `.zip(..)`) by its indices, its elements read (or borrowed) from
         // it, so their adjoints go to the container's shadow.
+        let stepped = self.range_adapters(&for_loop.expr, stmts)?;
         let (range, items) = match strip(&for_loop.expr) {
             Expr::Range(_) => (self.operand(&for_loop.expr, stmts)?, None),
+            _ if stepped.is_some() => (stepped.expect("a range iterator"), None),
             other => {
                 let Some(items) = self.items(other) else {
                     return not_yet(&for_loop.expr, "`for` over this iterator");
@@ -749,6 +751,47 @@ impl Lowering {
             span,
         });
         Ok(())
+    }
+
+    /// A range with `.rev()`, `.step_by(n)`, `.skip(n)` and `.take(n)` (`(0..n).rev()`): an
+    /// iterator of data, which the loop runs as written (the backward sweep keeps its trip
+    /// count and each index). `None` for anything else.
+    fn range_adapters(&mut self, expr: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Option<Operand>> {
+        let Expr::MethodCall(call) = strip(expr) else {
+            return Ok(None);
+        };
+        let method = call.method.to_string();
+        let adapter = matches!(
+            (method.as_str(), call.args.len()),
+            ("rev", 0) | ("step_by" | "skip" | "take", 1)
+        );
+        if !adapter || call.turbofish.is_some() {
+            return Ok(None);
+        }
+        let receiver = match strip(&call.receiver) {
+            Expr::Range(_) => self.operand(&call.receiver, stmts)?,
+            inner => match self.range_adapters(inner, stmts)? {
+                Some(iterator) => iterator,
+                None => return Ok(None),
+            },
+        };
+        let args = call
+            .args
+            .iter()
+            .map(|arg| self.operand(arg, stmts))
+            .collect::<Lowered<Vec<_>>>()?;
+        let span = call.span();
+        let iterator = self.new_value(None, span);
+        stmts.push(Stmt::Let(Let {
+            value: iterator,
+            rvalue: Rvalue::DataMethod {
+                receiver,
+                method: call.method.clone(),
+                args,
+            },
+            span,
+        }));
+        Ok(Some(Operand::Value(iterator)))
     }
 
     /// The range of indices a loop over `items` runs: up to the shortest source's length.
