@@ -876,6 +876,25 @@ mod beyond_the_previous_engine {
         );
     }
 
+    /// Patterns in `let`: a tuple matched through a reference binds references to its parts, as
+    /// in Rust (`*a`), `&(d, _)` reads through one, and `let _ = e;` evaluates `e`.
+    #[forward]
+    #[reverse]
+    fn let_patterns(x: f64, y: f64) -> f64 {
+        let pair = (x * y, y.sin());
+        let (a, b) = &pair;
+        let c = *a * *b + a * b;
+        let _ = c * 2.0;
+        let &(d, _) = &pair;
+        c + d * *b
+    }
+
+    #[test]
+    fn patterns_in_let() {
+        on_ir_engine!(let_patterns);
+        check2(let_patterns, let_patterns_jvp, let_patterns_vjp, POINTS);
+    }
+
     #[test]
     fn to_vec_of_an_array() {
         on_ir_engine!(array_copied);

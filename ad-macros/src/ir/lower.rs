@@ -257,6 +257,15 @@ impl Lowering {
         Ok(())
     }
 
+    /// Whether a pattern's path names a derived struct itself (not an enum's variant).
+    fn names_struct(&self, qself: Option<&syn::QSelf>, path: &syn::Path) -> bool {
+        qself.is_none()
+            && self
+                .user_types
+                .type_named(path)
+                .is_some_and(|known| known.segments.len() == path.segments.len())
+    }
+
     /// Notes that the code gives `expr` the type `ty`.
     fn expect(&mut self, expr: &Expr, ty: &syn::Type) {
         let expr = strip(expr);
@@ -352,7 +361,17 @@ impl Lowering {
             Pat::Type(typed) => (&*typed.pat, Some(&typed.ty)),
             other => (other, None),
         };
-        if let Pat::Tuple(_) = pat {
+        if let Pat::Wild(_) = pat {
+            // `let _ = e;` evaluates `e` for what it does, and keeps nothing.
+            if let Some(init) = &local.init {
+                if init.diverge.is_some() {
+                    return not_yet(local, "`let ... else`");
+                }
+                self.value_of(&init.expr, stmts)?;
+            }
+            return Ok(());
+        }
+        if let Pat::Tuple(_) | Pat::Struct(_) | Pat::TupleStruct(_) | Pat::Reference(_) = pat {
             let Some(init) = &local.init else {
                 return not_yet(local, "`let` without a value");
             };
@@ -481,9 +500,25 @@ impl Lowering {
         known.known.then_some(ty)
     }
 
-    /// Binds the names of a tuple pattern to the parts of `place`, read into values (or
-    /// copied into variables for `mut` names).
+    /// Binds the names of a pattern (a tuple's, a derived struct's, `&p`) to the parts of
+    /// `place`, read into values (or copied into variables for `mut` names).
     fn destructure(&mut self, pat: &Pat, place: Place, stmts: &mut Vec<Stmt>) -> Lowered<()> {
+        self.destructure_in(pat, place, false, stmts)
+    }
+
+    /// [`Lowering::destructure`]; `borrowed` when the pattern matches through a reference
+    /// (`let (a, b) = &pair;`), where a name binds a reference to its part, as in Rust.
+    fn destructure_in(
+        &mut self,
+        pat: &Pat,
+        place: Place,
+        borrowed: bool,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<()> {
+        // A tuple or struct pattern matched against a reference binds by reference.
+        let parts_borrowed = borrowed
+            || (place.projections.is_empty()
+                && matches!(place.root, Root::Value(value) if self.references.contains(&value)));
         match pat {
             Pat::Tuple(tuple) => {
                 if tuple
@@ -501,19 +536,67 @@ impl Lowering {
                             span: element.span(),
                         })));
                     part.span = element.span();
-                    self.destructure(element, part, stmts)?;
+                    self.destructure_in(element, part, parts_borrowed, stmts)?;
                 }
                 Ok(())
             }
-            Pat::Paren(paren) => self.destructure(&paren.pat, place, stmts),
-            Pat::Type(typed) => self.destructure(&typed.pat, place, stmts),
+            Pat::Paren(paren) => self.destructure_in(&paren.pat, place, borrowed, stmts),
+            Pat::Type(typed) => self.destructure_in(&typed.pat, place, borrowed, stmts),
+            // A derived struct's fields (`let P { x, y: b } = &p;`), by name or position.
+            Pat::Struct(structure)
+                if self.names_struct(structure.qself.as_ref(), &structure.path) =>
+            {
+                for field in &structure.fields {
+                    let mut part = place.clone();
+                    part.projections
+                        .push(Projection::Field(field.member.clone()));
+                    part.span = field.span();
+                    self.destructure_in(&field.pat, part, parts_borrowed, stmts)?;
+                }
+                Ok(())
+            }
+            Pat::TupleStruct(tuple)
+                if self.names_struct(tuple.qself.as_ref(), &tuple.path)
+                    && !tuple
+                        .elems
+                        .iter()
+                        .any(|element| matches!(element, Pat::Rest(_))) =>
+            {
+                for (index, element) in tuple.elems.iter().enumerate() {
+                    let mut part = place.clone();
+                    part.projections
+                        .push(Projection::Field(syn::Member::Unnamed(syn::Index {
+                            index: index as u32,
+                            span: element.span(),
+                        })));
+                    part.span = element.span();
+                    self.destructure_in(element, part, parts_borrowed, stmts)?;
+                }
+                Ok(())
+            }
             Pat::Reference(reference) if reference.mutability.is_none() => {
                 let mut referent = place;
                 referent.projections.push(Projection::Deref);
                 referent.span = reference.span();
-                self.destructure(&reference.pat, referent, stmts)
+                self.destructure_in(&reference.pat, referent, false, stmts)
             }
             Pat::Wild(_) => Ok(()),
+            Pat::Ident(binding)
+                if borrowed
+                    && binding.by_ref.is_none()
+                    && binding.subpat.is_none()
+                    && binding.mutability.is_none() =>
+            {
+                let value = self.new_value(Some(binding.ident.clone()), binding.ident.span());
+                self.references.insert(value);
+                stmts.push(Stmt::Let(Let {
+                    value,
+                    rvalue: Rvalue::Ref(Operand::Place(place)),
+                    span: binding.ident.span(),
+                }));
+                self.bind(&binding.ident, Root::Value(value));
+                Ok(())
+            }
             Pat::Ident(binding) if binding.by_ref.is_none() && binding.subpat.is_none() => {
                 let span = binding.ident.span();
                 let read = self.read(place, span, stmts);
