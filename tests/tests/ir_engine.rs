@@ -716,6 +716,35 @@ fn ranges_with_adapters() {
     }
 }
 
+/// A `move` closure with a macro in its body: what it captures is hidden in the macro's
+/// tokens, so the IR engine leaves it to the previous engine (it read `k` as changed after the
+/// closure was written; found by review).
+#[forward]
+#[reverse]
+fn move_closure_with_a_macro(x: &[f64]) -> f64 {
+    let mut k = x[0];
+    let f = move |t: f64| {
+        let v = vec![t * k; 2];
+        v[0] + v[1]
+    };
+    k = k * 3.0 + x[2];
+    f(x[1]) + k
+}
+
+#[test]
+fn move_closures_with_macros() {
+    #[cfg(feature = "ir-engine")]
+    assert_ne!(move_closure_with_a_macro::__AD_ENGINE, "ir");
+    approx::assert_relative_eq!(move_closure_with_a_macro(&[0.5, 2.0, 1.0]), 4.5);
+    check_slice_function_at_random_points(
+        move_closure_with_a_macro,
+        move_closure_with_a_macro_jvp,
+        move_closure_with_a_macro_vjp,
+        3,
+        5,
+    );
+}
+
 const OFFSET: f64 = 0.5;
 
 /// A `const` declared in a loop body, declared at the top of the derivative code.
@@ -893,6 +922,39 @@ mod beyond_the_previous_engine {
     fn patterns_in_let() {
         on_ir_engine!(let_patterns);
         check2(let_patterns, let_patterns_jvp, let_patterns_vjp, POINTS);
+    }
+
+    /// A `filter` whose closure takes apart an `enumerate` or `zip` item through the
+    /// reference it gets: its names bind references (`*i`, `**p`), as in Rust (was a compile
+    /// error inside generated code; found by review).
+    #[forward]
+    #[reverse]
+    fn filters_of_pairs(x: &[f64]) -> f64 {
+        let even: f64 = x
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i % 2 == 0)
+            .map(|(_, v)| v * v)
+            .sum();
+        let larger: f64 = x
+            .iter()
+            .zip(x.iter())
+            .filter(|(p, q)| **p > **q * 0.5)
+            .map(|(p, q)| p * q)
+            .sum();
+        even + larger
+    }
+
+    #[test]
+    fn filters_taking_pairs_apart() {
+        on_ir_engine!(filters_of_pairs);
+        check_slice_function_at_random_points(
+            filters_of_pairs,
+            filters_of_pairs_jvp,
+            filters_of_pairs_vjp,
+            4,
+            5,
+        );
     }
 
     #[test]

@@ -54,8 +54,13 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         items: Vec::new(),
         hoisted_items: Vec::new(),
         body_names: {
+            // The parameters' names count as written outside every nested block: an item
+            // declared at the top of the derivative code would be what they mean there.
             let mut counts = HashMap::new();
             count_names(function.body.to_token_stream(), &mut counts);
+            for param in &function.params {
+                *counts.entry(scope_key(&param.name)).or_default() += 1;
+            }
             counts
         },
         user_types: crate::user_types::UserTypes::of(function).with_built_types(&function.body),
@@ -209,8 +214,9 @@ impl Lowering {
     /// their names resolve to them there, and the derivative code declares them at its top,
     /// beside the body's own (items capture nothing of the block). Declared there, an item
     /// would also be what its name means outside the block (a `const SHIFT` of a loop body
-    /// would shadow the module's `SHIFT` after the loop), so an item whose name the body
-    /// writes outside its block, or that another block's item has, is not taken.
+    /// would shadow the module's `SHIFT` after the loop, a `const w` the parameter `w`), so an
+    /// item whose name the body writes outside its block, a parameter has, or another block's
+    /// item has, is not taken.
     fn hoist_items(&mut self, stmts: &[syn::Stmt]) -> Lowered<()> {
         let mut in_block = None;
         for stmt in stmts {
