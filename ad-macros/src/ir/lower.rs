@@ -263,6 +263,28 @@ impl Lowering {
         Ok(())
     }
 
+    /// A new value defined by `rvalue` (noted as a reference when it is one).
+    fn define(&mut self, rvalue: Rvalue, span: Span, stmts: &mut Vec<Stmt>) -> Value {
+        let value = self.new_value(None, span);
+        if matches!(rvalue, Rvalue::Ref(_)) {
+            self.references.insert(value);
+        }
+        stmts.push(Stmt::Let(Let {
+            value,
+            rvalue,
+            span,
+        }));
+        value
+    }
+
+    /// An operand as a value: itself if it is one, else a copy of it bound to a new one.
+    fn as_value(&mut self, operand: Operand, span: Span, stmts: &mut Vec<Stmt>) -> Value {
+        match operand {
+            Operand::Value(value) => value,
+            other => self.define(Rvalue::Use(other), span, stmts),
+        }
+    }
+
     /// Whether a pattern's path names a derived struct itself (not an enum's variant).
     fn names_struct(&self, qself: Option<&syn::QSelf>, path: &syn::Path) -> bool {
         qself.is_none()
@@ -385,18 +407,7 @@ impl Lowering {
                 return not_yet(local, "`let ... else`");
             }
             let operand = self.operand(&init.expr, stmts)?;
-            let whole = match operand {
-                Operand::Value(value) => value,
-                other => {
-                    let value = self.new_value(None, local.span());
-                    stmts.push(Stmt::Let(Let {
-                        value,
-                        rvalue: Rvalue::Use(other),
-                        span: local.span(),
-                    }));
-                    value
-                }
-            };
+            let whole = self.as_value(operand, local.span(), stmts);
             let place = Place {
                 root: Root::Value(whole),
                 projections: Vec::new(),
@@ -534,17 +545,7 @@ impl Lowering {
                 {
                     return not_yet(pat, "`..` in tuple patterns");
                 }
-                for (index, element) in tuple.elems.iter().enumerate() {
-                    let mut part = place.clone();
-                    part.projections
-                        .push(Projection::Field(syn::Member::Unnamed(syn::Index {
-                            index: index as u32,
-                            span: element.span(),
-                        })));
-                    part.span = element.span();
-                    self.destructure_in(element, part, parts_borrowed, stmts)?;
-                }
-                Ok(())
+                self.destructure_positions(&tuple.elems, place, parts_borrowed, stmts)
             }
             Pat::Paren(paren) => self.destructure_in(&paren.pat, place, borrowed, stmts),
             Pat::Type(typed) => self.destructure_in(&typed.pat, place, borrowed, stmts),
@@ -568,17 +569,7 @@ impl Lowering {
                         .iter()
                         .any(|element| matches!(element, Pat::Rest(_))) =>
             {
-                for (index, element) in tuple.elems.iter().enumerate() {
-                    let mut part = place.clone();
-                    part.projections
-                        .push(Projection::Field(syn::Member::Unnamed(syn::Index {
-                            index: index as u32,
-                            span: element.span(),
-                        })));
-                    part.span = element.span();
-                    self.destructure_in(element, part, parts_borrowed, stmts)?;
-                }
-                Ok(())
+                self.destructure_positions(&tuple.elems, place, parts_borrowed, stmts)
             }
             Pat::Reference(reference) if reference.mutability.is_none() => {
                 let mut referent = place;
@@ -626,6 +617,27 @@ impl Lowering {
             }
             other => not_yet(other, "this pattern"),
         }
+    }
+
+    /// The parts of a tuple or tuple struct pattern, matched with `place`'s fields `0`, `1`, ..
+    fn destructure_positions<'p>(
+        &mut self,
+        elements: impl IntoIterator<Item = &'p Pat>,
+        place: Place,
+        borrowed: bool,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<()> {
+        for (index, element) in elements.into_iter().enumerate() {
+            let mut part = place.clone();
+            part.projections
+                .push(Projection::Field(syn::Member::Unnamed(syn::Index {
+                    index: index as u32,
+                    span: element.span(),
+                })));
+            part.span = element.span();
+            self.destructure_in(element, part, borrowed, stmts)?;
+        }
+        Ok(())
     }
 
     /// An expression evaluated for its effect.
@@ -986,15 +998,7 @@ impl Lowering {
             },
             _ => None,
         };
-        let value = self.new_value(None, span);
-        if matches!(rvalue, Rvalue::Ref(_)) {
-            self.references.insert(value);
-        }
-        stmts.push(Stmt::Let(Let {
-            value,
-            rvalue,
-            span,
-        }));
+        let value = self.define(rvalue, span, stmts);
         if let Some(type_path) = built {
             self.user_values.insert(Root::Value(value), type_path);
         }
@@ -1296,18 +1300,7 @@ impl Lowering {
     /// each part of it is written to its place, left to right.
     fn assign_parts(&mut self, left: &Expr, right: Operand, stmts: &mut Vec<Stmt>) -> Lowered<()> {
         let span = left.span();
-        let whole = match right {
-            Operand::Value(value) => value,
-            other => {
-                let value = self.new_value(None, span);
-                stmts.push(Stmt::Let(Let {
-                    value,
-                    rvalue: Rvalue::Use(other),
-                    span,
-                }));
-                value
-            }
-        };
+        let whole = self.as_value(right, span, stmts);
         let Expr::Tuple(tuple) = left else {
             let place = self.assigned_place(left, stmts)?;
             stmts.push(Stmt::Assign {

@@ -346,37 +346,26 @@ impl Lowering {
             // by `let` cannot be moved out of its binding, which the code after the exit (run
             // when the flags say the function goes on) may still read: it is copied.
             if let Expr::Path(path) = strip(value) {
-                if let Some(Root::Value(returned)) =
-                    path.path.get_ident().and_then(|name| self.resolve(name))
-                {
-                    let copied = self.new_value(None, span);
+                let returned = match path.path.get_ident().and_then(|name| self.resolve(name)) {
+                    Some(Root::Value(returned)) => Some(Rvalue::Duplicate {
+                        receiver: Operand::Value(returned),
+                        method: Ident::new("clone", span),
+                    }),
+                    Some(Root::Var(var)) => {
+                        Some(Rvalue::Take(Operand::Place(var_place(var, span))))
+                    }
+                    None => None,
+                };
+                if let Some(rvalue) = returned {
+                    let moved = self.new_value(None, span);
                     stmts.push(Stmt::Let(Let {
-                        value: copied,
-                        rvalue: Rvalue::Duplicate {
-                            receiver: Operand::Value(returned),
-                            method: Ident::new("clone", span),
-                        },
+                        value: moved,
+                        rvalue,
                         span,
                     }));
                     stmts.push(Stmt::Assign {
                         place: var_place(exit.value, span),
-                        operand: Operand::Value(copied),
-                        span,
-                    });
-                    return self.finish_return(exit, span, stmts);
-                }
-                if let Some(Root::Var(var)) =
-                    path.path.get_ident().and_then(|name| self.resolve(name))
-                {
-                    let taken = self.new_value(None, span);
-                    stmts.push(Stmt::Let(Let {
-                        value: taken,
-                        rvalue: Rvalue::Take(Operand::Place(var_place(var, span))),
-                        span,
-                    }));
-                    stmts.push(Stmt::Assign {
-                        place: var_place(exit.value, span),
-                        operand: Operand::Value(taken),
+                        operand: Operand::Value(moved),
                         span,
                     });
                     return self.finish_return(exit, span, stmts);

@@ -225,16 +225,7 @@ impl Lowering {
                 Rvalue::Tuple(vec![Operand::Value(left), Operand::Value(right)])
             }
         };
-        let value = self.new_value(None, span);
-        if matches!(rvalue, Rvalue::Ref(_)) {
-            self.references.insert(value);
-        }
-        stmts.push(Stmt::Let(Let {
-            value,
-            rvalue,
-            span,
-        }));
-        value
+        self.define(rvalue, span, stmts)
     }
 
     /// The stages from `item` on, then the reduction's step, as statements of the loop body
@@ -340,31 +331,14 @@ impl Lowering {
         stmts: &mut Vec<Stmt>,
     ) -> Lowered<()> {
         let span = pat.span();
-        let value = match item {
-            Operand::Value(value) => value,
-            other => {
-                let value = self.new_value(None, span);
-                stmts.push(Stmt::Let(Let {
-                    value,
-                    rvalue: Rvalue::Use(other),
-                    span,
-                }));
-                value
-            }
-        };
+        let value = self.as_value(item, span, stmts);
         let value = if borrowed {
-            let reference = self.new_value(None, span);
-            self.references.insert(reference);
-            stmts.push(Stmt::Let(Let {
-                value: reference,
-                rvalue: Rvalue::Ref(Operand::Place(Place {
-                    root: Root::Value(value),
-                    projections: Vec::new(),
-                    span,
-                })),
+            let whole = Place {
+                root: Root::Value(value),
+                projections: Vec::new(),
                 span,
-            }));
-            reference
+            };
+            self.define(Rvalue::Ref(Operand::Place(whole)), span, stmts)
         } else {
             value
         };
