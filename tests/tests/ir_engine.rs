@@ -877,8 +877,8 @@ mod beyond_the_previous_engine {
         copied[0] * copied[1] + pair[1]
     }
 
-    /// Iterator chains over a range, with a `filter` on the index, and as the tail of the
-    /// function (whose result type is the `sum`'s).
+    /// Iterator chains over a range, with a `filter` on the index, of integers, and as the
+    /// tail of the function (whose result type is the `sum`'s).
     #[forward]
     #[reverse]
     fn chains_over_ranges(x: &[f64], k: f64) -> f64 {
@@ -887,7 +887,9 @@ mod beyond_the_previous_engine {
             .filter(|i| i % 2 == 1)
             .map(|i| x[i - 1] * x[i])
             .sum::<f64>();
-        let w = [p, q];
+        // A sum of integers starts from 0 (`ir::ReductionStart` for `usize`).
+        let m = (0..x.len()).map(|i| i * 2).sum::<usize>();
+        let w = [p, q * m as f64];
         w.iter().map(|v| v * v).sum()
     }
 

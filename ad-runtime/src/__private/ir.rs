@@ -913,6 +913,47 @@ mod tests {
     }
 
     #[test]
+    fn zeros_kept_only_where_the_value_shapes_them() {
+        // A float's zero is made, not kept: nothing is pushed.
+        let mut floats: Stack<f64> = Stack::new();
+        floats.keep_zero(0.0);
+        assert!(floats.current.is_empty() && floats.chunks.is_empty());
+        assert_eq!(floats.zero_back().to_bits(), 0.0_f64.to_bits());
+        // A `Vec`'s zero has the value's length: kept, and given back last first.
+        let mut vectors: Stack<Vec<f64>> = Stack::new();
+        vectors.reserve_zeros(2);
+        vectors.keep_zero(vec![0.0; 3]);
+        vectors.keep_zero(vec![0.0; 1]);
+        assert_eq!(vectors.zero_back().len(), 1);
+        assert_eq!(vectors.zero_back().len(), 3);
+    }
+
+    #[test]
+    fn sums_and_products_start_as_std_does() {
+        assert_eq!(sum_start::<f64>().to_bits(), (-0.0_f64).to_bits());
+        assert_eq!(product_start::<f32>(), 1.0);
+        assert_eq!(sum_start::<usize>(), 0);
+        assert_eq!(product_start::<i32>(), 1);
+        // Adding to the start gives the first element exactly, as `Iterator::sum` does.
+        let empty: [f64; 0] = [];
+        assert_eq!(
+            sum_start::<f64>().to_bits(),
+            empty.iter().sum::<f64>().to_bits()
+        );
+        assert_eq!((sum_start::<f64>() + -0.0).to_bits(), (-0.0_f64).to_bits());
+    }
+
+    #[test]
+    fn exact_zero_leaves_what_is_added_unchanged() {
+        use crate::adjoint::Adjoint;
+        let mut overwritten = 2.5_f64;
+        assert_eq!(vacate(&mut overwritten), 2.5);
+        assert_eq!((overwritten + -0.0_f64).to_bits(), (-0.0_f64).to_bits());
+        assert_eq!((overwritten + 1.5).to_bits(), 1.5_f64.to_bits());
+        assert_eq!(<Vec<f64> as Adjoint>::exact_zero(), Vec::<f64>::new());
+    }
+
+    #[test]
     fn stack_gives_back_last_first_across_chunks() {
         // Pushes past the inline entries and several chunks, with reservations that open a
         // chunk early, as a loop nest's forward sweep does; the pops see the reverse order.

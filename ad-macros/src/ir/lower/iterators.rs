@@ -22,6 +22,14 @@ enum Reduction<'e> {
     Collect,
 }
 
+/// Where the items a chain's stages give go: the reduction, its accumulator, and the span of
+/// the call that reduces.
+struct Target<'r, 'e> {
+    reduction: &'r Reduction<'e>,
+    accumulator: Var,
+    span: Span,
+}
+
 enum Stage<'e> {
     Map(&'e ExprClosure),
     Filter(&'e ExprClosure),
@@ -83,9 +91,16 @@ impl Lowering {
         // The accumulator, declared before the loop.
         let (accumulator, start) = match &reduction {
             Reduction::Arithmetic(_, start) => {
-                let ty = written.and_then(|ty| self.annotation(ty));
+                // The runtime starts sums and products of floats and integers
+                // (`ir::ReductionStart`); of another type, the chain is not taken.
+                let ty = written
+                    .filter(|ty| names_a_number(ty))
+                    .and_then(|ty| self.annotation(ty));
                 let Some(ty) = ty else {
-                    return not_yet(call, "a `sum` or `product` whose type is not written");
+                    return not_yet(
+                        call,
+                        "a `sum` or `product` of a type not written as a number",
+                    );
                 };
                 let var = self.new_var(&call.method);
                 self.vars[var.0 as usize].ty = Some(ty);
@@ -139,14 +154,12 @@ impl Lowering {
             Some(items) => self.item_value(items, binding, borrowed, span, &mut body),
             None => binding,
         };
-        self.stages(
-            &stages,
-            Operand::Value(item),
-            &reduction,
+        let target = Target {
+            reduction: &reduction,
             accumulator,
             span,
-            &mut body,
-        )?;
+        };
+        self.stages(&stages, Operand::Value(item), &target, &mut body)?;
         stmts.push(Stmt::For {
             binding,
             range,
@@ -234,13 +247,11 @@ impl Lowering {
         &mut self,
         stages: &[Stage],
         item: Operand,
-        reduction: &Reduction,
-        accumulator: Var,
-        span: Span,
+        target: &Target,
         stmts: &mut Vec<Stmt>,
     ) -> Lowered<()> {
         let Some((stage, rest)) = stages.split_first() else {
-            return self.reduce(item, reduction, accumulator, span, stmts);
+            return self.reduce(item, target, stmts);
         };
         match stage {
             Stage::Map(closure) => {
@@ -248,7 +259,7 @@ impl Lowering {
                     this.bind_closure_input(&closure.inputs[0], item, false, stmts)?;
                     this.operand(&closure.body, stmts)
                 })?;
-                self.stages(rest, mapped, reduction, accumulator, span, stmts)
+                self.stages(rest, mapped, target, stmts)
             }
             Stage::Filter(closure) => {
                 let kept = self.scoped(|this| {
@@ -256,7 +267,7 @@ impl Lowering {
                     this.operand(&closure.body, stmts)
                 })?;
                 let mut then = Vec::new();
-                self.stages(rest, item, reduction, accumulator, span, &mut then)?;
+                self.stages(rest, item, target, &mut then)?;
                 stmts.push(Stmt::If {
                     cond: kept,
                     then_branch: Block {
@@ -268,7 +279,7 @@ impl Lowering {
                         result: None,
                     },
                     result: None,
-                    span,
+                    span: target.span,
                 });
                 Ok(())
             }
@@ -276,16 +287,10 @@ impl Lowering {
     }
 
     /// One step of the reduction, with the item the stages give.
-    fn reduce(
-        &mut self,
-        item: Operand,
-        reduction: &Reduction,
-        accumulator: Var,
-        span: Span,
-        stmts: &mut Vec<Stmt>,
-    ) -> Lowered<()> {
-        let place = var_place(accumulator, span);
-        let next = match reduction {
+    fn reduce(&mut self, item: Operand, target: &Target, stmts: &mut Vec<Stmt>) -> Lowered<()> {
+        let span = target.span;
+        let place = var_place(target.accumulator, span);
+        let next = match target.reduction {
             Reduction::Arithmetic(op, _) => {
                 let so_far = self.read(place.clone(), span, stmts);
                 let next = self.new_value(None, span);
@@ -419,6 +424,15 @@ pub(super) fn check_closure(closure: &ExprClosure) -> Lowered<()> {
         }),
         (None, None) => Ok(()),
     }
+}
+
+/// Whether a type is written as a primitive float or integer type (`f64`, `usize`, ...).
+fn names_a_number(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(path) if path.qself.is_none()
+    && path.path.get_ident().is_some_and(|ident| {
+        crate::ast::FloatType::from_ident(ident).is_some()
+            || crate::retype::INTEGER_TYPES.contains(&ident.to_string().as_str())
+    }))
 }
 
 /// Whether a type is `Vec<..>` (as `collect::<Vec<_>>()` names it).

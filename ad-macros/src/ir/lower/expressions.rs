@@ -1,0 +1,522 @@
+//! Expressions lowered to operations: each operation one `Let` of a fresh value whose
+//! operands are values, constants or places (ANF); calls, method calls, macros (`vec!`) and
+//! values of derived types built in the body.
+
+use quote::ToTokens;
+use syn::spanned::Spanned;
+use syn::{Expr, Ident};
+
+use super::*;
+
+impl Lowering {
+    pub(super) fn operand(&mut self, expr: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Operand> {
+        if !attributes_of(expr).is_empty() {
+            return not_yet(expr, "attributes on expressions");
+        }
+        let span = expr.span();
+        let rvalue = match expr {
+            Expr::Paren(paren) => return self.operand(&paren.expr, stmts),
+            Expr::Group(group) => return self.operand(&group.expr, stmts),
+            Expr::Lit(lit) => return Ok(Operand::Constant(literal(&lit.lit))),
+            Expr::Path(path) => {
+                if path.qself.is_none() {
+                    if let Some(ident) = path.path.get_ident() {
+                        if let Some(Binding::Closure(_)) = self.binding(ident) {
+                            return closures::closure_used_as_a_value(ident);
+                        }
+                        if let Some(root) = self.resolve(ident) {
+                            return Ok(match root {
+                                Root::Value(value) => Operand::Value(value),
+                                Root::Var(_) => {
+                                    let place = Place {
+                                        root,
+                                        projections: Vec::new(),
+                                        span,
+                                    };
+                                    Operand::Value(self.read(place, span, stmts))
+                                }
+                            });
+                        }
+                    }
+                }
+                if let Some(rvalue) = self.construct(&path.path, ConstructForm::Unit, Vec::new()) {
+                    let value = self.new_value(None, span);
+                    stmts.push(Stmt::Let(Let {
+                        value,
+                        rvalue,
+                        span,
+                    }));
+                    return Ok(Operand::Value(value));
+                }
+                // `None` is an option of whatever type the code around it gives it; any other
+                // path is lifted to the scalar type when it turns out to be a float.
+                let kind = if is_none_path(&path.path) {
+                    ConstantKind::Data
+                } else {
+                    ConstantKind::Path
+                };
+                return Ok(Operand::Constant(Constant {
+                    tokens: path.to_token_stream(),
+                    kind,
+                    span,
+                }));
+            }
+            Expr::Index(_) | Expr::Field(_) => {
+                let place = self.place(expr, stmts)?;
+                return Ok(Operand::Value(self.read(place, span, stmts)));
+            }
+            Expr::Unary(unary) => match unary.op {
+                syn::UnOp::Neg(_) => Rvalue::Neg(self.operand(&unary.expr, stmts)?),
+                syn::UnOp::Not(_) => Rvalue::Not(self.operand(&unary.expr, stmts)?),
+                syn::UnOp::Deref(_) => {
+                    let place = self.place(expr, stmts)?;
+                    return Ok(Operand::Value(self.read(place, span, stmts)));
+                }
+                _ => return not_yet(expr, "this unary operator"),
+            },
+            Expr::Binary(binary) => match &binary.op {
+                syn::BinOp::And(_) | syn::BinOp::Or(_) => {
+                    return self.short_circuit(binary, stmts);
+                }
+                op => match arithmetic_op(op) {
+                    Some(op) => {
+                        let left = self.operand(&binary.left, stmts)?;
+                        let right = self.operand(&binary.right, stmts)?;
+                        Rvalue::Binary(op, left, right)
+                    }
+                    None if compound_op(op).is_some() => {
+                        return not_yet(expr, "compound assignment inside an expression");
+                    }
+                    None => {
+                        let left = self.operand(&binary.left, stmts)?;
+                        let right = self.operand(&binary.right, stmts)?;
+                        Rvalue::DataBinary(
+                            DataOp {
+                                op: op.to_token_stream(),
+                            },
+                            left,
+                            right,
+                        )
+                    }
+                },
+            },
+            Expr::MethodCall(call) => {
+                let expected = self.expected_type(expr);
+                if let Some(reduced) = self.iterator_reduction(call, expected.as_ref(), stmts)? {
+                    return Ok(reduced);
+                }
+                if call.turbofish.is_some() {
+                    return not_yet(expr, "method calls with a turbofish");
+                }
+                let method = call.method.to_string();
+                // A method of a derived type is the type's own, whatever its name (`abs`): a
+                // call of its reverse companion, the receiver first.
+                // Its companion takes the receiver by reference.
+                let user_type = match &*call.receiver {
+                    Expr::Path(_) if matches!(method.as_str(), "clone" | "to_owned") => None,
+                    Expr::Path(path) => path
+                        .path
+                        .get_ident()
+                        .and_then(|ident| self.resolve(ident))
+                        .and_then(|root| self.user_values.get(&root).cloned()),
+                    _ => None,
+                };
+                if let Some(type_path) = user_type {
+                    let place = self.place(&call.receiver, stmts)?;
+                    let reference = self.new_value(None, call.receiver.span());
+                    stmts.push(Stmt::Let(Let {
+                        value: reference,
+                        rvalue: Rvalue::Ref(Operand::Place(place)),
+                        span: call.receiver.span(),
+                    }));
+                    let mut args = vec![Operand::Value(reference)];
+                    for arg in &call.args {
+                        args.push(self.operand(arg, stmts)?);
+                    }
+                    Rvalue::Call {
+                        callee: type_path,
+                        method: Some(call.method.clone()),
+                        args,
+                    }
+                } else if let Some(rule) = float_method_rule(&method, call.args.len()) {
+                    let receiver = self.operand(&call.receiver, stmts)?;
+                    let args = call
+                        .args
+                        .iter()
+                        .map(|arg| self.operand(arg, stmts))
+                        .collect::<Lowered<Vec<_>>>()?;
+                    Rvalue::FloatMethod {
+                        rule,
+                        receiver,
+                        args,
+                        method: call.method.clone(),
+                    }
+                } else if method == "sin_cos" && call.args.is_empty() {
+                    // `(x.sin(), x.cos())`, which is how `std` computes it, bit for bit.
+                    let receiver = self.operand(&call.receiver, stmts)?;
+                    let parts = ["sin", "cos"].map(|name| {
+                        let part = self.new_value(None, span);
+                        stmts.push(Stmt::Let(Let {
+                            value: part,
+                            rvalue: Rvalue::FloatMethod {
+                                rule: float_method_rule(name, 0).expect("a rule of std"),
+                                receiver: receiver.clone(),
+                                args: Vec::new(),
+                                method: Ident::new(name, call.method.span()),
+                            },
+                            span,
+                        }));
+                        Operand::Value(part)
+                    });
+                    Rvalue::Tuple(parts.to_vec())
+                } else if let Some(content) = self.option_method(call, stmts)? {
+                    return Ok(content);
+                } else if matches!(method.as_str(), "clone" | "to_vec" | "to_owned")
+                    && call.args.is_empty()
+                {
+                    Rvalue::Duplicate {
+                        receiver: self.receiver(&call.receiver, stmts)?,
+                        method: call.method.clone(),
+                    }
+                } else if VALUE_ONLY_METHODS.contains(&method.as_str())
+                    || OPTION_DATA_METHODS.contains(&method.as_str())
+                {
+                    let receiver = self.receiver(&call.receiver, stmts)?;
+                    let args = call
+                        .args
+                        .iter()
+                        .map(|arg| self.operand(arg, stmts))
+                        .collect::<Lowered<Vec<_>>>()?;
+                    Rvalue::DataMethod {
+                        receiver,
+                        method: call.method.clone(),
+                        args,
+                    }
+                } else {
+                    return not_yet(&call.method, "this method");
+                }
+            }
+            Expr::Cast(cast) => Rvalue::Cast(self.operand(&cast.expr, stmts)?, (*cast.ty).clone()),
+            Expr::Call(call) => match self.closure_call(call, stmts)? {
+                Some(Some(value)) => return Ok(value),
+                Some(None) => return not_yet(expr, "a `()`-valued closure call used as a value"),
+                None => self.call(call, stmts)?,
+            },
+            Expr::Macro(mac) if mac.mac.path.is_ident("vec") => self.vec_macro(&mac.mac, stmts)?,
+            Expr::Tuple(tuple) if !tuple.elems.is_empty() => Rvalue::Tuple(
+                tuple
+                    .elems
+                    .iter()
+                    .map(|element| self.operand(element, stmts))
+                    .collect::<Lowered<Vec<_>>>()?,
+            ),
+            Expr::Reference(reference) => {
+                if reference.mutability.is_some() {
+                    return not_yet(expr, "`&mut` references");
+                }
+                Rvalue::Ref(Operand::Place(self.place(&reference.expr, stmts)?))
+            }
+            Expr::Array(array) => Rvalue::Elements(
+                Sequence::Array,
+                array
+                    .elems
+                    .iter()
+                    .map(|element| self.operand(element, stmts))
+                    .collect::<Lowered<Vec<_>>>()?,
+            ),
+            // The length is a constant expression, kept as written.
+            Expr::Repeat(repeat) => Rvalue::Repeat(
+                Sequence::Array,
+                self.operand(&repeat.expr, stmts)?,
+                Operand::Constant(Constant {
+                    tokens: repeat.len.to_token_stream(),
+                    kind: ConstantKind::Data,
+                    span: repeat.len.span(),
+                }),
+            ),
+            Expr::Struct(structure) => self.construct_struct(structure, stmts)?,
+            Expr::Range(range) => Rvalue::Range {
+                start: match &range.start {
+                    Some(start) => Some(self.operand(start, stmts)?),
+                    None => None,
+                },
+                end: match &range.end {
+                    Some(end) => Some(self.operand(end, stmts)?),
+                    None => None,
+                },
+                inclusive: matches!(range.limits, syn::RangeLimits::Closed(_)),
+            },
+            Expr::Block(block) if block.label.is_some() => {
+                return not_yet(expr, "labeled blocks");
+            }
+            Expr::Loop(_) => {
+                return match self.value_of(expr, stmts)? {
+                    Some(operand) => Ok(operand),
+                    None => not_yet(expr, "a `loop` without `break value` used as a value"),
+                };
+            }
+            Expr::If(_) | Expr::Match(_) | Expr::Block(_) => {
+                return match self.value_of(expr, stmts)? {
+                    Some(operand) => Ok(operand),
+                    None => not_yet(expr, "a `()`-valued block used as a value"),
+                };
+            }
+            _ => return not_yet(expr, expression_kind(expr)),
+        };
+        let built = match (&rvalue, expr) {
+            (Rvalue::Construct { .. }, Expr::Struct(structure)) => {
+                self.user_types.type_named(&structure.path)
+            }
+            (Rvalue::Construct { .. }, Expr::Call(call)) => match &*call.func {
+                Expr::Path(path) => self.user_types.type_named(&path.path),
+                _ => None,
+            },
+            _ => None,
+        };
+        let value = self.define(rvalue, span, stmts);
+        if let Some(type_path) = built {
+            self.user_values.insert(Root::Value(value), type_path);
+        }
+        Ok(Operand::Value(value))
+    }
+
+    fn vec_macro(&mut self, mac: &syn::Macro, stmts: &mut Vec<Stmt>) -> Lowered<Rvalue> {
+        let tokens = &mac.tokens;
+        match syn::parse2::<Expr>(quote::quote!([#tokens])) {
+            Ok(Expr::Repeat(repeat)) => {
+                let element = self.operand(&repeat.expr, stmts)?;
+                let count = self.operand(&repeat.len, stmts)?;
+                Ok(Rvalue::Repeat(Sequence::Vec, element, count))
+            }
+            Ok(Expr::Array(array)) => Ok(Rvalue::Elements(
+                Sequence::Vec,
+                array
+                    .elems
+                    .iter()
+                    .map(|element| self.operand(element, stmts))
+                    .collect::<Lowered<Vec<_>>>()?,
+            )),
+            _ => not_yet(mac, "this form of `vec!`"),
+        }
+    }
+
+    fn call(&mut self, call: &syn::ExprCall, stmts: &mut Vec<Stmt>) -> Lowered<Rvalue> {
+        let Expr::Path(func) = &*call.func else {
+            return not_yet(&call.func, "calls of anything but a path");
+        };
+        if func.qself.is_some()
+            || func
+                .path
+                .get_ident()
+                .is_some_and(|ident| self.resolve(ident).is_some())
+        {
+            return not_yet(&call.func, "calls of closures and qualified paths");
+        }
+        let mut args = call
+            .args
+            .iter()
+            .map(|arg| self.operand(arg, stmts))
+            .collect::<Lowered<Vec<_>>>()?;
+        let segments: Vec<String> = func
+            .path
+            .segments
+            .iter()
+            .map(|segment| segment.ident.to_string())
+            .collect();
+        if patterns::is_some_path(&func.path) && args.len() == 1 {
+            return Ok(Rvalue::Some(args.remove(0)));
+        }
+        let fields: Vec<(syn::Member, Operand)> = args
+            .iter()
+            .enumerate()
+            .map(|(index, arg)| {
+                let member = syn::Member::Unnamed(syn::Index {
+                    index: index as u32,
+                    span: call.func.span(),
+                });
+                (member, arg.clone())
+            })
+            .collect();
+        if let Some(rvalue) = self.construct(&func.path, ConstructForm::Tuple, fields) {
+            return Ok(rvalue);
+        }
+        match (segments.as_slice(), args.len()) {
+            ([vec, new], 0) if vec == "Vec" && new == "new" => return Ok(Rvalue::EmptyVec(None)),
+            ([vec, with], 1) if vec == "Vec" && with == "with_capacity" => {
+                return Ok(Rvalue::EmptyVec(Some(args.remove(0))));
+            }
+            _ => {}
+        }
+        match classify_callee_path(&func.path) {
+            // `Seg::len(&s)`: a method of a derived type called by its path.
+            Callee::UserMethod(type_path, method)
+                if self.user_types.type_named(&type_path).is_some() =>
+            {
+                Ok(Rvalue::Call {
+                    callee: type_path,
+                    method: Some(method),
+                    args,
+                })
+            }
+            Callee::FloatAssociated(name) if name == "from" && args.len() == 1 => {
+                let float: syn::Type = syn::parse_quote!(f64);
+                Ok(Rvalue::Cast(args.remove(0), float))
+            }
+            Callee::FloatAssociated(name) => {
+                let method = name.to_string();
+                match args
+                    .len()
+                    .checked_sub(1)
+                    .and_then(|arity| float_method_rule(&method, arity))
+                {
+                    Some(rule) => {
+                        let receiver = args.remove(0);
+                        Ok(Rvalue::FloatMethod {
+                            rule,
+                            receiver,
+                            args,
+                            method: name,
+                        })
+                    }
+                    None => not_yet(&call.func, "this float function"),
+                }
+            }
+            Callee::UserFunction => Ok(Rvalue::Call {
+                callee: func.path.clone(),
+                method: None,
+                args,
+            }),
+            _ => not_yet(&call.func, "calls of this function"),
+        }
+    }
+
+    /// `Point { x, y }` of a derived type.
+    fn construct_struct(
+        &mut self,
+        structure: &syn::ExprStruct,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Rvalue> {
+        if structure.qself.is_some() || structure.rest.is_some() || structure.dot2_token.is_some() {
+            return not_yet(structure, "struct literals with `..`");
+        }
+        let mut fields = Vec::new();
+        for field in &structure.fields {
+            fields.push((field.member.clone(), self.operand(&field.expr, stmts)?));
+        }
+        match self.construct(&structure.path, ConstructForm::Named, fields) {
+            Some(rvalue) => Ok(rvalue),
+            None => not_yet(
+                structure,
+                "struct literals of types that are not `#[grad]` parameters' types",
+            ),
+        }
+    }
+
+    /// A value built by `path` (a struct, a variant), when it names the type of a `#[grad]`
+    /// parameter: through the twin's alias, the adjoint's for the backward sweep.
+    fn construct(
+        &self,
+        path: &syn::Path,
+        form: ConstructForm,
+        fields: Vec<(syn::Member, Operand)>,
+    ) -> Option<Rvalue> {
+        // `W3::norm(q)` is an associated function, `Shape::Circle(r)` a variant: by case, as
+        // Rust's naming conventions have it.
+        let last = path.segments.last()?.ident.to_string();
+        if !last.starts_with(|c: char| c.is_uppercase()) {
+            return None;
+        }
+        let scalar = crate::names::scalar_param(path.span()).to_token_stream();
+        let twin = self.user_types.twin_path(path, &scalar)?;
+        let adjoint = self.user_types.adjoint_path(path, &scalar)?;
+        Some(Rvalue::Construct {
+            twin,
+            adjoint,
+            fields,
+            form,
+        })
+    }
+
+    /// The receiver of a method that reads it (`v.len()`, `v.to_vec()`): the place itself
+    /// when it is one, so that a variable is not moved.
+    fn receiver(&mut self, receiver: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Operand> {
+        match self.place(receiver, stmts) {
+            Ok(place) => Ok(Operand::Place(place)),
+            Err(_) => self.operand(receiver, stmts),
+        }
+    }
+
+    /// The methods of `Option` that take its content: `unwrap` and `expect` give it;
+    /// `unwrap_or(d)` and `unwrap_or_default()` are an `if` on `is_some`.
+    fn option_method(
+        &mut self,
+        call: &syn::ExprMethodCall,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Option<Operand>> {
+        let span = call.span();
+        match (call.method.to_string().as_str(), call.args.len()) {
+            ("unwrap", 0) | ("expect", 1) => {
+                let option = self.operand(&call.receiver, stmts)?;
+                let args = call
+                    .args
+                    .iter()
+                    .map(|arg| self.operand(arg, stmts))
+                    .collect::<Lowered<Vec<_>>>()?;
+                let content = self.new_value(None, span);
+                stmts.push(Stmt::Let(Let {
+                    value: content,
+                    rvalue: Rvalue::Unwrap {
+                        option,
+                        method: call.method.clone(),
+                        args,
+                    },
+                    span,
+                }));
+                Ok(Some(Operand::Value(content)))
+            }
+            ("unwrap_or", 1) | ("unwrap_or_default", 0) => {
+                let option = self.operand(&call.receiver, stmts)?;
+                // The default is evaluated first, whether it is used or not, as Rust does.
+                let default = match call.args.first() {
+                    Some(default) => self.operand(default, stmts)?,
+                    None => default_value(span),
+                };
+                let is_some = self.new_value(None, span);
+                stmts.push(Stmt::Let(Let {
+                    value: is_some,
+                    rvalue: Rvalue::DataMethod {
+                        receiver: option.clone(),
+                        method: Ident::new("is_some", span),
+                        args: Vec::new(),
+                    },
+                    span,
+                }));
+                let content = self.new_value(None, span);
+                let result = self.new_value(None, span);
+                stmts.push(Stmt::If {
+                    cond: Operand::Value(is_some),
+                    then_branch: Block {
+                        stmts: vec![Stmt::Let(Let {
+                            value: content,
+                            rvalue: Rvalue::Unwrap {
+                                option,
+                                method: Ident::new("unwrap", span),
+                                args: Vec::new(),
+                            },
+                            span,
+                        })],
+                        result: Some(Operand::Value(content)),
+                    },
+                    else_branch: Block {
+                        stmts: Vec::new(),
+                        result: Some(default),
+                    },
+                    result: Some(result),
+                    span,
+                });
+                Ok(Some(Operand::Value(result)))
+            }
+            _ => Ok(None),
+        }
+    }
+}
