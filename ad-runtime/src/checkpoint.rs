@@ -292,6 +292,34 @@ pub fn snapshot<T: Snapshot>(value: T) -> T {
     value
 }
 
+/// What a checkpointed region of reverse mode on the AD-IR keeps of the values and variables
+/// it reads from the code before it: a copy, which must borrow nothing.
+///
+/// ```
+/// use ad_runtime::checkpoint::Kept;
+///
+/// fn keeps<T: Kept>(_: &T) {}
+/// keeps(&vec![1.0_f64, 2.0]); // a container of numbers is copied
+/// keeps(&(3_usize, 0.5_f64));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be kept by `#[checkpoint]`",
+    label = "a checkpointed region reads this value, which is not `Clone + 'static`",
+    note = "a checkpoint keeps copies of the values its region reads from before it, to run it \
+            again later; it can copy numbers, containers of numbers and other `Clone` values \
+            that borrow nothing: copy borrowed data into a local before the region"
+)]
+pub trait Kept: Clone + 'static {}
+
+impl<T: Clone + 'static> Kept for T {}
+
+/// Copies a value for a checkpoint.
+#[doc(hidden)]
+#[inline(always)]
+pub fn snapshot_of<T: Kept>(value: &T) -> T {
+    value.clone()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -449,3 +449,30 @@ fn a_checkpointed_let_may_shadow_its_input() {
         );
     }
 }
+
+#[test]
+#[cfg(feature = "ir-engine")]
+fn the_ir_engine_takes_every_placement() {
+    let engines = [
+        ("taylor_every", taylor_every::__AD_ENGINE),
+        ("taylor_binomial", taylor_binomial::__AD_ENGINE),
+        ("regions", regions::__AD_ENGINE),
+        ("checkpointed_call", checkpointed_call::__AD_ENGINE),
+        ("nested", nested::__AD_ENGINE),
+        ("nested_binomial", nested_binomial::__AD_ENGINE),
+        ("while_every", while_every::__AD_ENGINE),
+        ("loop_binomial", loop_binomial::__AD_ENGINE),
+        ("taylor_every_k", taylor_every_k::__AD_ENGINE),
+        (
+            "schedule_in_tail_position",
+            schedule_in_tail_position::__AD_ENGINE,
+        ),
+        (
+            "checkpointed_let_shadows_what_it_reads",
+            checkpointed_let_shadows_what_it_reads::__AD_ENGINE,
+        ),
+    ];
+    for (function, engine) in engines {
+        assert_eq!(engine, "ir", "{function}");
+    }
+}

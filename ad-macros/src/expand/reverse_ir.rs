@@ -28,6 +28,7 @@ use crate::names;
 
 mod accumulators;
 mod backward_sweep;
+mod checkpoints;
 mod forward_sweep;
 mod pullbacks;
 mod states;
@@ -129,6 +130,9 @@ fn companion_body_borrowing(
         sized_shadows,
         zero_stacks: HashSet::new(),
         unreached: Vec::new(),
+        primal_only: false,
+        recorded_regions: HashSet::new(),
+        segment: None,
     };
     let tokens = emitter.emit(boxed)?;
     let reads_again = emitter
@@ -227,6 +231,15 @@ struct Emitter<'a> {
     /// far. The first contribution, when it runs unconditionally in that block, is assigned
     /// (`Passes::assign_first`).
     unreached: Vec<HashSet<Value>>,
+    /// Whether the code being emitted runs without recording (a checkpointed region's first
+    /// run): it keeps nothing, and calls compute values alone.
+    primal_only: bool,
+    /// The checkpointed regions (by number) whose backward code runs them again: the forward
+    /// sweep keeps their inputs.
+    recorded_regions: HashSet<usize>,
+    /// The iterator and the step count of a segment of a scheduled loop, for the next loop
+    /// the forward sweep emits to run over (`checkpoints`).
+    segment: Option<(Ident, Ident)>,
 }
 
 /// What a block defines that its backward code may need back: values, and the trip counts of
@@ -442,7 +455,7 @@ impl Emitter<'_> {
 
     /// Keeps a call's pullback for the backward sweep when the call's value has an adjoint.
     fn keep_pullback(&mut self, value: Value, depth: usize) -> TokenStream {
-        if depth == 0 || !self.activity.is_useful_value(value) {
+        if depth == 0 || !self.activity.is_useful_value(value) || self.primal_only {
             return TokenStream::new();
         }
         let stack = self.pullback_stack_name(value);
@@ -469,7 +482,7 @@ impl Emitter<'_> {
     /// level a value's is captured; inside loops and branches, and for variables, one
     /// declared at the top is assigned.
     fn mark(&mut self, root: Root, depth: usize) -> TokenStream {
-        if !self.activity.useful.contains(&root) || self.is_param(root) {
+        if !self.activity.useful.contains(&root) || self.is_param(root) || self.primal_only {
             return TokenStream::new();
         }
         let ir = self.ir();
@@ -711,14 +724,18 @@ impl Emitter<'_> {
                 args,
             } => {
                 let args = args.iter().map(|arg| self.operand(arg));
+                // Code that runs without recording (a checkpointed region's first run) calls
+                // the companion that computes the value alone.
+                let companion_name = match self.primal_only {
+                    true => names::FORWARD_COMPANION,
+                    false => names::REVERSE_COMPANION,
+                };
                 let companion = match method {
                     // A method of a derived type: the type's companion of it, the receiver
                     // first.
-                    Some(method) => {
-                        names::method_companion_path(callee, method, names::REVERSE_COMPANION)
-                    }
+                    Some(method) => names::method_companion_path(callee, method, companion_name),
                     None => {
-                        let companion = Ident::new(names::REVERSE_COMPANION, Span::call_site());
+                        let companion = Ident::new(companion_name, Span::call_site());
                         quote!(#callee::#companion)
                     }
                 };
@@ -847,7 +864,10 @@ impl Emitter<'_> {
         else {
             return None;
         };
-        if !self.residuals.passes().keep_linear_maps || !self.activity.is_useful_value(value) {
+        if !self.residuals.passes().keep_linear_maps
+            || !self.activity.is_useful_value(value)
+            || self.primal_only
+        {
             return None;
         }
         let ir = self.ir();

@@ -158,6 +158,14 @@ fn forward(block: &Block, active: &mut HashSet<Root>) {
                 }
             }
             Stmt::For { body, .. } | Stmt::Loop { body, .. } => forward(body, active),
+            Stmt::Checkpoint { body, result, .. } => {
+                forward(body, active);
+                if let (Some(result), Some(operand)) = (result, &body.result) {
+                    if is_active(operand, active) {
+                        active.insert(Root::Value(*result));
+                    }
+                }
+            }
         }
     }
 }
@@ -210,6 +218,14 @@ fn backward(block: &Block, active: &HashSet<Root>, useful: &mut HashSet<Root>) {
                 backward(else_branch, active, useful);
             }
             Stmt::For { body, .. } | Stmt::Loop { body, .. } => backward(body, active, useful),
+            Stmt::Checkpoint { body, result, .. } => {
+                if let (Some(result), Some(operand)) = (result, &body.result) {
+                    if useful.contains(&Root::Value(*result)) {
+                        mark_operand(operand, active, useful);
+                    }
+                }
+                backward(body, active, useful);
+            }
         }
     }
 }

@@ -68,6 +68,29 @@ fn in_block(
                 in_block(body, else_branch, loops_seen, inductions);
                 continue;
             }
+            Stmt::Checkpoint {
+                body: region,
+                schedule: None,
+                ..
+            } => {
+                in_block(body, region, loops_seen, inductions);
+                continue;
+            }
+            // A loop a schedule runs in segments: a counter's value at a segment's start is
+            // not its entry's, so none is computed; the loops inside are as any.
+            Stmt::Checkpoint {
+                body: region,
+                schedule: Some(_),
+                ..
+            } => {
+                for stmt in &mut region.stmts {
+                    if let Stmt::For { body: inner, .. } | Stmt::Loop { body: inner, .. } = stmt {
+                        *loops_seen += 1;
+                        in_block(body, inner, loops_seen, inductions);
+                    }
+                }
+                continue;
+            }
             _ => continue,
         };
         let loop_index = *loops_seen;

@@ -18,6 +18,7 @@ use crate::ast::Function;
 use crate::retype::{classify_callee_path, Callee};
 use crate::rules::{float_method_rule, VALUE_ONLY_METHODS};
 
+mod checkpoints;
 mod closures;
 mod control;
 mod expressions;
@@ -65,6 +66,7 @@ pub fn lower(function: &Function) -> Lowered<Body> {
             counts
         },
         user_types: crate::user_types::UserTypes::of(function).with_built_types(&function.body),
+        regions: 0,
     };
     let mut params = Vec::new();
     for param in &function.params {
@@ -87,9 +89,6 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         }
         lowering.bind(&param.name, root);
         params.push(root);
-    }
-    if let Some(checkpoint) = crate::attr::find_checkpoint(&function.body) {
-        return not_yet(&checkpoint, "inner `#[checkpoint]`s");
     }
     // The body's own items are visible in all of it, shadowing the parameters: their names
     // resolve to them, and the derivative code declares them where all of it sees them.
@@ -119,6 +118,13 @@ pub fn lower(function: &Function) -> Lowered<Body> {
     } else {
         lowering.block(&function.body)?
     };
+    // Every inner `#[checkpoint]` became a region (one written in a closure's body, once per
+    // call inlined); one the lowering did not see where it stands is not taken.
+    if lowering.regions < checkpoints::count(&function.body) {
+        if let Some(checkpoint) = crate::attr::find_checkpoint(&function.body) {
+            return not_yet(&checkpoint, "inner `#[checkpoint]`s here");
+        }
+    }
     Ok(Body {
         values: lowering.values,
         vars: lowering.vars,
@@ -172,6 +178,8 @@ struct Lowering {
     hoisted_items: Vec<usize>,
     /// The derived types of the `#[grad]` parameters, whose values the body may build.
     user_types: crate::user_types::UserTypes,
+    /// How many checkpointed regions were lowered.
+    regions: usize,
 }
 
 impl Lowering {
@@ -332,6 +340,9 @@ impl Lowering {
         for (index, stmt) in stmts_in.iter().enumerate() {
             let last = index + 1 == count;
             match stmt {
+                syn::Stmt::Local(local) if local.attrs.iter().any(crate::attr::is_checkpoint) => {
+                    self.checkpointed_local(local, &mut stmts)?
+                }
                 syn::Stmt::Local(local) => self.local(local, &mut stmts)?,
                 syn::Stmt::Expr(expr, None) if last && tail_returns => {
                     self.lower_return(Some(expr), expr.span(), &mut stmts)?;
@@ -703,6 +714,9 @@ impl Lowering {
 
     /// An expression's value, `None` for `()`-valued control flow.
     fn value_of(&mut self, expr: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Option<Operand>> {
+        if checkpoints::is_checkpointed(expr) {
+            return self.checkpointed(expr, stmts);
+        }
         if let Expr::Call(call) = expr {
             if let Some(value) = self.closure_call(call, stmts)? {
                 return Ok(value);
@@ -954,6 +968,8 @@ fn attributes_of(expr: &Expr) -> &[syn::Attribute] {
         Expr::Block(e) => &e.attrs,
         Expr::If(e) => &e.attrs,
         Expr::ForLoop(e) => &e.attrs,
+        Expr::While(e) => &e.attrs,
+        Expr::Loop(e) => &e.attrs,
         Expr::Path(e) => &e.attrs,
         Expr::Lit(e) => &e.attrs,
         Expr::Index(e) => &e.attrs,

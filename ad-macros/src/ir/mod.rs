@@ -13,6 +13,7 @@
 //! emits Rust from it.
 
 pub mod activity;
+pub mod checkpoint;
 pub mod induction;
 pub mod lower;
 pub mod reads;
@@ -277,6 +278,37 @@ pub enum Stmt {
         flags: LoopFlags,
         span: Span,
     },
+    /// `#[checkpoint]` on a statement, a block, a `let`'s value or a loop: the region runs
+    /// without recording in the forward sweep, its inputs kept; the backward sweep runs it
+    /// again from them, recording, and back-propagates through that run. With a schedule the
+    /// region is one loop (`For` or `Loop`), whose state is kept as the schedule says and
+    /// which the backward sweep runs again segment by segment
+    /// (`ad_runtime::checkpoint::Checkpoints`).
+    Checkpoint {
+        body: Block,
+        schedule: Option<Schedule>,
+        /// The value the region gives (`let y = #[checkpoint] { .. };`): its body's result.
+        result: Option<Value>,
+        span: Span,
+    },
+}
+
+/// How a checkpointed loop keeps its state (`ad_runtime::checkpoint::Schedule`); the count is
+/// data.
+#[derive(Clone)]
+pub enum Schedule {
+    /// `every = k`: the state every `k` iterations.
+    Every(Operand),
+    /// `binomial, snapshots = s`: Griewank's binomial schedule with at most `s` states.
+    Binomial(Operand),
+}
+
+impl Schedule {
+    pub fn count(&self) -> &Operand {
+        match self {
+            Schedule::Every(count) | Schedule::Binomial(count) => count,
+        }
+    }
 }
 
 /// `break`, `continue` and `return` are lowered to flags, so control flow stays structured:
@@ -347,7 +379,9 @@ pub fn visit_nested<'b>(stmt: &'b Stmt, visit: &mut impl FnMut(&'b Stmt)) {
             for_each_stmt(then_branch, visit);
             for_each_stmt(else_branch, visit);
         }
-        Stmt::For { body, .. } | Stmt::Loop { body, .. } => for_each_stmt(body, visit),
+        Stmt::For { body, .. } | Stmt::Loop { body, .. } | Stmt::Checkpoint { body, .. } => {
+            for_each_stmt(body, visit)
+        }
         _ => {}
     }
 }
@@ -435,7 +469,7 @@ pub fn defined_value(stmt: &Stmt) -> Option<Value> {
     match stmt {
         Stmt::Let(Let { value, .. }) => Some(*value),
         Stmt::Push { index, .. } => Some(*index),
-        Stmt::If { result, .. } => *result,
+        Stmt::If { result, .. } | Stmt::Checkpoint { result, .. } => *result,
         Stmt::For { binding, .. } => Some(*binding),
         Stmt::DeclareVar { .. } | Stmt::Assign { .. } | Stmt::Loop { .. } => None,
     }
@@ -460,6 +494,11 @@ pub fn stmt_operands(stmt: &Stmt) -> Vec<&Operand> {
             .collect(),
         Stmt::For { range, .. } => vec![range],
         Stmt::Loop { .. } => Vec::new(),
+        Stmt::Checkpoint { body, schedule, .. } => body
+            .result
+            .iter()
+            .chain(schedule.as_ref().map(Schedule::count))
+            .collect(),
     }
 }
 

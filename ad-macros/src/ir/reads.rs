@@ -118,6 +118,11 @@ fn reuse_in(
                 reuse_in(body, HashMap::new(), computed.clone(), values);
                 known.clear();
             }
+            // A checkpointed region is a block of its own: what it reads stays inside.
+            Stmt::Checkpoint { body, .. } => {
+                reuse_in(body, known.clone(), computed.clone(), values);
+                known.clear();
+            }
         }
     }
 }

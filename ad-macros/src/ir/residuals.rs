@@ -91,6 +91,9 @@ pub struct Residuals<'b> {
     container_reads: HashMap<Value, Source>,
     /// Reads of loop counters, computed from the loop's iteration number (`ir::induction`).
     inductions: HashMap<Value, Induction>,
+    /// The bindings of loops run again in segments by a checkpoint schedule: the backward
+    /// sweep's iteration numbers count from a segment's start, not the range's.
+    scheduled_bindings: HashSet<Value>,
 }
 
 impl<'b> Residuals<'b> {
@@ -110,6 +113,7 @@ impl<'b> Residuals<'b> {
             definitions: definitions(&body.block),
             range_bounds: HashMap::new(),
             inductions,
+            scheduled_bindings: scheduled_bindings(&body.block),
             container_reads: match passes.recompute {
                 true => super::restore::sources(body),
                 false => HashMap::new(),
@@ -160,7 +164,7 @@ impl<'b> Residuals<'b> {
                     self.note_range_bounds(*binding, range);
                     self.visit(body);
                 }
-                Stmt::Loop { body, .. } => self.visit(body),
+                Stmt::Loop { body, .. } | Stmt::Checkpoint { body, .. } => self.visit(body),
                 Stmt::Let(_)
                 | Stmt::DeclareVar { .. }
                 | Stmt::Assign { .. }
@@ -172,6 +176,9 @@ impl<'b> Residuals<'b> {
 
     /// Notes the bounds of a `for` over a range whose binding the backward sweep may compute.
     fn note_range_bounds(&mut self, binding: Value, range: &'b Operand) {
+        if self.scheduled_bindings.contains(&binding) {
+            return;
+        }
         let Operand::Value(range) = range else {
             return;
         };
@@ -331,6 +338,24 @@ impl<'b> Residuals<'b> {
     pub fn definition(&self, value: Value) -> Option<&'b Rvalue> {
         self.definitions.get(&value).copied()
     }
+}
+
+/// The bindings of the `for` loops that checkpoint schedules run in segments.
+fn scheduled_bindings(block: &Block) -> HashSet<Value> {
+    let mut bindings = HashSet::new();
+    for_each_stmt(block, &mut |stmt| {
+        if let Stmt::Checkpoint {
+            body,
+            schedule: Some(_),
+            ..
+        } = stmt
+        {
+            if let Some(Stmt::For { binding, .. }) = body.stmts.first() {
+                bindings.insert(*binding);
+            }
+        }
+    });
+    bindings
 }
 
 /// What the backward sweep reads to compute an operation again, for the operations it may

@@ -169,6 +169,12 @@ impl<'b> Walk<'b> {
                 self.loop_body(body, position);
             }
             Stmt::Loop { body, .. } => self.loop_body(body, position),
+            Stmt::Checkpoint { body, schedule, .. } => {
+                if let Some(schedule) = schedule {
+                    self.operand(schedule.count(), position, Use::Moved);
+                }
+                self.block(body);
+            }
             Stmt::DeclareVar { .. } | Stmt::Assign { .. } | Stmt::Push { .. } => {
                 if let Stmt::Assign { place, .. } | Stmt::Push { place, .. } = stmt {
                     self.place_indices(place, position);

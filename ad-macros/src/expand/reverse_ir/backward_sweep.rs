@@ -50,6 +50,10 @@ impl Emitter<'_> {
                 Stmt::If {
                     result: Some(result),
                     ..
+                }
+                | Stmt::Checkpoint {
+                    result: Some(result),
+                    ..
                 } => defined.push(Defined::Value(*result)),
                 Stmt::Push { index, .. } => defined.push(Defined::Value(*index)),
                 Stmt::For { .. } | Stmt::Loop { .. } => {
@@ -335,6 +339,7 @@ impl Emitter<'_> {
                 let cond = self.read_back(cond)?;
                 Ok(quote!(if #cond { #then_tokens } else { #else_tokens }))
             }
+            Stmt::Checkpoint { .. } => self.backward_checkpoint(stmt, depth),
             Stmt::Loop { body, .. } => {
                 let index = self.loop_index(stmt);
                 let count = format_ident!("__ad_count_{}", index);

@@ -14,8 +14,8 @@ impl Emitter<'_> {
     /// stack, at the top level by the pullback's capture.
     /// What is kept is the value, never a reference into the function's arguments (the
     /// pullback outlives them): `ir::value_of`.
-    fn keep(&mut self, value: Value, depth: usize) -> TokenStream {
-        if !self.needed.contains(&value) {
+    pub(super) fn keep(&mut self, value: Value, depth: usize) -> TokenStream {
+        if !self.needed.contains(&value) || self.primal_only {
             return TokenStream::new();
         }
         if depth == 0 {
@@ -49,7 +49,9 @@ impl Emitter<'_> {
                 let rvalue = self.defining_rvalue(rvalue, *span);
                 let mut keep = self.keep(*value, depth);
                 keep.extend(self.mark(Root::Value(*value), depth));
-                if matches!(rvalue_ir, Rvalue::Call { args, .. } if self.is_active_call(args)) {
+                if !self.primal_only
+                    && matches!(rvalue_ir, Rvalue::Call { args, .. } if self.is_active_call(args))
+                {
                     let pullback = self.pullback_name(*value);
                     let keep_pullback = self.keep_pullback(*value, depth);
                     return quote_spanned!(*span=>
@@ -77,7 +79,7 @@ impl Emitter<'_> {
                     Some(init) => {
                         let init = self.operand(init);
                         let mut mark = self.mark(Root::Var(*var), depth);
-                        if self.sized_shadows.contains(var) {
+                        if self.sized_shadows.contains(var) && !self.primal_only {
                             let shadow = self.sized_shadow_name(*var);
                             let ir = self.ir();
                             mark.extend(quote!(let #shadow = #ir::zero_like(&#name);));
@@ -146,7 +148,13 @@ impl Emitter<'_> {
             } => {
                 let index = self.loop_index(stmt);
                 let count = format_ident!("__ad_count_{}", index);
-                let range = self.operand(range);
+                // A segment of a scheduled loop runs over the iterations its state has left.
+                let range = match self.segment.take() {
+                    Some((iterator, steps)) => {
+                        quote!(::core::iter::Iterator::take(&mut #iterator, #steps))
+                    }
+                    None => self.operand(range),
+                };
                 let binding_name = self.value_name(*binding);
                 let stacks_before = self.stacks.len();
                 let mut keep_binding = self.keep(*binding, depth + 1);
@@ -172,16 +180,22 @@ impl Emitter<'_> {
                     #keep_count
                 }
             }
+            Stmt::Checkpoint { .. } => self.forward_checkpoint(stmt, depth),
             Stmt::Loop { body, flags, span } => {
                 let index = self.loop_index(stmt);
                 let count = format_ident!("__ad_count_{}", index);
+                let segment = self.segment.take();
                 let mut body = self.forward_block(body, depth + 1);
                 body.extend(self.keep_states(index, depth + 1));
                 let stop = self.stop(*flags);
                 let keep_count = self.keep_count(index, depth);
+                let repeat = match segment {
+                    Some((_, steps)) => quote!(for _ in 0..#steps),
+                    None => quote!(loop),
+                };
                 quote_spanned! {*span=>
                     let mut #count = 0usize;
-                    loop {
+                    #repeat {
                         #count += 1;
                         #body
                         #stop
@@ -193,7 +207,7 @@ impl Emitter<'_> {
     }
 
     /// The end of a forward iteration of a loop that can be left early.
-    fn stop(&self, flags: LoopFlags) -> TokenStream {
+    pub(super) fn stop(&self, flags: LoopFlags) -> TokenStream {
         let broken = self.var_name(flags.broken);
         quote!(if #broken { break; })
     }
@@ -202,7 +216,7 @@ impl Emitter<'_> {
     /// its body pushes to at every iteration (those declared since `stacks_before` at the
     /// body's own depth).
     fn reserve(&self, range: &TokenStream, stacks_before: usize, depth: usize) -> TokenStream {
-        if !self.residuals.passes().reserve {
+        if !self.residuals.passes().reserve || self.primal_only {
             return TokenStream::new();
         }
         let reservations: Vec<TokenStream> = self.stacks[stacks_before..]
@@ -224,7 +238,7 @@ impl Emitter<'_> {
 
     /// Keeps a loop's trip count for the backward sweep (inside a loop or a branch).
     fn keep_count(&mut self, index: usize, depth: usize) -> TokenStream {
-        if depth == 0 {
+        if depth == 0 || self.primal_only {
             return TokenStream::new();
         }
         let count = format_ident!("__ad_count_{}", index);
@@ -233,7 +247,7 @@ impl Emitter<'_> {
         quote!(#stack.push(#count);)
     }
 
-    fn forward_branch(&mut self, block: &Block, depth: usize) -> TokenStream {
+    pub(super) fn forward_branch(&mut self, block: &Block, depth: usize) -> TokenStream {
         let stmts = self.forward_block(block, depth);
         let result = block.result.as_ref().map(|result| self.operand(result));
         quote!(#stmts #result)

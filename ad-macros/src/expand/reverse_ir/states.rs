@@ -36,6 +36,9 @@ impl Emitter<'_> {
     /// backward code of the iteration restores.
     pub(super) fn keep_states(&mut self, index: usize, depth: usize) -> TokenStream {
         let mut tokens = TokenStream::new();
+        if self.primal_only {
+            return tokens;
+        }
         for (name, stack) in self.state_stacks(index) {
             self.stacks.push((stack.clone(), depth));
             self.states.insert(stack.clone());

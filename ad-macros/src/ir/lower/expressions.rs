@@ -10,6 +10,15 @@ use super::*;
 
 impl Lowering {
     pub(super) fn operand(&mut self, expr: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Operand> {
+        if super::checkpoints::is_checkpointed(expr) {
+            return match self.checkpointed(expr, stmts)? {
+                Some(operand) => Ok(operand),
+                None => not_yet(
+                    expr,
+                    "a checkpointed region without a value where one is used",
+                ),
+            };
+        }
         if !attributes_of(expr).is_empty() {
             return not_yet(expr, "attributes on expressions");
         }

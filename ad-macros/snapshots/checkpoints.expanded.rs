@@ -1,0 +1,421 @@
+// The expansion of checkpoints.rs by #[reverse] (IR engine). Written by `UPDATE_SNAPSHOTS=1 cargo test -p ad-macros --features ir-engine`.
+
+fn checkpoints(x: f64, n: usize) -> f64 {
+    let a = {
+        let t = x.sin() * x;
+        t.exp()
+    };
+    let mut s = a;
+    let _ = &4;
+    for i in 0..n {
+        s = s * 0.5 + (x * i as f64).cos();
+    }
+    s
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types, dead_code)]
+struct checkpoints {}
+#[allow(dead_code)]
+impl checkpoints {
+    #[doc(hidden)]
+    #[inline]
+    #[allow(
+        unused_mut,
+        unused_variables,
+        unused_parens,
+        unused_braces,
+        unused_assignments,
+        unreachable_code,
+        unreachable_patterns,
+        irrefutable_let_patterns,
+        non_upper_case_globals,
+        non_snake_case,
+        clippy::all,
+        clippy::pedantic
+    )]
+    fn __ad_forward<__S: ::ad_runtime::Scalar<Base = f64>>(x: __S, n: usize) -> __S
+    where
+        for<'__ad> &'__ad __S: ::ad_runtime::ScalarRef<__S>,
+    {
+        let _ = checkpoints;
+        #[allow(unused_imports)]
+        use ::ad_runtime::__private::{
+            CastPrimitive as _, CastScalar as _, LiftFloat as _, LiftOption as _,
+            LiftOther as _, LiftTuple as _,
+        };
+        let a = {
+            let t = x.sin() * x;
+            t.exp()
+        };
+        let mut s = a;
+        let _ = &4;
+        for i in 0..n {
+            s = s * <__S as ::ad_runtime::Scalar>::from_f64(0.5)
+                + (x * ::ad_runtime::__private::CastProbe::new(i).__ad_cast::<__S>())
+                    .cos();
+        }
+        s
+    }
+}
+#[allow(dead_code)]
+impl checkpoints {
+    #[doc(hidden)]
+    #[inline]
+    #[allow(
+        unused_mut,
+        unused_variables,
+        unused_parens,
+        unused_braces,
+        unused_assignments,
+        unreachable_code,
+        unreachable_patterns,
+        irrefutable_let_patterns,
+        non_upper_case_globals,
+        non_snake_case,
+        clippy::all,
+        clippy::pedantic
+    )]
+    fn __ad_reverse<__S: ::ad_runtime::Scalar<Base = f64>>(
+        x: __S,
+        n: usize,
+    ) -> (__S, impl ::core::ops::FnOnce(__S) -> (__S, ()) + use<__S>)
+    where
+        for<'__ad> &'__ad __S: ::ad_runtime::ScalarRef<__S>,
+    {
+        #[allow(unused_imports)]
+        use ::ad_runtime::__private::{
+            CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
+            LiftOption as _, LiftOther as _, LiftTuple as _, UnliftOther as _,
+            UnliftScalar as _,
+        };
+        let __ad_v_x_0 = x;
+        let mut __ad_dv_x_0 = ::ad_runtime::__private::ir::zero_like(&__ad_v_x_0);
+        let __ad_v_n_1 = n;
+        let mut __ad_keep_v_10 = ::ad_runtime::__private::ir::Stack::new();
+        let mut __ad_keep_v_12 = ::ad_runtime::__private::ir::Stack::new();
+        let mut __ad_keep_pb_14 = ::ad_runtime::__private::ir::Stack::new();
+        let mut __ad_keep_count_0 = ::ad_runtime::__private::ir::Stack::new();
+        let mut __ad_keep_v_2 = ::ad_runtime::__private::ir::Stack::new();
+        let mut __ad_keep_pb_2 = ::ad_runtime::__private::ir::Stack::new();
+        let mut __ad_keep_pb_5 = ::ad_runtime::__private::ir::Stack::new();
+        let mut __ad_keep_region_0 = ::ad_runtime::__private::ir::Stack::new();
+        let mut __ad_keep_region_1 = ::ad_runtime::__private::ir::Stack::new();
+        let mut __ad_ty_10 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_11 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_13 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_14 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_15 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_tym_s_0 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_2 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_3 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_t_4 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let mut __ad_ty_5 = ::ad_runtime::__private::ir::AdjointOf::new();
+        let __ad_v_6 = {
+            __ad_keep_region_0
+                .push((::ad_runtime::checkpoint::snapshot_of(&__ad_v_x_0),));
+            let __ad_v_2 = __ad_v_x_0.sin();
+            let __ad_v_3 = __ad_v_2 * __ad_v_x_0;
+            let __ad_v_t_4 = __ad_v_3;
+            let __ad_v_5 = __ad_v_t_4.exp();
+            __ad_v_5
+        };
+        let __ad_ty_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_6);
+        let __ad_v_a_7 = __ad_v_6;
+        let __ad_ty_a_7 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_a_7);
+        let mut __ad_m_s_0 = __ad_v_a_7;
+        __ad_tym_s_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_s_0);
+        let __ad_v_8 = 0..__ad_v_n_1;
+        {
+            let mut __ad_checkpoints_1 = ::ad_runtime::checkpoint::Checkpoints::new(
+                ::ad_runtime::checkpoint::Schedule::Every((4) as usize),
+            );
+            let mut __ad_iterations_1 = 0usize;
+            let mut __ad_iterator_1 = ::core::iter::IntoIterator::into_iter(__ad_v_8);
+            loop {
+                __ad_checkpoints_1
+                    .before_iteration(
+                        __ad_iterations_1,
+                        || (
+                            (::ad_runtime::checkpoint::snapshot_of(&__ad_m_s_0),),
+                            ::core::clone::Clone::clone(&__ad_iterator_1),
+                        ),
+                    );
+                let ::core::option::Option::Some(__ad_v_i_9) = ::core::iter::Iterator::next(
+                    &mut __ad_iterator_1,
+                ) else {
+                    break;
+                };
+                __ad_iterations_1 += 1;
+                {
+                    let __ad_v_10 = __ad_m_s_0;
+                    let __ad_v_11 = __ad_v_10
+                        * <__S as ::ad_runtime::Scalar>::from_f64(0.5);
+                    let __ad_v_12 = ::ad_runtime::__private::CastProbe::new(__ad_v_i_9)
+                        .__ad_cast::<__S>();
+                    let __ad_v_13 = __ad_v_x_0 * __ad_v_12;
+                    let __ad_v_14 = __ad_v_13.cos();
+                    let __ad_v_15 = __ad_v_11 + __ad_v_14;
+                    __ad_m_s_0 = __ad_v_15;
+                }
+            }
+            __ad_checkpoints_1.finish(__ad_iterations_1);
+            __ad_keep_region_1
+                .push((
+                    __ad_checkpoints_1,
+                    (::ad_runtime::checkpoint::snapshot_of(&__ad_v_x_0),),
+                ));
+        }
+        let __ad_v_16 = __ad_m_s_0;
+        let __ad_ty_16 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_16);
+        let __ad_result = __ad_v_16;
+        let __ad_v_x_0 = ::ad_runtime::__private::ir::value_of(__ad_v_x_0);
+        (
+            __ad_result,
+            move |__ad_ct: __S| {
+                let mut __ad_dm_s_0 = __ad_tym_s_0.zero();
+                let mut __ad_dv_6 = __ad_ty_6.zero();
+                let mut __ad_dv_a_7 = __ad_ty_a_7.zero();
+                let mut __ad_dv_16 = __ad_ty_16.zero();
+                __ad_dv_16 = __ad_ct;
+                ::ad_runtime::__private::ir::accumulate(&mut __ad_dm_s_0, __ad_dv_16);
+                let (__ad_checkpoints_1, (__ad_v_x_0,)) = __ad_keep_region_1.pop();
+                __ad_checkpoints_1
+                    .reverse(
+                        |((mut __ad_m_s_0,), mut __ad_iterator_1), __ad_steps_1: usize| {
+                            for _ in 0..__ad_steps_1 {
+                                let ::core::option::Option::Some(__ad_v_i_9) = ::core::iter::Iterator::next(
+                                    &mut __ad_iterator_1,
+                                ) else {
+                                    break;
+                                };
+                                {
+                                    let __ad_v_10 = __ad_m_s_0;
+                                    let __ad_v_11 = __ad_v_10
+                                        * <__S as ::ad_runtime::Scalar>::from_f64(0.5);
+                                    let __ad_v_12 = ::ad_runtime::__private::CastProbe::new(
+                                            __ad_v_i_9,
+                                        )
+                                        .__ad_cast::<__S>();
+                                    let __ad_v_13 = __ad_v_x_0 * __ad_v_12;
+                                    let __ad_v_14 = __ad_v_13.cos();
+                                    let __ad_v_15 = __ad_v_11 + __ad_v_14;
+                                    __ad_m_s_0 = __ad_v_15;
+                                }
+                            }
+                            ((__ad_m_s_0,), __ad_iterator_1)
+                        },
+                        |((mut __ad_m_s_0,), mut __ad_iterator_1), __ad_steps_1: usize| {
+                            let __ad_trips = ::core::iter::Iterator::size_hint(
+                                    &::core::iter::Iterator::take(
+                                        &mut __ad_iterator_1,
+                                        __ad_steps_1,
+                                    ),
+                                )
+                                .0;
+                            __ad_keep_v_10.reserve(__ad_trips);
+                            __ad_keep_v_12.reserve(__ad_trips);
+                            __ad_keep_pb_14.reserve(__ad_trips);
+                            let mut __ad_count_0 = 0usize;
+                            for __ad_v_i_9 in ::core::iter::Iterator::take(
+                                &mut __ad_iterator_1,
+                                __ad_steps_1,
+                            ) {
+                                __ad_count_0 += 1;
+                                let __ad_v_10 = __ad_m_s_0;
+                                __ad_keep_v_10
+                                    .push(::ad_runtime::__private::ir::value_of(__ad_v_10));
+                                __ad_ty_10 = ::ad_runtime::__private::ir::adjoint_of(
+                                    &__ad_v_10,
+                                );
+                                let __ad_v_11 = __ad_v_10
+                                    * <__S as ::ad_runtime::Scalar>::from_f64(0.5);
+                                __ad_ty_11 = ::ad_runtime::__private::ir::adjoint_of(
+                                    &__ad_v_11,
+                                );
+                                let __ad_v_12 = ::ad_runtime::__private::CastProbe::new(
+                                        __ad_v_i_9,
+                                    )
+                                    .__ad_cast::<__S>();
+                                __ad_keep_v_12
+                                    .push(::ad_runtime::__private::ir::value_of(__ad_v_12));
+                                let __ad_v_13 = __ad_v_x_0 * __ad_v_12;
+                                __ad_ty_13 = ::ad_runtime::__private::ir::adjoint_of(
+                                    &__ad_v_13,
+                                );
+                                let (__ad_v_14, __ad_pb_14) = ::ad_runtime::rules::cos(
+                                    ::ad_runtime::__private::ir::value_of(__ad_v_13),
+                                );
+                                __ad_ty_14 = ::ad_runtime::__private::ir::adjoint_of(
+                                    &__ad_v_14,
+                                );
+                                __ad_keep_pb_14.push(__ad_pb_14);
+                                let __ad_v_15 = __ad_v_11 + __ad_v_14;
+                                __ad_ty_15 = ::ad_runtime::__private::ir::adjoint_of(
+                                    &__ad_v_15,
+                                );
+                                __ad_m_s_0 = __ad_v_15;
+                                __ad_tym_s_0 = ::ad_runtime::__private::ir::adjoint_of(
+                                    &__ad_m_s_0,
+                                );
+                            }
+                            __ad_keep_count_0.push(__ad_count_0);
+                            let __ad_count_0 = __ad_keep_count_0.pop();
+                            for __ad_iteration_0 in (0..__ad_count_0).rev() {
+                                let __ad_v_10 = __ad_keep_v_10.pop();
+                                let __ad_v_12 = __ad_keep_v_12.pop();
+                                let __ad_pb_14 = __ad_keep_pb_14.pop();
+                                let mut __ad_dv_10 = __ad_ty_10.zero();
+                                let mut __ad_dv_11 = __ad_ty_11.zero();
+                                let mut __ad_dv_13 = __ad_ty_13.zero();
+                                let mut __ad_dv_14 = __ad_ty_14.zero();
+                                let mut __ad_dv_15 = __ad_ty_15.zero();
+                                __ad_dv_15 = ::ad_runtime::__private::ir::vacate(
+                                    &mut __ad_dm_s_0,
+                                );
+                                {
+                                    let __ad_c = ::ad_runtime::__private::ir::add_back(
+                                        __ad_dv_15,
+                                    );
+                                    __ad_dv_11 = __ad_c.0;
+                                    __ad_dv_14 = __ad_c.1;
+                                }
+                                {
+                                    let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
+                                        &__ad_pb_14,
+                                        __ad_dv_14,
+                                    );
+                                    __ad_dv_13 = __ad_c;
+                                }
+                                {
+                                    let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                        ::ad_runtime::__private::ir::value_of(__ad_v_x_0),
+                                        ::ad_runtime::__private::ir::value_of(__ad_v_12),
+                                        __ad_dv_13,
+                                    );
+                                    ::ad_runtime::__private::ir::accumulate(
+                                        &mut __ad_dv_x_0,
+                                        __ad_c.0,
+                                    );
+                                }
+                                {
+                                    let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                        ::ad_runtime::__private::ir::value_of(__ad_v_10),
+                                        <__S as ::ad_runtime::Scalar>::from_f64(0.5),
+                                        __ad_dv_11,
+                                    );
+                                    __ad_dv_10 = __ad_c.0;
+                                }
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dm_s_0,
+                                    __ad_dv_10,
+                                );
+                            }
+                        },
+                    );
+                __ad_dv_a_7 = __ad_dm_s_0;
+                __ad_dv_6 = __ad_dv_a_7;
+                {
+                    let (__ad_v_x_0,) = __ad_keep_region_0.pop();
+                    let (__ad_v_2, __ad_pb_2) = ::ad_runtime::rules::sin(
+                        ::ad_runtime::__private::ir::value_of(__ad_v_x_0),
+                    );
+                    __ad_keep_v_2.push(::ad_runtime::__private::ir::value_of(__ad_v_2));
+                    __ad_ty_2 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_2);
+                    __ad_keep_pb_2.push(__ad_pb_2);
+                    let __ad_v_3 = __ad_v_2 * __ad_v_x_0;
+                    __ad_ty_3 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_3);
+                    let __ad_v_t_4 = __ad_v_3;
+                    __ad_ty_t_4 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_t_4);
+                    let (__ad_v_5, __ad_pb_5) = ::ad_runtime::rules::exp(
+                        ::ad_runtime::__private::ir::value_of(__ad_v_t_4),
+                    );
+                    __ad_ty_5 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_5);
+                    __ad_keep_pb_5.push(__ad_pb_5);
+                    let __ad_v_2 = __ad_keep_v_2.pop();
+                    let __ad_pb_2 = __ad_keep_pb_2.pop();
+                    let __ad_pb_5 = __ad_keep_pb_5.pop();
+                    let mut __ad_dv_2 = __ad_ty_2.zero();
+                    let mut __ad_dv_3 = __ad_ty_3.zero();
+                    let mut __ad_dv_t_4 = __ad_ty_t_4.zero();
+                    let mut __ad_dv_5 = __ad_ty_5.zero();
+                    __ad_dv_5 = __ad_dv_6;
+                    {
+                        let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
+                            &__ad_pb_5,
+                            __ad_dv_5,
+                        );
+                        __ad_dv_t_4 = __ad_c;
+                    }
+                    __ad_dv_3 = __ad_dv_t_4;
+                    {
+                        let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                            ::ad_runtime::__private::ir::value_of(__ad_v_2),
+                            ::ad_runtime::__private::ir::value_of(__ad_v_x_0),
+                            __ad_dv_3,
+                        );
+                        __ad_dv_2 = __ad_c.0;
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dv_x_0,
+                            __ad_c.1,
+                        );
+                    }
+                    {
+                        let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
+                            &__ad_pb_2,
+                            __ad_dv_2,
+                        );
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dv_x_0,
+                            __ad_c,
+                        );
+                    }
+                }
+                (__ad_dv_x_0, ())
+            },
+        )
+    }
+}
+/** Reverse-mode derivative of [`checkpoints`], generated by `#[reverse]`.
+
+ `checkpoints_vjp(x, n, d_out)` returns `(checkpoints(x, n), d_out · J)`: the value, and the adjoint of each float parameter (a tuple in declared order when there are several) for the cotangent `d_out` of the result.*/
+#[allow(
+    dead_code,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::type_complexity,
+    unreachable_code
+)]
+fn checkpoints_vjp<__S: ::ad_runtime::Scalar<Base = f64>>(
+    x: __S,
+    n: usize,
+    d_out: __S,
+) -> (__S, __S)
+where
+    for<'__ad> &'__ad __S: ::ad_runtime::ScalarRef<__S>,
+{
+    let (value, pullback) = checkpoints::__ad_reverse(x, n);
+    let adjoints = pullback(d_out);
+    (value, adjoints.0)
+}
+/// Gradient of [`checkpoints`], generated by `#[reverse]`: `checkpoints_grad(x, n)` is `checkpoints_vjp(x, n, 1)`.
+#[allow(
+    dead_code,
+    unused_variables,
+    clippy::too_many_arguments,
+    clippy::type_complexity,
+    unreachable_code
+)]
+fn checkpoints_grad<__S: ::ad_runtime::Scalar<Base = f64>>(
+    x: __S,
+    n: usize,
+) -> (__S, __S)
+where
+    for<'__ad> &'__ad __S: ::ad_runtime::ScalarRef<__S>,
+{
+    checkpoints_vjp(x, n, <__S as ::ad_runtime::Scalar>::one())
+}
+#[allow(dead_code)]
+impl checkpoints {
+    #[doc(hidden)]
+    pub const __AD_ENGINE: &'static str = "ir";
+}

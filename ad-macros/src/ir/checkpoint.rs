@@ -1,0 +1,82 @@
+//! What a checkpointed region (`Stmt::Checkpoint`) reads from the code around it: the values
+//! and variables its forward sweep keeps a copy of, so that the backward sweep can run the
+//! region again from them.
+
+use super::*;
+
+/// The values and variables defined outside a region that its code reads or writes, in order
+/// of first mention.
+#[derive(Default)]
+pub struct Inputs {
+    pub values: Vec<Value>,
+    pub vars: Vec<Var>,
+}
+
+/// The inputs of a region. A scheduled loop's range is evaluated once, before the loop: not
+/// an input of its iterations.
+pub fn inputs(body: &Block, schedule: Option<&Schedule>) -> Inputs {
+    let mut defined_values = std::collections::HashSet::new();
+    let mut declared_vars = std::collections::HashSet::new();
+    for_each_stmt(body, &mut |stmt| {
+        defined_values.extend(defined_value(stmt));
+        if let Stmt::DeclareVar { var, .. } = stmt {
+            declared_vars.insert(*var);
+        }
+    });
+    let mut inputs = Inputs::default();
+    let note_root = |inputs: &mut Inputs, root: Root| match root {
+        Root::Value(value)
+            if !defined_values.contains(&value) && !inputs.values.contains(&value) =>
+        {
+            inputs.values.push(value)
+        }
+        Root::Var(var) if !declared_vars.contains(&var) && !inputs.vars.contains(&var) => {
+            inputs.vars.push(var)
+        }
+        _ => {}
+    };
+    let scheduled_range = match (schedule, body.stmts.first()) {
+        (Some(_), Some(Stmt::For { range, .. })) => Some(range as *const Operand),
+        _ => None,
+    };
+    for_each_stmt(body, &mut |stmt| {
+        let mut roots = Vec::new();
+        for operand in stmt_operands(stmt) {
+            if Some(operand as *const Operand) != scheduled_range {
+                operand_roots(operand, &mut roots);
+            }
+        }
+        if let Stmt::Assign { place, .. } | Stmt::Push { place, .. } = stmt {
+            place_roots(place, &mut roots);
+        }
+        for root in roots {
+            note_root(&mut inputs, root);
+        }
+    });
+    // The region's own result, when it is a value from outside.
+    if let Some(result) = &body.result {
+        let mut roots = Vec::new();
+        operand_roots(result, &mut roots);
+        for root in roots {
+            note_root(&mut inputs, root);
+        }
+    }
+    inputs
+}
+
+fn operand_roots(operand: &Operand, roots: &mut Vec<Root>) {
+    match operand {
+        Operand::Value(value) => roots.push(Root::Value(*value)),
+        Operand::Place(place) => place_roots(place, roots),
+        Operand::Constant(_) => {}
+    }
+}
+
+fn place_roots(place: &Place, roots: &mut Vec<Root>) {
+    roots.push(place.root);
+    for projection in &place.projections {
+        if let Projection::Index(index) = projection {
+            operand_roots(index, roots);
+        }
+    }
+}

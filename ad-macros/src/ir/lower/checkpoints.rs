@@ -1,0 +1,248 @@
+//! Inner `#[checkpoint]`s lowered into regions (`Stmt::Checkpoint`): on a `let`, a statement,
+//! a block or an expression, and on a loop with a schedule (`every = k`,
+//! `binomial, snapshots = s`).
+
+use syn::visit::Visit;
+
+use super::*;
+use crate::attr::{self, CheckpointArgs};
+
+impl Lowering {
+    /// `#[checkpoint] let pat = init;` is `let pat = #[checkpoint] { init };`.
+    pub(super) fn checkpointed_local(
+        &mut self,
+        local: &syn::Local,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<()> {
+        let mut local = local.clone();
+        let attrs: Vec<syn::Attribute> = local
+            .attrs
+            .iter()
+            .filter(|attr| attr::is_checkpoint(attr))
+            .cloned()
+            .collect();
+        local.attrs.retain(|attr| !attr::is_checkpoint(attr));
+        let Some(init) = local.init.as_mut().filter(|init| init.diverge.is_none()) else {
+            return not_yet(&local, "a checkpointed `let` without a value");
+        };
+        let expr = &init.expr;
+        *init.expr = syn::parse_quote_spanned!(expr.span()=> #(#attrs)* { #expr });
+        self.local(&local, stmts)
+    }
+
+    /// An expression under `#[checkpoint]`: its code becomes a region, whose value (if any) is
+    /// the expression's.
+    pub(super) fn checkpointed(
+        &mut self,
+        expr: &Expr,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Option<Operand>> {
+        let span = expr.span();
+        let args = {
+            let cx = crate::ctxt::Ctxt::new();
+            let args = attr::checkpoint_args(&cx, attributes_of(expr));
+            let malformed = cx.has_errors();
+            drop(cx.into_compile_errors());
+            match args {
+                Some(args) if !malformed => args,
+                _ => return not_yet(expr, "this `#[checkpoint]`"),
+            }
+        };
+        let inner = without_checkpoint(expr);
+        let own_loop = match (&args, &inner) {
+            (CheckpointArgs::Region, _) => None,
+            (_, Expr::ForLoop(l)) => Some(l.label.as_ref()),
+            (_, Expr::While(l)) if !matches!(&*l.cond, Expr::Let(_)) => Some(l.label.as_ref()),
+            (_, Expr::Loop(l)) => Some(l.label.as_ref()),
+            _ => return not_yet(expr, "a checkpoint schedule on anything but a loop"),
+        };
+        if let Some(exit) = exit_out_of(&inner, own_loop) {
+            return not_yet(&exit, "an exit out of a checkpointed region");
+        }
+        let schedule = match &args {
+            CheckpointArgs::Region => None,
+            CheckpointArgs::Every(count) => Some(Schedule::Every(self.operand(count, stmts)?)),
+            CheckpointArgs::Binomial(count) => {
+                Some(Schedule::Binomial(self.operand(count, stmts)?))
+            }
+        };
+        let mut body_stmts = Vec::new();
+        let result = self.scoped(|this| this.value_of(&inner, &mut body_stmts))?;
+        let body = match schedule {
+            None => Block {
+                stmts: body_stmts,
+                result,
+            },
+            // The loop alone: its range and flags are made before it, once.
+            Some(_) => {
+                let Some(Stmt::For { .. } | Stmt::Loop { .. }) = body_stmts.last() else {
+                    return not_yet(expr, "a checkpointed loop with a value");
+                };
+                if result.is_some() {
+                    return not_yet(expr, "a checkpointed loop with a value");
+                }
+                let the_loop = body_stmts.pop().expect("a loop");
+                stmts.extend(body_stmts);
+                Block {
+                    stmts: vec![the_loop],
+                    result: None,
+                }
+            }
+        };
+        let inputs = crate::ir::checkpoint::inputs(&body, schedule.as_ref());
+        if inputs
+            .values
+            .iter()
+            .any(|value| self.references.contains(value))
+        {
+            return not_yet(
+                expr,
+                "a checkpointed region that reads a reference from outside it",
+            );
+        }
+        let result = body.result.as_ref().map(|_| self.new_value(None, span));
+        self.regions += 1;
+        stmts.push(Stmt::Checkpoint {
+            body,
+            schedule,
+            result,
+            span,
+        });
+        Ok(result.map(Operand::Value))
+    }
+}
+
+/// How many inner `#[checkpoint]`s a body has.
+pub(super) fn count(body: &syn::Block) -> usize {
+    struct Count(usize);
+    impl<'ast> Visit<'ast> for Count {
+        fn visit_attribute(&mut self, attr: &'ast syn::Attribute) {
+            if attr::is_checkpoint(attr) {
+                self.0 += 1;
+            }
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut count = Count(0);
+    count.visit_block(body);
+    count.0
+}
+
+/// Whether an expression carries an inner `#[checkpoint]` of its own.
+pub(super) fn is_checkpointed(expr: &Expr) -> bool {
+    attributes_of(expr).iter().any(attr::is_checkpoint)
+}
+
+fn without_checkpoint(expr: &Expr) -> Expr {
+    let mut expr = expr.clone();
+    let attrs = match &mut expr {
+        Expr::Binary(e) => &mut e.attrs,
+        Expr::Unary(e) => &mut e.attrs,
+        Expr::MethodCall(e) => &mut e.attrs,
+        Expr::Call(e) => &mut e.attrs,
+        Expr::Block(e) => &mut e.attrs,
+        Expr::If(e) => &mut e.attrs,
+        Expr::ForLoop(e) => &mut e.attrs,
+        Expr::While(e) => &mut e.attrs,
+        Expr::Loop(e) => &mut e.attrs,
+        Expr::Path(e) => &mut e.attrs,
+        Expr::Lit(e) => &mut e.attrs,
+        Expr::Index(e) => &mut e.attrs,
+        Expr::Field(e) => &mut e.attrs,
+        Expr::Cast(e) => &mut e.attrs,
+        _ => return expr,
+    };
+    attrs.retain(|attr| !attr::is_checkpoint(attr));
+    expr
+}
+
+/// The first `return`, `?`, `break` or `continue` that leaves a region: it is run again on its
+/// own, from its start to its end. `own_loop` is the label of the checkpointed loop that is the
+/// region, if it is one (its own exits stay inside).
+fn exit_out_of(region: &Expr, own_loop: Option<Option<&syn::Label>>) -> Option<Expr> {
+    struct Exits {
+        /// The labels of the loops entered inside the region, innermost last (`None` for an
+        /// unlabeled one).
+        inner: Vec<Option<String>>,
+        found: Option<Expr>,
+    }
+    impl Exits {
+        fn leaves(&self, label: Option<&syn::Lifetime>) -> bool {
+            match label {
+                Some(label) => !self
+                    .inner
+                    .iter()
+                    .flatten()
+                    .any(|inner| label.ident == inner),
+                None => self.inner.is_empty(),
+            }
+        }
+        fn note(&mut self, exit: Expr) {
+            self.found.get_or_insert(exit);
+        }
+        fn enter(&mut self, label: Option<&syn::Label>) {
+            self.inner
+                .push(label.map(|label| label.name.ident.to_string()));
+        }
+    }
+    impl<'ast> Visit<'ast> for Exits {
+        fn visit_expr_return(&mut self, ret: &'ast syn::ExprReturn) {
+            self.note(Expr::Return(ret.clone()));
+        }
+        fn visit_expr_try(&mut self, try_expr: &'ast syn::ExprTry) {
+            self.note(Expr::Try(try_expr.clone()));
+        }
+        fn visit_expr_break(&mut self, exit: &'ast syn::ExprBreak) {
+            if self.leaves(exit.label.as_ref()) {
+                self.note(Expr::Break(exit.clone()));
+            }
+            syn::visit::visit_expr_break(self, exit);
+        }
+        fn visit_expr_continue(&mut self, exit: &'ast syn::ExprContinue) {
+            if self.leaves(exit.label.as_ref()) {
+                self.note(Expr::Continue(exit.clone()));
+            }
+        }
+        fn visit_expr_for_loop(&mut self, l: &'ast syn::ExprForLoop) {
+            self.enter(l.label.as_ref());
+            syn::visit::visit_expr_for_loop(self, l);
+            self.inner.pop();
+        }
+        fn visit_expr_while(&mut self, l: &'ast syn::ExprWhile) {
+            self.enter(l.label.as_ref());
+            syn::visit::visit_expr_while(self, l);
+            self.inner.pop();
+        }
+        fn visit_expr_loop(&mut self, l: &'ast syn::ExprLoop) {
+            self.enter(l.label.as_ref());
+            syn::visit::visit_expr_loop(self, l);
+            self.inner.pop();
+        }
+        // A closure's `return` and `?` are its own.
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut exits = Exits {
+        inner: Vec::new(),
+        found: None,
+    };
+    match (own_loop, region) {
+        // The checkpointed loop's own exits stay inside: visit its parts as entered.
+        (Some(label), Expr::ForLoop(l)) => {
+            exits.visit_expr(&l.expr);
+            exits.enter(label);
+            exits.visit_block(&l.body);
+        }
+        (Some(label), Expr::While(l)) => {
+            exits.enter(label);
+            exits.visit_expr(&l.cond);
+            exits.visit_block(&l.body);
+        }
+        (Some(label), Expr::Loop(l)) => {
+            exits.enter(label);
+            exits.visit_block(&l.body);
+        }
+        _ => exits.visit_expr(region),
+    }
+    exits.found
+}

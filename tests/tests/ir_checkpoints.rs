@@ -1,0 +1,145 @@
+//! Inner `#[checkpoint]`s that the IR engine takes and the previous engine refused: regions and
+//! scheduled loops whose state holds containers (a `Vec` stepped element by element, a tuple),
+//! and regions reading local containers. Each against the same function without checkpoints,
+//! bit for bit, and against forward mode, with the schedules' counts.
+#![cfg(feature = "ir-engine")]
+
+use ad_runtime::checkpoint::{binomial_recomputations, counts, reset_counts, Counts};
+use ad_runtime::{forward, reverse};
+use approx::assert_relative_eq;
+
+/// Explicit steps of the heat equation on a rod, with a source term: the state is a `Vec`
+/// written element by element.
+macro_rules! heat {
+    ($name:ident $(, #[$schedule:meta])?) => {
+        #[forward]
+        #[reverse]
+        fn $name(u0: &[f64], kappa: f64, steps: usize) -> f64 {
+            let n = u0.len();
+            let mut u = u0.to_vec();
+            let mut next = vec![0.0; n];
+            $(#[$schedule])?
+            for _ in 0..steps {
+                for j in 1..n - 1 {
+                    next[j] =
+                        u[j] + kappa * (u[j - 1] - 2.0 * u[j] + u[j + 1]) + 0.01 * u[j].sin();
+                }
+                for j in 1..n - 1 {
+                    u[j] = next[j];
+                }
+            }
+            let mut energy = 0.0;
+            for j in 0..n {
+                energy += u[j] * u[j];
+            }
+            energy
+        }
+    };
+}
+
+heat!(heat_unchecked);
+heat!(heat_every, #[checkpoint(every = 4)]);
+heat!(heat_binomial, #[checkpoint(binomial, snapshots = 3)]);
+
+#[test]
+fn a_vec_state_stepped_in_place() {
+    assert_eq!(heat_every::__AD_ENGINE, "ir");
+    assert_eq!(heat_binomial::__AD_ENGINE, "ir");
+    let u0 = [0.0, 0.3, 0.9, 1.0, 0.4, 0.0];
+    for steps in [0, 1, 3, 4, 5, 13] {
+        let expected = heat_unchecked_grad(&u0, 0.2, steps);
+        reset_counts();
+        assert_eq!(
+            heat_every_grad(&u0, 0.2, steps),
+            expected,
+            "steps = {steps}"
+        );
+        assert_eq!(
+            counts(),
+            Counts {
+                advanced: 0,
+                recorded: steps as u64
+            }
+        );
+        reset_counts();
+        assert_eq!(
+            heat_binomial_grad(&u0, 0.2, steps),
+            expected,
+            "steps = {steps}"
+        );
+        assert_eq!(
+            counts(),
+            Counts {
+                advanced: binomial_recomputations(steps, 3),
+                recorded: steps as u64
+            }
+        );
+        // Against forward mode, along each component of the initial state.
+        let (_, (du0, dkappa)) = expected;
+        for (k, &gradient) in du0.iter().enumerate() {
+            let mut direction = [0.0; 6];
+            direction[k] = 1.0;
+            let (_, along) = heat_every_jvp(&u0, 0.2, steps, &direction, 0.0);
+            assert_relative_eq!(gradient, along, epsilon = 1e-13, max_relative = 1e-12);
+        }
+        let (_, along) = heat_every_jvp(&u0, 0.2, steps, &[0.0; 6], 1.0);
+        assert_relative_eq!(dkappa, along, epsilon = 1e-13, max_relative = 1e-12);
+    }
+}
+
+/// A region that reads a local `Vec`, nested in a scheduled loop over a tuple state that
+/// leaves early.
+macro_rules! damped {
+    ($name:ident $(, #[$schedule:meta], #[$region:meta])?) => {
+        #[forward]
+        #[reverse]
+        fn $name(x: f64, y: f64, n: usize) -> f64 {
+            let weights = vec![0.5, 0.25, x];
+            let mut s = (x, y);
+            let mut total = 0.0;
+            $(#[$schedule])?
+            for i in 0..n {
+                let t = $(#[$region])?
+                {
+                    let w = weights[i % 3];
+                    (s.0 * w + s.1).tanh()
+                };
+                s = (s.1 * 0.9 + t, t * y);
+                total += t;
+                if total > 4.0 {
+                    break;
+                }
+            }
+            total + s.0
+        }
+    };
+}
+
+damped!(damped_unchecked);
+damped!(damped_binomial, #[checkpoint(binomial, snapshots = 3)], #[checkpoint]);
+damped!(damped_every, #[checkpoint(every = 2)], #[checkpoint]);
+
+#[test]
+fn a_tuple_state_and_a_region_reading_a_local_vec() {
+    assert_eq!(damped_binomial::__AD_ENGINE, "ir");
+    assert_eq!(damped_every::__AD_ENGINE, "ir");
+    for n in [0, 1, 2, 7, 40] {
+        for (x, y) in [(0.3, 0.8), (1.2, -0.4)] {
+            let expected = damped_unchecked_grad(x, y, n);
+            assert_eq!(damped_binomial_grad(x, y, n), expected, "n = {n}");
+            assert_eq!(damped_every_grad(x, y, n), expected, "n = {n}");
+            let (value, (gx, gy)) = expected;
+            assert_eq!(value, damped_unchecked(x, y, n));
+            assert_relative_eq!(
+                gx,
+                damped_every_jvp(x, y, n, 1.0, 0.0).1,
+                max_relative = 1e-12
+            );
+            assert_relative_eq!(
+                gy,
+                damped_every_jvp(x, y, n, 0.0, 1.0).1,
+                max_relative = 1e-12
+            );
+        }
+    }
+}
