@@ -716,9 +716,9 @@ fn ranges_with_adapters() {
     }
 }
 
-/// A `move` closure with a macro in its body: what it captures is hidden in the macro's
-/// tokens, so the IR engine leaves it to the previous engine (it read `k` as changed after the
-/// closure was written; found by review).
+/// A `move` closure with a macro in its body: what it captures is read from the macro's
+/// tokens too (once, the IR engine read `k` as changed after the closure was written; found by
+/// review).
 #[forward]
 #[reverse]
 fn move_closure_with_a_macro(x: &[f64]) -> f64 {
@@ -731,10 +731,44 @@ fn move_closure_with_a_macro(x: &[f64]) -> f64 {
     f(x[1]) + k
 }
 
+/// Assertions, prints and `format!`: a failed assertion's message is evaluated only when it
+/// fails (`x[n]` would index past the end), a `debug_` assertion only with debug assertions,
+/// and a format string's inline names read the locals.
+#[forward]
+#[reverse]
+fn checked_sum(x: &[f64], #[no_grad] scale: f64) -> f64 {
+    let n = x.len();
+    assert!(n < 10, "too long: {}", x[n]);
+    debug_assert_eq!(scale * 2.0, scale + scale, "{scale:?}");
+    let mut s = 0.0;
+    for i in 0..n {
+        assert_ne!(x[i], f64::INFINITY, "x[{i}] = {}", x[i]);
+        s += x[i] * scale;
+    }
+    let label = format!("{s:.2} over {n:>width$}", width = 3);
+    if label.len() > 100 {
+        println!("{label}");
+    }
+    s * s + label.len() as f64
+}
+
+#[test]
+fn macros_read_values() {
+    on_ir_engine!(checked_sum);
+    let x = [0.5, -1.25, 2.0];
+    let (value, gradient) = checked_sum_grad(&x, 1.5);
+    assert_eq!(value, checked_sum(&x, 1.5));
+    let s = 1.5 * (0.5 - 1.25 + 2.0);
+    // "1.88 over   3"
+    assert_eq!(value, s * s + 13.0);
+    for g in gradient {
+        approx::assert_relative_eq!(g, 2.0 * s * 1.5, max_relative = 1e-15);
+    }
+}
+
 #[test]
 fn move_closures_with_macros() {
-    #[cfg(feature = "ir-engine")]
-    assert_ne!(move_closure_with_a_macro::__AD_ENGINE, "ir");
+    on_ir_engine!(move_closure_with_a_macro);
     approx::assert_relative_eq!(move_closure_with_a_macro(&[0.5, 2.0, 1.0]), 4.5);
     check_slice_function_at_random_points(
         move_closure_with_a_macro,
@@ -837,6 +871,31 @@ fn iterator_chains_as_loops() {
 #[cfg(feature = "ir-engine")]
 mod beyond_the_previous_engine {
     use super::*;
+
+    /// A `move` closure that names a captured variable only inside a format string (the
+    /// previous engine formats the variable as changed after the closure was written).
+    #[forward]
+    #[reverse]
+    fn move_closure_with_an_inline_format(x: &[f64]) -> f64 {
+        let mut k = x[0];
+        let f = move |t: f64| {
+            let shown = format!("{k}");
+            t * t + shown.len() as f64
+        };
+        k = k * 3.0 + x[2];
+        f(x[1]) + k
+    }
+
+    #[test]
+    fn a_move_closure_formats_what_it_captured() {
+        on_ir_engine!(move_closure_with_an_inline_format);
+        // `k` is 0.5 where the closure is written, 11.5 after: the closure formats "0.5".
+        let x = [0.5, 2.0, 10.0];
+        let (value, gradient) = move_closure_with_an_inline_format_grad(&x);
+        assert_eq!(value, move_closure_with_an_inline_format(&x));
+        assert_eq!(value, 2.0 * 2.0 + 3.0 + 11.5);
+        assert_eq!(gradient, vec![3.0, 4.0, 1.0]);
+    }
 
     /// A `Vec` read in a loop, then moved: the pullback cannot take it, so its elements read
     /// in the loop are kept, not read again from its final value (`ir::restore`).

@@ -836,6 +836,16 @@ impl Emitter<'_> {
                 let receiver = self.operand(receiver);
                 quote_spanned!(span=> #receiver.#method())
             }
+            Rvalue::Macro { path, args } => {
+                let args = args.iter().map(|(name, arg)| {
+                    let arg = self.operand(arg);
+                    match name {
+                        Some(name) => quote!(#name = #arg),
+                        None => arg,
+                    }
+                });
+                quote_spanned!(span=> #path!(#(#args),*))
+            }
             Rvalue::Range {
                 start,
                 end,

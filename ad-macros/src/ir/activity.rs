@@ -102,6 +102,7 @@ pub fn differentiable_operands(rvalue: &Rvalue) -> Vec<&Operand> {
         | Rvalue::DataMethod { .. }
         | Rvalue::EmptyVec(_)
         | Rvalue::Matches(..)
+        | Rvalue::Macro { .. }
         | Rvalue::Range { .. } => Vec::new(),
     }
 }

@@ -23,6 +23,7 @@ mod closures;
 mod control;
 mod expressions;
 mod iterators;
+mod macros;
 mod patterns;
 
 use control::{default_value, leaves, returns_early, var_place, FunctionExit, LoopContext};
@@ -358,7 +359,12 @@ impl Lowering {
                         .hoisted_items
                         .contains(&(stmt as *const syn::Stmt as usize)) => {}
                 syn::Stmt::Item(item) => return not_yet(item, "this item in the body"),
-                syn::Stmt::Macro(mac) => return not_yet(mac, "macros"),
+                syn::Stmt::Macro(mac) => {
+                    if !mac.attrs.is_empty() {
+                        return not_yet(mac, "attributes on macros");
+                    }
+                    self.lower_macro(&mac.mac, &mut stmts)?;
+                }
             }
             let rest = &stmts_in[index + 1..];
             if !rest.is_empty() && leaves(stmt) {

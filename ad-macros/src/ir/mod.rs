@@ -208,6 +208,13 @@ pub enum Rvalue {
         receiver: Operand,
         method: Ident,
     },
+    /// A `std` macro that reads values and gives data (`println!`, `format!`, `assert!`,
+    /// `panic!`, ...): its arguments as operands, a named argument (`x = ..`, and each name a
+    /// format string reads inline) with its name.
+    Macro {
+        path: syn::Path,
+        args: Vec<(Option<Ident>, Operand)>,
+    },
     /// `a..b`, `a..=b`: data.
     Range {
         start: Option<Operand>,
@@ -533,6 +540,7 @@ pub fn operands(rvalue: &Rvalue) -> Vec<&Operand> {
             args.iter().collect()
         }
         Rvalue::EmptyVec(capacity) => capacity.iter().collect(),
+        Rvalue::Macro { args, .. } => args.iter().map(|(_, arg)| arg).collect(),
         Rvalue::Construct { fields, .. } => fields.iter().map(|(_, value)| value).collect(),
         Rvalue::Range { start, end, .. } => start.iter().chain(end).collect(),
     }

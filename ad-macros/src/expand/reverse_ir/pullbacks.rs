@@ -188,6 +188,7 @@ impl Emitter<'_> {
             | Rvalue::DataMethod { .. }
             | Rvalue::EmptyVec(_)
             | Rvalue::Matches(..)
+            | Rvalue::Macro { .. }
             | Rvalue::Range { .. } => {}
         }
         Ok(tokens)

@@ -8,6 +8,7 @@
 use std::collections::HashSet;
 use std::rc::Rc;
 
+use quote::ToTokens;
 use syn::spanned::Spanned;
 use syn::{Expr, ExprClosure, Ident};
 
@@ -129,6 +130,31 @@ fn free_names(body: &Expr) -> Vec<Ident> {
             if let Some(name) = path.path.get_ident() {
                 self.0.push(name.clone());
             }
+        }
+        // A macro's names are in its tokens, and in its format string (`{x}`): every one of
+        // them may be read.
+        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+            fn names(tokens: proc_macro2::TokenStream, found: &mut Vec<Ident>) {
+                for token in tokens {
+                    match token {
+                        proc_macro2::TokenTree::Ident(ident) => found.push(ident),
+                        proc_macro2::TokenTree::Group(group) => names(group.stream(), found),
+                        proc_macro2::TokenTree::Literal(literal) => {
+                            if let Ok(syn::Lit::Str(format)) =
+                                syn::parse2::<syn::Lit>(literal.to_token_stream())
+                            {
+                                found.extend(
+                                    super::macros::inline_names(&format.value())
+                                        .iter()
+                                        .map(|name| Ident::new(name, literal.span())),
+                                );
+                            }
+                        }
+                        proc_macro2::TokenTree::Punct(_) => {}
+                    }
+                }
+            }
+            names(mac.tokens.clone(), &mut self.0);
         }
     }
     let mut paths = Paths(Vec::new());

@@ -212,6 +212,7 @@ impl Lowering {
                 None => self.call(call, stmts)?,
             },
             Expr::Macro(mac) if mac.mac.path.is_ident("vec") => self.vec_macro(&mac.mac, stmts)?,
+            Expr::Macro(mac) => return self.lower_macro(&mac.mac, stmts),
             Expr::Tuple(tuple) if !tuple.elems.is_empty() => Rvalue::Tuple(
                 tuple
                     .elems

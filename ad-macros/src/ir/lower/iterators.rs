@@ -358,13 +358,11 @@ impl Lowering {
 
 /// A closure the chain inlines: its body must not leave it (`return`, `?`), as the loop it
 /// becomes has no closure to leave; and a `move` closure must not assign, as what it assigns
-/// is its own copy of a captured variable, which the loop does not have, nor hold a macro,
-/// whose tokens would hide what it captures.
+/// is its own copy of a captured variable, which the loop does not have.
 pub(super) fn check_closure(closure: &ExprClosure) -> Lowered<()> {
     struct Exits {
         exit: Option<Span>,
         assignment: Option<Span>,
-        mac: Option<Span>,
     }
     impl<'ast> syn::visit::Visit<'ast> for Exits {
         fn visit_expr_return(&mut self, exit: &'ast syn::ExprReturn) {
@@ -383,9 +381,6 @@ pub(super) fn check_closure(closure: &ExprClosure) -> Lowered<()> {
             }
             syn::visit::visit_expr_binary(self, binary);
         }
-        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-            self.mac.get_or_insert(mac.span());
-        }
         fn visit_expr_closure(&mut self, _: &'ast ExprClosure) {}
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
@@ -399,7 +394,6 @@ pub(super) fn check_closure(closure: &ExprClosure) -> Lowered<()> {
     let mut exits = Exits {
         exit: None,
         assignment: None,
-        mac: None,
     };
     syn::visit::Visit::visit_expr(&mut exits, &closure.body);
     if let Some(span) = exits.exit {
@@ -411,18 +405,12 @@ pub(super) fn check_closure(closure: &ExprClosure) -> Lowered<()> {
     if closure.capture.is_none() {
         return Ok(());
     }
-    // What a `move` closure captures is found by reading its body, which a macro's tokens
-    // hide.
-    match (exits.assignment, exits.mac) {
-        (Some(span), _) => Err(NotYet {
+    match exits.assignment {
+        Some(span) => Err(NotYet {
             span,
             what: "assignments inside a `move` closure",
         }),
-        (None, Some(span)) => Err(NotYet {
-            span,
-            what: "macros inside a `move` closure",
-        }),
-        (None, None) => Ok(()),
+        None => Ok(()),
     }
 }
 
