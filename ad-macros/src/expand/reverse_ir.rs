@@ -695,26 +695,34 @@ impl Emitter<'_> {
                 quote_spanned!(span=> #receiver.#method(#(#args),*))
             }
             Rvalue::Cast(operand, ty) => self.cast(operand, ty),
+            Rvalue::PlainMethod {
+                receiver,
+                method,
+                args,
+            } => {
+                let receiver = self.operand(receiver);
+                let args = args.iter().map(|arg| self.plain_argument(arg));
+                let scalar = names::scalar_param(span);
+                quote_spanned!(span=>
+                    ::ad_runtime::__private::LiftProbe::new(#receiver.#method(#(#args),*))
+                        .__ad_lift::<#scalar>()
+                )
+            }
             // A call on data alone: the plain function, its result a constant of the scalar
             // type.
             Rvalue::Call {
                 callee,
-                method: None,
+                method,
                 args,
             } if !self.is_active_call(args) => {
-                // Its float arguments carry no derivative: constants, back to plain floats.
-                let args = args.iter().map(|arg| match arg {
-                    Operand::Constant(constant) if constant.kind == ConstantKind::Float => {
-                        constant.tokens.clone()
-                    }
-                    _ => {
-                        let arg = self.operand(arg);
-                        quote!(::ad_runtime::__private::UnliftProbe::new(#arg).__ad_plain())
-                    }
-                });
+                let args = args.iter().map(|arg| self.plain_argument(arg));
                 let scalar = names::scalar_param(span);
+                let function = match method {
+                    Some(method) => quote!(#callee::#method),
+                    None => quote!(#callee),
+                };
                 quote_spanned!(span=>
-                    ::ad_runtime::__private::LiftProbe::new(#callee(#(#args),*))
+                    ::ad_runtime::__private::LiftProbe::new(#function(#(#args),*))
                         .__ad_lift::<#scalar>()
                 )
             }
@@ -793,6 +801,7 @@ impl Emitter<'_> {
                 scrutinee,
                 pattern,
                 names,
+                ..
             } => {
                 // The pattern as the user wrote it (a derived type's paths through the twins),
                 // on the scrutinee as the user gave it: the names bind by value or by
@@ -858,6 +867,21 @@ impl Emitter<'_> {
                 } else {
                     quote_spanned!(span=> #start..#end)
                 }
+            }
+        }
+    }
+
+    /// An argument of a plain function or method, called on data alone: its floats carry no
+    /// derivative, and go back to plain floats; a literal (or a closure passed as written)
+    /// stays as it is.
+    fn plain_argument(&self, arg: &Operand) -> TokenStream {
+        match arg {
+            Operand::Constant(constant) if constant.kind != ConstantKind::Path => {
+                constant.tokens.clone()
+            }
+            _ => {
+                let arg = self.operand(arg);
+                quote!(::ad_runtime::__private::UnliftProbe::new(#arg).__ad_plain())
             }
         }
     }

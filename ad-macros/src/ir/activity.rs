@@ -100,6 +100,7 @@ pub fn differentiable_operands(rvalue: &Rvalue) -> Vec<&Operand> {
         | Rvalue::DataBinary(..)
         | Rvalue::Not(_)
         | Rvalue::DataMethod { .. }
+        | Rvalue::PlainMethod { .. }
         | Rvalue::EmptyVec(_)
         | Rvalue::Matches(..)
         | Rvalue::Macro { .. }

@@ -154,6 +154,15 @@ pub enum Rvalue {
         method: Ident,
         args: Vec<Operand>,
     },
+    /// A method without a rule, called on data alone (`cfg.mid()`, `seen.insert(0, k)`,
+    /// `data.map_or(0, |f| f + 1)`): the plain method, its float arguments plain floats and
+    /// its result lifted to the scalar type. It may change its receiver. Validation refuses
+    /// one whose receiver or arguments carry derivatives.
+    PlainMethod {
+        receiver: Operand,
+        method: Ident,
+        args: Vec<Operand>,
+    },
     /// `x as T`.
     Cast(Operand, syn::Type),
     /// A call of a differentiated function (`g(x, &v)`): through its reverse companion. For a
@@ -193,6 +202,9 @@ pub enum Rvalue {
         scrutinee: Operand,
         pattern: Box<syn::Pat>,
         names: Vec<Ident>,
+        /// Whether the pattern takes apart data only (`lower::patterns::only_for_data`):
+        /// validation refuses it on a value that carries derivatives.
+        data_only: bool,
     },
     /// A value of a derived type built in the body (`Point { x, y }`, `Shape::Circle(r)`,
     /// `Shape::Empty`): the twin's path over the scalar type, the adjoint's, and each field's
@@ -431,6 +443,15 @@ pub fn written_root(stmt: &Stmt) -> Option<Root> {
         | Stmt::Assign { place, .. }
         | Stmt::Push { place, .. } => Some(place.root),
         Stmt::DeclareVar { var, .. } => Some(Root::Var(*var)),
+        // A method without a rule may change its receiver.
+        Stmt::Let(Let {
+            rvalue:
+                Rvalue::PlainMethod {
+                    receiver: Operand::Place(place),
+                    ..
+                },
+            ..
+        }) => Some(place.root),
         _ => None,
     }
 }
@@ -531,6 +552,7 @@ pub fn operands(rvalue: &Rvalue) -> Vec<&Operand> {
         | Rvalue::Repeat(_, left, right) => vec![left, right],
         Rvalue::FloatMethod { receiver, args, .. }
         | Rvalue::DataMethod { receiver, args, .. }
+        | Rvalue::PlainMethod { receiver, args, .. }
         | Rvalue::Unwrap {
             option: receiver,
             args,

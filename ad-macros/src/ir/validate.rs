@@ -22,10 +22,38 @@ pub fn check(body: &Body, activity: &Activity) -> Result<(), NotYet> {
     let mut result = Ok(());
     for_each_stmt(&body.block, &mut |stmt| {
         if result.is_ok() {
-            result = check_plain_call_borrows_nothing(stmt, activity, &references);
+            result = check_plain_call_borrows_nothing(stmt, activity, &references)
+                .and_then(|()| check_plain_method_on_data(stmt, activity))
+                .and_then(|()| check_data_patterns(stmt, activity));
         }
     });
     result
+}
+
+/// A method without a rule runs on plain values: its receiver and arguments must carry no
+/// derivative (one that does has no derivative rule to go through).
+fn check_plain_method_on_data(stmt: &Stmt, activity: &Activity) -> Result<(), NotYet> {
+    if let Stmt::Let(Let {
+        rvalue:
+            Rvalue::PlainMethod {
+                receiver,
+                args,
+                method,
+            },
+        ..
+    }) = stmt
+    {
+        if std::iter::once(receiver)
+            .chain(args)
+            .any(|operand| activity.is_active(operand))
+        {
+            return Err(NotYet {
+                span: method.span(),
+                what: "this method",
+            });
+        }
+    }
+    Ok(())
 }
 
 /// A call on data alone goes through the plain function, its result lifted to the scalar
@@ -50,6 +78,30 @@ fn check_plain_call_borrows_nothing(
             return Err(NotYet {
                 span: *span,
                 what: "calls on data alone that pass a reference",
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A pattern the engine cannot build the adjoint of (another type than the `#[grad]`
+/// parameters', or `..` beside names) takes apart data only.
+fn check_data_patterns(stmt: &Stmt, activity: &Activity) -> Result<(), NotYet> {
+    if let Stmt::Let(Let {
+        rvalue:
+            Rvalue::Extract {
+                scrutinee,
+                data_only: true,
+                ..
+            },
+        span,
+        ..
+    }) = stmt
+    {
+        if activity.is_active(scrutinee) {
+            return Err(NotYet {
+                span: *span,
+                what: "patterns that take apart values carrying derivatives of types that are not `#[grad]` parameters' types",
             });
         }
     }

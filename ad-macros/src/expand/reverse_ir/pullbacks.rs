@@ -46,6 +46,7 @@ impl Emitter<'_> {
                 scrutinee,
                 pattern,
                 names,
+                ..
             } => {
                 let adjoint = pattern_adjoint(pattern, names, &self.body.user_types);
                 let contribution = self.contribute(scrutinee, adjoint)?;
@@ -186,6 +187,7 @@ impl Emitter<'_> {
             | Rvalue::DataBinary(..)
             | Rvalue::Not(_)
             | Rvalue::DataMethod { .. }
+            | Rvalue::PlainMethod { .. }
             | Rvalue::EmptyVec(_)
             | Rvalue::Matches(..)
             | Rvalue::Macro { .. }

@@ -111,7 +111,7 @@ impl Lowering {
 }
 
 /// The names a pattern binds.
-fn pattern_names(pat: &syn::Pat, names: &mut HashSet<String>) {
+pub(super) fn pattern_names(pat: &syn::Pat, names: &mut HashSet<String>) {
     struct Names<'n>(&'n mut HashSet<String>);
     impl<'ast> syn::visit::Visit<'ast> for Names<'_> {
         fn visit_pat_ident(&mut self, binding: &'ast syn::PatIdent) {
@@ -123,7 +123,7 @@ fn pattern_names(pat: &syn::Pat, names: &mut HashSet<String>) {
 }
 
 /// The single-name paths an expression reads (the names a closure body may capture).
-fn free_names(body: &Expr) -> Vec<Ident> {
+pub(super) fn free_names(body: &Expr) -> Vec<Ident> {
     struct Paths(Vec<Ident>);
     impl<'ast> syn::visit::Visit<'ast> for Paths {
         fn visit_expr_path(&mut self, path: &'ast syn::ExprPath) {

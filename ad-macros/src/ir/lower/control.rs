@@ -69,7 +69,7 @@ impl Lowering {
             return not_yet(scrutinee_expr, "`match` on this");
         }
         for arm in arms {
-            patterns::bindings(&arm.pat, &self.user_types)?;
+            patterns::bindings(&arm.pat)?;
         }
         self.match_arms(arms, &scrutinee, span, stmts)
     }
@@ -177,18 +177,29 @@ impl Lowering {
                 && whole.by_ref.is_none()
                 && whole.mutability.is_none()
             {
-                patterns::bindings(pat, &self.user_types)?;
+                patterns::bindings(pat)?;
                 if let Operand::Value(value) = scrutinee {
                     self.bind(&whole.ident, Root::Value(*value));
                     return Ok(());
                 }
             }
         }
-        let bindings = patterns::bindings(pat, &self.user_types)?;
+        let bindings = patterns::bindings(pat)?;
         if bindings.is_empty() {
             return Ok(());
         }
         let span = pat.span();
+        let data_only = patterns::only_for_data(pat, &self.user_types);
+        // Names bound through a reference into data would be references to plain floats,
+        // which the code reads both as they are and dereferenced.
+        if data_only
+            && matches!(scrutinee, Operand::Value(value) if self.references.contains(value))
+        {
+            return not_yet(
+                pat,
+                "patterns of types that are not `#[grad]` parameters' types, through a reference",
+            );
+        }
         let parts = self.new_value(None, span);
         stmts.push(Stmt::Let(Let {
             value: parts,
@@ -199,6 +210,7 @@ impl Lowering {
                     .iter()
                     .map(|binding| binding.name.clone())
                     .collect(),
+                data_only,
             },
             span,
         }));

@@ -202,7 +202,17 @@ impl Lowering {
                         args,
                     }
                 } else {
-                    return not_yet(&call.method, "this method");
+                    let receiver = self.receiver(&call.receiver, stmts)?;
+                    let args = call
+                        .args
+                        .iter()
+                        .map(|arg| self.plain_argument(arg, stmts))
+                        .collect::<Lowered<Vec<_>>>()?;
+                    Rvalue::PlainMethod {
+                        receiver,
+                        method: call.method.clone(),
+                        args,
+                    }
                 }
             }
             Expr::Cast(cast) => Rvalue::Cast(self.operand(&cast.expr, stmts)?, (*cast.ty).clone()),
@@ -358,16 +368,14 @@ impl Lowering {
             _ => {}
         }
         match classify_callee_path(&func.path) {
-            // `Seg::len(&s)`: a method of a derived type called by its path.
-            Callee::UserMethod(type_path, method)
-                if self.user_types.type_named(&type_path).is_some() =>
-            {
-                Ok(Rvalue::Call {
-                    callee: type_path,
-                    method: Some(method),
-                    args,
-                })
-            }
+            // `Seg::len(&s)`: a method of a derived type called by its path (any type's: one
+            // nested in a parameter's, `V2::norm(&self.pos)`, is differentiated as the
+            // parameter's own are).
+            Callee::UserMethod(type_path, method) => Ok(Rvalue::Call {
+                callee: type_path,
+                method: Some(method),
+                args,
+            }),
             Callee::FloatAssociated(name) if name == "from" && args.len() == 1 => {
                 let float: syn::Type = syn::parse_quote!(f64);
                 Ok(Rvalue::Cast(args.remove(0), float))
@@ -449,6 +457,29 @@ impl Lowering {
 
     /// The receiver of a method that reads it (`v.len()`, `v.to_vec()`): the place itself
     /// when it is one, so that a variable is not moved.
+    /// An argument of a plain method: a closure that names no local is passed as written
+    /// (`|f| f + 1`), as a constant.
+    fn plain_argument(&mut self, arg: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Operand> {
+        let Expr::Closure(closure) = strip(arg) else {
+            return self.operand(arg, stmts);
+        };
+        let mut parameters = std::collections::HashSet::new();
+        for input in &closure.inputs {
+            super::closures::pattern_names(input, &mut parameters);
+        }
+        let names_a_local = super::closures::free_names(&closure.body)
+            .iter()
+            .any(|name| !parameters.contains(&scope_key(name)) && self.binding(name).is_some());
+        if names_a_local || super::iterators::check_closure(closure).is_err() {
+            return not_yet(arg, "closures passed to methods that name locals");
+        }
+        Ok(Operand::Constant(Constant {
+            tokens: closure.to_token_stream(),
+            kind: ConstantKind::Data,
+            span: arg.span(),
+        }))
+    }
+
     fn receiver(&mut self, receiver: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Operand> {
         match self.place(receiver, stmts) {
             Ok(place) => Ok(Operand::Place(place)),

@@ -3,8 +3,9 @@
 //!
 //! The names' values are read by [`crate::ir::Rvalue::Extract`], whose adjoint is the same
 //! pattern built as an expression over adjoints (`Some(dv)`, `(da, zero)`): that is why the
-//! patterns taken are those whose adjoint type has the same shape as the value's type
-//! (tuples, references, `Option`). A user type's pattern waits for the user types' adjoints.
+//! patterns taken apart where values carry derivatives are those whose adjoint type has the
+//! same shape as the value's type (tuples, references, `Option`, the `#[grad]` parameters'
+//! derived types); any other pattern takes apart data only (`only_for_data`).
 
 use proc_macro2::Span;
 use syn::{Ident, Pat};
@@ -36,16 +37,14 @@ pub(super) fn is_some_path(path: &syn::Path) -> bool {
     )
 }
 
-/// The names `pat` binds, or what stops the IR engine from taking it apart. `user_types`:
-/// the derived types whose patterns the engine takes (those of `#[grad]` parameters).
-pub(super) fn bindings(pat: &Pat, user_types: &UserTypes) -> Lowered<Vec<Binding>> {
+/// The names `pat` binds, or what stops the IR engine from taking it apart.
+pub(super) fn bindings(pat: &Pat) -> Lowered<Vec<Binding>> {
     let mut found = Vec::new();
-    collect(pat, user_types, &mut found)?;
+    collect(pat, &mut found)?;
     Ok(found)
 }
 
-fn collect(pat: &Pat, user_types: &UserTypes, found: &mut Vec<Binding>) -> Lowered<()> {
-    let collect = |pat: &Pat, found: &mut Vec<Binding>| collect(pat, user_types, found);
+fn collect(pat: &Pat, found: &mut Vec<Binding>) -> Lowered<()> {
     match pat {
         Pat::Ident(binding) if !is_binding_name(&binding.ident) && binding.subpat.is_none() => {
             Ok(())
@@ -87,40 +86,65 @@ fn collect(pat: &Pat, user_types: &UserTypes, found: &mut Vec<Binding>) -> Lower
             }
             Ok(())
         }
-        // A derived type's: its adjoint is built by the same pattern over the adjoint type,
-        // which needs every field (a `..` may stand only where no name is bound).
-        Pat::TupleStruct(variant) if user_types.names_type(&variant.path) => {
-            let before = found.len();
-            variant
-                .elems
-                .iter()
-                .filter(|part| !matches!(part, Pat::Rest(_)))
-                .try_for_each(|part| collect(part, found))?;
-            let rest = variant
-                .elems
-                .iter()
-                .any(|part| matches!(part, Pat::Rest(_)));
-            if rest && found.len() > before {
-                return not_yet(pat, "`..` beside names in patterns of derived types");
-            }
-            Ok(())
-        }
-        Pat::Struct(structure) if user_types.names_type(&structure.path) => {
-            let before = found.len();
-            structure
-                .fields
-                .iter()
-                .try_for_each(|field| collect(&field.pat, found))?;
-            if structure.rest.is_some() && found.len() > before {
-                return not_yet(pat, "`..` beside names in patterns of derived types");
-            }
-            Ok(())
-        }
-        Pat::Struct(_) | Pat::TupleStruct(_) => not_yet(
-            pat,
-            "patterns of types that are not `#[grad]` parameters' types",
-        ),
+        // A derived type's, or any other type's: the names inside are bound to parts of
+        // the value (whether their adjoints can be built is `only_for_data`'s question).
+        Pat::TupleStruct(variant) => variant
+            .elems
+            .iter()
+            .filter(|part| !matches!(part, Pat::Rest(_)))
+            .try_for_each(|part| collect(part, found)),
+        Pat::Struct(structure) => structure
+            .fields
+            .iter()
+            .try_for_each(|field| collect(&field.pat, found)),
         _ => not_yet(pat, "this pattern"),
+    }
+}
+
+/// Whether the names `pat` binds can be taken apart from data only: it names a type other
+/// than the `#[grad]` parameters' (whose adjoint the engine does not know), or it leaves out
+/// fields with `..` beside names (the adjoint is built by the same pattern over the adjoint
+/// type, which needs every field).
+pub(super) fn only_for_data(pat: &Pat, user_types: &UserTypes) -> bool {
+    let binds = |pat: &Pat| bindings(pat).is_ok_and(|found| !found.is_empty());
+    match pat {
+        Pat::Ident(binding) => binding
+            .subpat
+            .as_ref()
+            .is_some_and(|(_, inner)| only_for_data(inner, user_types)),
+        Pat::Paren(paren) => only_for_data(&paren.pat, user_types),
+        Pat::Reference(reference) => only_for_data(&reference.pat, user_types),
+        Pat::Tuple(tuple) => tuple
+            .elems
+            .iter()
+            .any(|part| only_for_data(part, user_types)),
+        Pat::Or(or) => or.cases.iter().any(|case| only_for_data(case, user_types)),
+        Pat::TupleStruct(variant) if is_some_path(&variant.path) => variant
+            .elems
+            .iter()
+            .any(|part| only_for_data(part, user_types)),
+        Pat::TupleStruct(variant) => {
+            binds(pat)
+                && (!user_types.names_type(&variant.path)
+                    || variant
+                        .elems
+                        .iter()
+                        .any(|part| matches!(part, Pat::Rest(_)))
+                    || variant
+                        .elems
+                        .iter()
+                        .any(|part| only_for_data(part, user_types)))
+        }
+        Pat::Struct(structure) => {
+            binds(pat)
+                && (!user_types.names_type(&structure.path)
+                    || structure.rest.is_some()
+                    || structure
+                        .fields
+                        .iter()
+                        .any(|field| only_for_data(&field.pat, user_types)))
+        }
+        _ => false,
     }
 }
 
