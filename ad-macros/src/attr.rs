@@ -225,6 +225,12 @@ fn schedule_counts(stmt: &syn::Stmt) -> Vec<syn::Expr> {
     }
 }
 
+/// The first inner `#[checkpoint]` of an expression, if any.
+pub fn find_checkpoint_in_expr(expr: &syn::Expr) -> Option<Attribute> {
+    let block: syn::Block = syn::parse_quote!({ #expr });
+    find_checkpoint(&block)
+}
+
 /// The first inner `#[checkpoint]` of a body, if any.
 pub fn find_checkpoint(block: &syn::Block) -> Option<Attribute> {
     struct Find(Option<Attribute>);

@@ -143,3 +143,53 @@ fn a_tuple_state_and_a_region_reading_a_local_vec() {
         }
     }
 }
+
+/// Checkpoints on statements of every kind: an assignment, a compound assignment, a `push`,
+/// and a region that gives a variable declared without a value its value.
+macro_rules! statements {
+    ($name:ident $(, #[$region:meta])?) => {
+        #[forward]
+        #[reverse]
+        #[allow(clippy::vec_init_then_push)]
+        fn $name(x: f64, y: f64) -> f64 {
+            let z: f64;
+            $(#[$region])?
+            {
+                z = (x * y).sin();
+            }
+            let mut s = z * x + y;
+            $(#[$region])?
+            s = (s * y).sin();
+            $(#[$region])?
+            s += (x * s).cos();
+            let mut v = Vec::new();
+            $(#[$region])?
+            v.push(s * z);
+            v.push(x);
+            v[0] * v[1] + s
+        }
+    };
+}
+
+statements!(statements_unchecked);
+statements!(statements_checked, #[checkpoint]);
+
+#[test]
+fn checkpointed_statements_of_every_kind() {
+    assert_eq!(statements_checked::__AD_ENGINE, "ir");
+    for (x, y) in [(0.3, 0.8), (1.2, -0.4)] {
+        let expected = statements_unchecked_grad(x, y);
+        assert_eq!(statements_checked_grad(x, y), expected);
+        let (_, (gx, gy)) = expected;
+        assert_relative_eq!(
+            gx,
+            statements_checked_jvp(x, y, 1.0, 0.0).1,
+            max_relative = 1e-12
+        );
+        assert_relative_eq!(
+            gy,
+            statements_checked_jvp(x, y, 0.0, 1.0).1,
+            max_relative = 1e-12
+        );
+    }
+}

@@ -4,12 +4,14 @@
 
 use super::*;
 
-/// The values and variables defined outside a region that its code reads or writes, in order
-/// of first mention.
+/// The values and variables defined outside a region that its code reads or changes, in
+/// order of first mention; and the variables it only assigns as a whole, whose value before
+/// it does not matter (they may have none yet: `let z; #[checkpoint] { z = .. }`).
 #[derive(Default)]
 pub struct Inputs {
     pub values: Vec<Value>,
     pub vars: Vec<Var>,
+    pub assigned_only: Vec<Var>,
 }
 
 /// The inputs of a region. A scheduled loop's range is evaluated once, before the loop: not
@@ -24,6 +26,7 @@ pub fn inputs(body: &Block, schedule: Option<&Schedule>) -> Inputs {
         }
     });
     let mut inputs = Inputs::default();
+    let mut assigned = Vec::new();
     let note_root = |inputs: &mut Inputs, root: Root| match root {
         Root::Value(value)
             if !defined_values.contains(&value) && !inputs.values.contains(&value) =>
@@ -46,8 +49,25 @@ pub fn inputs(body: &Block, schedule: Option<&Schedule>) -> Inputs {
                 operand_roots(operand, &mut roots);
             }
         }
-        if let Stmt::Assign { place, .. } | Stmt::Push { place, .. } = stmt {
-            place_roots(place, &mut roots);
+        match stmt {
+            Stmt::Assign { place, .. } if place.projections.is_empty() => {
+                if let Root::Var(var) = place.root {
+                    if !declared_vars.contains(&var) && !assigned.contains(&var) {
+                        assigned.push(var);
+                    }
+                }
+            }
+            Stmt::Assign { place, .. } | Stmt::Push { place, .. } => {
+                place_roots(place, &mut roots);
+            }
+            // The end of each iteration reads the loop's flags.
+            Stmt::For {
+                flags: Some(flags), ..
+            }
+            | Stmt::Loop { flags, .. } => {
+                roots.extend([Root::Var(flags.skip), Root::Var(flags.broken)]);
+            }
+            _ => {}
         }
         for root in roots {
             note_root(&mut inputs, root);
@@ -61,6 +81,10 @@ pub fn inputs(body: &Block, schedule: Option<&Schedule>) -> Inputs {
             note_root(&mut inputs, root);
         }
     }
+    inputs.assigned_only = assigned
+        .into_iter()
+        .filter(|var| !inputs.vars.contains(var))
+        .collect();
     inputs
 }
 

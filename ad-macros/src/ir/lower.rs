@@ -119,9 +119,9 @@ pub fn lower(function: &Function) -> Lowered<Body> {
     } else {
         lowering.block(&function.body)?
     };
-    // Every inner `#[checkpoint]` became a region (one written in a closure's body, once per
-    // call inlined); one the lowering did not see where it stands is not taken.
-    if lowering.regions < checkpoints::count(&function.body) {
+    // Every inner `#[checkpoint]` became a region (closures, inlined at each call, have
+    // none); one the lowering did not see where it stands is not taken.
+    if lowering.regions != checkpoints::count(&function.body) {
         if let Some(checkpoint) = crate::attr::find_checkpoint(&function.body) {
             return not_yet(&checkpoint, "inner `#[checkpoint]`s here");
         }
@@ -660,6 +660,15 @@ impl Lowering {
 
     /// An expression evaluated for its effect.
     fn effect(&mut self, expr: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<()> {
+        if let Some(statement) = checkpoints::checkpointed_assignment(expr) {
+            return self.checkpointed(&statement, stmts).map(drop);
+        }
+        if checkpoints::is_checkpointed(expr) {
+            return self.checkpointed(expr, stmts).map(drop);
+        }
+        if !attributes_of(expr).is_empty() {
+            return not_yet(expr, "attributes on expressions");
+        }
         match expr {
             Expr::Assign(assign) if matches!(&*assign.left, Expr::Tuple(_)) => {
                 let operand = self.operand(&assign.right, stmts)?;
@@ -748,6 +757,9 @@ impl Lowering {
                 Ok(lowered.result)
             }
             Expr::Assign(_) => self.effect(expr, stmts).map(|()| None),
+            Expr::MethodCall(call) if call.method == "push" && call.args.len() == 1 => {
+                self.effect(expr, stmts).map(|()| None)
+            }
             Expr::Binary(binary) if compound_op(&binary.op).is_some() => {
                 self.effect(expr, stmts).map(|()| None)
             }
@@ -965,24 +977,37 @@ fn strip(expr: &Expr) -> &Expr {
     }
 }
 
+macro_rules! expression_attributes {
+    ($expr:expr, $($variant:ident)*) => {
+        match $expr {
+            $(Expr::$variant(e) => Some(&e.attrs),)*
+            _ => None,
+        }
+    };
+    (mut $expr:expr, $($variant:ident)*) => {
+        match $expr {
+            $(Expr::$variant(e) => Some(&mut e.attrs),)*
+            _ => None,
+        }
+    };
+}
+
+macro_rules! with_attributes {
+    ($($prefix:tt)*) => {
+        expression_attributes!($($prefix)*,
+            Array Assign Async Await Binary Block Break Call Cast Closure Const Continue Field
+            ForLoop Group If Index Infer Let Lit Loop Macro Match MethodCall Paren Path Range
+            RawAddr Reference Repeat Return Struct Try TryBlock Tuple Unary Unsafe While Yield)
+    };
+}
+
+/// The outer attributes of an expression (`#[checkpoint]` on it, say).
 fn attributes_of(expr: &Expr) -> &[syn::Attribute] {
-    match expr {
-        Expr::Binary(e) => &e.attrs,
-        Expr::Unary(e) => &e.attrs,
-        Expr::MethodCall(e) => &e.attrs,
-        Expr::Call(e) => &e.attrs,
-        Expr::Block(e) => &e.attrs,
-        Expr::If(e) => &e.attrs,
-        Expr::ForLoop(e) => &e.attrs,
-        Expr::While(e) => &e.attrs,
-        Expr::Loop(e) => &e.attrs,
-        Expr::Path(e) => &e.attrs,
-        Expr::Lit(e) => &e.attrs,
-        Expr::Index(e) => &e.attrs,
-        Expr::Field(e) => &e.attrs,
-        Expr::Cast(e) => &e.attrs,
-        _ => &[],
-    }
+    with_attributes!(expr).map_or(&[], |attrs| attrs.as_slice())
+}
+
+fn attributes_of_mut(expr: &mut Expr) -> Option<&mut Vec<syn::Attribute>> {
+    with_attributes!(mut expr)
 }
 
 fn contains_let(expr: &Expr) -> bool {

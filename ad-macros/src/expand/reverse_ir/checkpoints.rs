@@ -18,6 +18,8 @@ use crate::ir::*;
 struct InputNames {
     values: Vec<(Ident, Span)>,
     vars: Vec<(Ident, Span)>,
+    /// Variables the region only assigns: declared afresh where it runs again.
+    assigned_only: Vec<Ident>,
 }
 
 impl InputNames {
@@ -52,6 +54,11 @@ impl Emitter<'_> {
                 .vars
                 .iter()
                 .map(|var| (self.var_name(*var), self.body.var_info(*var).span))
+                .collect(),
+            assigned_only: inputs
+                .assigned_only
+                .iter()
+                .map(|var| self.var_name(*var))
                 .collect(),
         }
     }
@@ -222,10 +229,12 @@ impl Emitter<'_> {
         let kept = format_ident!("__ad_keep_region_{}", region);
         let values = InputNames::names(&inputs.values);
         let vars = InputNames::names(&inputs.vars);
+        let assigned_only = &inputs.assigned_only;
         if schedule.is_none() {
             let recording = self.forward_block(body, depth + 1);
             return Ok(quote! {{
                 let (#(#values,)* #(mut #vars,)*) = #kept.pop();
+                #(let mut #assigned_only;)*
                 #recording
                 #backward
             }});
@@ -276,10 +285,12 @@ impl Emitter<'_> {
             let (#checkpoints, (#(#values,)*)) = #kept.pop();
             #checkpoints.reverse(
                 |((#(mut #vars,)*), mut #iterator), #steps: usize| {
+                    #(let mut #assigned_only;)*
                     #advance
                     ((#(#vars,)*), #iterator)
                 },
                 |((#(mut #vars,)*), mut #iterator), #steps: usize| {
+                    #(let mut #assigned_only;)*
                     #recording
                     #backward
                 },

@@ -128,6 +128,30 @@ pub(super) fn count(body: &syn::Block) -> usize {
     count.0
 }
 
+/// `#[checkpoint] s = e;` and `#[checkpoint] s += e;`: syn gives a statement's attributes to
+/// its leftmost expression (`s`); the assignment is the region. The assignment with the
+/// attribute moved onto it, when it has one.
+pub(super) fn checkpointed_assignment(expr: &Expr) -> Option<Expr> {
+    let mut statement = expr.clone();
+    let left = match &mut statement {
+        Expr::Assign(assign) => &mut assign.left,
+        Expr::Binary(binary) if super::compound_op(&binary.op).is_some() => &mut binary.left,
+        _ => return None,
+    };
+    let attrs = attributes_of_mut(left)?;
+    if !attrs.iter().any(attr::is_checkpoint) {
+        return None;
+    }
+    let moved: Vec<syn::Attribute> = attrs
+        .iter()
+        .filter(|attr| attr::is_checkpoint(attr))
+        .cloned()
+        .collect();
+    attrs.retain(|attr| !attr::is_checkpoint(attr));
+    attributes_of_mut(&mut statement)?.extend(moved);
+    Some(statement)
+}
+
 /// Whether an expression carries an inner `#[checkpoint]` of its own.
 pub(super) fn is_checkpointed(expr: &Expr) -> bool {
     attributes_of(expr).iter().any(attr::is_checkpoint)
@@ -135,24 +159,9 @@ pub(super) fn is_checkpointed(expr: &Expr) -> bool {
 
 fn without_checkpoint(expr: &Expr) -> Expr {
     let mut expr = expr.clone();
-    let attrs = match &mut expr {
-        Expr::Binary(e) => &mut e.attrs,
-        Expr::Unary(e) => &mut e.attrs,
-        Expr::MethodCall(e) => &mut e.attrs,
-        Expr::Call(e) => &mut e.attrs,
-        Expr::Block(e) => &mut e.attrs,
-        Expr::If(e) => &mut e.attrs,
-        Expr::ForLoop(e) => &mut e.attrs,
-        Expr::While(e) => &mut e.attrs,
-        Expr::Loop(e) => &mut e.attrs,
-        Expr::Path(e) => &mut e.attrs,
-        Expr::Lit(e) => &mut e.attrs,
-        Expr::Index(e) => &mut e.attrs,
-        Expr::Field(e) => &mut e.attrs,
-        Expr::Cast(e) => &mut e.attrs,
-        _ => return expr,
-    };
-    attrs.retain(|attr| !attr::is_checkpoint(attr));
+    if let Some(attrs) = attributes_of_mut(&mut expr) {
+        attrs.retain(|attr| !attr::is_checkpoint(attr));
+    }
     expr
 }
 

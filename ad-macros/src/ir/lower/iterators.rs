@@ -384,6 +384,10 @@ pub(super) fn check_closure(closure: &ExprClosure) -> Lowered<()> {
         fn visit_expr_closure(&mut self, _: &'ast ExprClosure) {}
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
+    // A closure is inlined at each call: a region in it would be lowered once per call.
+    if let Some(checkpoint) = crate::attr::find_checkpoint_in_expr(&closure.body) {
+        return not_yet(&checkpoint, "inner `#[checkpoint]`s in closures");
+    }
     if !closure.attrs.is_empty()
         || closure.asyncness.is_some()
         || closure.constness.is_some()
