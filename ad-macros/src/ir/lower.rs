@@ -51,6 +51,7 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         loops: Vec::new(),
         exit: None,
         references: std::collections::HashSet::new(),
+        number_containers: std::collections::HashSet::new(),
         expected_types: Vec::new(),
         user_values: HashMap::new(),
         float: function.float,
@@ -87,6 +88,9 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         };
         if let Some(type_path) = &param.user_type {
             lowering.user_values.insert(root, type_path.clone());
+        }
+        if holds_numbers(&param.ty) {
+            lowering.number_containers.insert(root);
         }
         lowering.bind(&param.name, root);
         params.push(root);
@@ -162,6 +166,9 @@ struct Lowering {
     /// copies of those (`let row = &m[i];`, an element bound by reference in a `for`).
     /// `for x in v` borrows their elements.
     references: std::collections::HashSet<Value>,
+    /// Parameters taken by value whose type is a `Vec` or an array of numbers (`x: Vec<f64>`,
+    /// `p: [f64; 3]`): `for v in x` reads their elements.
+    number_containers: std::collections::HashSet<Root>,
     /// The types the code gives expressions it names (a `let`'s annotation for its value, the
     /// function's result type for the body's tail), by the expression's address: what an
     /// iterator's `sum` gives when no turbofish says.
@@ -400,7 +407,14 @@ impl Lowering {
     }
 
     fn local(&mut self, local: &syn::Local, stmts: &mut Vec<Stmt>) -> Lowered<()> {
-        if !local.attrs.is_empty() {
+        // Lint attributes (`#[allow(..)]`) are the function's own business: the derivative
+        // code has its own.
+        let lint = |attr: &&syn::Attribute| {
+            ["allow", "expect", "warn", "deny"]
+                .iter()
+                .any(|name| attr.path().is_ident(name))
+        };
+        if local.attrs.iter().any(|attr| !lint(&attr)) {
             return not_yet(local, "attributes on `let`");
         }
         let (pat, annotation) = match &local.pat {
@@ -670,7 +684,7 @@ impl Lowering {
             return not_yet(expr, "attributes on expressions");
         }
         match expr {
-            Expr::Assign(assign) if matches!(&*assign.left, Expr::Tuple(_)) => {
+            Expr::Assign(assign) if matches!(&*assign.left, Expr::Tuple(_) | Expr::Array(_)) => {
                 let operand = self.operand(&assign.right, stmts)?;
                 self.assign_parts(&assign.left, operand, stmts)
             }
@@ -818,30 +832,54 @@ impl Lowering {
         }
     }
 
-    /// A destructuring assignment, `(a, b) = (b, a)`: the right side is evaluated whole, then
-    /// each part of it is written to its place, left to right.
+    /// A destructuring assignment, `(a, b) = (b, a)`, `[k, m] = [m, k + 1]`: the right side
+    /// is evaluated whole, then each part of it is written to its place, left to right.
     fn assign_parts(&mut self, left: &Expr, right: Operand, stmts: &mut Vec<Stmt>) -> Lowered<()> {
         let span = left.span();
         let whole = self.as_value(right, span, stmts);
-        let Expr::Tuple(tuple) = left else {
-            let place = self.assigned_place(left, stmts)?;
-            stmts.push(Stmt::Assign {
-                place,
-                operand: Operand::Value(whole),
-                span,
-            });
-            return Ok(());
+        // Each part of the left side, and where its value is in the whole.
+        let parts: Vec<(&Expr, Projection)> = match left {
+            Expr::Tuple(tuple) => tuple
+                .elems
+                .iter()
+                .enumerate()
+                .map(|(index, element)| {
+                    let member = syn::Member::Unnamed(syn::Index {
+                        index: index as u32,
+                        span: element.span(),
+                    });
+                    (element, Projection::Field(member))
+                })
+                .collect(),
+            Expr::Array(array) => array
+                .elems
+                .iter()
+                .enumerate()
+                .map(|(index, element)| {
+                    let at = syn::LitInt::new(&format!("{index}usize"), element.span());
+                    (
+                        element,
+                        Projection::Index(Operand::Constant(literal(&Lit::Int(at)))),
+                    )
+                })
+                .collect(),
+            _ => {
+                let place = self.assigned_place(left, stmts)?;
+                stmts.push(Stmt::Assign {
+                    place,
+                    operand: Operand::Value(whole),
+                    span,
+                });
+                return Ok(());
+            }
         };
-        for (index, element) in tuple.elems.iter().enumerate() {
+        for (element, projection) in parts {
             if matches!(element, Expr::Infer(_)) {
                 continue;
             }
             let part = Place {
                 root: Root::Value(whole),
-                projections: vec![Projection::Field(syn::Member::Unnamed(syn::Index {
-                    index: index as u32,
-                    span: element.span(),
-                }))],
+                projections: vec![projection],
                 span: element.span(),
             };
             let read = self.read(part, element.span(), stmts);
@@ -967,6 +1005,33 @@ fn count_names(tokens: proc_macro2::TokenStream, counts: &mut HashMap<String, us
 /// The name a scope knows an identifier by: `r#y` is `y`.
 fn scope_key(name: &Ident) -> String {
     syn::ext::IdentExt::unraw(name).to_string()
+}
+
+/// `Vec<N>` or `[N; len]` for a primitive number type `N`.
+fn holds_numbers(ty: &syn::Type) -> bool {
+    let is_number = |ty: &syn::Type| {
+        crate::ast::float_of_type(ty).is_some()
+            || matches!(ty, syn::Type::Path(path) if path.qself.is_none()
+            && path.path.get_ident().is_some_and(|ident| {
+                crate::retype::INTEGER_TYPES.contains(&ident.to_string().as_str())
+            }))
+    };
+    match ty {
+        syn::Type::Array(array) => is_number(&array.elem),
+        syn::Type::Paren(paren) => holds_numbers(&paren.elem),
+        syn::Type::Path(path) if path.qself.is_none() => {
+            let Some(last) = path.path.segments.last() else {
+                return false;
+            };
+            match &last.arguments {
+                syn::PathArguments::AngleBracketed(args) if last.ident == "Vec" => {
+                    matches!(args.args.first(), Some(syn::GenericArgument::Type(element)) if args.args.len() == 1 && is_number(element))
+                }
+                _ => false,
+            }
+        }
+        _ => false,
+    }
 }
 
 fn strip(expr: &Expr) -> &Expr {

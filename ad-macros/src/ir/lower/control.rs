@@ -854,7 +854,8 @@ impl Lowering {
 
     /// What a `for` over a container iterates, by syntax: `&v`, `v.iter()` (elements
     /// borrowed), `v.iter().copied()`/`.cloned()` (elements read), a parameter of a reference
-    /// type, and `.enumerate()` and `.zip(..)` of those.
+    /// type, a parameter that is a `Vec` or an array of numbers (elements read), and
+    /// `.enumerate()` and `.zip(..)` of those.
     pub(super) fn items<'e>(&self, expr: &'e Expr) -> Option<Items<&'e Expr>> {
         match strip(expr) {
             Expr::Reference(reference) if reference.mutability.is_none() => Some(Items::Elements {
@@ -898,6 +899,11 @@ impl Lowering {
                             by_reference: true,
                         })
                     }
+                    // A `Vec` or an array of numbers taken by value: its elements, copied.
+                    root if self.number_containers.contains(&root) => Some(Items::Elements {
+                        source: expr,
+                        by_reference: false,
+                    }),
                     _ => None,
                 }
             }

@@ -234,7 +234,33 @@ impl Lowering {
                 if reference.mutability.is_some() {
                     return not_yet(expr, "`&mut` references");
                 }
-                Rvalue::Ref(Operand::Place(self.place(&reference.expr, stmts)?))
+                // A reference to a value computed there (`&x.to_vec()`, `&[a, b]`) is one to
+                // a temporary holding it.
+                let temporary = matches!(
+                    strip(&reference.expr),
+                    Expr::MethodCall(_)
+                        | Expr::Call(_)
+                        | Expr::Macro(_)
+                        | Expr::Array(_)
+                        | Expr::Repeat(_)
+                        | Expr::Tuple(_)
+                        | Expr::Struct(_)
+                        | Expr::Binary(_)
+                        | Expr::Lit(_)
+                );
+                let place = match temporary {
+                    true => {
+                        let operand = self.operand(&reference.expr, stmts)?;
+                        let value = self.as_value(operand, reference.expr.span(), stmts);
+                        Place {
+                            root: Root::Value(value),
+                            projections: Vec::new(),
+                            span: reference.expr.span(),
+                        }
+                    }
+                    false => self.place(&reference.expr, stmts)?,
+                };
+                Rvalue::Ref(Operand::Place(place))
             }
             Expr::Array(array) => Rvalue::Elements(
                 Sequence::Array,
