@@ -801,7 +801,7 @@ impl Emitter<'_> {
                 scrutinee,
                 pattern,
                 names,
-                ..
+                data_only,
             } => {
                 // The pattern as the user wrote it (a derived type's paths through the twins),
                 // on the scrutinee as the user gave it: the names bind by value or by
@@ -813,9 +813,13 @@ impl Emitter<'_> {
                     .user_types
                     .rewrite_pattern_deep(&mut pattern, &scalar);
                 // A `#[no_grad]` float field of a derived type is bound as a plain float:
-                // lifted, as a field read is.
-                let names = names.iter().map(|name| {
-                    quote!(::ad_runtime::__private::LiftProbe::new(#name).__ad_lift::<#scalar>())
+                // lifted, as a field read is. Parts of data stay as they are: each read of
+                // one is lifted.
+                let names = names.iter().map(|name| match data_only {
+                    true => quote!(#name),
+                    false => quote!(
+                        ::ad_runtime::__private::LiftProbe::new(#name).__ad_lift::<#scalar>()
+                    ),
                 });
                 quote_spanned! {span=>
                     match #scrutinee {

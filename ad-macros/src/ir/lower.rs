@@ -151,6 +151,14 @@ enum Binding {
     Item,
     /// A closure bound by `let`: its calls are inlined (`closures`).
     Closure(std::rc::Rc<closures::ClosureDef>),
+    /// A name a pattern bound through a reference into data (`Mode::Scale(k)` matched on
+    /// `&Mode`): a reference to a plain value, the field `index` of the tuple `parts` of the
+    /// names' values. Each use reads that place, so that both `k` and `*k` are read, and
+    /// lifted, as what the user's code means by them.
+    Part {
+        parts: Value,
+        index: u32,
+    },
 }
 
 struct Lowering {
@@ -218,7 +226,23 @@ impl Lowering {
     fn resolve(&self, name: &Ident) -> Option<Root> {
         match self.binding(name)? {
             Binding::Local(root) => Some(*root),
+            Binding::Part { parts, .. } => Some(Root::Value(*parts)),
             Binding::Item | Binding::Closure(_) => None,
+        }
+    }
+
+    /// The place a name bound to a part of a data pattern stands for (`Binding::Part`).
+    fn part_place(&self, name: &Ident, span: Span) -> Option<Place> {
+        match self.binding(name)? {
+            Binding::Part { parts, index } => Some(Place {
+                root: Root::Value(*parts),
+                projections: vec![Projection::Field(syn::Member::Unnamed(syn::Index {
+                    index: *index,
+                    span,
+                }))],
+                span,
+            }),
+            _ => None,
         }
     }
 
@@ -797,6 +821,13 @@ impl Lowering {
         match expr {
             Expr::Paren(paren) => self.place(&paren.expr, stmts),
             Expr::Path(path) => {
+                if let Some(part) = path
+                    .path
+                    .get_ident()
+                    .and_then(|ident| self.part_place(ident, span))
+                {
+                    return Ok(part);
+                }
                 let root = path.path.get_ident().and_then(|ident| self.resolve(ident));
                 match root {
                     Some(root) => Ok(Place {

@@ -190,16 +190,10 @@ impl Lowering {
         }
         let span = pat.span();
         let data_only = patterns::only_for_data(pat, &self.user_types);
-        // Names bound through a reference into data would be references to plain floats,
-        // which the code reads both as they are and dereferenced.
-        if data_only
-            && matches!(scrutinee, Operand::Value(value) if self.references.contains(value))
-        {
-            return not_yet(
-                pat,
-                "patterns of types that are not `#[grad]` parameters' types, through a reference",
-            );
-        }
+        // Names bound through a reference into data are references to plain values, which
+        // the code reads both as they are and dereferenced: each use reads the part.
+        let through_reference =
+            matches!(scrutinee, Operand::Value(value) if self.references.contains(value));
         let parts = self.new_value(None, span);
         stmts.push(Stmt::Let(Let {
             value: parts,
@@ -216,6 +210,18 @@ impl Lowering {
         }));
         for (index, binding) in bindings.iter().enumerate() {
             let span = binding.name.span();
+            if data_only && through_reference {
+                if binding.mutable {
+                    return not_yet(pat, "`mut` names bound through a reference into data");
+                }
+                let part = super::Binding::Part {
+                    parts,
+                    index: index as u32,
+                };
+                let scope = self.scopes.last_mut().expect("a scope is open");
+                scope.insert(super::scope_key(&binding.name), part);
+                continue;
+            }
             let place = Place {
                 root: Root::Value(parts),
                 projections: vec![Projection::Field(syn::Member::Unnamed(syn::Index {

@@ -33,6 +33,9 @@ impl Lowering {
                         if let Some(Binding::Closure(_)) = self.binding(ident) {
                             return closures::closure_used_as_a_value(ident);
                         }
+                        if let Some(part) = self.part_place(ident, span) {
+                            return Ok(Operand::Value(self.read(part, span, stmts)));
+                        }
                         if let Some(root) = self.resolve(ident) {
                             return Ok(match root {
                                 Root::Value(value) => Operand::Value(value),
