@@ -97,7 +97,7 @@ impl checkpoints {
         let mut __ad_keep_count_0 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_v_2 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_pb_2 = ::ad_runtime::__private::ir::Stack::new();
-        let mut __ad_keep_pb_5 = ::ad_runtime::__private::ir::Stack::new();
+        let mut __ad_keep_v_5 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_region_0 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_region_1 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_ty_10 = ::ad_runtime::__private::ir::AdjointOf::new();
@@ -326,14 +326,12 @@ impl checkpoints {
                     __ad_ty_3 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_3);
                     let __ad_v_t_4 = __ad_v_3;
                     __ad_ty_t_4 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_t_4);
-                    let (__ad_v_5, __ad_pb_5) = ::ad_runtime::rules::exp(
-                        ::ad_runtime::__private::ir::value_of(__ad_v_t_4),
-                    );
+                    let __ad_v_5 = __ad_v_t_4.exp();
+                    __ad_keep_v_5.push(::ad_runtime::__private::ir::value_of(__ad_v_5));
                     __ad_ty_5 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_5);
-                    __ad_keep_pb_5.push(__ad_pb_5);
                     let __ad_v_2 = __ad_keep_v_2.pop();
                     let __ad_pb_2 = __ad_keep_pb_2.pop();
-                    let __ad_pb_5 = __ad_keep_pb_5.pop();
+                    let __ad_v_5 = __ad_keep_v_5.pop();
                     let mut __ad_dv_2 = __ad_ty_2.zero();
                     let mut __ad_dv_3 = __ad_ty_3.zero();
                     let mut __ad_dv_t_4 = __ad_ty_t_4.zero();
@@ -341,7 +339,9 @@ impl checkpoints {
                     __ad_dv_5 = __ad_dv_6;
                     {
                         let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
-                            &__ad_pb_5,
+                            &::ad_runtime::rules::exp_from_value(
+                                ::ad_runtime::__private::ir::value_of(__ad_v_5),
+                            ),
                             __ad_dv_5,
                         );
                         __ad_dv_t_4 = __ad_c;

@@ -120,7 +120,7 @@ impl first_large {
             let mut __ad_keep_v_10 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_12 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_17 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_pb_20 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_20 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_tym_kept_0 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_10 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_11 = ::ad_runtime::__private::ir::AdjointOf::new();
@@ -190,11 +190,10 @@ impl first_large {
                     let __ad_v_18 = __ad_v_15;
                     let __ad_v_19 = __ad_m_kept_0[__ad_v_18];
                     __ad_ty_19 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_19);
-                    let (__ad_v_20, __ad_pb_20) = ::ad_runtime::rules::sqrt(
-                        ::ad_runtime::__private::ir::value_of(__ad_v_19),
-                    );
+                    let __ad_v_20 = __ad_v_19.sqrt();
+                    __ad_keep_v_20
+                        .push(::ad_runtime::__private::ir::value_of(__ad_v_20));
                     __ad_ty_20 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_20);
-                    __ad_keep_pb_20.push(__ad_pb_20);
                     let __ad_v_21 = __ad_m_total_3;
                     __ad_ty_21 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_21);
                     let __ad_v_22 = __ad_v_21 + __ad_v_20;
@@ -243,7 +242,7 @@ impl first_large {
                             let __ad_v_17 = __ad_keep_v_17.pop();
                             if __ad_v_17 {
                                 let __ad_v_18 = __ad_v_15;
-                                let __ad_pb_20 = __ad_keep_pb_20.pop();
+                                let __ad_v_20 = __ad_keep_v_20.pop();
                                 let mut __ad_dv_19 = __ad_ty_19.zero();
                                 let mut __ad_dv_20 = __ad_ty_20.zero();
                                 let mut __ad_dv_21 = __ad_ty_21.zero();
@@ -264,7 +263,9 @@ impl first_large {
                                 );
                                 {
                                     let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
-                                        &__ad_pb_20,
+                                        &::ad_runtime::rules::sqrt_from_value(
+                                            ::ad_runtime::__private::ir::value_of(__ad_v_20),
+                                        ),
                                         __ad_dv_20,
                                     );
                                     __ad_dv_19 = __ad_c;
@@ -371,7 +372,7 @@ impl first_large {
             let mut __ad_keep_v_9 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_12 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_17 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_pb_20 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_20 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_tym_kept_0 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_10 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_11 = ::ad_runtime::__private::ir::AdjointOf::new();
@@ -439,11 +440,10 @@ impl first_large {
                     let __ad_v_18 = __ad_v_15;
                     let __ad_v_19 = __ad_m_kept_0[__ad_v_18];
                     __ad_ty_19 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_19);
-                    let (__ad_v_20, __ad_pb_20) = ::ad_runtime::rules::sqrt(
-                        ::ad_runtime::__private::ir::value_of(__ad_v_19),
-                    );
+                    let __ad_v_20 = __ad_v_19.sqrt();
+                    __ad_keep_v_20
+                        .push(::ad_runtime::__private::ir::value_of(__ad_v_20));
                     __ad_ty_20 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_20);
-                    __ad_keep_pb_20.push(__ad_pb_20);
                     let __ad_v_21 = __ad_m_total_3;
                     __ad_ty_21 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_21);
                     let __ad_v_22 = __ad_v_21 + __ad_v_20;
@@ -492,7 +492,7 @@ impl first_large {
                             let __ad_v_17 = __ad_keep_v_17.pop();
                             if __ad_v_17 {
                                 let __ad_v_18 = __ad_v_15;
-                                let __ad_pb_20 = __ad_keep_pb_20.pop();
+                                let __ad_v_20 = __ad_keep_v_20.pop();
                                 let mut __ad_dv_19 = __ad_ty_19.zero();
                                 let mut __ad_dv_20 = __ad_ty_20.zero();
                                 let mut __ad_dv_21 = __ad_ty_21.zero();
@@ -513,7 +513,9 @@ impl first_large {
                                 );
                                 {
                                     let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
-                                        &__ad_pb_20,
+                                        &::ad_runtime::rules::sqrt_from_value(
+                                            ::ad_runtime::__private::ir::value_of(__ad_v_20),
+                                        ),
                                         __ad_dv_20,
                                     );
                                     __ad_dv_19 = __ad_c;

@@ -275,7 +275,7 @@ impl gmm_objective_precomputed {
             let mut __ad_dv_constant_9 = ::ad_runtime::__private::ir::zero_like(
                 &__ad_v_constant_9,
             );
-            let mut __ad_keep_pb_29 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_29 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_l_127 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_64 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_81 = ::ad_runtime::__private::ir::Stack::new();
@@ -378,7 +378,7 @@ impl gmm_objective_precomputed {
                 __ad_tym_s_2 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_s_2);
                 let __ad_v_19 = 0..__ad_v_d_4;
                 let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_19).0;
-                __ad_keep_pb_29.reserve(__ad_trips);
+                __ad_keep_v_29.reserve(__ad_trips);
                 let mut __ad_count_1 = 0usize;
                 for __ad_v_j_20 in __ad_v_19 {
                     __ad_count_1 += 1;
@@ -396,11 +396,10 @@ impl gmm_objective_precomputed {
                     let __ad_v_27 = __ad_v_22;
                     let __ad_v_28 = __ad_v_23;
                     __ad_ty_28 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_28);
-                    let (__ad_v_29, __ad_pb_29) = ::ad_runtime::rules::exp(
-                        ::ad_runtime::__private::ir::value_of(__ad_v_28),
-                    );
+                    let __ad_v_29 = __ad_v_28.exp();
+                    __ad_keep_v_29
+                        .push(::ad_runtime::__private::ir::value_of(__ad_v_29));
                     __ad_ty_29 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_29);
-                    __ad_keep_pb_29.push(__ad_pb_29);
                     let __ad_v_30 = __ad_v_ik_18 * __ad_v_d_4;
                     let __ad_v_31 = __ad_v_30 + __ad_v_j_20;
                     __ad_m_q_diagonals_1[__ad_v_31] = __ad_v_29;
@@ -705,13 +704,8 @@ impl gmm_objective_precomputed {
             let __ad_v_126 = __ad_v_124 + __ad_v_125;
             let __ad_ty_126 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_126);
             let __ad_result = __ad_v_126;
-            let __ad_v_icf_size_13 = ::ad_runtime::__private::ir::value_of(
-                __ad_v_icf_size_13,
-            );
-            let __ad_v_lse_alphas_89 = ::ad_runtime::__private::ir::value_of(
-                __ad_v_lse_alphas_89,
-            );
-            let __ad_v_122 = ::ad_runtime::__private::ir::value_of(__ad_v_122);
+            let __ad_v_12 = ::ad_runtime::__private::ir::value_of(__ad_v_12);
+            let __ad_v_88 = ::ad_runtime::__private::ir::value_of(__ad_v_88);
             let __ad_v_d_4 = ::ad_runtime::__private::ir::value_of(__ad_v_d_4);
             let __ad_v_k_5 = ::ad_runtime::__private::ir::value_of(__ad_v_k_5);
             let __ad_v_n_6 = ::ad_runtime::__private::ir::value_of(__ad_v_n_6);
@@ -721,6 +715,12 @@ impl gmm_objective_precomputed {
                 __ad_result,
                 ::std::boxed::Box::new(move |__ad_ct: __S| {
                     ::ad_runtime::__private::maybe_grow(move || {
+                        let __ad_v_icf_size_13 = __ad_v_12;
+                        let __ad_v_lse_alphas_89 = __ad_v_88;
+                        let __ad_v_122 = ::ad_runtime::__private::CastProbe::new(
+                                __ad_v_n_6,
+                            )
+                            .__ad_cast::<__S>();
                         let mut __ad_dm_sum_qs_0 = __ad_shadow_sum_qs_0;
                         let mut __ad_dm_q_diagonals_1 = __ad_shadow_q_diagonals_1;
                         let mut __ad_dm_main_term_3 = __ad_shadow_main_term_3;
@@ -1321,7 +1321,7 @@ impl gmm_objective_precomputed {
                                 );
                                 let __ad_v_21 = __ad_v_ik_18 * __ad_v_icf_size_13;
                                 let __ad_v_22 = __ad_v_21 + __ad_v_j_20;
-                                let __ad_pb_29 = __ad_keep_pb_29.pop();
+                                let __ad_v_29 = __ad_keep_v_29.pop();
                                 let __ad_v_30 = __ad_v_ik_18 * __ad_v_d_4;
                                 let __ad_v_31 = __ad_v_30 + __ad_v_j_20;
                                 let mut __ad_dv_23 = __ad_ty_23.zero();
@@ -1334,7 +1334,9 @@ impl gmm_objective_precomputed {
                                 );
                                 {
                                     let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
-                                        &__ad_pb_29,
+                                        &::ad_runtime::rules::exp_from_value(
+                                            ::ad_runtime::__private::ir::value_of(__ad_v_29),
+                                        ),
                                         __ad_dv_29,
                                     );
                                     __ad_dv_28 = __ad_c;
@@ -1482,7 +1484,7 @@ impl gmm_objective_precomputed {
             let mut __ad_dv_constant_9 = ::ad_runtime::__private::ir::zero_like(
                 &__ad_v_constant_9,
             );
-            let mut __ad_keep_pb_29 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_29 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_l_127 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_81 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_states_centered_3 = ::ad_runtime::__private::ir::States::new();
@@ -1580,7 +1582,7 @@ impl gmm_objective_precomputed {
                 __ad_tym_s_2 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_s_2);
                 let __ad_v_19 = 0..__ad_v_d_4;
                 let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_19).0;
-                __ad_keep_pb_29.reserve(__ad_trips);
+                __ad_keep_v_29.reserve(__ad_trips);
                 let mut __ad_count_1 = 0usize;
                 for __ad_v_j_20 in __ad_v_19 {
                     __ad_count_1 += 1;
@@ -1598,11 +1600,10 @@ impl gmm_objective_precomputed {
                     let __ad_v_27 = __ad_v_22;
                     let __ad_v_28 = __ad_v_23;
                     __ad_ty_28 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_28);
-                    let (__ad_v_29, __ad_pb_29) = ::ad_runtime::rules::exp(
-                        ::ad_runtime::__private::ir::value_of(__ad_v_28),
-                    );
+                    let __ad_v_29 = __ad_v_28.exp();
+                    __ad_keep_v_29
+                        .push(::ad_runtime::__private::ir::value_of(__ad_v_29));
                     __ad_ty_29 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_29);
-                    __ad_keep_pb_29.push(__ad_pb_29);
                     let __ad_v_30 = __ad_v_ik_18 * __ad_v_d_4;
                     let __ad_v_31 = __ad_v_30 + __ad_v_j_20;
                     __ad_m_q_diagonals_1[__ad_v_31] = __ad_v_29;
@@ -1899,13 +1900,8 @@ impl gmm_objective_precomputed {
             let __ad_v_126 = __ad_v_124 + __ad_v_125;
             let __ad_ty_126 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_126);
             let __ad_result = __ad_v_126;
-            let __ad_v_icf_size_13 = ::ad_runtime::__private::ir::value_of(
-                __ad_v_icf_size_13,
-            );
-            let __ad_v_lse_alphas_89 = ::ad_runtime::__private::ir::value_of(
-                __ad_v_lse_alphas_89,
-            );
-            let __ad_v_122 = ::ad_runtime::__private::ir::value_of(__ad_v_122);
+            let __ad_v_12 = ::ad_runtime::__private::ir::value_of(__ad_v_12);
+            let __ad_v_88 = ::ad_runtime::__private::ir::value_of(__ad_v_88);
             let __ad_v_d_4 = ::ad_runtime::__private::ir::value_of(__ad_v_d_4);
             let __ad_v_k_5 = ::ad_runtime::__private::ir::value_of(__ad_v_k_5);
             let __ad_v_n_6 = ::ad_runtime::__private::ir::value_of(__ad_v_n_6);
@@ -1915,6 +1911,12 @@ impl gmm_objective_precomputed {
                 __ad_result,
                 ::std::boxed::Box::new(move |__ad_ct: __S| {
                     ::ad_runtime::__private::maybe_grow(move || {
+                        let __ad_v_icf_size_13 = __ad_v_12;
+                        let __ad_v_lse_alphas_89 = __ad_v_88;
+                        let __ad_v_122 = ::ad_runtime::__private::CastProbe::new(
+                                __ad_v_n_6,
+                            )
+                            .__ad_cast::<__S>();
                         let mut __ad_dm_sum_qs_0 = __ad_shadow_sum_qs_0;
                         let mut __ad_dm_q_diagonals_1 = __ad_shadow_q_diagonals_1;
                         let mut __ad_dm_main_term_3 = __ad_shadow_main_term_3;
@@ -2472,7 +2474,7 @@ impl gmm_objective_precomputed {
                                 );
                                 let __ad_v_21 = __ad_v_ik_18 * __ad_v_icf_size_13;
                                 let __ad_v_22 = __ad_v_21 + __ad_v_j_20;
-                                let __ad_pb_29 = __ad_keep_pb_29.pop();
+                                let __ad_v_29 = __ad_keep_v_29.pop();
                                 let __ad_v_30 = __ad_v_ik_18 * __ad_v_d_4;
                                 let __ad_v_31 = __ad_v_30 + __ad_v_j_20;
                                 let mut __ad_dv_23 = __ad_ty_23.zero();
@@ -2485,7 +2487,9 @@ impl gmm_objective_precomputed {
                                 );
                                 {
                                     let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
-                                        &__ad_pb_29,
+                                        &::ad_runtime::rules::exp_from_value(
+                                            ::ad_runtime::__private::ir::value_of(__ad_v_29),
+                                        ),
                                         __ad_dv_29,
                                     );
                                     __ad_dv_28 = __ad_c;

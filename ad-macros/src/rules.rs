@@ -67,12 +67,24 @@ pub const VALUE_ONLY_METHODS: &[&str] = &[
     "to_string",
 ];
 
+/// Float methods whose rule's linear map follows from the method's value alone (`exp`'s is the
+/// value): `ad_runtime::rules::<method>_from_value` makes it, so reverse mode keeps the value
+/// rather than both.
+pub const MAPS_FROM_VALUES: &[&str] = &["exp", "tanh", "sqrt"];
+
 /// A float method with a rule: its name, and whether each argument after the receiver is a
 /// float (`powi`'s exponent is data).
 #[derive(Clone, Copy)]
 pub struct FloatMethodRule {
     pub method: &'static str,
     pub float_args: &'static [bool],
+}
+
+impl FloatMethodRule {
+    /// Whether the rule's linear map follows from the value (`MAPS_FROM_VALUES`).
+    pub fn map_from_value(&self) -> bool {
+        MAPS_FROM_VALUES.contains(&self.method)
+    }
 }
 
 /// The rule of the float method `name` called with `arity` arguments after the receiver.

@@ -172,7 +172,14 @@ pub fn cosh<S: Scalar>(x: S) -> (S, Scale<S>) {
 #[inline(always)]
 pub fn tanh<S: Scalar>(x: S) -> (S, Scale<S>) {
     let tanh = x.tanh();
-    (tanh, Scale(S::one() - tanh * tanh))
+    (tanh, tanh_from_value(tanh))
+}
+
+/// `tanh`'s linear map from its value: reverse mode keeps the value, not both.
+#[doc(hidden)]
+#[inline(always)]
+pub fn tanh_from_value<S: Scalar>(tanh: S) -> Scale<S> {
+    Scale(S::one() - tanh * tanh)
 }
 
 /// `asinh x`.
@@ -197,7 +204,14 @@ pub fn atanh<S: Scalar>(x: S) -> (S, SingularScale<S>) {
 #[inline(always)]
 pub fn exp<S: Scalar>(x: S) -> (S, Scale<S>) {
     let exp = x.exp();
-    (exp, Scale(exp))
+    (exp, exp_from_value(exp))
+}
+
+/// `exp`'s linear map from its value: reverse mode keeps the value, not both.
+#[doc(hidden)]
+#[inline(always)]
+pub fn exp_from_value<S: Scalar>(exp: S) -> Scale<S> {
+    Scale(exp)
 }
 
 /// `2^x`.
@@ -261,7 +275,14 @@ pub fn ln_1p<S: Scalar>(x: S) -> (S, SingularScale<S>) {
 #[inline(always)]
 pub fn sqrt<S: Scalar>(x: S) -> (S, SingularScale<S>) {
     let sqrt = x.sqrt();
-    (sqrt, SingularScale((sqrt + sqrt).recip()))
+    (sqrt, sqrt_from_value(sqrt))
+}
+
+/// `√`'s linear map from its value: reverse mode keeps the value, not both.
+#[doc(hidden)]
+#[inline(always)]
+pub fn sqrt_from_value<S: Scalar>(sqrt: S) -> SingularScale<S> {
+    SingularScale((sqrt + sqrt).recip())
 }
 
 /// `∛x`; infinite derivative at `x = 0`.

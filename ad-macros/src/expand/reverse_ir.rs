@@ -266,6 +266,7 @@ impl Emitter<'_> {
         let result = self.operand(result);
         let scalar = names::scalar_param(self.function.name().span());
         let mut bind_params = Vec::new();
+        let mut adjoints_made_in_pullback = Vec::new();
         let mut adjoints = Vec::new();
         for (param, root) in self.function.params.iter().zip(&body.params) {
             let name = &param.name;
@@ -293,7 +294,15 @@ impl Emitter<'_> {
                     quote!(&#own)
                 };
                 let ir: TokenStream = IR.parse().expect("a path");
-                bind_params.push(quote!(let mut #adjoint = #ir::zero_like(#reference);));
+                if float_of_type(&param.ty).is_some() {
+                    // A float's zero adjoint needs nothing of its value: it is made in the
+                    // pullback, which then captures nothing for it.
+                    let marker = self.marker_name(*root);
+                    bind_params.push(quote!(let #marker = #ir::adjoint_of(&#own);));
+                    adjoints_made_in_pullback.push(quote!(let mut #adjoint = #marker.zero();));
+                } else {
+                    bind_params.push(quote!(let mut #adjoint = #ir::zero_like(#reference);));
+                }
                 if param.user_type.is_some() {
                     // A derived type's adjoint goes to the caller flat, as every companion
                     // gives it (`ad_runtime::__private::ir::FlatAdjoint`).
@@ -372,6 +381,7 @@ impl Emitter<'_> {
                 #result_shape
                 #(#captures)*
                 (__ad_result, move |__ad_ct: #output| {
+                    #(#adjoints_made_in_pullback)*
                     #check_cotangent
                     #backward
                     (#(#adjoints,)*)
@@ -392,6 +402,7 @@ impl Emitter<'_> {
                 #(#captures)*
                 (__ad_result, ::std::boxed::Box::new(move |__ad_ct: #output| {
                     ::ad_runtime::__private::maybe_grow(move || {
+                        #(#adjoints_made_in_pullback)*
                         #check_cotangent
                         #backward
                         (#(#adjoints,)*)
@@ -902,7 +913,9 @@ impl Emitter<'_> {
         else {
             return None;
         };
+        // A map that follows from the value is made from it in the backward sweep.
         if !self.residuals.passes().keep_linear_maps
+            || rule.map_from_value()
             || !self.activity.is_useful_value(value)
             || self.primal_only
         {

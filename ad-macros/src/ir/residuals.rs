@@ -211,8 +211,11 @@ impl<'b> Residuals<'b> {
     /// defined inside a loop or a branch by cheap arithmetic whose operands are constants,
     /// values of the top level (captured anyway) or values recomputed themselves.
     pub fn recomputes(&self, value: Value) -> bool {
-        if !self.passes.recompute || !self.scope.contains_key(&value) || self.at_top_level(value) {
+        if !self.passes.recompute || !self.scope.contains_key(&value) {
             return false;
+        }
+        if self.at_top_level(value) {
+            return self.recomputes_at_top_level(value);
         }
         if let Some(bounds) = self.range_bounds.get(&value) {
             return self.available(bounds.start) && self.available(bounds.end);
@@ -242,6 +245,36 @@ impl<'b> Residuals<'b> {
             }),
             None => false,
         }
+    }
+
+    /// A value of the top level is captured once: computing it again instead trades one
+    /// capture for another at worst, so only an operation on one value and constants
+    /// (`1.0 + e`, `-x`), which saves a capture where that value is captured anyway (a callee
+    /// called per iteration keeps one float less per call).
+    fn recomputes_at_top_level(&self, value: Value) -> bool {
+        let Some(rvalue) = self.definitions.get(&value) else {
+            return false;
+        };
+        if matches!(rvalue, Rvalue::Use(Operand::Place(_))) {
+            return false;
+        }
+        let Some(operands) = operands_read_again(rvalue) else {
+            return false;
+        };
+        let values: Vec<&Value> = operands
+            .iter()
+            .filter_map(|operand| match operand {
+                Operand::Value(operand) => Some(operand),
+                _ => None,
+            })
+            .collect();
+        operands
+            .iter()
+            .all(|operand| matches!(operand, Operand::Constant(_) | Operand::Value(_)))
+            && values.len() <= 1
+            && values
+                .iter()
+                .all(|operand| self.at_top_level(**operand) && !self.recomputes(**operand))
     }
 
     /// What the backward sweep reads to compute `value` again (it `recomputes` it): a loop

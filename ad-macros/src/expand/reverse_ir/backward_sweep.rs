@@ -40,7 +40,7 @@ impl Emitter<'_> {
                 Stmt::Let(Let { value, rvalue, .. }) => {
                     defined.push(Defined::Value(*value));
                     let keeps_map = self.residuals.passes().keep_linear_maps
-                        && matches!(rvalue, Rvalue::FloatMethod { .. });
+                        && matches!(rvalue, Rvalue::FloatMethod { rule, .. } if !rule.map_from_value());
                     if (matches!(rvalue, Rvalue::Call { .. }) || keeps_map)
                         && self.activity.is_useful_value(*value)
                     {
@@ -108,8 +108,13 @@ impl Emitter<'_> {
         self.unreached.pop();
         emitted?;
         let mut taken_back = Vec::new();
-        if depth > 0 {
-            for defined in &defined {
+        // At the top level, values are captured, but those computed again.
+        let top_level_recomputed = |defined: &Defined| matches!(defined, Defined::Value(value) if self.recomputed.contains(value));
+        if depth > 0 || defined.iter().any(top_level_recomputed) {
+            for defined in defined
+                .iter()
+                .filter(|defined| depth > 0 || top_level_recomputed(defined))
+            {
                 match defined {
                     Defined::Value(value) if self.needed.contains(value) => {
                         let (name, stack) = (self.value_name(*value), self.stack_name(*value));

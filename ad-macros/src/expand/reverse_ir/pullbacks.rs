@@ -80,7 +80,12 @@ impl Emitter<'_> {
                 args,
                 ..
             } => {
-                let map = if self.residuals.passes().keep_linear_maps {
+                let map = if self.residuals.passes().keep_linear_maps && rule.map_from_value() {
+                    // Made from the value, which the backward sweep has or keeps.
+                    let from_value = format_ident!("{}_from_value", rule.method);
+                    let result = self.read_back_value(&Operand::Value(value))?;
+                    quote!(::ad_runtime::rules::#from_value(#result))
+                } else if self.residuals.passes().keep_linear_maps {
                     self.pullback_name(value).into_token_stream()
                 } else {
                     let rule_name = Ident::new(rule.method, Span::call_site());
