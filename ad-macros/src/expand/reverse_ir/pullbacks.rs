@@ -65,8 +65,22 @@ impl Emitter<'_> {
                     BinaryOp::Sub => quote!(#ir::sub_back(#cotangent)),
                     BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => {
                         let method = format_ident!("{}_back", op.rule());
-                        let (left_value, right_value) =
-                            (self.read_back_value(left)?, self.read_back_value(right)?);
+                        // An operand without adjoint needs no value of the other where its
+                        // partial alone reads it: `0.5 * s` keeps nothing of `s`. The value
+                        // read stands for both (the partial not taken reads the wrong one).
+                        let (left_useful, right_useful) =
+                            (self.activity.is_useful(left), self.activity.is_useful(right));
+                        let (left_value, right_value) = match op {
+                            BinaryOp::Mul if !left_useful => {
+                                let left_value = self.read_back_value(left)?;
+                                (left_value.clone(), left_value)
+                            }
+                            BinaryOp::Mul | BinaryOp::Div if !right_useful => {
+                                let right_value = self.read_back_value(right)?;
+                                (right_value.clone(), right_value)
+                            }
+                            _ => (self.read_back_value(left)?, self.read_back_value(right)?),
+                        };
                         quote!(#ir::Arithmetic::#method(#left_value, #right_value, #cotangent))
                     }
                 };
