@@ -68,8 +68,10 @@ impl Emitter<'_> {
                         // An operand without adjoint needs no value of the other where its
                         // partial alone reads it: `0.5 * s` keeps nothing of `s`. The value
                         // read stands for both (the partial not taken reads the wrong one).
-                        let (left_useful, right_useful) =
-                            (self.activity.is_useful(left), self.activity.is_useful(right));
+                        let (left_useful, right_useful) = (
+                            self.activity.is_useful(left),
+                            self.activity.is_useful(right),
+                        );
                         let (left_value, right_value) = match op {
                             BinaryOp::Mul if !left_useful => {
                                 let left_value = self.read_back_value(left)?;

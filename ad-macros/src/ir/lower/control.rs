@@ -68,10 +68,33 @@ impl Lowering {
         if !matches!(scrutinee, Operand::Value(_) | Operand::Constant(_)) {
             return not_yet(scrutinee_expr, "`match` on this");
         }
-        for arm in arms {
+        // An arm of alternatives that bind names (`A(r) | B(r) => ..`) is one arm per
+        // alternative, tried in order with the same guard and body, as Rust tries them: each
+        // takes its value apart by its own pattern.
+        let arms: Vec<syn::Arm> = arms
+            .iter()
+            .flat_map(|arm| match &arm.pat {
+                Pat::Or(alternatives)
+                    if alternatives.cases.iter().any(|case| {
+                        patterns::bindings(case).is_ok_and(|names| !names.is_empty())
+                    }) =>
+                {
+                    alternatives
+                        .cases
+                        .iter()
+                        .map(|case| syn::Arm {
+                            pat: case.clone(),
+                            ..arm.clone()
+                        })
+                        .collect()
+                }
+                _ => vec![arm.clone()],
+            })
+            .collect();
+        for arm in &arms {
             patterns::bindings(&arm.pat)?;
         }
-        self.match_arms(arms, &scrutinee, span, stmts)
+        self.match_arms(&arms, &scrutinee, span, stmts)
     }
 
     fn match_arms(

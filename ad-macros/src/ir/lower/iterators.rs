@@ -11,13 +11,14 @@ use syn::{Expr, ExprClosure, Pat};
 use super::control::{var_place, Items};
 use super::{not_yet, strip, Lowered, Lowering, NotYet};
 use crate::ir::*;
+use crate::rules::float_method_rule;
 
 /// What the chain ends in.
 enum Reduction<'e> {
     /// `sum` or `product`: the operation, and the runtime's start of it for the value's type.
     Arithmetic(BinaryOp, &'static str),
-    /// `fold(init, |acc, item| ..)`.
-    Fold(&'e Expr, &'e ExprClosure),
+    /// `fold(init, |acc, item| ..)` (or a float method's path, as such a closure).
+    Fold(&'e Expr, std::borrow::Cow<'e, ExprClosure>),
     /// `collect` into a `Vec`.
     Collect,
 }
@@ -66,7 +67,23 @@ impl Lowering {
             ("product", 0) => Reduction::Arithmetic(BinaryOp::Mul, "product_start"),
             ("fold", 2) => match strip(&call.args[1]) {
                 Expr::Closure(closure) if closure.inputs.len() == 2 => {
-                    Reduction::Fold(&call.args[0], closure)
+                    Reduction::Fold(&call.args[0], std::borrow::Cow::Borrowed(closure))
+                }
+                // `fold(f64::NEG_INFINITY, f64::max)`: the float method of two floats, as the
+                // closure `|acc, item| acc.max(item)`.
+                Expr::Path(path) if path.qself.is_none() => {
+                    match crate::retype::classify_callee_path(&path.path) {
+                        crate::retype::Callee::FloatAssociated(method)
+                            if float_method_rule(&method.to_string(), 1)
+                                .is_some_and(|rule| rule.float_args == [true]) =>
+                        {
+                            let closure: ExprClosure = syn::parse_quote_spanned!(method.span()=>
+                                |__ad_so_far, __ad_item| __ad_so_far.#method(__ad_item)
+                            );
+                            Reduction::Fold(&call.args[0], std::borrow::Cow::Owned(closure))
+                        }
+                        _ => return Ok(None),
+                    }
                 }
                 _ => return Ok(None),
             },
@@ -82,7 +99,7 @@ impl Lowering {
                 Stage::Map(closure) | Stage::Filter(closure) => *closure,
             })
             .chain(match &reduction {
-                Reduction::Fold(_, closure) => Some(*closure),
+                Reduction::Fold(_, closure) => Some(closure.as_ref()),
                 _ => None,
             })
         {
