@@ -327,12 +327,32 @@ impl Lowering {
     }
 
     /// Whether a pattern's path names a derived struct itself (not an enum's variant).
+    /// Whether a `let` pattern's path names a struct, whose fields are places: a derived
+    /// type's, or any path that does not name an enum's variant (`Vec2`, `geometry::Vec2`;
+    /// not `Shape::Circle`, its type capitalized too). A `let` without `else` takes irrefutable
+    /// patterns only.
     fn names_struct(&self, qself: Option<&syn::QSelf>, path: &syn::Path) -> bool {
+        let capitalized = |segment: &syn::PathSegment| {
+            segment
+                .ident
+                .to_string()
+                .starts_with(|c: char| c.is_ascii_uppercase())
+        };
+        let count = path.segments.len();
+        let plain_struct = path.leading_colon.is_none()
+            && path
+                .segments
+                .iter()
+                .all(|segment| segment.arguments.is_none())
+            && capitalized(&path.segments[count - 1])
+            && (count == 1 || !capitalized(&path.segments[count - 2]))
+            && !path.is_ident("Some");
         qself.is_none()
-            && self
-                .user_types
-                .type_named(path)
-                .is_some_and(|known| known.segments.len() == path.segments.len())
+            && (plain_struct
+                || self
+                    .user_types
+                    .type_named(path)
+                    .is_some_and(|known| known.segments.len() == path.segments.len()))
     }
 
     /// Notes that the code gives `expr` the type `ty`.
@@ -455,7 +475,12 @@ impl Lowering {
             }
             return Ok(());
         }
-        if let Pat::Tuple(_) | Pat::Struct(_) | Pat::TupleStruct(_) | Pat::Reference(_) = pat {
+        if let Pat::Tuple(_)
+        | Pat::Struct(_)
+        | Pat::TupleStruct(_)
+        | Pat::Reference(_)
+        | Pat::Slice(_) = pat
+        {
             let Some(init) = &local.init else {
                 return not_yet(local, "`let` without a value");
             };
@@ -604,6 +629,23 @@ impl Lowering {
                 self.destructure_positions(&tuple.elems, place, parts_borrowed, stmts)
             }
             Pat::Paren(paren) => self.destructure_in(&paren.pat, place, borrowed, stmts),
+            // An array's elements (`let [x, y] = s.position;`), by index.
+            Pat::Slice(slice)
+                if !slice
+                    .elems
+                    .iter()
+                    .any(|element| matches!(element, Pat::Rest(_))) =>
+            {
+                for (index, element) in slice.elems.iter().enumerate() {
+                    let at = syn::LitInt::new(&format!("{index}usize"), element.span());
+                    let mut part = place.clone();
+                    part.projections
+                        .push(Projection::Index(Operand::Constant(literal(&Lit::Int(at)))));
+                    part.span = element.span();
+                    self.destructure_in(element, part, parts_borrowed, stmts)?;
+                }
+                Ok(())
+            }
             Pat::Type(typed) => self.destructure_in(&typed.pat, place, borrowed, stmts),
             // A derived struct's fields (`let P { x, y: b } = &p;`), by name or position.
             Pat::Struct(structure)

@@ -155,7 +155,19 @@ impl Lowering {
             this.value_of(&arm.body, &mut then_stmts)
         })?;
         let mut else_stmts = Vec::new();
-        let else_result = self.match_arms(rest, scrutinee, span, &mut else_stmts)?;
+        let mut else_result = self.match_arms(rest, scrutinee, span, &mut else_stmts)?;
+        // An arm that leaves (`None => return y`) gives no value; the code after it does not
+        // run, so a stand-in completes the `if`.
+        let mut then_result = then_result;
+        if then_result.is_none() && else_result.is_some() && self.always_exits(&arm.body) {
+            then_result = Some(default_value(arm.body.span()));
+        }
+        if else_result.is_none()
+            && then_result.is_some()
+            && rest.iter().all(|arm| self.always_exits(&arm.body))
+        {
+            else_result = Some(default_value(span));
+        }
         let result = match (&then_result, &else_result) {
             (Some(_), Some(_)) => Some(self.new_value(None, span)),
             (None, None) => None,

@@ -164,23 +164,8 @@ impl Lowering {
                         method: call.method.clone(),
                     }
                 } else if method == "sin_cos" && call.args.is_empty() {
-                    // `(x.sin(), x.cos())`, which is how `std` computes it, bit for bit.
                     let receiver = self.operand(&call.receiver, stmts)?;
-                    let parts = ["sin", "cos"].map(|name| {
-                        let part = self.new_value(None, span);
-                        stmts.push(Stmt::Let(Let {
-                            value: part,
-                            rvalue: Rvalue::FloatMethod {
-                                rule: float_method_rule(name, 0).expect("a rule of std"),
-                                receiver: receiver.clone(),
-                                args: Vec::new(),
-                                method: Ident::new(name, call.method.span()),
-                            },
-                            span,
-                        }));
-                        Operand::Value(part)
-                    });
-                    Rvalue::Tuple(parts.to_vec())
+                    self.sin_cos(receiver, call.method.span(), span, stmts)
                 } else if let Some(content) = self.option_method(call, stmts)? {
                     return Ok(content);
                 } else if matches!(method.as_str(), "clone" | "to_vec" | "to_owned")
@@ -405,6 +390,9 @@ impl Lowering {
                 method: Some(method),
                 args,
             }),
+            Callee::FloatAssociated(name) if name == "sin_cos" && args.len() == 1 => {
+                Ok(self.sin_cos(args.remove(0), name.span(), call.span(), stmts))
+            }
             Callee::FloatAssociated(name) if name == "from" && args.len() == 1 => {
                 let float: syn::Type = syn::parse_quote!(f64);
                 Ok(Rvalue::Cast(args.remove(0), float))
@@ -486,6 +474,31 @@ impl Lowering {
 
     /// The receiver of a method that reads it (`v.len()`, `v.to_vec()`): the place itself
     /// when it is one, so that a variable is not moved.
+    /// `x.sin_cos()` as `(x.sin(), x.cos())`, which is how `std` computes it, bit for bit.
+    fn sin_cos(
+        &mut self,
+        receiver: Operand,
+        method_span: Span,
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) -> Rvalue {
+        let parts = ["sin", "cos"].map(|name| {
+            let part = self.new_value(None, span);
+            stmts.push(Stmt::Let(Let {
+                value: part,
+                rvalue: Rvalue::FloatMethod {
+                    rule: float_method_rule(name, 0).expect("a rule of std"),
+                    receiver: receiver.clone(),
+                    args: Vec::new(),
+                    method: Ident::new(name, method_span),
+                },
+                span,
+            }));
+            Operand::Value(part)
+        });
+        Rvalue::Tuple(parts.to_vec())
+    }
+
     /// An argument of a plain method: a closure that names no local is passed as written
     /// (`|f| f + 1`), as a constant.
     fn plain_argument(&mut self, arg: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Operand> {
