@@ -752,6 +752,59 @@ fn checked_sum(x: &[f64], #[no_grad] scale: f64) -> f64 {
     s * s + label.len() as f64
 }
 
+/// A `return` inside the block that gives the function's value: the tail is the function's
+/// value only where that `return` was not taken.
+#[forward]
+#[reverse]
+fn return_inside_the_tail(x: f64, y: f64) -> f64 {
+    if x > 0.0 {
+        if y > 0.0 {
+            return x * y;
+        }
+        let t = x + y;
+        t * t
+    } else {
+        y.sin()
+    }
+}
+
+/// A block's value after a `break`: where the loop was left, the assignment does not happen.
+#[forward]
+#[reverse]
+fn value_after_a_break(x: f64, n: usize) -> f64 {
+    let mut s = 1.0;
+    for i in 0..n {
+        s = {
+            if i == 3 {
+                break;
+            }
+            s * x + 1.0
+        };
+    }
+    s
+}
+
+#[test]
+fn a_value_after_a_break() {
+    for n in [2, 5] {
+        let (value, gradient) = value_after_a_break_grad(0.7, n);
+        assert_eq!(value, value_after_a_break(0.7, n));
+        let along = value_after_a_break_jvp(0.7, n, 1.0).1;
+        approx::assert_relative_eq!(gradient, along, max_relative = 1e-12);
+    }
+}
+
+#[test]
+fn a_return_inside_the_tail() {
+    on_ir_engine!(return_inside_the_tail);
+    check2(
+        return_inside_the_tail,
+        return_inside_the_tail_jvp,
+        return_inside_the_tail_vjp,
+        &[(0.7, 1.3), (0.4, -0.9), (-1.2, 0.5)],
+    );
+}
+
 #[test]
 fn macros_read_values() {
     on_ir_engine!(checked_sum);

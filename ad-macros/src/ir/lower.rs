@@ -431,19 +431,26 @@ impl Lowering {
                     span,
                 }));
                 let guarded = self.scoped(|this| this.statements(rest, tail_returns))?;
-                if guarded.result.is_some() {
-                    return not_yet(stmt, "a value after an early exit in a block");
+                // The block's value, after a `return`: where it was taken, no code that reads
+                // the value runs (the function's tail is stored only where it did not), and a
+                // stand-in completes the `if`. After a `break` or `continue`, the code after
+                // the loop could read it.
+                if guarded.result.is_some() && control::exits_a_loop(stmt) {
+                    return not_yet(stmt, "a value after a `break` or `continue` in a block");
                 }
+                let value = guarded.result.as_ref().map(|_| self.new_value(None, span));
+                let stand_in = value.map(|_| default_value(span));
                 stmts.push(Stmt::If {
                     cond: Operand::Value(go_on),
                     then_branch: guarded,
                     else_branch: Block {
                         stmts: Vec::new(),
-                        result: None,
+                        result: stand_in,
                     },
-                    result: None,
+                    result: value,
                     span,
                 });
+                result = value.map(Operand::Value);
                 break;
             }
         }

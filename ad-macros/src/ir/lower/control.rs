@@ -424,7 +424,34 @@ impl Lowering {
                     return self.finish_return(exit, span, stmts);
                 }
             }
+            let returns_inside = {
+                let block: syn::Block = syn::parse_quote!({ #value });
+                returns_early(&block)
+            };
             match self.value_of(value, stmts)? {
+                // A value whose code may itself have returned (`if let .. { return a; } b`
+                // as the tail) is the function's only where it did not.
+                Some(operand) if returns_inside => {
+                    let returned = self.read(var_place(exit.returned, span), span, stmts);
+                    let go_on = self.define(Rvalue::Not(Operand::Value(returned)), span, stmts);
+                    stmts.push(Stmt::If {
+                        cond: Operand::Value(go_on),
+                        then_branch: Block {
+                            stmts: vec![Stmt::Assign {
+                                place: var_place(exit.value, span),
+                                operand,
+                                span,
+                            }],
+                            result: None,
+                        },
+                        else_branch: Block {
+                            stmts: Vec::new(),
+                            result: None,
+                        },
+                        result: None,
+                        span,
+                    });
+                }
                 Some(operand) => stmts.push(Stmt::Assign {
                     place: var_place(exit.value, span),
                     operand,
@@ -1114,6 +1141,24 @@ pub(super) fn flag_value(value: bool, span: Span) -> Operand {
         kind: ConstantKind::Data,
         span,
     })
+}
+
+/// Whether a statement has a `break` or a `continue` (outside closures).
+pub(super) fn exits_a_loop(stmt: &syn::Stmt) -> bool {
+    struct Exits(bool);
+    impl<'ast> Visit<'ast> for Exits {
+        fn visit_expr_break(&mut self, _: &'ast syn::ExprBreak) {
+            self.0 = true;
+        }
+        fn visit_expr_continue(&mut self, _: &'ast syn::ExprContinue) {
+            self.0 = true;
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut exits = Exits(false);
+    exits.visit_stmt(stmt);
+    exits.0
 }
 
 /// Whether the function body has a `return` (outside closures).
