@@ -112,7 +112,6 @@ impl UserTypes {
             // apart, it builds none.
             fn visit_pat(&mut self, _: &'ast syn::Pat) {}
             fn visit_item(&mut self, _: &'ast syn::Item) {}
-            fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
         }
         let mut found = Vec::new();
         syn::visit::Visit::visit_block(&mut Built(&mut found), block);

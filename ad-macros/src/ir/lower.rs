@@ -1155,12 +1155,18 @@ fn attributes_of_mut(expr: &mut Expr) -> Option<&mut Vec<syn::Attribute>> {
     with_attributes!(mut expr)
 }
 
+/// Whether a condition is a `let` chain (`let Some(v) = o && v > 0.0`): a `let` in it, not
+/// one of an `if let` or a `while let` nested in it, nor in a block or a closure.
 fn contains_let(expr: &Expr) -> bool {
     struct Finder(bool);
     impl<'ast> Visit<'ast> for Finder {
         fn visit_expr_let(&mut self, _: &'ast syn::ExprLet) {
             self.0 = true;
         }
+        fn visit_expr_if(&mut self, _: &'ast syn::ExprIf) {}
+        fn visit_expr_while(&mut self, _: &'ast syn::ExprWhile) {}
+        fn visit_block(&mut self, _: &'ast syn::Block) {}
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
     }
     let mut finder = Finder(false);
     finder.visit_expr(expr);
