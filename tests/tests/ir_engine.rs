@@ -950,6 +950,27 @@ mod beyond_the_previous_engine {
         assert_eq!(gradient, vec![3.0, 4.0, 1.0]);
     }
 
+    /// Methods without a rule on locals (of the scalar type) and on data parameters (plain):
+    /// their float arguments take the receiver's type.
+    #[forward]
+    #[reverse]
+    fn methods_of_locals(x: &[f64], n: usize) -> f64 {
+        let mut w = vec![0.0; 3];
+        w.fill(2.0);
+        let mut o: Option<f64> = Some(1.5);
+        let old = o.replace(2.5 + n as f64);
+        w[1] * x[0] + old.unwrap_or(0.0) * x[1] + o.unwrap_or(0.0)
+    }
+
+    #[test]
+    fn methods_without_rules_on_locals() {
+        on_ir_engine!(methods_of_locals);
+        let x = [0.7, 1.3];
+        let (value, gradient) = methods_of_locals_grad(&x, 1);
+        assert_eq!(value, methods_of_locals(&x, 1));
+        assert_eq!(gradient, vec![2.0, 1.5]);
+    }
+
     /// A `Vec` read in a loop, then moved: the pullback cannot take it, so its elements read
     /// in the loop are kept, not read again from its final value (`ir::restore`).
     #[forward]

@@ -710,9 +710,13 @@ impl Emitter<'_> {
                 receiver,
                 method,
                 args,
+                plain,
             } => {
                 let receiver = self.operand(receiver);
-                let args = args.iter().map(|arg| self.plain_argument(arg));
+                let args = args.iter().map(|arg| match plain {
+                    true => self.plain_argument(arg),
+                    false => self.operand(arg),
+                });
                 let scalar = names::scalar_param(span);
                 quote_spanned!(span=>
                     ::ad_runtime::__private::LiftProbe::new(#receiver.#method(#(#args),*))

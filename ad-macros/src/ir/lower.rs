@@ -52,6 +52,8 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         exit: None,
         references: std::collections::HashSet::new(),
         number_containers: std::collections::HashSet::new(),
+        plain_roots: std::collections::HashSet::new(),
+        param_roots: std::collections::HashSet::new(),
         expected_types: Vec::new(),
         user_values: HashMap::new(),
         float: function.float,
@@ -92,7 +94,11 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         if holds_numbers(&param.ty) {
             lowering.number_containers.insert(root);
         }
+        if param.kind == crate::ast::ParamKind::Data && !lifted(&param.ty) {
+            lowering.plain_roots.insert(root);
+        }
         lowering.bind(&param.name, root);
+        lowering.param_roots.insert(root);
         params.push(root);
     }
     // The body's own items are visible in all of it, shadowing the parameters: their names
@@ -177,6 +183,12 @@ struct Lowering {
     /// Parameters taken by value whose type is a `Vec` or an array of numbers (`x: Vec<f64>`,
     /// `p: [f64; 3]`): `for v in x` reads their elements.
     number_containers: std::collections::HashSet<Root>,
+    /// Values that hold plain floats, not lifted to the scalar type: data parameters of types
+    /// the lifting leaves as they are (`cfg: &Cfg`, `n: Option<usize>`), and the parts of data
+    /// patterns. Their methods without a rule take plain floats.
+    plain_roots: std::collections::HashSet<Root>,
+    /// The parameters' roots.
+    param_roots: std::collections::HashSet<Root>,
     /// The types the code gives expressions it names (a `let`'s annotation for its value, the
     /// function's result type for the body's tail), by the expression's address: what an
     /// iterator's `sum` gives when no turbofish says.
@@ -800,6 +812,10 @@ impl Lowering {
                 if !matches!(place.root, Root::Var(_)) {
                     return not_yet(&call.receiver, "`push` onto anything but a variable");
                 }
+                // A parameter's adjoint has the length the parameter came with.
+                if self.param_roots.contains(&place.root) {
+                    return not_yet(&call.receiver, "`push` onto a parameter");
+                }
                 let operand = self.operand(&call.args[0], stmts)?;
                 let index = self.new_value(None, call.span());
                 stmts.push(Stmt::Push {
@@ -1085,6 +1101,38 @@ fn count_names(tokens: proc_macro2::TokenStream, counts: &mut HashMap<String, us
 /// The name a scope knows an identifier by: `r#y` is `y`.
 fn scope_key(name: &Ident) -> String {
     syn::ext::IdentExt::unraw(name).to_string()
+}
+
+/// Whether the derivative code lifts a data parameter of this type to the scalar type (its
+/// floats, in `Option`s, containers and tuples): a float in it, not inside a type of the
+/// user's, which stays as it is.
+fn lifted(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(reference) => lifted(&reference.elem),
+        syn::Type::Paren(paren) => lifted(&paren.elem),
+        syn::Type::Array(array) => lifted(&array.elem),
+        syn::Type::Slice(slice) => lifted(&slice.elem),
+        syn::Type::Tuple(tuple) => tuple.elems.iter().any(lifted),
+        syn::Type::Path(path) if path.qself.is_none() => {
+            let Some(last) = path.path.segments.last() else {
+                return false;
+            };
+            if crate::ast::float_of_type(ty).is_some() {
+                return true;
+            }
+            let std_wrapper = ["Option", "Vec", "Box"]
+                .iter()
+                .any(|name| last.ident == name);
+            std_wrapper
+                && match &last.arguments {
+                    syn::PathArguments::AngleBracketed(args) => args.args.iter().any(
+                        |arg| matches!(arg, syn::GenericArgument::Type(inner) if lifted(inner)),
+                    ),
+                    _ => false,
+                }
+        }
+        _ => crate::ast::first_float_in(ty).is_some(),
+    }
 }
 
 /// `Vec<N>` or `[N; len]` for a primitive number type `N`.

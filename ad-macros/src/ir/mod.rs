@@ -162,6 +162,10 @@ pub enum Rvalue {
         receiver: Operand,
         method: Ident,
         args: Vec<Operand>,
+        /// Whether the receiver holds plain floats (a data parameter of a type the lifting
+        /// leaves as it is, `cfg: &Cfg`, or a part of one): its float arguments are plain
+        /// too. Otherwise (a local) they are of the scalar type, as the receiver's.
+        plain: bool,
     },
     /// `x as T`.
     Cast(Operand, syn::Type),

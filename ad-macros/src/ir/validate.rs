@@ -39,6 +39,7 @@ fn check_plain_method_on_data(stmt: &Stmt, activity: &Activity) -> Result<(), No
                 receiver,
                 args,
                 method,
+                ..
             },
         ..
     }) = stmt

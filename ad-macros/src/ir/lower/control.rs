@@ -230,6 +230,9 @@ impl Lowering {
         let through_reference =
             matches!(scrutinee, Operand::Value(value) if self.references.contains(value));
         let parts = self.new_value(None, span);
+        if data_only {
+            self.plain_roots.insert(Root::Value(parts));
+        }
         stmts.push(Stmt::Let(Let {
             value: parts,
             rvalue: Rvalue::Extract {

@@ -190,16 +190,29 @@ impl Lowering {
                         args,
                     }
                 } else {
-                    let receiver = self.receiver(&call.receiver, stmts)?;
+                    // The receiver is a place (a method of a temporary, `v.iter().position(..)`,
+                    // may need it mutable); of a data parameter or a part of one, its floats
+                    // are plain, and a closure passed on stays as written.
+                    let Ok(receiver) = self.place(&call.receiver, stmts) else {
+                        return not_yet(&call.method, "this method");
+                    };
+                    let plain = self.plain_roots.contains(&receiver.root);
                     let args = call
                         .args
                         .iter()
-                        .map(|arg| self.plain_argument(arg, stmts))
+                        .map(|arg| match plain {
+                            true => self.plain_argument(arg, stmts),
+                            false if matches!(strip(arg), Expr::Closure(_)) => {
+                                not_yet(arg, "closures passed to methods of locals")
+                            }
+                            false => self.operand(arg, stmts),
+                        })
                         .collect::<Lowered<Vec<_>>>()?;
                     Rvalue::PlainMethod {
-                        receiver,
+                        receiver: Operand::Place(receiver),
                         method: call.method.clone(),
                         args,
+                        plain,
                     }
                 }
             }

@@ -108,10 +108,11 @@ fn collect(pat: &Pat, found: &mut Vec<Binding>) -> Lowered<()> {
 pub(super) fn only_for_data(pat: &Pat, user_types: &UserTypes) -> bool {
     let binds = |pat: &Pat| bindings(pat).is_ok_and(|found| !found.is_empty());
     match pat {
-        Pat::Ident(binding) => binding
-            .subpat
-            .as_ref()
-            .is_some_and(|(_, inner)| only_for_data(inner, user_types)),
+        // `s @ Mode::Scale(_)` binds the whole value: a type's without an adjoint known here
+        // is data, names inside or not.
+        Pat::Ident(binding) => binding.subpat.as_ref().is_some_and(|(_, inner)| {
+            only_for_data(inner, user_types) || names_an_unknown_type(inner, user_types)
+        }),
         Pat::Paren(paren) => only_for_data(&paren.pat, user_types),
         Pat::Reference(reference) => only_for_data(&reference.pat, user_types),
         Pat::Tuple(tuple) => tuple
@@ -143,6 +144,33 @@ pub(super) fn only_for_data(pat: &Pat, user_types: &UserTypes) -> bool {
                         .fields
                         .iter()
                         .any(|field| only_for_data(&field.pat, user_types)))
+        }
+        _ => false,
+    }
+}
+
+/// Whether `pat` tests a variant or struct of a type other than the `#[grad]` parameters'.
+fn names_an_unknown_type(pat: &Pat, user_types: &UserTypes) -> bool {
+    let inner = |pat: &Pat| names_an_unknown_type(pat, user_types);
+    match pat {
+        Pat::Ident(binding) => binding.subpat.as_ref().is_some_and(|(_, pat)| inner(pat)),
+        Pat::Paren(paren) => inner(&paren.pat),
+        Pat::Reference(reference) => inner(&reference.pat),
+        Pat::Tuple(tuple) => tuple.elems.iter().any(inner),
+        Pat::Or(or) => or.cases.iter().any(inner),
+        Pat::TupleStruct(variant) if is_some_path(&variant.path) => variant.elems.iter().any(inner),
+        Pat::TupleStruct(variant) => {
+            !user_types.names_type(&variant.path) || variant.elems.iter().any(inner)
+        }
+        Pat::Struct(structure) => {
+            !user_types.names_type(&structure.path)
+                || structure.fields.iter().any(|field| inner(&field.pat))
+        }
+        Pat::Path(path) => {
+            path.path.segments.len() > 1 && !user_types.names_type(&path.path) && {
+                let last = &path.path.segments[path.path.segments.len() - 1].ident;
+                last != "None"
+            }
         }
         _ => false,
     }
