@@ -362,6 +362,25 @@ pub struct Body {
     pub user_types: crate::user_types::UserTypes,
 }
 
+impl Stmt {
+    /// `if cond { stmts }`, giving no value.
+    pub fn when(cond: Operand, stmts: Vec<Stmt>, span: Span) -> Stmt {
+        Stmt::If {
+            cond,
+            then_branch: Block {
+                stmts,
+                result: None,
+            },
+            else_branch: Block {
+                stmts: Vec::new(),
+                result: None,
+            },
+            result: None,
+            span,
+        }
+    }
+}
+
 impl Body {
     pub fn value_info(&self, value: Value) -> &ValueInfo {
         &self.values[value.0 as usize]

@@ -437,23 +437,12 @@ impl Lowering {
                 Some(operand) if returns_inside => {
                     let returned = self.read(var_place(exit.returned, span), span, stmts);
                     let go_on = self.define(Rvalue::Not(Operand::Value(returned)), span, stmts);
-                    stmts.push(Stmt::If {
-                        cond: Operand::Value(go_on),
-                        then_branch: Block {
-                            stmts: vec![Stmt::Assign {
-                                place: var_place(exit.value, span),
-                                operand,
-                                span,
-                            }],
-                            result: None,
-                        },
-                        else_branch: Block {
-                            stmts: Vec::new(),
-                            result: None,
-                        },
-                        result: None,
+                    let store = Stmt::Assign {
+                        place: var_place(exit.value, span),
+                        operand,
                         span,
-                    });
+                    };
+                    stmts.push(Stmt::when(Operand::Value(go_on), vec![store], span));
                 }
                 Some(operand) => stmts.push(Stmt::Assign {
                     place: var_place(exit.value, span),

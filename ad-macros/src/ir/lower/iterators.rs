@@ -285,19 +285,7 @@ impl Lowering {
                 })?;
                 let mut then = Vec::new();
                 self.stages(rest, item, target, &mut then)?;
-                stmts.push(Stmt::If {
-                    cond: kept,
-                    then_branch: Block {
-                        stmts: then,
-                        result: None,
-                    },
-                    else_branch: Block {
-                        stmts: Vec::new(),
-                        result: None,
-                    },
-                    result: None,
-                    span: target.span,
-                });
+                stmts.push(Stmt::when(kept, then, target.span));
                 Ok(())
             }
         }

@@ -37,23 +37,12 @@ impl Lowering {
         }
         let mut guarded = Vec::new();
         self.scoped(|this| this.macro_call(mac, &args, checked, &mut guarded))?;
-        stmts.push(Stmt::If {
-            cond: Operand::Constant(Constant {
-                tokens: quote_spanned!(span=> ::core::cfg!(debug_assertions)),
-                kind: ConstantKind::Data,
-                span,
-            }),
-            then_branch: Block {
-                stmts: guarded,
-                result: None,
-            },
-            else_branch: Block {
-                stmts: Vec::new(),
-                result: None,
-            },
-            result: None,
+        let debug = Operand::Constant(Constant {
+            tokens: quote_spanned!(span=> ::core::cfg!(debug_assertions)),
+            kind: ConstantKind::Data,
             span,
         });
+        stmts.push(Stmt::when(debug, guarded, span));
         Ok(unit(span))
     }
 
@@ -110,19 +99,7 @@ impl Lowering {
             );
             Ok(())
         })?;
-        stmts.push(Stmt::If {
-            cond: Operand::Value(failed),
-            then_branch: Block {
-                stmts: on_failure,
-                result: None,
-            },
-            else_branch: Block {
-                stmts: Vec::new(),
-                result: None,
-            },
-            result: None,
-            span,
-        });
+        stmts.push(Stmt::when(Operand::Value(failed), on_failure, span));
         Ok(unit(span))
     }
 
