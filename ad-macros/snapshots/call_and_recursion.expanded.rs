@@ -77,7 +77,7 @@ impl power {
             ::std::boxed::Box<dyn ::core::ops::FnOnce(__S) -> (__S, ())>,
         ) {
             let __ad_v_x_0 = x;
-            let mut __ad_dv_x_0 = ::ad_runtime::__private::ir::zero_like(&__ad_v_x_0);
+            let __ad_ty_x_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_x_0);
             let __ad_v_n_1 = n;
             let mut __ad_keep_v_4 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_zero_4 = ::ad_runtime::__private::ir::Stack::new();
@@ -105,6 +105,7 @@ impl power {
                 __ad_result,
                 ::std::boxed::Box::new(move |__ad_ct: __S| {
                     ::ad_runtime::__private::maybe_grow(move || {
+                        let mut __ad_dv_x_0 = __ad_ty_x_0.zero();
                         let mut __ad_dv_6 = __ad_ty_6.zero();
                         __ad_dv_6 = __ad_ct;
                         if __ad_v_2 {} else {

@@ -89,9 +89,8 @@ impl checkpoints {
             UnliftScalar as _,
         };
         let __ad_v_x_0 = x;
-        let mut __ad_dv_x_0 = ::ad_runtime::__private::ir::zero_like(&__ad_v_x_0);
+        let __ad_ty_x_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_x_0);
         let __ad_v_n_1 = n;
-        let mut __ad_keep_v_10 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_v_12 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_pb_14 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_count_0 = ::ad_runtime::__private::ir::Stack::new();
@@ -172,6 +171,7 @@ impl checkpoints {
         (
             __ad_result,
             move |__ad_ct: __S| {
+                let mut __ad_dv_x_0 = __ad_ty_x_0.zero();
                 let mut __ad_dm_s_0 = __ad_tym_s_0.zero();
                 let mut __ad_dv_6 = __ad_ty_6.zero();
                 let mut __ad_dv_a_7 = __ad_ty_a_7.zero();
@@ -212,7 +212,6 @@ impl checkpoints {
                                     ),
                                 )
                                 .0;
-                            __ad_keep_v_10.reserve(__ad_trips);
                             __ad_keep_v_12.reserve(__ad_trips);
                             __ad_keep_pb_14.reserve(__ad_trips);
                             let mut __ad_count_0 = 0usize;
@@ -222,8 +221,6 @@ impl checkpoints {
                             ) {
                                 __ad_count_0 += 1;
                                 let __ad_v_10 = __ad_m_s_0;
-                                __ad_keep_v_10
-                                    .push(::ad_runtime::__private::ir::value_of(__ad_v_10));
                                 __ad_ty_10 = ::ad_runtime::__private::ir::adjoint_of(
                                     &__ad_v_10,
                                 );
@@ -261,7 +258,6 @@ impl checkpoints {
                             __ad_keep_count_0.push(__ad_count_0);
                             let __ad_count_0 = __ad_keep_count_0.pop();
                             for __ad_iteration_0 in (0..__ad_count_0).rev() {
-                                let __ad_v_10 = __ad_keep_v_10.pop();
                                 let __ad_v_12 = __ad_keep_v_12.pop();
                                 let __ad_pb_14 = __ad_keep_pb_14.pop();
                                 let mut __ad_dv_10 = __ad_ty_10.zero();
@@ -288,7 +284,7 @@ impl checkpoints {
                                 }
                                 {
                                     let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                        ::ad_runtime::__private::ir::value_of(__ad_v_x_0),
+                                        ::ad_runtime::__private::ir::value_of(__ad_v_12),
                                         ::ad_runtime::__private::ir::value_of(__ad_v_12),
                                         __ad_dv_13,
                                     );
@@ -299,7 +295,7 @@ impl checkpoints {
                                 }
                                 {
                                     let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                        ::ad_runtime::__private::ir::value_of(__ad_v_10),
+                                        <__S as ::ad_runtime::Scalar>::from_f64(0.5),
                                         <__S as ::ad_runtime::Scalar>::from_f64(0.5),
                                         __ad_dv_11,
                                     );

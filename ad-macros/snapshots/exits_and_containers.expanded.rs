@@ -113,7 +113,7 @@ impl first_large {
             let __ad_v_x_0 = x;
             let mut __ad_dv_x_0 = ::ad_runtime::__private::ir::zero_like(__ad_v_x_0);
             let __ad_v_limit_1 = limit;
-            let mut __ad_dv_limit_1 = ::ad_runtime::__private::ir::zero_like(
+            let __ad_ty_limit_1 = ::ad_runtime::__private::ir::adjoint_of(
                 &__ad_v_limit_1,
             );
             let mut __ad_keep_v_9 = ::ad_runtime::__private::ir::Stack::new();
@@ -223,6 +223,7 @@ impl first_large {
                 __ad_result,
                 ::std::boxed::Box::new(move |__ad_ct: __S| {
                     ::ad_runtime::__private::maybe_grow(move || {
+                        let mut __ad_dv_limit_1 = __ad_ty_limit_1.zero();
                         let mut __ad_dm_kept_0 = __ad_tym_kept_0.zero();
                         let mut __ad_dm_total_3 = __ad_tym_total_3.zero();
                         let mut __ad_dv_25 = __ad_ty_25.zero();
@@ -366,7 +367,7 @@ impl first_large {
             let __ad_v_x_0 = x;
             let mut __ad_dv_x_0 = ::ad_runtime::__private::ir::zero_like(__ad_v_x_0);
             let __ad_v_limit_1 = limit;
-            let mut __ad_dv_limit_1 = ::ad_runtime::__private::ir::zero_like(
+            let __ad_ty_limit_1 = ::ad_runtime::__private::ir::adjoint_of(
                 &__ad_v_limit_1,
             );
             let mut __ad_keep_v_9 = ::ad_runtime::__private::ir::Stack::new();
@@ -473,6 +474,7 @@ impl first_large {
                 __ad_result,
                 ::std::boxed::Box::new(move |__ad_ct: __S| {
                     ::ad_runtime::__private::maybe_grow(move || {
+                        let mut __ad_dv_limit_1 = __ad_ty_limit_1.zero();
                         let mut __ad_dm_kept_0 = __ad_tym_kept_0.zero();
                         let mut __ad_dm_total_3 = __ad_tym_total_3.zero();
                         let mut __ad_dv_25 = __ad_ty_25.zero();

@@ -267,18 +267,17 @@ impl gmm_objective_precomputed {
             let __ad_v_k_5 = k;
             let __ad_v_n_6 = n;
             let __ad_v_gamma_7 = gamma;
-            let mut __ad_dv_gamma_7 = ::ad_runtime::__private::ir::zero_like(
+            let __ad_ty_gamma_7 = ::ad_runtime::__private::ir::adjoint_of(
                 &__ad_v_gamma_7,
             );
             let __ad_v_m_8 = m;
             let __ad_v_constant_9 = constant;
-            let mut __ad_dv_constant_9 = ::ad_runtime::__private::ir::zero_like(
+            let __ad_ty_constant_9 = ::ad_runtime::__private::ir::adjoint_of(
                 &__ad_v_constant_9,
             );
             let mut __ad_keep_v_29 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_l_127 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_64 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_81 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_states_centered_3 = ::ad_runtime::__private::ir::States::new();
             let mut __ad_states_transformed_3 = ::ad_runtime::__private::ir::States::new();
             let mut __ad_keep_zero_84 = ::ad_runtime::__private::ir::Stack::new();
@@ -450,7 +449,6 @@ impl gmm_objective_precomputed {
                 __ad_count_2 += 1;
                 let __ad_v_38 = 0..__ad_v_k_5;
                 let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_38).0;
-                __ad_keep_v_81.reserve(__ad_trips);
                 __ad_states_centered_3.reserve(__ad_trips);
                 __ad_states_transformed_3.reserve(__ad_trips);
                 let mut __ad_count_3 = 0usize;
@@ -566,8 +564,6 @@ impl gmm_objective_precomputed {
                     let __ad_v_80 = __ad_v_78 + __ad_v_79;
                     __ad_ty_80 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_80);
                     let __ad_v_81 = __ad_m_sqnorm_8;
-                    __ad_keep_v_81
-                        .push(::ad_runtime::__private::ir::value_of(__ad_v_81));
                     __ad_ty_81 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_81);
                     let __ad_v_82 = <__S as ::ad_runtime::Scalar>::from_f64(0.5)
                         * __ad_v_81;
@@ -705,7 +701,6 @@ impl gmm_objective_precomputed {
             let __ad_ty_126 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_126);
             let __ad_result = __ad_v_126;
             let __ad_v_12 = ::ad_runtime::__private::ir::value_of(__ad_v_12);
-            let __ad_v_88 = ::ad_runtime::__private::ir::value_of(__ad_v_88);
             let __ad_v_d_4 = ::ad_runtime::__private::ir::value_of(__ad_v_d_4);
             let __ad_v_k_5 = ::ad_runtime::__private::ir::value_of(__ad_v_k_5);
             let __ad_v_n_6 = ::ad_runtime::__private::ir::value_of(__ad_v_n_6);
@@ -715,8 +710,9 @@ impl gmm_objective_precomputed {
                 __ad_result,
                 ::std::boxed::Box::new(move |__ad_ct: __S| {
                     ::ad_runtime::__private::maybe_grow(move || {
+                        let mut __ad_dv_gamma_7 = __ad_ty_gamma_7.zero();
+                        let mut __ad_dv_constant_9 = __ad_ty_constant_9.zero();
                         let __ad_v_icf_size_13 = __ad_v_12;
-                        let __ad_v_lse_alphas_89 = __ad_v_88;
                         let __ad_v_122 = ::ad_runtime::__private::CastProbe::new(
                                 __ad_v_n_6,
                             )
@@ -758,7 +754,7 @@ impl gmm_objective_precomputed {
                         {
                             let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
                                 ::ad_runtime::__private::ir::value_of(__ad_v_122),
-                                ::ad_runtime::__private::ir::value_of(__ad_v_lse_alphas_89),
+                                ::ad_runtime::__private::ir::value_of(__ad_v_122),
                                 __ad_dv_123,
                             );
                             __ad_dv_lse_alphas_89 = __ad_c.1;
@@ -801,7 +797,6 @@ impl gmm_objective_precomputed {
                                     __ad_v_m_8,
                                 )
                                 .__ad_cast::<__S>();
-                            let __ad_v_115 = __ad_m_sum_qs_0[__ad_v_ik_91];
                             let mut __ad_dm_frobenius_10 = __ad_tym_frobenius_10.zero();
                             let mut __ad_dv_110 = __ad_ty_110.zero();
                             let mut __ad_dv_111 = __ad_ty_111.zero();
@@ -836,7 +831,7 @@ impl gmm_objective_precomputed {
                             {
                                 let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
                                     ::ad_runtime::__private::ir::value_of(__ad_v_114),
-                                    ::ad_runtime::__private::ir::value_of(__ad_v_115),
+                                    ::ad_runtime::__private::ir::value_of(__ad_v_114),
                                     __ad_dv_116,
                                 );
                                 __ad_dv_115 = __ad_c.1;
@@ -873,7 +868,7 @@ impl gmm_objective_precomputed {
                             {
                                 let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
                                     <__S as ::ad_runtime::Scalar>::from_f64(0.5),
-                                    ::ad_runtime::__private::ir::value_of(__ad_v_gamma_7),
+                                    <__S as ::ad_runtime::Scalar>::from_f64(0.5),
                                     __ad_dv_110,
                                 );
                                 ::ad_runtime::__private::ir::accumulate(
@@ -1060,7 +1055,6 @@ impl gmm_objective_precomputed {
                                     &__ad_v_d_4,
                                     false,
                                 );
-                                let __ad_v_81 = __ad_keep_v_81.pop();
                                 let mut __ad_dm_sqnorm_8 = __ad_tym_sqnorm_8.zero();
                                 let mut __ad_dv_78 = __ad_ty_78.zero();
                                 let mut __ad_dv_79 = __ad_ty_79.zero();
@@ -1081,7 +1075,7 @@ impl gmm_objective_precomputed {
                                 {
                                     let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
                                         <__S as ::ad_runtime::Scalar>::from_f64(0.5),
-                                        ::ad_runtime::__private::ir::value_of(__ad_v_81),
+                                        <__S as ::ad_runtime::Scalar>::from_f64(0.5),
                                         __ad_dv_82,
                                     );
                                     __ad_dv_81 = __ad_c.1;
@@ -1476,23 +1470,21 @@ impl gmm_objective_precomputed {
             let __ad_v_k_5 = k;
             let __ad_v_n_6 = n;
             let __ad_v_gamma_7 = gamma;
-            let mut __ad_dv_gamma_7 = ::ad_runtime::__private::ir::zero_like(
+            let __ad_ty_gamma_7 = ::ad_runtime::__private::ir::adjoint_of(
                 &__ad_v_gamma_7,
             );
             let __ad_v_m_8 = m;
             let __ad_v_constant_9 = constant;
-            let mut __ad_dv_constant_9 = ::ad_runtime::__private::ir::zero_like(
+            let __ad_ty_constant_9 = ::ad_runtime::__private::ir::adjoint_of(
                 &__ad_v_constant_9,
             );
             let mut __ad_keep_v_29 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_l_127 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_81 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_states_centered_3 = ::ad_runtime::__private::ir::States::new();
             let mut __ad_states_transformed_3 = ::ad_runtime::__private::ir::States::new();
             let mut __ad_keep_zero_84 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_zero_85 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_pb_85 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_112 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_tym_sum_qs_0 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_q_diagonals_1 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_s_2 = ::ad_runtime::__private::ir::AdjointOf::new();
@@ -1654,7 +1646,6 @@ impl gmm_objective_precomputed {
                 __ad_count_2 += 1;
                 let __ad_v_38 = 0..__ad_v_k_5;
                 let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_38).0;
-                __ad_keep_v_81.reserve(__ad_trips);
                 __ad_states_centered_3.reserve(__ad_trips);
                 __ad_states_transformed_3.reserve(__ad_trips);
                 let mut __ad_count_3 = 0usize;
@@ -1768,8 +1759,6 @@ impl gmm_objective_precomputed {
                     let __ad_v_80 = __ad_v_78 + __ad_v_79;
                     __ad_ty_80 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_80);
                     let __ad_v_81 = __ad_m_sqnorm_8;
-                    __ad_keep_v_81
-                        .push(::ad_runtime::__private::ir::value_of(__ad_v_81));
                     __ad_ty_81 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_81);
                     let __ad_v_82 = <__S as ::ad_runtime::Scalar>::from_f64(0.5)
                         * __ad_v_81;
@@ -1805,8 +1794,6 @@ impl gmm_objective_precomputed {
             let mut __ad_m_prior_9 = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
             __ad_tym_prior_9 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_prior_9);
             let __ad_v_90 = 0..__ad_v_k_5;
-            let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_90).0;
-            __ad_keep_v_112.reserve(__ad_trips);
             let mut __ad_count_9 = 0usize;
             for __ad_v_ik_91 in __ad_v_90 {
                 __ad_count_9 += 1;
@@ -1864,7 +1851,6 @@ impl gmm_objective_precomputed {
                     * __ad_v_gamma_7;
                 let __ad_v_111 = __ad_v_110 * __ad_v_gamma_7;
                 let __ad_v_112 = __ad_m_frobenius_10;
-                __ad_keep_v_112.push(::ad_runtime::__private::ir::value_of(__ad_v_112));
                 __ad_ty_112 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_112);
                 let __ad_v_113 = __ad_v_111 * __ad_v_112;
                 __ad_ty_113 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_113);
@@ -1901,7 +1887,6 @@ impl gmm_objective_precomputed {
             let __ad_ty_126 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_126);
             let __ad_result = __ad_v_126;
             let __ad_v_12 = ::ad_runtime::__private::ir::value_of(__ad_v_12);
-            let __ad_v_88 = ::ad_runtime::__private::ir::value_of(__ad_v_88);
             let __ad_v_d_4 = ::ad_runtime::__private::ir::value_of(__ad_v_d_4);
             let __ad_v_k_5 = ::ad_runtime::__private::ir::value_of(__ad_v_k_5);
             let __ad_v_n_6 = ::ad_runtime::__private::ir::value_of(__ad_v_n_6);
@@ -1911,8 +1896,9 @@ impl gmm_objective_precomputed {
                 __ad_result,
                 ::std::boxed::Box::new(move |__ad_ct: __S| {
                     ::ad_runtime::__private::maybe_grow(move || {
+                        let mut __ad_dv_gamma_7 = __ad_ty_gamma_7.zero();
+                        let mut __ad_dv_constant_9 = __ad_ty_constant_9.zero();
                         let __ad_v_icf_size_13 = __ad_v_12;
-                        let __ad_v_lse_alphas_89 = __ad_v_88;
                         let __ad_v_122 = ::ad_runtime::__private::CastProbe::new(
                                 __ad_v_n_6,
                             )
@@ -1954,7 +1940,7 @@ impl gmm_objective_precomputed {
                         {
                             let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
                                 ::ad_runtime::__private::ir::value_of(__ad_v_122),
-                                ::ad_runtime::__private::ir::value_of(__ad_v_lse_alphas_89),
+                                ::ad_runtime::__private::ir::value_of(__ad_v_122),
                                 __ad_dv_123,
                             );
                             __ad_dv_lse_alphas_89 = __ad_c.1;
@@ -1988,12 +1974,10 @@ impl gmm_objective_precomputed {
                             let __ad_v_110 = <__S as ::ad_runtime::Scalar>::from_f64(0.5)
                                 * __ad_v_gamma_7;
                             let __ad_v_111 = __ad_v_110 * __ad_v_gamma_7;
-                            let __ad_v_112 = __ad_keep_v_112.pop();
                             let __ad_v_114 = ::ad_runtime::__private::CastProbe::new(
                                     __ad_v_m_8,
                                 )
                                 .__ad_cast::<__S>();
-                            let __ad_v_115 = __ad_m_sum_qs_0[__ad_v_ik_91];
                             let mut __ad_dm_frobenius_10 = __ad_tym_frobenius_10.zero();
                             let mut __ad_dv_112 = __ad_ty_112.zero();
                             let mut __ad_dv_113 = __ad_ty_113.zero();
@@ -2026,7 +2010,7 @@ impl gmm_objective_precomputed {
                             {
                                 let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
                                     ::ad_runtime::__private::ir::value_of(__ad_v_114),
-                                    ::ad_runtime::__private::ir::value_of(__ad_v_115),
+                                    ::ad_runtime::__private::ir::value_of(__ad_v_114),
                                     __ad_dv_116,
                                 );
                                 __ad_dv_115 = __ad_c.1;
@@ -2038,7 +2022,7 @@ impl gmm_objective_precomputed {
                             {
                                 let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
                                     ::ad_runtime::__private::ir::value_of(__ad_v_111),
-                                    ::ad_runtime::__private::ir::value_of(__ad_v_112),
+                                    ::ad_runtime::__private::ir::value_of(__ad_v_111),
                                     __ad_dv_113,
                                 );
                                 __ad_dv_112 = __ad_c.1;
@@ -2221,7 +2205,6 @@ impl gmm_objective_precomputed {
                                     &__ad_v_d_4,
                                     false,
                                 );
-                                let __ad_v_81 = __ad_keep_v_81.pop();
                                 let mut __ad_dm_sqnorm_8 = __ad_tym_sqnorm_8.zero();
                                 let mut __ad_dv_78 = __ad_ty_78.zero();
                                 let mut __ad_dv_79 = __ad_ty_79.zero();
@@ -2242,7 +2225,7 @@ impl gmm_objective_precomputed {
                                 {
                                     let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
                                         <__S as ::ad_runtime::Scalar>::from_f64(0.5),
-                                        ::ad_runtime::__private::ir::value_of(__ad_v_81),
+                                        <__S as ::ad_runtime::Scalar>::from_f64(0.5),
                                         __ad_dv_82,
                                     );
                                     __ad_dv_81 = __ad_c.1;

@@ -89,9 +89,7 @@ impl weighted {
         let __ad_v_w_0 = w;
         let mut __ad_dv_w_0 = ::ad_runtime::__private::ir::zero_like(__ad_v_w_0);
         let __ad_v_scale_1 = scale;
-        let mut __ad_dv_scale_1 = ::ad_runtime::__private::ir::zero_like(
-            &__ad_v_scale_1,
-        );
+        let __ad_ty_scale_1 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_scale_1);
         let mut __ad_keep_v_5 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_v_7 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_v_9 = ::ad_runtime::__private::ir::Stack::new();
@@ -161,6 +159,7 @@ impl weighted {
         (
             __ad_result,
             move |__ad_ct: __S| {
+                let mut __ad_dv_scale_1 = __ad_ty_scale_1.zero();
                 let mut __ad_dm_total_0 = __ad_tym_total_0.zero();
                 let mut __ad_dv_15 = __ad_ty_15.zero();
                 __ad_dv_15 = __ad_ct;
@@ -306,9 +305,7 @@ impl weighted {
         let __ad_v_w_0 = w;
         let mut __ad_dv_w_0 = ::ad_runtime::__private::ir::zero_like(__ad_v_w_0);
         let __ad_v_scale_1 = scale;
-        let mut __ad_dv_scale_1 = ::ad_runtime::__private::ir::zero_like(
-            &__ad_v_scale_1,
-        );
+        let __ad_ty_scale_1 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_scale_1);
         let mut __ad_keep_v_7 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_v_9 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_pb_9 = ::ad_runtime::__private::ir::Stack::new();
@@ -375,6 +372,7 @@ impl weighted {
         (
             __ad_result,
             move |__ad_ct: __S| {
+                let mut __ad_dv_scale_1 = __ad_ty_scale_1.zero();
                 let mut __ad_dm_total_0 = __ad_tym_total_0.zero();
                 let mut __ad_dv_15 = __ad_ty_15.zero();
                 __ad_dv_15 = __ad_ct;
@@ -438,7 +436,7 @@ impl weighted {
                         {
                             let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
                                 ::ad_runtime::__private::ir::value_of(__ad_v_scale_1),
-                                ::ad_runtime::__private::ir::value_of(__ad_v_v_6),
+                                ::ad_runtime::__private::ir::value_of(__ad_v_scale_1),
                                 __ad_dv_8,
                             );
                             ::ad_runtime::__private::ir::accumulate(

@@ -71,9 +71,9 @@ impl straight_line {
             UnliftScalar as _,
         };
         let __ad_v_x_0 = x;
-        let mut __ad_dv_x_0 = ::ad_runtime::__private::ir::zero_like(&__ad_v_x_0);
+        let __ad_ty_x_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_x_0);
         let __ad_v_y_1 = y;
-        let mut __ad_dv_y_1 = ::ad_runtime::__private::ir::zero_like(&__ad_v_y_1);
+        let __ad_ty_y_1 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_y_1);
         let __ad_v_2 = __ad_v_x_0 * __ad_v_y_1;
         let __ad_ty_2 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_2);
         let __ad_v_z_3 = __ad_v_2;
@@ -92,6 +92,8 @@ impl straight_line {
         (
             __ad_result,
             move |__ad_ct: __S| {
+                let mut __ad_dv_x_0 = __ad_ty_x_0.zero();
+                let mut __ad_dv_y_1 = __ad_ty_y_1.zero();
                 let mut __ad_dv_2 = __ad_ty_2.zero();
                 let mut __ad_dv_z_3 = __ad_ty_z_3.zero();
                 let mut __ad_dv_4 = __ad_ty_4.zero();

@@ -87,7 +87,8 @@ fn companion_body_borrowing(
         .map(|(_, root)| *root)
         .collect();
     let activity = activity::analyse(&body, &differentiated);
-    crate::ir::validate::check(&body, &activity)?;
+    let plain_values = crate::ir::plain::plain_values(&body, &activity);
+    crate::ir::validate::check(&body, &activity, &plain_values)?;
     let sized_shadows = match passes.sized_shadows {
         true => crate::ir::fixed_length_vars(&body)
             .into_iter()
@@ -130,6 +131,7 @@ fn companion_body_borrowing(
         sized_shadows,
         zero_stacks: HashSet::new(),
         unreached: Vec::new(),
+        plain_values,
         primal_only: false,
         recorded_regions: HashSet::new(),
         segment: None,
@@ -231,6 +233,8 @@ struct Emitter<'a> {
     /// far. The first contribution, when it runs unconditionally in that block, is assigned
     /// (`Passes::assign_first`).
     unreached: Vec<HashSet<Value>>,
+    /// Values of the user's types built as plain data (`ir::plain`).
+    plain_values: HashSet<Value>,
     /// Whether the code being emitted runs without recording (a checkpointed region's first
     /// run): it keeps nothing, and calls compute values alone.
     primal_only: bool,
@@ -641,7 +645,7 @@ impl Emitter<'_> {
 
     /// The code of the operation that defines a value (in the forward sweep, or again in the
     /// backward one).
-    fn defining_rvalue(&self, rvalue: &Rvalue, span: Span) -> TokenStream {
+    fn defining_rvalue(&self, rvalue: &Rvalue, span: Span, value_defined: Value) -> TokenStream {
         match rvalue {
             // Data entering the computation (`cfg.lo` of a data parameter): a float of it
             // becomes a constant of the scalar type, anything else stays as it is. Variables
@@ -658,13 +662,13 @@ impl Emitter<'_> {
                     ::ad_runtime::__private::LiftProbe::new(#read).__ad_lift::<#scalar>()
                 )
             }
-            _ => self.rvalue(rvalue, span),
+            _ => self.rvalue(rvalue, span, value_defined),
         }
     }
 
     /// An operation in forward code, spanned on the user's expression: a type error in it
     /// (`!` on a float, a method of the wrong type) points at the user's code.
-    fn rvalue(&self, rvalue: &Rvalue, span: Span) -> TokenStream {
+    fn rvalue(&self, rvalue: &Rvalue, span: Span, value_defined: Value) -> TokenStream {
         match rvalue {
             Rvalue::Use(operand) => self.operand(operand),
             Rvalue::Binary(op, left, right) => {
@@ -712,6 +716,10 @@ impl Emitter<'_> {
                 args,
                 plain,
             } => {
+                // A receiver built as plain data in the body holds plain floats too.
+                let plain = *plain
+                    || matches!(receiver, Operand::Place(Place { root: Root::Value(root), .. })
+                        if self.plain_values.contains(root));
                 let receiver = self.operand(receiver);
                 let args = args.iter().map(|arg| match plain {
                     true => self.plain_argument(arg),
@@ -845,12 +853,25 @@ impl Emitter<'_> {
                 }
             }
             Rvalue::Construct {
-                twin, fields, form, ..
+                twin,
+                path,
+                fields,
+                form,
+                ..
             } => {
                 let members = fields.iter().map(|(member, _)| member);
+                // Plain data is built as written, from plain values.
+                let plain = self.plain_values.contains(&value_defined);
+                let twin = match plain {
+                    true => path,
+                    false => twin,
+                };
                 let values: Vec<TokenStream> = fields
                     .iter()
-                    .map(|(_, value)| self.operand(value))
+                    .map(|(_, value)| match plain {
+                        true => self.plain_argument(value),
+                        false => self.operand(value),
+                    })
                     .collect();
                 match form {
                     ConstructForm::Named => {

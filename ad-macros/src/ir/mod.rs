@@ -16,6 +16,7 @@ pub mod activity;
 pub mod checkpoint;
 pub mod induction;
 pub mod lower;
+pub mod plain;
 pub mod reads;
 pub mod residuals;
 pub mod restore;
@@ -216,6 +217,8 @@ pub enum Rvalue {
     Construct {
         twin: syn::Path,
         adjoint: syn::Path,
+        /// The path as written, for a value built as plain data (`ir::plain`).
+        path: syn::Path,
         fields: Vec<(Member, Operand)>,
         form: ConstructForm,
     },

@@ -7,7 +7,11 @@ use super::activity::Activity;
 use super::lower::NotYet;
 use super::*;
 
-pub fn check(body: &Body, activity: &Activity) -> Result<(), NotYet> {
+pub fn check(
+    body: &Body,
+    activity: &Activity,
+    plain_values: &HashSet<Value>,
+) -> Result<(), NotYet> {
     let mut references = HashSet::new();
     for_each_stmt(&body.block, &mut |stmt| {
         if let Stmt::Let(Let {
@@ -22,7 +26,7 @@ pub fn check(body: &Body, activity: &Activity) -> Result<(), NotYet> {
     let mut result = Ok(());
     for_each_stmt(&body.block, &mut |stmt| {
         if result.is_ok() {
-            result = check_plain_call_borrows_nothing(stmt, activity, &references)
+            result = check_plain_call_borrows_nothing(stmt, activity, &references, plain_values)
                 .and_then(|()| check_plain_method_on_data(stmt, activity))
                 .and_then(|()| check_data_patterns(stmt, activity));
         }
@@ -59,11 +63,13 @@ fn check_plain_method_on_data(stmt: &Stmt, activity: &Activity) -> Result<(), No
 
 /// A call on data alone goes through the plain function, its result lifted to the scalar
 /// type. A local passed by reference may hold floats already lifted (`let f: Vec<f64> =
-/// data(3); weighted(&f)`), which the plain function does not take: not yet.
+/// data(3); weighted(&f)`), which the plain function does not take: not yet; a reference to
+/// plain data (`ir::plain`) is what it takes.
 fn check_plain_call_borrows_nothing(
     stmt: &Stmt,
     activity: &Activity,
     references: &HashSet<Value>,
+    plain_values: &HashSet<Value>,
 ) -> Result<(), NotYet> {
     if let Stmt::Let(Let {
         rvalue: Rvalue::Call { args, .. },
@@ -72,9 +78,10 @@ fn check_plain_call_borrows_nothing(
     }) = stmt
     {
         let plain = !args.iter().any(|arg| activity.is_active(arg));
-        let borrows = args
-            .iter()
-            .any(|arg| matches!(arg, Operand::Value(value) if references.contains(value)));
+        let borrows = args.iter().any(|arg| {
+            matches!(arg, Operand::Value(value)
+                    if references.contains(value) && !plain_values.contains(value))
+        });
         if plain && borrows {
             return Err(NotYet {
                 span: *span,

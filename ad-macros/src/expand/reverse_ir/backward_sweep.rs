@@ -134,7 +134,7 @@ impl Emitter<'_> {
                             });
                         } else if let Some(definition) = self.residuals.definition(*value) {
                             let span = self.body.value_info(*value).span;
-                            let computed = self.defining_rvalue(definition, span);
+                            let computed = self.defining_rvalue(definition, span, *value);
                             taken_back.push(quote!(let #name = #computed;));
                         }
                     }

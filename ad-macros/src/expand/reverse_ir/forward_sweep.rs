@@ -46,7 +46,7 @@ impl Emitter<'_> {
             }) => {
                 let rvalue_ir = rvalue;
                 let name = self.value_name(*value);
-                let rvalue = self.defining_rvalue(rvalue, *span);
+                let rvalue = self.defining_rvalue(rvalue, *span, *value);
                 let mut keep = self.keep(*value, depth);
                 keep.extend(self.mark(Root::Value(*value), depth));
                 if !self.primal_only

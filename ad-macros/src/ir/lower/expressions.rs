@@ -480,13 +480,12 @@ impl Lowering {
         Some(Rvalue::Construct {
             twin,
             adjoint,
+            path: path.clone(),
             fields,
             form,
         })
     }
 
-    /// The receiver of a method that reads it (`v.len()`, `v.to_vec()`): the place itself
-    /// when it is one, so that a variable is not moved.
     /// `x.sin_cos()` as `(x.sin(), x.cos())`, which is how `std` computes it, bit for bit.
     fn sin_cos(
         &mut self,
@@ -535,6 +534,8 @@ impl Lowering {
         }))
     }
 
+    /// The receiver of a method that reads it (`v.len()`, `v.to_vec()`): the place itself
+    /// when it is one, so that a variable is not moved.
     fn receiver(&mut self, receiver: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Operand> {
         match self.place(receiver, stmts) {
             Ok(place) => Ok(Operand::Place(place)),
