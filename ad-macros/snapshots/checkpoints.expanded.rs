@@ -282,25 +282,17 @@ impl checkpoints {
                                     );
                                     __ad_dv_13 = __ad_c;
                                 }
-                                {
-                                    let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                        ::ad_runtime::__private::ir::value_of(__ad_v_12),
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_dv_x_0,
+                                    ::ad_runtime::__private::ir::Arithmetic::factor_back(
                                         ::ad_runtime::__private::ir::value_of(__ad_v_12),
                                         __ad_dv_13,
-                                    );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_x_0,
-                                        __ad_c.0,
-                                    );
-                                }
-                                {
-                                    let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                        <__S as ::ad_runtime::Scalar>::from_f64(0.5),
-                                        <__S as ::ad_runtime::Scalar>::from_f64(0.5),
-                                        __ad_dv_11,
-                                    );
-                                    __ad_dv_10 = __ad_c.0;
-                                }
+                                    ),
+                                );
+                                __ad_dv_10 = ::ad_runtime::__private::ir::Arithmetic::factor_back(
+                                    <__S as ::ad_runtime::Scalar>::from_f64(0.5),
+                                    __ad_dv_11,
+                                );
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dm_s_0,
                                     __ad_dv_10,

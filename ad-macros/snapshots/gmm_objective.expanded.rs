@@ -751,14 +751,10 @@ impl gmm_objective_precomputed {
                             __ad_dv_121 = __ad_c.0;
                             __ad_dv_123 = __ad_c.1;
                         }
-                        {
-                            let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                ::ad_runtime::__private::ir::value_of(__ad_v_122),
-                                ::ad_runtime::__private::ir::value_of(__ad_v_122),
-                                __ad_dv_123,
-                            );
-                            __ad_dv_lse_alphas_89 = __ad_c.1;
-                        }
+                        __ad_dv_lse_alphas_89 = ::ad_runtime::__private::ir::Arithmetic::factor_back(
+                            ::ad_runtime::__private::ir::value_of(__ad_v_122),
+                            __ad_dv_123,
+                        );
                         {
                             let __ad_c = ::ad_runtime::__private::ir::add_back(
                                 __ad_dv_121,
@@ -828,14 +824,10 @@ impl gmm_objective_precomputed {
                                 __ad_dv_113 = __ad_c.0;
                                 __ad_dv_116 = __ad_c.1;
                             }
-                            {
-                                let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                    ::ad_runtime::__private::ir::value_of(__ad_v_114),
-                                    ::ad_runtime::__private::ir::value_of(__ad_v_114),
-                                    __ad_dv_116,
-                                );
-                                __ad_dv_115 = __ad_c.1;
-                            }
+                            __ad_dv_115 = ::ad_runtime::__private::ir::Arithmetic::factor_back(
+                                ::ad_runtime::__private::ir::value_of(__ad_v_114),
+                                __ad_dv_116,
+                            );
                             ::ad_runtime::__private::ir::accumulate(
                                 &mut __ad_dm_sum_qs_0[__ad_v_ik_91],
                                 __ad_dv_115,
@@ -865,17 +857,13 @@ impl gmm_objective_precomputed {
                                     __ad_c.1,
                                 );
                             }
-                            {
-                                let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                    <__S as ::ad_runtime::Scalar>::from_f64(0.5),
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_gamma_7,
+                                ::ad_runtime::__private::ir::Arithmetic::factor_back(
                                     <__S as ::ad_runtime::Scalar>::from_f64(0.5),
                                     __ad_dv_110,
-                                );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_gamma_7,
-                                    __ad_c.1,
-                                );
-                            }
+                                ),
+                            );
                             for __ad_iteration_11 in (0..__ad_count_11).rev() {
                                 let __ad_v_j_102 = ::ad_runtime::__private::ir::nth_of_range(
                                     __ad_v_d_4,
@@ -1072,14 +1060,10 @@ impl gmm_objective_precomputed {
                                     __ad_dv_80 = __ad_c.0;
                                     __ad_dv_82 = __ad_c.1;
                                 }
-                                {
-                                    let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                        <__S as ::ad_runtime::Scalar>::from_f64(0.5),
-                                        <__S as ::ad_runtime::Scalar>::from_f64(0.5),
-                                        __ad_dv_82,
-                                    );
-                                    __ad_dv_81 = __ad_c.1;
-                                }
+                                __ad_dv_81 = ::ad_runtime::__private::ir::Arithmetic::factor_back(
+                                    <__S as ::ad_runtime::Scalar>::from_f64(0.5),
+                                    __ad_dv_82,
+                                );
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dm_sqnorm_8,
                                     __ad_dv_81,
@@ -1937,14 +1921,10 @@ impl gmm_objective_precomputed {
                             __ad_dv_121 = __ad_c.0;
                             __ad_dv_123 = __ad_c.1;
                         }
-                        {
-                            let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                ::ad_runtime::__private::ir::value_of(__ad_v_122),
-                                ::ad_runtime::__private::ir::value_of(__ad_v_122),
-                                __ad_dv_123,
-                            );
-                            __ad_dv_lse_alphas_89 = __ad_c.1;
-                        }
+                        __ad_dv_lse_alphas_89 = ::ad_runtime::__private::ir::Arithmetic::factor_back(
+                            ::ad_runtime::__private::ir::value_of(__ad_v_122),
+                            __ad_dv_123,
+                        );
                         {
                             let __ad_c = ::ad_runtime::__private::ir::add_back(
                                 __ad_dv_121,
@@ -2007,26 +1987,18 @@ impl gmm_objective_precomputed {
                                 __ad_dv_113 = __ad_c.0;
                                 __ad_dv_116 = __ad_c.1;
                             }
-                            {
-                                let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                    ::ad_runtime::__private::ir::value_of(__ad_v_114),
-                                    ::ad_runtime::__private::ir::value_of(__ad_v_114),
-                                    __ad_dv_116,
-                                );
-                                __ad_dv_115 = __ad_c.1;
-                            }
+                            __ad_dv_115 = ::ad_runtime::__private::ir::Arithmetic::factor_back(
+                                ::ad_runtime::__private::ir::value_of(__ad_v_114),
+                                __ad_dv_116,
+                            );
                             ::ad_runtime::__private::ir::accumulate(
                                 &mut __ad_dm_sum_qs_0[__ad_v_ik_91],
                                 __ad_dv_115,
                             );
-                            {
-                                let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                    ::ad_runtime::__private::ir::value_of(__ad_v_111),
-                                    ::ad_runtime::__private::ir::value_of(__ad_v_111),
-                                    __ad_dv_113,
-                                );
-                                __ad_dv_112 = __ad_c.1;
-                            }
+                            __ad_dv_112 = ::ad_runtime::__private::ir::Arithmetic::factor_back(
+                                ::ad_runtime::__private::ir::value_of(__ad_v_111),
+                                __ad_dv_113,
+                            );
                             ::ad_runtime::__private::ir::accumulate(
                                 &mut __ad_dm_frobenius_10,
                                 __ad_dv_112,
@@ -2222,14 +2194,10 @@ impl gmm_objective_precomputed {
                                     __ad_dv_80 = __ad_c.0;
                                     __ad_dv_82 = __ad_c.1;
                                 }
-                                {
-                                    let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                        <__S as ::ad_runtime::Scalar>::from_f64(0.5),
-                                        <__S as ::ad_runtime::Scalar>::from_f64(0.5),
-                                        __ad_dv_82,
-                                    );
-                                    __ad_dv_81 = __ad_c.1;
-                                }
+                                __ad_dv_81 = ::ad_runtime::__private::ir::Arithmetic::factor_back(
+                                    <__S as ::ad_runtime::Scalar>::from_f64(0.5),
+                                    __ad_dv_82,
+                                );
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dm_sqnorm_8,
                                     __ad_dv_81,

@@ -433,17 +433,13 @@ impl weighted {
                                 __ad_c,
                             );
                         }
-                        {
-                            let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                ::ad_runtime::__private::ir::value_of(__ad_v_scale_1),
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dv_v_6,
+                            ::ad_runtime::__private::ir::Arithmetic::factor_back(
                                 ::ad_runtime::__private::ir::value_of(__ad_v_scale_1),
                                 __ad_dv_8,
-                            );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_v_6,
-                                __ad_c.1,
-                            );
-                        }
+                            ),
+                        );
                     } else {
                         let mut __ad_dv_13 = __ad_ty_13.zero();
                         let mut __ad_dv_14 = __ad_ty_14.zero();

@@ -71,7 +71,15 @@ pub fn sub<S: Scalar>(x: S, y: S) -> (S, Binary<Identity<S>, Negate<S>>) {
 /// `x * y`.
 #[inline(always)]
 pub fn mul<S: Scalar>(x: S, y: S) -> (S, Binary<Scale<S>, Scale<S>>) {
-    (x * y, HCat(Scale(y), Scale(x)))
+    (x * y, HCat(factor_partial(y), factor_partial(x)))
+}
+
+/// A product's partial in one factor: the other factor. Reverse mode takes it alone where the
+/// other factor has no adjoint (`0.5 * s`).
+#[doc(hidden)]
+#[inline(always)]
+pub fn factor_partial<S: Scalar>(other: S) -> Scale<S> {
+    Scale(other)
 }
 
 /// `x / y`. At `y = 0` the derivatives are infinite.
@@ -81,8 +89,16 @@ pub fn div<S: Scalar>(x: S, y: S) -> (S, Binary<SingularScale<S>, SingularScale<
     let inverse = y.recip();
     (
         quotient,
-        HCat(SingularScale(inverse), SingularScale(-quotient * inverse)),
+        HCat(numerator_partial(y), SingularScale(-quotient * inverse)),
     )
+}
+
+/// A quotient's partial in its numerator: `1 / y`. Reverse mode takes it alone where the
+/// denominator has no adjoint (`x / 3.0`).
+#[doc(hidden)]
+#[inline(always)]
+pub fn numerator_partial<S: Scalar>(y: S) -> SingularScale<S> {
+    SingularScale(y.recip())
 }
 
 /// `x % y`, which is `x - trunc(x / y) * y`; the jumps of `trunc` have derivative 0.

@@ -239,10 +239,12 @@ struct Emitter<'a> {
     /// run): it keeps nothing, and calls compute values alone.
     primal_only: bool,
     /// The checkpointed regions (by number) whose backward code runs them again: the forward
-    /// sweep keeps their inputs.
+    /// sweep keeps their inputs. Filled by the backward sweep, which `emit` runs first (as it
+    /// fills `needed`).
     recorded_regions: HashSet<usize>,
     /// The iterator and the step count of a segment of a scheduled loop, for the next loop
-    /// the forward sweep emits to run over (`checkpoints`).
+    /// the forward sweep emits to run over: set by `checkpoints` just before it emits the
+    /// scheduled loop's forward code, taken by that loop.
     segment: Option<(Ident, Ident)>,
 }
 
@@ -993,10 +995,17 @@ impl Emitter<'_> {
     /// Each loop's number, the same in the forward and the backward code: its position among
     /// the body's loops.
     fn loop_index(&self, target: &Stmt) -> usize {
+        self.position_among(target, |stmt| {
+            matches!(stmt, Stmt::For { .. } | Stmt::Loop { .. })
+        })
+    }
+
+    /// A statement's position, in preorder, among the body's statements that `counts` takes.
+    fn position_among(&self, target: &Stmt, counts: impl Fn(&Stmt) -> bool) -> usize {
         let mut index = 0;
         let mut found = None;
         for_each_stmt(&self.body.block, &mut |stmt| {
-            if let Stmt::For { .. } | Stmt::Loop { .. } = stmt {
+            if counts(stmt) {
                 if std::ptr::eq(stmt, target) {
                     found = Some(index);
                 }

@@ -338,7 +338,6 @@ impl Lowering {
         }
     }
 
-    /// Whether a pattern's path names a derived struct itself (not an enum's variant).
     /// Whether a `let` pattern's path names a struct, whose fields are places: a derived
     /// type's, or any path that does not name an enum's variant (`Vec2`, `geometry::Vec2`;
     /// not `Shape::Circle`, its type capitalized too). A `let` without `else` takes irrefutable
@@ -443,26 +442,12 @@ impl Lowering {
                     span,
                 }));
                 let guarded = self.scoped(|this| this.statements(rest, tail_returns))?;
-                // The block's value, after a `return`: where it was taken, no code that reads
-                // the value runs (the function's tail is stored only where it did not), and a
-                // stand-in completes the `if`. After a `break` or `continue`, the code after
-                // the loop could read it.
-                if guarded.result.is_some() && control::exits_a_loop(stmt) {
-                    return not_yet(stmt, "a value after a `break` or `continue` in a block");
+                // A value after an exit would need one on the path the exit took, of a type
+                // only rustc knows.
+                if guarded.result.is_some() {
+                    return not_yet(stmt, "a value after an early exit in a block");
                 }
-                let value = guarded.result.as_ref().map(|_| self.new_value(None, span));
-                let stand_in = value.map(|_| default_value(span));
-                stmts.push(Stmt::If {
-                    cond: Operand::Value(go_on),
-                    then_branch: guarded,
-                    else_branch: Block {
-                        stmts: Vec::new(),
-                        result: stand_in,
-                    },
-                    result: value,
-                    span,
-                });
-                result = value.map(Operand::Value);
+                stmts.push(Stmt::when(Operand::Value(go_on), guarded.stmts, span));
                 break;
             }
         }
@@ -1135,31 +1120,10 @@ fn lifted(ty: &syn::Type) -> bool {
     }
 }
 
-/// `Vec<N>` or `[N; len]` for a primitive number type `N`.
+/// `Vec<N>` or `[N; len]` for a primitive number type `N`, taken by value.
 fn holds_numbers(ty: &syn::Type) -> bool {
-    let is_number = |ty: &syn::Type| {
-        crate::ast::float_of_type(ty).is_some()
-            || matches!(ty, syn::Type::Path(path) if path.qself.is_none()
-            && path.path.get_ident().is_some_and(|ident| {
-                crate::retype::INTEGER_TYPES.contains(&ident.to_string().as_str())
-            }))
-    };
-    match ty {
-        syn::Type::Array(array) => is_number(&array.elem),
-        syn::Type::Paren(paren) => holds_numbers(&paren.elem),
-        syn::Type::Path(path) if path.qself.is_none() => {
-            let Some(last) = path.path.segments.last() else {
-                return false;
-            };
-            match &last.arguments {
-                syn::PathArguments::AngleBracketed(args) if last.ident == "Vec" => {
-                    matches!(args.args.first(), Some(syn::GenericArgument::Type(element)) if args.args.len() == 1 && is_number(element))
-                }
-                _ => false,
-            }
-        }
-        _ => false,
-    }
+    !matches!(ty, syn::Type::Reference(_))
+        && crate::ast::container_element(ty).is_some_and(iterators::names_a_number)
 }
 
 fn strip(expr: &Expr) -> &Expr {

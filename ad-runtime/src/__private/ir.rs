@@ -136,6 +136,12 @@ pub trait Arithmetic: Sized {
     fn mul_back(self, rhs: Self, cotangent: Self::Adjoint) -> (Self::Adjoint, Self::Adjoint);
     fn div_back(self, rhs: Self, cotangent: Self::Adjoint) -> (Self::Adjoint, Self::Adjoint);
     fn rem_back(self, rhs: Self, cotangent: Self::Adjoint) -> (Self::Adjoint, Self::Adjoint);
+    /// The adjoint of a product's other factor, `self` the factor without adjoint
+    /// (`rules::factor_partial`).
+    fn factor_back(self, cotangent: Self::Adjoint) -> Self::Adjoint;
+    /// The adjoint of a quotient's numerator, `self` the denominator without adjoint
+    /// (`rules::numerator_partial`).
+    fn numerator_back(self, cotangent: Self::Adjoint) -> Self::Adjoint;
 }
 
 impl<S: Scalar> Arithmetic for S {
@@ -154,6 +160,16 @@ impl<S: Scalar> Arithmetic for S {
     #[inline(always)]
     fn rem_back(self, rhs: S, cotangent: S) -> (S, S) {
         rules::rem(self, rhs).1.reverse_apply(cotangent)
+    }
+
+    #[inline(always)]
+    fn factor_back(self, cotangent: S) -> S {
+        rules::factor_partial(self).reverse_apply(cotangent)
+    }
+
+    #[inline(always)]
+    fn numerator_back(self, cotangent: S) -> S {
+        rules::numerator_partial(self).reverse_apply(cotangent)
     }
 }
 
@@ -175,6 +191,16 @@ macro_rules! data_arithmetic {
             #[inline(always)]
             fn rem_back(self, _: Self, _: NoAdjoint) -> (NoAdjoint, NoAdjoint) {
                 (NoAdjoint, NoAdjoint)
+            }
+
+            #[inline(always)]
+            fn factor_back(self, _: NoAdjoint) -> NoAdjoint {
+                NoAdjoint
+            }
+
+            #[inline(always)]
+            fn numerator_back(self, _: NoAdjoint) -> NoAdjoint {
+                NoAdjoint
             }
         }
     )*};
@@ -250,7 +276,7 @@ impl<T> Stack<T> {
         }
     }
 
-    /// Pushes `values` in order, all in one chunk, so that [`Stack::pop_slice`] reads them
+    /// Pushes `values` in order, all in one chunk, so that [`Stack::top_slice`] reads them
     /// back as one slice.
     #[inline(always)]
     pub fn push_slice(&mut self, values: &[T])

@@ -73,17 +73,7 @@ impl Emitter<'_> {
 
     /// Each checkpointed region's number, the same in the forward and the backward code.
     fn region_index(&self, target: &Stmt) -> usize {
-        let mut index = 0;
-        let mut found = None;
-        for_each_stmt(&self.body.block, &mut |stmt| {
-            if let Stmt::Checkpoint { .. } = stmt {
-                if std::ptr::eq(stmt, target) {
-                    found = Some(index);
-                }
-                index += 1;
-            }
-        });
-        found.unwrap_or(index)
+        self.position_among(target, |stmt| matches!(stmt, Stmt::Checkpoint { .. }))
     }
 
     pub(super) fn forward_checkpoint(&mut self, stmt: &Stmt, depth: usize) -> TokenStream {

@@ -60,29 +60,32 @@ impl Emitter<'_> {
                 tokens.extend(self.contribute(operand, quote!(#ir::neg_back(#cotangent)))?);
             }
             Rvalue::Binary(op, left, right) => {
+                let (left_useful, right_useful) = (
+                    self.activity.is_useful(left),
+                    self.activity.is_useful(right),
+                );
+                // One operand without adjoint: the other's partial alone, which reads only
+                // the value it needs (`0.5 * s` keeps nothing of `s`, `x / 3.0` nothing of `x`).
+                let one_sided = match op {
+                    BinaryOp::Mul if !left_useful => Some((right, left, "factor_back")),
+                    BinaryOp::Mul if !right_useful => Some((left, right, "factor_back")),
+                    BinaryOp::Div if !right_useful => Some((left, right, "numerator_back")),
+                    _ => None,
+                };
+                if let Some((useful, other, method)) = one_sided {
+                    let other = self.read_back_value(other)?;
+                    let method = Ident::new(method, Span::call_site());
+                    let back = quote!(#ir::Arithmetic::#method(#other, #cotangent));
+                    tokens.extend(self.contribute(useful, back)?);
+                    return Ok(tokens);
+                }
                 let back = match op {
                     BinaryOp::Add => quote!(#ir::add_back(#cotangent)),
                     BinaryOp::Sub => quote!(#ir::sub_back(#cotangent)),
                     BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => {
                         let method = format_ident!("{}_back", op.rule());
-                        // An operand without adjoint needs no value of the other where its
-                        // partial alone reads it: `0.5 * s` keeps nothing of `s`. The value
-                        // read stands for both (the partial not taken reads the wrong one).
-                        let (left_useful, right_useful) = (
-                            self.activity.is_useful(left),
-                            self.activity.is_useful(right),
-                        );
-                        let (left_value, right_value) = match op {
-                            BinaryOp::Mul if !left_useful => {
-                                let left_value = self.read_back_value(left)?;
-                                (left_value.clone(), left_value)
-                            }
-                            BinaryOp::Mul | BinaryOp::Div if !right_useful => {
-                                let right_value = self.read_back_value(right)?;
-                                (right_value.clone(), right_value)
-                            }
-                            _ => (self.read_back_value(left)?, self.read_back_value(right)?),
-                        };
+                        let (left_value, right_value) =
+                            (self.read_back_value(left)?, self.read_back_value(right)?);
                         quote!(#ir::Arithmetic::#method(#left_value, #right_value, #cotangent))
                     }
                 };

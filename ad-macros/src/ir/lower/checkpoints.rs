@@ -49,15 +49,21 @@ impl Lowering {
             }
         };
         let inner = without_checkpoint(expr);
-        let own_loop = match (&args, &inner) {
-            (CheckpointArgs::Region, _) => None,
-            (_, Expr::ForLoop(l)) => Some(l.label.as_ref()),
-            (_, Expr::While(l)) if !matches!(&*l.cond, Expr::Let(_)) => Some(l.label.as_ref()),
-            (_, Expr::Loop(l)) => Some(l.label.as_ref()),
-            _ => return not_yet(expr, "a checkpoint schedule on anything but a loop"),
+        let is_loop = match &inner {
+            Expr::ForLoop(_) | Expr::Loop(_) => true,
+            Expr::While(l) => !matches!(&*l.cond, Expr::Let(_)),
+            _ => false,
         };
-        if let Some(exit) = exit_out_of(&inner, own_loop) {
-            return not_yet(&exit, "an exit out of a checkpointed region");
+        if !matches!(args, CheckpointArgs::Region) && !is_loop {
+            return not_yet(expr, "a checkpoint schedule on anything but a loop");
+        }
+        // The region is run again on its own, from its start to its end: no exit may leave
+        // it (a loop's own `break` stays inside).
+        if let Some(exit) = control::first_exit(&syn::Stmt::Expr(inner.clone(), None)) {
+            return Err(NotYet {
+                span: exit,
+                what: "an exit out of a checkpointed region",
+            });
         }
         let schedule = match &args {
             CheckpointArgs::Region => None,
@@ -163,95 +169,4 @@ fn without_checkpoint(expr: &Expr) -> Expr {
         attrs.retain(|attr| !attr::is_checkpoint(attr));
     }
     expr
-}
-
-/// The first `return`, `?`, `break` or `continue` that leaves a region: it is run again on its
-/// own, from its start to its end. `own_loop` is the label of the checkpointed loop that is the
-/// region, if it is one (its own exits stay inside).
-fn exit_out_of(region: &Expr, own_loop: Option<Option<&syn::Label>>) -> Option<Expr> {
-    struct Exits {
-        /// The labels of the loops entered inside the region, innermost last (`None` for an
-        /// unlabeled one).
-        inner: Vec<Option<String>>,
-        found: Option<Expr>,
-    }
-    impl Exits {
-        fn leaves(&self, label: Option<&syn::Lifetime>) -> bool {
-            match label {
-                Some(label) => !self
-                    .inner
-                    .iter()
-                    .flatten()
-                    .any(|inner| label.ident == inner),
-                None => self.inner.is_empty(),
-            }
-        }
-        fn note(&mut self, exit: Expr) {
-            self.found.get_or_insert(exit);
-        }
-        fn enter(&mut self, label: Option<&syn::Label>) {
-            self.inner
-                .push(label.map(|label| label.name.ident.to_string()));
-        }
-    }
-    impl<'ast> Visit<'ast> for Exits {
-        fn visit_expr_return(&mut self, ret: &'ast syn::ExprReturn) {
-            self.note(Expr::Return(ret.clone()));
-        }
-        fn visit_expr_try(&mut self, try_expr: &'ast syn::ExprTry) {
-            self.note(Expr::Try(try_expr.clone()));
-        }
-        fn visit_expr_break(&mut self, exit: &'ast syn::ExprBreak) {
-            if self.leaves(exit.label.as_ref()) {
-                self.note(Expr::Break(exit.clone()));
-            }
-            syn::visit::visit_expr_break(self, exit);
-        }
-        fn visit_expr_continue(&mut self, exit: &'ast syn::ExprContinue) {
-            if self.leaves(exit.label.as_ref()) {
-                self.note(Expr::Continue(exit.clone()));
-            }
-        }
-        fn visit_expr_for_loop(&mut self, l: &'ast syn::ExprForLoop) {
-            self.enter(l.label.as_ref());
-            syn::visit::visit_expr_for_loop(self, l);
-            self.inner.pop();
-        }
-        fn visit_expr_while(&mut self, l: &'ast syn::ExprWhile) {
-            self.enter(l.label.as_ref());
-            syn::visit::visit_expr_while(self, l);
-            self.inner.pop();
-        }
-        fn visit_expr_loop(&mut self, l: &'ast syn::ExprLoop) {
-            self.enter(l.label.as_ref());
-            syn::visit::visit_expr_loop(self, l);
-            self.inner.pop();
-        }
-        // A closure's `return` and `?` are its own.
-        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-    }
-    let mut exits = Exits {
-        inner: Vec::new(),
-        found: None,
-    };
-    match (own_loop, region) {
-        // The checkpointed loop's own exits stay inside: visit its parts as entered.
-        (Some(label), Expr::ForLoop(l)) => {
-            exits.visit_expr(&l.expr);
-            exits.enter(label);
-            exits.visit_block(&l.body);
-        }
-        (Some(label), Expr::While(l)) => {
-            exits.enter(label);
-            exits.visit_expr(&l.cond);
-            exits.visit_block(&l.body);
-        }
-        (Some(label), Expr::Loop(l)) => {
-            exits.enter(label);
-            exits.visit_block(&l.body);
-        }
-        _ => exits.visit_expr(region),
-    }
-    exits.found
 }

@@ -85,11 +85,7 @@ impl Lowering {
             return not_yet(call, "a closure called with another number of arguments");
         }
         // The arguments are evaluated where the call is, before the body runs.
-        let args = call
-            .args
-            .iter()
-            .map(|arg| self.operand(arg, stmts))
-            .collect::<Lowered<Vec<_>>>()?;
+        let args = self.operands(&call.args, stmts)?;
         let here = std::mem::replace(&mut self.scopes, closure.scopes.clone());
         self.scopes.push(Scope::new());
         let value = self.inlined_body(&closure.closure, args, stmts);

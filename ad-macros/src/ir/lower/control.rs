@@ -155,19 +155,7 @@ impl Lowering {
             this.value_of(&arm.body, &mut then_stmts)
         })?;
         let mut else_stmts = Vec::new();
-        let mut else_result = self.match_arms(rest, scrutinee, span, &mut else_stmts)?;
-        // An arm that leaves (`None => return y`) gives no value; the code after it does not
-        // run, so a stand-in completes the `if`.
-        let mut then_result = then_result;
-        if then_result.is_none() && else_result.is_some() && self.always_exits(&arm.body) {
-            then_result = Some(default_value(arm.body.span()));
-        }
-        if else_result.is_none()
-            && then_result.is_some()
-            && rest.iter().all(|arm| self.always_exits(&arm.body))
-        {
-            else_result = Some(default_value(span));
-        }
+        let else_result = self.match_arms(rest, scrutinee, span, &mut else_stmts)?;
         let result = match (&then_result, &else_result) {
             (Some(_), Some(_)) => Some(self.new_value(None, span)),
             (None, None) => None,
@@ -748,10 +736,10 @@ impl Lowering {
         // `.enumerate()`, `.zip(..)`) by its indices, its elements read (or borrowed) from
         // it, so their adjoints go to the container's shadow.
         let stepped = self.range_adapters(&for_loop.expr, stmts)?;
-        let (range, items) = match strip(&for_loop.expr) {
-            Expr::Range(_) => (self.operand(&for_loop.expr, stmts)?, None),
-            _ if stepped.is_some() => (stepped.expect("a range iterator"), None),
-            other => {
+        let (range, items) = match (strip(&for_loop.expr), stepped) {
+            (Expr::Range(_), _) => (self.operand(&for_loop.expr, stmts)?, None),
+            (_, Some(stepped)) => (stepped, None),
+            (other, None) => {
                 let Some(items) = self.items(other) else {
                     return not_yet(&for_loop.expr, "`for` over this iterator");
                 };
@@ -836,11 +824,7 @@ impl Lowering {
                 None => return Ok(None),
             },
         };
-        let args = call
-            .args
-            .iter()
-            .map(|arg| self.operand(arg, stmts))
-            .collect::<Lowered<Vec<_>>>()?;
+        let args = self.operands(&call.args, stmts)?;
         let span = call.span();
         let iterator = self.new_value(None, span);
         stmts.push(Stmt::Let(Let {
@@ -1084,10 +1068,11 @@ impl Lowering {
     }
 }
 
-/// Whether a loop body leaves its iteration early (`break`, `continue`, `return`, `?`).
+/// Whether a loop body has an exit at all (`break`, `continue`, `return`, `?`; outside
+/// closures).
 pub(super) fn has_exits(body: &syn::Block) -> bool {
-    struct Finder(bool);
-    impl<'ast> Visit<'ast> for Finder {
+    struct AnyExit(bool);
+    impl<'ast> Visit<'ast> for AnyExit {
         fn visit_expr_break(&mut self, _: &'ast syn::ExprBreak) {
             self.0 = true;
         }
@@ -1101,8 +1086,9 @@ pub(super) fn has_exits(body: &syn::Block) -> bool {
             self.0 = true;
         }
         fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
-    let mut finder = Finder(false);
+    let mut finder = AnyExit(false);
     finder.visit_block(body);
     finder.0
 }
@@ -1133,24 +1119,6 @@ pub(super) fn flag_value(value: bool, span: Span) -> Operand {
         kind: ConstantKind::Data,
         span,
     })
-}
-
-/// Whether a statement has a `break` or a `continue` (outside closures).
-pub(super) fn exits_a_loop(stmt: &syn::Stmt) -> bool {
-    struct Exits(bool);
-    impl<'ast> Visit<'ast> for Exits {
-        fn visit_expr_break(&mut self, _: &'ast syn::ExprBreak) {
-            self.0 = true;
-        }
-        fn visit_expr_continue(&mut self, _: &'ast syn::ExprContinue) {
-            self.0 = true;
-        }
-        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-    }
-    let mut exits = Exits(false);
-    exits.visit_stmt(stmt);
-    exits.0
 }
 
 /// Whether the function body has a `return` (outside closures).
@@ -1205,11 +1173,17 @@ pub(super) fn breaks_with_value(body: &syn::Block) -> bool {
     finder.found
 }
 
-/// Whether a statement may leave the block it is in early: a `return`, or a `break` or
-/// `continue` whose loop is outside the statement.
+/// Whether a statement may leave the block it stands in (`first_exit`).
 pub(super) fn leaves(stmt: &syn::Stmt) -> bool {
+    first_exit(stmt).is_some()
+}
+
+/// The first exit that leaves `stmt`: a `return`, a `?`, or a `break` or `continue` of a loop
+/// around it (one of a loop inside it, by label or as the innermost, stays inside). Closures
+/// have their own.
+pub(super) fn first_exit(stmt: &syn::Stmt) -> Option<Span> {
     struct Finder {
-        found: bool,
+        found: Option<Span>,
         /// Labels of the loops inside the statement around the current point; `None` for
         /// an unlabeled one.
         inside: Vec<Option<String>>,
@@ -1231,20 +1205,26 @@ pub(super) fn leaves(stmt: &syn::Stmt) -> bool {
             self.inside
                 .push(label.as_ref().map(|label| label.name.ident.to_string()));
         }
+        fn note(&mut self, span: Span) {
+            self.found.get_or_insert(span);
+        }
     }
     impl<'ast> Visit<'ast> for Finder {
-        fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
-            self.found = true;
+        fn visit_expr_return(&mut self, exit: &'ast syn::ExprReturn) {
+            self.note(exit.span());
+        }
+        fn visit_expr_try(&mut self, exit: &'ast syn::ExprTry) {
+            self.note(exit.span());
         }
         fn visit_expr_break(&mut self, exit: &'ast syn::ExprBreak) {
             if self.exits(exit.label.as_ref()) {
-                self.found = true;
+                self.note(exit.span());
             }
             syn::visit::visit_expr_break(self, exit);
         }
         fn visit_expr_continue(&mut self, exit: &'ast syn::ExprContinue) {
             if self.exits(exit.label.as_ref()) {
-                self.found = true;
+                self.note(exit.span());
             }
         }
         fn visit_expr_loop(&mut self, inner: &'ast syn::ExprLoop) {
@@ -1263,9 +1243,10 @@ pub(super) fn leaves(stmt: &syn::Stmt) -> bool {
             self.inside.pop();
         }
         fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
     let mut finder = Finder {
-        found: false,
+        found: None,
         inside: Vec::new(),
     };
     finder.visit_stmt(stmt);

@@ -9,6 +9,18 @@ use syn::{Expr, Ident};
 use super::*;
 
 impl Lowering {
+    /// Each expression as an operand, in order.
+    pub(super) fn operands<'e>(
+        &mut self,
+        exprs: impl IntoIterator<Item = &'e Expr>,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Vec<Operand>> {
+        exprs
+            .into_iter()
+            .map(|expr| self.operand(expr, stmts))
+            .collect()
+    }
+
     pub(super) fn operand(&mut self, expr: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Operand> {
         if super::checkpoints::is_checkpointed(expr) {
             return match self.checkpointed(expr, stmts)? {
@@ -152,11 +164,7 @@ impl Lowering {
                     }
                 } else if let Some(rule) = float_method_rule(&method, call.args.len()) {
                     let receiver = self.operand(&call.receiver, stmts)?;
-                    let args = call
-                        .args
-                        .iter()
-                        .map(|arg| self.operand(arg, stmts))
-                        .collect::<Lowered<Vec<_>>>()?;
+                    let args = self.operands(&call.args, stmts)?;
                     Rvalue::FloatMethod {
                         rule,
                         receiver,
@@ -179,11 +187,7 @@ impl Lowering {
                     || OPTION_DATA_METHODS.contains(&method.as_str())
                 {
                     let receiver = self.receiver(&call.receiver, stmts)?;
-                    let args = call
-                        .args
-                        .iter()
-                        .map(|arg| self.operand(arg, stmts))
-                        .collect::<Lowered<Vec<_>>>()?;
+                    let args = self.operands(&call.args, stmts)?;
                     Rvalue::DataMethod {
                         receiver,
                         method: call.method.clone(),
@@ -224,13 +228,9 @@ impl Lowering {
             },
             Expr::Macro(mac) if mac.mac.path.is_ident("vec") => self.vec_macro(&mac.mac, stmts)?,
             Expr::Macro(mac) => return self.lower_macro(&mac.mac, stmts),
-            Expr::Tuple(tuple) if !tuple.elems.is_empty() => Rvalue::Tuple(
-                tuple
-                    .elems
-                    .iter()
-                    .map(|element| self.operand(element, stmts))
-                    .collect::<Lowered<Vec<_>>>()?,
-            ),
+            Expr::Tuple(tuple) if !tuple.elems.is_empty() => {
+                Rvalue::Tuple(self.operands(&tuple.elems, stmts)?)
+            }
             Expr::Reference(reference) => {
                 if reference.mutability.is_some() {
                     return not_yet(expr, "`&mut` references");
@@ -263,14 +263,9 @@ impl Lowering {
                 };
                 Rvalue::Ref(Operand::Place(place))
             }
-            Expr::Array(array) => Rvalue::Elements(
-                Sequence::Array,
-                array
-                    .elems
-                    .iter()
-                    .map(|element| self.operand(element, stmts))
-                    .collect::<Lowered<Vec<_>>>()?,
-            ),
+            Expr::Array(array) => {
+                Rvalue::Elements(Sequence::Array, self.operands(&array.elems, stmts)?)
+            }
             // The length is a constant expression, kept as written.
             Expr::Repeat(repeat) => Rvalue::Repeat(
                 Sequence::Array,
@@ -337,11 +332,7 @@ impl Lowering {
             }
             Ok(Expr::Array(array)) => Ok(Rvalue::Elements(
                 Sequence::Vec,
-                array
-                    .elems
-                    .iter()
-                    .map(|element| self.operand(element, stmts))
-                    .collect::<Lowered<Vec<_>>>()?,
+                self.operands(&array.elems, stmts)?,
             )),
             _ => not_yet(mac, "this form of `vec!`"),
         }
@@ -359,11 +350,7 @@ impl Lowering {
         {
             return not_yet(&call.func, "calls of closures and qualified paths");
         }
-        let mut args = call
-            .args
-            .iter()
-            .map(|arg| self.operand(arg, stmts))
-            .collect::<Lowered<Vec<_>>>()?;
+        let mut args = self.operands(&call.args, stmts)?;
         let segments: Vec<String> = func
             .path
             .segments
@@ -554,11 +541,7 @@ impl Lowering {
         match (call.method.to_string().as_str(), call.args.len()) {
             ("unwrap", 0) | ("expect", 1) => {
                 let option = self.operand(&call.receiver, stmts)?;
-                let args = call
-                    .args
-                    .iter()
-                    .map(|arg| self.operand(arg, stmts))
-                    .collect::<Lowered<Vec<_>>>()?;
+                let args = self.operands(&call.args, stmts)?;
                 let content = self.new_value(None, span);
                 stmts.push(Stmt::Let(Let {
                     value: content,

@@ -424,7 +424,7 @@ pub(super) fn check_closure(closure: &ExprClosure) -> Lowered<()> {
 }
 
 /// Whether a type is written as a primitive float or integer type (`f64`, `usize`, ...).
-fn names_a_number(ty: &syn::Type) -> bool {
+pub(super) fn names_a_number(ty: &syn::Type) -> bool {
     matches!(ty, syn::Type::Path(path) if path.qself.is_none()
     && path.path.get_ident().is_some_and(|ident| {
         crate::ast::FloatType::from_ident(ident).is_some()
