@@ -1,8 +1,8 @@
 //! The command line.
 
 pub const USAGE: &str = "usage:
-  ad-fuzz programs  [--count N] [--seed S] [--batch B] [--no-reduce] [--ir-engine]
-  ad-fuzz mutations [--count N] [--seed S] [--batch B] [--ir-engine]
+  ad-fuzz programs  [--count N] [--seed S] [--batch B] [--no-reduce] [--previous-engine]
+  ad-fuzz mutations [--count N] [--seed S] [--batch B] [--previous-engine]
   ad-fuzz ci
   ad-fuzz show      [--seed S] [--count N]";
 
@@ -34,8 +34,8 @@ pub struct ProgramOptions {
     pub reduce: bool,
     /// Name of the scratch crate (campaigns with different names can run side by side).
     pub scratch: String,
-    /// Reverse mode through the engine on the AD-IR where it takes the function (the
-    /// `ir-engine` feature of `ad-runtime`).
+    /// Reverse mode through the engine on the AD-IR where it takes the function (the default;
+    /// `false` with `--previous-engine`, the `previous-engine` feature of `ad-runtime`).
     pub ir_engine: bool,
 }
 
@@ -58,7 +58,7 @@ impl ProgramOptions {
             batch: 100,
             reduce: true,
             scratch: "ci_programs".to_string(),
-            ir_engine: false,
+            ir_engine: true,
         }
     }
 }
@@ -71,7 +71,7 @@ impl MutationOptions {
             seed: 2026,
             batch: 100,
             scratch: "ci_mutations".to_string(),
-            ir_engine: false,
+            ir_engine: true,
         }
     }
 }
@@ -92,7 +92,7 @@ impl Args {
             seed: None,
             batch: None,
             no_reduce: false,
-            ir_engine: false,
+            ir_engine: true,
         };
         while let Some(flag) = words.next() {
             let mut value = |name: &str| {
@@ -107,7 +107,7 @@ impl Args {
                 "--seed" => args.seed = Some(number(&flag, &value(&flag)?)?),
                 "--batch" => args.batch = Some(number(&flag, &value(&flag)?)?),
                 "--no-reduce" => args.no_reduce = true,
-                "--ir-engine" => args.ir_engine = true,
+                "--previous-engine" => args.ir_engine = false,
                 other => return Err(format!("unknown flag `{other}`")),
             }
         }
@@ -143,9 +143,9 @@ impl Args {
 
     fn engine_suffix(&self) -> &'static str {
         if self.ir_engine {
-            "-ir"
-        } else {
             ""
+        } else {
+            "-previous"
         }
     }
 }

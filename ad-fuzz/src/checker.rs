@@ -100,7 +100,7 @@ pub struct Outcome {
     pub points: usize,
     pub skipped: usize,
     pub against_differences: usize,
-    /// With `--ir-engine`: whether the IR engine differentiated the function in reverse mode.
+    /// Unless `--previous-engine`: whether the IR engine differentiated the function in reverse mode.
     pub ir_engine: Option<bool>,
 }
 
@@ -137,7 +137,7 @@ pub struct Summary {
     pub against_differences: usize,
     pub findings: Vec<Finding>,
     pub elapsed: Duration,
-    /// With `--ir-engine`: functions run whose reverse mode the IR engine made.
+    /// Unless `--previous-engine`: functions run whose reverse mode the IR engine made.
     pub ir_engine: usize,
 }
 
@@ -170,7 +170,7 @@ impl Summary {
         if self.ir_engine > 0 {
             let _ = writeln!(
                 out,
-                "reverse mode by the IR engine (--ir-engine): {} functions",
+                "reverse mode by the IR engine: {} functions",
                 self.ir_engine
             );
         }

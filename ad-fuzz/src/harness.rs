@@ -92,12 +92,12 @@ pub fn source(functions: &[UnderTest], checked: &[String]) -> Source {
         .iter()
         .map(|name| format!("(\"{name}\", check_{name} as fuzz_support::Check)"))
         .collect();
-    // With the scratch crate's `ir-engine` feature: which engine took each function.
+    // Without the scratch crate's `previous-engine` feature: which engine took each function.
     let engines: Vec<String> = drivers
         .iter()
         .map(|name| {
             format!(
-                "    #[cfg(feature = \"ir-engine\")]\n    println!(\"ENGINE {name} {{}}\", {name}::__AD_ENGINE);\n"
+                "    #[cfg(not(feature = \"previous-engine\"))]\n    println!(\"ENGINE {name} {{}}\", {name}::__AD_ENGINE);\n"
             )
         })
         .collect();

@@ -136,8 +136,8 @@ pub struct Scratch {
 impl Scratch {
     /// Creates (or reuses) `target/ad-fuzz/<name>`, a binary crate named `name` depending on this
     /// workspace's `ad-runtime`, with this workspace's `Cargo.lock`.
-    /// With `ir_engine`, reverse mode goes through the engine on the AD-IR where it takes the
-    /// function.
+    /// With `ir_engine` (the default), reverse mode goes through the engine on the AD-IR where
+    /// it takes the function; without, through the previous engine only.
     pub fn new(name: &str, ir_engine: bool) -> std::io::Result<Scratch> {
         let root = workspace_root();
         let dir = root.join("target").join("ad-fuzz").join(name);
@@ -154,7 +154,7 @@ ad-runtime = {{ path = {runtime:?} }}
 
 [features]
 default = [{features}]
-ir-engine = ["ad-runtime/ir-engine"]
+previous-engine = ["ad-runtime/previous-engine"]
 
 # Its own workspace: not a member of the one it sits in.
 [workspace]
@@ -168,7 +168,7 @@ incremental = false
 opt-level = 2
 "#,
             runtime = root.join("ad-runtime").display().to_string(),
-            features = if ir_engine { "\"ir-engine\"" } else { "" },
+            features = if ir_engine { "" } else { "\"previous-engine\"" },
         );
         write_if_changed(&dir.join("Cargo.toml"), &manifest)?;
         let lock = std::fs::read_to_string(root.join("Cargo.lock"))?;

@@ -1,4 +1,4 @@
-// The expansion of call_and_recursion.rs by #[reverse] (IR engine). Written by `UPDATE_SNAPSHOTS=1 cargo test -p ad-macros --features ir-engine`.
+// The expansion of call_and_recursion.rs by #[reverse] (IR engine). Written by `UPDATE_SNAPSHOTS=1 cargo test -p ad-macros`.
 
 fn power(x: f64, n: usize) -> f64 {
     if n == 0 { 1.0 } else { x * power(x, n - 1) }

@@ -1,4 +1,4 @@
-// The expansion of checkpoints.rs by #[reverse] (IR engine). Written by `UPDATE_SNAPSHOTS=1 cargo test -p ad-macros --features ir-engine`.
+// The expansion of checkpoints.rs by #[reverse] (IR engine). Written by `UPDATE_SNAPSHOTS=1 cargo test -p ad-macros`.
 
 fn checkpoints(x: f64, n: usize) -> f64 {
     let a = {

@@ -1,4 +1,4 @@
-// The expansion of exits_and_containers.rs by #[reverse] (IR engine). Written by `UPDATE_SNAPSHOTS=1 cargo test -p ad-macros --features ir-engine`.
+// The expansion of exits_and_containers.rs by #[reverse] (IR engine). Written by `UPDATE_SNAPSHOTS=1 cargo test -p ad-macros`.
 
 fn first_large(x: &[f64], limit: f64) -> f64 {
     let mut kept = Vec::new();

@@ -1,4 +1,4 @@
-// The expansion of gmm_objective.rs by #[reverse] (IR engine). Written by `UPDATE_SNAPSHOTS=1 cargo test -p ad-macros --features ir-engine`.
+// The expansion of gmm_objective.rs by #[reverse] (IR engine). Written by `UPDATE_SNAPSHOTS=1 cargo test -p ad-macros`.
 
 pub fn gmm_objective_precomputed(
     alphas: &[f64],

@@ -1,4 +1,4 @@
-// The expansion of loop_over_a_slice.rs by #[reverse] (IR engine). Written by `UPDATE_SNAPSHOTS=1 cargo test -p ad-macros --features ir-engine`.
+// The expansion of loop_over_a_slice.rs by #[reverse] (IR engine). Written by `UPDATE_SNAPSHOTS=1 cargo test -p ad-macros`.
 
 fn weighted(w: &[f64], scale: f64) -> f64 {
     let mut total = 0.0;

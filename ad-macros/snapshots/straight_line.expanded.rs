@@ -1,4 +1,4 @@
-// The expansion of straight_line.rs by #[reverse] (IR engine). Written by `UPDATE_SNAPSHOTS=1 cargo test -p ad-macros --features ir-engine`.
+// The expansion of straight_line.rs by #[reverse] (IR engine). Written by `UPDATE_SNAPSHOTS=1 cargo test -p ad-macros`.
 
 fn straight_line(x: f64, y: f64) -> f64 {
     let z = x * y;

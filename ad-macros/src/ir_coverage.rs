@@ -1,14 +1,14 @@
 //! How much of the test suite's reverse-mode code the IR engine takes: every `#[reverse]` or
 //! `#[checkpoint]` function and method of `tests/tests/*.rs`, lowered and emitted by it, with
 //! what stops it on the others. A floor that only goes up keeps what it takes from sliding back while
-//! it grows (`cargo test -p ad-macros --features ir-engine -- --nocapture coverage` prints the
+//! it grows (`cargo test -p ad-macros -- --nocapture coverage` prints the
 //! table).
 
 /// Functions of the suite the IR engine must take; raised as it grows.
-#[cfg(feature = "ir-engine")]
+#[cfg(not(feature = "previous-engine"))]
 const TAKEN_AT_LEAST: usize = 745;
 
-#[cfg(feature = "ir-engine")]
+#[cfg(not(feature = "previous-engine"))]
 #[test]
 fn ir_engine_coverage_of_the_test_suite() {
     use std::collections::BTreeMap;

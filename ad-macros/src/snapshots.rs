@@ -4,9 +4,9 @@
 //! with `UPDATE_SNAPSHOTS=1` to write them after an intended change.
 //!
 //! The snapshots are of the IR engine, so they are checked with its feature:
-//! `cargo test -p ad-macros --features ir-engine`.
+//! `cargo test -p ad-macros`.
 
-#[cfg(feature = "ir-engine")]
+#[cfg(not(feature = "previous-engine"))]
 #[test]
 fn reverse_expansions_match_their_snapshots() {
     let directory = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("snapshots");
@@ -29,7 +29,7 @@ fn reverse_expansions_match_their_snapshots() {
         let file: syn::File = syn::parse2(expanded).expect("the expansion parses as a file");
         let text = format!(
             "// The expansion of {} by #[reverse] (IR engine). Written by `UPDATE_SNAPSHOTS=1 \
-             cargo test -p ad-macros --features ir-engine`.\n\n{}",
+             cargo test -p ad-macros`.\n\n{}",
             input.file_name().unwrap().to_string_lossy(),
             prettyplease::unparse(&file)
         );

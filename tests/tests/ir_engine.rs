@@ -1,7 +1,6 @@
-//! The constructs the reverse-mode engine on the AD-IR takes so far. Without the `ir-engine`
-//! feature these run on the previous engine; `.ci/run` runs them again with
-//! `--features ir-engine`, where each test first requires that the IR engine differentiated
-//! its functions.
+//! The constructs the reverse-mode engine on the AD-IR takes so far. Each test first requires
+//! that the IR engine differentiated its functions; with the `previous-engine` feature they
+//! run on the previous engine instead (`.ci/run` runs them both ways).
 
 // The functions are written the way the constructs under test are spelled, not as clippy
 // would have them.
@@ -289,7 +288,7 @@ fn scaled(#[no_grad] k: f64, a: f64) -> f64 {
 }
 
 /// Passes a value carrying a derivative to a `#[no_grad]` parameter: the callee's pullback
-/// must still give its adjoint (found by `ad-fuzz --ir-engine`: the IR engine gave zero).
+/// must still give its adjoint (found by `ad-fuzz` on the IR engine: the IR engine gave zero).
 #[forward]
 #[reverse]
 fn through_no_grad(b: f64, a: f64) -> f64 {
@@ -484,10 +483,10 @@ fn built_from_floats(x: f64, y: f64) -> f64 {
     part_area(&plate, y) + part_area(&rod, x) * picked + plate.size(x) + Part::size(&rod, y)
 }
 
-/// With the `ir-engine` feature, that the IR engine differentiated the function.
+/// Unless the `previous-engine` feature is on, that the IR engine differentiated the function.
 macro_rules! on_ir_engine {
     ($($function:ident),*) => {$(
-        #[cfg(feature = "ir-engine")]
+        #[cfg(not(feature = "previous-engine"))]
         assert_eq!($function::__AD_ENGINE, "ir", stringify!($function));
     )*};
 }
@@ -853,7 +852,7 @@ fn a_value_after_a_break() {
 
 #[test]
 fn a_return_inside_the_tail() {
-    #[cfg(feature = "ir-engine")]
+    #[cfg(not(feature = "previous-engine"))]
     assert_ne!(return_inside_the_tail::__AD_ENGINE, "ir");
     check2(
         return_inside_the_tail,
@@ -921,7 +920,7 @@ fn item_shadowing_in_a_loop(x: &[f64]) -> f64 {
 #[test]
 fn items_in_loop_bodies() {
     on_ir_engine!(item_in_a_loop);
-    #[cfg(feature = "ir-engine")]
+    #[cfg(not(feature = "previous-engine"))]
     assert_ne!(item_shadowing_in_a_loop::__AD_ENGINE, "ir");
     common::check_gradient(3, item_in_a_loop, item_in_a_loop_jvp, item_in_a_loop_vjp);
     common::check_gradient(
@@ -979,7 +978,7 @@ fn iterator_chains_as_loops() {
 
 /// What the previous engine refuses (its compile errors are pinned in `tests/ui`) and the IR
 /// engine differentiates: aliases and moves of containers, rows pushed and replaced.
-#[cfg(feature = "ir-engine")]
+#[cfg(not(feature = "previous-engine"))]
 mod beyond_the_previous_engine {
     use super::*;
 

@@ -1,14 +1,14 @@
 //! The IR engine's optimization passes (`ad-macros/src/ir/residuals.rs`, `reads.rs`,
 //! `induction.rs`, `restore.rs`, `expand/reverse_ir/accumulators.rs`) change
-//! what the backward sweep keeps, never a derivative. `.ci/run` runs this test twice with the
-//! `ir-engine` feature: with the passes on, then built again with `AD_IR_PASSES=off`; each run
+//! what the backward sweep keeps, never a derivative. `.ci/run` runs this test twice on the IR
+//! engine: with the passes on, then built again with `AD_IR_PASSES=off`; each run
 //! writes the gradients of the functions below, bit for bit, to
 //! `target/ir-passes/<on|off>.txt`, and the second run requires the two to agree: bit for bit,
 //! but for the last bits of a sum that `reads.rs` reassociates (a place read twice, as in
 //! `x[i] * w[j] + x[i] * x[i]`, has its adjoint's contributions summed before they reach
 //! `dx[i]`, instead of added to it one by one), at most 4 units in the last place, and for the
 //! sign of a zero (`Passes::assign_first` assigns a first contribution of `-0.0` where adding
-//! it to `0.0` gives `0.0`). Every other pass keeps the same additions in the same order. Without the feature it only checks the gradients against
+//! it to `0.0` gives `0.0`). Every other pass keeps the same additions in the same order. With the `previous-engine` feature it only checks the gradients against
 //! forward mode.
 
 // The functions are written to give each pass something to do.
@@ -197,7 +197,7 @@ fn recomputed_indices(s: &[f64], w: &[f64], h: usize) -> f64 {
 /// where they are reached); `t[j] += ..` in a loop leaves the exact zero behind in a local's
 /// shadow and not in a parameter's. (The previous engine does not take a container replaced
 /// whole.)
-#[cfg(feature = "ir-engine")]
+#[cfg(not(feature = "previous-engine"))]
 #[forward]
 #[reverse]
 fn shadows(x: &[f64], mut y: Vec<f64>) -> f64 {
@@ -218,7 +218,7 @@ fn shadows(x: &[f64], mut y: Vec<f64>) -> f64 {
     total + fixed[0] * pushed[n - 1]
 }
 
-#[cfg(feature = "ir-engine")]
+#[cfg(not(feature = "previous-engine"))]
 fn gradients() -> String {
     let w: Vec<f64> = (0..7).map(|i| 0.3 * i as f64 - 0.8).collect();
     let mut lines = Vec::new();
@@ -374,7 +374,7 @@ fn gradients_agree_with_forward_mode() {
     }
 }
 
-#[cfg(feature = "ir-engine")]
+#[cfg(not(feature = "previous-engine"))]
 #[test]
 fn the_passes_change_no_gradient() {
     let directory = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/ir-passes");
@@ -420,7 +420,7 @@ fn the_passes_change_no_gradient() {
     assert_eq!(owned_tables::__AD_ENGINE, "ir");
 }
 
-#[cfg(feature = "ir-engine")]
+#[cfg(not(feature = "previous-engine"))]
 #[test]
 fn shadows_agree_with_forward_mode() {
     for n in [1, 3, 4] {

@@ -281,7 +281,7 @@ pub(super) fn output_type(function: &Function, scalar: &Ident) -> TokenStream {
     }
 }
 
-/// With the `ir-engine` feature, what the IR engine (`reverse_ir`) makes of the function: the
+/// Unless the `previous-engine` feature is on, what the IR engine (`reverse_ir`) makes of the function: the
 /// body of its reverse companion, or what it does not take yet (the function then goes
 /// through this engine).
 fn ir_engine(
@@ -289,7 +289,7 @@ fn ir_engine(
     function: &Function,
     bodies: Bodies,
 ) -> Option<Result<TokenStream, crate::ir::lower::NotYet>> {
-    if !cfg!(feature = "ir-engine") || bodies != Bodies::Derivative || cx.has_errors() {
+    if cfg!(feature = "previous-engine") || bodies != Bodies::Derivative || cx.has_errors() {
         return None;
     }
     Some(super::reverse_ir::companion_body(
@@ -298,7 +298,7 @@ fn ir_engine(
     ))
 }
 
-/// With the `ir-engine` feature, `f::__AD_ENGINE` says which engine differentiated `f`
+/// Unless the `previous-engine` feature is on, `f::__AD_ENGINE` says which engine differentiated `f`
 /// (`"ir"`, or why not), so tests can require the IR engine while it grows.
 fn engine_marker(
     function: &Function,

@@ -8,9 +8,9 @@
 //! forward loop ran. Every adjoint is a local whose type rustc infers from what reaches it
 //! (`ad_runtime::adjoint`): a float's is a float, an integer's is zero-sized.
 //!
-//! The engine grows beside the previous one (`expand/reverse.rs`): with the `ir-engine`
-//! feature, a function whose every construct the IR lowers and emits goes through here, any
-//! other through the previous engine.
+//! The engine grows beside the previous one (`expand/reverse.rs`): a function whose every
+//! construct the IR lowers and emits goes through here, any other through the previous
+//! engine (all of them with the `previous-engine` feature).
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 

@@ -530,6 +530,16 @@ impl Lowering {
         };
         // `let x;` assigned later (in branches, say) is a variable too.
         if binding.mutability.is_some() || init.is_none() {
+            // A variable walking a derived value by reference (`rest = tail;` over a list)
+            // would be assigned references to parts of other types (`&Box<List>`, coerced).
+            if built.is_some()
+                && matches!(init, Some(Operand::Value(value)) if self.references.contains(&value))
+            {
+                return not_yet(
+                    local,
+                    "variables holding references to values of derived types",
+                );
+            }
             let var = self.new_var(&binding.ident);
             self.vars[var.0 as usize].ty = ty;
             stmts.push(Stmt::DeclareVar { var, init });

@@ -32,6 +32,14 @@ impl<T: Adjoint, const N: usize> AccumulateArgument<Vec<T>> for [T; N] {
     }
 }
 
+/// A data parameter's adjoint (`()`) adds nothing. Only a value without derivatives reaches
+/// one: a data parameter keeps its declared type, which a lifted argument does not match, so
+/// rustc reports that mismatch at the argument (and this impl keeps it the only error).
+impl<A: Adjoint> AccumulateArgument<()> for A {
+    #[inline(always)]
+    fn accumulate_argument(&mut self, _: ()) {}
+}
+
 #[inline(always)]
 pub fn accumulate_argument<A: AccumulateArgument<C>, C>(adjoint: &mut A, contribution: C) {
     adjoint.accumulate_argument(contribution);

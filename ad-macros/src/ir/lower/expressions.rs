@@ -40,6 +40,16 @@ impl Lowering {
             Expr::Group(group) => return self.operand(&group.expr, stmts),
             Expr::Lit(lit) => return Ok(Operand::Constant(literal(&lit.lit))),
             Expr::Path(path) => {
+                // `crate`, `self` or `super` alone is no value: the function as written makes
+                // rustc say so, once, rather than each companion again.
+                if path.path.segments.len() == 1
+                    && matches!(
+                        path.path.segments[0].ident.to_string().as_str(),
+                        "crate" | "super" | "Self"
+                    )
+                {
+                    return not_yet(path, "`crate`, `super` or `Self` as a value");
+                }
                 if path.qself.is_none() {
                     if let Some(ident) = path.path.get_ident() {
                         if let Some(Binding::Closure(_)) = self.binding(ident) {
