@@ -280,7 +280,6 @@ impl gmm_objective_precomputed {
             let mut __ad_keep_v_64 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_states_centered_3 = ::ad_runtime::__private::ir::States::new();
             let mut __ad_states_transformed_3 = ::ad_runtime::__private::ir::States::new();
-            let mut __ad_keep_zero_84 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_zero_85 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_pb_85 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_105 = ::ad_runtime::__private::ir::Stack::new();
@@ -441,7 +440,6 @@ impl gmm_objective_precomputed {
             __ad_tym_slse_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_slse_6);
             let __ad_v_36 = 0..__ad_v_n_6;
             let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_36).0;
-            __ad_keep_zero_84.reserve_zeros(__ad_trips);
             __ad_keep_zero_85.reserve_zeros(__ad_trips);
             __ad_keep_pb_85.reserve(__ad_trips);
             let mut __ad_count_2 = 0usize;
@@ -575,8 +573,6 @@ impl gmm_objective_precomputed {
                     __ad_states_transformed_3.save(&__ad_m_transformed_5);
                 }
                 let __ad_v_84 = &__ad_m_main_term_3;
-                __ad_keep_zero_84
-                    .keep_zero(::ad_runtime::__private::ir::argument_zero(&__ad_v_84));
                 let (__ad_v_85, __ad_pb_85) = logsumexp::__ad_reverse(__ad_v_84);
                 __ad_keep_zero_85
                     .keep_zero(::ad_runtime::__private::ir::zero_like(&__ad_v_85));
@@ -982,7 +978,6 @@ impl gmm_objective_precomputed {
                                 false,
                             );
                             let __ad_pb_85 = __ad_keep_pb_85.pop();
-                            let mut __ad_dv_84 = __ad_keep_zero_84.zero_back();
                             let mut __ad_dv_85 = __ad_keep_zero_85.zero_back();
                             let mut __ad_dv_86 = __ad_ty_86.zero();
                             let mut __ad_dv_87 = __ad_ty_87.zero();
@@ -1006,14 +1001,10 @@ impl gmm_objective_precomputed {
                             {
                                 let __ad_c = __ad_pb_85(__ad_dv_85);
                                 ::ad_runtime::__private::ir::accumulate_argument(
-                                    &mut __ad_dv_84,
+                                    &mut __ad_dm_main_term_3,
                                     __ad_c.0,
                                 );
                             }
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dm_main_term_3,
-                                __ad_dv_84,
-                            );
                             for __ad_iteration_3 in (0..__ad_count_3).rev() {
                                 let __ad_m_centered_4 = __ad_states_centered_3.restore();
                                 let __ad_m_transformed_5 = __ad_states_transformed_3
@@ -1466,7 +1457,6 @@ impl gmm_objective_precomputed {
             let mut __ad_keep_v_l_127 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_states_centered_3 = ::ad_runtime::__private::ir::States::new();
             let mut __ad_states_transformed_3 = ::ad_runtime::__private::ir::States::new();
-            let mut __ad_keep_zero_84 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_zero_85 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_pb_85 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_tym_sum_qs_0 = ::ad_runtime::__private::ir::AdjointOf::new();
@@ -1622,7 +1612,6 @@ impl gmm_objective_precomputed {
             __ad_tym_slse_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_slse_6);
             let __ad_v_36 = 0..__ad_v_n_6;
             let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_36).0;
-            __ad_keep_zero_84.reserve_zeros(__ad_trips);
             __ad_keep_zero_85.reserve_zeros(__ad_trips);
             __ad_keep_pb_85.reserve(__ad_trips);
             let mut __ad_count_2 = 0usize;
@@ -1754,8 +1743,6 @@ impl gmm_objective_precomputed {
                     __ad_states_transformed_3.save(&__ad_m_transformed_5);
                 }
                 let __ad_v_84 = &__ad_m_main_term_3;
-                __ad_keep_zero_84
-                    .keep_zero(::ad_runtime::__private::ir::argument_zero(&__ad_v_84));
                 let (__ad_v_85, __ad_pb_85) = logsumexp::__ad_reverse(__ad_v_84);
                 __ad_keep_zero_85
                     .keep_zero(::ad_runtime::__private::ir::zero_like(&__ad_v_85));
@@ -2116,7 +2103,6 @@ impl gmm_objective_precomputed {
                                 false,
                             );
                             let __ad_pb_85 = __ad_keep_pb_85.pop();
-                            let mut __ad_dv_84 = __ad_keep_zero_84.zero_back();
                             let mut __ad_dv_85 = __ad_keep_zero_85.zero_back();
                             let mut __ad_dv_86 = __ad_ty_86.zero();
                             let mut __ad_dv_87 = __ad_ty_87.zero();
@@ -2140,14 +2126,10 @@ impl gmm_objective_precomputed {
                             {
                                 let __ad_c = __ad_pb_85(__ad_dv_85);
                                 ::ad_runtime::__private::ir::accumulate_argument(
-                                    &mut __ad_dv_84,
+                                    &mut __ad_dm_main_term_3,
                                     __ad_c.0,
                                 );
                             }
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dm_main_term_3,
-                                __ad_dv_84,
-                            );
                             for __ad_iteration_3 in (0..__ad_count_3).rev() {
                                 let __ad_m_centered_4 = __ad_states_centered_3.restore();
                                 let __ad_m_transformed_5 = __ad_states_transformed_3

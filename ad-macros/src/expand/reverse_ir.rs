@@ -124,6 +124,17 @@ fn companion_body_borrowing(
         borrowed,
         markers: Vec::new(),
         call_values: call_values(&body),
+        // Only into a shadow made at full length where its variable is declared: another's
+        // may not have the shape a callee's flat adjoint is added into (an enum's variant).
+        aliased_arguments: match passes.alias_arguments {
+            true => crate::ir::aliased_arguments(&body)
+                .into_iter()
+                .filter(|(_, place)| {
+                    matches!(place.root, Root::Var(var) if sized_shadows.contains(&var))
+                })
+                .collect(),
+            false => HashMap::new(),
+        },
         captured: Vec::new(),
         restored: BTreeSet::new(),
         states: HashSet::new(),
@@ -212,6 +223,9 @@ struct Emitter<'a> {
     markers: Vec<Ident>,
     /// Values defined by calls: their adjoints start as zeros of their shape (`mark`).
     call_values: HashMap<Value, CallValue>,
+    /// References passed to a call whose adjoint the call's pullback adds to the place's
+    /// shadow directly (`ir::aliased_arguments`): they get no adjoint of their own.
+    aliased_arguments: HashMap<Value, Place>,
     /// Top-level values the pullback captures.
     captured: Vec<Value>,
     /// The containers whose state at the end of each iteration of a loop (by number) the
@@ -499,7 +513,11 @@ impl Emitter<'_> {
     /// level a value's is captured; inside loops and branches, and for variables, one
     /// declared at the top is assigned.
     fn mark(&mut self, root: Root, depth: usize) -> TokenStream {
-        if !self.activity.useful.contains(&root) || self.is_param(root) || self.primal_only {
+        if !self.activity.useful.contains(&root)
+            || self.is_param(root)
+            || self.primal_only
+            || matches!(root, Root::Value(value) if self.aliased_arguments.contains_key(&value))
+        {
             return TokenStream::new();
         }
         let ir = self.ir();

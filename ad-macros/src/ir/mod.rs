@@ -593,3 +593,82 @@ pub fn operands(rvalue: &Rvalue) -> Vec<&Operand> {
         Rvalue::Range { start, end, .. } => start.iter().chain(end).collect(),
     }
 }
+
+/// Values `r = &place` passed once, to a call later in the same block, and read nowhere else:
+/// the callee's adjoint of the argument can go straight to the place's shadow (a borrow
+/// keeps the place unchanged until the call), with no adjoint of the reference itself. A
+/// place through a field or a `Deref` is left out: its reads add to the field's adjoint by
+/// their own rule.
+pub fn aliased_arguments(body: &Body) -> std::collections::HashMap<Value, Place> {
+    let mut uses = std::collections::HashMap::<Value, usize>::new();
+    fn count_operand(operand: &Operand, uses: &mut std::collections::HashMap<Value, usize>) {
+        match operand {
+            Operand::Value(value) => *uses.entry(*value).or_default() += 1,
+            Operand::Place(place) => {
+                if let Root::Value(value) = place.root {
+                    *uses.entry(value).or_default() += 1;
+                }
+                for projection in &place.projections {
+                    if let Projection::Index(index) = projection {
+                        count_operand(index, uses);
+                    }
+                }
+            }
+            Operand::Constant(_) => {}
+        }
+    }
+    for_each_stmt(&body.block, &mut |stmt| {
+        for operand in stmt_operands(stmt) {
+            count_operand(operand, &mut uses);
+        }
+        let place = match stmt {
+            Stmt::Assign { place, .. } | Stmt::Push { place, .. } => Some(place),
+            _ => None,
+        };
+        if let Some(place) = place {
+            count_operand(&Operand::Place(place.clone()), &mut uses);
+        }
+    });
+    let mut aliased = std::collections::HashMap::new();
+    let mut blocks = vec![&body.block];
+    for_each_stmt(&body.block, &mut |stmt| match stmt {
+        Stmt::If {
+            then_branch,
+            else_branch,
+            ..
+        } => blocks.extend([then_branch, else_branch]),
+        // A checkpointed region's code runs twice, its backward code from its second run.
+        Stmt::For { body, .. } | Stmt::Loop { body, .. } => blocks.push(body),
+        _ => {}
+    });
+    for block in blocks {
+        let mut references = std::collections::HashMap::new();
+        for stmt in &block.stmts {
+            let Stmt::Let(Let { value, rvalue, .. }) = stmt else {
+                continue;
+            };
+            match rvalue {
+                Rvalue::Ref(Operand::Place(place))
+                    if !place.projections.iter().any(|projection| {
+                        matches!(projection, Projection::Field(_) | Projection::Deref)
+                    }) =>
+                {
+                    references.insert(*value, place.clone());
+                }
+                Rvalue::Call { args, .. } => {
+                    for arg in args {
+                        if let Operand::Value(arg) = arg {
+                            if uses.get(arg) == Some(&1) {
+                                if let Some(place) = references.remove(arg) {
+                                    aliased.insert(*arg, place);
+                                }
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    aliased
+}

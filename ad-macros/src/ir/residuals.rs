@@ -40,6 +40,9 @@ pub struct Passes {
     /// that contribution is the first to run (`0.0 + x` is not `x` when `x` is `-0.0`, so the
     /// compiler keeps the addition).
     pub assign_first: bool,
+    /// Add a callee's adjoint of an argument `&place` straight into the place's shadow, rather
+    /// than into a zero of the argument's shape first (`ir::aliased_arguments`).
+    pub alias_arguments: bool,
 }
 
 impl Passes {
@@ -55,6 +58,7 @@ impl Passes {
             local_sums: on,
             sized_shadows: on,
             assign_first: on,
+            alias_arguments: on,
         }
     }
 }

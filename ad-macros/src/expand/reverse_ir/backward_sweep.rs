@@ -85,7 +85,10 @@ impl Emitter<'_> {
         let mut unreached = HashSet::new();
         for defined in &defined {
             if let Defined::Value(value) = defined {
-                if self.activity.is_useful_value(*value) && !self.is_param(Root::Value(*value)) {
+                if self.activity.is_useful_value(*value)
+                    && !self.is_param(Root::Value(*value))
+                    && !self.aliased_arguments.contains_key(value)
+                {
                     let adjoint = self.value_adjoint(*value);
                     let marker = self.marker_name(Root::Value(*value));
                     if !self.call_values.contains_key(value) {
@@ -275,7 +278,9 @@ impl Emitter<'_> {
         let ir = self.ir();
         match stmt {
             Stmt::Let(Let { value, rvalue, .. }) => {
-                if !self.activity.is_useful_value(*value) {
+                if !self.activity.is_useful_value(*value)
+                    || self.aliased_arguments.contains_key(value)
+                {
                     return Ok(TokenStream::new());
                 }
                 let adjoint = self.value_adjoint(*value);

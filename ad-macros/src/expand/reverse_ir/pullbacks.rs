@@ -139,6 +139,14 @@ impl Emitter<'_> {
                 let mut contributions = TokenStream::new();
                 for (position, arg) in args.iter().enumerate() {
                     let position = syn::Index::from(position);
+                    let place = match arg {
+                        Operand::Value(value) => self.aliased_arguments.get(value),
+                        _ => None,
+                    };
+                    let arg = &match place {
+                        Some(place) => Operand::Place(place.clone()),
+                        None => arg.clone(),
+                    };
                     // The argument may have been coerced at the call (an array to a slice).
                     contributions.extend(self.contribute_with(
                         arg,
