@@ -460,3 +460,29 @@ fn structs_built_with_container_and_struct_fields() {
         POINTS,
     );
 }
+
+#[reverse]
+fn with_offset(x: f64, offset: Option<f64>) -> f64 {
+    x * x + offset.unwrap_or(0.0)
+}
+
+#[reverse]
+fn passes_option_through(x: f64, offset: Option<f64>) -> f64 {
+    let copied = offset;
+    with_offset(x, offset) * x + with_offset(x, copied)
+}
+
+/// An `Option` data parameter passed on to a call: the callee's data parameter keeps its
+/// declared type, so the IR engine leaves the caller to the previous engine (found by a
+/// helper's probe: the IR engine's code did not compile).
+#[test]
+fn option_parameter_passed_on_to_a_call() {
+    assert_ne!(passes_option_through::__AD_ENGINE, "ir");
+    for offset in [None, Some(0.75)] {
+        check1(
+            |x| passes_option_through(x, offset),
+            |x| passes_option_through_grad(x, offset),
+            POINTS,
+        );
+    }
+}

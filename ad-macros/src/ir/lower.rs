@@ -53,6 +53,7 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         references: std::collections::HashSet::new(),
         number_containers: std::collections::HashSet::new(),
         plain_roots: std::collections::HashSet::new(),
+        options: std::collections::HashSet::new(),
         param_roots: std::collections::HashSet::new(),
         expected_types: Vec::new(),
         user_values: HashMap::new(),
@@ -96,6 +97,9 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         }
         if param.kind == crate::ast::ParamKind::Data && !lifted(&param.ty) {
             lowering.plain_roots.insert(root);
+        }
+        if let (Root::Value(value), true) = (root, names_an_option(&param.ty)) {
+            lowering.options.insert(value);
         }
         lowering.bind(&param.name, root);
         lowering.param_roots.insert(root);
@@ -187,6 +191,10 @@ struct Lowering {
     /// the lifting leaves as they are (`cfg: &Cfg`, `n: Option<usize>`), and the parts of data
     /// patterns. Their methods without a rule take plain floats.
     plain_roots: std::collections::HashSet<Root>,
+    /// Values known to be `Option`s: data parameters declared as one, `Some(..)`, and copies
+    /// of those. A callee's data parameter keeps its declared type, which a lifted option does
+    /// not match: passing one to a call is not taken yet.
+    options: std::collections::HashSet<Value>,
     /// The parameters' roots.
     param_roots: std::collections::HashSet<Root>,
     /// The types the code gives expressions it names (a `let`'s annotation for its value, the
@@ -555,6 +563,9 @@ impl Lowering {
             self.values[value.0 as usize].ty = ty;
             if matches!(init, Operand::Value(copied) if self.references.contains(&copied)) {
                 self.references.insert(value);
+            }
+            if matches!(init, Operand::Value(copied) if self.options.contains(&copied)) {
+                self.options.insert(value);
             }
             stmts.push(Stmt::Let(Let {
                 value,
@@ -1219,4 +1230,11 @@ fn expression_kind(expr: &Expr) -> &'static str {
         Expr::While(_) => "`while`",
         _ => "this expression",
     }
+}
+
+/// Whether a type names `Option` anywhere in it (`Option<f64>`, `&Option<Vec<f64>>`).
+fn names_an_option(ty: &syn::Type) -> bool {
+    ty.to_token_stream()
+        .into_iter()
+        .any(|token| matches!(token, proc_macro2::TokenTree::Ident(ident) if ident == "Option"))
 }

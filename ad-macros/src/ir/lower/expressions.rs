@@ -370,6 +370,12 @@ impl Lowering {
         if patterns::is_some_path(&func.path) && args.len() == 1 {
             return Ok(Rvalue::Some(args.remove(0)));
         }
+        if args
+            .iter()
+            .any(|arg| matches!(arg, Operand::Value(value) if self.options.contains(value)))
+        {
+            return not_yet(call, "`Option`s passed to calls");
+        }
         let fields: Vec<(syn::Member, Operand)> = args
             .iter()
             .enumerate()
