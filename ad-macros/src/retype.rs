@@ -175,6 +175,25 @@ impl Retype<'_> {
             self.visit_call_args(call);
             return None;
         }
+        // A tuple struct's twin is named by an alias, which cannot be called as its
+        // constructor: `Vec3(a, b, c)` becomes `Twin { 0: a, 1: b, 2: c }`.
+        if self.locals.user_types.names_type_itself(&func.path) {
+            let scalar = self.scalar_param(span);
+            let twin = self
+                .locals
+                .user_types
+                .twin_path(&func.path, &scalar)
+                .expect("a type known to the user types");
+            self.visit_call_args(call);
+            let fields = call.args.iter().enumerate().map(|(index, arg)| {
+                let member = syn::Member::Unnamed(syn::Index {
+                    index: index as u32,
+                    span,
+                });
+                quote::quote!(#member: #arg)
+            });
+            return Some(syn::parse_quote_spanned!(span=> #twin { #(#fields),* }));
+        }
         let path = func.path.clone();
         let callee = classify_callee(&path, self.locals);
         // An untyped closure parameter (`|t| g(*t)` over a slice) may hold a float.

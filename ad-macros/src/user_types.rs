@@ -281,12 +281,53 @@ impl UserTypes {
             .map(|(known, _)| known.clone())
     }
 
+    /// Whether a path names one of the types itself, not one of their variants.
+    pub fn names_type_itself(&self, path: &Path) -> bool {
+        path.leading_colon.is_none()
+            && self
+                .type_named(path)
+                .is_some_and(|known| known.segments.len() == path.segments.len())
+    }
+
     /// Whether a pattern's path names one of the types (or one of their variants).
     pub fn names_type(&self, path: &Path) -> bool {
         self.type_named(path).is_some()
     }
 
     pub fn rewrite_pattern(&self, pat: &mut syn::Pat, scalar: &TokenStream) {
+        // A tuple struct's twin is named by an alias, which a tuple-struct pattern cannot
+        // name: `Vec3(a, b, ..)` becomes `Twin { 0: a, 1: b, .. }`.
+        if let syn::Pat::TupleStruct(tuple) = pat {
+            let rest_at = tuple
+                .elems
+                .iter()
+                .position(|element| matches!(element, syn::Pat::Rest(_)));
+            let rest_last = rest_at.is_none_or(|at| at + 1 == tuple.elems.len());
+            if tuple.qself.is_none() && self.names_type_itself(&tuple.path) && rest_last {
+                let twin = self
+                    .twin_path(&tuple.path, scalar)
+                    .expect("a type known to the user types");
+                let span = tuple.path.segments[tuple.path.segments.len() - 1]
+                    .ident
+                    .span();
+                let fields = tuple
+                    .elems
+                    .iter()
+                    .take(rest_at.unwrap_or(tuple.elems.len()))
+                    .enumerate()
+                    .map(|(index, element)| {
+                        let member = syn::Member::Unnamed(syn::Index {
+                            index: index as u32,
+                            span,
+                        });
+                        quote!(#member: #element)
+                    });
+                let rest = rest_at.map(|_| quote!(..));
+                let comma = (rest_at.is_some() && rest_at != Some(0)).then(|| quote!(,));
+                *pat = syn::parse_quote_spanned!(span=> #twin { #(#fields),* #comma #rest });
+                return;
+            }
+        }
         let path = match pat {
             syn::Pat::Struct(structure) if structure.qself.is_none() => &mut structure.path,
             syn::Pat::TupleStruct(tuple) if tuple.qself.is_none() => &mut tuple.path,

@@ -893,11 +893,12 @@ impl Emitter<'_> {
                         false => self.operand(value),
                     })
                     .collect();
+                // A tuple struct's twin is named by an alias, which cannot be called as its
+                // constructor: its fields are given by number (`T { 0: x, 1: y }`).
                 match form {
-                    ConstructForm::Named => {
+                    ConstructForm::Named | ConstructForm::Tuple => {
                         quote_spanned!(span=> #twin { #(#members: #values),* })
                     }
-                    ConstructForm::Tuple => quote_spanned!(span=> #twin(#(#values),*)),
                     ConstructForm::Unit => quote_spanned!(span=> #twin),
                 }
             }

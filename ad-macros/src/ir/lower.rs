@@ -910,6 +910,9 @@ impl Lowering {
                 }
             }
             Expr::Index(index) => {
+                if matches!(strip(&index.index), Expr::Range(_)) {
+                    return not_yet(&index.index, "sub-slices (`&x[a..b]`)");
+                }
                 let mut place = self.place(&index.expr, stmts)?;
                 let at = self.operand(&index.index, stmts)?;
                 place.projections.push(Projection::Index(at));

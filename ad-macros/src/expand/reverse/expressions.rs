@@ -1030,6 +1030,7 @@ impl<'a> Generator<'a> {
         let mut checker = LeakChecker {
             generator: self,
             safe_depth: 0,
+            loop_depth: 0,
         };
         checker.visit_expr(expr);
     }

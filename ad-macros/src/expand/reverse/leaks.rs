@@ -9,6 +9,8 @@ use super::*;
 pub(super) struct LeakChecker<'g, 'a> {
     pub(super) generator: &'g Generator<'a>,
     pub(super) safe_depth: usize,
+    /// Loops entered inside the expression: a `break` or `continue` in one stays in it.
+    pub(super) loop_depth: usize,
 }
 
 impl LeakChecker<'_, '_> {
@@ -117,6 +119,25 @@ impl<'ast> Visit<'ast> for LeakChecker<'_, '_> {
                      assignments only where the call is a statement or float arithmetic; call \
                      it before this expression and use its result here",
                 );
+            }
+            // Code run as written records no exit: the backward sweep would run the rest of the
+            // iteration (or function) back as if it had run (`k = match i { 2 => continue, _ =>
+            // 1 };` lost the skipped iteration's derivatives).
+            Expr::Continue(_) | Expr::Break(_) | Expr::Return(_)
+                if self.loop_depth == 0 || matches!(expr, Expr::Return(_)) =>
+            {
+                self.generator.error(
+                    expr,
+                    "reverse mode follows `continue`, `break` and `return` as statements and \
+                     as the value of a branch or arm given to a float, not inside an \
+                     expression computed as data; write the jump as a statement of its own \
+                     (`if i == 2 { continue; }`) and compute the value after it",
+                );
+            }
+            Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) => {
+                self.loop_depth += 1;
+                syn::visit::visit_expr(self, expr);
+                self.loop_depth -= 1;
             }
             Expr::Closure(closure) => self
                 .generator

@@ -175,9 +175,11 @@ impl Emitter<'_> {
                     bindings.push(binding);
                 }
                 let members = fields.iter().map(|(member, _)| member);
+                // Fields by number for a tuple struct, whose adjoint an alias names.
                 let pattern = match form {
-                    ConstructForm::Named => quote!(#adjoint { #(#members: #bindings),* }),
-                    ConstructForm::Tuple => quote!(#adjoint(#(#bindings),*)),
+                    ConstructForm::Named | ConstructForm::Tuple => {
+                        quote!(#adjoint { #(#members: #bindings),* })
+                    }
                     ConstructForm::Unit => return Ok(tokens),
                 };
                 tokens.extend(quote! {
