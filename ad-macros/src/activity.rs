@@ -406,6 +406,16 @@ impl<'ast> Visit<'ast> for BindingCollector {
     }
 
     fn visit_expr_for_loop(&mut self, for_loop: &'ast syn::ExprForLoop) {
+        // `for (i, v) in x.iter().enumerate()`: the index is data, the element what the
+        // iterator gives.
+        if let (Pat::Tuple(pair), Expr::MethodCall(call)) = (&*for_loop.pat, &*for_loop.expr) {
+            if call.method == "enumerate" && call.args.is_empty() && pair.elems.len() == 2 {
+                self.bind(&pair.elems[0], None);
+                self.bind(&pair.elems[1], Some(&call.receiver));
+                syn::visit::visit_expr_for_loop(self, for_loop);
+                return;
+            }
+        }
         self.bind(&for_loop.pat, Some(&for_loop.expr));
         syn::visit::visit_expr_for_loop(self, for_loop);
     }

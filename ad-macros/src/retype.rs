@@ -654,11 +654,19 @@ impl VisitMut for Retype<'_> {
                 let companion = self.user_method(call).expect("checked by the guard");
                 syn::visit_mut::visit_expr_method_call_mut(self, call);
                 let receiver = &call.receiver;
+                // A value built in the body goes to a `self` method's companion as a copy, to
+                // a `&self` one's by reference; the companion's parameter type chooses.
+                let built = matches!(&**receiver, Expr::Path(path)
+                    if path.path.get_ident().is_some_and(|name| self.locals.user_types.is_built(name)));
+                let receiver = match built {
+                    true => quote::quote!(::ad_runtime::__private::receiver(&#receiver)),
+                    false => quote::quote!(&#receiver),
+                };
                 let args = &call.args;
                 Some(if self.value_only {
-                    syn::parse_quote_spanned!(span=> #companion(&#receiver, #args).0)
+                    syn::parse_quote_spanned!(span=> #companion(#receiver, #args).0)
                 } else {
-                    syn::parse_quote_spanned!(span=> #companion(&#receiver, #args))
+                    syn::parse_quote_spanned!(span=> #companion(#receiver, #args))
                 })
             }
             // `shift.unwrap_or(1.0)`, `cfg.lo.max(0.5)`: a method of data with constant
@@ -731,6 +739,15 @@ impl VisitMut for Retype<'_> {
                     })
                 );
                 self.visit_pat_mut(&mut local.pat);
+                return;
+            }
+        }
+        // `let k = DRAG;` of a constant, where `k` holds data only: the plain value, lifted
+        // where it is used (`GRAVITY / k` stays a computation on data, lifted as a whole).
+        if let Some(init) = &local.init {
+            let constant = matches!(&*init.expr, Expr::Path(path)
+                if path.qself.is_none() && is_constant_path(&path.path, self.locals));
+            if !binds_float && init.diverge.is_none() && constant {
                 return;
             }
         }

@@ -16,6 +16,8 @@ pub struct UserTypes {
     types: Vec<(Path, Ident)>,
     /// Each `#[grad]` parameter's name and type.
     bindings: Vec<(Ident, Path)>,
+    /// The locals among `bindings` holding a value built in the body (not a reference).
+    built: Vec<Ident>,
 }
 
 impl UserTypes {
@@ -38,7 +40,11 @@ impl UserTypes {
             let alias = format_ident!("__ad_twin{}_{}", types.len(), last);
             types.push((path.clone(), alias));
         }
-        UserTypes { types, bindings }
+        UserTypes {
+            types,
+            bindings,
+            built: Vec::new(),
+        }
     }
 
     /// Adds the types whose values `block` builds from parts (`Seg { a, b }`,
@@ -343,7 +349,13 @@ impl UserTypes {
 impl UserTypes {
     /// Registers a local holding a value of a user type built in the body.
     pub fn add_binding(&mut self, name: Ident, path: Path) {
+        self.built.push(name.clone());
         self.bindings.push((name, path));
+    }
+
+    /// Whether `name` is a local holding a value built in the body (see `add_binding`).
+    pub fn is_built(&self, name: &Ident) -> bool {
+        self.built.contains(name)
     }
 
     /// Registers a type named in a pattern over a user value (`Shape::Circle(r)` in a match

@@ -1384,3 +1384,30 @@ container_part_cotangent!(add_flat: Vec<S>, ; [S; K], K);
 container_part_cotangent!(add_rows: Vec<Vec<S>>, ; Vec<[S; K]>, K);
 
 pub mod ir;
+
+/// The receiver of a user type's method called in derivative code, from a reference to the
+/// value: the reference itself for a `&self` method's companion, a copy for a `self` one
+/// (`v.norm_squared()` on a `Copy` vector type). The companion's parameter type chooses.
+pub trait Receiver<Target> {
+    fn receiver(self) -> Target;
+}
+
+impl<'a, T> Receiver<&'a T> for &'a T {
+    #[inline(always)]
+    fn receiver(self) -> &'a T {
+        self
+    }
+}
+
+impl<T: Clone> Receiver<T> for &T {
+    #[inline(always)]
+    fn receiver(self) -> T {
+        self.clone()
+    }
+}
+
+/// [`Receiver::receiver`] as a function.
+#[inline(always)]
+pub fn receiver<R: Receiver<T>, T>(value: R) -> T {
+    value.receiver()
+}

@@ -551,3 +551,112 @@ fn tuple_struct_patterns_with_a_rest_in_forward_mode() {
     assert_eq!(value, first_two(&v));
     assert_relative_eq!(along, v.1 * v.2, epsilon = 1e-15);
 }
+
+const GRAVITY: f64 = 9.81;
+static DRAG: f64 = 0.47;
+
+#[forward]
+#[reverse]
+fn constants_bound_by_let(v0: f64, t: f64) -> f64 {
+    let k = DRAG;
+    let g = GRAVITY;
+    (v0 + g / k) * t + v0 * k * t.sin()
+}
+
+#[derive(Clone, Copy, Debug, Differentiable)]
+pub struct Complex {
+    pub re: f64,
+    pub im: f64,
+}
+
+impl Complex {
+    #[forward]
+    #[reverse]
+    pub fn abs2(self) -> f64 {
+        self.re * self.re + self.im * self.im
+    }
+
+    #[forward]
+    #[reverse]
+    pub fn arg_like(&self) -> f64 {
+        self.im.atan2(self.re)
+    }
+}
+
+#[forward]
+#[reverse]
+fn by_value_method_of_a_built_value(re: f64, im: f64) -> f64 {
+    let w = Complex { re: re * 2.0, im };
+    w.abs2() + w.arg_like() * w.abs2()
+}
+
+pub struct Prior {
+    pub means: Vec<f64>,
+}
+
+impl Prior {
+    pub fn mean(&self, i: usize) -> f64 {
+        self.means[i]
+    }
+}
+
+#[forward]
+#[reverse]
+fn element_minus_data_method(theta: &[f64], prior: &Prior) -> f64 {
+    let mut lp = 0.0;
+    for (i, t) in theta.iter().enumerate() {
+        let m = prior.mean(i);
+        lp += (t - m).powi(2) * (i as f64 + 1.0);
+    }
+    lp
+}
+
+/// Found by a helper's probe, both modes failing to compile: a constant bound by `let` and
+/// divided into (`GRAVITY / k`), a `self` method called on a value built in the body, an
+/// enumerated element minus a data method's result.
+#[test]
+fn constants_by_value_receivers_and_enumerated_elements() {
+    on_ir_engine!(
+        constants_bound_by_let,
+        by_value_method_of_a_built_value,
+        element_minus_data_method
+    );
+    check2(constants_bound_by_let, constants_bound_by_let_grad, PAIRS);
+    check2(
+        by_value_method_of_a_built_value,
+        by_value_method_of_a_built_value_grad,
+        PAIRS,
+    );
+    for &(x, y) in PAIRS {
+        let (_, (dx, dy)) = constants_bound_by_let_grad(x, y);
+        assert_relative_eq!(
+            dx,
+            constants_bound_by_let_jvp(x, y, 1.0, 0.0).1,
+            epsilon = 1e-12
+        );
+        assert_relative_eq!(
+            dy,
+            constants_bound_by_let_jvp(x, y, 0.0, 1.0).1,
+            epsilon = 1e-12
+        );
+        let (_, (dx, dy)) = by_value_method_of_a_built_value_grad(x, y);
+        let along_x = by_value_method_of_a_built_value_jvp(x, y, 1.0, 0.0).1;
+        let along_y = by_value_method_of_a_built_value_jvp(x, y, 0.0, 1.0).1;
+        assert_relative_eq!(dx, along_x, epsilon = 1e-12, max_relative = 1e-12);
+        assert_relative_eq!(dy, along_y, epsilon = 1e-12, max_relative = 1e-12);
+    }
+    let prior = Prior {
+        means: vec![0.5, -0.25, 1.5, 0.0],
+    };
+    let theta = [0.3, 0.9, -1.2, 2.0];
+    let (value, gradient) = element_minus_data_method_grad(&theta, &prior);
+    assert_eq!(value, element_minus_data_method(&theta, &prior));
+    for i in 0..4 {
+        let expected = 2.0 * (theta[i] - prior.means[i]) * (i as f64 + 1.0);
+        assert_relative_eq!(gradient[i], expected, epsilon = 1e-12);
+        let mut tangent = [0.0; 4];
+        tangent[i] = 1.0;
+        let (_, along) = element_minus_data_method_jvp(&theta, &prior, &tangent);
+        assert_relative_eq!(along, expected, epsilon = 1e-12);
+    }
+}

@@ -792,6 +792,10 @@ impl Emitter<'_> {
                 };
                 quote_spanned!(span=> #companion(#(#args),*))
             }
+            Rvalue::Ref(place) if self.body.receivers.contains(&value_defined) => {
+                let place = self.operand(place);
+                quote_spanned!(span=> ::ad_runtime::__private::receiver(&#place))
+            }
             Rvalue::Ref(place) => {
                 let place = self.operand(place);
                 quote_spanned!(span=> &#place)

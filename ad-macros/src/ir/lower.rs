@@ -54,6 +54,7 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         number_containers: std::collections::HashSet::new(),
         plain_roots: std::collections::HashSet::new(),
         options: std::collections::HashSet::new(),
+        receivers: std::collections::HashSet::new(),
         param_roots: std::collections::HashSet::new(),
         expected_types: Vec::new(),
         user_values: HashMap::new(),
@@ -147,6 +148,7 @@ pub fn lower(function: &Function) -> Lowered<Body> {
         block,
         items: lowering.items,
         user_types: lowering.user_types,
+        receivers: lowering.receivers,
     })
 }
 
@@ -195,6 +197,8 @@ struct Lowering {
     /// of those. A callee's data parameter keeps its declared type, which a lifted option does
     /// not match: passing one to a call is not taken yet.
     options: std::collections::HashSet<Value>,
+    /// `Body::receivers`.
+    receivers: std::collections::HashSet<Value>,
     /// The parameters' roots.
     param_roots: std::collections::HashSet<Root>,
     /// The types the code gives expressions it names (a `let`'s annotation for its value, the

@@ -363,6 +363,10 @@ pub struct Body {
     /// The derived types of the `#[grad]` parameters: their twins and adjoints are named
     /// through aliases declared at the top of the derivative code.
     pub user_types: crate::user_types::UserTypes,
+    /// References (`Rvalue::Ref`) to a value of a derived type the body holds (not itself a
+    /// reference), passed as a method's receiver: the method's companion takes a copy for a
+    /// `self` method, the reference for a `&self` one (`ad_runtime::__private::receiver`).
+    pub receivers: std::collections::HashSet<Value>,
 }
 
 impl Stmt {

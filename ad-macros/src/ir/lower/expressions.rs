@@ -158,6 +158,13 @@ impl Lowering {
                 if let Some(type_path) = user_type {
                     let place = self.place(&call.receiver, stmts)?;
                     let reference = self.new_value(None, call.receiver.span());
+                    let holds_the_value = match place.root {
+                        Root::Value(value) => !self.references.contains(&value),
+                        Root::Var(_) => true,
+                    };
+                    if holds_the_value && place.projections.is_empty() {
+                        self.receivers.insert(reference);
+                    }
                     stmts.push(Stmt::Let(Let {
                         value: reference,
                         rvalue: Rvalue::Ref(Operand::Place(place)),
