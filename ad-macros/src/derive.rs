@@ -438,6 +438,36 @@ impl Generated<'_> {
             });
             quote!(#pattern => { #(#visits)* })
         });
+        // Each variant's zero (`__ad_zero_Rect()`): the adjoint of a pattern that binds some
+        // fields and leaves the others out with `..`, which the macro cannot list.
+        let variant_zeros = self.is_enum.then(|| {
+            let constructors = self.shapes.iter().map(|shape| {
+                let variant = shape
+                    .variant
+                    .as_ref()
+                    .expect("an enum's shape is a variant");
+                let name = format_ident!("__ad_zero_{}", variant);
+                let zeros = shape
+                    .fields
+                    .iter()
+                    .map(|_| quote!(#runtime::Adjoint::zero()))
+                    .collect();
+                let built = shape.construct(self.path(&adjoint, shape), zeros);
+                quote! {
+                    #[doc(hidden)]
+                    #[allow(non_snake_case)]
+                    #[inline(always)]
+                    pub fn #name() -> Self {
+                        #built
+                    }
+                }
+            });
+            quote! {
+                impl<__S: ::ad_runtime::Scalar> #adjoint<__S> where #(#bounds)* {
+                    #(#constructors)*
+                }
+            }
+        });
         let (zero, accumulate, negate, same_shape, zero_flat) = if self.is_enum {
             (
                 quote!(#adjoint::__AdZero(::core::marker::PhantomData)),
@@ -515,6 +545,8 @@ impl Generated<'_> {
                     #same_shape
                 }
             }
+
+            #variant_zeros
 
             impl<__S: ::ad_runtime::Scalar> #ir::FlatAdjoint<__S> for #adjoint<__S>
             where

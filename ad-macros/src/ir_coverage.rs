@@ -6,7 +6,7 @@
 
 /// Functions of the suite the IR engine must take; raised as it grows.
 #[cfg(not(feature = "previous-engine"))]
-const TAKEN_AT_LEAST: usize = 770;
+const TAKEN_AT_LEAST: usize = 795;
 
 #[cfg(not(feature = "previous-engine"))]
 #[test]
@@ -51,7 +51,7 @@ fn ir_engine_coverage_of_the_test_suite() {
         .collect();
     files.sort();
     let (mut taken, mut total) = (0, 0);
-    let mut reasons: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut reasons: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
     for file in files {
         let text = std::fs::read_to_string(&file).expect("a test file");
         let Ok(parsed) = syn::parse_file(&text) else {
@@ -75,17 +75,22 @@ fn ir_engine_coverage_of_the_test_suite() {
             total += 1;
             match crate::expand::reverse_ir::companion_body(&function, false) {
                 Ok(_) => taken += 1,
-                Err(not_yet) => *reasons.entry(not_yet.what).or_default() += 1,
+                Err(not_yet) => reasons.entry(not_yet.what).or_default().push(format!(
+                    "{}::{}",
+                    file.file_stem()
+                        .map_or("".into(), |stem| stem.to_string_lossy()),
+                    function.name()
+                )),
             }
         }
     }
     let mut sorted: Vec<_> = reasons.into_iter().collect();
-    sorted.sort_by_key(|(_, count)| std::cmp::Reverse(*count));
+    sorted.sort_by_key(|(_, functions)| std::cmp::Reverse(functions.len()));
     println!(
         "the IR engine takes {taken} of the suite's {total} reverse-mode functions; the others:"
     );
-    for (reason, count) in sorted {
-        println!("{count:6}  {reason}");
+    for (reason, functions) in sorted {
+        println!("{:6}  {reason}: {}", functions.len(), functions.join(", "));
     }
     assert!(
         taken >= TAKEN_AT_LEAST,

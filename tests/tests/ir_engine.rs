@@ -1475,3 +1475,124 @@ fn derived_values_built_from_floats() {
         &[(0.7, 0.3), (1.4, -0.6), (-0.5, 0.9)],
     );
 }
+
+#[derive(Clone, Debug, PartialEq, ad_runtime::Differentiable)]
+pub enum Hull {
+    Box3 { w: f64, h: f64, d: f64 },
+    Tube(f64, f64, usize),
+}
+
+#[derive(Clone, Debug, PartialEq, ad_runtime::Differentiable)]
+pub struct Vessel {
+    pub hull: Hull,
+    pub scale: f64,
+    pub tag: usize,
+}
+
+impl Hull {
+    /// `match self` with patterns naming the type (not `Self`): the engine learns that `Hull`
+    /// derives `Differentiable` from the value carrying derivatives it takes apart; `..` in a
+    /// struct variant and after a tuple variant's fields.
+    #[forward]
+    #[reverse]
+    pub fn volume(&self, x: f64) -> f64 {
+        match self {
+            Hull::Box3 { w, d, .. } => w * d * x,
+            Hull::Tube(r, ..) => r * r * x,
+        }
+    }
+}
+
+/// A field of a derived type (`v.hull: Hull`) matched by its own type's patterns, and `..` in
+/// a struct pattern of the parameter's type, in `let` and in `if let`.
+#[forward]
+#[reverse]
+fn vessel_load(#[grad] v: &Vessel, x: f64) -> f64 {
+    let Vessel { scale, .. } = v;
+    let inner = match &v.hull {
+        Hull::Box3 { h, .. } => h.sin(),
+        Hull::Tube(_, l, n) => l * *n as f64,
+    };
+    let extra = if let Vessel {
+        hull: Hull::Tube(r, ..),
+        ..
+    } = v
+    {
+        r * scale
+    } else {
+        x
+    };
+    scale * inner * x + Hull::volume(&v.hull, x) + extra * v.tag as f64
+}
+
+#[test]
+fn patterns_of_types_learned_from_values_and_rest_patterns() {
+    on_ir_engine!(vessel_load);
+    let mut rng = common::Rng::new(47);
+    for hull in [
+        Hull::Box3 {
+            w: 0.7,
+            h: -1.2,
+            d: 0.4,
+        },
+        Hull::Tube(1.3, 0.6, 3),
+    ] {
+        let vessel = Vessel {
+            hull: hull.clone(),
+            scale: 0.8,
+            tag: 2,
+        };
+        common::check_user_type(
+            vessel_load,
+            vessel_load_jvp,
+            vessel_load_vjp,
+            &vessel,
+            0.9,
+            &mut rng,
+        );
+        common::check_user_type(
+            |h: &Hull, x| h.volume(x),
+            |h: &Hull, x, dh: &Hull, dx| Hull::volume_jvp(h, x, dh, dx),
+            |h: &Hull, x, ct| Hull::volume_vjp(h, x, ct),
+            &hull,
+            -0.6,
+            &mut rng,
+        );
+    }
+}
+
+fn advance_by(step: usize, position: &mut usize) -> usize {
+    *position += step;
+    *position
+}
+
+/// Borrows: `let r = &mut acc[i]` and `*r += ..` on floats carrying derivatives (the write goes
+/// to the element and its shadow), `ref mut` in `let` and in a `match` arm, and
+/// `&mut` of integers passed to a plain function and to `std::mem::swap`/`replace`.
+#[forward]
+#[reverse]
+fn borrows(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut acc = vec![0.0; n];
+    let (mut k, mut m) = (0, 1);
+    let mut total = 0.0;
+    for i in 0..n {
+        let r = &mut acc[(i + k) % n];
+        *r += x[i] * x[(i + m) % n];
+        let ref mut s = total;
+        *s += acc[i].sin();
+        match k {
+            ref mut j => *j += 1,
+        }
+        std::mem::swap(&mut k, &mut m);
+        let before = std::mem::replace(&mut m, advance_by(1, &mut k) % n);
+        total += x[before % n] * 0.5;
+    }
+    total + acc[0] * acc[n - 1]
+}
+
+#[test]
+fn borrowed_places_and_mutable_references_to_data() {
+    on_ir_engine!(borrows);
+    check_slice_function_at_random_points(borrows, borrows_jvp, borrows_vjp, 5, 53);
+}

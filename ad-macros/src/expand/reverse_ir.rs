@@ -63,30 +63,45 @@ fn companion_body_borrowing(
 ) -> Result<(TokenStream, bool), NotYet> {
     check_signature(function)?;
     let passes = Passes::from_environment();
-    let mut body = lower::lower(function)?;
-    if passes.reuse_reads {
-        crate::ir::reads::reuse_reads(&mut body);
-    }
-    let inductions = match passes.recompute {
-        true => crate::ir::induction::find(&mut body),
-        false => HashMap::new(),
+    // Syntax proposes, the activity verifies: a pattern naming a type the lowering took for
+    // data (`Part::Rod(r)` matched on `self`, a derived field's type) that takes apart a value
+    // carrying derivatives names a derived type, and the body is lowered again knowing it
+    // (rustc checks that it derives `Differentiable`, at the pattern).
+    let mut learned = Vec::new();
+    let (body, inductions, activity) = loop {
+        let mut body = lower::lower(function, &learned)?;
+        if passes.reuse_reads {
+            crate::ir::reads::reuse_reads(&mut body);
+        }
+        let inductions = match passes.recompute {
+            true => crate::ir::induction::find(&mut body),
+            false => HashMap::new(),
+        };
+        let differentiated: Vec<Root> = function
+            .params
+            .iter()
+            .zip(&body.params)
+            // A `#[no_grad]` parameter gets no adjoint from `f_vjp`, but the companion's
+            // pullback gives it to callers that pass a value carrying a derivative (forward
+            // mode differentiates through it too). The borrowed companion, which only `f_vjp`
+            // and `f_grad` call, leaves it out.
+            .filter(|(param, _)| match param.kind {
+                ParamKind::Data => false,
+                ParamKind::Constant => borrowed.is_none(),
+                ParamKind::Differentiated => true,
+            })
+            .map(|(_, root)| *root)
+            .collect();
+        let activity = activity::analyse(&body, &differentiated);
+        let unknown: Vec<syn::Path> = crate::ir::validate::derived_types_to_learn(&body, &activity)
+            .into_iter()
+            .filter(|path| !path.is_ident("Self") && !learned.contains(path))
+            .collect();
+        if unknown.is_empty() {
+            break (body, inductions, activity);
+        }
+        learned.extend(unknown);
     };
-    let differentiated: Vec<Root> = function
-        .params
-        .iter()
-        .zip(&body.params)
-        // A `#[no_grad]` parameter gets no adjoint from `f_vjp`, but the companion's pullback
-        // gives it to callers that pass a value carrying a derivative (forward mode
-        // differentiates through it too). The borrowed companion, which only `f_vjp` and
-        // `f_grad` call, leaves it out.
-        .filter(|(param, _)| match param.kind {
-            ParamKind::Data => false,
-            ParamKind::Constant => borrowed.is_none(),
-            ParamKind::Differentiated => true,
-        })
-        .map(|(_, root)| *root)
-        .collect();
-    let activity = activity::analyse(&body, &differentiated);
     let plain_values = crate::ir::plain::plain_values(&body, &activity);
     crate::ir::validate::check(&body, &activity, &plain_values)?;
     let sized_shadows = match passes.sized_shadows {
@@ -799,6 +814,10 @@ impl Emitter<'_> {
             Rvalue::Ref(place) => {
                 let place = self.operand(place);
                 quote_spanned!(span=> &#place)
+            }
+            Rvalue::RefMut(place) => {
+                let place = self.operand(place);
+                quote_spanned!(span=> &mut #place)
             }
             Rvalue::Tuple(elements) => {
                 let elements = elements.iter().map(|element| self.operand(element));

@@ -104,6 +104,7 @@ pub fn differentiable_operands(rvalue: &Rvalue) -> Vec<&Operand> {
         | Rvalue::EmptyVec(_)
         | Rvalue::Matches(..)
         | Rvalue::Macro { .. }
+        | Rvalue::RefMut(_)
         | Rvalue::Range { .. } => Vec::new(),
     }
 }

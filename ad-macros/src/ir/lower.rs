@@ -43,7 +43,14 @@ fn not_yet<T>(node: &impl Spanned, what: &'static str) -> Lowered<T> {
     })
 }
 
-pub fn lower(function: &Function) -> Lowered<Body> {
+/// The function's body as IR. `derived_types` are types its patterns name that derive
+/// `Differentiable` beyond those the syntax shows (`validate::derived_types_to_learn`).
+pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> {
+    let mut user_types =
+        crate::user_types::UserTypes::of(function).with_built_types(&function.body);
+    for path in derived_types {
+        user_types.add(path.clone());
+    }
     let mut lowering = Lowering {
         values: Vec::new(),
         vars: Vec::new(),
@@ -71,8 +78,9 @@ pub fn lower(function: &Function) -> Lowered<Body> {
             }
             counts
         },
-        user_types: crate::user_types::UserTypes::of(function).with_built_types(&function.body),
+        user_types,
         regions: 0,
+        borrowed_scrutinee: None,
     };
     let mut params = Vec::new();
     for param in &function.params {
@@ -171,6 +179,13 @@ enum Binding {
         parts: Value,
         index: u32,
     },
+    /// A name borrowing a place (`let r = &mut v[i];`, `let ref mut r = k;`, an arm's
+    /// `ref mut r`): `*r` and `r[j]` are that place, where it was borrowed, and `r` itself a
+    /// new borrow of it, so that what is written through it is written to the place.
+    Borrowed {
+        place: Place,
+        mutable: bool,
+    },
 }
 
 struct Lowering {
@@ -220,6 +235,8 @@ struct Lowering {
     user_types: crate::user_types::UserTypes,
     /// How many checkpointed regions were lowered.
     regions: usize,
+    /// The place the `match` being lowered borrows for arms binding it whole by reference.
+    borrowed_scrutinee: Option<Place>,
 }
 
 impl Lowering {
@@ -251,6 +268,7 @@ impl Lowering {
         match self.binding(name)? {
             Binding::Local(root) => Some(*root),
             Binding::Part { parts, .. } => Some(Root::Value(*parts)),
+            Binding::Borrowed { place, .. } => Some(place.root),
             Binding::Item | Binding::Closure(_) => None,
         }
     }
@@ -268,6 +286,20 @@ impl Lowering {
             }),
             _ => None,
         }
+    }
+
+    /// The place a name borrows (`Binding::Borrowed`), and whether mutably.
+    fn borrowed_place(&self, name: &Ident) -> Option<(Place, bool)> {
+        match self.binding(name)? {
+            Binding::Borrowed { place, mutable } => Some((place.clone(), *mutable)),
+            _ => None,
+        }
+    }
+
+    /// Binds `name` to a borrow of `place`.
+    fn bind_borrowed(&mut self, name: &Ident, place: Place, mutable: bool) {
+        let scope = self.scopes.last_mut().expect("a scope is open");
+        scope.insert(scope_key(name), Binding::Borrowed { place, mutable });
     }
 
     fn binding(&self, name: &Ident) -> Option<&Binding> {
@@ -515,6 +547,29 @@ impl Lowering {
         let Pat::Ident(binding) = pat else {
             return not_yet(pat, "patterns other than a name or a tuple in `let`");
         };
+        if binding.subpat.is_none() && local.init.as_ref().is_some_and(|i| i.diverge.is_none()) {
+            let init = &local.init.as_ref().expect("a value").expr;
+            // `let ref mut r = k;`, `let r = &mut v[i];`: `r` borrows the place.
+            let borrowed = match (&binding.by_ref, strip(init)) {
+                (Some(_), place) if is_place_expression(place) => {
+                    Some((place, binding.mutability.is_some()))
+                }
+                (None, Expr::Reference(reference))
+                    if reference.mutability.is_some()
+                        && binding.mutability.is_none()
+                        && annotation.is_none()
+                        && is_place_expression(strip(&reference.expr)) =>
+                {
+                    Some((&*reference.expr, true))
+                }
+                _ => None,
+            };
+            if let Some((place, mutable)) = borrowed {
+                let place = self.place(place, stmts)?;
+                self.bind_borrowed(&binding.ident, place, mutable);
+                return Ok(());
+            }
+        }
         if binding.by_ref.is_some() || binding.subpat.is_some() {
             return not_yet(pat, "`ref` bindings");
         }
@@ -903,6 +958,14 @@ impl Lowering {
                 {
                     return Ok(part);
                 }
+                // Through a borrow, as Rust's auto-deref does (`r[j]`, `r.x`).
+                if let Some((place, _)) = path
+                    .path
+                    .get_ident()
+                    .and_then(|ident| self.borrowed_place(ident))
+                {
+                    return Ok(place);
+                }
                 let root = path.path.get_ident().and_then(|ident| self.resolve(ident));
                 match root {
                     Some(root) => Ok(Place {
@@ -932,6 +995,11 @@ impl Lowering {
                 Ok(place)
             }
             Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Deref(_)) => {
+                if let Some((place, _)) =
+                    borrowing_name(&unary.expr).and_then(|ident| self.borrowed_place(ident))
+                {
+                    return Ok(place);
+                }
                 let mut place = self.place(&unary.expr, stmts)?;
                 place.projections.push(Projection::Deref);
                 place.span = span;
@@ -1244,4 +1312,28 @@ fn names_an_option(ty: &syn::Type) -> bool {
     ty.to_token_stream()
         .into_iter()
         .any(|token| matches!(token, proc_macro2::TokenTree::Ident(ident) if ident == "Option"))
+}
+
+/// A name, possibly in parentheses: what `*r` dereferences when `r` borrows a place.
+fn borrowing_name(expr: &Expr) -> Option<&Ident> {
+    match strip(expr) {
+        Expr::Path(path) if path.qself.is_none() => path.path.get_ident(),
+        _ => None,
+    }
+}
+
+/// Whether `expr` names a place (a local, its fields, elements and dereferences), which a
+/// borrow keeps rather than copies.
+pub(super) fn is_place_expression(expr: &Expr) -> bool {
+    match strip(expr) {
+        Expr::Path(path) => path.qself.is_none() && path.path.get_ident().is_some(),
+        Expr::Field(field) => is_place_expression(&field.base),
+        Expr::Index(index) => {
+            !matches!(strip(&index.index), Expr::Range(_)) && is_place_expression(&index.expr)
+        }
+        Expr::Unary(unary) => {
+            matches!(unary.op, syn::UnOp::Deref(_)) && is_place_expression(&unary.expr)
+        }
+        _ => false,
+    }
 }

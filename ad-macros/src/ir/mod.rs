@@ -180,6 +180,11 @@ pub enum Rvalue {
     },
     /// `&place` (the operand is an `Operand::Place`).
     Ref(Operand),
+    /// `&mut place` of data, passed to a call that may write through it (`bump(&mut k)`,
+    /// `std::mem::swap(&mut a, &mut b)`): a write of the place's root where it is taken.
+    /// Validation refuses one of a place carrying derivatives. The operand is an
+    /// `Operand::Place`.
+    RefMut(Operand),
     /// `(a, b, ..)`.
     Tuple(Vec<Operand>),
     /// A variable's value moved out, the variable left with its type's default: `return v`
@@ -462,6 +467,17 @@ pub fn through_copies<'b>(
     rvalue
 }
 
+/// `std::mem::swap`, `replace` or `take` (also through `core`, or `mem::` after a `use`):
+/// called on data only, as written.
+pub fn is_std_mem_function(path: &syn::Path) -> bool {
+    let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    matches!(
+        names[..],
+        ["std" | "core", "mem", "swap" | "replace" | "take"] | ["mem", "swap" | "replace" | "take"]
+    )
+}
+
 /// The root a statement writes to, replaces or moves out of by itself (not counting the
 /// statements nested in it): an assignment, a push, a declaration, a `Take`.
 pub fn written_root(stmt: &Stmt) -> Option<Root> {
@@ -473,6 +489,10 @@ pub fn written_root(stmt: &Stmt) -> Option<Root> {
         | Stmt::Assign { place, .. }
         | Stmt::Push { place, .. } => Some(place.root),
         Stmt::DeclareVar { var, .. } => Some(Root::Var(*var)),
+        Stmt::Let(Let {
+            rvalue: Rvalue::RefMut(Operand::Place(place)),
+            ..
+        }) => Some(place.root),
         // A method without a rule may change its receiver.
         Stmt::Let(Let {
             rvalue:
@@ -568,6 +588,7 @@ pub fn operands(rvalue: &Rvalue) -> Vec<&Operand> {
         | Rvalue::Not(operand)
         | Rvalue::Cast(operand, _)
         | Rvalue::Ref(operand)
+        | Rvalue::RefMut(operand)
         | Rvalue::Take(operand)
         | Rvalue::Matches(operand, _)
         | Rvalue::Some(operand)

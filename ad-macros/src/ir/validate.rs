@@ -28,7 +28,9 @@ pub fn check(
         if result.is_ok() {
             result = check_plain_call_borrows_nothing(stmt, activity, &references, plain_values)
                 .and_then(|()| check_plain_method_on_data(stmt, activity))
-                .and_then(|()| check_data_patterns(stmt, activity));
+                .and_then(|()| check_data_patterns(stmt, activity))
+                .and_then(|()| check_mutable_references_to_data(stmt, activity))
+                .and_then(|()| check_std_mem_on_data(stmt, activity));
         }
     });
     result
@@ -114,4 +116,84 @@ fn check_data_patterns(stmt: &Stmt, activity: &Activity) -> Result<(), NotYet> {
         }
     }
     Ok(())
+}
+
+/// `std::mem::swap` and its kin run as written: on data only (on places carrying derivatives
+/// they would have to swap the shadows too).
+fn check_std_mem_on_data(stmt: &Stmt, activity: &Activity) -> Result<(), NotYet> {
+    if let Stmt::Let(Let {
+        rvalue: Rvalue::Call { callee, args, .. },
+        span,
+        ..
+    }) = stmt
+    {
+        if is_std_mem_function(callee) && args.iter().any(|arg| activity.is_active(arg)) {
+            return Err(NotYet {
+                span: *span,
+                what: "`std::mem` functions on values carrying derivatives",
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A call writing through `&mut` is not followed into: what it writes must be data.
+fn check_mutable_references_to_data(stmt: &Stmt, activity: &Activity) -> Result<(), NotYet> {
+    if let Stmt::Let(Let {
+        rvalue: Rvalue::RefMut(place),
+        span,
+        ..
+    }) = stmt
+    {
+        if activity.is_active(place) {
+            return Err(NotYet {
+                span: *span,
+                what: "`&mut` references to values carrying derivatives",
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The types named by patterns taken apart as data (`only_for_data`: their type was not known
+/// to derive `Differentiable`) that take apart values carrying derivatives: derived types,
+/// which the lowering must know. Empty when every such pattern's types are known already (it
+/// is data for another reason, which `check_data_patterns` reports).
+pub fn derived_types_to_learn(body: &Body, activity: &Activity) -> Vec<syn::Path> {
+    let mut found: Vec<syn::Path> = Vec::new();
+    for_each_stmt(&body.block, &mut |stmt| {
+        if let Stmt::Let(Let {
+            rvalue:
+                Rvalue::Extract {
+                    scrutinee,
+                    pattern,
+                    data_only: true,
+                    ..
+                },
+            ..
+        }) = stmt
+        {
+            if activity.is_active(scrutinee) {
+                let mut types = TypesNamed(Vec::new());
+                syn::visit::Visit::visit_pat(&mut types, pattern);
+                for path in types.0 {
+                    let known =
+                        body.user_types.names_type(&path) || found.iter().any(|seen| seen == &path);
+                    if !known {
+                        found.push(path);
+                    }
+                }
+            }
+        }
+    });
+    found
+}
+
+struct TypesNamed(Vec<syn::Path>);
+
+impl<'ast> syn::visit::Visit<'ast> for TypesNamed {
+    fn visit_pat(&mut self, pat: &'ast syn::Pat) {
+        self.0.extend(crate::user_types::pattern_type(pat));
+        syn::visit::visit_pat(self, pat);
+    }
 }

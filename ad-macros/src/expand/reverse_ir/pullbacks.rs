@@ -160,6 +160,8 @@ impl Emitter<'_> {
                 tokens.extend(self.contribute_with(place, cotangent, "accumulate_read")?);
             }
             Rvalue::Ref(place) => tokens.extend(self.contribute(place, cotangent)?),
+            // Of data only (`validate`): no adjoint.
+            Rvalue::RefMut(_) => {}
             // The cotangent is the adjoint of the same variant: each field's goes to its value.
             Rvalue::Construct {
                 adjoint,
@@ -263,12 +265,19 @@ fn pattern_adjoint(
             let parts = tuple.elems.iter().map(part);
             quote!((#(#parts,)*))
         }
-        // A derived type's variant: the same variant of its adjoint (every field is in the
-        // pattern: a `..` only stands where nothing is bound).
+        // A derived type's struct or variant: the same of its adjoint, its fields by name or
+        // by position (`..` is last: `only_for_data`), the fields left out zero.
         Pat::TupleStruct(variant) => match user_types.adjoint_path(&variant.path, &scalar) {
             Some(adjoint) => {
-                let parts = variant.elems.iter().map(part);
-                quote!(#adjoint(#(#parts),*))
+                let fields = variant
+                    .elems
+                    .iter()
+                    .filter(|element| !matches!(element, Pat::Rest(_)))
+                    .enumerate()
+                    .map(|(index, element)| (syn::Member::from(index), part(element)))
+                    .collect();
+                let rest = variant.elems.iter().any(|e| matches!(e, Pat::Rest(_)));
+                derived_adjoint(&variant.path, adjoint, fields, rest, user_types)
             }
             // `Some(..)`: an option's adjoint is an option.
             None => {
@@ -278,14 +287,58 @@ fn pattern_adjoint(
         },
         Pat::Struct(structure) => match user_types.adjoint_path(&structure.path, &scalar) {
             Some(adjoint) => {
-                let members = structure.fields.iter().map(|field| &field.member);
-                let parts = structure.fields.iter().map(|field| part(&field.pat));
-                quote!(#adjoint { #(#members: #parts),* })
+                let fields = structure
+                    .fields
+                    .iter()
+                    .map(|field| (field.member.clone(), part(&field.pat)))
+                    .collect();
+                let rest = structure.rest.is_some();
+                derived_adjoint(&structure.path, adjoint, fields, rest, user_types)
             }
             None => zero,
         },
         _ => zero,
     }
+}
+
+/// The adjoint of a derived type's struct or variant pattern, from its fields' adjoints. A
+/// struct's fields left out by `..` are zero by a struct update; a variant cannot be
+/// updated: its zero (`__ad_zero_<Variant>`, from the derive) gets the fields in place.
+fn derived_adjoint(
+    path: &syn::Path,
+    adjoint: syn::Path,
+    fields: Vec<(syn::Member, TokenStream)>,
+    rest: bool,
+    user_types: &crate::user_types::UserTypes,
+) -> TokenStream {
+    let (members, parts): (Vec<_>, Vec<_>) = fields.into_iter().unzip();
+    if !rest {
+        return quote!(#adjoint { #(#members: #parts),* });
+    }
+    if user_types.names_type_itself(path) {
+        return quote!(#adjoint { #(#members: #parts,)* ..::ad_runtime::__private::ir::zero() });
+    }
+    let mut enum_path = adjoint.clone();
+    let variant = enum_path
+        .segments
+        .pop()
+        .map(|last| last.into_value().ident)
+        .expect("a variant's path");
+    let last = enum_path.segments.pop().map(|last| last.into_value());
+    enum_path.segments.extend(last);
+    let zero = format_ident!("__ad_zero_{}", variant);
+    let bindings: Vec<Ident> = (0..members.len())
+        .map(|index| format_ident!("__ad_field{}", index))
+        .collect();
+    quote!({
+        let mut __ad_adjoint = #enum_path::#zero();
+        #[allow(unreachable_patterns)]
+        match &mut __ad_adjoint {
+            #adjoint { #(#members: #bindings,)* .. } => { #(*#bindings = #parts;)* }
+            _ => ::core::unreachable!(),
+        }
+        __ad_adjoint
+    })
 }
 
 /// The names of `names` that `pattern` binds.

@@ -64,7 +64,19 @@ impl Lowering {
         stmts: &mut Vec<Stmt>,
     ) -> Lowered<Option<Operand>> {
         let scrutinee_expr = scrutinee;
-        let scrutinee = self.operand(scrutinee_expr, stmts)?;
+        // An arm binding the whole by reference (`ref mut r => *r += 1`) borrows the place
+        // matched, not a copy of it.
+        let borrows_whole = arms
+            .iter()
+            .any(|arm| whole_by_reference(&arm.pat).is_some());
+        let borrowed = match borrows_whole && super::is_place_expression(scrutinee_expr) {
+            true => Some(self.place(scrutinee_expr, stmts)?),
+            false => None,
+        };
+        let scrutinee = match &borrowed {
+            Some(place) => Operand::Value(self.read(place.clone(), scrutinee_expr.span(), stmts)),
+            None => self.operand(scrutinee_expr, stmts)?,
+        };
         if !matches!(scrutinee, Operand::Value(_) | Operand::Constant(_)) {
             return not_yet(scrutinee_expr, "`match` on this");
         }
@@ -92,9 +104,14 @@ impl Lowering {
             })
             .collect();
         for arm in &arms {
-            patterns::bindings(&arm.pat)?;
+            if borrowed.is_none() || whole_by_reference(&arm.pat).is_none() {
+                patterns::bindings(&arm.pat)?;
+            }
         }
-        self.match_arms(&arms, &scrutinee, span, stmts)
+        let outer = std::mem::replace(&mut self.borrowed_scrutinee, borrowed);
+        let lowered = self.match_arms(&arms, &scrutinee, span, stmts);
+        self.borrowed_scrutinee = outer;
+        lowered
     }
 
     fn match_arms(
@@ -195,6 +212,13 @@ impl Lowering {
         scrutinee: &Operand,
         stmts: &mut Vec<Stmt>,
     ) -> Lowered<()> {
+        if let (Some((name, mutable)), Some(place)) =
+            (whole_by_reference(pat), &self.borrowed_scrutinee)
+        {
+            let place = place.clone();
+            self.bind_borrowed(name, place, mutable);
+            return Ok(());
+        }
         if let Pat::Ident(whole) = pat {
             if patterns::is_binding_name(&whole.ident)
                 && whole.by_ref.is_none()
@@ -1251,4 +1275,14 @@ pub(super) fn first_exit(stmt: &syn::Stmt) -> Option<Span> {
     };
     finder.visit_stmt(stmt);
     finder.found
+}
+
+/// `ref r` or `ref mut r` binding a whole value: the name, and whether mutably.
+fn whole_by_reference(pat: &Pat) -> Option<(&Ident, bool)> {
+    match pat {
+        Pat::Ident(binding) if binding.by_ref.is_some() && binding.subpat.is_none() => {
+            Some((&binding.ident, binding.mutability.is_some()))
+        }
+        _ => None,
+    }
 }

@@ -58,6 +58,14 @@ impl Lowering {
                         if let Some(part) = self.part_place(ident, span) {
                             return Ok(Operand::Value(self.read(part, span, stmts)));
                         }
+                        // A borrow read whole (passed on, `bump(r)`): a borrow of its place.
+                        if let Some((place, mutable)) = self.borrowed_place(ident) {
+                            let rvalue = match mutable {
+                                true => Rvalue::RefMut(Operand::Place(place)),
+                                false => Rvalue::Ref(Operand::Place(place)),
+                            };
+                            return Ok(Operand::Value(self.define(rvalue, span, stmts)));
+                        }
                         if let Some(root) = self.resolve(ident) {
                             return Ok(match root {
                                 Root::Value(value) => Operand::Value(value),
@@ -250,35 +258,10 @@ impl Lowering {
             }
             Expr::Reference(reference) => {
                 if reference.mutability.is_some() {
-                    return not_yet(expr, "`&mut` references");
+                    Rvalue::RefMut(Operand::Place(self.place(&reference.expr, stmts)?))
+                } else {
+                    self.shared_reference(reference, stmts)?
                 }
-                // A reference to a value computed there (`&x.to_vec()`, `&[a, b]`) is one to
-                // a temporary holding it.
-                let temporary = matches!(
-                    strip(&reference.expr),
-                    Expr::MethodCall(_)
-                        | Expr::Call(_)
-                        | Expr::Macro(_)
-                        | Expr::Array(_)
-                        | Expr::Repeat(_)
-                        | Expr::Tuple(_)
-                        | Expr::Struct(_)
-                        | Expr::Binary(_)
-                        | Expr::Lit(_)
-                );
-                let place = match temporary {
-                    true => {
-                        let operand = self.operand(&reference.expr, stmts)?;
-                        let value = self.as_value(operand, reference.expr.span(), stmts);
-                        Place {
-                            root: Root::Value(value),
-                            projections: Vec::new(),
-                            span: reference.expr.span(),
-                        }
-                    }
-                    false => self.place(&reference.expr, stmts)?,
-                };
-                Rvalue::Ref(Operand::Place(place))
             }
             Expr::Array(array) => {
                 Rvalue::Elements(Sequence::Array, self.operands(&array.elems, stmts)?)
@@ -337,6 +320,40 @@ impl Lowering {
             self.user_values.insert(Root::Value(value), type_path);
         }
         Ok(Operand::Value(value))
+    }
+
+    /// `&place`, or a reference to a value computed there (`&x.to_vec()`, `&[a, b]`): one to
+    /// a temporary holding it.
+    fn shared_reference(
+        &mut self,
+        reference: &syn::ExprReference,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Rvalue> {
+        let temporary = matches!(
+            strip(&reference.expr),
+            Expr::MethodCall(_)
+                | Expr::Call(_)
+                | Expr::Macro(_)
+                | Expr::Array(_)
+                | Expr::Repeat(_)
+                | Expr::Tuple(_)
+                | Expr::Struct(_)
+                | Expr::Binary(_)
+                | Expr::Lit(_)
+        );
+        let place = match temporary {
+            true => {
+                let operand = self.operand(&reference.expr, stmts)?;
+                let value = self.as_value(operand, reference.expr.span(), stmts);
+                Place {
+                    root: Root::Value(value),
+                    projections: Vec::new(),
+                    span: reference.expr.span(),
+                }
+            }
+            false => self.place(&reference.expr, stmts)?,
+        };
+        Ok(Rvalue::Ref(Operand::Place(place)))
     }
 
     fn vec_macro(&mut self, mac: &syn::Macro, stmts: &mut Vec<Stmt>) -> Lowered<Rvalue> {
@@ -440,6 +457,12 @@ impl Lowering {
                 }
             }
             Callee::UserFunction => Ok(Rvalue::Call {
+                callee: func.path.clone(),
+                method: None,
+                args,
+            }),
+            // On data only (`validate`): the plain function.
+            _ if crate::ir::is_std_mem_function(&func.path) => Ok(Rvalue::Call {
                 callee: func.path.clone(),
                 method: None,
                 args,

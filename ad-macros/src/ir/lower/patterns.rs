@@ -101,10 +101,10 @@ fn collect(pat: &Pat, found: &mut Vec<Binding>) -> Lowered<()> {
     }
 }
 
-/// Whether the names `pat` binds can be taken apart from data only: it names a type other
-/// than the `#[grad]` parameters' (whose adjoint the engine does not know), or it leaves out
-/// fields with `..` beside names (the adjoint is built by the same pattern over the adjoint
-/// type, which needs every field).
+/// Whether the names `pat` binds can be taken apart from data only: it names a type whose
+/// adjoint the engine does not know (neither a `#[grad]` parameter's nor one learned from a
+/// value carrying derivatives: `lower::lower`), or it leaves out tuple fields with `..`
+/// before names (the adjoint names its fields by position).
 pub(super) fn only_for_data(pat: &Pat, user_types: &UserTypes) -> bool {
     let binds = |pat: &Pat| bindings(pat).is_ok_and(|found| !found.is_empty());
     match pat {
@@ -125,12 +125,13 @@ pub(super) fn only_for_data(pat: &Pat, user_types: &UserTypes) -> bool {
             .iter()
             .any(|part| only_for_data(part, user_types)),
         Pat::TupleStruct(variant) => {
+            let rest_at = variant
+                .elems
+                .iter()
+                .position(|part| matches!(part, Pat::Rest(_)));
             binds(pat)
                 && (!user_types.names_type(&variant.path)
-                    || variant
-                        .elems
-                        .iter()
-                        .any(|part| matches!(part, Pat::Rest(_)))
+                    || rest_at.is_some_and(|at| at + 1 != variant.elems.len())
                     || variant
                         .elems
                         .iter()
@@ -139,7 +140,6 @@ pub(super) fn only_for_data(pat: &Pat, user_types: &UserTypes) -> bool {
         Pat::Struct(structure) => {
             binds(pat)
                 && (!user_types.names_type(&structure.path)
-                    || structure.rest.is_some()
                     || structure
                         .fields
                         .iter()
