@@ -807,9 +807,8 @@ fn skipped_and_taken_ranges() {
     );
 }
 
-/// A `return` inside the block that gives the function's value: the block's value after the
-/// `return` needs one on the path the `return` took, of a type only rustc knows, so the IR
-/// engine leaves it to the previous engine; the derivatives are right either way.
+/// A `return` inside the block that gives the function's value: each branch returns its value
+/// where it is made, so the path the `return` took needs none after it.
 #[forward]
 #[reverse]
 fn return_inside_the_tail(x: f64, y: f64) -> f64 {
@@ -824,7 +823,8 @@ fn return_inside_the_tail(x: f64, y: f64) -> f64 {
     }
 }
 
-/// A block's value after a `break`: where the loop was left, the assignment does not happen.
+/// A block's value after a `break`: where the loop was left, the assignment does not happen
+/// (the assignment is made in the block, after the `break`'s branch).
 #[forward]
 #[reverse]
 fn value_after_a_break(x: f64, n: usize) -> f64 {
@@ -842,6 +842,7 @@ fn value_after_a_break(x: f64, n: usize) -> f64 {
 
 #[test]
 fn a_value_after_a_break() {
+    on_ir_engine!(value_after_a_break);
     for n in [2, 5] {
         let (value, gradient) = value_after_a_break_grad(0.7, n);
         assert_eq!(value, value_after_a_break(0.7, n));
@@ -852,8 +853,7 @@ fn a_value_after_a_break() {
 
 #[test]
 fn a_return_inside_the_tail() {
-    #[cfg(not(feature = "previous-engine"))]
-    assert_ne!(return_inside_the_tail::__AD_ENGINE, "ir");
+    on_ir_engine!(return_inside_the_tail);
     check2(
         return_inside_the_tail,
         return_inside_the_tail_jvp,
@@ -1595,4 +1595,43 @@ fn borrows(x: &[f64]) -> f64 {
 fn borrowed_places_and_mutable_references_to_data() {
     on_ir_engine!(borrows);
     check_slice_function_at_random_points(borrows, borrows_jvp, borrows_vjp, 5, 53);
+}
+
+/// Jumps inside values assigned to data and to floats (`k = match i { 2 => continue, _ => 1 }`,
+/// the previous engine's wrong derivative, refused there): the assignment is made in each
+/// branch that gives a value, after the branch that jumps.
+#[forward]
+#[reverse]
+fn jumps_inside_assigned_values(x: &[f64]) -> f64 {
+    let mut e = 0.0;
+    let mut last = x[0];
+    let mut k = 0;
+    let mut w = 1.0;
+    for i in 1..x.len() {
+        let d = x[i] - last;
+        last = x[i];
+        k = match i {
+            2 => continue,
+            _ => k + 1,
+        };
+        w = if d > 0.5 {
+            break;
+        } else {
+            w * 0.5 + d
+        };
+        e += d * d * k as f64 * w;
+    }
+    e + w
+}
+
+#[test]
+fn jumps_inside_values_assigned() {
+    on_ir_engine!(jumps_inside_assigned_values);
+    check_slice_function_at_random_points(
+        jumps_inside_assigned_values,
+        jumps_inside_assigned_values_jvp,
+        jumps_inside_assigned_values_vjp,
+        6,
+        59,
+    );
 }

@@ -81,6 +81,7 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         user_types,
         regions: 0,
         borrowed_scrutinee: None,
+        declared_without_value: std::collections::HashSet::new(),
     };
     let mut params = Vec::new();
     for param in &function.params {
@@ -237,6 +238,9 @@ struct Lowering {
     regions: usize,
     /// The place the `match` being lowered borrows for arms binding it whole by reference.
     borrowed_scrutinee: Option<Place>,
+    /// Variables declared without a value (`let k;`): rustc sees them assigned on every path
+    /// only where the code's own structure shows it, not through the flags of early exits.
+    declared_without_value: std::collections::HashSet<Var>,
 }
 
 impl Lowering {
@@ -285,6 +289,22 @@ impl Lowering {
                 span,
             }),
             _ => None,
+        }
+    }
+
+    /// Whether the place `expr` names has a value before it is assigned (its variable was
+    /// declared with one, or it is a parameter's).
+    fn assigned_before(&self, expr: &Expr) -> bool {
+        match strip(expr) {
+            Expr::Field(field) => self.assigned_before(&field.base),
+            Expr::Index(index) => self.assigned_before(&index.expr),
+            Expr::Unary(unary) => self.assigned_before(&unary.expr),
+            Expr::Path(path) => match path.path.get_ident().and_then(|name| self.resolve(name)) {
+                Some(Root::Var(var)) => !self.declared_without_value.contains(&var),
+                Some(Root::Value(_)) => true,
+                None => false,
+            },
+            _ => false,
         }
     }
 
@@ -452,7 +472,18 @@ impl Lowering {
                 }
                 syn::Stmt::Local(local) => self.local(local, &mut stmts)?,
                 syn::Stmt::Expr(expr, None) if last && tail_returns => {
-                    self.lower_return(Some(expr), expr.span(), &mut stmts)?;
+                    // A tail that may return early inside returns its value where it is made
+                    // (`if a { if b { return x; } y } else { z }`: `return y`, `return z`).
+                    let return_tail = |value: Expr| -> syn::Stmt {
+                        syn::parse_quote_spanned!(value.span()=> return #value;)
+                    };
+                    match control::leaves_inside(expr)
+                        .then(|| control::into_branch_tails(expr, &return_tail))
+                        .flatten()
+                    {
+                        Some(rewritten) => self.effect(&rewritten, &mut stmts)?,
+                        None => self.lower_return(Some(expr), expr.span(), &mut stmts)?,
+                    }
                 }
                 syn::Stmt::Expr(expr, None) if last => {
                     result = self.value_of(expr, &mut stmts)?;
@@ -609,6 +640,9 @@ impl Lowering {
             }
             let var = self.new_var(&binding.ident);
             self.vars[var.0 as usize].ty = ty;
+            if init.is_none() {
+                self.declared_without_value.insert(var);
+            }
             stmts.push(Stmt::DeclareVar { var, init });
             self.bind(&binding.ident, Root::Var(var));
             if let Some(type_path) = built.clone() {
@@ -834,6 +868,20 @@ impl Lowering {
             return not_yet(expr, "attributes on expressions");
         }
         match expr {
+            // `s = { if i == 3 { break; } s * x };`: the value is assigned where it is made, so
+            // the path that leaves early needs none.
+            Expr::Assign(assign)
+                if control::leaves_inside(&assign.right) && self.assigned_before(&assign.left) =>
+            {
+                let left = &assign.left;
+                let assign_tail = |value: Expr| -> syn::Stmt {
+                    syn::parse_quote_spanned!(value.span()=> #left = #value;)
+                };
+                match control::into_branch_tails(&assign.right, &assign_tail) {
+                    Some(rewritten) => self.effect(&rewritten, stmts),
+                    None => not_yet(expr, "a value after an early exit in a block"),
+                }
+            }
             Expr::Assign(assign) if matches!(&*assign.left, Expr::Tuple(_) | Expr::Array(_)) => {
                 let operand = self.operand(&assign.right, stmts)?;
                 self.assign_parts(&assign.left, operand, stmts)

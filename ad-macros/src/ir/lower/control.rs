@@ -1286,3 +1286,114 @@ fn whole_by_reference(pat: &Pat) -> Option<(&Ident, bool)> {
         _ => None,
     }
 }
+
+/// Whether `expr` may leave early from inside (`return`, `?`, a `break` or `continue` out of
+/// it) while it gives a value.
+pub(super) fn leaves_inside(expr: &Expr) -> bool {
+    matches!(
+        strip_parens(expr),
+        Expr::If(_) | Expr::Match(_) | Expr::Block(_)
+    ) && first_exit(&syn::Stmt::Expr(expr.clone(), None)).is_some()
+}
+
+fn strip_parens(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Paren(paren) => strip_parens(&paren.expr),
+        Expr::Group(group) => strip_parens(&group.expr),
+        _ => expr,
+    }
+}
+
+/// `expr` (an `if` with `else`, a `match`, a block) as a statement whose every branch ends
+/// by `consume` of its value (`return v;`, `s = v;`), so that no value is needed after a
+/// branch that left early. A branch's value that leaves itself (`return a`, `panic!(..)`)
+/// stays as it is. `None` for a labeled block or an `if` without `else`.
+pub(super) fn into_branch_tails(expr: &Expr, consume: &dyn Fn(Expr) -> syn::Stmt) -> Option<Expr> {
+    let span = expr.span();
+    let as_block = |stmts: Vec<syn::Stmt>| syn::Block {
+        brace_token: syn::token::Brace(span),
+        stmts,
+    };
+    let tail_block = |block: &syn::Block| -> Option<syn::Block> {
+        let mut stmts = block.stmts.clone();
+        match stmts.pop() {
+            Some(syn::Stmt::Expr(tail, None)) => {
+                stmts.push(branch_tail(&tail, consume)?);
+                Some(as_block(stmts))
+            }
+            // A block without a value diverges (it gives `()` otherwise, which a value of a
+            // float type is not).
+            Some(other) => {
+                stmts.push(other);
+                Some(as_block(stmts))
+            }
+            None => None,
+        }
+    };
+    match strip_parens(expr) {
+        Expr::Block(block) if block.label.is_none() => Some(Expr::Block(syn::ExprBlock {
+            block: tail_block(&block.block)?,
+            ..block.clone()
+        })),
+        Expr::If(expr_if) => {
+            let (else_token, else_branch) = expr_if.else_branch.as_ref()?;
+            let else_branch = match &**else_branch {
+                Expr::Block(block) => Expr::Block(syn::ExprBlock {
+                    block: tail_block(&block.block)?,
+                    ..block.clone()
+                }),
+                other => into_branch_tails(other, consume)?,
+            };
+            Some(Expr::If(syn::ExprIf {
+                then_branch: tail_block(&expr_if.then_branch)?,
+                else_branch: Some((*else_token, Box::new(else_branch))),
+                ..expr_if.clone()
+            }))
+        }
+        Expr::Match(expr_match) => {
+            let arms = expr_match
+                .arms
+                .iter()
+                .map(|arm| {
+                    let body = Expr::Block(syn::ExprBlock {
+                        attrs: Vec::new(),
+                        label: None,
+                        block: as_block(vec![branch_tail(&arm.body, consume)?]),
+                    });
+                    Some(syn::Arm {
+                        body: Box::new(body),
+                        comma: Some(syn::Token![,](span)),
+                        ..arm.clone()
+                    })
+                })
+                .collect::<Option<Vec<_>>>()?;
+            Some(Expr::Match(syn::ExprMatch {
+                arms,
+                ..expr_match.clone()
+            }))
+        }
+        _ => None,
+    }
+}
+
+/// The statement ending a branch whose value is `tail`.
+fn branch_tail(tail: &Expr, consume: &dyn Fn(Expr) -> syn::Stmt) -> Option<syn::Stmt> {
+    let diverges = matches!(
+        strip_parens(tail),
+        Expr::Return(_) | Expr::Break(_) | Expr::Continue(_)
+    ) || matches!(strip_parens(tail), Expr::Macro(mac)
+        if mac.mac.path.is_ident("panic") || mac.mac.path.is_ident("unreachable"));
+    if diverges {
+        return Some(syn::Stmt::Expr(
+            tail.clone(),
+            Some(syn::Token![;](tail.span())),
+        ));
+    }
+    match strip_parens(tail) {
+        Expr::If(_) | Expr::Match(_) | Expr::Block(_) if leaves_inside(tail) => {
+            let inner = into_branch_tails(tail, consume)?;
+            Some(syn::Stmt::Expr(inner, None))
+        }
+        _ => Some(consume(tail.clone())),
+    }
+}
