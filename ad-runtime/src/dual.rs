@@ -7,6 +7,8 @@ use core::ops::{
     Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Rem, RemAssign, Sub, SubAssign,
 };
 
+mod float;
+
 use crate::linear::LinearMap;
 use crate::rules;
 use crate::Scalar;

@@ -15,6 +15,8 @@
 //! | `clamp` | `x = min` or `x = max` | `1` to `x` | the bounds get derivative only when strictly active |
 //! | `hypot` | `(0, 0)` | `(0, 0)` | as `abs`, of which it is the 2-d case |
 //! | `signum`, `floor`, `ceil`, `round`, `trunc` | jumps | `0` | piecewise constant |
+//! | `abs_sub` | `x = y` | `(0, 0)` | the value is `0` there, as on the whole side `x < y` |
+//! | `copysign` | any point | `0` in `sign` | only the sign of `sign` is read |
 //! | `powi(x, 0)` | any `x` | `0` | `x^0 = 1` is constant (no `0 * inf` at `x = 0`) |
 //! | `powf(x, y)` | `x = 0`, `y > 0` | `d/dy = 0` | the limit of `x^y ln x` |
 //! | `sqrt`, `cbrt` | `x = 0` | `+inf` | the one-sided limit |
@@ -370,6 +372,28 @@ pub fn abs<S: Scalar>(x: S) -> (S, Scale<S>) {
 #[inline(always)]
 pub fn signum<S: Scalar>(x: S) -> (S, Zero<S, S>) {
     (x.signum(), zero_map())
+}
+
+/// The positive difference (`Float::abs_sub` of num-traits): `x - y` where `x > y`, else `0`
+/// with derivative `0` (also at the kink `x = y`, where the value is `0`).
+#[inline(always)]
+pub fn abs_sub<S: Scalar>(x: S, y: S) -> (S, Binary<Scale<S>, Scale<S>>) {
+    if x <= y {
+        (S::zero(), HCat(Scale(S::zero()), Scale(S::zero())))
+    } else {
+        (x - y, HCat(Scale(S::one()), Scale(-S::one())))
+    }
+}
+
+/// `x` with the sign of `sign` (`copysign`): `x` or `-x`, so the derivative is `±1` in `x`
+/// and `0` in `sign`, whose magnitude is not read.
+#[inline(always)]
+pub fn copysign<S: Scalar>(x: S, sign: S) -> (S, Binary<Scale<S>, Zero<S, S>>) {
+    if x.is_sign_negative() == sign.is_sign_negative() {
+        (x, HCat(Scale(S::one()), zero_map()))
+    } else {
+        (-x, HCat(Scale(-S::one()), zero_map()))
+    }
 }
 
 /// `1 / x`; infinite derivative at `x = 0`.

@@ -221,7 +221,10 @@ fn every_primitive_rule_is_a_linear_map() {
             powf(y, x),
             hypot(x, y),
             min(x, y),
-            max(x, y)
+            max(x, y),
+            abs_sub(y, x),
+            abs_sub(x, y),
+            copysign(x, -y)
         );
         check_laws(&rules::mul_add(x, y, t).1, (s1, (s2, t)), (t, (s1, s2)), s2);
         check_laws(&rules::clamp(y, x, 2.0).1, (s1, (s2, t)), (t, (s1, s2)), s2);
