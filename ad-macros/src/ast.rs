@@ -140,6 +140,10 @@ pub struct Function {
     pub body: syn::Block,
     pub params: Vec<Param>,
     pub float: FloatType,
+    /// For a function generic over its float type (`fn f<T: Float>(x: &[T]) -> T`, forward
+    /// mode only), that type parameter: its derivative code runs the function itself at the
+    /// dual type, and `float` means nothing.
+    pub float_param: Option<Ident>,
 }
 
 impl Function {
@@ -159,13 +163,18 @@ impl Function {
     /// names defined.
     pub fn from_item(cx: &Ctxt, mut item: ItemFn, macro_name: &str) -> Function {
         check_signature_shape(cx, &item, macro_name);
+        let float_param = crate::generics::float_parameter(cx, &item, macro_name);
         let params = item
             .sig
             .inputs
             .iter_mut()
-            .filter_map(|input| Param::from_input(cx, input))
+            .filter_map(|input| Param::from_input(cx, input, float_param.as_ref()))
             .collect::<Vec<_>>();
-        let float = float_type(cx, &item, &params);
+        // A generic function has no `f64` to find; one that is refused has its one message.
+        let float = match crate::generics::has_generics(&item) {
+            true => None,
+            false => float_type(cx, &item, &params),
+        };
         if let Some(float) = float {
             check_output(cx, &item, float);
         }
@@ -181,6 +190,7 @@ impl Function {
             body,
             params,
             float,
+            float_param,
         }
     }
 }
@@ -216,11 +226,14 @@ impl Param {
         }
     }
 
-    fn from_input(cx: &Ctxt, input: &mut FnArg) -> Option<Param> {
+    fn from_input(cx: &Ctxt, input: &mut FnArg, float_param: Option<&Ident>) -> Option<Param> {
         let typed = match input {
             FnArg::Receiver(receiver) => return Some(Param::receiver(cx, receiver)),
             FnArg::Typed(typed) => typed,
         };
+        if let Some(float_param) = float_param {
+            return Some(Param::of_generic_function(cx, typed, float_param));
+        }
         let no_grad = attr::take_no_grad(cx, &mut typed.attrs);
         let grad = attr::take_grad(cx, &mut typed.attrs);
         let (name, mutability) = match &*typed.pat {
@@ -293,6 +306,40 @@ impl Param {
     }
 }
 
+impl Param {
+    /// A parameter of a function generic over its float type `T`: `T`, or a slice, `Vec`,
+    /// array or tuple of `T`s (nested) is differentiated (a constant when `#[no_grad]`); a type
+    /// that does not name `T` is data, `f64`s included (the body converts them to `T` itself, a
+    /// conversion without a derivative).
+    fn of_generic_function(cx: &Ctxt, typed: &mut syn::PatType, float_param: &Ident) -> Param {
+        let no_grad = attr::take_no_grad(cx, &mut typed.attrs);
+        let grad = attr::take_grad(cx, &mut typed.attrs);
+        let (name, mutability) = match &*typed.pat {
+            Pat::Ident(pat) if pat.by_ref.is_none() && pat.subpat.is_none() => {
+                (pat.ident.clone(), pat.mutability)
+            }
+            other => {
+                cx.error_spanned_by(
+                    other,
+                    "patterns in parameters are not supported; use a plain name and destructure \
+                     it in the body",
+                );
+                (Ident::new("__ad_unnamed", Span::call_site()), None)
+            }
+        };
+        let ty = (*typed.ty).clone();
+        let kind = crate::generics::param_kind(cx, &ty, float_param, no_grad, grad);
+        Param {
+            name,
+            mutability,
+            ty,
+            kind,
+            user_type: None,
+            receiver: false,
+        }
+    }
+}
+
 /// `Point`, `&Point`, `geom::Point`: the path of a user type, as `#[grad]` takes it.
 fn user_type_path(ty: &Type) -> Option<syn::Path> {
     match ty {
@@ -317,15 +364,6 @@ fn user_type_path(ty: &Type) -> Option<syn::Path> {
 
 fn check_signature_shape(cx: &Ctxt, item: &ItemFn, macro_name: &str) {
     let sig = &item.sig;
-    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
-        cx.error_spanned_by(
-            &sig.generics,
-            format!(
-                "#[{macro_name}] functions cannot have generic parameters yet; the generated \
-                 functions are already generic over the scalar type"
-            ),
-        );
-    }
     if let Some(token) = &sig.asyncness {
         cx.error_spanned_by(token, "async functions cannot be differentiated");
     }

@@ -7,9 +7,16 @@ use quote::quote;
 use crate::ast::Function;
 use crate::ctxt::Ctxt;
 use crate::expand::forward::{self, Bodies};
+use crate::expand::reverse::Calls;
+use crate::generics;
 
 pub fn forward(function: &Function, cx: Ctxt) -> TokenStream {
     let errors = cx.into_compile_errors();
+    // A generic function refused as a whole: stubs would name its undeclared parameters.
+    if generics::has_generics(&function.item) && function.float_param.is_none() {
+        let original = &function.item;
+        return quote!(#errors #original);
+    }
     let stubs = forward::expand(function, Bodies::Stub);
     quote! {
         #errors
@@ -28,5 +35,50 @@ pub fn reverse(function: &Function, cx: Ctxt) -> TokenStream {
     quote! {
         #errors
         #stubs
+    }
+}
+
+/// A generic function under `#[reverse]` or `#[checkpoint]`, which reverse mode does not take
+/// yet: the function as written, the errors, and stubs of `_vjp` and `_grad` over `f64`. Unless
+/// a `#[forward]` below emits them, also the hidden struct and a stub of its forward companion,
+/// for the `#[forward]` functions that call it.
+pub fn reverse_generic(
+    function: &Function,
+    cx: Ctxt,
+    calls: Calls,
+    forward_inside: bool,
+) -> TokenStream {
+    let errors = cx.into_compile_errors();
+    let original = &function.item;
+    let forward_companion = match forward_inside {
+        true => None,
+        false => {
+            let as_forward = Function::from_item(&Ctxt::new(), function.item.clone(), "forward");
+            as_forward
+                .float_param
+                .is_some()
+                .then(|| forward::companion(&as_forward, Bodies::Stub))
+        }
+    };
+    let public_stubs = generics::result_parameter(&function.item)
+        .and_then(|float| generics::over_f64(&function.item, float))
+        .map(|item| {
+            let over_f64 = Function::from_item(&Ctxt::new(), item, "reverse");
+            let expanded =
+                crate::expand::reverse::expand(&Ctxt::new(), &over_f64, Bodies::Stub, calls);
+            let public = [crate::names::vjp(&over_f64), crate::names::grad(&over_f64)];
+            let items = syn::parse2::<syn::File>(expanded)
+                .map(|file| file.items)
+                .unwrap_or_default();
+            let kept = items.into_iter().filter(
+                |item| matches!(item, syn::Item::Fn(stub) if public.contains(&stub.sig.ident)),
+            );
+            quote!(#(#kept)*)
+        });
+    quote! {
+        #errors
+        #original
+        #forward_companion
+        #public_stubs
     }
 }

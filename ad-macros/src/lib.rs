@@ -4,13 +4,15 @@
 //! The pipeline, one module per stage:
 //!
 //! * `ast`: the function model (parameters classified, float type), from syn;
+//! * `generics`: functions generic over their float type (forward mode runs them as written at
+//!   the dual type): the type parameter, the parameters sorted by it, what is refused;
 //! * `valid`: every unsupported construct in the body, as spanned errors;
 //! * `activity`: which locals may hold floats (decides how calls are made);
 //! * `retype`: the body rewritten over a generic scalar type;
 //! * `user_types`: `#[grad]` parameters' types, held as their twins in derivative code
 //!   (`derive` generates the twins);
-//! * `expand`: the generated functions, one module per mode (`forward`, `reverse`, which
-//!   also does `#[checkpoint]`);
+//! * `expand`: the generated functions, one module per mode (`forward`, with `generic` for
+//!   generic functions; `reverse`, which also does `#[checkpoint]`);
 //! * `fallback`: on error, the function as written plus stubs of the generated names.
 
 mod activity;
@@ -20,6 +22,7 @@ mod ctxt;
 mod derive;
 mod expand;
 mod fallback;
+mod generics;
 mod ir;
 mod macros;
 mod names;
@@ -36,6 +39,10 @@ use proc_macro::TokenStream;
 /// `f_jvp(a, n, b, da, db) -> (R, dR)`: the primal arguments, then one tangent per float
 /// parameter; it returns the value and its tangent. The generated function is generic over the
 /// scalar type, so it can be called with `f64`s or with dual numbers (nested derivatives).
+///
+/// A function generic over its float type (`fn f<T: Float>(x: &[T]) -> T`, with
+/// `num_traits::Float`) is taken as written: `f_jvp` runs `f::<Dual<T>>`, with the function's
+/// bounds required of `Dual<T>`.
 ///
 /// See the `ad-runtime` crate for examples.
 #[proc_macro_attribute]
@@ -120,7 +127,7 @@ mod driver {
     use crate::ctxt::Ctxt;
     use crate::expand::forward::{self, Bodies};
     use crate::expand::reverse::{self, Calls};
-    use crate::{attr, fallback, valid};
+    use crate::{attr, fallback, generics, valid};
 
     fn parse(
         cx: &Ctxt,
@@ -132,7 +139,10 @@ mod driver {
         match syn::parse2::<syn::ItemFn>(item.clone()) {
             Ok(item_fn) => {
                 let function = Function::from_item(cx, item_fn, macro_name);
-                valid::check_body(cx, &function);
+                // A generic function's body is not rewritten: rustc checks it as written.
+                if !generics::has_generics(&function.item) {
+                    valid::check_body(cx, &function);
+                }
                 Ok(function)
             }
             Err(_)
@@ -252,6 +262,11 @@ mod driver {
                 return quote!(#errors #item);
             }
         };
+        if generics::has_generics(&function.item) {
+            // Refused in `Function::from_item`, with one message whatever else is stacked.
+            let forward_inside = inner.as_deref() == Some("forward");
+            return fallback::reverse_generic(&function, cx, calls, forward_inside);
+        }
         valid::check_reverse_signature(&cx, &function);
         if calls == Calls::Checkpointed {
             for param in &function.params {

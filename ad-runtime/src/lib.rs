@@ -27,7 +27,8 @@
 //! * [`Scalar`]: the trait generated code is generic over (`f64`, `f32`, [`Dual`]s of them);
 //! * [`rules`]: every primitive's value and derivative, written once as a linear map;
 //! * [`linear`]: linear maps and their combinators;
-//! * [`Dual`]: the dual numbers of forward mode.
+//! * [`Dual`]: the dual numbers of forward mode, which implement [`num_traits::Float`] so
+//!   that `#[forward]` takes functions generic over their float type.
 //!
 //! See the README for the full tour, what is supported, and the benchmarks.
 
@@ -50,3 +51,29 @@ pub use ad_macros::{checkpoint, forward, reverse, Differentiable};
 pub use differentiable::Differentiable;
 pub use dual::Dual;
 pub use scalar::{Scalar, ScalarRef};
+
+/// The `num-traits` crate, whose traits [`Dual`] implements (`Float`, `FloatConst`,
+/// `FromPrimitive`, `ToPrimitive`, `NumCast`, `Num`, `Zero`, `One`, `Signed`, `Bounded`), so
+/// that numerical code generic over `num_traits::Float` runs on dual numbers as written. That
+/// is how `#[forward]` differentiates a generic function: `f_jvp` runs `f::<Dual<T>>`.
+///
+/// ```
+/// use ad_runtime::forward;
+/// use ad_runtime::num_traits::{Float, FromPrimitive};
+///
+/// #[forward]
+/// fn rosenbrock<T: Float + FromPrimitive>(x: &[T]) -> T {
+///     let b = T::from_f64(100.0).unwrap();
+///     x.windows(2)
+///         .map(|w| (T::one() - w[0]).powi(2) + b * (w[1] - w[0].powi(2)).powi(2))
+///         .fold(T::zero(), |total, term| total + term)
+/// }
+///
+/// // Along x0: -2 (1 - x0) - 400 x0 (x1 - x0^2) = 151 at (1.5, 2).
+/// let (value, derivative) = rosenbrock_jvp(&[1.5, 2.0], &[1.0, 0.0]);
+/// assert_eq!((value, derivative), (6.5, 151.0));
+/// // The same function over f32.
+/// let (_, derivative) = rosenbrock_jvp(&[1.5_f32, 2.0], &[1.0, 0.0]);
+/// assert_eq!(derivative, 151.0);
+/// ```
+pub use num_traits;

@@ -8,12 +8,16 @@
 //!     split(f::__ad_forward::<Dual<__S>>(seed(x, dx), n))
 //! }
 //! ```
+//!
+//! A function generic over its float type is not rewritten: see `forward/generic.rs`.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{Ident, Type};
+
+mod generic;
 
 use crate::activity::Locals;
 use crate::ast::{Function, Param, ParamKind};
@@ -30,6 +34,9 @@ pub enum Bodies {
 }
 
 pub fn expand(function: &Function, bodies: Bodies) -> TokenStream {
+    if let Some(float) = &function.float_param {
+        return generic::expand(function, float, bodies);
+    }
     let original = &function.item;
     let companion = companion(function, bodies);
     let jvp = jvp(function, bodies);
@@ -243,6 +250,9 @@ pub fn stub_body() -> TokenStream {
 }
 
 pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
+    if let Some(float) = &function.float_param {
+        return generic::companion(function, float, bodies);
+    }
     let vis = &function.item.vis;
     let name = function.name();
     let span = name.span();
@@ -296,6 +306,9 @@ pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
 }
 
 pub fn jvp(function: &Function, bodies: Bodies) -> TokenStream {
+    if let Some(float) = &function.float_param {
+        return generic::jvp(function, float, bodies);
+    }
     let vis = &function.item.vis;
     let name = function.name();
     let span = name.span();

@@ -1,0 +1,507 @@
+//! Functions generic over their float type, written the way numerical crates write them:
+//! `fn rosenbrock<T: Float + FromPrimitive>(x: &[T]) -> T`. Forward mode takes them as they are:
+//! `f_jvp` runs `f::<Dual<T>>` itself, so rustc's types decide everything and the body is not
+//! rewritten (`expand/forward/generic.rs`). This module finds the float type parameter, sorts
+//! the parameters by it, refuses what is not supported yet with what to do, and substitutes the
+//! type parameter in types and bounds.
+
+use proc_macro2::TokenStream;
+use quote::{quote, ToTokens};
+use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
+use syn::{GenericParam, Ident, ItemFn, ReturnType, Type};
+
+use crate::ast::{type_to_string, ParamKind};
+use crate::ctxt::Ctxt;
+
+/// Whether the function as written has generic parameters or a `where` clause.
+pub fn has_generics(item: &ItemFn) -> bool {
+    !item.sig.generics.params.is_empty() || item.sig.generics.where_clause.is_some()
+}
+
+/// The generic parameters and the `where` clause, where an error about them points.
+fn generics_tokens(item: &ItemFn) -> TokenStream {
+    let generics = &item.sig.generics;
+    let where_clause = &generics.where_clause;
+    if generics.params.is_empty() {
+        quote!(#where_clause)
+    } else {
+        quote!(#generics #where_clause)
+    }
+}
+
+/// The float type parameter of a generic function (`T` in `fn f<T: Float>(x: &[T]) -> T`):
+/// the type parameter its result is made of. `None` for a function without generics, and for
+/// one that is refused (each reason reported to `cx` once).
+pub fn float_parameter(cx: &Ctxt, item: &ItemFn, macro_name: &str) -> Option<Ident> {
+    if !has_generics(item) {
+        return None;
+    }
+    let name = &item.sig.ident;
+    if macro_name != "forward" {
+        cx.error_spanned_by(
+            generics_tokens(item),
+            format!(
+                "#[{macro_name}] does not take generic functions yet; differentiate this one with \
+                 #[forward] (`{name}_jvp` runs it at the dual number type), or write a copy over \
+                 `f64` for reverse mode"
+            ),
+        );
+        return None;
+    }
+    if let Some(syn::FnArg::Receiver(_)) = item.sig.inputs.first() {
+        cx.error_spanned_by(
+            generics_tokens(item),
+            "#[forward] does not take generic methods yet; write a generic free function that \
+             takes the value as a parameter",
+        );
+        return None;
+    }
+    let type_params = item.sig.generics.type_params().count();
+    let output = match &item.sig.output {
+        ReturnType::Type(_, ty) => Some(&**ty),
+        ReturnType::Default => None,
+    };
+    let Some(float) = result_parameter(item) else {
+        let reason = match output {
+            Some(ty) if crate::ast::first_float_in(ty).is_some() => format!(
+                "this function returns `{}`, so its generic parameters are not its float type",
+                type_to_string(ty)
+            ),
+            _ if type_params == 0 => "it has no type parameter for its float type".to_string(),
+            Some(ty) => format!(
+                "its result `{}` is not made of a type parameter",
+                type_to_string(ty)
+            ),
+            None => "it returns nothing".to_string(),
+        };
+        cx.error_spanned_by(
+            generics_tokens(item),
+            format!(
+                "#[forward] takes functions generic over their float type (`fn {name}<T: \
+                 Float>(x: &[T]) -> T`), returning `T` or a tuple, array or `Vec` of `T`s; \
+                 {reason}: other generic functions are not supported yet"
+            ),
+        );
+        return None;
+    };
+    let mut refused = false;
+    for param in item.sig.generics.type_params() {
+        if param.ident != *float {
+            cx.error_spanned_by(
+                param,
+                format!(
+                    "#[forward] takes functions generic over one type, their float type \
+                     `{float}`; the type parameter `{}` is not supported yet (write the \
+                     concrete type)",
+                    param.ident
+                ),
+            );
+            refused = true;
+        }
+    }
+    (!refused).then(|| float.clone())
+}
+
+/// The type parameter the function's result is made of (`T` for `-> T`, `-> Vec<T>`,
+/// `-> (T, T)`): its float type, if it is generic over one.
+pub fn result_parameter(item: &ItemFn) -> Option<&Ident> {
+    let ReturnType::Type(_, output) = &item.sig.output else {
+        return None;
+    };
+    item.sig
+        .generics
+        .type_params()
+        .map(|param| &param.ident)
+        .find(|param| is_result_over(output, param))
+}
+
+/// How a parameter of a function generic over `float` is differentiated.
+pub fn param_kind(cx: &Ctxt, ty: &Type, float: &Ident, no_grad: bool, grad: bool) -> ParamKind {
+    if grad {
+        cx.error_spanned_by(
+            ty,
+            "#[grad] parameters (of types that derive `Differentiable`) are not supported in \
+             generic functions yet; pass the floats as `T`s, or write the function over `f64`",
+        );
+        return ParamKind::Data;
+    }
+    if !mentions(ty, float) {
+        return ParamKind::Data;
+    }
+    if !is_argument_over(ty, float) {
+        cx.error_spanned_by(
+            ty,
+            format!(
+                "a parameter that names `{float}` is differentiated, and must be `{float}`, a \
+                 pair or triple of them, or a slice, `Vec` or array of those (nested); `{}` is \
+                 not supported yet (pass its `{float}`s in one of those)",
+                type_to_string(ty)
+            ),
+        );
+        return ParamKind::Data;
+    }
+    if let Type::Reference(reference) = ty {
+        if let Some(mutability) = &reference.mutability {
+            cx.error_spanned_by(
+                mutability,
+                format!(
+                    "a differentiated parameter is read, not written: take `&[{float}]` (or \
+                     return the new values) instead of `&mut`"
+                ),
+            );
+        }
+    }
+    if no_grad {
+        ParamKind::Constant
+    } else {
+        ParamKind::Differentiated
+    }
+}
+
+fn is_param(ty: &Type, float: &Ident) -> bool {
+    match ty {
+        Type::Path(path) => path.qself.is_none() && path.path.is_ident(float),
+        Type::Paren(paren) => is_param(&paren.elem, float),
+        Type::Group(group) => is_param(&group.elem, float),
+        _ => false,
+    }
+}
+
+/// What `f_jvp` can pair with a tangent (`Seed` in the runtime): an element, or a slice, `Vec`
+/// or array of elements behind a reference.
+fn is_argument_over(ty: &Type, float: &Ident) -> bool {
+    match ty {
+        Type::Paren(paren) => is_argument_over(&paren.elem, float),
+        Type::Group(group) => is_argument_over(&group.elem, float),
+        Type::Reference(reference) => match &*reference.elem {
+            Type::Slice(slice) => is_element_over(&slice.elem, float),
+            Type::Array(_) => is_element_over(&reference.elem, float),
+            Type::Path(_) if vec_element(&reference.elem).is_some() => {
+                is_element_over(&reference.elem, float)
+            }
+            _ => false,
+        },
+        _ => is_element_over(ty, float),
+    }
+}
+
+/// `T`, or a `Vec`, array, pair or triple of such types.
+fn is_element_over(ty: &Type, float: &Ident) -> bool {
+    match ty {
+        Type::Tuple(tuple) if !(2..=3).contains(&tuple.elems.len()) => false,
+        _ => is_shaped_over(ty, float, is_element_over),
+    }
+}
+
+/// `T`, or a tuple (of up to six), array or `Vec` of such types: what a generic function may
+/// return (what `DualParts` splits into values and tangents).
+fn is_result_over(ty: &Type, float: &Ident) -> bool {
+    match ty {
+        Type::Tuple(tuple) if tuple.elems.len() > 6 => false,
+        _ => is_shaped_over(ty, float, is_result_over),
+    }
+}
+
+fn vec_element(ty: &Type) -> Option<&Type> {
+    let Type::Path(path) = ty else {
+        return None;
+    };
+    let segment = path.path.segments.last()?;
+    if path.qself.is_some() || segment.ident != "Vec" {
+        return None;
+    }
+    match &segment.arguments {
+        syn::PathArguments::AngleBracketed(args) if args.args.len() == 1 => match &args.args[0] {
+            syn::GenericArgument::Type(elem) => Some(elem),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn is_shaped_over(ty: &Type, float: &Ident, inner: fn(&Type, &Ident) -> bool) -> bool {
+    match ty {
+        Type::Paren(paren) => inner(&paren.elem, float),
+        Type::Group(group) => inner(&group.elem, float),
+        Type::Tuple(tuple) => {
+            !tuple.elems.is_empty() && tuple.elems.iter().all(|elem| inner(elem, float))
+        }
+        Type::Array(array) => inner(&array.elem, float),
+        _ => match vec_element(ty) {
+            Some(elem) => inner(elem, float),
+            None => is_param(ty, float),
+        },
+    }
+}
+
+/// Whether `ty` names the type parameter `float` anywhere.
+pub fn mentions(ty: &Type, float: &Ident) -> bool {
+    struct Finder<'a>(&'a Ident, bool);
+    impl<'ast> Visit<'ast> for Finder<'_> {
+        fn visit_type_path(&mut self, path: &'ast syn::TypePath) {
+            if path.qself.is_none()
+                && path
+                    .path
+                    .segments
+                    .first()
+                    .is_some_and(|segment| segment.ident == *self.0)
+            {
+                self.1 = true;
+            }
+            syn::visit::visit_type_path(self, path);
+        }
+    }
+    let mut finder = Finder(float, false);
+    finder.visit_type(ty);
+    finder.1
+}
+
+/// Replaces the type parameter `float` by `with` in types, bounds and predicates: `T` becomes
+/// `with`, `T::Assoc` becomes `<with>::Assoc`.
+pub struct Substitute<'a> {
+    pub float: &'a Ident,
+    pub with: Type,
+}
+
+impl VisitMut for Substitute<'_> {
+    fn visit_type_mut(&mut self, ty: &mut Type) {
+        if let Type::Path(path) = ty {
+            let names_float = path.qself.is_none()
+                && path.path.leading_colon.is_none()
+                && path
+                    .path
+                    .segments
+                    .first()
+                    .is_some_and(|segment| segment.ident == *self.float);
+            if names_float && path.path.segments.len() == 1 {
+                *ty = self.with.clone();
+                return;
+            }
+            if names_float {
+                let rest: syn::punctuated::Punctuated<syn::PathSegment, syn::Token![::]> =
+                    path.path.segments.iter().skip(1).cloned().collect();
+                let with = &self.with;
+                *ty = syn::parse_quote!(<#with>::#rest);
+                return;
+            }
+        }
+        syn::visit_mut::visit_type_mut(self, ty);
+    }
+}
+
+/// The `where` clause of a generated function: every bound the function declares on its float
+/// type, declared instead on `with` (the dual type the function is run at), and its other
+/// predicates with the float type replaced. `?Sized` relaxations are dropped: they may only
+/// sit where a type parameter is declared.
+pub fn where_predicates(item: &ItemFn, float: &Ident, with: &Type) -> Vec<TokenStream> {
+    let mut predicates = Vec::new();
+    let mut substitute = Substitute {
+        float,
+        with: with.clone(),
+    };
+    for param in item.sig.generics.type_params() {
+        if param.ident != *float {
+            continue;
+        }
+        let bounds = kept_bounds(&param.bounds, &mut substitute);
+        if !bounds.is_empty() {
+            predicates.push(quote!(#with: #(#bounds)+*));
+        }
+    }
+    if let Some(where_clause) = &item.sig.generics.where_clause {
+        for predicate in &where_clause.predicates {
+            match predicate {
+                syn::WherePredicate::Type(typed) => {
+                    let mut bounded = typed.bounded_ty.clone();
+                    substitute.visit_type_mut(&mut bounded);
+                    let bounds = kept_bounds(&typed.bounds, &mut substitute);
+                    if bounds.is_empty() {
+                        continue;
+                    }
+                    let lifetimes = &typed.lifetimes;
+                    predicates.push(quote!(#lifetimes #bounded: #(#bounds)+*));
+                }
+                other => predicates.push(other.to_token_stream()),
+            }
+        }
+    }
+    predicates
+}
+
+fn kept_bounds(
+    bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>,
+    substitute: &mut Substitute,
+) -> Vec<syn::TypeParamBound> {
+    bounds
+        .iter()
+        .filter(|bound| {
+            !matches!(bound, syn::TypeParamBound::Trait(trait_bound)
+                if matches!(trait_bound.modifier, syn::TraitBoundModifier::Maybe(_)))
+        })
+        .map(|bound| {
+            let mut bound = bound.clone();
+            substitute.visit_type_param_bound_mut(&mut bound);
+            bound
+        })
+        .collect()
+}
+
+/// The generic parameters of a generated function: the function's own, in order, with the
+/// float type parameter bounded by `Scalar` alone (its bounds move to the `where` clause, on
+/// the dual type).
+pub fn generic_params(item: &ItemFn, float: &Ident, scalar_bound: TokenStream) -> TokenStream {
+    let params = item.sig.generics.params.iter().map(|param| match param {
+        GenericParam::Type(ty) if ty.ident == *float => {
+            let ident = &ty.ident;
+            quote!(#ident: #scalar_bound)
+        }
+        other => other.to_token_stream(),
+    });
+    quote!(#(#params),*)
+}
+
+/// The generic arguments of a call to the function at `with`: lifetimes left to inference,
+/// constants passed on.
+pub fn call_arguments(item: &ItemFn, float: &Ident, with: &Type) -> TokenStream {
+    let arguments = item
+        .sig
+        .generics
+        .params
+        .iter()
+        .filter_map(|param| match param {
+            GenericParam::Type(ty) if ty.ident == *float => Some(with.to_token_stream()),
+            GenericParam::Type(ty) => Some(ty.ident.to_token_stream()),
+            GenericParam::Const(constant) => Some(constant.ident.to_token_stream()),
+            GenericParam::Lifetime(_) => None,
+        });
+    quote!(#(#arguments),*)
+}
+
+/// The function with its float type parameter made `f64` and its generics removed: reverse
+/// mode's stubs are made from it, so that calls to them over `f64` still type-check while the
+/// function is refused. `None` when other generic parameters would be left undeclared.
+pub fn over_f64(item: &ItemFn, float: &Ident) -> Option<ItemFn> {
+    let generics = &item.sig.generics;
+    if generics.params.len() != 1 {
+        return None;
+    }
+    let mut item = item.clone();
+    item.sig.generics = syn::Generics::default();
+    let mut substitute = Substitute {
+        float,
+        with: syn::parse_quote!(f64),
+    };
+    for input in item.sig.inputs.iter_mut() {
+        if let syn::FnArg::Typed(typed) = input {
+            substitute.visit_type_mut(&mut typed.ty);
+        }
+    }
+    if let ReturnType::Type(_, ty) = &mut item.sig.output {
+        substitute.visit_type_mut(ty);
+    }
+    Some(item)
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    fn item(tokens: proc_macro2::TokenStream) -> syn::ItemFn {
+        syn::parse2(tokens).expect("a function")
+    }
+
+    #[test]
+    fn the_float_parameter_is_the_one_the_result_is_made_of() {
+        let cases = [
+            (
+                quote!(
+                    fn f<T: Float>(x: &[T]) -> T {
+                        x[0]
+                    }
+                ),
+                Some("T"),
+            ),
+            (
+                quote!(
+                    fn f<'a, F: Float, const N: usize>(x: [F; N]) -> Vec<(F, F)> {
+                        todo
+                    }
+                ),
+                Some("F"),
+            ),
+            (
+                quote!(
+                    fn f<T: Copy>(x: f64, tag: T) -> f64 {
+                        x
+                    }
+                ),
+                None,
+            ),
+            (
+                quote!(
+                    fn f<T: Float>(x: T) -> bool {
+                        true
+                    }
+                ),
+                None,
+            ),
+        ];
+        for (tokens, expected) in cases {
+            let item = item(tokens);
+            let found = super::result_parameter(&item).map(|ident| ident.to_string());
+            assert_eq!(found.as_deref(), expected, "{}", quote!(#item));
+        }
+    }
+
+    #[test]
+    fn bounds_move_to_the_dual_type() {
+        let item = item(quote! {
+            fn f<T: Float + ?Sized + FromPrimitive>(x: &[T]) -> T
+            where
+                T: Sum<T>,
+                for<'a> &'a T: Mul<&'a T, Output = T>,
+                T::Err: Debug,
+            { x[0] }
+        });
+        let float = syn::Ident::new("T", proc_macro2::Span::call_site());
+        let with: syn::Type = syn::parse_quote!(Dual<T>);
+        let predicates = super::where_predicates(&item, &float, &with);
+        let text: Vec<String> = predicates.iter().map(|p| p.to_string()).collect();
+        assert_eq!(
+            text,
+            [
+                "Dual < T > : Float + FromPrimitive",
+                "Dual < T > : Sum < Dual < T > >",
+                "for < 'a > & 'a Dual < T > : Mul < & 'a Dual < T > , Output = Dual < T > >",
+                "< Dual < T > > :: Err : Debug",
+            ]
+        );
+    }
+
+    #[test]
+    fn forward_runs_the_function_itself_at_the_dual_type() {
+        let expanded = crate::driver::forward(
+            quote!(),
+            quote! {
+                fn norm<'a, T: Float, const N: usize>(x: &'a [T; N], #[no_grad] w: T, n: usize) -> T {
+                    x.iter().fold(T::zero(), |s, &v| s + w * v * v).sqrt()
+                }
+            },
+        );
+        let file: syn::File = syn::parse2(expanded).expect("the expansion parses");
+        let text = prettyplease::unparse(&file);
+        for expected in [
+            "fn norm_jvp<'a, T: ::ad_runtime::Scalar, const N: usize>(\n    x: &'a [T; N],\n    \
+             w: T,\n    n: usize,\n    dx: &'a [T; N],\n) -> (T, T)\nwhere\n    \
+             ::ad_runtime::Dual<T>: Float,",
+            "let __ad_dual_x = ::ad_runtime::__private::Seed::seed(x, dx);",
+            "let __ad_dual_w = ::ad_runtime::__private::Seed::constant(w);",
+            "::ad_runtime::__private::DualParts::split(\n        \
+             norm::<::ad_runtime::Dual<T>, N>(&__ad_dual_x, __ad_dual_w, n),\n    )",
+            "let __ad_dual_x = ::ad_runtime::__private::Seed::constant(x);",
+        ] {
+            assert!(text.contains(expected), "{expected}\nnot in\n{text}");
+        }
+    }
+}
