@@ -14,7 +14,9 @@
     clippy::unnecessary_literal_unwrap,
     clippy::clone_on_copy,
     clippy::vec_init_then_push,
-    clippy::needless_late_init
+    clippy::needless_late_init,
+    clippy::toplevel_ref_arg,
+    clippy::match_single_binding
 )]
 
 mod common;
