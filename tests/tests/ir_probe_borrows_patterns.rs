@@ -912,11 +912,9 @@ fn b_closure_reads_borrow(x: &[f64]) -> f64 {
 
 /// A `move` closure taking a borrow.
 // FINDING (borrows; the previous engine fails the same way): a `move` closure capturing a
-// borrow copies the borrowed *root* (`acc`, a `Vec`) instead of the element, and `*r` then
-// dereferences the copy: E0277 the size for values of type `[__S]` cannot be known at
-// compilation time, E0599 `__ad_lift` on `LiftProbe<[__S]>` (with `let r = &mut total` of a
-// float: E0614 type `__S` cannot be dereferenced). Disabled.
-#[cfg(any())]
+// borrow copied the borrowed *root* (`acc`, a `Vec`) instead of the element, and `*r` then
+// dereferenced the copy: E0277 the size for values of type `[__S]` cannot be known at
+// compilation time. Fixed: a borrow moved in still borrows its place.
 #[forward]
 #[reverse]
 fn b_move_closure(x: &[f64]) -> f64 {
@@ -1397,9 +1395,9 @@ pub mod globbed {
 /// A float method called on a borrow of a field of a struct built in the body.
 // FINDING (borrows; the previous engine fails the same way): a float method called on a borrow
 // of a field of a derived value (`let r = &mut q.x; r.sin()`, also `let ref s = p.x; s.sin()`
-// of a `#[grad]` value) is taken for a method of the derived type: E0599 no associated item
-// named `__ad_reverse_sin` found for struct `P2`. Disabled.
-#[cfg(any())]
+// of a `#[grad]` value) was taken for a method of the derived type: E0599 no associated item
+// named `__ad_reverse_sin` found for struct `P2`. Fixed: a method on a borrow is called on the
+// place it borrows.
 #[forward]
 #[reverse]
 fn b_method_on_borrowed_field(a: f64, b: f64) -> f64 {
@@ -1416,7 +1414,6 @@ fn b_method_on_borrowed_field(a: f64, b: f64) -> f64 {
 /// A float method called on a borrow of an element.
 // Refused, spanned (not a finding): a float method on a borrow of an element (`r.sin()`; IR:
 // "`&mut` references to values carrying derivatives", the previous engine refuses). Disabled.
-#[cfg(any())]
 #[forward]
 #[reverse]
 fn b_method_on_borrowed_element(x: &[f64]) -> f64 {
@@ -1569,9 +1566,8 @@ impl Shape {
     /// `match self` binding nothing: the variants only tested.
     // FINDING (patterns; before this change too, reverse mode only): `match self` whose arms only
     // test variants (`Shape::Rect { .. }`, `Shape::Tube(..)`), binding nothing, learns no type,
-    // and the tested patterns stay the user's type against the twin: E0308 expected
-    // `__AdOver_Shape<__S>`, found `Shape`. Disabled.
-    #[cfg(any())]
+    // and the tested patterns stayed the user's type against the twin: E0308 expected
+    // `__AdOver_Shape<__S>`, found `Shape`. Fixed: tested patterns teach types too.
     #[forward]
     #[reverse]
     pub fn tested_only(&self, x: f64) -> f64 {
@@ -1607,8 +1603,7 @@ impl Shape {
 
 /// A field's variants only tested, nothing bound.
 // FINDING (patterns; before this change too, reverse mode only): as `Shape::tested_only`, on a
-// field of a `#[grad]` value (`match &o.mid.shape { Shape::Rect { .. } => .. }`). Disabled.
-#[cfg(any())]
+// field of a `#[grad]` value (`match &o.mid.shape { Shape::Rect { .. } => .. }`). Fixed.
 #[forward]
 #[reverse]
 fn field_tested_only(#[grad] o: &Outer, x: f64) -> f64 {
@@ -1695,8 +1690,8 @@ impl Curve {
 /// `..` over a private field of a struct from another module, in a `match` in a loop.
 // FINDING (`..`; the previous engine fails the same way): `..` leaving out a private field of
 // a struct from another module, in a `match` (the `let` form above compiles): the adjoint is
-// built by a struct update, E0451 field `b` of struct `__AdAdjoint_Frame` is private. Disabled.
-#[cfg(any())]
+// built by a struct update, E0451 field `b` of struct `__AdAdjoint_Frame` is private. Fixed:
+// the struct's zero gets the bound fields in place.
 #[forward]
 #[reverse]
 fn private_rest_match(#[grad] f: &geo::Frame, x: f64) -> f64 {
@@ -3940,5 +3935,67 @@ fn batch_eleven() {
         b_swap_then_write_vjp,
         5,
         152,
+    );
+}
+
+/// The findings fixed after the review: a `move` closure capturing a borrow, float methods on
+/// borrows, variants only tested, `..` over a private field in a `match`.
+#[test]
+fn fixed_findings() {
+    on_ir!(
+        b_move_closure,
+        b_method_on_borrowed_field,
+        b_method_on_borrowed_element,
+        field_tested_only,
+        private_rest_match
+    );
+    check_slice(
+        b_move_closure,
+        b_move_closure_jvp,
+        b_move_closure_vjp,
+        5,
+        71,
+    );
+    check_slice(
+        b_method_on_borrowed_element,
+        b_method_on_borrowed_element_jvp,
+        b_method_on_borrowed_element_vjp,
+        4,
+        72,
+    );
+    check_two(
+        b_method_on_borrowed_field,
+        b_method_on_borrowed_field_jvp,
+        b_method_on_borrowed_field_grad,
+    );
+    let mut rng = Rng::new(73);
+    for s in shapes() {
+        check_user_type(
+            |s: &Shape, x| s.tested_only(x),
+            |s: &Shape, x, ds: &Shape, dx| Shape::tested_only_jvp(s, x, ds, dx),
+            |s: &Shape, x, ct| Shape::tested_only_vjp(s, x, ct),
+            &s,
+            0.7,
+            &mut rng,
+        );
+    }
+    for o in outers() {
+        check_user_type(
+            field_tested_only,
+            field_tested_only_jvp,
+            field_tested_only_vjp,
+            &o,
+            -0.4,
+            &mut rng,
+        );
+    }
+    let f = geo::Frame::new(0.6, -1.2);
+    check_user_type(
+        private_rest_match,
+        private_rest_match_jvp,
+        private_rest_match_vjp,
+        &f,
+        0.8,
+        &mut rng,
     );
 }

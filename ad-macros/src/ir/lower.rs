@@ -22,6 +22,7 @@ mod checkpoints;
 mod closures;
 mod control;
 mod expressions;
+mod items;
 mod iterators;
 mod macros;
 mod patterns;
@@ -46,8 +47,9 @@ fn not_yet<T>(node: &impl Spanned, what: &'static str) -> Lowered<T> {
 /// The function's body as IR. `derived_types` are types its patterns name that derive
 /// `Differentiable` beyond those the syntax shows (`validate::derived_types_to_learn`).
 pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> {
-    let mut user_types =
-        crate::user_types::UserTypes::of(function).with_built_types(&function.body);
+    let renamed = items::renamed_nested_items(&function.body);
+    let body = renamed.as_ref().unwrap_or(&function.body);
+    let mut user_types = crate::user_types::UserTypes::of(function).with_built_types(body);
     for path in derived_types {
         user_types.add(path.clone());
     }
@@ -72,7 +74,7 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
             // The parameters' names count as written outside every nested block: an item
             // declared at the top of the derivative code would be what they mean there.
             let mut counts = HashMap::new();
-            count_names(function.body.to_token_stream(), &mut counts);
+            count_names(body.to_token_stream(), &mut counts);
             for param in &function.params {
                 *counts.entry(scope_key(&param.name)).or_default() += 1;
             }
@@ -118,7 +120,7 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
     // The body's own items are visible in all of it, shadowing the parameters: their names
     // resolve to them, and the derivative code declares them where all of it sees them.
     lowering.scopes.push(HashMap::new());
-    for stmt in &function.body.stmts {
+    for stmt in &body.stmts {
         if let syn::Stmt::Item(item) = stmt {
             for name in item_names(item)? {
                 lowering
@@ -134,19 +136,19 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         }
     }
     if let (Some(syn::Stmt::Expr(tail, None)), Some(output)) =
-        (function.body.stmts.last(), function.output())
+        (body.stmts.last(), function.output())
     {
         lowering.expect(tail, output);
     }
-    let block = if returns_early(&function.body) {
-        lowering.body_with_exits(&function.body)?
+    let block = if returns_early(body) {
+        lowering.body_with_exits(body)?
     } else {
-        lowering.block(&function.body)?
+        lowering.block(body)?
     };
     // Every inner `#[checkpoint]` became a region (closures, inlined at each call, have
     // none); one the lowering did not see where it stands is not taken.
-    if lowering.regions != checkpoints::count(&function.body) {
-        if let Some(checkpoint) = crate::attr::find_checkpoint(&function.body) {
+    if lowering.regions != checkpoints::count(body) {
+        if let Some(checkpoint) = crate::attr::find_checkpoint(body) {
             return not_yet(&checkpoint, "inner `#[checkpoint]`s here");
         }
     }
@@ -1363,7 +1365,7 @@ fn names_an_option(ty: &syn::Type) -> bool {
 }
 
 /// A name, possibly in parentheses: what `*r` dereferences when `r` borrows a place.
-fn borrowing_name(expr: &Expr) -> Option<&Ident> {
+pub(super) fn borrowing_name(expr: &Expr) -> Option<&Ident> {
     match strip(expr) {
         Expr::Path(path) if path.qself.is_none() => path.path.get_ident(),
         _ => None,

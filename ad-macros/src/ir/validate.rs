@@ -162,17 +162,25 @@ fn check_mutable_references_to_data(stmt: &Stmt, activity: &Activity) -> Result<
 pub fn derived_types_to_learn(body: &Body, activity: &Activity) -> Vec<syn::Path> {
     let mut found: Vec<syn::Path> = Vec::new();
     for_each_stmt(&body.block, &mut |stmt| {
-        if let Stmt::Let(Let {
-            rvalue:
-                Rvalue::Extract {
-                    scrutinee,
-                    pattern,
-                    data_only: true,
-                    ..
-                },
-            ..
-        }) = stmt
-        {
+        // A pattern that binds names and was taken for data, or one that only tests.
+        let tested = match stmt {
+            Stmt::Let(Let {
+                rvalue:
+                    Rvalue::Extract {
+                        scrutinee,
+                        pattern,
+                        data_only: true,
+                        ..
+                    },
+                ..
+            })
+            | Stmt::Let(Let {
+                rvalue: Rvalue::Matches(scrutinee, pattern),
+                ..
+            }) => Some((scrutinee, pattern)),
+            _ => None,
+        };
+        if let Some((scrutinee, pattern)) = tested {
             if activity.is_active(scrutinee) {
                 let mut types = TypesNamed(Vec::new());
                 syn::visit::Visit::visit_pat(&mut types, pattern);
@@ -193,7 +201,13 @@ struct TypesNamed(Vec<syn::Path>);
 
 impl<'ast> syn::visit::Visit<'ast> for TypesNamed {
     fn visit_pat(&mut self, pat: &'ast syn::Pat) {
-        self.0.extend(crate::user_types::pattern_type(pat));
+        // A tested pattern's paths of known types already name their twins (with arguments).
+        let named = crate::user_types::pattern_type(pat).filter(|path| {
+            path.segments.iter().all(|segment| {
+                segment.arguments.is_none() && !segment.ident.to_string().starts_with("__ad_")
+            })
+        });
+        self.0.extend(named);
         syn::visit::visit_pat(self, pat);
     }
 }

@@ -301,9 +301,10 @@ fn pattern_adjoint(
     }
 }
 
-/// The adjoint of a derived type's struct or variant pattern, from its fields' adjoints. A
-/// struct's fields left out by `..` are zero by a struct update; a variant cannot be
-/// updated: its zero (`__ad_zero_<Variant>`, from the derive) gets the fields in place.
+/// The adjoint of a derived type's struct or variant pattern, from its fields' adjoints. With
+/// `..`, the fields left out are zero: the struct's zero, or the variant's
+/// (`__ad_zero_<Variant>`, from the derive), gets the fields in place (a struct update could
+/// not leave out private fields).
 fn derived_adjoint(
     path: &syn::Path,
     adjoint: syn::Path,
@@ -315,23 +316,25 @@ fn derived_adjoint(
     if !rest {
         return quote!(#adjoint { #(#members: #parts),* });
     }
-    if user_types.names_type_itself(path) {
-        return quote!(#adjoint { #(#members: #parts,)* ..::ad_runtime::__private::ir::zero() });
-    }
-    let mut enum_path = adjoint.clone();
-    let variant = enum_path
-        .segments
-        .pop()
-        .map(|last| last.into_value().ident)
-        .expect("a variant's path");
-    let last = enum_path.segments.pop().map(|last| last.into_value());
-    enum_path.segments.extend(last);
-    let zero = format_ident!("__ad_zero_{}", variant);
+    let zero = if user_types.names_type_itself(path) {
+        quote!(<#adjoint as ::ad_runtime::adjoint::Adjoint>::zero())
+    } else {
+        let mut enum_path = adjoint.clone();
+        let variant = enum_path
+            .segments
+            .pop()
+            .map(|last| last.into_value().ident)
+            .expect("a variant's path");
+        let last = enum_path.segments.pop().map(|last| last.into_value());
+        enum_path.segments.extend(last);
+        let zero = format_ident!("__ad_zero_{}", variant);
+        quote!(#enum_path::#zero())
+    };
     let bindings: Vec<Ident> = (0..members.len())
         .map(|index| format_ident!("__ad_field{}", index))
         .collect();
     quote!({
-        let mut __ad_adjoint = #enum_path::#zero();
+        let mut __ad_adjoint = #zero;
         #[allow(unreachable_patterns)]
         match &mut __ad_adjoint {
             #adjoint { #(#members: #bindings,)* .. } => { #(*#bindings = #parts;)* }

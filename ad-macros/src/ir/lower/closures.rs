@@ -41,8 +41,11 @@ impl Lowering {
             }
             let mut copies = Scope::new();
             for captured in free_names(&closure.body) {
+                // A borrow moved in still borrows its place, which the body reaches through
+                // the scopes where the closure was written.
                 if parameters.contains(&scope_key(&captured))
                     || copies.contains_key(&scope_key(&captured))
+                    || self.borrowed_place(&captured).is_some()
                 {
                     continue;
                 }

@@ -143,6 +143,22 @@ impl Lowering {
                 },
             },
             Expr::MethodCall(call) => {
+                // A method called on a borrow is called on the place it borrows, as Rust's
+                // auto-deref does (`r.sin()` for `let r = &mut q.x`).
+                let through_borrow;
+                let call = match super::borrowing_name(&call.receiver) {
+                    Some(name) if self.borrowed_place(name).is_some() => {
+                        let receiver = &call.receiver;
+                        through_borrow = syn::ExprMethodCall {
+                            receiver: Box::new(
+                                syn::parse_quote_spanned!(receiver.span()=> (*#receiver)),
+                            ),
+                            ..call.clone()
+                        };
+                        &through_borrow
+                    }
+                    _ => call,
+                };
                 let expected = self.expected_type(expr);
                 if let Some(reduced) = self.iterator_reduction(call, expected.as_ref(), stmts)? {
                     return Ok(reduced);
