@@ -1476,162 +1476,169 @@ fn derived_values_built_from_floats() {
     );
 }
 
-#[derive(Clone, Debug, PartialEq, ad_runtime::Differentiable)]
-pub enum Hull {
-    Box3 { w: f64, h: f64, d: f64 },
-    Tube(f64, f64, usize),
-}
+/// More of what the previous engine refuses: patterns of types learned from the values they
+/// take apart, `..` in them, borrows, `&mut` of data, jumps inside assigned values.
+#[cfg(not(feature = "previous-engine"))]
+mod beyond_the_previous_engine_too {
+    use super::*;
 
-#[derive(Clone, Debug, PartialEq, ad_runtime::Differentiable)]
-pub struct Vessel {
-    pub hull: Hull,
-    pub scale: f64,
-    pub tag: usize,
-}
+    #[derive(Clone, Debug, PartialEq, ad_runtime::Differentiable)]
+    pub enum Hull {
+        Box3 { w: f64, h: f64, d: f64 },
+        Tube(f64, f64, usize),
+    }
 
-impl Hull {
-    /// `match self` with patterns naming the type (not `Self`): the engine learns that `Hull`
-    /// derives `Differentiable` from the value carrying derivatives it takes apart; `..` in a
-    /// struct variant and after a tuple variant's fields.
+    #[derive(Clone, Debug, PartialEq, ad_runtime::Differentiable)]
+    pub struct Vessel {
+        pub hull: Hull,
+        pub scale: f64,
+        pub tag: usize,
+    }
+
+    impl Hull {
+        /// `match self` with patterns naming the type (not `Self`): the engine learns that `Hull`
+        /// derives `Differentiable` from the value carrying derivatives it takes apart; `..` in a
+        /// struct variant and after a tuple variant's fields.
+        #[forward]
+        #[reverse]
+        pub fn volume(&self, x: f64) -> f64 {
+            match self {
+                Hull::Box3 { w, d, .. } => w * d * x,
+                Hull::Tube(r, ..) => r * r * x,
+            }
+        }
+    }
+
+    /// A field of a derived type (`v.hull: Hull`) matched by its own type's patterns, and `..` in
+    /// a struct pattern of the parameter's type, in `let` and in `if let`.
     #[forward]
     #[reverse]
-    pub fn volume(&self, x: f64) -> f64 {
-        match self {
-            Hull::Box3 { w, d, .. } => w * d * x,
-            Hull::Tube(r, ..) => r * r * x,
-        }
-    }
-}
-
-/// A field of a derived type (`v.hull: Hull`) matched by its own type's patterns, and `..` in
-/// a struct pattern of the parameter's type, in `let` and in `if let`.
-#[forward]
-#[reverse]
-fn vessel_load(#[grad] v: &Vessel, x: f64) -> f64 {
-    let Vessel { scale, .. } = v;
-    let inner = match &v.hull {
-        Hull::Box3 { h, .. } => h.sin(),
-        Hull::Tube(_, l, n) => l * *n as f64,
-    };
-    let extra = if let Vessel {
-        hull: Hull::Tube(r, ..),
-        ..
-    } = v
-    {
-        r * scale
-    } else {
-        x
-    };
-    scale * inner * x + Hull::volume(&v.hull, x) + extra * v.tag as f64
-}
-
-#[test]
-fn patterns_of_types_learned_from_values_and_rest_patterns() {
-    on_ir_engine!(vessel_load);
-    let mut rng = common::Rng::new(47);
-    for hull in [
-        Hull::Box3 {
-            w: 0.7,
-            h: -1.2,
-            d: 0.4,
-        },
-        Hull::Tube(1.3, 0.6, 3),
-    ] {
-        let vessel = Vessel {
-            hull: hull.clone(),
-            scale: 0.8,
-            tag: 2,
+    fn vessel_load(#[grad] v: &Vessel, x: f64) -> f64 {
+        let Vessel { scale, .. } = v;
+        let inner = match &v.hull {
+            Hull::Box3 { h, .. } => h.sin(),
+            Hull::Tube(_, l, n) => l * *n as f64,
         };
-        common::check_user_type(
-            vessel_load,
-            vessel_load_jvp,
-            vessel_load_vjp,
-            &vessel,
-            0.9,
-            &mut rng,
-        );
-        common::check_user_type(
-            |h: &Hull, x| h.volume(x),
-            |h: &Hull, x, dh: &Hull, dx| Hull::volume_jvp(h, x, dh, dx),
-            |h: &Hull, x, ct| Hull::volume_vjp(h, x, ct),
-            &hull,
-            -0.6,
-            &mut rng,
-        );
-    }
-}
-
-fn advance_by(step: usize, position: &mut usize) -> usize {
-    *position += step;
-    *position
-}
-
-/// Borrows: `let r = &mut acc[i]` and `*r += ..` on floats carrying derivatives (the write goes
-/// to the element and its shadow), `ref mut` in `let` and in a `match` arm, and
-/// `&mut` of integers passed to a plain function and to `std::mem::swap`/`replace`.
-#[forward]
-#[reverse]
-fn borrows(x: &[f64]) -> f64 {
-    let n = x.len();
-    let mut acc = vec![0.0; n];
-    let (mut k, mut m) = (0, 1);
-    let mut total = 0.0;
-    for i in 0..n {
-        let r = &mut acc[(i + k) % n];
-        *r += x[i] * x[(i + m) % n];
-        let ref mut s = total;
-        *s += acc[i].sin();
-        match k {
-            ref mut j => *j += 1,
-        }
-        std::mem::swap(&mut k, &mut m);
-        let before = std::mem::replace(&mut m, advance_by(1, &mut k) % n);
-        total += x[before % n] * 0.5;
-    }
-    total + acc[0] * acc[n - 1]
-}
-
-#[test]
-fn borrowed_places_and_mutable_references_to_data() {
-    on_ir_engine!(borrows);
-    check_slice_function_at_random_points(borrows, borrows_jvp, borrows_vjp, 5, 53);
-}
-
-/// Jumps inside values assigned to data and to floats (`k = match i { 2 => continue, _ => 1 }`,
-/// the previous engine's wrong derivative, refused there): the assignment is made in each
-/// branch that gives a value, after the branch that jumps.
-#[forward]
-#[reverse]
-fn jumps_inside_assigned_values(x: &[f64]) -> f64 {
-    let mut e = 0.0;
-    let mut last = x[0];
-    let mut k = 0;
-    let mut w = 1.0;
-    for i in 1..x.len() {
-        let d = x[i] - last;
-        last = x[i];
-        k = match i {
-            2 => continue,
-            _ => k + 1,
-        };
-        w = if d > 0.5 {
-            break;
+        let extra = if let Vessel {
+            hull: Hull::Tube(r, ..),
+            ..
+        } = v
+        {
+            r * scale
         } else {
-            w * 0.5 + d
+            x
         };
-        e += d * d * k as f64 * w;
+        scale * inner * x + Hull::volume(&v.hull, x) + extra * v.tag as f64
     }
-    e + w
-}
 
-#[test]
-fn jumps_inside_values_assigned() {
-    on_ir_engine!(jumps_inside_assigned_values);
-    check_slice_function_at_random_points(
-        jumps_inside_assigned_values,
-        jumps_inside_assigned_values_jvp,
-        jumps_inside_assigned_values_vjp,
-        6,
-        59,
-    );
+    #[test]
+    fn patterns_of_types_learned_from_values_and_rest_patterns() {
+        on_ir_engine!(vessel_load);
+        let mut rng = common::Rng::new(47);
+        for hull in [
+            Hull::Box3 {
+                w: 0.7,
+                h: -1.2,
+                d: 0.4,
+            },
+            Hull::Tube(1.3, 0.6, 3),
+        ] {
+            let vessel = Vessel {
+                hull: hull.clone(),
+                scale: 0.8,
+                tag: 2,
+            };
+            common::check_user_type(
+                vessel_load,
+                vessel_load_jvp,
+                vessel_load_vjp,
+                &vessel,
+                0.9,
+                &mut rng,
+            );
+            common::check_user_type(
+                |h: &Hull, x| h.volume(x),
+                |h: &Hull, x, dh: &Hull, dx| Hull::volume_jvp(h, x, dh, dx),
+                |h: &Hull, x, ct| Hull::volume_vjp(h, x, ct),
+                &hull,
+                -0.6,
+                &mut rng,
+            );
+        }
+    }
+
+    fn advance_by(step: usize, position: &mut usize) -> usize {
+        *position += step;
+        *position
+    }
+
+    /// Borrows: `let r = &mut acc[i]` and `*r += ..` on floats carrying derivatives (the write goes
+    /// to the element and its shadow), `ref mut` in `let` and in a `match` arm, and
+    /// `&mut` of integers passed to a plain function and to `std::mem::swap`/`replace`.
+    #[forward]
+    #[reverse]
+    fn borrows(x: &[f64]) -> f64 {
+        let n = x.len();
+        let mut acc = vec![0.0; n];
+        let (mut k, mut m) = (0, 1);
+        let mut total = 0.0;
+        for i in 0..n {
+            let r = &mut acc[(i + k) % n];
+            *r += x[i] * x[(i + m) % n];
+            let ref mut s = total;
+            *s += acc[i].sin();
+            match k {
+                ref mut j => *j += 1,
+            }
+            std::mem::swap(&mut k, &mut m);
+            let before = std::mem::replace(&mut m, advance_by(1, &mut k) % n);
+            total += x[before % n] * 0.5;
+        }
+        total + acc[0] * acc[n - 1]
+    }
+
+    #[test]
+    fn borrowed_places_and_mutable_references_to_data() {
+        on_ir_engine!(borrows);
+        check_slice_function_at_random_points(borrows, borrows_jvp, borrows_vjp, 5, 53);
+    }
+
+    /// Jumps inside values assigned to data and to floats (`k = match i { 2 => continue, _ => 1 }`,
+    /// the previous engine's wrong derivative, refused there): the assignment is made in each
+    /// branch that gives a value, after the branch that jumps.
+    #[forward]
+    #[reverse]
+    fn jumps_inside_assigned_values(x: &[f64]) -> f64 {
+        let mut e = 0.0;
+        let mut last = x[0];
+        let mut k = 0;
+        let mut w = 1.0;
+        for i in 1..x.len() {
+            let d = x[i] - last;
+            last = x[i];
+            k = match i {
+                2 => continue,
+                _ => k + 1,
+            };
+            w = if d > 0.5 {
+                break;
+            } else {
+                w * 0.5 + d
+            };
+            e += d * d * k as f64 * w;
+        }
+        e + w
+    }
+
+    #[test]
+    fn jumps_inside_values_assigned() {
+        on_ir_engine!(jumps_inside_assigned_values);
+        check_slice_function_at_random_points(
+            jumps_inside_assigned_values,
+            jumps_inside_assigned_values_jvp,
+            jumps_inside_assigned_values_vjp,
+            6,
+            59,
+        );
+    }
 }
