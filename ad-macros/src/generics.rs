@@ -42,9 +42,11 @@ pub fn float_parameter(cx: &Ctxt, item: &ItemFn, macro_name: &str) -> Option<Ide
         cx.error_spanned_by(
             generics_tokens(item),
             format!(
-                "#[{macro_name}] does not take generic functions yet; differentiate this one with \
-                 #[forward] (`{name}_jvp` runs it at the dual number type), or write a copy over \
-                 `f64` for reverse mode"
+                "#[{macro_name}] does not take this generic function yet: reverse mode takes a \
+                 function whose one generic parameter is its float type (`fn f<T: Float>(x: \
+                 &[T]) -> T`, differentiated at `f64`), under #[reverse], not a method; \
+                 differentiate this one with #[forward] (`{name}_jvp` runs it at the dual \
+                 number type), or write a copy over `f64`"
             ),
         );
         return None;
@@ -401,6 +403,162 @@ pub fn over_f64(item: &ItemFn, float: &Ident) -> Option<ItemFn> {
         substitute.visit_type_mut(ty);
     }
     Some(item)
+}
+
+/// What `T::<name>` of a generic function calls in `ad_runtime::__private::generic_float`
+/// (num-traits' constructors and constants; the runtime keeps the same list).
+const GENERIC_FLOAT_FUNCTIONS: &[&str] = &[
+    "from_f64",
+    "from_f32",
+    "from_i8",
+    "from_i16",
+    "from_i32",
+    "from_i64",
+    "from_i128",
+    "from_isize",
+    "from_u8",
+    "from_u16",
+    "from_u32",
+    "from_u64",
+    "from_u128",
+    "from_usize",
+    "from",
+    "zero",
+    "one",
+    "epsilon",
+    "infinity",
+    "neg_infinity",
+    "nan",
+    "neg_zero",
+    "max_value",
+    "min_value",
+    "min_positive_value",
+    "E",
+    "FRAC_1_PI",
+    "FRAC_1_SQRT_2",
+    "FRAC_2_PI",
+    "FRAC_2_SQRT_PI",
+    "FRAC_PI_2",
+    "FRAC_PI_3",
+    "FRAC_PI_4",
+    "FRAC_PI_6",
+    "FRAC_PI_8",
+    "LN_10",
+    "LN_2",
+    "LOG10_E",
+    "LOG2_E",
+    "PI",
+    "SQRT_2",
+    "TAU",
+    "LOG10_2",
+    "LOG2_10",
+];
+
+/// Reverse mode differentiates a function generic over its float type at `f64`: the function
+/// with its one type parameter `T` replaced by `f64` in the signature and the body, and
+/// `T::from_f64(2.5)`, `T::one()`, `T::PI()` (which `f64` has only through num-traits' traits)
+/// replaced by the runtime's `generic_float::from_f64::<f64>(2.5)`, which give the same
+/// values. A parameter not of the float type is data, `f64` included, as in forward mode
+/// (`data_in_instance`). `None` for anything else generic (a second parameter, lifetimes, a
+/// method).
+pub fn reverse_instance(item: &ItemFn) -> Option<ItemFn> {
+    let float = result_parameter(item)?;
+    let generics = &item.sig.generics;
+    let only_the_float = generics.params.len() == 1
+        && generics.where_clause.as_ref().is_none_or(|clause| {
+            clause.predicates.iter().all(|predicate| {
+                matches!(predicate, syn::WherePredicate::Type(bound)
+                    if matches!(&bound.bounded_ty, Type::Path(path) if path.path.is_ident(float)))
+            })
+        });
+    let is_method = matches!(item.sig.inputs.first(), Some(syn::FnArg::Receiver(_)));
+    if !only_the_float || is_method {
+        return None;
+    }
+    let mut instance = over_f64(item, float)?;
+    let body = substitute_tokens(item.block.to_token_stream(), float);
+    instance.block = Box::new(syn::parse2(body).ok()?);
+    Some(instance)
+}
+
+/// Which parameters of the instance over `f64` are data: those whose type does not name the
+/// float type parameter.
+pub fn data_in_instance(item: &ItemFn) -> Vec<bool> {
+    let Some(float) = result_parameter(item) else {
+        return Vec::new();
+    };
+    item.sig
+        .inputs
+        .iter()
+        .map(|input| match input {
+            syn::FnArg::Typed(typed) => !mentions(&typed.ty, float),
+            syn::FnArg::Receiver(_) => false,
+        })
+        .collect()
+}
+
+/// Whether a token comes after a field's or a method's `.` (not a range's `..`).
+pub(crate) fn after_field_dot(
+    previous: Option<&proc_macro2::TokenTree>,
+    before_previous: Option<&proc_macro2::TokenTree>,
+) -> bool {
+    let is_dot = |tree: Option<&proc_macro2::TokenTree>| matches!(tree, Some(proc_macro2::TokenTree::Punct(p)) if p.as_char() == '.');
+    is_dot(previous) && !is_dot(before_previous)
+}
+
+/// `T` to `f64` in tokens, `T::<name>` of num-traits to the runtime's function of that name:
+/// not after `.` (a field or a method) nor after `::` (another path's segment).
+fn substitute_tokens(tokens: TokenStream, float: &Ident) -> TokenStream {
+    use proc_macro2::TokenTree;
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out: Vec<TokenTree> = Vec::with_capacity(trees.len());
+    let is_punct = |tree: Option<&TokenTree>, c: char| matches!(tree, Some(TokenTree::Punct(p)) if p.as_char() == c);
+    let mut index = 0;
+    while index < trees.len() {
+        let tree = &trees[index];
+        let previous = index.checked_sub(1).map(|at| &trees[at]);
+        let before_previous = index.checked_sub(2).map(|at| &trees[at]);
+        match tree {
+            TokenTree::Group(group) => {
+                let mut new = proc_macro2::Group::new(
+                    group.delimiter(),
+                    substitute_tokens(group.stream(), float),
+                );
+                new.set_span(group.span());
+                out.push(TokenTree::Group(new));
+            }
+            TokenTree::Ident(ident)
+                if ident == float
+                    && !after_field_dot(previous, before_previous)
+                    && !(is_punct(previous, ':') && is_punct(before_previous, ':')) =>
+            {
+                let span = ident.span();
+                let path_follows =
+                    is_punct(trees.get(index + 1), ':') && is_punct(trees.get(index + 2), ':');
+                let function = match (path_follows, trees.get(index + 3)) {
+                    (true, Some(TokenTree::Ident(name)))
+                        if GENERIC_FLOAT_FUNCTIONS.contains(&name.to_string().as_str()) =>
+                    {
+                        Some(name.clone())
+                    }
+                    _ => None,
+                };
+                match function {
+                    Some(name) => {
+                        out.extend(quote::quote_spanned!(span=>
+                            ::ad_runtime::__private::generic_float::#name::<f64>
+                        ));
+                        index += 4;
+                        continue;
+                    }
+                    None => out.push(TokenTree::Ident(Ident::new("f64", span))),
+                }
+            }
+            other => out.push(other.clone()),
+        }
+        index += 1;
+    }
+    out.into_iter().collect()
 }
 
 #[cfg(test)]

@@ -234,6 +234,86 @@ mod driver {
         reverse_mode("checkpoint", Calls::Checkpointed, args, item)
     }
 
+    /// A function generic over its float type, in reverse mode: its instance over `f64`
+    /// (`generics::reverse_instance`) differentiated by the IR engine, the function emitted as
+    /// written. `None` where that is not taken (the refusal then says what to do).
+    fn reverse_generic(
+        function: &Function,
+        calls: Calls,
+        forward_inside: bool,
+    ) -> Option<TokenStream> {
+        if calls != Calls::Recorded {
+            return None;
+        }
+        let instance = generics::reverse_instance(&function.item)?;
+        let cx = Ctxt::new();
+        let mut instance = Function::from_item(&cx, instance, "reverse");
+        for (param, data) in instance
+            .params
+            .iter_mut()
+            .zip(generics::data_in_instance(&function.item))
+        {
+            if data {
+                param.kind = crate::ast::ParamKind::Data;
+            }
+        }
+        valid::check_body(&cx, &instance);
+        valid::check_reverse_signature(&cx, &instance);
+        if cx.has_errors() {
+            drop(cx.into_compile_errors());
+            return None;
+        }
+        if let Err(not_yet) = crate::expand::reverse_ir::companion_body(&instance, false) {
+            let cx = Ctxt::new();
+            cx.error_spanned_by(
+                quote::quote_spanned!(not_yet.span=> span),
+                format!(
+                    "reverse mode takes a function generic over its float type at `f64`, through \
+                     its engine on the AD-IR, which does not take {} yet; write this function \
+                     over `f64`, or differentiate it with #[forward]",
+                    not_yet.what
+                ),
+            );
+            return Some(fallback::reverse_generic(
+                function,
+                cx,
+                calls,
+                forward_inside,
+            ));
+        }
+        if forward_inside {
+            // #[forward] below emits the function (still carrying it) and the struct.
+            let stacked = reverse::expand_stacked(&cx, &instance, calls);
+            let original = &function.item;
+            return Some(quote!(#original #stacked));
+        }
+        // The instance's expansion, with the function as written in place of the instance.
+        let expanded = reverse::expand(&cx, &instance, Bodies::Derivative, calls);
+        let mut file: syn::File = syn::parse2(expanded).ok()?;
+        let name = function.name();
+        let at = file
+            .items
+            .iter()
+            .position(|item| matches!(item, syn::Item::Fn(item) if item.sig.ident == *name))?;
+        file.items[at] = syn::Item::Fn(function.item.clone());
+        // `let _ = f;`, which marks the function used, cannot name a generic one.
+        struct MarksUse<'a>(&'a syn::Ident);
+        impl syn::visit_mut::VisitMut for MarksUse<'_> {
+            fn visit_block_mut(&mut self, block: &mut syn::Block) {
+                block.stmts.retain(|stmt| {
+                    !matches!(stmt, syn::Stmt::Local(syn::Local {
+                        pat: syn::Pat::Wild(_),
+                        init: Some(init),
+                        ..
+                    }) if matches!(&*init.expr, syn::Expr::Path(path) if path.path.is_ident(self.0)))
+                });
+                syn::visit_mut::visit_block_mut(self, block);
+            }
+        }
+        syn::visit_mut::VisitMut::visit_file_mut(&mut MarksUse(name), &mut file);
+        Some(quote::ToTokens::into_token_stream(file))
+    }
+
     fn reverse_mode(
         macro_name: &str,
         calls: Calls,
@@ -263,8 +343,11 @@ mod driver {
             }
         };
         if generics::has_generics(&function.item) {
-            // Refused in `Function::from_item`, with one message whatever else is stacked.
             let forward_inside = inner.as_deref() == Some("forward");
+            if let Some(expanded) = reverse_generic(&function, calls, forward_inside) {
+                return expanded;
+            }
+            // Refused in `Function::from_item`, with one message whatever else is stacked.
             return fallback::reverse_generic(&function, cx, calls, forward_inside);
         }
         valid::check_reverse_signature(&cx, &function);

@@ -1383,6 +1383,7 @@ macro_rules! container_part_cotangent {
 container_part_cotangent!(add_flat: Vec<S>, ; [S; K], K);
 container_part_cotangent!(add_rows: Vec<Vec<S>>, ; Vec<[S; K]>, K);
 
+pub mod generic_float;
 pub mod ir;
 
 /// The receiver of a user type's method called in derivative code, from a reference to the

@@ -467,15 +467,18 @@ pub fn through_copies<'b>(
     rvalue
 }
 
-/// `std::mem::swap`, `replace` or `take` (also through `core`, or `mem::` after a `use`):
-/// called on data only, as written.
-pub fn is_std_mem_function(path: &syn::Path) -> bool {
+/// Functions called on data only, as written: `std::mem::swap`, `replace` or `take` (also
+/// through `core`, or `mem::` after a `use`), and what a generic function's `T::from_f64(2.5)`
+/// or `T::one()` became (`generics::reverse_instance`).
+pub fn runs_as_written(path: &syn::Path) -> bool {
     let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
-    matches!(
-        names[..],
-        ["std" | "core", "mem", "swap" | "replace" | "take"] | ["mem", "swap" | "replace" | "take"]
-    )
+    match names[..] {
+        ["std" | "core", "mem", "swap" | "replace" | "take"]
+        | ["mem", "swap" | "replace" | "take"] => true,
+        ["ad_runtime", "__private", "generic_float", _] => path.leading_colon.is_some(),
+        _ => false,
+    }
 }
 
 /// The root a statement writes to, replaces or moves out of by itself (not counting the

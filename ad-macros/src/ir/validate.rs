@@ -30,7 +30,7 @@ pub fn check(
                 .and_then(|()| check_plain_method_on_data(stmt, activity))
                 .and_then(|()| check_data_patterns(stmt, activity))
                 .and_then(|()| check_mutable_references_to_data(stmt, activity))
-                .and_then(|()| check_std_mem_on_data(stmt, activity));
+                .and_then(|()| check_runs_as_written_on_data(stmt, activity));
         }
     });
     result
@@ -118,19 +118,21 @@ fn check_data_patterns(stmt: &Stmt, activity: &Activity) -> Result<(), NotYet> {
     Ok(())
 }
 
-/// `std::mem::swap` and its kin run as written: on data only (on places carrying derivatives
-/// they would have to swap the shadows too).
-fn check_std_mem_on_data(stmt: &Stmt, activity: &Activity) -> Result<(), NotYet> {
+/// `std::mem::swap` and its kin, and a generic function's `T::from(..)`, run as written: on
+/// data only (on places carrying derivatives `swap` would have to swap the shadows too, and
+/// `T::from(x)` would drop `x`'s derivative).
+fn check_runs_as_written_on_data(stmt: &Stmt, activity: &Activity) -> Result<(), NotYet> {
     if let Stmt::Let(Let {
         rvalue: Rvalue::Call { callee, args, .. },
         span,
         ..
     }) = stmt
     {
-        if is_std_mem_function(callee) && args.iter().any(|arg| activity.is_active(arg)) {
+        if runs_as_written(callee) && args.iter().any(|arg| activity.is_active(arg)) {
             return Err(NotYet {
                 span: *span,
-                what: "`std::mem` functions on values carrying derivatives",
+                what: "`std::mem` functions, or `T::from` of a generic function, on values \
+                       carrying derivatives",
             });
         }
     }

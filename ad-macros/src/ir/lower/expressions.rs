@@ -478,7 +478,7 @@ impl Lowering {
                 args,
             }),
             // On data only (`validate`): the plain function.
-            _ if crate::ir::is_std_mem_function(&func.path) => Ok(Rvalue::Call {
+            _ if crate::ir::runs_as_written(&func.path) => Ok(Rvalue::Call {
                 callee: func.path.clone(),
                 method: None,
                 args,

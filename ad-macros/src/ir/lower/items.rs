@@ -133,7 +133,7 @@ fn rename_in(
             TokenTree::Ident(ident) if *ident == name => {
                 let is_punct = |tree: Option<&TokenTree>, c: char| matches!(tree, Some(TokenTree::Punct(p)) if p.as_char() == c);
                 // `.name` is a field or a method; `..name` a range's end.
-                let after_dot = is_punct(previous, '.') && !is_punct(before_previous, '.');
+                let after_dot = crate::generics::after_field_dot(previous, before_previous);
                 let after_path = is_punct(previous, ':') && is_punct(before_previous, ':');
                 let field_in_braces = delimiter == Delimiter::Brace
                     && is_punct(next, ':')
