@@ -66,6 +66,20 @@ fn huber<T: Float + FromPrimitive>(x: &[T]) -> T {
     total.max(T::zero())
 }
 
+/// A parameter of another float type: data, as in forward mode.
+#[forward]
+#[reverse]
+fn scaled_huber<T: Float + FromPrimitive>(x: &[T], delta: f64) -> T {
+    let d = T::from_f64(delta).unwrap();
+    x.iter().fold(T::zero(), |s, &v| {
+        s + if v.abs() < d {
+            v * v * T::from_f64(0.5).unwrap()
+        } else {
+            d * (v.abs() - T::from_f64(0.5 * delta).unwrap())
+        }
+    })
+}
+
 /// A function over `f64` calling generic ones in reverse mode.
 #[reverse]
 fn combined(x: &[f64]) -> f64 {
@@ -108,6 +122,11 @@ fn generic_functions_in_reverse_mode() {
     check(norm, norm_jvp, norm_vjp);
     check(ackley, ackley_jvp, ackley_vjp);
     check(huber, huber_jvp, huber_vjp);
+    check(
+        |x| scaled_huber(x, 0.9),
+        |x, v| scaled_huber_jvp(x, 0.9, v),
+        |x, c| scaled_huber_vjp(x, 0.9, c),
+    );
     let (value, gradient) = rosenbrock_grad(&[1.0, 1.0, 1.0]);
     assert_eq!((value, gradient), (0.0, vec![0.0, 0.0, 0.0]));
 }

@@ -210,13 +210,6 @@ fn check_signature(function: &Function) -> Result<(), NotYet> {
         Some(ty) if crate::ast::first_float_in(ty).is_some() => {}
         _ => return not_yet(function.name().span(), "results without a float"),
     }
-    // Every differentiable parameter type but the user's has an adjoint type
-    // (`ad_runtime::adjoint::Diff`); `lower` leaves `#[grad]` parameters to the previous engine.
-    for param in &function.params {
-        if param.kind == ParamKind::Data && float_of_type(&param.ty).is_some() {
-            return not_yet(param.name.span(), "parameters of this type");
-        }
-    }
     Ok(())
 }
 
