@@ -863,6 +863,122 @@ impl<A: Seed, B: Seed, C: Seed> Seed for (A, B, C) {
     }
 }
 
+/// A `&mut` parameter of a `_jvp` function: its initial contents and their tangent are paired
+/// into duals on entry (the derivative code writes those), and the final duals are split back
+/// into the two places on return. Scalars, slices, `Vec`s, arrays and tuples of them, nested.
+pub trait SeedMut {
+    type Dual;
+    fn seed_mut(&self, tangent: &Self) -> Self::Dual;
+    fn write_back(&mut self, tangent: &mut Self, dual: Self::Dual);
+}
+
+impl<S: Scalar> SeedMut for S {
+    type Dual = Dual<S>;
+    #[inline(always)]
+    fn seed_mut(&self, tangent: &S) -> Dual<S> {
+        Dual::new(*self, *tangent)
+    }
+    #[inline(always)]
+    fn write_back(&mut self, tangent: &mut S, dual: Dual<S>) {
+        *self = dual.value;
+        *tangent = dual.tangent;
+    }
+}
+
+impl<T: SeedMut> SeedMut for [T] {
+    type Dual = Vec<T::Dual>;
+    fn seed_mut(&self, tangent: &[T]) -> Self::Dual {
+        same_length(self.len(), tangent.len());
+        self.iter()
+            .zip(tangent)
+            .map(|(p, t)| p.seed_mut(t))
+            .collect()
+    }
+    fn write_back(&mut self, tangent: &mut [T], dual: Self::Dual) {
+        // The derivative code wrote through a slice of the same length.
+        for ((p, t), d) in self.iter_mut().zip(tangent.iter_mut()).zip(dual) {
+            p.write_back(t, d);
+        }
+    }
+}
+
+/// A `Vec` may have grown or shrunk (`push`, `truncate`): the new elements are split from
+/// their duals.
+impl<T: SeedMut> SeedMut for Vec<T>
+where
+    T::Dual: DualParts<Primal = T, Tangent = T>,
+{
+    type Dual = Vec<T::Dual>;
+    fn seed_mut(&self, tangent: &Vec<T>) -> Self::Dual {
+        self.as_slice().seed_mut(tangent.as_slice())
+    }
+    fn write_back(&mut self, tangent: &mut Vec<T>, dual: Self::Dual) {
+        let kept = self.len().min(dual.len());
+        self.truncate(kept);
+        tangent.truncate(kept);
+        let mut dual = dual.into_iter();
+        for ((p, t), d) in self.iter_mut().zip(tangent.iter_mut()).zip(&mut dual) {
+            p.write_back(t, d);
+        }
+        for d in dual {
+            let (p, t) = d.split();
+            self.push(p);
+            tangent.push(t);
+        }
+    }
+}
+
+impl<T: SeedMut, const N: usize> SeedMut for [T; N] {
+    type Dual = [T::Dual; N];
+    fn seed_mut(&self, tangent: &[T; N]) -> Self::Dual {
+        core::array::from_fn(|i| self[i].seed_mut(&tangent[i]))
+    }
+    fn write_back(&mut self, tangent: &mut [T; N], dual: Self::Dual) {
+        for ((p, t), d) in self.iter_mut().zip(tangent.iter_mut()).zip(dual) {
+            p.write_back(t, d);
+        }
+    }
+}
+
+impl<A: SeedMut, B: SeedMut> SeedMut for (A, B) {
+    type Dual = (A::Dual, B::Dual);
+    fn seed_mut(&self, tangent: &(A, B)) -> Self::Dual {
+        (self.0.seed_mut(&tangent.0), self.1.seed_mut(&tangent.1))
+    }
+    fn write_back(&mut self, tangent: &mut (A, B), dual: Self::Dual) {
+        self.0.write_back(&mut tangent.0, dual.0);
+        self.1.write_back(&mut tangent.1, dual.1);
+    }
+}
+
+impl<A: SeedMut, B: SeedMut, C: SeedMut> SeedMut for (A, B, C) {
+    type Dual = (A::Dual, B::Dual, C::Dual);
+    fn seed_mut(&self, tangent: &(A, B, C)) -> Self::Dual {
+        (
+            self.0.seed_mut(&tangent.0),
+            self.1.seed_mut(&tangent.1),
+            self.2.seed_mut(&tangent.2),
+        )
+    }
+    fn write_back(&mut self, tangent: &mut (A, B, C), dual: Self::Dual) {
+        self.0.write_back(&mut tangent.0, dual.0);
+        self.1.write_back(&mut tangent.1, dual.1);
+        self.2.write_back(&mut tangent.2, dual.2);
+    }
+}
+
+/// The duals of a `&mut` parameter's initial contents, for the derivative code to write.
+#[inline(always)]
+pub fn seed_mut<T: SeedMut + ?Sized>(value: &T, tangent: &T) -> T::Dual {
+    value.seed_mut(tangent)
+}
+
+/// The final duals of a `&mut` parameter, back into the caller's value and tangent.
+#[inline(always)]
+pub fn write_back<T: SeedMut + ?Sized>(value: &mut T, tangent: &mut T, dual: T::Dual) {
+    value.write_back(tangent, dual)
+}
+
 /// An adjoint vector grows (with zeros) when an element past its end gets a cotangent: rarely,
 /// so out of the backward sweep's hot code. The cotangent is added here too, so that no value
 /// of the caller is live across the call (a float summed in a loop around would otherwise be
