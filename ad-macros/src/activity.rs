@@ -392,6 +392,18 @@ impl<'ast> Visit<'ast> for BindingCollector {
         syn::visit::visit_expr_binary(self, binary);
     }
 
+    fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+        // `accumulate(&mut s, x)` may write into `s` what it is given.
+        for arg in &call.args {
+            if let Expr::Reference(reference) = arg {
+                if reference.mutability.is_some() {
+                    self.assign(&reference.expr, &Expr::Call(call.clone()));
+                }
+            }
+        }
+        syn::visit::visit_expr_call(self, call);
+    }
+
     fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
         // `v.push(x)` makes `v` hold what `x` is.
         if matches!(

@@ -128,6 +128,11 @@ impl Param {
     pub fn is_reference(&self) -> bool {
         matches!(self.ty, Type::Reference(_))
     }
+
+    /// Passed by mutable reference (`&mut [f64]`, `&mut f64`): in and out at once.
+    pub fn is_mut_reference(&self) -> bool {
+        matches!(&self.ty, Type::Reference(reference) if reference.mutability.is_some())
+    }
 }
 
 pub struct Function {
@@ -158,6 +163,11 @@ impl Function {
         }
     }
 
+    /// `fn f(..)` or `fn f(..) -> ()`: the results, if any, are written through `&mut`.
+    pub fn returns_nothing(&self) -> bool {
+        returns_unit(&self.item.sig.output)
+    }
+
     /// Builds the model. Problems in the signature are reported to `cx`; the model is still
     /// returned whenever the item is a function, so that a fallback can keep the generated
     /// names defined.
@@ -175,7 +185,12 @@ impl Function {
             true => None,
             false => float_type(cx, &item, &params),
         };
-        if let Some(float) = float {
+        // A function that writes its results through `&mut` parameters may return nothing.
+        let returns_through_mut = returns_unit(&item.sig.output)
+            && params
+                .iter()
+                .any(|param| param.kind != ParamKind::Data && param.is_mut_reference());
+        if let (Some(float), false) = (float, returns_through_mut) {
             check_output(cx, &item, float);
         }
         let float = float.unwrap_or(FloatType::F64);
@@ -257,6 +272,12 @@ impl Param {
                     &typed.pat,
                     "a parameter cannot be both #[grad] and #[no_grad]; keep one",
                 );
+            } else if matches!(&ty, Type::Reference(reference) if reference.mutability.is_some()) {
+                cx.error_spanned_by(
+                    &ty,
+                    "a #[grad] parameter is read, not written: take it by `&` or by value, and \
+                     return the new value (user types behind `&mut` are not supported yet)",
+                );
             } else if user_type.is_none() {
                 cx.error_spanned_by(
                     &ty,
@@ -278,12 +299,14 @@ impl Param {
             Some(_) if no_grad => ParamKind::Constant,
             Some(_) => ParamKind::Differentiated,
             None if first_float_in(&ty).is_some() && is_differentiable_container(&ty) => {
-                if let Type::Reference(reference) = &ty {
+                if let (Type::Reference(reference), true) = (&ty, no_grad) {
                     if let Some(mutability) = &reference.mutability {
+                        // Its final contents may depend on the differentiated parameters.
                         cx.error_spanned_by(
                             mutability,
-                            "a differentiated parameter is read, not written: take `&[f64]` (or \
-                             return the new values) instead of `&mut`",
+                            "a `&mut` parameter is written, so its final contents have a \
+                             tangent: remove #[no_grad] (`_jvp` then takes its tangent as `&mut` \
+                             too), or take it by `&`",
                         );
                     }
                 }
@@ -417,6 +440,13 @@ fn float_type(cx: &Ctxt, item: &ItemFn, params: &[Param]) -> Option<FloatType> {
         );
     }
     Some(first)
+}
+
+fn returns_unit(output: &ReturnType) -> bool {
+    match output {
+        ReturnType::Default => true,
+        ReturnType::Type(_, ty) => matches!(&**ty, Type::Tuple(tuple) if tuple.elems.is_empty()),
+    }
 }
 
 fn check_output(cx: &Ctxt, item: &ItemFn, float: FloatType) {

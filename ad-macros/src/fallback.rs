@@ -82,3 +82,24 @@ pub fn reverse_generic(
         #public_stubs
     }
 }
+
+/// A function with `&mut` parameters of floats under `#[reverse]` or `#[checkpoint]` (and no
+/// `#[forward]` below), which reverse mode does not take yet: the errors, the function as
+/// written, the hidden struct and the forward companion, which is real when nothing else is
+/// wrong (a `#[forward]` above, and `#[forward]` functions calling this one, use it). No stubs
+/// of `_vjp` and `_grad`: their contract for `&mut` parameters is not settled, and a call to
+/// them fails at the call.
+pub fn reverse_mut_params(function: &Function, cx: Ctxt, forward_is_clean: bool) -> TokenStream {
+    let errors = cx.into_compile_errors();
+    let bodies = match forward_is_clean {
+        true => Bodies::Derivative,
+        false => Bodies::Stub,
+    };
+    let original = &function.item;
+    let companion = forward::companion(function, bodies);
+    quote! {
+        #errors
+        #original
+        #companion
+    }
+}

@@ -40,6 +40,10 @@ use proc_macro::TokenStream;
 /// parameter; it returns the value and its tangent. The generated function is generic over the
 /// scalar type, so it can be called with `f64`s or with dual numbers (nested derivatives).
 ///
+/// A `&mut` parameter (`dydt: &mut [f64]`) is in and out: `f_jvp` takes its tangent as
+/// `&mut` too, holding the tangent of the initial contents on entry and of the final contents
+/// on return. A function that returns nothing has an `f_jvp` that returns nothing.
+///
 /// A function generic over its float type (`fn f<T: Float>(x: &[T]) -> T`, with
 /// `num_traits::Float`) is taken as written: `f_jvp` runs `f::<Dual<T>>`, with the function's
 /// bounds required of `Dual<T>`.
@@ -350,6 +354,9 @@ mod driver {
             // Refused in `Function::from_item`, with one message whatever else is stacked.
             return fallback::reverse_generic(&function, cx, calls, forward_inside);
         }
+        // The forward companion is real if nothing but the `&mut` parameters is refused.
+        let forward_is_clean = !cx.has_errors();
+        let refused_mut = valid::refuse_mut_params(&cx, &function, macro_name);
         valid::check_reverse_signature(&cx, &function);
         if calls == Calls::Checkpointed {
             for param in &function.params {
@@ -378,6 +385,15 @@ mod driver {
             );
             let errors = cx.into_compile_errors();
             return quote!(#errors #original);
+        }
+        if refused_mut {
+            if inner.as_deref() == Some("forward") {
+                // #[forward] below emits the function, the struct and the forward companion.
+                let errors = cx.into_compile_errors();
+                let original = without_checkpoints(original);
+                return quote!(#errors #original);
+            }
+            return fallback::reverse_mut_params(&function, cx, forward_is_clean);
         }
         if inner.as_deref() == Some("forward") {
             // #[forward] below emits the function, the struct and the forward companion; it

@@ -21,11 +21,36 @@ pub fn check_body(cx: &Ctxt, function: &Function) {
     checker.visit_block(&function.item.block);
 }
 
+/// Reverse mode does not take `&mut` parameters of floats yet: their `_vjp` would take the
+/// cotangent of the final contents and give the adjoint of the initial ones (DESIGN.md,
+/// section 7), which neither engine does. One message for the function, at the first of them.
+pub fn refuse_mut_params(cx: &Ctxt, function: &Function, macro_name: &str) -> bool {
+    let Some(param) = function
+        .params
+        .iter()
+        .find(|param| param.kind != crate::ast::ParamKind::Data && param.is_mut_reference())
+    else {
+        return false;
+    };
+    cx.error_spanned_by(
+        &param.ty,
+        format!(
+            "#[{macro_name}]: reverse mode does not take `&mut` parameters yet (`{}` is written \
+             in place); #[forward] alone takes them (its `_jvp` takes the tangent as `&mut` \
+             too), or return the new values",
+            param.name
+        ),
+    );
+    true
+}
+
 /// Reverse mode returns one float and takes float scalars for now: `_vjp` takes its cotangent
-/// as a scalar and returns one adjoint per float parameter.
+/// as a scalar and returns one adjoint per float parameter. (`&mut` parameters have their
+/// message from [`refuse_mut_params`].)
 pub fn check_reverse_signature(cx: &Ctxt, function: &Function) {
     for param in &function.params {
         if param.kind != crate::ast::ParamKind::Data
+            && !param.is_mut_reference()
             && param.user_type.is_none()
             && !param.is_scalar()
             && !param.is_flat_vector()
