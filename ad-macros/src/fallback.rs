@@ -70,9 +70,21 @@ pub fn reverse_generic(
             let items = syn::parse2::<syn::File>(expanded)
                 .map(|file| file.items)
                 .unwrap_or_default();
-            let kept = items.into_iter().filter(
-                |item| matches!(item, syn::Item::Fn(stub) if public.contains(&stub.sig.ident)),
-            );
+            // The public functions, and the reverse companion that callers in reverse mode
+            // call (its stub, so that a caller's code names something that exists).
+            let companion = crate::names::REVERSE_COMPANION;
+            let kept = items.into_iter().filter_map(|item| match item {
+                syn::Item::Fn(stub) if public.contains(&stub.sig.ident) => {
+                    Some(syn::Item::Fn(stub))
+                }
+                syn::Item::Impl(mut block) => {
+                    block.items.retain(|item| {
+                        matches!(item, syn::ImplItem::Fn(method) if method.sig.ident == companion)
+                    });
+                    (!block.items.is_empty()).then_some(syn::Item::Impl(block))
+                }
+                _ => None,
+            });
             quote!(#(#kept)*)
         });
     quote! {

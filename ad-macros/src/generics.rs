@@ -458,8 +458,8 @@ const GENERIC_FLOAT_FUNCTIONS: &[&str] = &[
 /// with its one type parameter `T` replaced by `f64` in the signature and the body, and
 /// `T::from_f64(2.5)`, `T::one()`, `T::PI()` (which `f64` has only through num-traits' traits)
 /// replaced by the runtime's `generic_float::from_f64::<f64>(2.5)`, which give the same
-/// values. A parameter not of the float type is data, `f64` included, as in forward mode
-/// (`data_in_instance`). `None` for anything else generic (a second parameter, lifetimes, a
+/// values. Its parameters keep the generic function's kinds (`f64` data where it does not
+/// name the float type). `None` for anything else generic (a second parameter, lifetimes, a
 /// method).
 pub fn reverse_instance(item: &ItemFn) -> Option<ItemFn> {
     let float = result_parameter(item)?;
@@ -479,22 +479,6 @@ pub fn reverse_instance(item: &ItemFn) -> Option<ItemFn> {
     let body = substitute_tokens(item.block.to_token_stream(), float);
     instance.block = Box::new(syn::parse2(body).ok()?);
     Some(instance)
-}
-
-/// Which parameters of the instance over `f64` are data: those whose type does not name the
-/// float type parameter.
-pub fn data_in_instance(item: &ItemFn) -> Vec<bool> {
-    let Some(float) = result_parameter(item) else {
-        return Vec::new();
-    };
-    item.sig
-        .inputs
-        .iter()
-        .map(|input| match input {
-            syn::FnArg::Typed(typed) => !mentions(&typed.ty, float),
-            syn::FnArg::Receiver(_) => false,
-        })
-        .collect()
 }
 
 /// Whether a token comes after a field's or a method's `.` (not a range's `..`).

@@ -243,21 +243,24 @@ mod driver {
     /// written. `None` where that is not taken (the refusal then says what to do).
     fn reverse_generic(
         function: &Function,
+        written: &TokenStream,
         calls: Calls,
         forward_inside: bool,
     ) -> Option<TokenStream> {
         if calls != Calls::Recorded {
             return None;
         }
-        let instance = generics::reverse_instance(&function.item)?;
+        // As written, with its `#[no_grad]`s (which `function.item` no longer has).
+        let written_tokens = written;
+        let written: syn::ItemFn = syn::parse2(written.clone()).ok()?;
+        let instance = generics::reverse_instance(&written)?;
         let cx = Ctxt::new();
         let mut instance = Function::from_item(&cx, instance, "reverse");
-        for (param, data) in instance
-            .params
-            .iter_mut()
-            .zip(generics::data_in_instance(&function.item))
-        {
-            if data {
+        // A parameter not naming the float type is data, `f64` included, as forward mode has
+        // it.
+        let generic = Function::from_item(&Ctxt::new(), written, "forward");
+        for (param, original) in instance.params.iter_mut().zip(&generic.params) {
+            if original.kind == crate::ast::ParamKind::Data {
                 param.kind = crate::ast::ParamKind::Data;
             }
         }
@@ -288,7 +291,7 @@ mod driver {
         if forward_inside {
             // #[forward] below emits the function (still carrying it) and the struct.
             let stacked = reverse::expand_stacked(&cx, &instance, calls);
-            let original = &function.item;
+            let original = without_checkpoints(written_tokens.clone());
             return Some(quote!(#original #stacked));
         }
         // The instance's expansion, with the function as written in place of the instance.
@@ -348,7 +351,7 @@ mod driver {
         };
         if generics::has_generics(&function.item) {
             let forward_inside = inner.as_deref() == Some("forward");
-            if let Some(expanded) = reverse_generic(&function, calls, forward_inside) {
+            if let Some(expanded) = reverse_generic(&function, &original, calls, forward_inside) {
                 return expanded;
             }
             // Refused in `Function::from_item`, with one message whatever else is stacked.

@@ -29,8 +29,8 @@
 //! `enumerate` index in a `fold` (an integer taken for a value carrying a derivative),
 //! `<T as FloatConst>::PI()` and `<T as NumCast>::from(..)`, `x.to_f64()`, and the signatures
 //! `<'a, T>`, `<T, const N: usize>`, a `where` bound on `&T`, `<T, F: Fn(T) -> T>`.
-//! `#[no_grad]` on a generic function is lost: reverse mode returns an adjoint for it (alone or
-//! stacked), forward mode under `#[reverse]` takes a tangent (`no_grad_reverse_first`).
+//! `#[no_grad]` on a generic function was lost (reverse mode returned an adjoint for it, forward
+//! mode under `#[reverse]` took a tangent); fixed, checked in `no_grad_reverse_first`.
 #![cfg(not(feature = "previous-engine"))]
 #![allow(clippy::all, unused_mut, unused_imports, dead_code)]
 
@@ -1374,13 +1374,11 @@ mod log_cosh {
             |x| log_cosh(x, &TARGET),
             |x, v| log_cosh_jvp(x, &TARGET, v),
             |x, w| {
-                // `#[no_grad]` is lost under `#[forward]`: reverse mode returns an adjoint for it
-                // (`no_grad_reverse_first`).
-                let (y, (g, _target)) = log_cosh_vjp(x, &TARGET, w);
+                let (y, g) = log_cosh_vjp(x, &TARGET, w);
                 (y, g)
             },
             |x| {
-                let (y, (g, _target)) = log_cosh_grad(x, &TARGET);
+                let (y, g) = log_cosh_grad(x, &TARGET);
                 (y, g)
             },
         );
@@ -1532,13 +1530,11 @@ mod binary_cross_entropy {
             |x| binary_cross_entropy(x, &LABELS),
             |x, v| binary_cross_entropy_jvp(x, &LABELS, v),
             |x, w| {
-                // `#[no_grad]` is lost under `#[forward]`: reverse mode returns an adjoint for it
-                // (`no_grad_reverse_first`).
-                let (y, (g, _labels)) = binary_cross_entropy_vjp(x, &LABELS, w);
+                let (y, g) = binary_cross_entropy_vjp(x, &LABELS, w);
                 (y, g)
             },
             |x| {
-                let (y, (g, _labels)) = binary_cross_entropy_grad(x, &LABELS);
+                let (y, g) = binary_cross_entropy_grad(x, &LABELS);
                 (y, g)
             },
         );
@@ -3006,13 +3002,11 @@ mod mixture_loop_max {
             |x| mixture_loop_max(&x[..2], &x[2..], &DATA),
             |x, v| mixture_loop_max_jvp(&x[..2], &x[2..], &DATA, &v[..2], &v[2..]),
             |x, w| {
-                // `#[no_grad]` is lost under `#[forward]`: reverse mode returns an adjoint for it
-                // (`no_grad_reverse_first`).
-                let (y, (gm, gs, _data)) = mixture_loop_max_vjp(&x[..2], &x[2..], &DATA, w);
+                let (y, (gm, gs)) = mixture_loop_max_vjp(&x[..2], &x[2..], &DATA, w);
                 (y, [gm, gs].concat())
             },
             |x| {
-                let (y, (gm, gs, _data)) = mixture_loop_max_grad(&x[..2], &x[2..], &DATA);
+                let (y, (gm, gs)) = mixture_loop_max_grad(&x[..2], &x[2..], &DATA);
                 (y, [gm, gs].concat())
             },
         );
@@ -3201,13 +3195,11 @@ mod logistic_index {
             |x| logistic_index(x, &FEATURES, &LABELS),
             |x, v| logistic_index_jvp(x, &FEATURES, &LABELS, v),
             |x, w| {
-                // `#[no_grad]` is lost under `#[forward]`: reverse mode returns an adjoint for it
-                // (`no_grad_reverse_first`).
-                let (y, (g, _features, _labels)) = logistic_index_vjp(x, &FEATURES, &LABELS, w);
+                let (y, g) = logistic_index_vjp(x, &FEATURES, &LABELS, w);
                 (y, g)
             },
             |x| {
-                let (y, (g, _features, _labels)) = logistic_index_grad(x, &FEATURES, &LABELS);
+                let (y, g) = logistic_index_grad(x, &FEATURES, &LABELS);
                 (y, g)
             },
         );
@@ -3217,12 +3209,9 @@ mod logistic_index {
 mod no_grad_reverse_first {
     use super::*;
 
-    /// `#[no_grad]` on a generic function: under `#[forward] #[reverse]` reverse mode returns an
-    /// adjoint for it (`log_cosh`, `binary_cross_entropy`, `logistic_index`,
-    /// `mixture_loop_max`); under `#[reverse] #[forward]` forward mode takes a tangent for it
-    /// too; under `#[reverse]` alone reverse mode returns an adjoint. (`driver::reverse_generic`
-    /// makes the instance from `function.item`, whose `#[no_grad]` `Function::from_item` has
-    /// already taken out.) Over `f64`, stacked or alone, it gets none.
+    /// `#[no_grad]` on a generic function, stacked either way and alone: no adjoint from reverse
+    /// mode, no tangent taken by forward mode, as over `f64`. (It was lost: the instance over
+    /// `f64` was made from the function without its `#[no_grad]`s; fixed.)
     #[reverse]
     #[forward]
     pub fn scaled_squares<T: Float + Sum>(x: &[T], #[no_grad] scale: &[T]) -> T {
@@ -3250,19 +3239,17 @@ mod no_grad_reverse_first {
         let x = [0.5, -1.0, 2.0];
         let s = [1.0, 2.0, 3.0];
         // Forward mode takes no tangent for `scale`.
-        let (_, t) = scaled_squares_jvp(&x, &s, &[1.0, 0.0, 0.0], &[0.0; 3]);
+        let (_, t) = scaled_squares_jvp(&x, &s, &[1.0, 0.0, 0.0]);
         assert_eq!(t, 1.0);
         let (_, t) = scaled_squares_f64_stacked_jvp(&x, 2.0, &[1.0, 0.0, 0.0]);
         assert_eq!(t, 2.0);
         let (_, gx) = scaled_squares_f64_stacked_grad(&x, 2.0);
         assert_eq!(gx, vec![2.0, -4.0, 8.0]);
-        // Reverse mode returns an adjoint for it, generic or not (over `f64`, none).
-        let (_, (gx, gs)) = scaled_squares_grad(&x, &s);
+        // Reverse mode returns no adjoint for it, generic or not.
+        let (_, gx) = scaled_squares_grad(&x, &s);
         assert_eq!(gx, vec![1.0, -4.0, 12.0]);
-        assert_eq!(gs, vec![0.25, 1.0, 4.0]);
-        let (_, (gx, gs)) = scaled_squares_alone_grad(&x, 2.0);
+        let (_, gx) = scaled_squares_alone_grad(&x, 2.0);
         assert_eq!(gx, vec![2.0, -4.0, 8.0]);
-        assert_eq!(gs, 5.25);
         let (_, gx) = scaled_squares_f64_grad(&x, 2.0);
         assert_eq!(gx, vec![2.0, -4.0, 8.0]);
     }
