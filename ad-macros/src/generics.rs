@@ -477,8 +477,40 @@ pub fn reverse_instance(item: &ItemFn) -> Option<ItemFn> {
     }
     let mut instance = over_f64(item, float)?;
     let body = substitute_tokens(item.block.to_token_stream(), float);
-    instance.block = Box::new(syn::parse2(body).ok()?);
+    let mut block: syn::Block = syn::parse2(body).ok()?;
+    FloatReductions.visit_block_mut(&mut block);
+    instance.block = Box::new(block);
     Some(instance)
+}
+
+/// `.sum()` and `.product()` that leave their type to inference: in a function generic over
+/// its float type that is `T` (its only `Add`), over `f64` it must be written (`f64` adds
+/// references too): `.sum::<f64>()`. One whose `let` writes the type keeps it.
+struct FloatReductions;
+
+impl VisitMut for FloatReductions {
+    fn visit_local_mut(&mut self, local: &mut syn::Local) {
+        if let (syn::Pat::Type(_), Some(init)) = (&local.pat, &mut local.init) {
+            if let syn::Expr::MethodCall(call) = &mut *init.expr {
+                self.visit_expr_mut(&mut call.receiver);
+                for arg in call.args.iter_mut() {
+                    self.visit_expr_mut(arg);
+                }
+                return;
+            }
+        }
+        syn::visit_mut::visit_local_mut(self, local);
+    }
+
+    fn visit_expr_method_call_mut(&mut self, call: &mut syn::ExprMethodCall) {
+        let reduction = call.method == "sum" || call.method == "product";
+        if reduction && call.turbofish.is_none() && call.args.is_empty() {
+            call.turbofish = Some(syn::parse_quote_spanned!(call.method.span()=> ::<f64>));
+        }
+        syn::visit_mut::visit_expr_method_call_mut(self, call);
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
 /// Whether a token comes after a field's or a method's `.` (not a range's `..`).

@@ -80,6 +80,19 @@ fn scaled_huber<T: Float + FromPrimitive>(x: &[T], delta: f64) -> T {
     })
 }
 
+/// Rastrigin as argmin's test functions write it: a `sum` the code leaves to inference, inside
+/// an expression (`T`'s: the instance over `f64` writes it).
+#[forward]
+#[reverse]
+fn rastrigin<T: Float + FloatConst + FromPrimitive + std::iter::Sum>(param: &[T]) -> T {
+    let a = T::from_f64(10.0).unwrap();
+    a * T::from_usize(param.len()).unwrap()
+        + param
+            .iter()
+            .map(|&x| x.powi(2) - a * (T::from_f64(2.0).unwrap() * T::PI() * x).cos())
+            .sum()
+}
+
 /// A function over `f64` calling generic ones in reverse mode.
 #[reverse]
 fn combined(x: &[f64]) -> f64 {
@@ -122,6 +135,7 @@ fn generic_functions_in_reverse_mode() {
     check(norm, norm_jvp, norm_vjp);
     check(ackley, ackley_jvp, ackley_vjp);
     check(huber, huber_jvp, huber_vjp);
+    check(rastrigin, rastrigin_jvp, rastrigin_vjp);
     check(
         |x| scaled_huber(x, 0.9),
         |x, v| scaled_huber_jvp(x, 0.9, v),

@@ -687,8 +687,8 @@ mod picheny {
 // `rastrigin`, which the engine took, fails inside the generated code:
 // error[E0599]: no associated item named `__ad_reverse` found for struct `rastrigin_a` in the
 // current scope (at `rastrigin`'s `#[reverse]`)
-// With `.sum::<T>()` both are taken (`rastrigin_turbofish`).
-#[cfg(any())]
+// With `.sum::<T>()` both are taken (`rastrigin_turbofish`). Fixed: the instance over `f64`
+// writes `.sum::<f64>()` where the code leaves the type to inference.
 mod rastrigin {
     use super::*;
 
