@@ -706,10 +706,17 @@ impl VisitMut for Retype<'_> {
 
     /// `let mut k = cfg.lo;` where `k` later holds floats: its first value is lifted.
     fn visit_local_mut(&mut self, local: &mut syn::Local) {
-        let binds_float = crate::activity::pattern_bindings(&local.pat)
-            .0
-            .iter()
-            .any(|name| self.locals.floats.contains(name));
+        // `let n: usize = (0..k).map(|_| 1).sum();`: the written type says it is data.
+        let written_integer = matches!(&local.pat, Pat::Type(typed)
+        if matches!(&*typed.ty, Type::Path(path) if path.qself.is_none()
+            && path.path.get_ident().is_some_and(|name| {
+                INTEGER_TYPES.iter().any(|integer| name == integer) || name == "bool"
+            })));
+        let binds_float = !written_integer
+            && crate::activity::pattern_bindings(&local.pat)
+                .0
+                .iter()
+                .any(|name| self.locals.floats.contains(name));
         // `let s: f64 = data..sum();`: the written type still drives inference of the plain value.
         let written_type = match &local.pat {
             Pat::Type(typed) if crate::ast::float_of_type(&typed.ty).is_some() => {

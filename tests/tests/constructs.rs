@@ -1221,3 +1221,25 @@ fn casts_of_names_the_analysis_cannot_type() {
         assert_relative_eq!(gradient, along, max_relative = 1e-12);
     }
 }
+
+/// An integer reduction whose `let` writes its type (`let count: usize = ..sum();`): data,
+/// not lifted to the scalar type (forward mode lifted it, and rustc could not tell which
+/// lifting applies: E0034).
+#[forward]
+#[reverse]
+fn counted_by_an_integer_sum(x: &[f64]) -> f64 {
+    let count: usize = (0..x.len()).map(|_| 1).sum();
+    let odd: bool = count % 2 == 1;
+    x[0] * count as f64 + if odd { x[1] } else { 0.0 }
+}
+
+#[test]
+fn integer_reductions_with_their_type_written() {
+    common::check_gradient(
+        3,
+        counted_by_an_integer_sum,
+        counted_by_an_integer_sum_jvp,
+        counted_by_an_integer_sum_vjp,
+    );
+    assert_eq!(counted_by_an_integer_sum(&[2.0, 5.0, 1.0]), 11.0);
+}
