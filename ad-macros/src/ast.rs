@@ -251,19 +251,7 @@ impl Param {
         }
         let no_grad = attr::take_no_grad(cx, &mut typed.attrs);
         let grad = attr::take_grad(cx, &mut typed.attrs);
-        let (name, mutability) = match &*typed.pat {
-            Pat::Ident(pat) if pat.by_ref.is_none() && pat.subpat.is_none() => {
-                (pat.ident.clone(), pat.mutability)
-            }
-            other => {
-                cx.error_spanned_by(
-                    other,
-                    "patterns in parameters are not supported; use a plain name and destructure \
-                     it in the body",
-                );
-                (Ident::new("__ad_unnamed", Span::call_site()), None)
-            }
-        };
+        let (name, mutability) = param_name(cx, typed);
         let ty = (*typed.ty).clone();
         if grad {
             let user_type = user_type_path(&ty);
@@ -337,19 +325,7 @@ impl Param {
     fn of_generic_function(cx: &Ctxt, typed: &mut syn::PatType, float_param: &Ident) -> Param {
         let no_grad = attr::take_no_grad(cx, &mut typed.attrs);
         let grad = attr::take_grad(cx, &mut typed.attrs);
-        let (name, mutability) = match &*typed.pat {
-            Pat::Ident(pat) if pat.by_ref.is_none() && pat.subpat.is_none() => {
-                (pat.ident.clone(), pat.mutability)
-            }
-            other => {
-                cx.error_spanned_by(
-                    other,
-                    "patterns in parameters are not supported; use a plain name and destructure \
-                     it in the body",
-                );
-                (Ident::new("__ad_unnamed", Span::call_site()), None)
-            }
-        };
+        let (name, mutability) = param_name(cx, typed);
         let ty = (*typed.ty).clone();
         let kind = crate::generics::param_kind(cx, &ty, float_param, no_grad, grad);
         Param {
@@ -599,5 +575,22 @@ pub fn block_of_statement(expr: &syn::Expr) -> syn::Block {
     syn::Block {
         brace_token: Default::default(),
         stmts: vec![syn::Stmt::Expr(expr.clone(), Some(Default::default()))],
+    }
+}
+
+/// A parameter's name and `mut`, or an error at a pattern in its place.
+fn param_name(cx: &Ctxt, typed: &syn::PatType) -> (Ident, Option<syn::Token![mut]>) {
+    match &*typed.pat {
+        Pat::Ident(pat) if pat.by_ref.is_none() && pat.subpat.is_none() => {
+            (pat.ident.clone(), pat.mutability)
+        }
+        other => {
+            cx.error_spanned_by(
+                other,
+                "patterns in parameters are not supported; use a plain name and destructure it \
+                 in the body",
+            );
+            (Ident::new("__ad_unnamed", Span::call_site()), None)
+        }
     }
 }

@@ -406,7 +406,7 @@ pub fn over_f64(item: &ItemFn, float: &Ident) -> Option<ItemFn> {
 }
 
 /// What `T::<name>` of a generic function calls in `ad_runtime::__private::generic_float`
-/// (num-traits' constructors and constants; the runtime keeps the same list).
+/// (num-traits' constructors and constants, one function each there).
 const GENERIC_FLOAT_FUNCTIONS: &[&str] = &[
     "from_f64",
     "from_f32",
