@@ -90,6 +90,17 @@ pub trait Scalar:
     /// True when the value and every derivative are exactly zero.
     fn is_zero(self) -> bool;
 
+    /// See [`f64::total_cmp`]: the values' total order, derivatives ignored.
+    ///
+    /// ```
+    /// use ad_runtime::{Dual, Scalar};
+    /// let (a, b) = (Dual::new(1.0, 5.0), Dual::new(2.0, -1.0));
+    /// assert_eq!(Scalar::total_cmp(&a, &b), core::cmp::Ordering::Less);
+    /// ```
+    fn total_cmp(&self, other: &Self) -> core::cmp::Ordering {
+        self.to_f64().total_cmp(&other.to_f64())
+    }
+
     /// See [`f64::is_nan`].
     fn is_nan(self) -> bool;
     /// See [`f64::is_finite`].

@@ -292,10 +292,19 @@ fn ir_engine(
     if cfg!(feature = "previous-engine") || bodies != Bodies::Derivative || cx.has_errors() {
         return None;
     }
-    Some(super::reverse_ir::companion_body(
-        function,
-        !is_leaf(function),
-    ))
+    let body = super::reverse_ir::companion_body(function, !is_leaf(function));
+    // For the engine's developers: why a function went to this engine.
+    if let Err(not_yet) = &body {
+        if std::env::var_os("AD_IR_EXPLAIN").is_some() {
+            eprintln!(
+                "ad: the IR engine does not take `{}` yet: {} (at {:?})",
+                function.name(),
+                not_yet.what,
+                not_yet.span
+            );
+        }
+    }
+    Some(body)
 }
 
 /// Unless the `previous-engine` feature is on, `f::__AD_ENGINE` says which engine differentiated `f`

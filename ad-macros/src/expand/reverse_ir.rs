@@ -664,6 +664,10 @@ impl Emitter<'_> {
                     let index = self.operand(index);
                     quote!(#tokens[#index])
                 }
+                Projection::Slice(start, end) => {
+                    let (start, end) = (self.operand(start), self.operand(end));
+                    quote!(#tokens[#start..#end])
+                }
                 Projection::Field(member) => quote!(#tokens.#member),
                 Projection::Deref => quote!((*#tokens)),
             };

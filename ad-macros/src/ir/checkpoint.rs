@@ -98,9 +98,7 @@ fn operand_roots(operand: &Operand, roots: &mut Vec<Root>) {
 
 fn place_roots(place: &Place, roots: &mut Vec<Root>) {
     roots.push(place.root);
-    for projection in &place.projections {
-        if let Projection::Index(index) = projection {
-            operand_roots(index, roots);
-        }
+    for index in place.projections.iter().flat_map(Projection::operands) {
+        operand_roots(index, roots);
     }
 }

@@ -24,6 +24,7 @@ mod control;
 mod expressions;
 mod items;
 mod iterators;
+mod loop_items;
 mod macros;
 mod patterns;
 
@@ -568,6 +569,9 @@ impl Lowering {
             if init.diverge.is_some() {
                 return not_yet(local, "`let ... else`");
             }
+            if self.split_at(pat, &init.expr, stmts)? {
+                return Ok(());
+            }
             let operand = self.operand(&init.expr, stmts)?;
             let whole = self.as_value(operand, local.span(), stmts);
             let place = Place {
@@ -594,6 +598,12 @@ impl Lowering {
                         && is_place_expression(strip(&reference.expr)) =>
                 {
                     Some((&*reference.expr, true))
+                }
+                // `let tail = &x[1..];`: a sub-slice is a place, borrowed where it is used.
+                (None, Expr::Reference(reference))
+                    if binding.mutability.is_none() && is_sub_slice(strip(&reference.expr)) =>
+                {
+                    Some((&*reference.expr, reference.mutability.is_some()))
                 }
                 _ => None,
             };
@@ -1027,8 +1037,9 @@ impl Lowering {
                 }
             }
             Expr::Index(index) => {
-                if matches!(strip(&index.index), Expr::Range(_)) {
-                    return not_yet(&index.index, "sub-slices (`&x[a..b]`)");
+                if let Expr::Range(range) = strip(&index.index) {
+                    let place = self.place(&index.expr, stmts)?;
+                    return self.sub_slice(place, range, span, stmts);
                 }
                 let mut place = self.place(&index.expr, stmts)?;
                 let at = self.operand(&index.index, stmts)?;
@@ -1050,7 +1061,19 @@ impl Lowering {
                 {
                     return Ok(place);
                 }
-                let mut place = self.place(&unary.expr, stmts)?;
+                // `*v.last().unwrap()`: what the reference the expression gives points to.
+                let mut place = match strip(&unary.expr) {
+                    Expr::MethodCall(_) | Expr::Call(_) => {
+                        let reference = self.operand(&unary.expr, stmts)?;
+                        let reference = self.as_value(reference, span, stmts);
+                        Place {
+                            root: Root::Value(reference),
+                            projections: Vec::new(),
+                            span,
+                        }
+                    }
+                    _ => self.place(&unary.expr, stmts)?,
+                };
                 place.projections.push(Projection::Deref);
                 place.span = span;
                 Ok(place)
@@ -1115,8 +1138,107 @@ impl Lowering {
         Ok(())
     }
 
+    /// `let (head, tail) = v.split_at(k);`: two sub-slices of `v`, each borrowed where it is
+    /// used. Whether the pattern and the value were that.
+    fn split_at(&mut self, pat: &Pat, init: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<bool> {
+        let (Pat::Tuple(names), Expr::MethodCall(call)) = (pat, strip(init)) else {
+            return Ok(false);
+        };
+        let plain = |pat: &Pat| match pat {
+            Pat::Ident(name) => name.by_ref.is_none() && name.subpat.is_none(),
+            Pat::Wild(_) => true,
+            _ => false,
+        };
+        let mutable = call.method == "split_at_mut";
+        if !(call.method == "split_at" || mutable)
+            || call.args.len() != 1
+            || call.turbofish.is_some()
+            || names.elems.len() != 2
+            || !names.elems.iter().all(plain)
+        {
+            return Ok(false);
+        }
+        let Ok(source) = self.place(&call.receiver, stmts) else {
+            return Ok(false);
+        };
+        let span = call.span();
+        let at = self.operand(&call.args[0], stmts)?;
+        let len = self.define(
+            Rvalue::DataMethod {
+                receiver: Operand::Place(source.clone()),
+                method: Ident::new("len", span),
+                args: Vec::new(),
+            },
+            span,
+            stmts,
+        );
+        let zero = Operand::Constant(Constant {
+            tokens: quote::quote_spanned!(span=> 0usize),
+            kind: ConstantKind::Data,
+            span,
+        });
+        let halves = [(zero, at.clone()), (at, Operand::Value(len))];
+        for (name, (start, end)) in names.elems.iter().zip(halves) {
+            if let Pat::Ident(name) = name {
+                let mut place = source.clone();
+                place.projections.push(Projection::Slice(start, end));
+                place.span = span;
+                self.bind_borrowed(&name.ident, place, mutable);
+            }
+        }
+        Ok(true)
+    }
+
+    /// `place[range]`, its bounds made explicit: `0` for an open start, the length of what is
+    /// sliced for an open end.
+    pub(super) fn sub_slice(
+        &mut self,
+        mut place: Place,
+        range: &syn::ExprRange,
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Place> {
+        if matches!(range.limits, syn::RangeLimits::Closed(_)) {
+            return not_yet(range, "inclusive sub-slices (`&x[a..=b]`)");
+        }
+        let start = match &range.start {
+            Some(start) => self.operand(start, stmts)?,
+            None => Operand::Constant(Constant {
+                tokens: quote::quote_spanned!(span=> 0usize),
+                kind: ConstantKind::Data,
+                span,
+            }),
+        };
+        let end = match &range.end {
+            Some(end) => self.operand(end, stmts)?,
+            None => {
+                let len = self.new_value(None, span);
+                stmts.push(Stmt::Let(Let {
+                    value: len,
+                    rvalue: Rvalue::DataMethod {
+                        receiver: Operand::Place(place.clone()),
+                        method: Ident::new("len", span),
+                        args: Vec::new(),
+                    },
+                    span,
+                }));
+                Operand::Value(len)
+            }
+        };
+        place.projections.push(Projection::Slice(start, end));
+        place.span = span;
+        Ok(place)
+    }
+
     fn assigned_place(&mut self, expr: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Place> {
         let place = self.place(expr, stmts)?;
+        if place
+            .projections
+            .iter()
+            .any(|projection| matches!(projection, Projection::Slice(..)))
+        {
+            return not_yet(expr, "writes through a sub-slice");
+        }
         let no_deref = place
             .projections
             .iter()
@@ -1383,6 +1505,17 @@ pub(super) fn is_place_expression(expr: &Expr) -> bool {
         }
         Expr::Unary(unary) => {
             matches!(unary.op, syn::UnOp::Deref(_)) && is_place_expression(&unary.expr)
+        }
+        _ => false,
+    }
+}
+
+/// `x[a..b]` of a place (or of a sub-slice of one).
+pub(super) fn is_sub_slice(expr: &Expr) -> bool {
+    match strip(expr) {
+        Expr::Index(index) => {
+            matches!(strip(&index.index), Expr::Range(_))
+                && (is_place_expression(&index.expr) || is_sub_slice(&index.expr))
         }
         _ => false,
     }

@@ -94,8 +94,24 @@ pub enum Root {
 pub enum Projection {
     /// `[i]`: the index is data.
     Index(Operand),
+    /// `[a..b]` (also `[a..]`, `[..b]`, `[..]`, their bounds made explicit): a sub-slice, its
+    /// bounds data. A place ending in one is unsized: it is borrowed, indexed or iterated,
+    /// never read whole.
+    Slice(Operand, Operand),
     Field(Member),
     Deref,
+}
+
+impl Projection {
+    /// The data operands the projection reads (an index, a sub-slice's bounds).
+    pub fn operands(&self) -> impl Iterator<Item = &Operand> {
+        let (first, second) = match self {
+            Projection::Index(index) => (Some(index), None),
+            Projection::Slice(start, end) => (Some(start), Some(end)),
+            Projection::Field(_) | Projection::Deref => (None, None),
+        };
+        first.into_iter().chain(second)
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -636,10 +652,8 @@ pub fn aliased_arguments(body: &Body) -> std::collections::HashMap<Value, Place>
                 if let Root::Value(value) = place.root {
                     *uses.entry(value).or_default() += 1;
                 }
-                for projection in &place.projections {
-                    if let Projection::Index(index) = projection {
-                        count_operand(index, uses);
-                    }
+                for index in place.projections.iter().flat_map(Projection::operands) {
+                    count_operand(index, uses);
                 }
             }
             Operand::Constant(_) => {}

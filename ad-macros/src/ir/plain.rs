@@ -125,10 +125,8 @@ fn roots(operand: &Operand) -> Vec<Value> {
             if let Root::Value(value) = place.root {
                 found.push(value);
             }
-            for projection in &place.projections {
-                if let Projection::Index(index) = projection {
-                    found.extend(roots(index));
-                }
+            for index in place.projections.iter().flat_map(Projection::operands) {
+                found.extend(roots(index));
             }
             found
         }

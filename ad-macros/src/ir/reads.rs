@@ -148,7 +148,7 @@ fn key_with(place: &Place, canonical: &dyn Fn(Value) -> Value) -> Option<String>
             Projection::Index(Operand::Constant(constant)) => {
                 key.push_str(&format!("[{}]", constant.tokens));
             }
-            Projection::Index(Operand::Place(_)) => return None,
+            Projection::Index(Operand::Place(_)) | Projection::Slice(..) => return None,
             Projection::Field(member) => {
                 key.push('.');
                 key.push_str(&member.to_token_stream().to_string());

@@ -404,10 +404,7 @@ fn operands_read_again(rvalue: &Rvalue) -> Option<Vec<&Operand>> {
             place
                 .projections
                 .iter()
-                .filter_map(|projection| match projection {
-                    Projection::Index(index) => Some(index),
-                    Projection::Field(_) | Projection::Deref => None,
-                })
+                .flat_map(Projection::operands)
                 .collect(),
         ),
         Rvalue::Use(operand) | Rvalue::Neg(operand) | Rvalue::Cast(operand, _) => {

@@ -251,10 +251,8 @@ impl<'b> Walk<'b> {
     }
 
     fn place_indices(&mut self, place: &Place, position: usize) {
-        for projection in &place.projections {
-            if let Projection::Index(index) = projection {
-                self.operand(index, position, Use::Moved);
-            }
+        for index in place.projections.iter().flat_map(Projection::operands) {
+            self.operand(index, position, Use::Moved);
         }
     }
 

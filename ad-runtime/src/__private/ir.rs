@@ -40,8 +40,17 @@ impl<A: Adjoint> AccumulateArgument<()> for A {
     fn accumulate_argument(&mut self, _: ()) {}
 }
 
+/// A sub-slice's adjoint (a slice of the shadow) takes the adjoint of a borrow of it.
+impl<T: Adjoint> AccumulateArgument<Vec<T>> for [T] {
+    fn accumulate_argument(&mut self, contribution: Vec<T>) {
+        for (adjoint, part) in self.iter_mut().zip(contribution) {
+            adjoint.accumulate(part);
+        }
+    }
+}
+
 #[inline(always)]
-pub fn accumulate_argument<A: AccumulateArgument<C>, C>(adjoint: &mut A, contribution: C) {
+pub fn accumulate_argument<A: AccumulateArgument<C> + ?Sized, C>(adjoint: &mut A, contribution: C) {
     adjoint.accumulate_argument(contribution);
 }
 
@@ -573,10 +582,12 @@ impl<T: Clone, const N: usize> State for [T; N] {
     }
 }
 
-/// The adjoint of element `index` of a container's adjoint.
+/// The adjoint of element `index` of a container's adjoint, and of the elements `start..end`
+/// (a sub-slice's).
 pub trait Slots {
     type Element;
     fn slot(&mut self, index: usize) -> &mut Self::Element;
+    fn slots(&mut self, start: usize, end: usize) -> &mut [Self::Element];
 }
 
 /// A `Vec`'s adjoint starts empty (a symbolic zero) and grows with zeros to where it is
@@ -589,6 +600,13 @@ impl<T: Adjoint> Slots for Vec<T> {
             grow_to(self, index);
         }
         &mut self[index]
+    }
+    #[inline(always)]
+    fn slots(&mut self, start: usize, end: usize) -> &mut [T] {
+        if end > self.len() {
+            grow_to(self, end - 1);
+        }
+        &mut self[start..end]
     }
 }
 
@@ -606,11 +624,33 @@ impl<T, const N: usize> Slots for [T; N] {
     fn slot(&mut self, index: usize) -> &mut T {
         &mut self[index]
     }
+    #[inline(always)]
+    fn slots(&mut self, start: usize, end: usize) -> &mut [T] {
+        &mut self[start..end]
+    }
+}
+
+/// A sub-slice of a shadow, which `slots` grew to its end.
+impl<T> Slots for [T] {
+    type Element = T;
+    #[inline(always)]
+    fn slot(&mut self, index: usize) -> &mut T {
+        &mut self[index]
+    }
+    #[inline(always)]
+    fn slots(&mut self, start: usize, end: usize) -> &mut [T] {
+        &mut self[start..end]
+    }
 }
 
 #[inline(always)]
-pub fn slot<C: Slots>(adjoint: &mut C, index: usize) -> &mut C::Element {
+pub fn slot<C: Slots + ?Sized>(adjoint: &mut C, index: usize) -> &mut C::Element {
     adjoint.slot(index)
+}
+
+#[inline(always)]
+pub fn slots<C: Slots + ?Sized>(adjoint: &mut C, start: usize, end: usize) -> &mut [C::Element] {
+    adjoint.slots(start, end)
 }
 
 /// The adjoint type of a value, held without the value (zero-sized): the backward sweep makes

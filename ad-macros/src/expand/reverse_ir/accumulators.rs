@@ -157,9 +157,7 @@ fn touch_operands<'o>(
             Operand::Place(place) => {
                 touched.insert(place.root);
                 for projection in &place.projections {
-                    if let Projection::Index(index) = projection {
-                        touch_operands([index], touched);
-                    }
+                    touch_operands(projection.operands(), touched);
                 }
             }
             Operand::Value(value) => {

@@ -226,6 +226,14 @@ impl Emitter<'_> {
                         quote!((*#ir::slot(&mut #shadow, #index)))
                     }
                 }
+                Projection::Slice(start, end) => {
+                    let (start, end) = (self.read_back(start)?, self.read_back(end)?);
+                    if param || (sized_outer && position == 0) {
+                        quote!(#shadow[#start..#end])
+                    } else {
+                        quote!((*#ir::slots(&mut #shadow, #start, #end)))
+                    }
+                }
                 Projection::Deref => shadow,
             };
         }
@@ -269,6 +277,16 @@ impl Emitter<'_> {
                 }
             }
             Operand::Constant(_) => return Ok(TokenStream::new()),
+        };
+        // A sub-slice's adjoint is a slice of the shadow, to which the adjoint of a borrow of
+        // it (a `Vec`) adds element by element.
+        let function = match operand {
+            Operand::Place(place)
+                if matches!(place.projections.last(), Some(Projection::Slice(..))) =>
+            {
+                "accumulate_argument"
+            }
+            _ => function,
         };
         let function = Ident::new(function, Span::call_site());
         Ok(quote!(#ir::#function(#adjoint, #cotangent);))

@@ -9,28 +9,6 @@ use syn::{Expr, Ident, Pat};
 use super::patterns;
 use super::*;
 
-/// What a `for` over a container binds at each iteration.
-#[derive(Clone)]
-pub(super) enum Items<S> {
-    Elements { source: S, by_reference: bool },
-    Enumerated(Box<Items<S>>),
-    Zipped(Box<Items<S>>, Box<Items<S>>),
-}
-
-impl Items<Place> {
-    pub(super) fn sources(&self) -> Vec<&Place> {
-        match self {
-            Items::Elements { source, .. } => vec![source],
-            Items::Enumerated(inner) => inner.sources(),
-            Items::Zipped(left, right) => {
-                let mut sources = left.sources();
-                sources.extend(right.sources());
-                sources
-            }
-        }
-    }
-}
-
 pub(super) struct LoopContext {
     label: Option<String>,
     flags: LoopFlags,
@@ -768,8 +746,8 @@ impl Lowering {
                     return not_yet(&for_loop.expr, "`for` over this iterator");
                 };
                 let items = self.place_items(items, stmts)?;
-                let range = self.items_range(&items, span, stmts, &for_loop.expr)?;
-                (range, Some(items))
+                let iteration = self.iteration(&items, span, stmts, &for_loop.expr)?;
+                (iteration.iterator.clone(), Some((items, iteration)))
             }
         };
         let (binding, name) = match (&*for_loop.pat, &items) {
@@ -796,8 +774,9 @@ impl Lowering {
                 this.bind(name, Root::Value(binding));
             }
             let mut prelude = Vec::new();
-            if let Some(items) = &items {
-                this.bind_items(&for_loop.pat, items, binding, &mut prelude)?;
+            if let Some((items, iteration)) = &items {
+                let item = this.item_at(items, iteration, binding, span, &mut prelude);
+                this.bind_item(&for_loop.pat, item, &mut prelude)?;
             }
             let block = match flags {
                 Some(flags) => this.loop_body(flags, &for_loop.body, span)?,
@@ -861,234 +840,6 @@ impl Lowering {
             span,
         }));
         Ok(Some(Operand::Value(iterator)))
-    }
-
-    /// The range of indices a loop over `items` runs: up to the shortest source's length.
-    pub(super) fn items_range(
-        &mut self,
-        items: &Items<Place>,
-        span: Span,
-        stmts: &mut Vec<Stmt>,
-        iterated: &Expr,
-    ) -> Lowered<Operand> {
-        let mut length = None;
-        for source in items.sources() {
-            let len = self.new_value(None, span);
-            stmts.push(Stmt::Let(Let {
-                value: len,
-                rvalue: Rvalue::DataMethod {
-                    receiver: Operand::Place(source.clone()),
-                    method: Ident::new("len", span),
-                    args: Vec::new(),
-                },
-                span,
-            }));
-            length = Some(match length {
-                None => len,
-                Some(shorter) => {
-                    let min = self.new_value(None, span);
-                    stmts.push(Stmt::Let(Let {
-                        value: min,
-                        rvalue: Rvalue::DataMethod {
-                            receiver: Operand::Value(shorter),
-                            method: Ident::new("min", span),
-                            args: vec![Operand::Value(len)],
-                        },
-                        span,
-                    }));
-                    min
-                }
-            });
-        }
-        let Some(length) = length else {
-            return not_yet(iterated, "`for` over this iterator");
-        };
-        let range = self.new_value(None, span);
-        stmts.push(Stmt::Let(Let {
-            value: range,
-            rvalue: Rvalue::Range {
-                start: Some(Operand::Constant(Constant {
-                    tokens: quote::quote_spanned!(span=> 0usize),
-                    kind: ConstantKind::Data,
-                    span,
-                })),
-                end: Some(Operand::Value(length)),
-                inclusive: false,
-            },
-            span,
-        }));
-        Ok(Operand::Value(range))
-    }
-
-    /// What a `for` over a container iterates, by syntax: `&v`, `v.iter()` (elements
-    /// borrowed), `v.iter().copied()`/`.cloned()` (elements read), a parameter of a reference
-    /// type, a parameter that is a `Vec` or an array of numbers (elements read), and
-    /// `.enumerate()` and `.zip(..)` of those.
-    pub(super) fn items<'e>(&self, expr: &'e Expr) -> Option<Items<&'e Expr>> {
-        match strip(expr) {
-            Expr::Reference(reference) if reference.mutability.is_none() => Some(Items::Elements {
-                source: &*reference.expr,
-                by_reference: true,
-            }),
-            Expr::MethodCall(call) if call.turbofish.is_none() => {
-                let method = call.method.to_string();
-                match (method.as_str(), call.args.len()) {
-                    ("iter", 0) => Some(Items::Elements {
-                        source: &*call.receiver,
-                        by_reference: true,
-                    }),
-                    ("copied" | "cloned", 0) => match strip(&call.receiver) {
-                        Expr::MethodCall(inner)
-                            if inner.method == "iter" && inner.args.is_empty() =>
-                        {
-                            Some(Items::Elements {
-                                source: &*inner.receiver,
-                                by_reference: false,
-                            })
-                        }
-                        _ => None,
-                    },
-                    ("enumerate", 0) => {
-                        Some(Items::Enumerated(Box::new(self.items(&call.receiver)?)))
-                    }
-                    ("zip", 1) => Some(Items::Zipped(
-                        Box::new(self.items(&call.receiver)?),
-                        Box::new(self.items(&call.args[0])?),
-                    )),
-                    _ => None,
-                }
-            }
-            Expr::Path(path) => {
-                let ident = path.path.get_ident()?;
-                match self.resolve(ident)? {
-                    Root::Value(value) if self.references.contains(&value) => {
-                        Some(Items::Elements {
-                            source: expr,
-                            by_reference: true,
-                        })
-                    }
-                    // A `Vec` or an array of numbers taken by value: its elements, copied.
-                    root if self.number_containers.contains(&root) => Some(Items::Elements {
-                        source: expr,
-                        by_reference: false,
-                    }),
-                    _ => None,
-                }
-            }
-            _ => None,
-        }
-    }
-
-    pub(super) fn place_items(
-        &mut self,
-        items: Items<&Expr>,
-        stmts: &mut Vec<Stmt>,
-    ) -> Lowered<Items<Place>> {
-        Ok(match items {
-            Items::Elements {
-                source,
-                by_reference,
-            } => Items::Elements {
-                source: self.place(source, stmts)?,
-                by_reference,
-            },
-            Items::Enumerated(inner) => {
-                Items::Enumerated(Box::new(self.place_items(*inner, stmts)?))
-            }
-            Items::Zipped(left, right) => Items::Zipped(
-                Box::new(self.place_items(*left, stmts)?),
-                Box::new(self.place_items(*right, stmts)?),
-            ),
-        })
-    }
-
-    /// Binds the loop pattern's names to the items of iteration `index`.
-    pub(super) fn bind_items(
-        &mut self,
-        pat: &Pat,
-        items: &Items<Place>,
-        index: Value,
-        stmts: &mut Vec<Stmt>,
-    ) -> Lowered<()> {
-        match (pat, items) {
-            (Pat::Wild(_), _) => Ok(()),
-            (Pat::Paren(paren), _) => self.bind_items(&paren.pat, items, index, stmts),
-            (Pat::Tuple(tuple), Items::Enumerated(inner)) if tuple.elems.len() == 2 => {
-                match &tuple.elems[0] {
-                    Pat::Ident(name)
-                        if name.by_ref.is_none()
-                            && name.subpat.is_none()
-                            && name.mutability.is_none() =>
-                    {
-                        self.bind(&name.ident, Root::Value(index));
-                    }
-                    Pat::Wild(_) => {}
-                    other => return not_yet(other, "this index pattern"),
-                }
-                self.bind_items(&tuple.elems[1], inner, index, stmts)
-            }
-            (Pat::Tuple(tuple), Items::Zipped(left, right)) if tuple.elems.len() == 2 => {
-                self.bind_items(&tuple.elems[0], left, index, stmts)?;
-                self.bind_items(&tuple.elems[1], right, index, stmts)
-            }
-            (
-                pat,
-                Items::Elements {
-                    source,
-                    by_reference,
-                },
-            ) => {
-                let span = pat.span();
-                let mut element = source.clone();
-                element
-                    .projections
-                    .push(Projection::Index(Operand::Value(index)));
-                element.span = span;
-                let (name, read) = match pat {
-                    Pat::Reference(reference)
-                        if *by_reference && reference.mutability.is_none() =>
-                    {
-                        match &*reference.pat {
-                            Pat::Ident(name) if name.by_ref.is_none() && name.subpat.is_none() => {
-                                (name, true)
-                            }
-                            Pat::Wild(_) => return Ok(()),
-                            other => return not_yet(other, "this element pattern"),
-                        }
-                    }
-                    Pat::Ident(name) if name.by_ref.is_none() && name.subpat.is_none() => {
-                        (name, !*by_reference)
-                    }
-                    other => return not_yet(other, "this element pattern"),
-                };
-                let rvalue = if read {
-                    Rvalue::Use(Operand::Place(element))
-                } else {
-                    Rvalue::Ref(Operand::Place(element))
-                };
-                let value = self.new_value(Some(name.ident.clone()), name.ident.span());
-                if !read {
-                    self.references.insert(value);
-                }
-                stmts.push(Stmt::Let(Let {
-                    value,
-                    rvalue,
-                    span,
-                }));
-                if name.mutability.is_some() {
-                    let var = self.new_var(&name.ident);
-                    stmts.push(Stmt::DeclareVar {
-                        var,
-                        init: Some(Operand::Value(value)),
-                    });
-                    self.bind(&name.ident, Root::Var(var));
-                } else {
-                    self.bind(&name.ident, Root::Value(value));
-                }
-                Ok(())
-            }
-            (other, _) => not_yet(other, "this loop pattern"),
-        }
     }
 }
 

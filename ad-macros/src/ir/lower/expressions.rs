@@ -238,8 +238,18 @@ impl Lowering {
                     // The receiver is a place (a method of a temporary, `v.iter().position(..)`,
                     // may need it mutable); of a data parameter or a part of one, its floats
                     // are plain, and a closure passed on stays as written.
-                    let Ok(receiver) = self.place(&call.receiver, stmts) else {
-                        return not_yet(&call.method, "this method");
+                    // A temporary (`v.len().saturating_sub(2)`) is a value of its own.
+                    let receiver = match self.place(&call.receiver, stmts) {
+                        Ok(place) => place,
+                        Err(_) if !is_place_expression(&call.receiver) => {
+                            let temporary = self.operand(&call.receiver, stmts)?;
+                            Place {
+                                root: Root::Value(self.as_value(temporary, span, stmts)),
+                                projections: Vec::new(),
+                                span,
+                            }
+                        }
+                        Err(_) => return not_yet(&call.method, "this method"),
                     };
                     let plain = self.plain_roots.contains(&receiver.root);
                     let args = call
@@ -592,6 +602,87 @@ impl Lowering {
         }
     }
 
+    /// `v.first()`, `v.last()`, `v.get(i)`, `items.max_by(cmp)`, `items.min_by(cmp)` (also
+    /// `.copied()` or `.cloned()` of those), unwrapped: the element itself, read or borrowed as
+    /// the code does, so that its adjoint goes to the container's shadow. An element that is
+    /// not there panics, as `unwrap` would.
+    fn unwrapped_element(
+        &mut self,
+        option: &Expr,
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Option<Operand>> {
+        let (accessor, read) = match strip(option) {
+            Expr::MethodCall(copied)
+                if copied.args.is_empty()
+                    && (copied.method == "copied" || copied.method == "cloned") =>
+            {
+                (strip(&copied.receiver), true)
+            }
+            other => (other, false),
+        };
+        let Expr::MethodCall(accessor) = accessor else {
+            return Ok(None);
+        };
+        if let Some(selected) = self.unwrapped_selection(accessor, read, stmts)? {
+            return Ok(Some(selected));
+        }
+        let method = accessor.method.to_string();
+        if accessor.turbofish.is_some()
+            || !matches!(
+                (method.as_str(), accessor.args.len()),
+                ("first" | "last", 0) | ("get", 1)
+            )
+        {
+            return Ok(None);
+        }
+        // (`map.get(&k)` is `map[&k]` too.)
+        let Ok(mut place) = self.place(&accessor.receiver, stmts) else {
+            return Ok(None);
+        };
+        let data = |tokens| {
+            Operand::Constant(Constant {
+                tokens,
+                kind: ConstantKind::Data,
+                span,
+            })
+        };
+        let index = match method.as_str() {
+            "first" => data(quote::quote_spanned!(span=> 0usize)),
+            "get" => self.operand(&accessor.args[0], stmts)?,
+            _ => {
+                let len = self.new_value(None, span);
+                stmts.push(Stmt::Let(Let {
+                    value: len,
+                    rvalue: Rvalue::DataMethod {
+                        receiver: Operand::Place(place.clone()),
+                        method: Ident::new("len", span),
+                        args: Vec::new(),
+                    },
+                    span,
+                }));
+                let last = self.new_value(None, span);
+                stmts.push(Stmt::Let(Let {
+                    value: last,
+                    rvalue: Rvalue::DataMethod {
+                        receiver: Operand::Value(len),
+                        method: Ident::new("wrapping_sub", span),
+                        args: vec![data(quote::quote_spanned!(span=> 1usize))],
+                    },
+                    span,
+                }));
+                Operand::Value(last)
+            }
+        };
+        place.projections.push(Projection::Index(index));
+        place.span = span;
+        let rvalue = match read {
+            true => Rvalue::Use(Operand::Place(place)),
+            false => Rvalue::Ref(Operand::Place(place)),
+        };
+        Ok(Some(Operand::Value(self.define(rvalue, span, stmts))))
+    }
+
     /// The methods of `Option` that take its content: `unwrap` and `expect` give it;
     /// `unwrap_or(d)` and `unwrap_or_default()` are an `if` on `is_some`.
     fn option_method(
@@ -602,6 +693,11 @@ impl Lowering {
         let span = call.span();
         match (call.method.to_string().as_str(), call.args.len()) {
             ("unwrap", 0) | ("expect", 1) => {
+                if let Some(element) = self.unwrapped_element(&call.receiver, span, stmts)? {
+                    // Evaluated for what it may print, as `expect` would only on `None`.
+                    let _ = self.operands(&call.args, stmts)?;
+                    return Ok(Some(element));
+                }
                 let option = self.operand(&call.receiver, stmts)?;
                 let args = self.operands(&call.args, stmts)?;
                 let content = self.new_value(None, span);

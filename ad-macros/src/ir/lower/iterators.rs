@@ -1,14 +1,16 @@
 //! Iterator chains that end in a reduction, `x.iter().map(|v| v * k).sum::<f64>()`: lowered to
 //! the loop they run, each closure's body inlined where the loop reaches it. The chain is a
-//! source (a range, or a container as a `for` takes it), then `map` and `filter` stages, then
-//! `sum`, `product`, `fold` or `collect` into a `Vec`. Rust computes a float `sum` from `-0.0`
-//! and a `product` from `1.0`, one element after another; so does the loop, bit for bit.
-
+//! source (a range, or containers as `loop_items` takes them, adapters and sub-slices
+//! included), then `map` and `filter` stages, then `sum`, `product`, `fold`, `collect` into a
+//! `Vec`, `any`, `all`, `position` or `count`. Rust computes a float `sum` from `-0.0` and a
+//! `product` from `1.0`, one element after another; so does the loop, bit for bit. `max_by` and
+//! `min_by` of a container's items, unwrapped, are a loop that keeps the selected index.
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Expr, ExprClosure, Pat};
 
-use super::control::{var_place, Items};
+use super::control::var_place;
+use super::loop_items::{Item, WrittenItems};
 use super::{not_yet, strip, Lowered, Lowering, NotYet};
 use crate::ir::*;
 use crate::rules::float_method_rule;
@@ -21,6 +23,15 @@ enum Reduction<'e> {
     Fold(&'e Expr, std::borrow::Cow<'e, ExprClosure>),
     /// `collect` into a `Vec`.
     Collect,
+    /// `any(p)`, `all(p)`: whether an item (every item) met `p`, no item tested after the
+    /// answer is known.
+    Any(&'e ExprClosure),
+    All(&'e ExprClosure),
+    /// `position(p)`: the count of the first item that met `p`, if one did (the counter is
+    /// declared beside the accumulator).
+    Position(&'e ExprClosure, Option<Var>),
+    /// `count()`.
+    Count,
 }
 
 /// Where the items a chain's stages give go: the reduction, its accumulator, and the span of
@@ -39,7 +50,7 @@ enum Stage<'e> {
 /// Where the chain's items come from.
 enum Source<'e> {
     Range(&'e Expr),
-    Items(Items<&'e Expr>),
+    Items(WrittenItems<'e>),
 }
 
 impl Lowering {
@@ -88,8 +99,23 @@ impl Lowering {
                 _ => return Ok(None),
             },
             ("collect", 0) => Reduction::Collect,
+            ("any" | "all" | "position", 1) => {
+                let Expr::Closure(test) = strip(&call.args[0]) else {
+                    return Ok(None);
+                };
+                if test.inputs.len() != 1 {
+                    return Ok(None);
+                }
+                match call.method.to_string().as_str() {
+                    "any" => Reduction::Any(test),
+                    "all" => Reduction::All(test),
+                    _ => Reduction::Position(test, None),
+                }
+            }
+            ("count", 0) => Reduction::Count,
             _ => return Ok(None),
         };
+        let mut reduction = reduction;
         let Some((source, stages)) = self.chain(&call.receiver) else {
             return Ok(None);
         };
@@ -100,6 +126,9 @@ impl Lowering {
             })
             .chain(match &reduction {
                 Reduction::Fold(_, closure) => Some(closure.as_ref()),
+                Reduction::Any(test) | Reduction::All(test) | Reduction::Position(test, _) => {
+                    Some(*test)
+                }
                 _ => None,
             })
         {
@@ -149,6 +178,32 @@ impl Lowering {
                 }));
                 (self.new_var(&call.method), Operand::Value(empty))
             }
+            Reduction::Any(_) | Reduction::All(_) | Reduction::Count => {
+                let (ty, start): (syn::Type, _) = match &reduction {
+                    Reduction::Any(_) => (syn::parse_quote!(bool), quote::quote!(false)),
+                    Reduction::All(_) => (syn::parse_quote!(bool), quote::quote!(true)),
+                    _ => (syn::parse_quote!(usize), quote::quote!(0usize)),
+                };
+                let var = self.new_var(&call.method);
+                self.vars[var.0 as usize].ty = Some(ty);
+                (var, data_constant(start, span))
+            }
+            Reduction::Position(test, _) => {
+                let counter = self.new_var(&syn::Ident::new("count", span));
+                self.vars[counter.0 as usize].ty = Some(syn::parse_quote!(usize));
+                stmts.push(Stmt::DeclareVar {
+                    var: counter,
+                    init: Some(data_constant(quote::quote!(0usize), span)),
+                });
+                reduction = Reduction::Position(test, Some(counter));
+                let var = self.new_var(&call.method);
+                self.vars[var.0 as usize].ty =
+                    Some(syn::parse_quote!(::core::option::Option<usize>));
+                (
+                    var,
+                    data_constant(quote::quote!(::core::option::Option::None), span),
+                )
+            }
         };
         stmts.push(Stmt::DeclareVar {
             var: accumulator,
@@ -158,8 +213,8 @@ impl Lowering {
             Source::Range(range) => (self.operand(range, stmts)?, None),
             Source::Items(items) => {
                 let items = self.place_items(items.clone(), stmts)?;
-                let range = self.items_range(&items, span, stmts, &call.receiver)?;
-                (range, Some(items))
+                let iteration = self.iteration(&items, span, stmts, &call.receiver)?;
+                (iteration.iterator.clone(), Some((items, iteration)))
             }
         };
         let binding = self.new_value(None, span);
@@ -168,15 +223,21 @@ impl Lowering {
         // `collect` gets what the iterator gives.
         let borrowed = !stages.is_empty() || !matches!(reduction, Reduction::Arithmetic(..));
         let item = match &items {
-            Some(items) => self.item_value(items, binding, borrowed, span, &mut body),
-            None => binding,
+            Some((items, iteration)) => {
+                let item = self.item_at(items, iteration, binding, span, &mut body);
+                if matches!(item, Item::Slice(_)) && stages.is_empty() {
+                    return not_yet(call, "a reduction of sub-slices");
+                }
+                self.item_operand(item, borrowed, span, &mut body)
+            }
+            None => Operand::Value(binding),
         };
         let target = Target {
             reduction: &reduction,
             accumulator,
             span,
         };
-        self.stages(&stages, Operand::Value(item), &target, &mut body)?;
+        self.stages(&stages, item, &target, &mut body)?;
         stmts.push(Stmt::For {
             binding,
             range,
@@ -217,45 +278,6 @@ impl Lowering {
             other => Source::Items(self.items(other)?),
         };
         Some((source, stages))
-    }
-
-    /// The item of iteration `index` as one value: an element (borrowed, or read when
-    /// `borrowed` is false and the elements are read by a `.copied()` or by no stage), or a
-    /// tuple for `.enumerate()` and `.zip(..)`.
-    fn item_value(
-        &mut self,
-        items: &Items<Place>,
-        index: Value,
-        borrowed: bool,
-        span: Span,
-        stmts: &mut Vec<Stmt>,
-    ) -> Value {
-        let rvalue = match items {
-            Items::Elements {
-                source,
-                by_reference,
-            } => {
-                let mut element = source.clone();
-                element
-                    .projections
-                    .push(Projection::Index(Operand::Value(index)));
-                if *by_reference && borrowed {
-                    Rvalue::Ref(Operand::Place(element))
-                } else {
-                    Rvalue::Use(Operand::Place(element))
-                }
-            }
-            Items::Enumerated(inner) => {
-                let item = self.item_value(inner, index, borrowed, span, stmts);
-                Rvalue::Tuple(vec![Operand::Value(index), Operand::Value(item)])
-            }
-            Items::Zipped(left, right) => {
-                let left = self.item_value(left, index, borrowed, span, stmts);
-                let right = self.item_value(right, index, borrowed, span, stmts);
-                Rvalue::Tuple(vec![Operand::Value(left), Operand::Value(right)])
-            }
-        };
-        self.define(rvalue, span, stmts)
     }
 
     /// The stages from `item` on, then the reduction's step, as statements of the loop body
@@ -322,6 +344,85 @@ impl Lowering {
                 });
                 return Ok(());
             }
+            Reduction::Count => {
+                let so_far = self.read(place.clone(), span, stmts);
+                let next = self.define(
+                    Rvalue::DataMethod {
+                        receiver: Operand::Value(so_far),
+                        method: syn::Ident::new("wrapping_add", span),
+                        args: vec![data_constant(quote::quote!(1usize), span)],
+                    },
+                    span,
+                    stmts,
+                );
+                Operand::Value(next)
+            }
+            // Tested only while the answer is open: `!any`, `all`, no position yet.
+            Reduction::Any(test) | Reduction::All(test) | Reduction::Position(test, _) => {
+                let so_far = self.read(place.clone(), span, stmts);
+                let open = match target.reduction {
+                    Reduction::Any(_) => {
+                        self.define(Rvalue::Not(Operand::Value(so_far)), span, stmts)
+                    }
+                    Reduction::All(_) => so_far,
+                    _ => self.define(
+                        Rvalue::DataMethod {
+                            receiver: Operand::Value(so_far),
+                            method: syn::Ident::new("is_none", span),
+                            args: Vec::new(),
+                        },
+                        span,
+                        stmts,
+                    ),
+                };
+                let mut tested = Vec::new();
+                let met = self.scoped(|this| {
+                    // `any`, `all` and `position` take the item itself.
+                    this.bind_closure_input(&test.inputs[0], item, false, &mut tested)?;
+                    this.operand(&test.body, &mut tested)
+                })?;
+                let answer = match target.reduction {
+                    Reduction::Position(_, Some(counter)) => {
+                        let at = self.read(var_place(*counter, span), span, &mut tested);
+                        let found =
+                            self.define(Rvalue::Some(Operand::Value(at)), span, &mut tested);
+                        let assign = vec![Stmt::Assign {
+                            place: place.clone(),
+                            operand: Operand::Value(found),
+                            span,
+                        }];
+                        tested.push(Stmt::when(met, assign, span));
+                        None
+                    }
+                    _ => Some(met),
+                };
+                if let Some(answer) = answer {
+                    tested.push(Stmt::Assign {
+                        place: place.clone(),
+                        operand: answer,
+                        span,
+                    });
+                }
+                stmts.push(Stmt::when(Operand::Value(open), tested, span));
+                if let Reduction::Position(_, Some(counter)) = target.reduction {
+                    let counted = self.read(var_place(*counter, span), span, stmts);
+                    let next = self.define(
+                        Rvalue::DataMethod {
+                            receiver: Operand::Value(counted),
+                            method: syn::Ident::new("wrapping_add", span),
+                            args: vec![data_constant(quote::quote!(1usize), span)],
+                        },
+                        span,
+                        stmts,
+                    );
+                    stmts.push(Stmt::Assign {
+                        place: var_place(*counter, span),
+                        operand: Operand::Value(next),
+                        span,
+                    });
+                }
+                return Ok(());
+            }
         };
         stmts.push(Stmt::Assign {
             place,
@@ -341,6 +442,16 @@ impl Lowering {
         stmts: &mut Vec<Stmt>,
     ) -> Lowered<()> {
         let span = pat.span();
+        // A sub-slice (`windows(2)`'s) is borrowed where it is used.
+        if let (Operand::Place(place), Pat::Ident(name)) = (&item, pat) {
+            if matches!(place.projections.last(), Some(Projection::Slice(..)))
+                && name.by_ref.is_none()
+                && name.subpat.is_none()
+            {
+                self.bind_borrowed(&name.ident, place.clone(), false);
+                return Ok(());
+            }
+        }
         let value = self.as_value(item, span, stmts);
         let value = if borrowed {
             let whole = Place {
@@ -423,6 +534,14 @@ pub(super) fn check_closure(closure: &ExprClosure) -> Lowered<()> {
     }
 }
 
+fn data_constant(tokens: proc_macro2::TokenStream, span: Span) -> Operand {
+    Operand::Constant(Constant {
+        tokens: quote::quote_spanned!(span=> #tokens),
+        kind: ConstantKind::Data,
+        span,
+    })
+}
+
 /// Whether a type is written as a primitive float or integer type (`f64`, `usize`, ...).
 pub(super) fn names_a_number(ty: &syn::Type) -> bool {
     matches!(ty, syn::Type::Path(path) if path.qself.is_none()
@@ -441,5 +560,149 @@ fn names_vec(ty: &syn::Type) -> bool {
             .last()
             .is_some_and(|last| last.ident == "Vec"),
         _ => false,
+    }
+}
+
+impl Lowering {
+    /// `max_by(cmp)` or `min_by(cmp)` of a container's items, unwrapped (`x.iter().max_by(|a,
+    /// b| a.partial_cmp(b).unwrap()).unwrap()`): a loop that keeps the index of the item
+    /// selected so far (the last greatest for `max_by`, the first least for `min_by`, as `std`
+    /// selects), then that item itself, read (`read`, after `.copied()`) or borrowed, so that
+    /// its adjoint goes to the container's shadow. An empty container panics at the unwrap.
+    /// `None` where `selection` is not such a call.
+    pub(super) fn unwrapped_selection(
+        &mut self,
+        selection: &syn::ExprMethodCall,
+        read: bool,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Option<Operand>> {
+        let method = selection.method.to_string();
+        let (true, 1, None) = (
+            method == "max_by" || method == "min_by",
+            selection.args.len(),
+            &selection.turbofish,
+        ) else {
+            return Ok(None);
+        };
+        let Expr::Closure(compare) = strip(&selection.args[0]) else {
+            return Ok(None);
+        };
+        let Some(items) = self.items(&selection.receiver) else {
+            return Ok(None);
+        };
+        if compare.inputs.len() != 2 {
+            return Ok(None);
+        }
+        check_closure(compare)?;
+        let span = selection.span();
+        let items = self.place_items(items, stmts)?;
+        let iteration = self.iteration(&items, span, stmts, &selection.receiver)?;
+        // Its index is the position itself (an iterator of positions would need its type).
+        if !iteration.shares_index() {
+            return not_yet(selection, "`max_by`/`min_by` after adapters or sub-slices");
+        }
+        let data = |tokens| {
+            Operand::Constant(Constant {
+                tokens,
+                kind: ConstantKind::Data,
+                span,
+            })
+        };
+        let best = self.new_var(&syn::Ident::new("selected", span));
+        self.vars[best.0 as usize].ty = Some(syn::parse_quote!(::core::option::Option<usize>));
+        stmts.push(Stmt::DeclareVar {
+            var: best,
+            init: Some(data(
+                quote::quote_spanned!(span=> ::core::option::Option::None),
+            )),
+        });
+        let position = self.new_value(None, span);
+        let mut body = Vec::new();
+        let select = |this: &mut Self, stmts: &mut Vec<Stmt>| {
+            let some = this.define(Rvalue::Some(Operand::Value(position)), span, stmts);
+            stmts.push(Stmt::Assign {
+                place: var_place(best, span),
+                operand: Operand::Value(some),
+                span,
+            });
+        };
+        let is_none = self.define(
+            Rvalue::DataMethod {
+                receiver: Operand::Place(var_place(best, span)),
+                method: syn::Ident::new("is_none", span),
+                args: Vec::new(),
+            },
+            span,
+            &mut body,
+        );
+        let mut first = Vec::new();
+        select(self, &mut first);
+        let mut later = Vec::new();
+        let so_far = self.selected(best, span, &mut later);
+        let so_far_item = self.item_at(&items, &iteration, so_far, span, &mut later);
+        let so_far_item = self.item_operand(so_far_item, true, span, &mut later);
+        let item = self.item_at(&items, &iteration, position, span, &mut later);
+        let item = self.item_operand(item, true, span, &mut later);
+        let order = self.scoped(|this| {
+            this.bind_closure_input(&compare.inputs[0], so_far_item, true, &mut later)?;
+            this.bind_closure_input(&compare.inputs[1], item, true, &mut later)?;
+            this.operand(&compare.body, &mut later)
+        })?;
+        // `max_by` takes an item unless the one so far is greater; `min_by` only if it is.
+        let op = match method.as_str() {
+            "max_by" => quote::quote_spanned!(span=> !=),
+            _ => quote::quote_spanned!(span=> ==),
+        };
+        let replaces = self.define(
+            Rvalue::DataBinary(
+                DataOp { op },
+                order,
+                data(quote::quote_spanned!(span=> ::core::cmp::Ordering::Greater)),
+            ),
+            span,
+            &mut later,
+        );
+        let mut replace = Vec::new();
+        select(self, &mut replace);
+        later.push(Stmt::when(Operand::Value(replaces), replace, span));
+        body.push(Stmt::If {
+            cond: Operand::Value(is_none),
+            then_branch: Block {
+                stmts: first,
+                result: None,
+            },
+            else_branch: Block {
+                stmts: later,
+                result: None,
+            },
+            result: None,
+            span,
+        });
+        stmts.push(Stmt::For {
+            binding: position,
+            range: iteration.iterator.clone(),
+            body: Block {
+                stmts: body,
+                result: None,
+            },
+            flags: None,
+            span,
+        });
+        let selected = self.selected(best, span, stmts);
+        let item = self.item_at(&items, &iteration, selected, span, stmts);
+        Ok(Some(self.item_operand(item, !read, span, stmts)))
+    }
+
+    /// The index a selection keeps (`selected.unwrap()`).
+    fn selected(&mut self, best: Var, span: Span, stmts: &mut Vec<Stmt>) -> Value {
+        self.define(
+            Rvalue::DataMethod {
+                receiver: Operand::Place(var_place(best, span)),
+                method: syn::Ident::new("unwrap", span),
+                args: Vec::new(),
+            },
+            span,
+            stmts,
+        )
     }
 }

@@ -1,0 +1,328 @@
+//! Iterators as people chain them, in reverse mode: `rev`, `skip`, `take`, `step_by` of
+//! container iterators, `windows`, `chunks`, `chunks_exact`, sub-slices (`&x[1..]`,
+//! `split_at`), in `for` loops and in reductions. Each function is checked against forward
+//! mode, against central differences and by the dot-product identity, at random points of
+//! several lengths (also lengths where a window or a chunk does not fit).
+#![cfg(not(feature = "previous-engine"))]
+
+mod common;
+
+use ad_runtime::{forward, reverse};
+use common::check_slice_function_at_random_points;
+
+#[forward]
+#[reverse]
+fn reversed_weights(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (i, v) in x.iter().rev().enumerate() {
+        s += (i as f64 + 1.0) * v * v;
+    }
+    s
+}
+
+#[forward]
+#[reverse]
+fn horner_backwards(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for &c in x.iter().rev() {
+        s = s * 0.7 + c.sin();
+    }
+    s
+}
+
+#[forward]
+#[reverse]
+fn squared_steps(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for w in x.windows(2) {
+        s += (w[1] - w[0]).powi(2);
+    }
+    s
+}
+
+#[forward]
+#[reverse]
+fn squared_steps_chained(x: &[f64]) -> f64 {
+    x.windows(2).map(|w| (w[1] - w[0]).powi(2)).sum()
+}
+
+#[forward]
+#[reverse]
+fn second_differences(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (i, w) in x.windows(3).enumerate() {
+        let d = w[0] - 2.0 * w[1] + w[2];
+        s += (i as f64 + 1.0) * d * d;
+    }
+    s
+}
+
+#[forward]
+#[reverse]
+fn chunk_norms(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for c in x.chunks(2) {
+        s += c.iter().map(|v| v * v).sum::<f64>().sqrt();
+    }
+    s
+}
+
+#[forward]
+#[reverse]
+fn exact_chunk_products(x: &[f64]) -> f64 {
+    x.chunks_exact(3).map(|c| c[0] * c[1] + c[2]).sum()
+}
+
+#[forward]
+#[reverse]
+fn tail_sines(x: &[f64]) -> f64 {
+    x.iter().skip(1).map(|v| v.sin()).sum()
+}
+
+#[forward]
+#[reverse]
+fn head_sines(x: &[f64]) -> f64 {
+    x.iter().take(2).map(|v| v.sin()).sum()
+}
+
+#[forward]
+#[reverse]
+fn every_other(x: &[f64]) -> f64 {
+    x.iter().step_by(2).map(|v| v.sin() * v).sum::<f64>()
+        + x.iter().skip(1).step_by(2).copied().product::<f64>()
+}
+
+#[forward]
+#[reverse]
+fn lagged_products(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (i, v) in x.iter().enumerate().skip(1) {
+        s += v * x[i - 1];
+    }
+    s
+}
+
+#[forward]
+#[reverse]
+fn shifted_zip(x: &[f64]) -> f64 {
+    x.iter()
+        .zip(x.iter().skip(1))
+        .map(|(a, b)| (b - a).exp())
+        .sum()
+}
+
+#[forward]
+#[reverse]
+fn sub_slices(x: &[f64]) -> f64 {
+    let a = &x[1..];
+    let b = &x[..x.len() - 1];
+    a.iter().zip(b).map(|(p, q)| p * q).sum::<f64>() + x[1..].iter().sum::<f64>()
+}
+
+#[forward]
+#[reverse]
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b.iter()).map(|(x, y)| x * y).sum()
+}
+
+#[forward]
+#[reverse]
+fn halves_dot(x: &[f64]) -> f64 {
+    let half = x.len() / 2;
+    dot(&x[..half], &x[half..2 * half]) + x[half..].iter().map(|v| v.cos()).sum::<f64>()
+}
+
+#[forward]
+#[reverse]
+fn local_buffer_windows(x: &[f64]) -> f64 {
+    let y: Vec<f64> = x.iter().map(|v| v.tanh()).collect();
+    let mut s = 0.0;
+    for w in y.windows(2).rev() {
+        s = 0.5 * s + w[0] * w[1];
+    }
+    s + dot(&y[1..], &y[..y.len() - 1])
+}
+
+/// Each function at five random points of each length.
+macro_rules! checked {
+    ($($name:ident => $jvp:ident, $vjp:ident;)*) => {$(
+        #[test]
+        fn $name() {
+            for n in [1, 2, 3, 5, 7, 8] {
+                check_slice_function_at_random_points(super::$name, super::$jvp, super::$vjp, n, n as u64 * 31 + 7);
+            }
+        }
+    )*};
+}
+
+mod against_forward_mode_and_central_differences {
+    use super::check_slice_function_at_random_points;
+
+    checked! {
+        reversed_weights => reversed_weights_jvp, reversed_weights_vjp;
+        horner_backwards => horner_backwards_jvp, horner_backwards_vjp;
+        squared_steps => squared_steps_jvp, squared_steps_vjp;
+        squared_steps_chained => squared_steps_chained_jvp, squared_steps_chained_vjp;
+        second_differences => second_differences_jvp, second_differences_vjp;
+        chunk_norms => chunk_norms_jvp, chunk_norms_vjp;
+        exact_chunk_products => exact_chunk_products_jvp, exact_chunk_products_vjp;
+        tail_sines => tail_sines_jvp, tail_sines_vjp;
+        head_sines => head_sines_jvp, head_sines_vjp;
+        every_other => every_other_jvp, every_other_vjp;
+        lagged_products => lagged_products_jvp, lagged_products_vjp;
+        shifted_zip => shifted_zip_jvp, shifted_zip_vjp;
+        sub_slices => sub_slices_jvp, sub_slices_vjp;
+        halves_dot => halves_dot_jvp, halves_dot_vjp;
+        local_buffer_windows => local_buffer_windows_jvp, local_buffer_windows_vjp;
+        normalized_in_place => normalized_in_place_jvp, normalized_in_place_vjp;
+        split_halves => split_halves_jvp, split_halves_vjp;
+    }
+}
+
+#[forward]
+#[reverse]
+fn normalized_in_place(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    let norm = v.iter().map(|e| e * e).sum::<f64>().sqrt();
+    for e in v.iter_mut() {
+        *e /= norm + 1.0;
+    }
+    for (e, w) in v.iter_mut().zip(x.iter().rev()) {
+        *e = e.sin() * w;
+    }
+    for e in &mut v {
+        *e += 0.5;
+    }
+    v.iter().map(|e| e * e).sum()
+}
+
+#[forward]
+#[reverse]
+fn ends(x: &[f64]) -> f64 {
+    let first = *x.first().unwrap();
+    let last = x.last().copied().expect("not empty");
+    let y: Vec<f64> = x.iter().map(|v| v * 2.0).collect();
+    first * last + x.last().unwrap() * y.first().unwrap() + x.get(x.len() / 2).unwrap().sin()
+}
+
+/// Functions that need an element: lengths from 1.
+#[test]
+fn selections_against_forward_mode_and_central_differences() {
+    for n in [1, 2, 5] {
+        check_slice_function_at_random_points(ends, ends_jvp, ends_vjp, n, n as u64 + 3);
+        check_slice_function_at_random_points(
+            log_sum_exp,
+            log_sum_exp_jvp,
+            log_sum_exp_vjp,
+            n,
+            n as u64 + 5,
+        );
+        check_slice_function_at_random_points(spread, spread_jvp, spread_vjp, n, n as u64 + 9);
+        check_slice_function_at_random_points(clipped, clipped_jvp, clipped_vjp, n, n as u64);
+    }
+}
+
+#[forward]
+#[reverse]
+fn split_halves(x: &[f64]) -> f64 {
+    let (head, tail) = x.split_at(x.len() / 2);
+    let (_, last_two) = tail.split_at(tail.len().saturating_sub(2));
+    head.iter().map(|v| v.exp()).sum::<f64>() * tail.iter().sum::<f64>()
+        + last_two.iter().product::<f64>()
+}
+
+// Formerly compile-fail tests (the engine refused them): sub-slices passed to calls, `skip`
+// before `collect` and a sum, and a `Vec` named like the parameter it is built from.
+
+#[forward]
+#[reverse]
+fn inner_sum(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for v in x {
+        s += v * v;
+    }
+    s
+}
+
+#[forward]
+#[reverse]
+fn tail(x: &[f64]) -> f64 {
+    inner_sum(&x[1..]) * x[0]
+}
+
+#[forward]
+#[reverse]
+fn middle(x: &[f64], #[no_grad] data: &[f64], burn_in: usize) -> f64 {
+    let kept = &data[burn_in..];
+    x[0] * kept[0] + inner_sum(&x[1..x.len() - 1])
+}
+
+#[forward]
+#[reverse]
+fn skipped(x: &[f64]) -> f64 {
+    let rest: Vec<f64> = x.iter().skip(1).copied().collect();
+    rest[0] * x.iter().skip(1).sum::<f64>()
+}
+
+#[forward]
+#[reverse]
+fn renamed(x: &[f64]) -> f64 {
+    let x: Vec<f64> = x.iter().map(|v| v * 2.0).collect();
+    x[0] * x[1]
+}
+
+const DATA: [f64; 4] = [0.5, -1.25, 2.0, 3.5];
+
+#[test]
+fn formerly_refused_against_forward_mode_and_central_differences() {
+    for n in [2, 3, 6] {
+        check_slice_function_at_random_points(tail, tail_jvp, tail_vjp, n, n as u64);
+        check_slice_function_at_random_points(skipped, skipped_jvp, skipped_vjp, n, n as u64);
+        check_slice_function_at_random_points(renamed, renamed_jvp, renamed_vjp, n, n as u64);
+        check_slice_function_at_random_points(
+            |x| middle(x, &DATA, 2),
+            |x, t| middle_jvp(x, &DATA, 2, t),
+            |x, c| middle_vjp(x, &DATA, 2, c),
+            n,
+            n as u64 + 1,
+        );
+    }
+}
+
+/// Log-sum-exp shifted by the greatest element, as numerically careful code writes it.
+#[forward]
+#[reverse]
+fn log_sum_exp(x: &[f64]) -> f64 {
+    let m = *x.iter().max_by(|a, b| a.partial_cmp(b).unwrap()).unwrap();
+    m + x.iter().map(|v| (v - m).exp()).sum::<f64>().ln()
+}
+
+#[forward]
+#[reverse]
+fn spread(x: &[f64]) -> f64 {
+    let low = x.iter().copied().min_by(|a, b| a.total_cmp(b)).unwrap();
+    let high = x
+        .iter()
+        .max_by(|a, b| a.partial_cmp(b).expect("no NaN"))
+        .copied()
+        .unwrap();
+    let (at, _) = x
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.partial_cmp(b.1).unwrap())
+        .unwrap();
+    (high - low) * x[at].sin()
+}
+
+/// Tests of the items that give data: `any`, `all`, `position`, `count`.
+#[forward]
+#[reverse]
+fn clipped(x: &[f64]) -> f64 {
+    let large = x.iter().any(|v| v.abs() > 1.0);
+    let positive = x.iter().all(|&v| v > 0.0);
+    let first_negative = x.iter().position(|v| *v < 0.0).unwrap_or(0);
+    let kept = x.iter().filter(|v| v.abs() < 1.2).count();
+    let scale = if large { 0.5 } else { 2.0 };
+    let shift = if positive { 1.0 } else { -1.0 };
+    scale * x[first_negative].powi(2) + shift * x[0] + kept as f64 * x.iter().sum::<f64>()
+}
