@@ -6,7 +6,7 @@
 
 /// Functions of the suite the IR engine must take; raised as it grows.
 #[cfg(not(feature = "previous-engine"))]
-const TAKEN_AT_LEAST: usize = 992;
+const TAKEN_AT_LEAST: usize = 1202;
 
 #[cfg(not(feature = "previous-engine"))]
 #[test]
@@ -48,6 +48,12 @@ fn ir_engine_coverage_of_the_test_suite() {
         .expect("the test directory")
         .map(|entry| entry.expect("an entry").path())
         .filter(|path| path.extension().is_some_and(|ext| ext == "rs"))
+        // Scratch files of a session's probes (`zz_*.rs`) are not the suite.
+        .filter(|path| {
+            !path
+                .file_name()
+                .is_some_and(|name| name.to_string_lossy().starts_with("zz_"))
+        })
         .collect();
     files.sort();
     let (mut taken, mut total) = (0, 0);

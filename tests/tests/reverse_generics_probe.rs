@@ -31,6 +31,13 @@
 //! `<'a, T>`, `<T, const N: usize>`, a `where` bound on `&T`, `<T, F: Fn(T) -> T>`.
 //! `#[no_grad]` on a generic function was lost (reverse mode returned an adjoint for it, forward
 //! mode under `#[reverse]` took a tangent); fixed, checked in `no_grad_reverse_first`.
+//!
+//! Since the IR engine follows sub-slices, iterator adapters and selections (this session's
+//! `loop_items`), 20 of the refused probes are taken and checked (argmin's `levy`, `horner` by
+//! `rev().fold`, `chunks_exact`, `logistic_nll` by `chunks`, `mixture_nll` by `max_by`,
+//! `gravity_2d` over `&points[i + 1..]`, `spring_chain` and `rosenbrock_for_windows` by
+//! `windows`, `compound_assign` by `iter_mut`, `early_return` by `last()`, ..., and their
+//! twins over `f64`).
 #![cfg(not(feature = "previous-engine"))]
 #![allow(clippy::all, unused_mut, unused_imports, dead_code)]
 
@@ -521,14 +528,8 @@ mod himmelblau {
     }
 }
 
-// Refused:
-// reverse mode takes a function generic over its float type at `f64`, through its engine on the
-// AD-IR, which does not take a `sum` or `product` of a type not written as a number yet; write
-// this function over `f64`, or differentiate it with #[forward]
-// at `param[1..(plen - 1)].iter().map(..).map(..).sum()` inside `+`: without a turbofish, rustc
-// infers `T` from the bound, the instance over `f64` cannot tell. With `.sum::<T>()`
-// (`levy_turbofish`): sub-slices. With an index loop (`levy_index`): taken.
-#[cfg(any())]
+// Formerly refused; taken since the IR engine follows sub-slices, iterator adapters
+// (`windows`, `chunks`, `rev`, `iter_mut`, ...) and selections (`max_by`, `last`).
 mod levy {
     use super::*;
 
@@ -1133,13 +1134,8 @@ mod softmax_mean {
     );
 }
 
-// Refused:
-// reverse mode takes a function generic over its float type at `f64`, through its engine on the
-// AD-IR, which does not take this method yet; write this function over `f64`, or differentiate it
-// with #[forward]
-// at `.fold(..)` of `features.chunks(w.len()).zip(labels).map(..)`: `chunks`. With index loops
-// (`logistic_index`): taken.
-#[cfg(any())]
+// Formerly refused; taken since the IR engine follows sub-slices, iterator adapters
+// (`windows`, `chunks`, `rev`, `iter_mut`, ...) and selections (`max_by`, `last`).
 mod logistic_nll {
     use super::*;
 
@@ -1251,13 +1247,8 @@ mod sample_variance {
     );
 }
 
-// Refused:
-// reverse mode takes a function generic over its float type at `f64`, through its engine on the
-// AD-IR, which does not take this place yet; write this function over `f64`, or differentiate it
-// with #[forward]
-// at `*comps.iter().max_by(|a, b| a.partial_cmp(b).unwrap()).unwrap()` (over `f64`: refused too,
-// `max_by_f64`). With a loop for the maximum (`mixture_loop_max`): taken.
-#[cfg(any())]
+// Formerly refused; taken since the IR engine follows sub-slices, iterator adapters
+// (`windows`, `chunks`, `rev`, `iter_mut`, ...) and selections (`max_by`, `last`).
 mod mixture_nll {
     use super::*;
 
@@ -1579,12 +1570,8 @@ mod mean_and_std {
 
 // ===== physics and ODEs =====
 
-// Refused:
-// reverse mode takes a function generic over its float type at `f64`, through its engine on the
-// AD-IR, which does not take method calls with a turbofish yet; write this function over `f64`,
-// or differentiate it with #[forward]
-// at `q.windows(2).map(..).sum::<T>()`: the cause is `windows`, the message names the turbofish.
-#[cfg(any())]
+// Formerly refused; taken since the IR engine follows sub-slices, iterator adapters
+// (`windows`, `chunks`, `rev`, `iter_mut`, ...) and selections (`max_by`, `last`).
 mod spring_chain {
     use super::*;
 
@@ -1703,12 +1690,8 @@ mod lennard_jones {
     );
 }
 
-// Refused:
-// reverse mode takes a function generic over its float type at `f64`, through its engine on the
-// AD-IR, which does not take sub-slices (`&x[a..b]`) yet; write this function over `f64`, or
-// differentiate it with #[forward]
-// at `for b in &points[i + 1..]`. With `for j in (i + 1)..n` (`gravity_index`): taken.
-#[cfg(any())]
+// Formerly refused; taken since the IR engine follows sub-slices, iterator adapters
+// (`windows`, `chunks`, `rev`, `iter_mut`, ...) and selections (`max_by`, `last`).
 mod gravity_2d {
     use super::*;
 
@@ -2129,13 +2112,8 @@ mod nested_helper {
     );
 }
 
-// Refused:
-// reverse mode takes a function generic over its float type at `f64`, through its engine on the
-// AD-IR, which does not take this method yet; write this function over `f64`, or differentiate it
-// with #[forward]
-// at `.fold(..)` of `coefficients.iter().rev()` (over `f64`: refused too). With `for i in
-// (0..n).rev()` (`horner_index`): taken.
-#[cfg(any())]
+// Formerly refused; taken since the IR engine follows sub-slices, iterator adapters
+// (`windows`, `chunks`, `rev`, `iter_mut`, ...) and selections (`max_by`, `last`).
 mod horner {
     use super::*;
 
@@ -2253,12 +2231,8 @@ mod geometric_mean {
     );
 }
 
-// Refused:
-// reverse mode takes a function generic over its float type at `f64`, through its engine on the
-// AD-IR, which does not take this method yet; write this function over `f64`, or differentiate it
-// with #[forward]
-// at `.sum()` of `x.chunks_exact(2).map(..)` (over `f64`: refused too, `chunks_f64`).
-#[cfg(any())]
+// Formerly refused; taken since the IR engine follows sub-slices, iterator adapters
+// (`windows`, `chunks`, `rev`, `iter_mut`, ...) and selections (`max_by`, `last`).
 mod chunks_exact {
     use super::*;
 
@@ -2307,12 +2281,8 @@ mod clamp_relu {
     );
 }
 
-// Refused:
-// reverse mode takes a function generic over its float type at `f64`, through its engine on the
-// AD-IR, which does not take this method yet; write this function over `f64`, or differentiate it
-// with #[forward]
-// at `.fold(T::infinity(), ..)` of `centers.chunks(2).map(..)`.
-#[cfg(any())]
+// Formerly refused; taken since the IR engine follows sub-slices, iterator adapters
+// (`windows`, `chunks`, `rev`, `iter_mut`, ...) and selections (`max_by`, `last`).
 mod min_distance {
     use super::*;
 
@@ -2458,12 +2428,8 @@ mod sum_of_references {
     );
 }
 
-// Refused:
-// reverse mode takes a function generic over its float type at `f64`, through its engine on the
-// AD-IR, which does not take `for` over this iterator yet; write this function over `f64`, or
-// differentiate it with #[forward]
-// at `prefix.iter_mut()` (over `f64`: refused too, `iter_mut_f64`).
-#[cfg(any())]
+// Formerly refused; taken since the IR engine follows sub-slices, iterator adapters
+// (`windows`, `chunks`, `rev`, `iter_mut`, ...) and selections (`max_by`, `last`).
 mod compound_assign {
     use super::*;
 
@@ -2500,13 +2466,8 @@ mod compound_assign {
     );
 }
 
-// Refused:
-// reverse mode takes a function generic over its float type at `f64`, through its engine on the
-// AD-IR, which does not take this place yet; write this function over `f64`, or differentiate it
-// with #[forward]
-// at `*x.last().unwrap()` (over `f64`: refused too, `last_f64`). With `x[x.len() - 1]`
-// (`tail_index`): taken.
-#[cfg(any())]
+// Formerly refused; taken since the IR engine follows sub-slices, iterator adapters
+// (`windows`, `chunks`, `rev`, `iter_mut`, ...) and selections (`max_by`, `last`).
 mod early_return {
     use super::*;
 
@@ -2709,12 +2670,8 @@ mod debug_bound {
 
 // ===== variants that isolate a refusal's cause =====
 
-// Refused:
-// reverse mode takes a function generic over its float type at `f64`, through its engine on the
-// AD-IR, which does not take `for` over this iterator yet; write this function over `f64`, or
-// differentiate it with #[forward]
-// at `param.windows(2)`.
-#[cfg(any())]
+// Formerly refused; taken since the IR engine follows sub-slices, iterator adapters
+// (`windows`, `chunks`, `rev`, `iter_mut`, ...) and selections (`max_by`, `last`).
 mod rosenbrock_for_windows {
     use super::*;
 
@@ -2741,12 +2698,8 @@ mod rosenbrock_for_windows {
     );
 }
 
-// Refused:
-// reverse mode takes a function generic over its float type at `f64`, through its engine on the
-// AD-IR, which does not take sub-slices (`&x[a..b]`) yet; write this function over `f64`, or
-// differentiate it with #[forward]
-// at `param[1..(plen - 1)]`.
-#[cfg(any())]
+// Formerly refused; taken since the IR engine follows sub-slices, iterator adapters
+// (`windows`, `chunks`, `rev`, `iter_mut`, ...) and selections (`max_by`, `last`).
 mod levy_turbofish {
     use super::*;
 
@@ -3646,11 +3599,8 @@ mod over_f64_twins {
         0.5 * m + f64::sqrt(s)
     }
 
-    // Refused over `f64` too:
-    // reverse mode does not take `.sum(..)` over floats here yet: it follows `sum`, `product` and
-    // `fold`, and `collect` into a `Vec` bound by `let` (...); write a `for` loop (forward mode
-    // takes them all)
-    #[cfg(any())]
+    // Formerly refused; taken since the IR engine follows sub-slices, iterator adapters
+    // (`windows`, `chunks`, `rev`, `iter_mut`, ...) and selections (`max_by`, `last`).
     #[reverse]
     pub fn windows_f64(x: &[f64]) -> f64 {
         x.windows(2)
@@ -3658,62 +3608,45 @@ mod over_f64_twins {
             .sum()
     }
 
-    // Refused over `f64` too:
-    // reverse mode does not take `.sum(..)` over floats here yet: it follows `sum`, `product` and
-    // `fold`, and `collect` into a `Vec` bound by `let` (...); write a `for` loop (forward mode
-    // takes them all)
-    #[cfg(any())]
+    // Formerly refused; taken since the IR engine follows sub-slices, iterator adapters
+    // (`windows`, `chunks`, `rev`, `iter_mut`, ...) and selections (`max_by`, `last`).
     #[reverse]
     pub fn chunks_f64(x: &[f64]) -> f64 {
         x.chunks_exact(2).map(|c| c[0] * c[1] + c[1].sin()).sum()
     }
 
-    // Refused over `f64` too:
-    // reverse mode does not take `.fold(..)` over floats here yet: it follows `sum`, `product`
-    // and `fold`, and `collect` into a `Vec` bound by `let` (...); write a `for` loop (forward
-    // mode takes them all)
-    #[cfg(any())]
+    // Formerly refused; taken since the IR engine follows sub-slices, iterator adapters
+    // (`windows`, `chunks`, `rev`, `iter_mut`, ...) and selections (`max_by`, `last`).
     #[reverse]
     pub fn rev_fold_f64(c: &[f64], x: f64) -> f64 {
         c.iter().rev().fold(0.0, |acc, &ci| acc * x + ci)
     }
 
-    // Refused over `f64` too:
-    // reverse mode does not take `.sum(..)` over floats here yet: it follows `sum`, `product` and
-    // `fold`, and `collect` into a `Vec` bound by `let` (...); write a `for` loop (forward mode
-    // takes them all)
-    #[cfg(any())]
+    // Formerly refused; taken since the IR engine follows sub-slices, iterator adapters
+    // (`windows`, `chunks`, `rev`, `iter_mut`, ...) and selections (`max_by`, `last`).
     #[reverse]
     pub fn sub_slice_f64(x: &[f64]) -> f64 {
         x[1..].iter().map(|&v| v * v).sum::<f64>() + x[0]
     }
 
-    // Refused over `f64` too:
-    // reverse mode calls `.unwrap(..)` on an `Option` of floats built in the body (...); reverse
-    // mode cannot follow `x` here (...); reverse mode takes a closure only when bound by `let`
-    // and called by name (...)
-    #[cfg(any())]
+    // Formerly refused; taken since the IR engine follows sub-slices, iterator adapters
+    // (`windows`, `chunks`, `rev`, `iter_mut`, ...) and selections (`max_by`, `last`).
     #[reverse]
     pub fn max_by_f64(x: &[f64]) -> f64 {
         let m = *x.iter().max_by(|a, b| a.partial_cmp(b).unwrap()).unwrap();
         m * m
     }
 
-    // Refused over `f64` too:
-    // reverse mode calls `.unwrap(..)` on an `Option` of floats built in the body (...); reverse
-    // mode cannot follow `x` here (...)
-    #[cfg(any())]
+    // Formerly refused; taken since the IR engine follows sub-slices, iterator adapters
+    // (`windows`, `chunks`, `rev`, `iter_mut`, ...) and selections (`max_by`, `last`).
     #[reverse]
     pub fn last_f64(x: &[f64]) -> f64 {
         let last = *x.last().unwrap();
         x[0] * last
     }
 
-    // Refused over `f64` too:
-    // reverse mode does not take `.sum(..)` over floats here yet: it follows `sum`, `product` and
-    // `fold`, and `collect` into a `Vec` bound by `let` (...); write a `for` loop (forward mode
-    // takes them all)
-    #[cfg(any())]
+    // Formerly refused; taken since the IR engine follows sub-slices, iterator adapters
+    // (`windows`, `chunks`, `rev`, `iter_mut`, ...) and selections (`max_by`, `last`).
     #[reverse]
     pub fn into_iter_f64(values: Vec<f64>, weights: Vec<f64>) -> f64 {
         values
@@ -3723,10 +3656,8 @@ mod over_f64_twins {
             .sum::<f64>()
     }
 
-    // Refused over `f64` too:
-    // reverse mode cannot iterate over floats yet; reverse mode cannot follow `p` here (...);
-    // reverse mode can only update floats held in plain variables yet
-    #[cfg(any())]
+    // Formerly refused; taken since the IR engine follows sub-slices, iterator adapters
+    // (`windows`, `chunks`, `rev`, `iter_mut`, ...) and selections (`max_by`, `last`).
     #[reverse]
     pub fn iter_mut_f64(x: &[f64]) -> f64 {
         let mut p = x.to_vec();

@@ -219,6 +219,13 @@ fn selections_against_forward_mode_and_central_differences() {
         );
         check_slice_function_at_random_points(spread, spread_jvp, spread_vjp, n, n as u64 + 9);
         check_slice_function_at_random_points(clipped, clipped_jvp, clipped_vjp, n, n as u64);
+        check_slice_function_at_random_points(
+            loops_over_untyped_locals,
+            loops_over_untyped_locals_jvp,
+            loops_over_untyped_locals_vjp,
+            n,
+            n as u64 + 11,
+        );
     }
 }
 
@@ -325,4 +332,39 @@ fn clipped(x: &[f64]) -> f64 {
     let scale = if large { 0.5 } else { 2.0 };
     let shift = if positive { 1.0 } else { -1.0 };
     scale * x[first_negative].powi(2) + shift * x[0] + kept as f64 * x.iter().sum::<f64>()
+}
+
+#[forward]
+#[reverse]
+fn rotated(a: f64, b: f64) -> [f64; 2] {
+    let (s, c) = (0.3f64.sin(), 0.3f64.cos());
+    [c * a - s * b, s * a + c * b]
+}
+
+/// `for` over locals whose type the code does not write: an array a call returned (items by
+/// value), a `Vec` built in the body, a borrow of one.
+#[forward]
+#[reverse]
+fn loops_over_untyped_locals(x: &[f64]) -> f64 {
+    let p = rotated(x[0], x[x.len() - 1]);
+    let mut s = 0.0;
+    for v in p {
+        if v > 0.0 {
+            s += v * v;
+        } else {
+            s -= v;
+        }
+    }
+    let q: Vec<f64> = x.iter().map(|v| v * 3.0).collect();
+    for v in q.clone() {
+        s += v.sin();
+    }
+    let r = &q;
+    for v in r {
+        s += *v * 0.5;
+    }
+    for (v, w) in q.iter().zip(p) {
+        s += v * w;
+    }
+    s
 }

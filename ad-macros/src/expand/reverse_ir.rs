@@ -804,6 +804,15 @@ impl Emitter<'_> {
                 };
                 quote_spanned!(span=> #companion(#(#args),*))
             }
+            Rvalue::Ref(Operand::Place(item)) if self.body.iterated.contains(&value_defined) => {
+                let mut source = item.clone();
+                let index = match source.projections.pop() {
+                    Some(Projection::Index(index)) => self.operand(&index),
+                    _ => unreachable!("an iterated item is an element of its source"),
+                };
+                let source = self.place(&source);
+                quote_spanned!(span=> ::ad_runtime::__private::ir::iterated(&#source, #index))
+            }
             Rvalue::Ref(place) if self.body.receivers.contains(&value_defined) => {
                 let place = self.operand(place);
                 quote_spanned!(span=> ::ad_runtime::__private::receiver(&#place))

@@ -65,6 +65,8 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         plain_roots: std::collections::HashSet::new(),
         options: std::collections::HashSet::new(),
         receivers: std::collections::HashSet::new(),
+        built_options: std::collections::HashSet::new(),
+        iterated: std::collections::HashSet::new(),
         param_roots: std::collections::HashSet::new(),
         expected_types: Vec::new(),
         user_values: HashMap::new(),
@@ -161,6 +163,7 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         items: lowering.items,
         user_types: lowering.user_types,
         receivers: lowering.receivers,
+        iterated: lowering.iterated,
     })
 }
 
@@ -216,8 +219,12 @@ struct Lowering {
     /// of those. A callee's data parameter keeps its declared type, which a lifted option does
     /// not match: passing one to a call is not taken yet.
     options: std::collections::HashSet<Value>,
+    /// Values `Some(..)` built: not iterated by index (`for v in o`).
+    built_options: std::collections::HashSet<Value>,
     /// `Body::receivers`.
     receivers: std::collections::HashSet<Value>,
+    /// `Body::iterated`.
+    iterated: std::collections::HashSet<Value>,
     /// The parameters' roots.
     param_roots: std::collections::HashSet<Root>,
     /// The types the code gives expressions it names (a `let`'s annotation for its value, the
@@ -386,8 +393,14 @@ impl Lowering {
     /// A new value defined by `rvalue` (noted as a reference when it is one).
     fn define(&mut self, rvalue: Rvalue, span: Span, stmts: &mut Vec<Stmt>) -> Value {
         let value = self.new_value(None, span);
-        if matches!(rvalue, Rvalue::Ref(_)) {
-            self.references.insert(value);
+        match rvalue {
+            Rvalue::Ref(_) => {
+                self.references.insert(value);
+            }
+            Rvalue::Some(_) => {
+                self.built_options.insert(value);
+            }
+            _ => {}
         }
         stmts.push(Stmt::Let(Let {
             value,
@@ -564,6 +577,22 @@ impl Lowering {
         | Pat::Slice(_) = pat
         {
             let Some(init) = &local.init else {
+                // `let (y0, y1);`: each name declared, to be assigned later.
+                if let (Pat::Tuple(names), None) = (pat, annotation) {
+                    if names.elems.iter().all(|name| matches!(name, Pat::Ident(_))) {
+                        for name in &names.elems {
+                            let one = syn::Local {
+                                attrs: Vec::new(),
+                                let_token: local.let_token,
+                                pat: name.clone(),
+                                init: None,
+                                semi_token: local.semi_token,
+                            };
+                            self.local(&one, stmts)?;
+                        }
+                        return Ok(());
+                    }
+                }
                 return not_yet(local, "`let` without a value");
             };
             if init.diverge.is_some() {
@@ -671,6 +700,9 @@ impl Lowering {
             }
             if matches!(init, Operand::Value(copied) if self.options.contains(&copied)) {
                 self.options.insert(value);
+            }
+            if matches!(init, Operand::Value(copied) if self.built_options.contains(&copied)) {
+                self.built_options.insert(value);
             }
             stmts.push(Stmt::Let(Let {
                 value,
@@ -1177,6 +1209,20 @@ impl Lowering {
             kind: ConstantKind::Data,
             span,
         });
+        // `split_at` panics where the index is past the end, as `x[..k]` does.
+        let mut first = source.clone();
+        first
+            .projections
+            .push(Projection::Slice(zero.clone(), at.clone()));
+        self.define(
+            Rvalue::DataMethod {
+                receiver: Operand::Place(first),
+                method: Ident::new("len", span),
+                args: Vec::new(),
+            },
+            span,
+            stmts,
+        );
         let halves = [(zero, at.clone()), (at, Operand::Value(len))];
         for (name, (start, end)) in names.elems.iter().zip(halves) {
             if let Pat::Ident(name) = name {
@@ -1227,6 +1273,17 @@ impl Lowering {
         };
         place.projections.push(Projection::Slice(start, end));
         place.span = span;
+        // Where the code builds it, the sub-slice is checked as Rust checks it (its uses may
+        // not all run).
+        self.define(
+            Rvalue::DataMethod {
+                receiver: Operand::Place(place.clone()),
+                method: Ident::new("len", span),
+                args: Vec::new(),
+            },
+            span,
+            stmts,
+        );
         Ok(place)
     }
 

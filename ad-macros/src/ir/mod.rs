@@ -388,6 +388,11 @@ pub struct Body {
     /// reference), passed as a method's receiver: the method's companion takes a copy for a
     /// `self` method, the reference for a `&self` one (`ad_runtime::__private::receiver`).
     pub receivers: std::collections::HashSet<Value>,
+    /// References (`Rvalue::Ref` of `source[i]`) to the items of a `for` over a local whose
+    /// type the code does not show (`for k in knots`, `knots` bound by a pattern or returned
+    /// by a call): the runtime's `ForItems` gives the item as that type's `for` does, a
+    /// reference for a borrowed container, the element for an owned one.
+    pub iterated: std::collections::HashSet<Value>,
 }
 
 impl Stmt {

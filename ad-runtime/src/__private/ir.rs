@@ -926,6 +926,111 @@ pub fn flatten<S, A: FlatAdjoint<S>>(adjoint: &A) -> Vec<S> {
     out
 }
 
+/// What a `for` over a local whose type the code does not show gives at index `index` (`for k
+/// in knots`, `knots` bound by a pattern, returned by a call): as the type's own `for` does,
+/// a reference into a borrowed container, the element of an owned one. The loop runs over
+/// indices so that each item's adjoint goes to the same place in the container's shadow.
+#[diagnostic::on_unimplemented(
+    message = "reverse mode iterates a container by its indices, and this value is not one it takes",
+    label = "iterated here",
+    note = "iterate a slice, an array, a `Vec` or a reference to one (`for v in &values`, `values.iter()`)"
+)]
+pub trait ForItems {
+    type Item;
+    fn items_len(&self) -> usize;
+    fn item(&self, index: usize) -> Self::Item;
+}
+
+impl<'a, T> ForItems for &'a [T] {
+    type Item = &'a T;
+    #[inline(always)]
+    fn items_len(&self) -> usize {
+        self.len()
+    }
+    #[inline(always)]
+    fn item(&self, index: usize) -> &'a T {
+        let items: &'a [T] = self;
+        &items[index]
+    }
+}
+
+impl<'a, T> ForItems for &'a Vec<T> {
+    type Item = &'a T;
+    #[inline(always)]
+    fn items_len(&self) -> usize {
+        self.len()
+    }
+    #[inline(always)]
+    fn item(&self, index: usize) -> &'a T {
+        let items: &'a Vec<T> = self;
+        &items[index]
+    }
+}
+
+impl<'a, T, const N: usize> ForItems for &'a [T; N] {
+    type Item = &'a T;
+    #[inline(always)]
+    fn items_len(&self) -> usize {
+        self.len()
+    }
+    #[inline(always)]
+    fn item(&self, index: usize) -> &'a T {
+        let items: &'a [T; N] = self;
+        &items[index]
+    }
+}
+
+/// An owned `Vec` gives its elements (the loop reads them rather than moving them out).
+impl<T: Clone> ForItems for Vec<T> {
+    type Item = T;
+    #[inline(always)]
+    fn items_len(&self) -> usize {
+        self.len()
+    }
+    #[inline(always)]
+    fn item(&self, index: usize) -> T {
+        self[index].clone()
+    }
+}
+
+impl<T: Clone, const N: usize> ForItems for [T; N] {
+    type Item = T;
+    #[inline(always)]
+    fn items_len(&self) -> usize {
+        self.len()
+    }
+    #[inline(always)]
+    fn item(&self, index: usize) -> T {
+        self[index].clone()
+    }
+}
+
+#[inline(always)]
+pub fn iterated<C: ForItems>(items: &C, index: usize) -> C::Item {
+    items.item(index)
+}
+
+/// The size of `windows(size)` and `chunks(size)`, which must not be zero (`std` panics).
+pub struct SubSlices;
+
+impl SubSlices {
+    #[inline(always)]
+    pub fn size(&self, size: usize) -> usize {
+        assert!(size != 0, "window or chunk size must be non-zero");
+        size
+    }
+}
+
+/// The number of items a `for` over a value whose type the code does not show runs over.
+pub struct ItemsLength;
+
+impl ItemsLength {
+    #[inline(always)]
+    pub fn of<C: ForItems>(&self, items: &C) -> usize {
+        items.items_len()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,7 +10,7 @@ use syn::spanned::Spanned;
 use syn::{Expr, ExprClosure, Pat};
 
 use super::control::var_place;
-use super::loop_items::{Item, WrittenItems};
+use super::loop_items::WrittenItems;
 use super::{not_yet, strip, Lowered, Lowering, NotYet};
 use crate::ir::*;
 use crate::rules::float_method_rule;
@@ -225,9 +225,6 @@ impl Lowering {
         let item = match &items {
             Some((items, iteration)) => {
                 let item = self.item_at(items, iteration, binding, span, &mut body);
-                if matches!(item, Item::Slice(_)) && stages.is_empty() {
-                    return not_yet(call, "a reduction of sub-slices");
-                }
                 self.item_operand(item, borrowed, span, &mut body)
             }
             None => Operand::Value(binding),
@@ -316,6 +313,21 @@ impl Lowering {
     /// One step of the reduction, with the item the stages give.
     fn reduce(&mut self, item: Operand, target: &Target, stmts: &mut Vec<Stmt>) -> Lowered<()> {
         let span = target.span;
+        // A sub-slice reaching a `sum` or a `collect` itself (`windows(2).filter(..).collect()`):
+        // the loop has it as a place, not as a value to add or keep (closures borrow it).
+        let sub_slice = matches!(&item, Operand::Place(place)
+            if matches!(place.projections.last(), Some(Projection::Slice(..))));
+        if sub_slice
+            && matches!(
+                target.reduction,
+                Reduction::Arithmetic(..) | Reduction::Collect
+            )
+        {
+            return Err(NotYet {
+                span,
+                what: "a reduction of sub-slices",
+            });
+        }
         let place = var_place(target.accumulator, span);
         let next = match target.reduction {
             Reduction::Arithmetic(op, _) => {

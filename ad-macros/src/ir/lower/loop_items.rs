@@ -48,6 +48,9 @@ pub(super) enum Access {
     Read,
     Borrowed,
     BorrowedMutably,
+    /// As the source's type iterates (`for k in knots`, the type not written): the runtime's
+    /// `ForItems` decides (`Body::iterated`).
+    ByType,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -83,9 +86,11 @@ impl Iteration {
 }
 
 impl PlacedItems {
-    fn sources(&self) -> Vec<&Place> {
+    /// Each source, and whether its type decides its items (`Access::ByType`).
+    fn sources(&self) -> Vec<(&Place, bool)> {
         match self {
-            Items::Elements { source, .. } | Items::Slices { source, .. } => vec![source],
+            Items::Elements { source, access } => vec![(source, *access == Access::ByType)],
+            Items::Slices { source, .. } => vec![(source, false)],
             Items::Enumerated(inner) | Items::Adapted { inner, .. } => inner.sources(),
             Items::Zipped(left, right) => {
                 let mut sources = left.sources();
@@ -161,7 +166,11 @@ impl Lowering {
                         source: &*call.receiver,
                         access: Access::BorrowedMutably,
                     }),
-                    ("copied" | "cloned", 0) => self.items(&call.receiver)?.read(),
+                    ("copied" | "cloned" | "to_vec" | "to_owned", 0) => {
+                        self.items(&call.receiver)?.read()
+                    }
+                    // What iterating the receiver itself gives.
+                    ("into_iter" | "clone", 0) => self.items(&call.receiver),
                     ("windows", 1) => Some(slices(SliceKind::Windows)),
                     ("chunks", 1) => Some(slices(SliceKind::Chunks)),
                     ("chunks_exact", 1) => Some(slices(SliceKind::ChunksExact)),
@@ -192,7 +201,16 @@ impl Lowering {
                         source: expr,
                         access: Access::Read,
                     }),
-                    _ => None,
+                    // An `Option` is not iterated by index.
+                    Root::Value(value)
+                        if self.options.contains(&value) || self.built_options.contains(&value) =>
+                    {
+                        None
+                    }
+                    _ => Some(Items::Elements {
+                        source: expr,
+                        access: Access::ByType,
+                    }),
                 }
             }
             _ => None,
@@ -238,16 +256,20 @@ impl Lowering {
         stmts: &mut Vec<Stmt>,
         iterated: &Expr,
     ) -> Lowered<Iteration> {
+        let source_span = iterated.span();
         if !items.indexed_alike() {
-            let iterator = self.indices(items, span, stmts);
+            let iterator = self.indices(items, span, source_span, stmts);
             return Ok(Iteration {
                 iterator: Operand::Value(iterator),
                 shared_index: false,
             });
         }
         let mut length = None;
-        for source in items.sources() {
-            let len = self.length(source, span, stmts);
+        for (source, by_type) in items.sources() {
+            let len = match by_type {
+                true => self.items_length(source, source_span, stmts),
+                false => self.length(source, span, stmts),
+            };
             length = Some(match length {
                 None => len,
                 Some(shorter) => {
@@ -350,6 +372,10 @@ impl Lowering {
         stmts: &mut Vec<Stmt>,
     ) -> Operand {
         match item {
+            Item::Element {
+                place,
+                access: Access::ByType,
+            } => Operand::Value(self.iterated_item(place, span, stmts)),
             Item::Element { place, access } => {
                 let rvalue = if access != Access::Read && borrowed {
                     Rvalue::Ref(Operand::Place(place))
@@ -420,6 +446,28 @@ impl Lowering {
                     ..
                 },
             ) => not_yet(other, "this pattern of a mutable borrow"),
+            (
+                Pat::Ident(name),
+                Item::Element {
+                    place,
+                    access: Access::ByType,
+                },
+            ) if plain_name(name) => {
+                let value = self.iterated_item(place, name.ident.span(), stmts);
+                self.values[value.0 as usize].name = Some(name.ident.clone());
+                self.bind(&name.ident, Root::Value(value));
+                Ok(())
+            }
+            (
+                other,
+                Item::Element {
+                    access: Access::ByType,
+                    ..
+                },
+            ) => not_yet(
+                other,
+                "this pattern of items of a container whose type is not written",
+            ),
             (pat, Item::Element { place, access }) => {
                 let by_reference = access == Access::Borrowed;
                 let span = pat.span();
@@ -470,17 +518,42 @@ impl Lowering {
         }
     }
 
+    /// An item of a container whose type the code does not show, as its `for` gives it.
+    fn iterated_item(&mut self, place: Place, span: Span, stmts: &mut Vec<Stmt>) -> Value {
+        let value = self.define(Rvalue::Ref(Operand::Place(place)), span, stmts);
+        self.references.remove(&value);
+        self.iterated.insert(value);
+        value
+    }
+
     /// The iterator of indices that reaches `items` as the written chain reaches them.
-    fn indices(&mut self, items: &PlacedItems, span: Span, stmts: &mut Vec<Stmt>) -> Value {
+    fn indices(
+        &mut self,
+        items: &PlacedItems,
+        span: Span,
+        source_span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) -> Value {
         match items {
-            Items::Elements { source, .. } => {
-                let len = self.length(source, span, stmts);
+            Items::Elements { source, access } => {
+                let len = match access {
+                    Access::ByType => self.items_length(source, source_span, stmts),
+                    _ => self.length(source, span, stmts),
+                };
                 self.index_range(Operand::Value(len), span, stmts)
             }
             // The starts of the sub-slices: those with `size` elements from them, or (`chunks`)
             // every `size`-th.
             Items::Slices { source, kind, size } => {
                 let len = self.length(source, span, stmts);
+                // `windows(0)` and `chunks(0)` panic, as `std`'s do.
+                let checks = Operand::Constant(Constant {
+                    tokens: quote::quote_spanned!(span=> ::ad_runtime::__private::ir::SubSlices),
+                    kind: ConstantKind::Data,
+                    span,
+                });
+                let size = self.data_method(checks, "size", vec![size.clone()], span, stmts);
+                let size = &Operand::Value(size);
                 let end = match kind {
                     SliceKind::Chunks => Operand::Value(len),
                     SliceKind::Windows | SliceKind::ChunksExact => {
@@ -518,12 +591,12 @@ impl Lowering {
                 }
             }
             Items::Enumerated(inner) => {
-                let inner = self.indices(inner, span, stmts);
+                let inner = self.indices(inner, span, source_span, stmts);
                 self.data_method(Operand::Value(inner), "enumerate", Vec::new(), span, stmts)
             }
             Items::Zipped(left, right) => {
-                let left = self.indices(left, span, stmts);
-                let right = self.indices(right, span, stmts);
+                let left = self.indices(left, span, source_span, stmts);
+                let right = self.indices(right, span, source_span, stmts);
                 self.data_method(
                     Operand::Value(left),
                     "zip",
@@ -533,12 +606,24 @@ impl Lowering {
                 )
             }
             Items::Adapted { inner, method, arg } => {
-                let inner = self.indices(inner, span, stmts);
+                let inner = self.indices(inner, span, source_span, stmts);
                 let method = method.to_string();
                 let args = arg.iter().cloned().collect();
                 self.data_method(Operand::Value(inner), &method, args, span, stmts)
             }
         }
+    }
+
+    /// The length of a source whose type the code does not show, by the runtime's `ForItems`
+    /// (whose message says what may be iterated).
+    fn items_length(&mut self, source: &Place, span: Span, stmts: &mut Vec<Stmt>) -> Value {
+        let source = self.define(Rvalue::Ref(Operand::Place(source.clone())), span, stmts);
+        let lengths = Operand::Constant(Constant {
+            tokens: quote::quote_spanned!(span=> ::ad_runtime::__private::ir::ItemsLength),
+            kind: ConstantKind::Data,
+            span,
+        });
+        self.data_method(lengths, "of", vec![Operand::Value(source)], span, stmts)
     }
 
     fn length(&mut self, source: &Place, span: Span, stmts: &mut Vec<Stmt>) -> Value {
