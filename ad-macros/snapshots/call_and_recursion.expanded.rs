@@ -31,8 +31,9 @@ impl power {
         let _ = power;
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
-            CastPrimitive as _, CastScalar as _, LiftFloat as _, LiftOption as _,
-            LiftOther as _, LiftTuple as _,
+            CastPrimitive as _, CastScalar as _, LiftConstant as _,
+            LiftConstantOther as _, LiftFloat as _, LiftOption as _, LiftOther as _,
+            LiftTuple as _,
         };
         if n == 0 {
             <__S as ::ad_runtime::Scalar>::from_f64(1.0)
@@ -69,8 +70,8 @@ impl power {
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
-            LiftOption as _, LiftOther as _, LiftTuple as _, UnliftOther as _,
-            UnliftScalar as _,
+            LiftOption as _, LiftConstant as _, LiftConstantOther as _, LiftOther as _,
+            LiftTuple as _, UnliftOther as _, UnliftScalar as _,
         };
         ::ad_runtime::__private::maybe_grow(move || -> (
             __S,

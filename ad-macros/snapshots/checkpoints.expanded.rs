@@ -40,8 +40,9 @@ impl checkpoints {
         let _ = checkpoints;
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
-            CastPrimitive as _, CastScalar as _, LiftFloat as _, LiftOption as _,
-            LiftOther as _, LiftTuple as _,
+            CastPrimitive as _, CastScalar as _, LiftConstant as _,
+            LiftConstantOther as _, LiftFloat as _, LiftOption as _, LiftOther as _,
+            LiftTuple as _,
         };
         let a = {
             let t = x.sin() * x;
@@ -85,8 +86,8 @@ impl checkpoints {
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
-            LiftOption as _, LiftOther as _, LiftTuple as _, UnliftOther as _,
-            UnliftScalar as _,
+            LiftOption as _, LiftConstant as _, LiftConstantOther as _, LiftOther as _,
+            LiftTuple as _, UnliftOther as _, UnliftScalar as _,
         };
         let __ad_v_x_0 = x;
         let __ad_ty_x_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_x_0);

@@ -47,8 +47,9 @@ impl first_large {
         let _ = first_large;
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
-            CastPrimitive as _, CastScalar as _, LiftFloat as _, LiftOption as _,
-            LiftOther as _, LiftTuple as _,
+            CastPrimitive as _, CastScalar as _, LiftConstant as _,
+            LiftConstantOther as _, LiftFloat as _, LiftOption as _, LiftOther as _,
+            LiftTuple as _,
         };
         let mut kept = ::ad_runtime::__private::LiftProbe::new(Vec::new())
             .__ad_lift::<__S>();
@@ -101,8 +102,8 @@ impl first_large {
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
-            LiftOption as _, LiftOther as _, LiftTuple as _, UnliftOther as _,
-            UnliftScalar as _,
+            LiftOption as _, LiftConstant as _, LiftConstantOther as _, LiftOther as _,
+            LiftTuple as _, UnliftOther as _, UnliftScalar as _,
         };
         ::ad_runtime::__private::maybe_grow(move || -> (
             __S,
@@ -355,8 +356,8 @@ impl first_large {
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
-            LiftOption as _, LiftOther as _, LiftTuple as _, UnliftOther as _,
-            UnliftScalar as _,
+            LiftOption as _, LiftConstant as _, LiftConstantOther as _, LiftOther as _,
+            LiftTuple as _, UnliftOther as _, UnliftScalar as _,
         };
         ::ad_runtime::__private::maybe_grow(move || -> (
             __S,

@@ -32,8 +32,9 @@ impl straight_line {
         let _ = straight_line;
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
-            CastPrimitive as _, CastScalar as _, LiftFloat as _, LiftOption as _,
-            LiftOther as _, LiftTuple as _,
+            CastPrimitive as _, CastScalar as _, LiftConstant as _,
+            LiftConstantOther as _, LiftFloat as _, LiftOption as _, LiftOther as _,
+            LiftTuple as _,
         };
         let z = x * y;
         z.sin() + x / y
@@ -67,8 +68,8 @@ impl straight_line {
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
-            LiftOption as _, LiftOther as _, LiftTuple as _, UnliftOther as _,
-            UnliftScalar as _,
+            LiftOption as _, LiftConstant as _, LiftConstantOther as _, LiftOther as _,
+            LiftTuple as _, UnliftOther as _, UnliftScalar as _,
         };
         let __ad_v_x_0 = x;
         let __ad_ty_x_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_x_0);

@@ -199,7 +199,7 @@ impl Locals {
     pub fn may_be_float_with(&self, expr: &Expr, is_float: &dyn Fn(&Ident) -> bool) -> bool {
         let recurse = |e: &Expr| self.may_be_float_with(e, is_float);
         match expr {
-            Expr::Lit(lit) => matches!(lit.lit, syn::Lit::Float(_)),
+            Expr::Lit(lit) => crate::retype::float_literal(&lit.lit),
             Expr::Path(path) => match path.path.get_ident() {
                 Some(ident) => is_float(ident),
                 None => is_float_type_path(&path.path),

@@ -525,7 +525,8 @@ pub fn reads_data(expr: &Expr, locals: &Locals) -> bool {
     }
 }
 
-fn float_literal(lit: &Lit) -> bool {
+/// A float literal, also one written as an integer with a float suffix (`4f64`).
+pub(crate) fn float_literal(lit: &Lit) -> bool {
     match lit {
         Lit::Float(_) => true,
         Lit::Int(int) => matches!(int.suffix(), "f64" | "f32"),
@@ -570,7 +571,10 @@ impl VisitMut for Retype<'_> {
             Expr::Path(path)
                 if path.qself.is_none() && is_constant_path(&path.path, self.locals) =>
             {
-                Some(self.lift(&Expr::Path(path.clone())))
+                let scalar = names::scalar_param(span);
+                Some(syn::parse_quote_spanned!(span=>
+                    ::ad_runtime::__private::LiftProbe::new(#path).__ad_lift_constant::<#scalar>()
+                ))
             }
             Expr::Cast(cast) => {
                 self.visit_expr_mut(&mut cast.expr);

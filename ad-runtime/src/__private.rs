@@ -224,11 +224,72 @@ macro_rules! lift_containers {
                 lift_elements(self.take())
             }
         }
+
+        /// A table of rows (`const RK4_A: [[f64; 4]; 4]`).
+        impl<const N: usize, const M: usize> LiftContainer for LiftProbe<[[$float; N]; M]> {
+            type Lifted<S: Scalar> = [[S; N]; M];
+            #[inline(always)]
+            fn __ad_lift<S: Scalar>(self) -> [[S; N]; M] {
+                self.take().map(lift_elements)
+            }
+        }
     };
 }
 
 lift_containers!(f64);
 lift_containers!(f32);
+
+/// Lifts a constant the code names: a float (`const K: f64`), an array of floats or a table of
+/// rows (`const RK4_A: [[f64; 4]; 4]`), so that its items are of the scalar type. A constant's
+/// type is written, so this is a trait of its own, beside the lifting of literals (whose type
+/// is still to be inferred, which a container impl would leave ambiguous).
+pub trait LiftConstant {
+    type Lifted<S: Scalar>;
+    fn __ad_lift_constant<S: Scalar>(self) -> Self::Lifted<S>;
+}
+
+macro_rules! lift_constants {
+    ($float:ty) => {
+        impl LiftConstant for LiftProbe<$float> {
+            type Lifted<S: Scalar> = S;
+            #[inline(always)]
+            fn __ad_lift_constant<S: Scalar>(self) -> S {
+                LiftFloat::__ad_lift(self)
+            }
+        }
+
+        impl<const N: usize> LiftConstant for LiftProbe<[$float; N]> {
+            type Lifted<S: Scalar> = [S; N];
+            #[inline(always)]
+            fn __ad_lift_constant<S: Scalar>(self) -> [S; N] {
+                LiftContainer::__ad_lift(self)
+            }
+        }
+
+        impl<const N: usize, const M: usize> LiftConstant for LiftProbe<[[$float; N]; M]> {
+            type Lifted<S: Scalar> = [[S; N]; M];
+            #[inline(always)]
+            fn __ad_lift_constant<S: Scalar>(self) -> [[S; N]; M] {
+                LiftContainer::__ad_lift(self)
+            }
+        }
+    };
+}
+
+lift_constants!(f64);
+lift_constants!(f32);
+
+/// Passes every other constant through unchanged.
+pub trait LiftConstantOther<T> {
+    fn __ad_lift_constant<S>(&self) -> T;
+}
+
+impl<T> LiftConstantOther<T> for LiftProbe<T> {
+    #[inline(always)]
+    fn __ad_lift_constant<S>(&self) -> T {
+        self.take()
+    }
+}
 
 /// Passes every non-float value through unchanged.
 pub trait LiftOther<T> {

@@ -368,3 +368,53 @@ fn loops_over_untyped_locals(x: &[f64]) -> f64 {
     }
     s
 }
+
+// Tables the code reads: `const` and `static` arrays (also of rows) indexed and iterated, and a
+// float literal written with an integer's digits (`4f64`), in both modes.
+
+const RK4_A: [[f64; 4]; 4] = [
+    [0.0; 4],
+    [0.5, 0.0, 0.0, 0.0],
+    [0.0, 0.5, 0.0, 0.0],
+    [0.0, 0.0, 1.0, 0.0],
+];
+const RK4_B: [f64; 4] = [1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0];
+static LANCZOS: [f64; 3] = [0.99, 57.1, -59.5];
+#[forward]
+#[reverse]
+fn rk4_table(x: &[f64]) -> f64 {
+    let h = 0.1;
+    let mut y = x[0];
+    for _ in 0..3 {
+        let mut k = [0.0; 4];
+        for s in 0..4 {
+            let mut ys = y;
+            for j in 0..s {
+                ys += h * RK4_A[s][j] * k[j];
+            }
+            k[s] = -ys * x[1] + ys.sin();
+        }
+        for s in 0..4 {
+            y += h * RK4_B[s] * k[s];
+        }
+    }
+    let mut t = 0.0;
+    for (i, c) in LANCZOS.iter().enumerate().skip(1) {
+        t += c / (x[0] * x[0] + i as f64);
+    }
+    let w: f64 = RK4_B.iter().zip(x).map(|(b, v)| b * v).sum();
+    for row in RK4_A.iter() {
+        for (j, a) in row.iter().enumerate() {
+            t += a * x[j % x.len()];
+        }
+    }
+    let c = 4f64;
+    y + t + w / (c - 1.0)
+}
+
+#[test]
+fn tables_against_forward_mode_and_central_differences() {
+    for n in [2, 3, 5] {
+        check_slice_function_at_random_points(rk4_table, rk4_table_jvp, rk4_table_vjp, n, n as u64);
+    }
+}

@@ -1065,6 +1065,33 @@ impl Lowering {
                         projections: Vec::new(),
                         span,
                     }),
+                    // A table the code reads (`RK4_A[s][j]`, `WEIGHTS.iter()`): a `const` or
+                    // `static`, named as Rust names them, is data, lifted where it is read (an
+                    // array of floats whole, so that its items are the scalar type).
+                    None if path.qself.is_none()
+                        && path.path.segments.last().is_some_and(|last| {
+                            last.arguments.is_none() && names_a_constant(&last.ident)
+                        })
+                        && !path
+                            .path
+                            .get_ident()
+                            .is_some_and(|ident| self.binding(ident).is_some()) =>
+                    {
+                        let table = self.define(
+                            Rvalue::Use(Operand::Constant(Constant {
+                                tokens: quote::quote_spanned!(span=> #path),
+                                kind: ConstantKind::Path,
+                                span,
+                            })),
+                            span,
+                            stmts,
+                        );
+                        Ok(Place {
+                            root: Root::Value(table),
+                            projections: Vec::new(),
+                            span,
+                        })
+                    }
                     None => not_yet(expr, "places outside the function's locals"),
                 }
             }
@@ -1576,4 +1603,13 @@ pub(super) fn is_sub_slice(expr: &Expr) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether a name is written as Rust names constants and statics (`RK4_A`, `WEIGHTS`).
+fn names_a_constant(ident: &Ident) -> bool {
+    let name = ident.to_string();
+    name.chars().any(|c| c.is_ascii_uppercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
