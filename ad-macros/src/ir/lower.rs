@@ -1072,10 +1072,10 @@ impl Lowering {
                         && path.path.segments.last().is_some_and(|last| {
                             last.arguments.is_none() && names_a_constant(&last.ident)
                         })
-                        && !path
+                        && path
                             .path
                             .get_ident()
-                            .is_some_and(|ident| self.binding(ident).is_some()) =>
+                            .is_none_or(|ident| self.binding(ident).is_none()) =>
                     {
                         let table = self.define(
                             Rvalue::Use(Operand::Constant(Constant {
