@@ -410,6 +410,9 @@ impl Lowering {
         {
             return not_yet(&call.func, "calls of closures and qualified paths");
         }
+        if let Some(moved) = self.mem_function(func, call, stmts)? {
+            return Ok(moved);
+        }
         let mut args = self.operands(&call.args, stmts)?;
         let segments: Vec<String> = func
             .path
@@ -494,6 +497,97 @@ impl Lowering {
                 args,
             }),
             _ => not_yet(&call.func, "calls of this function"),
+        }
+    }
+
+    /// `std::mem::swap(&mut a, &mut b)`, `replace(&mut a, v)`, `take(&mut a)` of places the
+    /// body may assign: the reads and assignments they are, so that values carrying derivatives
+    /// move with their adjoints (`swap` of two buffers swaps their shadows' contributions).
+    /// `None` for any other call, or arguments that are not `&mut` of such places.
+    fn mem_function(
+        &mut self,
+        func: &syn::ExprPath,
+        call: &syn::ExprCall,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Option<Rvalue>> {
+        let names: Vec<String> = func
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let function = match names[..] {
+            ["std" | "core", "mem", function] | ["mem", function] => function,
+            _ => return Ok(None),
+        };
+        let arity = match function {
+            "swap" | "replace" => 2,
+            "take" => 1,
+            _ => return Ok(None),
+        };
+        if call.args.len() != arity {
+            return Ok(None);
+        }
+        let borrowed = |arg: &Expr| match strip(arg) {
+            Expr::Reference(reference)
+                if reference.mutability.is_some() && is_place_expression(&reference.expr) =>
+            {
+                Some((*reference.expr).clone())
+            }
+            _ => None,
+        };
+        let Some(first) = borrowed(&call.args[0]) else {
+            return Ok(None);
+        };
+        let second = match function {
+            "swap" => match borrowed(&call.args[1]) {
+                Some(second) => Some(second),
+                None => return Ok(None),
+            },
+            _ => None,
+        };
+        let span = call.span();
+        let first_place = self.assigned_place(&first, stmts)?;
+        let old = self.read(first_place.clone(), span, stmts);
+        let unit = Rvalue::Tuple(Vec::new());
+        match (function, second) {
+            ("swap", Some(second)) => {
+                let second_place = self.assigned_place(&second, stmts)?;
+                let other = self.read(second_place.clone(), span, stmts);
+                stmts.push(Stmt::Assign {
+                    place: first_place,
+                    operand: Operand::Value(other),
+                    span,
+                });
+                stmts.push(Stmt::Assign {
+                    place: second_place,
+                    operand: Operand::Value(old),
+                    span,
+                });
+                Ok(Some(unit))
+            }
+            ("replace", _) => {
+                let new = self.operand(&call.args[1], stmts)?;
+                stmts.push(Stmt::Assign {
+                    place: first_place,
+                    operand: new,
+                    span,
+                });
+                Ok(Some(Rvalue::Use(Operand::Value(old))))
+            }
+            _ => {
+                stmts.push(Stmt::Assign {
+                    place: first_place,
+                    operand: Operand::Constant(Constant {
+                        tokens: quote::quote_spanned!(span=> ::core::default::Default::default()),
+                        kind: ConstantKind::Data,
+                        span,
+                    }),
+                    span,
+                });
+                Ok(Some(Rvalue::Use(Operand::Value(old))))
+            }
         }
     }
 
