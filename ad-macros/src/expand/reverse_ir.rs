@@ -386,7 +386,12 @@ impl Emitter<'_> {
                 quote!(#ir::check_cotangent(&__ad_result_shape, &__ad_ct);),
             )
         };
-        let items = &body.items;
+        // A `use` the body's code no longer names here (`mem::swap` became assignments) is
+        // not the user's unused import.
+        let items = body.items.iter().map(|item| match item {
+            syn::Item::Use(_) => quote!(#[allow(unused_imports)] #item),
+            _ => quote!(#item),
+        });
         let twins = body.user_types.aliases();
         let adjoints_of_types = body.user_types.adjoint_aliases();
         let imports = quote! {
