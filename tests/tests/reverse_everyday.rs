@@ -1,6 +1,9 @@
 //! Everyday Rust in reverse mode: `std::mem::swap`, `replace` and `take` of values carrying
 //! derivatives (double buffers swapped each step, as explicit PDE and ODE steppers write them),
-//! checked against forward mode, central differences and the dot-product identity.
+//! and the methods that rearrange a local container (`swap`, `reverse`, `fill`,
+//! `copy_from_slice`, `extend_from_slice`, `pop` and `while let Some(v) = v.pop()`, `truncate`,
+//! `clear`, `sort_by` with a float comparison), checked against forward mode, central
+//! differences and the dot-product identity.
 #![cfg(not(feature = "previous-engine"))]
 
 mod common;
@@ -60,5 +63,185 @@ fn replaced_in_a_comparison_against_forward_mode_and_central_differences() {
         let (value, gradient) = float_replaced_in_comparison_grad(x);
         assert_eq!(value.to_bits(), float_replaced_in_comparison(x).to_bits());
         approx::assert_relative_eq!(gradient, along, max_relative = 1e-12);
+    }
+}
+
+// Methods that rearrange a local container.
+
+#[forward]
+#[reverse]
+fn swapped_elements(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    v.swap(0, 1);
+    v[0] * 2.0 + v[1]
+}
+#[forward]
+#[reverse]
+fn reversed_copy(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    v.reverse();
+    v[0] * 2.0 + v[1]
+}
+#[forward]
+#[reverse]
+fn filled(x: &[f64]) -> f64 {
+    let mut v = [0.0; 3];
+    v.fill(x[0]);
+    v[0] * v[1]
+}
+#[forward]
+#[reverse]
+fn copied_from_a_sub_slice(x: &[f64]) -> f64 {
+    let mut v = [0.0; 2];
+    v.copy_from_slice(&x[..2]);
+    v[0] * v[1]
+}
+#[forward]
+#[reverse]
+fn extended(x: &[f64]) -> f64 {
+    let mut v = vec![1.0];
+    v.extend_from_slice(x);
+    v.iter().map(|a| a * a).sum()
+}
+#[forward]
+#[reverse]
+fn popped(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    let a = v.pop().unwrap();
+    a * v[0]
+}
+#[forward]
+#[reverse]
+fn popped_until_empty(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    let mut s = 0.0;
+    while let Some(a) = v.pop() {
+        s = s * 0.5 + a;
+    }
+    s
+}
+#[forward]
+#[reverse]
+fn truncated_then_pushed(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    v.truncate(1);
+    v.push(3.0);
+    v.iter().sum()
+}
+#[forward]
+#[reverse]
+fn sorted_extremes(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[0] * 3.0 + v[v.len() - 1]
+}
+#[forward]
+#[reverse]
+fn cleared_then_pushed(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    v.clear();
+    v.push(x[0]);
+    v[0]
+}
+
+#[test]
+fn container_methods_against_forward_mode_and_central_differences() {
+    for n in [2, 3, 6] {
+        check_slice_function_at_random_points(
+            swapped_elements,
+            swapped_elements_jvp,
+            swapped_elements_vjp,
+            n,
+            n as u64,
+        );
+        check_slice_function_at_random_points(
+            reversed_copy,
+            reversed_copy_jvp,
+            reversed_copy_vjp,
+            n,
+            n as u64,
+        );
+        check_slice_function_at_random_points(filled, filled_jvp, filled_vjp, n, n as u64);
+        check_slice_function_at_random_points(
+            copied_from_a_sub_slice,
+            copied_from_a_sub_slice_jvp,
+            copied_from_a_sub_slice_vjp,
+            n,
+            n as u64,
+        );
+        check_slice_function_at_random_points(extended, extended_jvp, extended_vjp, n, n as u64);
+        check_slice_function_at_random_points(popped, popped_jvp, popped_vjp, n, n as u64);
+        check_slice_function_at_random_points(
+            popped_until_empty,
+            popped_until_empty_jvp,
+            popped_until_empty_vjp,
+            n,
+            n as u64,
+        );
+        check_slice_function_at_random_points(
+            truncated_then_pushed,
+            truncated_then_pushed_jvp,
+            truncated_then_pushed_vjp,
+            n,
+            n as u64,
+        );
+        check_slice_function_at_random_points(
+            sorted_extremes,
+            sorted_extremes_jvp,
+            sorted_extremes_vjp,
+            n,
+            n as u64,
+        );
+        check_slice_function_at_random_points(
+            cleared_then_pushed,
+            cleared_then_pushed_jvp,
+            cleared_then_pushed_vjp,
+            n,
+            n as u64,
+        );
+    }
+}
+
+/// Formerly a compile-fail test: `while let` over an `Option` the body assigns.
+#[forward]
+#[reverse]
+fn option_while_let(x: f64) -> f64 {
+    let mut o = Some(x);
+    let mut s = 0.0;
+    while let Some(v) = o {
+        s += v;
+        o = if v > 10.0 { None } else { Some(v * 2.0) };
+    }
+    s
+}
+
+/// Rows of a `Vec` of rows rearranged (each row moved whole, its adjoint with it).
+#[forward]
+#[reverse]
+fn rows_rearranged(x: &[f64]) -> f64 {
+    let mut m = vec![vec![x[0]; 2], vec![x[1], x[0] * x[1]], vec![x[1]; 2]];
+    m.reverse();
+    m.swap(0, 1);
+    let last = m.pop().unwrap();
+    m[0][0] * m[1][1] + last[0].sin() + m[0][1]
+}
+
+#[test]
+fn while_let_and_rows_against_forward_mode_and_central_differences() {
+    // Positive starts (the loop doubles until past 10).
+    for x in [0.2, 0.7, 1.9, 12.0] {
+        let along = common::forward_checked1(option_while_let, option_while_let_jvp, x);
+        let (value, gradient) = option_while_let_grad(x);
+        assert_eq!(value.to_bits(), option_while_let(x).to_bits());
+        approx::assert_relative_eq!(gradient, along, max_relative = 1e-12);
+    }
+    for n in [2, 3] {
+        check_slice_function_at_random_points(
+            rows_rearranged,
+            rows_rearranged_jvp,
+            rows_rearranged_vjp,
+            n,
+            n as u64,
+        );
     }
 }

@@ -20,6 +20,7 @@ use crate::rules::{float_method_rule, VALUE_ONLY_METHODS};
 
 mod checkpoints;
 mod closures;
+mod container_methods;
 mod control;
 mod expressions;
 mod items;
@@ -66,6 +67,7 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         options: std::collections::HashSet::new(),
         receivers: std::collections::HashSet::new(),
         built_options: std::collections::HashSet::new(),
+        containers: std::collections::HashSet::new(),
         iterated: std::collections::HashSet::new(),
         param_roots: std::collections::HashSet::new(),
         expected_types: Vec::new(),
@@ -221,6 +223,9 @@ struct Lowering {
     options: std::collections::HashSet<Value>,
     /// Values `Some(..)` built: not iterated by index (`for v in o`).
     built_options: std::collections::HashSet<Value>,
+    /// Variables holding a `Vec` or an array (built in the body, or with the type written),
+    /// whose rearranging methods (`swap`, `sort_by`, ...) are their element writes.
+    containers: std::collections::HashSet<Var>,
     /// `Body::receivers`.
     receivers: std::collections::HashSet<Value>,
     /// `Body::iterated`.
@@ -680,6 +685,11 @@ impl Lowering {
                 );
             }
             let var = self.new_var(&binding.ident);
+            let container = annotation.is_some_and(|ty| names_a_container(ty))
+                || matches!(init, Some(Operand::Value(value)) if builds_a_container(value, stmts, &self.containers));
+            if container {
+                self.containers.insert(var);
+            }
             self.vars[var.0 as usize].ty = ty;
             if init.is_none() {
                 self.declared_without_value.insert(var);
@@ -1612,4 +1622,43 @@ fn names_a_constant(ident: &Ident) -> bool {
         && name
             .chars()
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// Whether a written type is a `Vec` or an array.
+fn names_a_container(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Array(_) => true,
+        syn::Type::Path(path) => path
+            .path
+            .segments
+            .last()
+            .is_some_and(|last| last.ident == "Vec"),
+        _ => false,
+    }
+}
+
+/// Whether `value` was built as a `Vec` or an array by the statements just lowered
+/// (`vec![..]`, `[..]`, `Vec::new()`, `to_vec()`, `clone()` of one, a `collect`ed chain).
+fn builds_a_container(
+    value: Value,
+    stmts: &[Stmt],
+    containers: &std::collections::HashSet<Var>,
+) -> bool {
+    stmts.iter().rev().find_map(|stmt| match stmt {
+        Stmt::Let(Let {
+            value: defined,
+            rvalue,
+            ..
+        }) if *defined == value => Some(match rvalue {
+            Rvalue::Elements(..) | Rvalue::Repeat(..) | Rvalue::EmptyVec(_) => true,
+            Rvalue::Duplicate { method, .. } => method == "to_vec" || method == "clone",
+            Rvalue::Use(Operand::Place(Place {
+                root: Root::Var(var),
+                projections,
+                ..
+            })) => projections.is_empty() && containers.contains(var),
+            _ => false,
+        }),
+        _ => None,
+    }) == Some(true)
 }

@@ -1010,7 +1010,8 @@ pub fn iterated<C: ForItems>(items: &C, index: usize) -> C::Item {
     items.item(index)
 }
 
-/// The size of `windows(size)` and `chunks(size)`, which must not be zero (`std` panics).
+/// The size of `windows(size)` and `chunks(size)`, which must not be zero (`std` panics), and
+/// the lengths `copy_from_slice` requires equal.
 pub struct SubSlices;
 
 impl SubSlices {
@@ -1018,6 +1019,30 @@ impl SubSlices {
     pub fn size(&self, size: usize) -> usize {
         assert!(size != 0, "window or chunk size must be non-zero");
         size
+    }
+
+    #[inline(always)]
+    pub fn same_length(&self, destination: usize, source: usize) {
+        assert_eq!(
+            destination, source,
+            "source slice length ({source}) does not match destination slice length ({destination})"
+        );
+    }
+}
+
+/// The order `sort_by(compare)` puts a slice's elements in: a stable sort of their indices, so
+/// the sorted slice is each element at its index in the order.
+pub struct SortOrder;
+
+impl SortOrder {
+    pub fn of<T>(
+        &self,
+        items: &[T],
+        mut compare: impl FnMut(&T, &T) -> core::cmp::Ordering,
+    ) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..items.len()).collect();
+        order.sort_by(|&i, &j| compare(&items[i], &items[j]));
+        order
     }
 }
 

@@ -535,6 +535,21 @@ impl Lowering {
         let (label, body, condition) = match expr {
             Expr::Loop(expr_loop) => (&expr_loop.label, &expr_loop.body, None),
             Expr::While(expr_while) => {
+                // `while let p = e { .. }` is `loop { if let p = e { .. } else { break } }`.
+                if let (Expr::Let(condition), true) =
+                    (strip(&expr_while.cond), expr_while.attrs.is_empty())
+                {
+                    let (label, pat, scrutinee, body) = (
+                        &expr_while.label,
+                        &condition.pat,
+                        &condition.expr,
+                        &expr_while.body,
+                    );
+                    let as_loop: Expr = syn::parse_quote_spanned!(span=>
+                        #label loop { if let #pat = #scrutinee #body else { break; } }
+                    );
+                    return self.lower_loop(&as_loop, stmts);
+                }
                 if contains_let(&expr_while.cond) {
                     return not_yet(&expr_while.cond, "`while let`");
                 }

@@ -217,6 +217,8 @@ impl Lowering {
                     self.sin_cos(receiver, call.method.span(), span, stmts)
                 } else if let Some(content) = self.option_method(call, stmts)? {
                     return Ok(content);
+                } else if let Some(result) = self.container_method(call, stmts)? {
+                    return Ok(result);
                 } else if matches!(method.as_str(), "clone" | "to_vec" | "to_owned")
                     && call.args.is_empty()
                 {
@@ -666,7 +668,7 @@ impl Lowering {
 
     /// An argument of a plain method: a closure that names no local is passed as written
     /// (`|f| f + 1`), as a constant.
-    fn plain_argument(&mut self, arg: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Operand> {
+    pub(super) fn plain_argument(&mut self, arg: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Operand> {
         let Expr::Closure(closure) = strip(arg) else {
             return self.operand(arg, stmts);
         };

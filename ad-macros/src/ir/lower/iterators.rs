@@ -176,7 +176,9 @@ impl Lowering {
                     rvalue: Rvalue::EmptyVec(None),
                     span,
                 }));
-                (self.new_var(&call.method), Operand::Value(empty))
+                let collected = self.new_var(&call.method);
+                self.containers.insert(collected);
+                (collected, Operand::Value(empty))
             }
             Reduction::Any(_) | Reduction::All(_) | Reduction::Count => {
                 let (ty, start): (syn::Type, _) = match &reduction {

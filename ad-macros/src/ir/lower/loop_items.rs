@@ -626,7 +626,7 @@ impl Lowering {
         self.data_method(lengths, "of", vec![Operand::Value(source)], span, stmts)
     }
 
-    fn length(&mut self, source: &Place, span: Span, stmts: &mut Vec<Stmt>) -> Value {
+    pub(super) fn length(&mut self, source: &Place, span: Span, stmts: &mut Vec<Stmt>) -> Value {
         self.data_method(
             Operand::Place(source.clone()),
             "len",
@@ -637,7 +637,7 @@ impl Lowering {
     }
 
     /// `0..end`.
-    fn index_range(&mut self, end: Operand, span: Span, stmts: &mut Vec<Stmt>) -> Value {
+    pub(super) fn index_range(&mut self, end: Operand, span: Span, stmts: &mut Vec<Stmt>) -> Value {
         let zero = Operand::Constant(Constant {
             tokens: quote::quote_spanned!(span=> 0usize),
             kind: ConstantKind::Data,
@@ -654,7 +654,7 @@ impl Lowering {
         )
     }
 
-    fn data_method(
+    pub(super) fn data_method(
         &mut self,
         receiver: Operand,
         method: &str,

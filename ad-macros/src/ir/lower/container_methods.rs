@@ -1,0 +1,355 @@
+//! Methods that rearrange a local container (`v.swap(i, j)`, `v.reverse()`, `v.fill(x)`,
+//! `v.copy_from_slice(s)`, `v.extend_from_slice(s)`, `v.truncate(n)`, `v.clear()`, `v.pop()`,
+//! `v.sort_by(cmp)`): lowered to the element reads, writes and pushes they are, so that each
+//! element's adjoint moves with it through the shadow, as any element write moves it. Only a
+//! container the body may assign (a local), as the methods take it by `&mut`.
+
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+use syn::{Expr, ExprMethodCall};
+
+use super::*;
+
+impl Lowering {
+    /// The method lowered, and its value (`()`, or what `pop` gives); `None` where `call` is
+    /// not one of these methods on a local container.
+    pub(super) fn container_method(
+        &mut self,
+        call: &ExprMethodCall,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Option<Operand>> {
+        let method = call.method.to_string();
+        let known = matches!(
+            (method.as_str(), call.args.len()),
+            ("swap", 2)
+                | ("reverse" | "clear" | "pop", 0)
+                | (
+                    "fill"
+                        | "copy_from_slice"
+                        | "clone_from_slice"
+                        | "extend_from_slice"
+                        | "truncate"
+                        | "sort_by"
+                        | "sort_unstable_by",
+                    1
+                )
+        );
+        if !known || call.turbofish.is_some() || !is_place_expression(&call.receiver) {
+            return Ok(None);
+        }
+        let Ok(container) = self.place(&call.receiver, stmts) else {
+            return Ok(None);
+        };
+        if !matches!(container.root, Root::Var(var) if self.containers.contains(&var))
+            || container.projections.iter().any(|projection| {
+                !matches!(projection, Projection::Index(_) | Projection::Field(_))
+            })
+        {
+            return Ok(None);
+        }
+        let span = call.span();
+        let element = |index: Value| {
+            let mut place = container.clone();
+            place
+                .projections
+                .push(Projection::Index(Operand::Value(index)));
+            place.span = span;
+            place
+        };
+        match method.as_str() {
+            "swap" => {
+                let i = self.operand(&call.args[0], stmts)?;
+                let j = self.operand(&call.args[1], stmts)?;
+                let (i, j) = (self.as_value(i, span, stmts), self.as_value(j, span, stmts));
+                self.swap_elements(element(i), element(j), span, stmts);
+            }
+            "reverse" => {
+                let len = self.length(&container, span, stmts);
+                let half = self.data_method(
+                    Operand::Value(len),
+                    "wrapping_div",
+                    vec![data(quote::quote!(2usize), span)],
+                    span,
+                    stmts,
+                );
+                let last = self.data_method(
+                    Operand::Value(len),
+                    "wrapping_sub",
+                    vec![data(quote::quote!(1usize), span)],
+                    span,
+                    stmts,
+                );
+                self.for_each_index(Operand::Value(half), span, stmts, |this, k, body| {
+                    let mirror = this.data_method(
+                        Operand::Value(last),
+                        "wrapping_sub",
+                        vec![Operand::Value(k)],
+                        span,
+                        body,
+                    );
+                    this.swap_elements(element(k), element(mirror), span, body);
+                    Ok(())
+                })?;
+            }
+            "fill" => {
+                let value = self.operand(&call.args[0], stmts)?;
+                let value = self.as_value(value, span, stmts);
+                let len = self.length(&container, span, stmts);
+                self.for_each_index(Operand::Value(len), span, stmts, |_, k, body| {
+                    body.push(Stmt::Assign {
+                        place: element(k),
+                        operand: Operand::Value(value),
+                        span,
+                    });
+                    Ok(())
+                })?;
+            }
+            "copy_from_slice" | "clone_from_slice" | "extend_from_slice" => {
+                let source = self.source_place(&call.args[0], stmts)?;
+                let source_len = self.length(&source, span, stmts);
+                let extend = method == "extend_from_slice";
+                if !extend {
+                    // `std` panics where the lengths differ.
+                    let len = self.length(&container, span, stmts);
+                    let checks = data(quote::quote!(::ad_runtime::__private::ir::SubSlices), span);
+                    self.data_method(
+                        checks,
+                        "same_length",
+                        vec![Operand::Value(len), Operand::Value(source_len)],
+                        span,
+                        stmts,
+                    );
+                }
+                self.for_each_index(Operand::Value(source_len), span, stmts, |this, k, body| {
+                    let mut read = source.clone();
+                    read.projections.push(Projection::Index(Operand::Value(k)));
+                    let item = this.copy_of(read, span, body);
+                    if extend {
+                        let index = this.new_value(None, span);
+                        body.push(Stmt::Push {
+                            place: container.clone(),
+                            operand: Operand::Value(item),
+                            index,
+                            span,
+                        });
+                    } else {
+                        body.push(Stmt::Assign {
+                            place: element(k),
+                            operand: Operand::Value(item),
+                            span,
+                        });
+                    }
+                    Ok(())
+                })?;
+            }
+            // Dropping elements: their adjoints are zero, as nothing reads them after.
+            "truncate" | "clear" => {
+                let args = self.operands(&call.args, stmts)?;
+                self.define(
+                    Rvalue::PlainMethod {
+                        receiver: Operand::Place(container.clone()),
+                        method: call.method.clone(),
+                        args,
+                        plain: false,
+                    },
+                    span,
+                    stmts,
+                );
+            }
+            "pop" => return self.pop(container, span, stmts).map(Some),
+            _ => {
+                let Expr::Closure(compare) = strip(&call.args[0]) else {
+                    return Ok(None);
+                };
+                self.sort_by(&container, compare, span, stmts)?;
+            }
+        }
+        Ok(Some(data(quote::quote!(()), span)))
+    }
+
+    /// A copy of an element (`v[k].clone()`: a row of a `Vec` of rows is not moved out), its
+    /// adjoint going to the element.
+    fn copy_of(&mut self, element: Place, span: Span, stmts: &mut Vec<Stmt>) -> Value {
+        self.define(
+            Rvalue::Duplicate {
+                receiver: Operand::Place(element),
+                method: syn::Ident::new("clone", span),
+            },
+            span,
+            stmts,
+        )
+    }
+
+    /// `let a = x; let b = y; x = b; y = a;` of two elements.
+    fn swap_elements(&mut self, first: Place, second: Place, span: Span, stmts: &mut Vec<Stmt>) {
+        let a = self.copy_of(first.clone(), span, stmts);
+        let b = self.copy_of(second.clone(), span, stmts);
+        stmts.push(Stmt::Assign {
+            place: first,
+            operand: Operand::Value(b),
+            span,
+        });
+        stmts.push(Stmt::Assign {
+            place: second,
+            operand: Operand::Value(a),
+            span,
+        });
+    }
+
+    /// `for k in 0..end { body }`.
+    fn for_each_index(
+        &mut self,
+        end: Operand,
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+        lower_body: impl FnOnce(&mut Self, Value, &mut Vec<Stmt>) -> Lowered<()>,
+    ) -> Lowered<()> {
+        let range = self.index_range(end, span, stmts);
+        let k = self.new_value(None, span);
+        let mut body = Vec::new();
+        lower_body(self, k, &mut body)?;
+        stmts.push(Stmt::For {
+            binding: k,
+            range: Operand::Value(range),
+            body: Block {
+                stmts: body,
+                result: None,
+            },
+            flags: None,
+            span,
+        });
+        Ok(())
+    }
+
+    /// The container an argument borrows (`&x[..2]`, `x`, `&w`).
+    fn source_place(&mut self, arg: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Place> {
+        match strip(arg) {
+            Expr::Reference(reference) if reference.mutability.is_none() => {
+                self.place(&reference.expr, stmts)
+            }
+            other => self.place(other, stmts),
+        }
+    }
+
+    /// `v.pop()`: `if v.len() > 0 { let e = v[len - 1]; v.truncate(len - 1); Some(e) } else {
+    /// None }`.
+    fn pop(&mut self, container: Place, span: Span, stmts: &mut Vec<Stmt>) -> Lowered<Operand> {
+        let len = self.length(&container, span, stmts);
+        let nonempty = self.define(
+            Rvalue::DataBinary(
+                DataOp {
+                    op: quote::quote_spanned!(span=> >),
+                },
+                Operand::Value(len),
+                data(quote::quote!(0usize), span),
+            ),
+            span,
+            stmts,
+        );
+        let mut then = Vec::new();
+        let last = self.data_method(
+            Operand::Value(len),
+            "wrapping_sub",
+            vec![data(quote::quote!(1usize), span)],
+            span,
+            &mut then,
+        );
+        let mut place = container.clone();
+        place
+            .projections
+            .push(Projection::Index(Operand::Value(last)));
+        let item = self.copy_of(place, span, &mut then);
+        self.define(
+            Rvalue::PlainMethod {
+                receiver: Operand::Place(container.clone()),
+                method: syn::Ident::new("truncate", span),
+                args: vec![Operand::Value(last)],
+                plain: false,
+            },
+            span,
+            &mut then,
+        );
+        let some = self.define(Rvalue::Some(Operand::Value(item)), span, &mut then);
+        let result = self.new_value(None, span);
+        self.built_options.insert(result);
+        stmts.push(Stmt::If {
+            cond: Operand::Value(nonempty),
+            then_branch: Block {
+                stmts: then,
+                result: Some(Operand::Value(some)),
+            },
+            else_branch: Block {
+                stmts: Vec::new(),
+                result: Some(data(quote::quote!(::core::option::Option::None), span)),
+            },
+            result: Some(result),
+            span,
+        });
+        Ok(Operand::Value(result))
+    }
+
+    /// `v.sort_by(cmp)`: the order `cmp` sorts the elements in (data, by the runtime, a stable
+    /// sort as `sort_by`'s), then each element written from a copy at its place in that order.
+    fn sort_by(
+        &mut self,
+        container: &Place,
+        compare: &syn::ExprClosure,
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<()> {
+        let compare = self.plain_argument(&Expr::Closure(compare.clone()), stmts)?;
+        let copy = self.define(
+            Rvalue::Duplicate {
+                receiver: Operand::Place(container.clone()),
+                method: syn::Ident::new("clone", span),
+            },
+            span,
+            stmts,
+        );
+        let copy = Place {
+            root: Root::Value(copy),
+            projections: Vec::new(),
+            span,
+        };
+        let borrowed = self.define(Rvalue::Ref(Operand::Place(copy.clone())), span, stmts);
+        let sorts = data(quote::quote!(::ad_runtime::__private::ir::SortOrder), span);
+        let order = self.data_method(
+            sorts,
+            "of",
+            vec![Operand::Value(borrowed), compare],
+            span,
+            stmts,
+        );
+        let len = self.length(container, span, stmts);
+        self.for_each_index(Operand::Value(len), span, stmts, |this, k, body| {
+            let at = this.define(
+                Rvalue::Use(Operand::Place(Place {
+                    root: Root::Value(order),
+                    projections: vec![Projection::Index(Operand::Value(k))],
+                    span,
+                })),
+                span,
+                body,
+            );
+            let mut from = copy.clone();
+            from.projections.push(Projection::Index(Operand::Value(at)));
+            let item = this.copy_of(from, span, body);
+            let mut to = container.clone();
+            to.projections.push(Projection::Index(Operand::Value(k)));
+            body.push(Stmt::Assign {
+                place: to,
+                operand: Operand::Value(item),
+                span,
+            });
+            Ok(())
+        })
+    }
+}
+
+fn data(tokens: proc_macro2::TokenStream, span: Span) -> Operand {
+    Operand::Constant(Constant {
+        tokens: quote::quote_spanned!(span=> #tokens),
+        kind: ConstantKind::Data,
+        span,
+    })
+}
