@@ -1232,15 +1232,7 @@ impl Lowering {
         };
         let span = call.span();
         let at = self.operand(&call.args[0], stmts)?;
-        let len = self.define(
-            Rvalue::DataMethod {
-                receiver: Operand::Place(source.clone()),
-                method: Ident::new("len", span),
-                args: Vec::new(),
-            },
-            span,
-            stmts,
-        );
+        let len = self.length(&source, span, stmts);
         let zero = Operand::Constant(Constant {
             tokens: quote::quote_spanned!(span=> 0usize),
             kind: ConstantKind::Data,
@@ -1251,15 +1243,7 @@ impl Lowering {
         first
             .projections
             .push(Projection::Slice(zero.clone(), at.clone()));
-        self.define(
-            Rvalue::DataMethod {
-                receiver: Operand::Place(first),
-                method: Ident::new("len", span),
-                args: Vec::new(),
-            },
-            span,
-            stmts,
-        );
+        self.length(&first, span, stmts);
         let halves = [(zero, at.clone()), (at, Operand::Value(len))];
         for (name, (start, end)) in names.elems.iter().zip(halves) {
             if let Pat::Ident(name) = name {
@@ -1294,33 +1278,13 @@ impl Lowering {
         };
         let end = match &range.end {
             Some(end) => self.operand(end, stmts)?,
-            None => {
-                let len = self.new_value(None, span);
-                stmts.push(Stmt::Let(Let {
-                    value: len,
-                    rvalue: Rvalue::DataMethod {
-                        receiver: Operand::Place(place.clone()),
-                        method: Ident::new("len", span),
-                        args: Vec::new(),
-                    },
-                    span,
-                }));
-                Operand::Value(len)
-            }
+            None => Operand::Value(self.length(&place, span, stmts)),
         };
         place.projections.push(Projection::Slice(start, end));
         place.span = span;
         // Where the code builds it, the sub-slice is checked as Rust checks it (its uses may
         // not all run).
-        self.define(
-            Rvalue::DataMethod {
-                receiver: Operand::Place(place.clone()),
-                method: Ident::new("len", span),
-                args: Vec::new(),
-            },
-            span,
-            stmts,
-        );
+        self.length(&place, span, stmts);
         Ok(place)
     }
 

@@ -747,26 +747,10 @@ impl Lowering {
             "first" => data(quote::quote_spanned!(span=> 0usize)),
             "get" => self.operand(&accessor.args[0], stmts)?,
             _ => {
-                let len = self.new_value(None, span);
-                stmts.push(Stmt::Let(Let {
-                    value: len,
-                    rvalue: Rvalue::DataMethod {
-                        receiver: Operand::Place(place.clone()),
-                        method: Ident::new("len", span),
-                        args: Vec::new(),
-                    },
-                    span,
-                }));
-                let last = self.new_value(None, span);
-                stmts.push(Stmt::Let(Let {
-                    value: last,
-                    rvalue: Rvalue::DataMethod {
-                        receiver: Operand::Value(len),
-                        method: Ident::new("wrapping_sub", span),
-                        args: vec![data(quote::quote_spanned!(span=> 1usize))],
-                    },
-                    span,
-                }));
+                let len = self.length(&place, span, stmts);
+                let one = data(quote::quote_spanned!(span=> 1usize));
+                let last =
+                    self.data_method(Operand::Value(len), "wrapping_sub", vec![one], span, stmts);
                 Operand::Value(last)
             }
         };
