@@ -1,0 +1,292 @@
+//! Places: what an expression names to read or write (`v[i]`, `p.x`, `*r`, a borrow's place,
+//! a sub-slice `x[a..b]`, a `const` table), and the assignments that write them (`(a, b) = ..`,
+//! `split_at`'s halves).
+
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+use syn::{Expr, Pat};
+
+use super::*;
+
+impl Lowering {
+    /// Reads a place into a fresh value.
+    pub(super) fn read(&mut self, place: Place, span: Span, stmts: &mut Vec<Stmt>) -> Value {
+        let value = self.new_value(None, span);
+        stmts.push(Stmt::Let(Let {
+            value,
+            rvalue: Rvalue::Use(Operand::Place(place)),
+            span,
+        }));
+        value
+    }
+
+    pub(super) fn place(&mut self, expr: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Place> {
+        let span = expr.span();
+        match expr {
+            Expr::Paren(paren) => self.place(&paren.expr, stmts),
+            Expr::Path(path) => {
+                if let Some(part) = path
+                    .path
+                    .get_ident()
+                    .and_then(|ident| self.part_place(ident, span))
+                {
+                    return Ok(part);
+                }
+                // Through a borrow, as Rust's auto-deref does (`r[j]`, `r.x`).
+                if let Some((place, _)) = path
+                    .path
+                    .get_ident()
+                    .and_then(|ident| self.borrowed_place(ident))
+                {
+                    return Ok(place);
+                }
+                let root = path.path.get_ident().and_then(|ident| self.resolve(ident));
+                match root {
+                    Some(root) => Ok(Place {
+                        root,
+                        projections: Vec::new(),
+                        span,
+                    }),
+                    // A table the code reads (`RK4_A[s][j]`, `WEIGHTS.iter()`): a `const` or
+                    // `static`, named as Rust names them, is data, lifted where it is read (an
+                    // array of floats whole, so that its items are the scalar type).
+                    None if path.qself.is_none()
+                        && path.path.segments.last().is_some_and(|last| {
+                            last.arguments.is_none() && names_a_constant(&last.ident)
+                        })
+                        && path
+                            .path
+                            .get_ident()
+                            .is_none_or(|ident| self.binding(ident).is_none()) =>
+                    {
+                        let table = self.define(
+                            Rvalue::Use(Operand::Constant(Constant {
+                                tokens: quote::quote_spanned!(span=> #path),
+                                kind: ConstantKind::Path,
+                                span,
+                            })),
+                            span,
+                            stmts,
+                        );
+                        Ok(Place {
+                            root: Root::Value(table),
+                            projections: Vec::new(),
+                            span,
+                        })
+                    }
+                    None => not_yet(expr, "places outside the function's locals"),
+                }
+            }
+            Expr::Index(index) => {
+                if let Expr::Range(range) = strip(&index.index) {
+                    let place = self.place(&index.expr, stmts)?;
+                    return self.sub_slice(place, range, span, stmts);
+                }
+                let mut place = self.place(&index.expr, stmts)?;
+                let at = self.operand(&index.index, stmts)?;
+                place.projections.push(Projection::Index(at));
+                place.span = span;
+                Ok(place)
+            }
+            Expr::Field(field) => {
+                let mut place = self.place(&field.base, stmts)?;
+                place
+                    .projections
+                    .push(Projection::Field(field.member.clone()));
+                place.span = span;
+                Ok(place)
+            }
+            Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Deref(_)) => {
+                if let Some((place, _)) =
+                    borrowing_name(&unary.expr).and_then(|ident| self.borrowed_place(ident))
+                {
+                    return Ok(place);
+                }
+                // `*v.last().unwrap()`: what the reference the expression gives points to.
+                let mut place = match strip(&unary.expr) {
+                    Expr::MethodCall(_) | Expr::Call(_) => {
+                        let reference = self.operand(&unary.expr, stmts)?;
+                        let reference = self.as_value(reference, span, stmts);
+                        Place {
+                            root: Root::Value(reference),
+                            projections: Vec::new(),
+                            span,
+                        }
+                    }
+                    _ => self.place(&unary.expr, stmts)?,
+                };
+                place.projections.push(Projection::Deref);
+                place.span = span;
+                Ok(place)
+            }
+            _ => not_yet(expr, "this place"),
+        }
+    }
+
+    /// A destructuring assignment, `(a, b) = (b, a)`, `[k, m] = [m, k + 1]`: the right side
+    /// is evaluated whole, then each part of it is written to its place, left to right.
+    pub(super) fn assign_parts(
+        &mut self,
+        left: &Expr,
+        right: Operand,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<()> {
+        let span = left.span();
+        let whole = self.as_value(right, span, stmts);
+        // Each part of the left side, and where its value is in the whole.
+        let parts: Vec<(&Expr, Projection)> = match left {
+            Expr::Tuple(tuple) => tuple
+                .elems
+                .iter()
+                .enumerate()
+                .map(|(index, element)| {
+                    let member = syn::Member::Unnamed(syn::Index {
+                        index: index as u32,
+                        span: element.span(),
+                    });
+                    (element, Projection::Field(member))
+                })
+                .collect(),
+            Expr::Array(array) => array
+                .elems
+                .iter()
+                .enumerate()
+                .map(|(index, element)| {
+                    let at = syn::LitInt::new(&format!("{index}usize"), element.span());
+                    (
+                        element,
+                        Projection::Index(Operand::Constant(literal(&Lit::Int(at)))),
+                    )
+                })
+                .collect(),
+            _ => {
+                let place = self.assigned_place(left, stmts)?;
+                stmts.push(Stmt::Assign {
+                    place,
+                    operand: Operand::Value(whole),
+                    span,
+                });
+                return Ok(());
+            }
+        };
+        for (element, projection) in parts {
+            if matches!(element, Expr::Infer(_)) {
+                continue;
+            }
+            let part = Place {
+                root: Root::Value(whole),
+                projections: vec![projection],
+                span: element.span(),
+            };
+            let read = self.read(part, element.span(), stmts);
+            self.assign_parts(element, Operand::Value(read), stmts)?;
+        }
+        Ok(())
+    }
+
+    /// `let (head, tail) = v.split_at(k);`: two sub-slices of `v`, each borrowed where it is
+    /// used. Whether the pattern and the value were that.
+    pub(super) fn split_at(
+        &mut self,
+        pat: &Pat,
+        init: &Expr,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<bool> {
+        let (Pat::Tuple(names), Expr::MethodCall(call)) = (pat, strip(init)) else {
+            return Ok(false);
+        };
+        let plain = |pat: &Pat| match pat {
+            Pat::Ident(name) => name.by_ref.is_none() && name.subpat.is_none(),
+            Pat::Wild(_) => true,
+            _ => false,
+        };
+        let mutable = call.method == "split_at_mut";
+        if !(call.method == "split_at" || mutable)
+            || call.args.len() != 1
+            || call.turbofish.is_some()
+            || names.elems.len() != 2
+            || !names.elems.iter().all(plain)
+        {
+            return Ok(false);
+        }
+        let Ok(source) = self.place(&call.receiver, stmts) else {
+            return Ok(false);
+        };
+        let span = call.span();
+        let at = self.operand(&call.args[0], stmts)?;
+        let len = self.length(&source, span, stmts);
+        let zero = Operand::Constant(Constant {
+            tokens: quote::quote_spanned!(span=> 0usize),
+            kind: ConstantKind::Data,
+            span,
+        });
+        // `split_at` panics where the index is past the end, as `x[..k]` does.
+        let mut first = source.clone();
+        first
+            .projections
+            .push(Projection::Slice(zero.clone(), at.clone()));
+        self.length(&first, span, stmts);
+        let halves = [(zero, at.clone()), (at, Operand::Value(len))];
+        for (name, (start, end)) in names.elems.iter().zip(halves) {
+            if let Pat::Ident(name) = name {
+                let mut place = source.clone();
+                place.projections.push(Projection::Slice(start, end));
+                place.span = span;
+                self.bind_borrowed(&name.ident, place, mutable);
+            }
+        }
+        Ok(true)
+    }
+
+    /// `place[range]`, its bounds made explicit: `0` for an open start, the length of what is
+    /// sliced for an open end.
+    pub(super) fn sub_slice(
+        &mut self,
+        mut place: Place,
+        range: &syn::ExprRange,
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Place> {
+        if matches!(range.limits, syn::RangeLimits::Closed(_)) {
+            return not_yet(range, "inclusive sub-slices (`&x[a..=b]`)");
+        }
+        let start = match &range.start {
+            Some(start) => self.operand(start, stmts)?,
+            None => Operand::Constant(Constant {
+                tokens: quote::quote_spanned!(span=> 0usize),
+                kind: ConstantKind::Data,
+                span,
+            }),
+        };
+        let end = match &range.end {
+            Some(end) => self.operand(end, stmts)?,
+            None => Operand::Value(self.length(&place, span, stmts)),
+        };
+        place.projections.push(Projection::Slice(start, end));
+        place.span = span;
+        // Where the code builds it, the sub-slice is checked as Rust checks it (its uses may
+        // not all run).
+        self.length(&place, span, stmts);
+        Ok(place)
+    }
+
+    pub(super) fn assigned_place(&mut self, expr: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Place> {
+        let place = self.place(expr, stmts)?;
+        if place
+            .projections
+            .iter()
+            .any(|projection| matches!(projection, Projection::Slice(..)))
+        {
+            return not_yet(expr, "writes through a sub-slice");
+        }
+        let no_deref = place
+            .projections
+            .iter()
+            .all(|projection| !matches!(projection, Projection::Deref));
+        match place.root {
+            Root::Var(_) if no_deref => Ok(place),
+            Root::Var(_) => not_yet(expr, "writes through a reference"),
+            Root::Value(_) => not_yet(expr, "writes through a parameter or an immutable binding"),
+        }
+    }
+}
