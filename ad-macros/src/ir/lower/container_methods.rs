@@ -61,7 +61,7 @@ impl Lowering {
                 let i = self.operand(&call.args[0], stmts)?;
                 let j = self.operand(&call.args[1], stmts)?;
                 let (i, j) = (self.as_value(i, span, stmts), self.as_value(j, span, stmts));
-                self.swap_elements(element(i), element(j), span, stmts);
+                self.swap_places(element(i), element(j), true, span, stmts);
             }
             "reverse" => {
                 let len = self.length(&container, span, stmts);
@@ -87,7 +87,7 @@ impl Lowering {
                         span,
                         body,
                     );
-                    this.swap_elements(element(k), element(mirror), span, body);
+                    this.swap_places(element(k), element(mirror), true, span, body);
                     Ok(())
                 })?;
             }
@@ -180,10 +180,26 @@ impl Lowering {
         )
     }
 
-    /// `let a = x; let b = y; x = b; y = a;` of two elements.
-    fn swap_elements(&mut self, first: Place, second: Place, span: Span, stmts: &mut Vec<Stmt>) {
-        let a = self.copy_of(first.clone(), span, stmts);
-        let b = self.copy_of(second.clone(), span, stmts);
+    /// `let a = x; let b = y; x = b; y = a;` of two places: elements copied (a row is not moved
+    /// out of its container), or whole variables moved (`std::mem::swap`).
+    pub(super) fn swap_places(
+        &mut self,
+        first: Place,
+        second: Place,
+        copied: bool,
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) {
+        let (a, b) = match copied {
+            true => (
+                self.copy_of(first.clone(), span, stmts),
+                self.copy_of(second.clone(), span, stmts),
+            ),
+            false => (
+                self.read(first.clone(), span, stmts),
+                self.read(second.clone(), span, stmts),
+            ),
+        };
         stmts.push(Stmt::Assign {
             place: first,
             operand: Operand::Value(b),

@@ -551,46 +551,27 @@ impl Lowering {
         };
         let span = call.span();
         let first_place = self.assigned_place(&first, stmts)?;
-        let old = self.read(first_place.clone(), span, stmts);
-        let unit = Rvalue::Tuple(Vec::new());
-        match (function, second) {
-            ("swap", Some(second)) => {
-                let second_place = self.assigned_place(&second, stmts)?;
-                let other = self.read(second_place.clone(), span, stmts);
-                stmts.push(Stmt::Assign {
-                    place: first_place,
-                    operand: Operand::Value(other),
-                    span,
-                });
-                stmts.push(Stmt::Assign {
-                    place: second_place,
-                    operand: Operand::Value(old),
-                    span,
-                });
-                Ok(Some(unit))
-            }
-            ("replace", _) => {
-                let new = self.operand(&call.args[1], stmts)?;
-                stmts.push(Stmt::Assign {
-                    place: first_place,
-                    operand: new,
-                    span,
-                });
-                Ok(Some(Rvalue::Use(Operand::Value(old))))
-            }
-            _ => {
-                stmts.push(Stmt::Assign {
-                    place: first_place,
-                    operand: Operand::Constant(Constant {
-                        tokens: quote::quote_spanned!(span=> ::core::default::Default::default()),
-                        kind: ConstantKind::Data,
-                        span,
-                    }),
-                    span,
-                });
-                Ok(Some(Rvalue::Use(Operand::Value(old))))
-            }
+        if let Some(second) = second {
+            let second_place = self.assigned_place(&second, stmts)?;
+            self.swap_places(first_place, second_place, false, span, stmts);
+            return Ok(Some(Rvalue::Tuple(Vec::new())));
         }
+        let old = self.read(first_place.clone(), span, stmts);
+        // `replace` writes its argument, `take` the type's default.
+        let new = match function {
+            "replace" => self.operand(&call.args[1], stmts)?,
+            _ => Operand::Constant(Constant {
+                tokens: quote::quote_spanned!(span=> ::core::default::Default::default()),
+                kind: ConstantKind::Data,
+                span,
+            }),
+        };
+        stmts.push(Stmt::Assign {
+            place: first_place,
+            operand: new,
+            span,
+        });
+        Ok(Some(Rvalue::Use(Operand::Value(old))))
     }
 
     /// `Point { x, y }` of a derived type.
