@@ -200,7 +200,7 @@ pub fn run_ba(quick: bool) {
         },
         || {
             for row in 0..2 {
-                black_box(reprojection_error_vjp::<f64>(
+                black_box(reprojection_error_vjp(
                     black_box(camera),
                     black_box(point),
                     black_box(weight),
@@ -209,7 +209,7 @@ pub fn run_ba(quick: bool) {
                     1.0,
                 ));
             }
-            black_box(weight_error_grad::<f64>(black_box(weight)));
+            black_box(weight_error_grad(black_box(weight)));
         },
         || {
             black_box(manual::ba_block(

@@ -5,7 +5,7 @@
 //!
 //! The peers themselves (`num-dual`, `ad_trait`, `reverse`) live in the binary only: a crate
 //! that loads `ad_trait` (which brings `nalgebra` and `ndarray`) must name the scalar type of
-//! our generated functions (`f_grad::<f64>(..)`), or rustc's trait solver overflows on
+//! our generated functions (`f_grad(..)`), or rustc's trait solver overflows on
 //! `ndarray`'s and `nalgebra`'s operator impls while inferring it; keeping them out of this
 //! library keeps every user of it (the workspace's tests) free of that.
 

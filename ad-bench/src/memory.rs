@@ -22,9 +22,9 @@ pub fn child(what: &str, iters: usize) {
     let x = black_box(0.5);
     let result = match what {
         "primal" => taylor::taylor_recip(x, iters),
-        "reverse" => taylor::taylor_recip_grad::<f64>(x, iters).1,
-        "binomial" => taylor::taylor_recip_binomial_grad::<f64>(x, iters).1,
-        "every-1000" => taylor::taylor_recip_every_grad::<f64>(x, iters).1,
+        "reverse" => taylor::taylor_recip_grad(x, iters).1,
+        "binomial" => taylor::taylor_recip_binomial_grad(x, iters).1,
+        "every-1000" => taylor::taylor_recip_every_grad(x, iters).1,
         "adjoint-by-hand" => taylor::taylor_recip_adjoint_by_hand(x, iters).1,
         other => panic!("unknown computation {other}"),
     };
@@ -76,7 +76,7 @@ fn child_problem(what: &str, n: usize) {
             let x = crate::peers_bench::point(n);
             match variant {
                 "primal" => rosenbrock(&x),
-                "ours" => rosenbrock_grad::<f64>(&x).1[0],
+                "ours" => rosenbrock_grad(&x).1[0],
                 "manual" => rosenbrock_gradient_by_hand(&x).1[0],
                 "ad_trait" => {
                     let function = crate::peers::AdTraitRosenbrock { n };

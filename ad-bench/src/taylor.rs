@@ -25,7 +25,7 @@ pub fn measure(iters: usize, budget: Budget) -> Row {
         black_box(taylor_recip(black_box(x), black_box(iters)));
     });
     let forward = seconds_per_call(budget, || {
-        black_box(taylor_recip_jvp::<f64>(
+        black_box(taylor_recip_jvp(
             black_box(x),
             black_box(iters),
             black_box(1.0),
@@ -39,7 +39,7 @@ pub fn measure(iters: usize, budget: Budget) -> Row {
         ));
     });
     let reverse = seconds_per_call(budget, || {
-        black_box(taylor_recip_grad::<f64>(black_box(x), black_box(iters)));
+        black_box(taylor_recip_grad(black_box(x), black_box(iters)));
     });
     let adjoint_by_hand = seconds_per_call(budget, || {
         black_box(taylor_recip_adjoint_by_hand(black_box(x), black_box(iters)));
@@ -164,23 +164,20 @@ pub fn run_checkpoints(quick: bool) -> Vec<(usize, f64, f64)> {
     println!("| ---: | ---: | ---: | ---: | ---: | ---: |");
     for &n in sizes {
         let unchecked = seconds_per_call(budget, || {
-            black_box(taylor_recip_grad::<f64>(black_box(x), black_box(n)));
+            black_box(taylor_recip_grad(black_box(x), black_box(n)));
         });
         let binomial = seconds_per_call(budget, || {
-            black_box(taylor_recip_binomial_grad::<f64>(
-                black_box(x),
-                black_box(n),
-            ));
+            black_box(taylor_recip_binomial_grad(black_box(x), black_box(n)));
         });
         let every = seconds_per_call(budget, || {
-            black_box(taylor_recip_every_grad::<f64>(black_box(x), black_box(n)));
+            black_box(taylor_recip_every_grad(black_box(x), black_box(n)));
         });
         reset_counts();
-        let (_, gradient) = taylor_recip_binomial_grad::<f64>(x, n);
+        let (_, gradient) = taylor_recip_binomial_grad(x, n);
         let advanced = counts().advanced;
         assert_eq!(
             gradient,
-            taylor_recip_grad::<f64>(x, n).1,
+            taylor_recip_grad(x, n).1,
             "checkpointing changed the gradient"
         );
         let formula = binomial_recomputations(n, 32);

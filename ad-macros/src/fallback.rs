@@ -66,20 +66,31 @@ pub fn reverse_generic(
             let over_f64 = Function::from_item(&Ctxt::new(), item, "reverse");
             let expanded =
                 crate::expand::reverse::expand(&Ctxt::new(), &over_f64, Bodies::Stub, calls);
-            let public = [crate::names::vjp(&over_f64), crate::names::grad(&over_f64)];
+            let public = [
+                crate::names::vjp(&over_f64),
+                crate::names::grad(&over_f64),
+                // A method's generic versions sit beside it.
+                crate::names::generic_public(&over_f64, "vjp"),
+                crate::names::generic_public(&over_f64, "grad"),
+            ];
             let items = syn::parse2::<syn::File>(expanded)
                 .map(|file| file.items)
                 .unwrap_or_default();
-            // The public functions, and the reverse companion that callers in reverse mode
-            // call (its stub, so that a caller's code names something that exists).
+            // The public functions, their generic versions, and the reverse companion that
+            // callers in reverse mode call (stubs, so that a caller's code names something that
+            // exists).
             let companion = crate::names::REVERSE_COMPANION;
             let kept = items.into_iter().filter_map(|item| match item {
                 syn::Item::Fn(stub) if public.contains(&stub.sig.ident) => {
                     Some(syn::Item::Fn(stub))
                 }
                 syn::Item::Impl(mut block) => {
+                    let generic = ["vjp", "grad"]
+                        .map(|kind| crate::names::generic_public(&over_f64, kind).to_string());
                     block.items.retain(|item| {
-                        matches!(item, syn::ImplItem::Fn(method) if method.sig.ident == companion)
+                        matches!(item, syn::ImplItem::Fn(method)
+                            if method.sig.ident == companion
+                                || generic.contains(&method.sig.ident.to_string()))
                     });
                     (!block.items.is_empty()).then_some(syn::Item::Impl(block))
                 }

@@ -37,8 +37,9 @@ use proc_macro::TokenStream;
 ///
 /// For `fn f(a: f64, n: usize, b: f64) -> R` it generates
 /// `f_jvp(a, n, b, da, db) -> (R, dR)`: the primal arguments, then one tangent per float
-/// parameter; it returns the value and its tangent. The generated function is generic over the
-/// scalar type, so it can be called with `f64`s or with dual numbers (nested derivatives).
+/// parameter; it returns the value and its tangent, in the declared types. Its version generic
+/// over the scalar type, `f::jvp`, takes dual numbers too (nested derivatives); a call to `f_jvp`
+/// inside another annotated function goes to it.
 ///
 /// A `&mut` parameter (`dydt: &mut [f64]`) is in and out: `f_jvp` takes its tangent as
 /// `&mut` too, holding the tangent of the initial contents on entry and of the final contents
@@ -59,7 +60,8 @@ pub fn forward(args: TokenStream, item: TokenStream) -> TokenStream {
 /// For `fn f(a: f64, n: usize, b: f64) -> f64` it generates
 /// `f_vjp(a, n, b, d_out) -> (f64, (da, db))` (the value and the adjoints of the float
 /// parameters for the cotangent `d_out`; a bare adjoint when there is one float parameter) and
-/// `f_grad(a, n, b)`, which is `f_vjp` with `d_out = 1`. Both are generic over the scalar type.
+/// `f_grad(a, n, b)`, which is `f_vjp` with `d_out = 1`, in the declared types. Their versions
+/// generic over the scalar type are `f::vjp` and `f::grad`.
 ///
 /// See the `ad-runtime` crate for examples.
 #[proc_macro_attribute]

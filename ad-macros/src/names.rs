@@ -184,3 +184,57 @@ pub fn tangents(function: &Function) -> Vec<Ident> {
         })
         .collect()
 }
+
+/// What a generated public function of `function` computes (`"jvp"`, `"vjp"`, `"grad"`), for
+/// `ident` one of its names.
+pub fn public_kind(function: &Function, ident: &Ident) -> Option<&'static str> {
+    ["jvp", "vjp", "grad"]
+        .into_iter()
+        .find(|kind| *ident == suffixed(function, &format!("_{kind}")))
+}
+
+/// The generic version of a public function (`expand::public`): `grad` on a free function's
+/// hidden struct (`f::grad`), `__ad_grad_norm` beside a method.
+pub fn generic_public(function: &Function, kind: &str) -> Ident {
+    let name = function.name();
+    if function.is_method {
+        Ident::new(&format!("__ad_{kind}_{}", name.unraw()), name.span())
+    } else {
+        Ident::new(kind, name.span())
+    }
+}
+
+/// How generated code calls the generic version of a public function: `f::grad`,
+/// `Self::__ad_grad_norm`.
+pub fn generic_public_path(function: &Function, kind: &str) -> proc_macro2::TokenStream {
+    let generic = generic_public(function, kind);
+    if function.is_method {
+        quote::quote!(Self::#generic)
+    } else {
+        let name = function.name();
+        quote::quote!(#name::#generic)
+    }
+}
+
+/// The generic version of a generated public function called from derivative code: `g_grad`
+/// is `g::grad`, `m::g_jvp` is `m::g::jvp` (`None` for other paths).
+pub fn generic_public_of_path(path: &syn::Path) -> Option<syn::Path> {
+    let last = path.segments.last()?;
+    if !last.arguments.is_none() {
+        return None;
+    }
+    let text = last.ident.unraw().to_string();
+    let (function, kind) = ["jvp", "vjp", "grad"].into_iter().find_map(|kind| {
+        let function = text.strip_suffix(&format!("_{kind}"))?;
+        (!function.is_empty()).then_some((function, kind))
+    })?;
+    let span = last.ident.span();
+    let mut generic = path.clone();
+    generic.segments.pop();
+    // A name that is a keyword on its own (`type_grad`) is no generated function.
+    let mut function: Ident = syn::parse_str(function).ok()?;
+    function.set_span(span);
+    generic.segments.push(function.into());
+    generic.segments.push(Ident::new(kind, span).into());
+    Some(generic)
+}

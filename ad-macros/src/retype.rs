@@ -244,6 +244,15 @@ impl Retype<'_> {
                 None
             }
             Callee::Other => {
+                // `g_grad(x)` over the scalar type: its generic version, `g::grad(x)`.
+                if with_floats && !self.locals.all.iter().any(|local| path.is_ident(local)) {
+                    if let Some(generic) = names::generic_public_of_path(&path) {
+                        if let Expr::Path(func) = &mut *call.func {
+                            func.path = generic;
+                        }
+                        return None;
+                    }
+                }
                 // Types written in the path (`Vec::<f64>::new()`) are retyped too.
                 self.visit_expr_mut(&mut call.func);
                 None

@@ -9,9 +9,10 @@ use core::ops::{
 /// A real number that can flow through differentiated code: `f64`, `f32`, or a
 /// [`Dual`](crate::Dual) over another `Scalar` (so that modes nest).
 ///
-/// Generated functions are generic over `S: Scalar<Base = f64>` (or `f32`), which is why a
-/// function annotated with `#[forward]` can call another one's `_jvp` and get second
-/// derivatives. Users rarely name this trait, except to write their own generic helpers.
+/// Derivative code is generic over `S: Scalar<Base = f64>` (or `f32`), and so are the generic
+/// versions of the generated functions (`f::jvp`, `f::vjp`, `f::grad`), which is why a function
+/// annotated with `#[forward]` can call another one's `_jvp` and get second derivatives. Users
+/// rarely name this trait, except to write their own generic helpers.
 ///
 /// The methods mirror the float methods of `std` that have a derivative; their derivative
 /// rules live in [`rules`](crate::rules).

@@ -1,5 +1,5 @@
-//! Generated functions are generic over the scalar type, so derivative code calls derivative
-//! code: second derivatives by nesting, with no perturbation confusion (seed `004`, 4.5).
+//! Generated functions have versions generic over the scalar type (`f::jvp`, `f::grad`), so
+//! derivative code calls derivative code: second derivatives by nesting, with no perturbation confusion (seed `004`, 4.5).
 
 use ad_runtime::{forward, Dual};
 use approx::assert_relative_eq;
@@ -84,7 +84,7 @@ fn hessian_entries_of_rosenbrock() {
 fn jvp_accepts_dual_numbers_directly() {
     // Calling f_jvp with duals differentiates the derivative: d/dx f'(x) = f''(x).
     let x = 0.3_f64;
-    let (_, tangent) = f_jvp(Dual::new(x, 1.0), Dual::new(1.0, 0.0));
+    let (_, tangent) = f::jvp(Dual::new(x, 1.0), Dual::new(1.0, 0.0));
     assert_relative_eq!(
         tangent.tangent,
         2.0 * x.cos() * x.exp(),
@@ -105,7 +105,7 @@ fn three_levels_of_duals() {
         Dual::new(Dual::new(2.0, 1.0), Dual::new(1.0, 0.0)),
         Dual::new(Dual::new(1.0, 0.0), Dual::new(0.0, 0.0)),
     );
-    let (value, tangent) = cube_jvp(x.value, x.tangent);
+    let (value, tangent) = cube::jvp(x.value, x.tangent);
     assert_eq!(value.value.value, 8.0);
     assert_eq!(tangent.value.value, 12.0);
     assert_eq!(tangent.tangent.value, 12.0);
@@ -156,7 +156,7 @@ fn forward_over_reverse_gives_hessian_vector_products() {
 fn reverse_mode_accepts_dual_numbers_directly() {
     // The gradient evaluated at a dual point carries the Hessian-vector product.
     let (x, y) = (Dual::new(0.7, 1.0), Dual::new(-0.4, 0.0));
-    let (_, (gx, gy)) = rosenbrock_rev_grad(x, y);
+    let (_, (gx, gy)) = rosenbrock_rev::grad(x, y);
     assert_relative_eq!(
         gx.tangent,
         2.0 - 400.0 * (-0.4 - 3.0 * 0.49),

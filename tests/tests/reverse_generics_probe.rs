@@ -3772,83 +3772,83 @@ mod forward_over_reverse {
             "sphere",
             &x,
             &v,
-            |d| sphere::sphere_grad(d).1,
-            |p| sphere::sphere_grad(p).1,
+            |d| sphere::sphere::grad(d).1,
+            |p| sphere::sphere::grad(p).1,
         ));
         all.extend(hvp(
             "ackley",
             &x,
             &v,
-            |d| ackley::ackley_grad(d).1,
-            |p| ackley::ackley_grad(p).1,
+            |d| ackley::ackley::grad(d).1,
+            |p| ackley::ackley::grad(p).1,
         ));
         all.extend(hvp(
             "styblinski_tang",
             &x,
             &v,
-            |d| styblinski_tang::styblinski_tang_grad(d).1,
-            |p| styblinski_tang::styblinski_tang_grad(p).1,
+            |d| styblinski_tang::styblinski_tang::grad(d).1,
+            |p| styblinski_tang::styblinski_tang::grad(p).1,
         ));
         all.extend(hvp(
             "log_sum_exp",
             &x,
             &v,
-            |d| log_sum_exp_loops::log_sum_exp_grad(d).1,
-            |p| log_sum_exp_loops::log_sum_exp_grad(p).1,
+            |d| log_sum_exp_loops::log_sum_exp::grad(d).1,
+            |p| log_sum_exp_loops::log_sum_exp::grad(p).1,
         ));
         all.extend(hvp(
             "logsumexp(fold T::max)",
             &x,
             &v,
-            |d| logsumexp_fold_path::logsumexp_grad(d).1,
-            |p| logsumexp_fold_path::logsumexp_grad(p).1,
+            |d| logsumexp_fold_path::logsumexp::grad(d).1,
+            |p| logsumexp_fold_path::logsumexp::grad(p).1,
         ));
         all.extend(hvp(
             "softmax_mean",
             &x,
             &v,
-            |d| softmax_mean::softmax_mean_grad(d).1,
-            |p| softmax_mean::softmax_mean_grad(p).1,
+            |d| softmax_mean::softmax_mean::grad(d).1,
+            |p| softmax_mean::softmax_mean::grad(p).1,
         ));
         all.extend(hvp(
             "sample_variance",
             &x,
             &v,
-            |d| sample_variance::sample_variance_grad(d).1,
-            |p| sample_variance::sample_variance_grad(p).1,
+            |d| sample_variance::sample_variance::grad(d).1,
+            |p| sample_variance::sample_variance::grad(p).1,
         ));
         all.extend(hvp(
             "rastrigin_t (calls rastrigin_a_t)",
             &x,
             &v,
-            |d| rastrigin_turbofish::rastrigin_t_grad(d).1,
-            |p| rastrigin_turbofish::rastrigin_t_grad(p).1,
+            |d| rastrigin_turbofish::rastrigin_t::grad(d).1,
+            |p| rastrigin_turbofish::rastrigin_t::grad(p).1,
         ));
         all.extend(hvp(
             "geometric_mean",
             &[1.2, 0.8, 1.5],
             &v,
-            |d| geometric_mean::geometric_mean_grad(d).1,
-            |p| geometric_mean::geometric_mean_grad(p).1,
+            |d| geometric_mean::geometric_mean::grad(d).1,
+            |p| geometric_mean::geometric_mean::grad(p).1,
         ));
         all.extend(hvp(
             "easom (T::PI())",
             &[3.0, 3.3],
             &[1.0, -0.4],
-            |d| easom::easom_grad(&[d[0], d[1]]).1.to_vec(),
-            |p| easom::easom_grad(&[p[0], p[1]]).1.to_vec(),
+            |d| easom::easom::grad(&[d[0], d[1]]).1.to_vec(),
+            |p| easom::easom::grad(&[p[0], p[1]]).1.to_vec(),
         ));
         all.extend(hvp(
             "goldstein_price",
             &[0.2, -0.7],
             &[1.0, -0.4],
             |d| {
-                goldstein_price::goldstein_price_grad(&[d[0], d[1]])
+                goldstein_price::goldstein_price::grad(&[d[0], d[1]])
                     .1
                     .to_vec()
             },
             |p| {
-                goldstein_price::goldstein_price_grad(&[p[0], p[1]])
+                goldstein_price::goldstein_price::grad(&[p[0], p[1]])
                     .1
                     .to_vec()
             },
@@ -3857,8 +3857,8 @@ mod forward_over_reverse {
             "unary_misc",
             &[0.5, 0.7, 2.0, 2.0],
             &[1.0, -0.4, 0.3, 0.2],
-            |d| unary_misc::unary_misc_grad(d).1,
-            |p| unary_misc::unary_misc_grad(p).1,
+            |d| unary_misc::unary_misc::grad(d).1,
+            |p| unary_misc::unary_misc::grad(p).1,
         ));
         all.extend(hvp(
             "normal_log_likelihood",
@@ -3866,12 +3866,12 @@ mod forward_over_reverse {
             &[1.0, -0.4, 0.3, 0.2, -0.1],
             |d| {
                 let (_, (g, gm, gs)) =
-                    normal_log_likelihood::normal_log_likelihood_grad(&d[..3], d[3], d[4]);
+                    normal_log_likelihood::normal_log_likelihood::grad(&d[..3], d[3], d[4]);
                 [g, vec![gm, gs]].concat()
             },
             |p| {
                 let (_, (g, gm, gs)) =
-                    normal_log_likelihood::normal_log_likelihood_grad(&p[..3], p[3], p[4]);
+                    normal_log_likelihood::normal_log_likelihood::grad(&p[..3], p[3], p[4]);
                 [g, vec![gm, gs]].concat()
             },
         ));
@@ -3879,8 +3879,8 @@ mod forward_over_reverse {
             "pseudo_huber (f64 data parameter)",
             &x,
             &v,
-            |d| f64_data_parameter::pseudo_huber_grad(d, 0.7).1,
-            |p| f64_data_parameter::pseudo_huber_grad(p, 0.7).1,
+            |d| f64_data_parameter::pseudo_huber::grad(d, 0.7).1,
+            |p| f64_data_parameter::pseudo_huber::grad(p, 0.7).1,
         ));
         assert!(all.is_empty(), "{}", all.join("\n"));
     }

@@ -2951,22 +2951,22 @@ mod other_shapes {
 
     #[test]
     fn hessian_vector_product_through_windows() {
-        common::check_hessian_vector_product(hvp_windows_grad, hvp_windows_grad);
-        common::check_hessian_vector_product(windows_items_passed_grad, windows_items_passed_grad);
-        common::check_hessian_vector_product(rows_normalized_grad, rows_normalized_grad);
-        common::check_hessian_vector_product(iter_mut_rev_carry_grad, iter_mut_rev_carry_grad);
-        common::check_hessian_vector_product(smoothing_rounds_grad, smoothing_rounds_grad);
-        common::check_hessian_vector_product(position_each_round_grad, position_each_round_grad);
-        common::check_hessian_vector_product(split_at_zip_rev_grad, split_at_zip_rev_grad);
+        common::check_hessian_vector_product(hvp_windows::grad, hvp_windows_grad);
+        common::check_hessian_vector_product(windows_items_passed::grad, windows_items_passed_grad);
+        common::check_hessian_vector_product(rows_normalized::grad, rows_normalized_grad);
+        common::check_hessian_vector_product(iter_mut_rev_carry::grad, iter_mut_rev_carry_grad);
+        common::check_hessian_vector_product(smoothing_rounds::grad, smoothing_rounds_grad);
+        common::check_hessian_vector_product(position_each_round::grad, position_each_round_grad);
+        common::check_hessian_vector_product(split_at_zip_rev::grad, split_at_zip_rev_grad);
         common::check_hessian_vector_product(
-            sub_slice_of_sub_slice_grad,
+            sub_slice_of_sub_slice::grad,
             sub_slice_of_sub_slice_grad,
         );
-        common::check_hessian_vector_product(chunks_short_last_grad, chunks_short_last_grad);
-        common::check_hessian_vector_product(peaky_sub_slices_grad, peaky_sub_slices_grad);
-        common::check_hessian_vector_product(max_by_each_round_grad, max_by_each_round_grad);
-        common::check_hessian_vector_product(long_chain_grad, long_chain_grad);
-        common::check_hessian_vector_product(recursive_tail_grad, recursive_tail_grad);
+        common::check_hessian_vector_product(chunks_short_last::grad, chunks_short_last_grad);
+        common::check_hessian_vector_product(peaky_sub_slices::grad, peaky_sub_slices_grad);
+        common::check_hessian_vector_product(max_by_each_round::grad, max_by_each_round_grad);
+        common::check_hessian_vector_product(long_chain::grad, long_chain_grad);
+        common::check_hessian_vector_product(recursive_tail::grad, recursive_tail_grad);
     }
 }
 

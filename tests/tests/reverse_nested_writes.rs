@@ -413,5 +413,5 @@ fn written_copies_and_parameters() {
 fn hessian_vector_products_through_written_matrices() {
     // The reverse companion is generic over the scalar: at dual inputs its gradient carries
     // the Hessian-vector product, checked against differences of the gradient.
-    check_hessian_vector_product(cholesky_log_det_grad, cholesky_log_det_grad);
+    check_hessian_vector_product(cholesky_log_det::grad, cholesky_log_det_grad);
 }

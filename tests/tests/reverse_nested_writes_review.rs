@@ -629,7 +629,7 @@ fn f32_arrays_rows() {
 
 #[test]
 fn hvp_nested() {
-    check_hessian_vector_product(loops_write_grad, loops_write_grad);
+    check_hessian_vector_product(loops_write::grad, loops_write_grad);
 }
 
 // ----- feature 2: container results of differentiated calls -----
@@ -814,7 +814,7 @@ fn hvp_results() {
     let x = [0.4, -0.3, 0.9];
     let v = [0.2, 1.0, -0.5];
     let duals: Vec<Dual<f64>> = x.iter().zip(&v).map(|(&x, &v)| Dual::new(x, v)).collect();
-    let (_, gradient) = nested_calls_grad(&duals);
+    let (_, gradient) = nested_calls::grad(&duals);
     let h = 1e-5;
     let gradient_at = |s: f64| {
         let moved: Vec<f64> = x.iter().zip(&v).map(|(x, v)| x + s * v).collect();
@@ -2425,16 +2425,16 @@ fn t_array_param_by_value() {
 
 #[test]
 fn hvp_more() {
-    check_hessian_vector_product(data_results_grad, data_results_grad);
-    check_hessian_vector_product(written_results_grad, written_results_grad);
-    check_hessian_vector_product(assoc_and_data_grad, assoc_and_data_grad);
-    check_hessian_vector_product(push_kinds_grad, push_kinds_grad);
+    check_hessian_vector_product(data_results::grad, data_results_grad);
+    check_hessian_vector_product(written_results::grad, written_results_grad);
+    check_hessian_vector_product(assoc_and_data::grad, assoc_and_data_grad);
+    check_hessian_vector_product(push_kinds::grad, push_kinds_grad);
     // arrays_of_arrays is left out: `d[1][0] %= 0.3` at x[2] = 0.9 sits on a jump of `%`.
-    check_hessian_vector_product(typed_zeros_len_grad, typed_zeros_len_grad);
-    check_hessian_vector_product(jacobi_grad, jacobi_grad);
-    check_hessian_vector_product(results_accumulated_grad, results_accumulated_grad);
-    check_hessian_vector_product(calls_rec_by_value_grad, calls_rec_by_value_grad);
-    check_hessian_vector_product(hoist_written_later_grad, hoist_written_later_grad);
+    check_hessian_vector_product(typed_zeros_len::grad, typed_zeros_len_grad);
+    check_hessian_vector_product(jacobi::grad, jacobi_grad);
+    check_hessian_vector_product(results_accumulated::grad, results_accumulated_grad);
+    check_hessian_vector_product(calls_rec_by_value::grad, calls_rec_by_value_grad);
+    check_hessian_vector_product(hoist_written_later::grad, hoist_written_later_grad);
 }
 
 // ----- batch 10: rows that live on after being pushed -----

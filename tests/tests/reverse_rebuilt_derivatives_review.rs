@@ -1495,43 +1495,43 @@ fn second_derivatives_through_lazy_rules() {
     check_hessian_vector(
         "exp_reused",
         exp_reused_vjp,
-        |x: &[Dual<f64>]| exp_reused_vjp(x, one).1,
+        |x: &[Dual<f64>]| exp_reused::vjp(x, one).1,
         4,
     );
     check_hessian_vector(
         "squares",
         squares_vjp,
-        |x: &[Dual<f64>]| squares_vjp(x, one).1,
+        |x: &[Dual<f64>]| squares::vjp(x, one).1,
         4,
     );
     check_hessian_vector(
         "hoisted_local_changed_between",
         hoisted_local_changed_between_vjp,
-        |x: &[Dual<f64>]| hoisted_local_changed_between_vjp(x, one).1,
+        |x: &[Dual<f64>]| hoisted_local_changed_between::vjp(x, one).1,
         4,
     );
     check_hessian_vector(
         "four_deep",
         four_deep_vjp,
-        |x: &[Dual<f64>]| four_deep_vjp(x, one).1,
+        |x: &[Dual<f64>]| four_deep::vjp(x, one).1,
         4,
     );
     check_hessian_vector(
         "element_overwritten_after_product",
         element_overwritten_after_product_vjp,
-        |x: &[Dual<f64>]| element_overwritten_after_product_vjp(x, one).1,
+        |x: &[Dual<f64>]| element_overwritten_after_product::vjp(x, one).1,
         4,
     );
     check_hessian_vector(
         "aliasing_compound_elements",
         aliasing_compound_elements_vjp,
-        |x: &[Dual<f64>]| aliasing_compound_elements_vjp(x, one).1,
+        |x: &[Dual<f64>]| aliasing_compound_elements::vjp(x, one).1,
         4,
     );
     check_hessian_vector(
         "calls_inner_hoisting",
         calls_inner_hoisting_vjp,
-        |x: &[Dual<f64>]| calls_inner_hoisting_vjp(x, one).1,
+        |x: &[Dual<f64>]| calls_inner_hoisting::vjp(x, one).1,
         4,
     );
 }

@@ -524,25 +524,25 @@ fn second_derivatives_through_shared_pullbacks() {
     check_hessian_vector(
         "counted_then_product",
         counted_then_product_vjp,
-        |x: &[Dual<f64>]| counted_then_product_vjp(x, one).1,
+        |x: &[Dual<f64>]| counted_then_product::vjp(x, one).1,
         4,
     );
     check_hessian_vector(
         "three_deep",
         three_deep_vjp,
-        |x: &[Dual<f64>]| three_deep_vjp(x, one).1,
+        |x: &[Dual<f64>]| three_deep::vjp(x, one).1,
         4,
     );
     check_hessian_vector(
         "restarted_sums",
         restarted_sums_vjp,
-        |x: &[Dual<f64>]| restarted_sums_vjp(x, one).1,
+        |x: &[Dual<f64>]| restarted_sums::vjp(x, one).1,
         4,
     );
     check_hessian_vector(
         "local_accumulators",
         local_accumulators_vjp,
-        |x: &[Dual<f64>]| local_accumulators_vjp(x, one).1,
+        |x: &[Dual<f64>]| local_accumulators::vjp(x, one).1,
         4,
     );
 }

@@ -271,7 +271,10 @@ pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
             retype.visit_block_mut(&mut block);
             let stmts = &block.stmts;
             let aliases = locals.user_types.aliases();
-            let uses_function = (!function.is_method).then(|| quote!(let _ = #name;));
+            let uses_function = match function.is_method {
+                true => quote!(let _ = Self::#name;),
+                false => quote!(let _ = #name;),
+            };
             quote! {
                 // The derivative stands for the function: using one uses the other.
                 #uses_function
@@ -305,10 +308,16 @@ pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
     }
 }
 
+/// `f_jvp`, in the function's declared types, and its generic version (`f::jvp`).
 pub fn jvp(function: &Function, bodies: Bodies) -> TokenStream {
-    if let Some(float) = &function.float_param {
-        return generic::jvp(function, float, bodies);
-    }
+    let generic = match &function.float_param {
+        Some(float) => generic::jvp(function, float, bodies),
+        None => generic_jvp(function, bodies),
+    };
+    super::public::in_declared_types(function, generic)
+}
+
+fn generic_jvp(function: &Function, bodies: Bodies) -> TokenStream {
     let vis = &function.item.vis;
     let name = function.name();
     let span = name.span();

@@ -2,5 +2,6 @@
 
 mod captures;
 pub mod forward;
+pub mod public;
 pub mod reverse;
 pub mod reverse_ir;

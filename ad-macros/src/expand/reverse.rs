@@ -426,7 +426,14 @@ fn ir_borrowed_companion(function: &Function) -> Option<TokenStream> {
     })
 }
 
+/// `f_vjp` and `f_grad`, in the function's declared types, and their generic versions
+/// (`f::vjp`, `f::grad`).
 fn public_functions(function: &Function, bodies: Bodies, companion: &str) -> TokenStream {
+    let generic = generic_public_functions(function, bodies, companion);
+    super::public::in_declared_types(function, generic)
+}
+
+fn generic_public_functions(function: &Function, bodies: Bodies, companion: &str) -> TokenStream {
     let vis = &function.item.vis;
     let name = function.name();
     let span = name.span();
@@ -508,11 +515,7 @@ fn public_functions(function: &Function, bodies: Bodies, companion: &str) -> Tok
             (value, #grads_value)
         },
     };
-    let vjp_path = if function.is_method {
-        quote!(Self::#vjp)
-    } else {
-        quote!(#vjp)
-    };
+    let vjp_path = names::generic_public_path(function, "vjp");
     let grad_body = match bodies {
         Bodies::Stub => stub_body(),
         Bodies::Derivative => quote! {

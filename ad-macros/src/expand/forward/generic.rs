@@ -30,7 +30,7 @@ use crate::names;
 pub fn expand(function: &Function, float: &Ident, bodies: Bodies) -> TokenStream {
     let original = &function.item;
     let companion = companion(function, float, bodies);
-    let jvp = jvp(function, float, bodies);
+    let jvp = super::jvp(function, bodies);
     quote! {
         #original
         #companion
