@@ -239,7 +239,7 @@ pub fn run_ba(quick: bool) {
     });
     for (what, ours) in [
         ("whole ba1, reverse", reverse),
-        ("whole ba1, forward (30 JVPs per block)", forward),
+        ("whole ba1, forward (`_jacfwd` per block)", forward),
     ] {
         println!(
             "| {what} | {} | {} | {} | {:.1} | {:.1} | {:.2} |",
@@ -255,7 +255,7 @@ pub fn run_ba(quick: bool) {
     note(format!(
         "BA: one 2 x 15 block costs {:.1} objectives by our reverse mode (two VJPs) and {:.1} by \
          hand; over the whole ba1 instance J/F is {:.1} for our reverse mode, {:.1} for our \
-         forward mode (30 JVPs per block) and {:.1} by hand ({:.1} times Manual for reverse).",
+         forward mode (`_jacfwd`, vector forward mode) and {:.1} by hand ({:.1} times Manual for reverse).",
         block_row.ours_jf(),
         block_row.manual_jf(),
         reverse / objective,

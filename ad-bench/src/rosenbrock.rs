@@ -26,28 +26,11 @@ pub fn rosenbrock(x: &[f64]) -> f64 {
     sum
 }
 
-/// The gradient of [`rosenbrock`] by our reverse mode, as a function our forward mode
-/// differentiates: its JVP along `e_j` is column `j` of the Hessian (forward over reverse).
-#[forward]
-pub fn rosenbrock_gradient(x: &[f64]) -> Vec<f64> {
-    rosenbrock_grad(x).1
-}
-
-/// Our Hessian of [`rosenbrock`], row-major: one forward pass over the reverse-mode gradient
-/// per column.
+/// Our Hessian of [`rosenbrock`], row-major: `rosenbrock_hessian`, the vector forward mode
+/// over the reverse-mode gradient (one pass per 8 columns).
 pub fn our_rosenbrock_hessian(x: &[f64]) -> Vec<f64> {
-    let n = x.len();
-    let mut hessian = vec![0.0; n * n];
-    let mut seed = vec![0.0; n];
-    for j in 0..n {
-        seed[j] = 1.0;
-        let (_, column) = rosenbrock_gradient_jvp(x, &seed);
-        seed[j] = 0.0;
-        for i in 0..n {
-            hessian[i * n + j] = column[i];
-        }
-    }
-    hessian
+    let (_, _, hessian) = rosenbrock_hessian(x);
+    hessian.concat()
 }
 
 /// Our gradient of [`rosenbrock`] by forward mode: one JVP per coordinate.

@@ -1562,6 +1562,7 @@ container_part_cotangent!(add_rows: Vec<Vec<S>>, ; Vec<[S; K]>, K);
 
 pub mod generic_float;
 pub mod ir;
+pub mod jacobian;
 
 /// The receiver of a user type's method called in derivative code, from a reference to the
 /// value: the reference itself for a `&self` method's companion, a copy for a `self` one

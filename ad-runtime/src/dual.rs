@@ -8,6 +8,9 @@ use core::ops::{
 };
 
 mod float;
+mod vector;
+
+pub use vector::DualVec;
 
 use crate::linear::LinearMap;
 use crate::rules;

@@ -49,7 +49,7 @@ pub mod __private;
 
 pub use ad_macros::{checkpoint, forward, reverse, Differentiable};
 pub use differentiable::Differentiable;
-pub use dual::Dual;
+pub use dual::{Dual, DualVec};
 pub use scalar::{Scalar, ScalarRef};
 
 /// The `num-traits` crate, whose traits [`Dual`] implements (`Float`, `FloatConst`,

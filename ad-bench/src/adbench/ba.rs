@@ -82,6 +82,46 @@ pub fn reprojection_error(
     }
 }
 
+/// Both components of the weighted reprojection error, as ADBench's `computeReprojError`
+/// returns them: the function whose Jacobian `reprojection_errors_jacfwd` gives in passes of
+/// the vector forward mode.
+#[forward]
+pub fn reprojection_errors(
+    camera: &[f64],
+    point: &[f64],
+    weight: f64,
+    #[no_grad] feature: &[f64],
+) -> [f64; 2] {
+    let x0 = point[0] - camera[3];
+    let x1 = point[1] - camera[4];
+    let x2 = point[2] - camera[5];
+    let (r0, r1, r2) = (camera[0], camera[1], camera[2]);
+    let squared_angle = r0 * r0 + r1 * r1 + r2 * r2;
+    let (y0, y1, y2);
+    if squared_angle != 0.0 {
+        let angle = squared_angle.sqrt();
+        let (cos, sin) = (angle.cos(), angle.sin());
+        let (w0, w1, w2) = (r0 / angle, r1 / angle, r2 / angle);
+        let along = (w0 * x0 + w1 * x1 + w2 * x2) * (1.0 - cos);
+        y0 = x0 * cos + (w1 * x2 - w2 * x1) * sin + w0 * along;
+        y1 = x1 * cos + (w2 * x0 - w0 * x2) * sin + w1 * along;
+        y2 = x2 * cos + (w0 * x1 - w1 * x0) * sin + w2 * along;
+    } else {
+        y0 = x0 + r1 * x2 - r2 * x1;
+        y1 = x1 + r2 * x0 - r0 * x2;
+        y2 = x2 + r0 * x1 - r1 * x0;
+    }
+    let p0 = y0 / y2;
+    let p1 = y1 / y2;
+    let squared_radius = p0 * p0 + p1 * p1;
+    let distortion =
+        1.0 + camera[9] * squared_radius + camera[10] * squared_radius * squared_radius;
+    [
+        weight * (p0 * distortion * camera[6] + camera[7] - feature[0]),
+        weight * (p1 * distortion * camera[6] + camera[8] - feature[1]),
+    ]
+}
+
 /// Column `column` (0..15: camera, point, weight) of row `row` of the residual block's
 /// Jacobian, by one forward-mode JVP along that basis direction.
 pub fn reprojection_error_column(

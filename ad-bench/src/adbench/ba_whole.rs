@@ -9,7 +9,9 @@
 
 use std::path::Path;
 
-use super::ba::{reprojection_error_column, reprojection_error_vjp, weight_error_grad, Ba, CAMERA};
+use super::ba::{
+    reprojection_error_vjp, reprojection_errors_jacfwd, weight_error_grad, Ba, CAMERA,
+};
 use super::manual;
 
 /// One whole BA problem.
@@ -123,7 +125,8 @@ impl BaProblem {
         }
     }
 
-    /// The Jacobian by our forward mode: one JVP per column (15) and residual (2).
+    /// The Jacobian by our forward mode: `reprojection_errors_jacfwd` per block, the vector
+    /// forward mode over the block's 15 inputs.
     pub fn jacobian_forward(&self) -> BaJacobian {
         let mut jacobian = BaJacobian::sized(self.p);
         self.jacobian_forward_into(&mut jacobian);
@@ -135,12 +138,9 @@ impl BaProblem {
         for i in 0..self.p {
             let (camera, point, weight, feature) = self.parts(i);
             let block = &mut jacobian.blocks[i];
-            for column in 0..15 {
-                for row in 0..2 {
-                    block[15 * row + column] =
-                        reprojection_error_column(camera, point, weight, feature, row, column);
-                }
-            }
+            let (_, rows) = reprojection_errors_jacfwd(camera, point, weight, feature);
+            block[..15].copy_from_slice(&rows[0]);
+            block[15..].copy_from_slice(&rows[1]);
             jacobian.weight_derivatives[i] = weight_error_grad(weight).1;
         }
     }

@@ -314,7 +314,7 @@ pub fn jvp(function: &Function, bodies: Bodies) -> TokenStream {
         Some(float) => generic::jvp(function, float, bodies),
         None => generic_jvp(function, bodies),
     };
-    super::public::in_declared_types(function, generic)
+    super::public::in_declared_types(function, bodies, generic)
 }
 
 fn generic_jvp(function: &Function, bodies: Bodies) -> TokenStream {

@@ -2,6 +2,7 @@
 
 mod captures;
 pub mod forward;
+mod helpers;
 pub mod public;
 pub mod reverse;
 pub mod reverse_ir;

@@ -21,13 +21,18 @@ use quote::{quote, quote_spanned};
 use syn::visit_mut::VisitMut;
 use syn::{FnArg, Ident, Item};
 
+use super::forward::Bodies;
 use crate::ast::Function;
 use crate::names;
 
 /// Splits every generic public function in `generated` into its generic version (where
 /// nesting calls it) and the public one in the function's declared types. Tokens that are not
 /// such functions pass through.
-pub fn in_declared_types(function: &Function, generated: TokenStream) -> TokenStream {
+pub fn in_declared_types(
+    function: &Function,
+    bodies: Bodies,
+    generated: TokenStream,
+) -> TokenStream {
     let Ok(file) = syn::parse2::<syn::File>(generated.clone()) else {
         return generated;
     };
@@ -35,7 +40,7 @@ pub fn in_declared_types(function: &Function, generated: TokenStream) -> TokenSt
         .into_iter()
         .map(|item| match item {
             Item::Fn(public) => match names::public_kind(function, &public.sig.ident) {
-                Some(kind) => split(function, public, kind),
+                Some(kind) => split(function, bodies, public, kind),
                 None => quote!(#public),
             },
             other => quote!(#other),
@@ -43,7 +48,7 @@ pub fn in_declared_types(function: &Function, generated: TokenStream) -> TokenSt
         .collect()
 }
 
-fn split(function: &Function, public: syn::ItemFn, kind: &str) -> TokenStream {
+fn split(function: &Function, bodies: Bodies, public: syn::ItemFn, kind: &str) -> TokenStream {
     let span = function.name().span();
     let cfgs = super::forward::cfg_attrs(function);
     let mut generic = public.clone();
@@ -64,6 +69,11 @@ fn split(function: &Function, public: syn::ItemFn, kind: &str) -> TokenStream {
     };
     concrete.block = syn::parse_quote_spanned!(span=> { #call });
     concrete.attrs.push(syn::parse_quote!(#[inline]));
+    // Stubs stand in while errors are reported: no helpers over them.
+    let helpers = match bodies {
+        Bodies::Derivative => super::helpers::beside(function, kind, &concrete.sig),
+        Bodies::Stub => TokenStream::new(),
+    };
     let generic = match function.is_method {
         true => quote!(#generic),
         false => {
@@ -77,7 +87,7 @@ fn split(function: &Function, public: syn::ItemFn, kind: &str) -> TokenStream {
             }
         }
     };
-    quote!(#generic #concrete)
+    quote!(#generic #concrete #helpers)
 }
 
 /// How the public function passes a parameter on: its name, `self` for the receiver.

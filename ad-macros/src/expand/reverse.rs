@@ -430,7 +430,7 @@ fn ir_borrowed_companion(function: &Function) -> Option<TokenStream> {
 /// (`f::vjp`, `f::grad`).
 fn public_functions(function: &Function, bodies: Bodies, companion: &str) -> TokenStream {
     let generic = generic_public_functions(function, bodies, companion);
-    super::public::in_declared_types(function, generic)
+    super::public::in_declared_types(function, bodies, generic)
 }
 
 fn generic_public_functions(function: &Function, bodies: Bodies, companion: &str) -> TokenStream {

@@ -1,0 +1,306 @@
+//! Dual numbers with `N` tangents: the vector forward mode that Jacobians and Hessians are
+//! computed with (`f_jacfwd`, `f_hessian`), `N` directional derivatives per pass.
+
+use core::cmp::Ordering;
+use core::fmt;
+use core::iter::{Product, Sum};
+use core::ops::{
+    Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Rem, RemAssign, Sub, SubAssign,
+};
+
+use crate::linear::LinearMap;
+use crate::rules;
+use crate::Scalar;
+
+/// A value together with `N` tangents, the derivatives along `N` directions at once.
+///
+/// Each operation takes the rule of [`rules`](crate::rules) for its primitive once and applies
+/// its derivative to every tangent, so a pass over `DualVec<f64, N>` computes `N` columns of a
+/// Jacobian. Like [`Dual`](crate::Dual), it is a [`Scalar`], and comparisons look at the
+/// value only.
+///
+/// ```
+/// use ad_runtime::{DualVec, Scalar};
+///
+/// // The two partial derivatives of x * y at (2, 3) in one pass.
+/// let x = DualVec::new(2.0_f64, [1.0, 0.0]);
+/// let y = DualVec::new(3.0_f64, [0.0, 1.0]);
+/// let z = x * y + x.sin();
+/// assert_eq!(z.tangents, [3.0 + 2.0_f64.cos(), 2.0]);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct DualVec<S, const N: usize> {
+    /// The value.
+    pub value: S,
+    /// The tangents: the derivatives of the value along each seed direction.
+    pub tangents: [S; N],
+}
+
+impl<S: Scalar, const N: usize> Default for DualVec<S, N> {
+    fn default() -> Self {
+        DualVec::constant(S::default())
+    }
+}
+
+impl<S: Scalar, const N: usize> DualVec<S, N> {
+    /// A value with the given tangents.
+    #[inline(always)]
+    pub fn new(value: S, tangents: [S; N]) -> Self {
+        DualVec { value, tangents }
+    }
+
+    /// A constant: every tangent zero.
+    #[inline(always)]
+    pub fn constant(value: S) -> Self {
+        DualVec {
+            value,
+            tangents: [S::zero(); N],
+        }
+    }
+
+    #[inline(always)]
+    fn unary<M: LinearMap<Domain = S, Codomain = S>>(self, rule: fn(S) -> (S, M)) -> Self {
+        let (value, derivative) = rule(self.value);
+        let mut tangents = self.tangents;
+        for t in &mut tangents {
+            *t = derivative.apply(*t);
+        }
+        DualVec { value, tangents }
+    }
+
+    #[inline(always)]
+    fn binary<M: LinearMap<Domain = (S, S), Codomain = S>>(
+        self,
+        other: Self,
+        rule: fn(S, S) -> (S, M),
+    ) -> Self {
+        let (value, derivative) = rule(self.value, other.value);
+        let mut tangents = self.tangents;
+        for (t, o) in tangents.iter_mut().zip(&other.tangents) {
+            *t = derivative.apply((*t, *o));
+        }
+        DualVec { value, tangents }
+    }
+
+    #[inline(always)]
+    fn ternary<M: LinearMap<Domain = (S, (S, S)), Codomain = S>>(
+        self,
+        a: Self,
+        b: Self,
+        rule: fn(S, S, S) -> (S, M),
+    ) -> Self {
+        let (value, derivative) = rule(self.value, a.value, b.value);
+        let mut tangents = self.tangents;
+        for (k, t) in tangents.iter_mut().enumerate() {
+            *t = derivative.apply((*t, (a.tangents[k], b.tangents[k])));
+        }
+        DualVec { value, tangents }
+    }
+}
+
+impl<S: Scalar, const N: usize> PartialEq for DualVec<S, N> {
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value
+    }
+}
+
+impl<S: Scalar, const N: usize> PartialOrd for DualVec<S, N> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        self.value.partial_cmp(&other.value)
+    }
+}
+
+impl<S: Scalar, const N: usize> fmt::Display for DualVec<S, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.value)?;
+        for (k, tangent) in self.tangents.iter().enumerate() {
+            write!(f, " + {tangent}ε{k}")?;
+        }
+        Ok(())
+    }
+}
+
+macro_rules! binary_operator {
+    ($Trait:ident $method:ident $rule:ident, $AssignTrait:ident $assign:ident) => {
+        impl<S: Scalar, const N: usize> $Trait for DualVec<S, N> {
+            type Output = Self;
+            #[inline(always)]
+            fn $method(self, other: Self) -> Self {
+                self.binary(other, rules::$rule)
+            }
+        }
+        impl<'a, S: Scalar, const N: usize> $Trait<&'a DualVec<S, N>> for DualVec<S, N> {
+            type Output = DualVec<S, N>;
+            #[inline(always)]
+            fn $method(self, other: &'a DualVec<S, N>) -> DualVec<S, N> {
+                self.binary(*other, rules::$rule)
+            }
+        }
+        impl<'a, S: Scalar, const N: usize> $Trait<DualVec<S, N>> for &'a DualVec<S, N> {
+            type Output = DualVec<S, N>;
+            #[inline(always)]
+            fn $method(self, other: DualVec<S, N>) -> DualVec<S, N> {
+                self.binary(other, rules::$rule)
+            }
+        }
+        impl<'a, 'b, S: Scalar, const N: usize> $Trait<&'b DualVec<S, N>> for &'a DualVec<S, N> {
+            type Output = DualVec<S, N>;
+            #[inline(always)]
+            fn $method(self, other: &'b DualVec<S, N>) -> DualVec<S, N> {
+                self.binary(*other, rules::$rule)
+            }
+        }
+        impl<S: Scalar, const N: usize> $AssignTrait for DualVec<S, N> {
+            #[inline(always)]
+            fn $assign(&mut self, other: Self) {
+                *self = self.binary(other, rules::$rule);
+            }
+        }
+        impl<'a, S: Scalar, const N: usize> $AssignTrait<&'a DualVec<S, N>> for DualVec<S, N> {
+            #[inline(always)]
+            fn $assign(&mut self, other: &'a DualVec<S, N>) {
+                *self = self.binary(*other, rules::$rule);
+            }
+        }
+    };
+}
+
+binary_operator!(Add add add, AddAssign add_assign);
+binary_operator!(Sub sub sub, SubAssign sub_assign);
+binary_operator!(Mul mul mul, MulAssign mul_assign);
+binary_operator!(Div div div, DivAssign div_assign);
+binary_operator!(Rem rem rem, RemAssign rem_assign);
+
+impl<S: Scalar, const N: usize> Neg for DualVec<S, N> {
+    type Output = Self;
+    #[inline(always)]
+    fn neg(self) -> Self {
+        self.unary(rules::neg)
+    }
+}
+
+impl<S: Scalar, const N: usize> Neg for &DualVec<S, N> {
+    type Output = DualVec<S, N>;
+    #[inline(always)]
+    fn neg(self) -> DualVec<S, N> {
+        -*self
+    }
+}
+
+/// Starts from `-0.0`, as `std`'s float sums do.
+impl<S: Scalar, const N: usize> Sum for DualVec<S, N> {
+    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+        iter.fold(-<Self as Scalar>::zero(), |acc, x| acc + x)
+    }
+}
+
+impl<'a, S: Scalar, const N: usize> Sum<&'a DualVec<S, N>> for DualVec<S, N> {
+    fn sum<I: Iterator<Item = &'a DualVec<S, N>>>(iter: I) -> Self {
+        iter.fold(-<Self as Scalar>::zero(), |acc, x| acc + *x)
+    }
+}
+
+impl<S: Scalar, const N: usize> Product for DualVec<S, N> {
+    fn product<I: Iterator<Item = Self>>(iter: I) -> Self {
+        iter.fold(<Self as Scalar>::one(), |acc, x| acc * x)
+    }
+}
+
+impl<'a, S: Scalar, const N: usize> Product<&'a DualVec<S, N>> for DualVec<S, N> {
+    fn product<I: Iterator<Item = &'a DualVec<S, N>>>(iter: I) -> Self {
+        iter.fold(<Self as Scalar>::one(), |acc, x| acc * *x)
+    }
+}
+
+impl<S: Scalar, const N: usize> crate::adjoint::Diff for DualVec<S, N> {
+    type Adjoint = DualVec<S, N>;
+    fn zero_like(&self) -> DualVec<S, N> {
+        <DualVec<S, N> as Scalar>::zero()
+    }
+}
+
+impl<S: Scalar, const N: usize> crate::adjoint::ValueOf for DualVec<S, N> {
+    type Value = DualVec<S, N>;
+    #[inline(always)]
+    fn value_of(self) -> Self {
+        self
+    }
+}
+
+impl<S: Scalar, const N: usize> crate::ScalarRef<DualVec<S, N>> for &DualVec<S, N> {}
+
+macro_rules! delegate {
+    (predicates: $($p:ident)*; unary: $($u:ident)*; binary: $($b:ident)*;) => {
+        $(#[inline(always)] fn $p(self) -> bool { self.value.$p() })*
+        $(#[inline(always)] fn $u(self) -> Self { self.unary(rules::$u) })*
+        $(#[inline(always)] fn $b(self, other: Self) -> Self { self.binary(other, rules::$b) })*
+    };
+}
+
+impl<S: Scalar, const N: usize> Scalar for DualVec<S, N> {
+    type Base = S::Base;
+
+    #[inline(always)]
+    fn from_f64(value: f64) -> Self {
+        DualVec::constant(S::from_f64(value))
+    }
+    #[inline(always)]
+    fn from_f32(value: f32) -> Self {
+        DualVec::constant(S::from_f32(value))
+    }
+    #[inline(always)]
+    fn from_base(value: S::Base) -> Self {
+        DualVec::constant(S::from_base(value))
+    }
+    #[inline(always)]
+    fn primal(self) -> S::Base {
+        self.value.primal()
+    }
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        self.value.to_f64()
+    }
+    #[inline(always)]
+    fn is_zero(self) -> bool {
+        self.value.is_zero() && self.tangents.iter().all(|t| t.is_zero())
+    }
+
+    delegate! {
+        predicates: is_nan is_finite is_infinite is_normal is_sign_positive is_sign_negative;
+        unary: sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh exp exp2 exp_m1
+               ln log2 log10 ln_1p sqrt cbrt abs signum recip to_degrees to_radians
+               floor ceil round trunc fract;
+        binary: atan2 log powf hypot min max;
+    }
+
+    #[inline(always)]
+    fn sin_cos(self) -> (Self, Self) {
+        let ((sin, cos), derivative) = rules::sin_cos(self.value);
+        let mut d_sin = [S::zero(); N];
+        let mut d_cos = [S::zero(); N];
+        for (k, t) in self.tangents.iter().enumerate() {
+            (d_sin[k], d_cos[k]) = derivative.apply(*t);
+        }
+        (DualVec::new(sin, d_sin), DualVec::new(cos, d_cos))
+    }
+
+    #[inline(always)]
+    fn powi(self, n: i32) -> Self {
+        let (value, derivative) = rules::powi(self.value, n);
+        let mut tangents = self.tangents;
+        for t in &mut tangents {
+            *t = derivative.apply(*t);
+        }
+        DualVec { value, tangents }
+    }
+
+    #[inline(always)]
+    fn mul_add(self, a: Self, b: Self) -> Self {
+        self.ternary(a, b, rules::mul_add)
+    }
+
+    #[inline(always)]
+    fn clamp(self, min: Self, max: Self) -> Self {
+        self.ternary(min, max, rules::clamp)
+    }
+}
