@@ -27,7 +27,7 @@ pub enum Class {
     InsideGenerated,
     /// A macro panicked.
     MacroPanic,
-    /// A macro refused a construct the README says it supports.
+    /// A macro refused a construct the guide says it supports.
     Refusal,
     /// The derivative code panicked where the primal did not.
     RuntimePanic,
@@ -73,7 +73,7 @@ impl Class {
     }
 
     /// A class that must never occur: each is a bug of the macros (or of the generator). A
-    /// refusal is reported (the README claims more than the engine takes, or the generator
+    /// refusal is reported (the guide claims more than the engine takes, or the generator
     /// does) but is a clear message at the construct, not a wrong result.
     pub fn is_bug(self) -> bool {
         !matches!(

@@ -7,7 +7,7 @@
 //! cargo run --release -p ad-fuzz -- show --seed S [--count N]   # print generated programs
 //! ```
 //!
-//! `programs` writes random well-typed functions over the constructs the README says both
+//! `programs` writes random well-typed functions over the constructs the guide says both
 //! modes support, compiles them in batches under `#[forward] #[reverse]`, and checks values,
 //! forward against reverse (the dot-product identity) and both against central differences.
 //! `mutations` mutates valid functions token by token and requires that the macros answer

@@ -1,5 +1,5 @@
 //! The random-program generator: well-typed Rust functions over `f64` scalars, slices and
-//! integers, written from the constructs the README says both modes support.
+//! integers, written from the constructs the guide says both modes support.
 //!
 //! Text is emitted directly from a typed environment (what is in scope, of which type, of
 //! which length), so every program type-checks by construction; the checker compiles a plain
@@ -1247,7 +1247,7 @@ impl Generator<'_> {
         self.in_checkpoint = true;
         let saved_loops = std::mem::take(&mut self.loops);
         // A checkpoint keeps copies of what its region reads: `Copy + 'static` values only
-        // (README), so containers and closures stay outside.
+        // (the guide), so containers and closures stay outside.
         let saved_scopes = self.scopes.clone();
         for scope in self.scopes.iter_mut() {
             scope.retain(|var| {

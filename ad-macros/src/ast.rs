@@ -194,7 +194,11 @@ impl Function {
             check_output(cx, &item, float);
         }
         let float = float.unwrap_or(FloatType::F64);
-        let is_method = matches!(item.sig.inputs.first(), Some(FnArg::Receiver(_)));
+        // An associated function without `self` that names `Self` lives in an `impl` too: its
+        // generated items go beside it, as a method's do. (One that does not name `Self`
+        // cannot be told from a free function.)
+        let is_method =
+            matches!(item.sig.inputs.first(), Some(FnArg::Receiver(_))) || names_self(&item);
         let mut body = (*item.block).clone();
         crate::names::rename_self(&mut body);
         attr::strip_closure_parameter_attributes(&mut body);
@@ -593,4 +597,30 @@ fn param_name(cx: &Ctxt, typed: &syn::PatType) -> (Ident, Option<syn::Token![mut
             (Ident::new("__ad_unnamed", Span::call_site()), None)
         }
     }
+}
+
+/// Whether the function names `Self` (its items aside, which have their own).
+fn names_self(item: &ItemFn) -> bool {
+    struct NamesSelf(bool);
+    impl<'ast> Visit<'ast> for NamesSelf {
+        fn visit_ident(&mut self, ident: &'ast Ident) {
+            self.0 |= ident == "Self";
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+            self.0 |= tokens_name_self(mac.tokens.clone());
+            syn::visit::visit_macro(self, mac);
+        }
+    }
+    fn tokens_name_self(tokens: proc_macro2::TokenStream) -> bool {
+        tokens.into_iter().any(|tree| match tree {
+            proc_macro2::TokenTree::Ident(ident) => ident == "Self",
+            proc_macro2::TokenTree::Group(group) => tokens_name_self(group.stream()),
+            _ => false,
+        })
+    }
+    let mut finder = NamesSelf(false);
+    finder.visit_signature(&item.sig);
+    finder.visit_block(&item.block);
+    finder.0
 }

@@ -30,12 +30,19 @@
 //! * [`Dual`]: the dual numbers of forward mode, which implement [`num_traits::Float`] so
 //!   that `#[forward]` takes functions generic over their float type.
 //!
-//! See the README for the full tour, what is supported, and the benchmarks.
+//! * [`DualVec`]: dual numbers with several tangents, the vector forward mode of the Jacobian
+//!   and Hessian helpers (`f_jacfwd`, `f_hessian`).
+//!
+//! The [`guide`] is the full tour: every generated function with its signature, what is
+//! supported in each mode, checkpoint schedules, how the macros work, and the benchmarks.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod adjoint;
+pub mod guide {
+    #![doc = include_str!("guide.md")]
+}
 pub mod checkpoint;
 mod differentiable;
 mod dual;

@@ -1,6 +1,6 @@
 //! The valid functions the mutations start from, and the prelude they share.
 //!
-//! Together the seeds cover the constructs the README's "What is supported" table lists, in
+//! Together the seeds cover the constructs the guide's "What is supported" table lists, in
 //! both modes and under `#[checkpoint]`, so a mutation lands near every path of the macros.
 //! Every seed compiles unmutated (the campaign checks this before mutating).
 

@@ -1,0 +1,44 @@
+//! Associated functions without `self` that name `Self`: their generated functions sit beside
+//! them in the `impl` (`Solver::residual_grad`), as a method's do.
+
+use ad_runtime::{forward, reverse};
+use approx::assert_relative_eq;
+
+struct Solver;
+
+impl Solver {
+    const SCALE: f64 = 2.0;
+
+    #[forward]
+    #[reverse]
+    fn square(v: f64) -> f64 {
+        v * v * Self::SCALE
+    }
+
+    #[forward]
+    #[reverse]
+    fn residual(x: &[f64]) -> f64 {
+        Self::square(x[0]) + x[1].sin() * x[0]
+    }
+}
+
+#[test]
+fn associated_functions_naming_self_are_differentiated_in_both_modes() {
+    let x = [0.7, -0.4];
+    let (value, gradient) = Solver::residual_grad(&x);
+    assert_relative_eq!(value, 2.0 * 0.49 + (-0.4_f64).sin() * 0.7);
+    assert_relative_eq!(
+        gradient[0],
+        4.0 * 0.7 + (-0.4_f64).sin(),
+        max_relative = 1e-14
+    );
+    assert_relative_eq!(gradient[1], (-0.4_f64).cos() * 0.7, max_relative = 1e-14);
+    for (k, expected) in gradient.iter().enumerate() {
+        let mut direction = [0.0; 2];
+        direction[k] = 1.0;
+        let (_, tangent) = Solver::residual_jvp(&x, &direction);
+        assert_relative_eq!(tangent, *expected, max_relative = 1e-14);
+    }
+    let (_, derivative) = Solver::square_grad(3.0);
+    assert_eq!(derivative, 12.0);
+}
