@@ -152,7 +152,9 @@ impl checkpoints {
                         * <__S as ::ad_runtime::Scalar>::from_f64(0.5);
                     let __ad_v_12 = ::ad_runtime::__private::CastProbe::new(__ad_v_i_9)
                         .__ad_cast::<__S>();
-                    let __ad_v_13 = __ad_v_x_0 * __ad_v_12;
+                    let __ad_v_13 = __ad_v_x_0
+                        * ::ad_runtime::__private::LiftProbe::new(__ad_v_12)
+                            .__ad_lift::<__S>();
                     let __ad_v_14 = __ad_v_13.cos();
                     let __ad_v_15 = __ad_v_11 + __ad_v_14;
                     __ad_m_s_0 = __ad_v_15;
@@ -197,7 +199,9 @@ impl checkpoints {
                                             __ad_v_i_9,
                                         )
                                         .__ad_cast::<__S>();
-                                    let __ad_v_13 = __ad_v_x_0 * __ad_v_12;
+                                    let __ad_v_13 = __ad_v_x_0
+                                        * ::ad_runtime::__private::LiftProbe::new(__ad_v_12)
+                                            .__ad_lift::<__S>();
                                     let __ad_v_14 = __ad_v_13.cos();
                                     let __ad_v_15 = __ad_v_11 + __ad_v_14;
                                     __ad_m_s_0 = __ad_v_15;
@@ -236,7 +240,9 @@ impl checkpoints {
                                     .__ad_cast::<__S>();
                                 __ad_keep_v_12
                                     .push(::ad_runtime::__private::ir::value_of(__ad_v_12));
-                                let __ad_v_13 = __ad_v_x_0 * __ad_v_12;
+                                let __ad_v_13 = __ad_v_x_0
+                                    * ::ad_runtime::__private::LiftProbe::new(__ad_v_12)
+                                        .__ad_lift::<__S>();
                                 __ad_ty_13 = ::ad_runtime::__private::ir::adjoint_of(
                                     &__ad_v_13,
                                 );
@@ -286,7 +292,10 @@ impl checkpoints {
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dv_x_0,
                                     ::ad_runtime::__private::ir::Arithmetic::factor_back(
-                                        ::ad_runtime::__private::ir::value_of(__ad_v_12),
+                                        ::ad_runtime::__private::LiftProbe::new(
+                                                ::ad_runtime::__private::ir::value_of(__ad_v_12),
+                                            )
+                                            .__ad_lift::<__S>(),
                                         __ad_dv_13,
                                     ),
                                 );

@@ -344,9 +344,11 @@ impl gmm_objective_precomputed {
             let mut __ad_ty_117 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_118 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_119 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let __ad_v_10 = __ad_v_d_4 + 1;
+            let __ad_v_10 = ::ad_runtime::__private::LiftProbe::new(__ad_v_d_4)
+                .__ad_lift::<__S>() + 1;
             let __ad_v_11 = __ad_v_d_4 * __ad_v_10;
-            let __ad_v_12 = __ad_v_11 / 2;
+            let __ad_v_12 = ::ad_runtime::__private::LiftProbe::new(__ad_v_11)
+                .__ad_lift::<__S>() / 2;
             let __ad_v_icf_size_13 = __ad_v_12;
             let __ad_v_14 = ::std::vec![
                 < __S as ::ad_runtime::Scalar > ::from_f64(0.0); __ad_v_k_5
@@ -492,7 +494,10 @@ impl gmm_objective_precomputed {
                     let mut __ad_count_6 = 0usize;
                     for __ad_v_i_59 in __ad_v_58 {
                         __ad_count_6 += 1;
-                        let __ad_v_60 = __ad_v_i_59 + 1;
+                        let __ad_v_60 = ::ad_runtime::__private::LiftProbe::new(
+                                __ad_v_i_59,
+                            )
+                            .__ad_lift::<__S>() + 1;
                         let __ad_v_61 = __ad_v_60..__ad_v_d_4;
                         let __ad_v_l_127 = __ad_m_l_7;
                         __ad_keep_v_l_127
@@ -527,7 +532,10 @@ impl gmm_objective_precomputed {
                             );
                             __ad_m_transformed_5[__ad_v_j_62] = __ad_v_68;
                             let __ad_v_69 = __ad_v_63;
-                            let __ad_v_70 = __ad_v_69 + 1;
+                            let __ad_v_70 = ::ad_runtime::__private::LiftProbe::new(
+                                    __ad_v_69,
+                                )
+                                .__ad_lift::<__S>() + 1;
                             __ad_m_l_7 = __ad_v_70;
                         }
                     }
@@ -669,7 +677,8 @@ impl gmm_objective_precomputed {
                     .__ad_cast::<__S>();
                 let __ad_v_115 = __ad_m_sum_qs_0[__ad_v_ik_91];
                 __ad_ty_115 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_115);
-                let __ad_v_116 = __ad_v_114 * __ad_v_115;
+                let __ad_v_116 = ::ad_runtime::__private::LiftProbe::new(__ad_v_114)
+                    .__ad_lift::<__S>() * __ad_v_115;
                 __ad_ty_116 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_116);
                 let __ad_v_117 = __ad_v_113 - __ad_v_116;
                 __ad_ty_117 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_117);
@@ -688,7 +697,8 @@ impl gmm_objective_precomputed {
             let __ad_ty_121 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_121);
             let __ad_v_122 = ::ad_runtime::__private::CastProbe::new(__ad_v_n_6)
                 .__ad_cast::<__S>();
-            let __ad_v_123 = __ad_v_122 * __ad_v_lse_alphas_89;
+            let __ad_v_123 = ::ad_runtime::__private::LiftProbe::new(__ad_v_122)
+                .__ad_lift::<__S>() * __ad_v_lse_alphas_89;
             let __ad_ty_123 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_123);
             let __ad_v_124 = __ad_v_121 - __ad_v_123;
             let __ad_ty_124 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_124);
@@ -749,7 +759,10 @@ impl gmm_objective_precomputed {
                             __ad_dv_123 = __ad_c.1;
                         }
                         __ad_dv_lse_alphas_89 = ::ad_runtime::__private::ir::Arithmetic::factor_back(
-                            ::ad_runtime::__private::ir::value_of(__ad_v_122),
+                            ::ad_runtime::__private::LiftProbe::new(
+                                    ::ad_runtime::__private::ir::value_of(__ad_v_122),
+                                )
+                                .__ad_lift::<__S>(),
                             __ad_dv_123,
                         );
                         {
@@ -822,7 +835,10 @@ impl gmm_objective_precomputed {
                                 __ad_dv_116 = __ad_c.1;
                             }
                             __ad_dv_115 = ::ad_runtime::__private::ir::Arithmetic::factor_back(
-                                ::ad_runtime::__private::ir::value_of(__ad_v_114),
+                                ::ad_runtime::__private::LiftProbe::new(
+                                        ::ad_runtime::__private::ir::value_of(__ad_v_114),
+                                    )
+                                    .__ad_lift::<__S>(),
                                 __ad_dv_116,
                             );
                             ::ad_runtime::__private::ir::accumulate(
@@ -1126,7 +1142,10 @@ impl gmm_objective_precomputed {
                                         &__ad_v_d_4,
                                         __ad_iteration_6,
                                     );
-                                    let __ad_v_60 = __ad_v_i_59 + 1;
+                                    let __ad_v_60 = ::ad_runtime::__private::LiftProbe::new(
+                                            __ad_v_i_59,
+                                        )
+                                        .__ad_lift::<__S>() + 1;
                                     let __ad_v_l_127 = __ad_keep_v_l_127.pop();
                                     let __ad_count_7 = ::ad_runtime::__private::ir::range_count(
                                         __ad_v_60,
@@ -1516,9 +1535,11 @@ impl gmm_objective_precomputed {
             let mut __ad_ty_117 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_118 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_119 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let __ad_v_10 = __ad_v_d_4 + 1;
+            let __ad_v_10 = ::ad_runtime::__private::LiftProbe::new(__ad_v_d_4)
+                .__ad_lift::<__S>() + 1;
             let __ad_v_11 = __ad_v_d_4 * __ad_v_10;
-            let __ad_v_12 = __ad_v_11 / 2;
+            let __ad_v_12 = ::ad_runtime::__private::LiftProbe::new(__ad_v_11)
+                .__ad_lift::<__S>() / 2;
             let __ad_v_icf_size_13 = __ad_v_12;
             let __ad_v_14 = ::std::vec![
                 < __S as ::ad_runtime::Scalar > ::from_f64(0.0); __ad_v_k_5
@@ -1639,7 +1660,10 @@ impl gmm_objective_precomputed {
                         let __ad_v_46 = __ad_v_45 + __ad_v_j_41;
                         let __ad_v_47 = __ad_v_means_1[__ad_v_46];
                         __ad_ty_47 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_47);
-                        let __ad_v_48 = __ad_v_44 - __ad_v_47;
+                        let __ad_v_48 = ::ad_runtime::__private::LiftProbe::new(
+                                __ad_v_44,
+                            )
+                            .__ad_lift::<__S>() - __ad_v_47;
                         __ad_ty_48 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_48);
                         __ad_m_centered_4[__ad_v_j_41] = __ad_v_48;
                     }
@@ -1666,7 +1690,10 @@ impl gmm_objective_precomputed {
                     let mut __ad_count_6 = 0usize;
                     for __ad_v_i_59 in __ad_v_58 {
                         __ad_count_6 += 1;
-                        let __ad_v_60 = __ad_v_i_59 + 1;
+                        let __ad_v_60 = ::ad_runtime::__private::LiftProbe::new(
+                                __ad_v_i_59,
+                            )
+                            .__ad_lift::<__S>() + 1;
                         let __ad_v_61 = __ad_v_60..__ad_v_d_4;
                         let __ad_v_l_127 = __ad_m_l_7;
                         __ad_keep_v_l_127
@@ -1697,7 +1724,10 @@ impl gmm_objective_precomputed {
                             );
                             __ad_m_transformed_5[__ad_v_j_62] = __ad_v_68;
                             let __ad_v_69 = __ad_v_63;
-                            let __ad_v_70 = __ad_v_69 + 1;
+                            let __ad_v_70 = ::ad_runtime::__private::LiftProbe::new(
+                                    __ad_v_69,
+                                )
+                                .__ad_lift::<__S>() + 1;
                             __ad_m_l_7 = __ad_v_70;
                         }
                     }
@@ -1820,17 +1850,20 @@ impl gmm_objective_precomputed {
                     );
                 }
                 let __ad_v_110 = <__S as ::ad_runtime::Scalar>::from_f64(0.5)
-                    * __ad_v_gamma_7;
+                    * ::ad_runtime::__private::LiftProbe::new(__ad_v_gamma_7)
+                        .__ad_lift::<__S>();
                 let __ad_v_111 = __ad_v_110 * __ad_v_gamma_7;
                 let __ad_v_112 = __ad_m_frobenius_10;
                 __ad_ty_112 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_112);
-                let __ad_v_113 = __ad_v_111 * __ad_v_112;
+                let __ad_v_113 = ::ad_runtime::__private::LiftProbe::new(__ad_v_111)
+                    .__ad_lift::<__S>() * __ad_v_112;
                 __ad_ty_113 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_113);
                 let __ad_v_114 = ::ad_runtime::__private::CastProbe::new(__ad_v_m_8)
                     .__ad_cast::<__S>();
                 let __ad_v_115 = __ad_m_sum_qs_0[__ad_v_ik_91];
                 __ad_ty_115 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_115);
-                let __ad_v_116 = __ad_v_114 * __ad_v_115;
+                let __ad_v_116 = ::ad_runtime::__private::LiftProbe::new(__ad_v_114)
+                    .__ad_lift::<__S>() * __ad_v_115;
                 __ad_ty_116 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_116);
                 let __ad_v_117 = __ad_v_113 - __ad_v_116;
                 __ad_ty_117 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_117);
@@ -1845,11 +1878,13 @@ impl gmm_objective_precomputed {
             }
             let __ad_v_120 = __ad_m_slse_6;
             let __ad_ty_120 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_120);
-            let __ad_v_121 = __ad_v_constant_9 + __ad_v_120;
+            let __ad_v_121 = ::ad_runtime::__private::LiftProbe::new(__ad_v_constant_9)
+                .__ad_lift::<__S>() + __ad_v_120;
             let __ad_ty_121 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_121);
             let __ad_v_122 = ::ad_runtime::__private::CastProbe::new(__ad_v_n_6)
                 .__ad_cast::<__S>();
-            let __ad_v_123 = __ad_v_122 * __ad_v_lse_alphas_89;
+            let __ad_v_123 = ::ad_runtime::__private::LiftProbe::new(__ad_v_122)
+                .__ad_lift::<__S>() * __ad_v_lse_alphas_89;
             let __ad_ty_123 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_123);
             let __ad_v_124 = __ad_v_121 - __ad_v_123;
             let __ad_ty_124 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_124);
@@ -1910,7 +1945,10 @@ impl gmm_objective_precomputed {
                             __ad_dv_123 = __ad_c.1;
                         }
                         __ad_dv_lse_alphas_89 = ::ad_runtime::__private::ir::Arithmetic::factor_back(
-                            ::ad_runtime::__private::ir::value_of(__ad_v_122),
+                            ::ad_runtime::__private::LiftProbe::new(
+                                    ::ad_runtime::__private::ir::value_of(__ad_v_122),
+                                )
+                                .__ad_lift::<__S>(),
                             __ad_dv_123,
                         );
                         {
@@ -1940,7 +1978,8 @@ impl gmm_objective_precomputed {
                                 false,
                             );
                             let __ad_v_110 = <__S as ::ad_runtime::Scalar>::from_f64(0.5)
-                                * __ad_v_gamma_7;
+                                * ::ad_runtime::__private::LiftProbe::new(__ad_v_gamma_7)
+                                    .__ad_lift::<__S>();
                             let __ad_v_111 = __ad_v_110 * __ad_v_gamma_7;
                             let __ad_v_114 = ::ad_runtime::__private::CastProbe::new(
                                     __ad_v_m_8,
@@ -1976,7 +2015,10 @@ impl gmm_objective_precomputed {
                                 __ad_dv_116 = __ad_c.1;
                             }
                             __ad_dv_115 = ::ad_runtime::__private::ir::Arithmetic::factor_back(
-                                ::ad_runtime::__private::ir::value_of(__ad_v_114),
+                                ::ad_runtime::__private::LiftProbe::new(
+                                        ::ad_runtime::__private::ir::value_of(__ad_v_114),
+                                    )
+                                    .__ad_lift::<__S>(),
                                 __ad_dv_116,
                             );
                             ::ad_runtime::__private::ir::accumulate(
@@ -1984,7 +2026,10 @@ impl gmm_objective_precomputed {
                                 __ad_dv_115,
                             );
                             __ad_dv_112 = ::ad_runtime::__private::ir::Arithmetic::factor_back(
-                                ::ad_runtime::__private::ir::value_of(__ad_v_111),
+                                ::ad_runtime::__private::LiftProbe::new(
+                                        ::ad_runtime::__private::ir::value_of(__ad_v_111),
+                                    )
+                                    .__ad_lift::<__S>(),
                                 __ad_dv_113,
                             );
                             ::ad_runtime::__private::ir::accumulate(
@@ -2251,7 +2296,10 @@ impl gmm_objective_precomputed {
                                         &__ad_v_d_4,
                                         __ad_iteration_6,
                                     );
-                                    let __ad_v_60 = __ad_v_i_59 + 1;
+                                    let __ad_v_60 = ::ad_runtime::__private::LiftProbe::new(
+                                            __ad_v_i_59,
+                                        )
+                                        .__ad_lift::<__S>() + 1;
                                     let __ad_v_l_127 = __ad_keep_v_l_127.pop();
                                     let __ad_count_7 = ::ad_runtime::__private::ir::range_count(
                                         __ad_v_60,

@@ -222,22 +222,17 @@ impl Retype<'_> {
             }
             Callee::UserFunction if with_floats => {
                 let companion = Ident::new(self.companion, path_end_span(&path));
-                let args = &call.args;
-                Some(if self.value_only {
-                    syn::parse_quote_spanned!(span=> #path::#companion(#args).0)
-                } else {
-                    syn::parse_quote_spanned!(span=> #path::#companion(#args))
-                })
+                Some(self.companion_call(
+                    quote::quote!(#path::#companion),
+                    call,
+                    &original_args,
+                    span,
+                ))
             }
             Callee::UserFunction => Some(self.lift(&Expr::Call(call.clone()))),
             Callee::UserMethod(type_path, method) if with_floats => {
                 let companion = names::method_companion_path(&type_path, &method, self.companion);
-                let args = &call.args;
-                Some(if self.value_only {
-                    syn::parse_quote_spanned!(span=> #companion(#args).0)
-                } else {
-                    syn::parse_quote_spanned!(span=> #companion(#args))
-                })
+                Some(self.companion_call(companion, call, &original_args, span))
             }
             Callee::UserMethod(..) => {
                 self.visit_expr_mut(&mut call.func);
@@ -258,6 +253,56 @@ impl Retype<'_> {
                 None
             }
         }
+    }
+
+    /// A call to another function's derivative code. Arguments the syntax takes for data go
+    /// through `call_args`, which lifts those rustc types as plain floats (a data struct's row
+    /// passed to a `&[f64]` parameter) and passes anything else on as it is.
+    fn companion_call(
+        &self,
+        companion: proc_macro2::TokenStream,
+        call: &syn::ExprCall,
+        original_args: &[Expr],
+        span: proc_macro2::Span,
+    ) -> Expr {
+        let scalar = self.scalar_param(span);
+        let mut lets = Vec::new();
+        let args: Vec<proc_macro2::TokenStream> = call
+            .args
+            .iter()
+            .zip(original_args)
+            .enumerate()
+            .map(|(index, (arg, original))| {
+                // What the rewriting changed (a constant table it lifted) stays as it is.
+                let is_data = !self.locals.may_be_float(original)
+                    && !mentions_name(original, &|name| self.locals.untyped.contains(name))
+                    && arg == original
+                    && !is_built_in_place(original);
+                if !is_data {
+                    return quote::quote!(#arg);
+                }
+                let lifted = quote::format_ident!("__ad_arg_{}", index);
+                lets.push(quote::quote! {
+                    let #lifted = ::ad_runtime::__private::LiftProbe::new(#arg)
+                        .__ad_lift_arg::<#scalar>();
+                });
+                quote::quote!(::ad_runtime::__private::Arg::arg(&#lifted))
+            })
+            .collect();
+        let called = if self.value_only {
+            quote::quote!(#companion(#(#args),*).0)
+        } else {
+            quote::quote!(#companion(#(#args),*))
+        };
+        if lets.is_empty() {
+            return syn::parse_quote_spanned!(span=> #called);
+        }
+        syn::parse_quote_spanned! {span=> {
+            #[allow(unused_imports)]
+            use ::ad_runtime::__private::{LiftArgFloats as _, LiftArgOther as _};
+            #(#lets)*
+            #called
+        }}
     }
 
     fn visit_call_args(&mut self, call: &mut syn::ExprCall) {
@@ -310,6 +355,17 @@ pub fn classify_callee(path: &Path, locals: &Locals) -> Callee {
         return Callee::Other;
     }
     classify_callee_path(path)
+}
+
+/// A value built where it is passed (`&[]`, `vec![..]`, `[0.5; 3]`, a literal): its type comes
+/// from the parameter it is passed to.
+fn is_built_in_place(expr: &Expr) -> bool {
+    match expr {
+        Expr::Reference(reference) => is_built_in_place(&reference.expr),
+        Expr::Paren(inner) => is_built_in_place(&inner.expr),
+        Expr::Array(_) | Expr::Repeat(_) | Expr::Macro(_) | Expr::Lit(_) | Expr::Tuple(_) => true,
+        _ => false,
+    }
 }
 
 /// What a callee's path names, for a path that is not a local variable.

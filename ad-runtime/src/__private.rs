@@ -1560,9 +1560,12 @@ macro_rules! container_part_cotangent {
 container_part_cotangent!(add_flat: Vec<S>, ; [S; K], K);
 container_part_cotangent!(add_rows: Vec<Vec<S>>, ; Vec<[S; K]>, K);
 
+pub mod call_args;
 pub mod generic_float;
 pub mod ir;
 pub mod jacobian;
+
+pub use call_args::{Arg, LiftArgFloats, LiftArgOther};
 
 /// The receiver of a user type's method called in derivative code, from a reference to the
 /// value: the reference itself for a `&self` method's companion, a copy for a `self` one

@@ -709,7 +709,17 @@ impl Emitter<'_> {
         match rvalue {
             Rvalue::Use(operand) => self.operand(operand),
             Rvalue::Binary(op, left, right) => {
-                let (left, right) = (self.operand(left), self.operand(right));
+                // Data beside a value with a derivative (`s - y`, `y` a `&f64` of data): lifted
+                // to the scalar type, as `f64 - &f64` is Rust.
+                let mixed = self.of_scalar_type(left) != self.of_scalar_type(right);
+                let lifted = |this: &Self, operand: &Operand| {
+                    let value = this.operand(operand);
+                    match mixed && !this.of_scalar_type(operand) {
+                        true => lift_data(value, span),
+                        false => value,
+                    }
+                };
+                let (left, right) = (lifted(self, left), lifted(self, right));
                 let op = match op {
                     BinaryOp::Add => quote_spanned!(span=> +),
                     BinaryOp::Sub => quote_spanned!(span=> -),
@@ -791,7 +801,30 @@ impl Emitter<'_> {
                 method,
                 args,
             } => {
-                let args = args.iter().map(|arg| self.operand(arg));
+                // Data arguments go through `call_args`, which lifts those rustc types as
+                // plain floats (a data struct's row passed to a `&[f64]` parameter) and passes
+                // anything else on as it is.
+                let scalar = names::scalar_param(span);
+                let mut lets = Vec::new();
+                let args: Vec<TokenStream> = args
+                    .iter()
+                    .enumerate()
+                    .map(|(index, arg)| {
+                        let value = self.operand(arg);
+                        // Constants are lifted where they are written (and may borrow a
+                        // temporary that must live through the call); values built in the
+                        // body (`&[]`, `vec![..]`) take their type from the parameter.
+                        if self.of_scalar_type(arg) || !self.reads_data(arg) {
+                            return value;
+                        }
+                        let lifted = quote::format_ident!("__ad_arg_{}", index);
+                        lets.push(quote! {
+                            let #lifted = ::ad_runtime::__private::LiftProbe::new(#value)
+                                .__ad_lift_arg::<#scalar>();
+                        });
+                        quote!(::ad_runtime::__private::Arg::arg(&#lifted))
+                    })
+                    .collect();
                 // Code that runs without recording (a checkpointed region's first run) calls
                 // the companion that computes the value alone.
                 let companion_name = match self.primal_only {
@@ -807,7 +840,15 @@ impl Emitter<'_> {
                         quote!(#callee::#companion)
                     }
                 };
-                quote_spanned!(span=> #companion(#(#args),*))
+                if lets.is_empty() {
+                    return quote_spanned!(span=> #companion(#(#args),*));
+                }
+                quote_spanned!(span=> {
+                    #[allow(unused_imports)]
+                    use ::ad_runtime::__private::{LiftArgFloats as _, LiftArgOther as _};
+                    #(#lets)*
+                    #companion(#(#args),*)
+                })
             }
             Rvalue::Ref(Operand::Place(item)) if self.body.iterated.contains(&value_defined) => {
                 let mut source = item.clone();
@@ -1015,6 +1056,34 @@ impl Emitter<'_> {
 
     /// Whether a call passes a value that carries a derivative: it goes through the callee's
     /// reverse companion; otherwise through the plain function.
+    /// Whether an operand is certainly of the scalar type in the generated code: it carries a
+    /// derivative, or it is a constant (lifted where it is written). Data may be `f64` or
+    /// `&f64` there.
+    pub(crate) fn of_scalar_type(&self, operand: &Operand) -> bool {
+        self.activity.is_active(operand) || matches!(operand, Operand::Constant(_))
+    }
+
+    /// Whether an operand is data read from somewhere (a parameter, a field, an element, a
+    /// loop's item), whose type is its own, rather than a value built in the body.
+    fn reads_data(&self, operand: &Operand) -> bool {
+        match operand {
+            Operand::Place(place) => match place.root {
+                Root::Value(root) => self.reads_data(&Operand::Value(root)),
+                Root::Var(_) => true,
+            },
+            Operand::Constant(_) => false,
+            Operand::Value(value) => match self.residuals.definition(*value) {
+                None => true,
+                Some(Rvalue::Use(inner)) | Some(Rvalue::Ref(inner)) => self.reads_data(inner),
+                // `[cfg.a, cfg.b]`: of the data's type.
+                Some(Rvalue::Elements(_, elements)) => {
+                    !elements.is_empty() && elements.iter().all(|element| self.reads_data(element))
+                }
+                Some(_) => false,
+            },
+        }
+    }
+
     fn is_active_call(&self, args: &[Operand]) -> bool {
         args.iter().any(|arg| self.activity.is_active(arg))
     }
@@ -1089,4 +1158,11 @@ fn reads_indirectly(place: &Place) -> bool {
         .iter()
         .any(|projection| matches!(projection, Projection::Field(_)))
         || matches!(place.projections.last(), Some(Projection::Deref))
+}
+
+/// A data value (a float, a reference to one) as a constant of the scalar type; a value already
+/// of the scalar type as it is.
+fn lift_data(value: TokenStream, span: Span) -> TokenStream {
+    let scalar = names::scalar_param(span);
+    quote_spanned!(span=> ::ad_runtime::__private::LiftProbe::new(#value).__ad_lift::<#scalar>())
 }

@@ -72,8 +72,17 @@ impl Emitter<'_> {
                     BinaryOp::Div if !right_useful => Some((left, right, "numerator_back")),
                     _ => None,
                 };
+                // Data read back beside a value with a derivative: lifted, as forward.
+                let mixed = self.of_scalar_type(left) != self.of_scalar_type(right);
+                let lifted = |this: &mut Self, operand: &Operand| {
+                    let value = this.read_back_value(operand)?;
+                    Ok::<_, NotYet>(match mixed && !this.of_scalar_type(operand) {
+                        true => super::lift_data(value, Span::call_site()),
+                        false => value,
+                    })
+                };
                 if let Some((useful, other, method)) = one_sided {
-                    let other = self.read_back_value(other)?;
+                    let other = lifted(self, other)?;
                     let method = Ident::new(method, Span::call_site());
                     let back = quote!(#ir::Arithmetic::#method(#other, #cotangent));
                     tokens.extend(self.contribute(useful, back)?);
@@ -84,8 +93,7 @@ impl Emitter<'_> {
                     BinaryOp::Sub => quote!(#ir::sub_back(#cotangent)),
                     BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => {
                         let method = format_ident!("{}_back", op.rule());
-                        let (left_value, right_value) =
-                            (self.read_back_value(left)?, self.read_back_value(right)?);
+                        let (left_value, right_value) = (lifted(self, left)?, lifted(self, right)?);
                         quote!(#ir::Arithmetic::#method(#left_value, #right_value, #cotangent))
                     }
                 };
