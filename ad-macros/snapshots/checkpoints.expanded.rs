@@ -51,7 +51,7 @@ impl checkpoints {
         let mut s = a;
         let _ = &4;
         for i in 0..n {
-            s = s * <__S as ::ad_runtime::Scalar>::from_f64(0.5)
+            s = ::ad_runtime::__private::constant_ops::mul(s, 0.5)
                 + (x * ::ad_runtime::__private::CastProbe::new(i).__ad_cast::<__S>())
                     .cos();
         }

@@ -149,7 +149,7 @@ impl gmm_objective_precomputed {
                     sqnorm += transformed[j] * transformed[j];
                 }
                 main_term[ik] = alphas[ik] + sum_qs[ik]
-                    - <__S as ::ad_runtime::Scalar>::from_f64(0.5) * sqnorm;
+                    - ::ad_runtime::__private::constant_ops::mul(sqnorm, 0.5);
             }
             slse += logsumexp::__ad_forward(&main_term);
         }
@@ -166,7 +166,7 @@ impl gmm_objective_precomputed {
                 frobenius += v * v;
             }
             prior
-                += <__S as ::ad_runtime::Scalar>::from_f64(0.5) * gamma * gamma
+                += ::ad_runtime::__private::constant_ops::mul(gamma, 0.5) * gamma
                     * frobenius
                     - ::ad_runtime::__private::CastProbe::new(m).__ad_cast::<__S>()
                         * sum_qs[ik];

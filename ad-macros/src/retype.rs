@@ -590,6 +590,19 @@ pub fn reads_data(expr: &Expr, locals: &Locals) -> bool {
     }
 }
 
+/// A float literal operand (`2.0`, `-0.5`, `4f64`), as written.
+fn constant_literal(expr: &Expr) -> Option<TokenStream> {
+    match expr {
+        Expr::Lit(lit) if float_literal(&lit.lit) => Some(lit.to_token_stream()),
+        Expr::Paren(inner) => constant_literal(&inner.expr),
+        Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Neg(_)) => {
+            let inner = constant_literal(&unary.expr)?;
+            Some(quote::quote!(-#inner))
+        }
+        _ => None,
+    }
+}
+
 /// A float literal, also one written as an integer with a float suffix (`4f64`).
 pub(crate) fn float_literal(lit: &Lit) -> bool {
     match lit {
@@ -688,6 +701,10 @@ impl VisitMut for Retype<'_> {
                 };
                 let left_float = may_hold_float(&binary.left);
                 let right_float = may_hold_float(&binary.right);
+                let literals = (
+                    constant_literal(&binary.left),
+                    constant_literal(&binary.right),
+                );
                 // An operand computed from data alone (`(cfg.lo + cfg.hi) * x`, `x * cfg.w[1]`)
                 // runs on plain floats and is lifted as a whole.
                 let left_constant =
@@ -709,7 +726,36 @@ impl VisitMut for Retype<'_> {
                 if left_float && !right_constant {
                     self.lift_data(&mut binary.right);
                 }
-                None
+                if is_assignment {
+                    return;
+                }
+                // A literal operand: the `Scalar` method that computes no derivative for it.
+                let ops = quote::quote_spanned!(span=> ::ad_runtime::__private::constant_ops);
+                let (left, right) = (&binary.left, &binary.right);
+                match (&binary.op, literals) {
+                    (BinOp::Mul(_), (Some(c), None)) if right_float => {
+                        Some(syn::parse_quote_spanned!(span=> #ops::mul(#right, #c)))
+                    }
+                    (BinOp::Mul(_), (None, Some(c))) if left_float => {
+                        Some(syn::parse_quote_spanned!(span=> #ops::mul(#left, #c)))
+                    }
+                    (BinOp::Add(_), (Some(c), None)) if right_float => {
+                        Some(syn::parse_quote_spanned!(span=> #ops::add(#right, #c)))
+                    }
+                    (BinOp::Add(_), (None, Some(c))) if left_float => {
+                        Some(syn::parse_quote_spanned!(span=> #ops::add(#left, #c)))
+                    }
+                    (BinOp::Sub(_), (Some(c), None)) if right_float => {
+                        Some(syn::parse_quote_spanned!(span=> #ops::sub_from(#right, #c)))
+                    }
+                    (BinOp::Sub(_), (None, Some(c))) if left_float => {
+                        Some(syn::parse_quote_spanned!(span=> #ops::add(#left, -(#c))))
+                    }
+                    (BinOp::Div(_), (None, Some(c))) if left_float => {
+                        Some(syn::parse_quote_spanned!(span=> #ops::div(#left, #c)))
+                    }
+                    _ => None,
+                }
             }
             // `self` of a method is a parameter of the derivative code.
             Expr::Path(path) if path.qself.is_none() && path.path.is_ident("self") => {

@@ -1561,6 +1561,48 @@ container_part_cotangent!(add_flat: Vec<S>, ; [S; K], K);
 container_part_cotangent!(add_rows: Vec<Vec<S>>, ; Vec<[S; K]>, K);
 
 pub mod call_args;
+
+/// `x op c` for a constant `c` in forward-mode code (`2.0 * x`, `x - 1.0`, `1.0 - x`,
+/// `x / 2.0`), `x` a value of the scalar type or a reference to one: the `Scalar` methods that
+/// skip the derivative of the constant.
+pub mod constant_ops {
+    use crate::adjoint::ValueOf;
+    use crate::Scalar;
+
+    type Base<V> = <<V as ValueOf>::Value as Scalar>::Base;
+
+    #[inline(always)]
+    pub fn mul<V: ValueOf>(x: V, c: Base<V>) -> V::Value
+    where
+        V::Value: Scalar,
+    {
+        x.value_of().mul_constant(c)
+    }
+
+    #[inline(always)]
+    pub fn add<V: ValueOf>(x: V, c: Base<V>) -> V::Value
+    where
+        V::Value: Scalar,
+    {
+        x.value_of().add_constant(c)
+    }
+
+    #[inline(always)]
+    pub fn sub_from<V: ValueOf>(x: V, c: Base<V>) -> V::Value
+    where
+        V::Value: Scalar,
+    {
+        x.value_of().constant_sub(c)
+    }
+
+    #[inline(always)]
+    pub fn div<V: ValueOf>(x: V, c: Base<V>) -> V::Value
+    where
+        V::Value: Scalar,
+    {
+        x.value_of().div_constant(c)
+    }
+}
 pub mod generic_float;
 pub mod ir;
 pub mod jacobian;

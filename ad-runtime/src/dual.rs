@@ -248,6 +248,22 @@ impl<S: Scalar> Scalar for Dual<S> {
     fn is_zero(self) -> bool {
         self.value.is_zero() && self.tangent.is_zero()
     }
+    #[inline(always)]
+    fn mul_constant(self, c: S::Base) -> Self {
+        Dual::new(self.value.mul_constant(c), self.tangent.mul_constant(c))
+    }
+    #[inline(always)]
+    fn add_constant(self, c: S::Base) -> Self {
+        Dual::new(self.value.add_constant(c), self.tangent)
+    }
+    #[inline(always)]
+    fn constant_sub(self, c: S::Base) -> Self {
+        Dual::new(self.value.constant_sub(c), -self.tangent)
+    }
+    #[inline(always)]
+    fn div_constant(self, c: S::Base) -> Self {
+        Dual::new(self.value.div_constant(c), self.tangent.div_constant(c))
+    }
 
     delegate! {
         predicates: is_nan is_finite is_infinite is_normal is_sign_positive is_sign_negative;

@@ -91,6 +91,29 @@ pub trait Scalar:
     /// True when the value and every derivative are exactly zero.
     fn is_zero(self) -> bool;
 
+    /// `self * c` for a constant `c` (`2.0 * x` in differentiated code): the derivatives are
+    /// scaled by `c`, and none is computed for `c`, which has none.
+    #[inline(always)]
+    fn mul_constant(self, c: Self::Base) -> Self {
+        self * Self::from_base(c)
+    }
+    /// `self + c` for a constant `c` (`x + 1.0`, and `x - 1.0` as `x + -1.0`, which IEEE
+    /// arithmetic makes the same): the derivatives are unchanged.
+    #[inline(always)]
+    fn add_constant(self, c: Self::Base) -> Self {
+        self + Self::from_base(c)
+    }
+    /// `c - self` for a constant `c` (`1.0 - x`): the derivatives are negated.
+    #[inline(always)]
+    fn constant_sub(self, c: Self::Base) -> Self {
+        Self::from_base(c) - self
+    }
+    /// `self / c` for a constant `c` (`x / 2.0`): the derivatives are divided by `c`.
+    #[inline(always)]
+    fn div_constant(self, c: Self::Base) -> Self {
+        self / Self::from_base(c)
+    }
+
     /// See [`f64::total_cmp`]: the values' total order, derivatives ignored.
     ///
     /// ```

@@ -264,6 +264,34 @@ impl<S: Scalar, const N: usize> Scalar for DualVec<S, N> {
     fn is_zero(self) -> bool {
         self.value.is_zero() && self.tangents.iter().all(|t| t.is_zero())
     }
+    #[inline(always)]
+    fn mul_constant(self, c: S::Base) -> Self {
+        let mut tangents = self.tangents;
+        for t in &mut tangents {
+            *t = t.mul_constant(c);
+        }
+        DualVec::new(self.value.mul_constant(c), tangents)
+    }
+    #[inline(always)]
+    fn add_constant(self, c: S::Base) -> Self {
+        DualVec::new(self.value.add_constant(c), self.tangents)
+    }
+    #[inline(always)]
+    fn constant_sub(self, c: S::Base) -> Self {
+        let mut tangents = self.tangents;
+        for t in &mut tangents {
+            *t = -*t;
+        }
+        DualVec::new(self.value.constant_sub(c), tangents)
+    }
+    #[inline(always)]
+    fn div_constant(self, c: S::Base) -> Self {
+        let mut tangents = self.tangents;
+        for t in &mut tangents {
+            *t = t.div_constant(c);
+        }
+        DualVec::new(self.value.div_constant(c), tangents)
+    }
 
     delegate! {
         predicates: is_nan is_finite is_infinite is_normal is_sign_positive is_sign_negative;
