@@ -38,17 +38,7 @@ impl power {
         if n == 0 {
             <__S as ::ad_runtime::Scalar>::from_f64(1.0)
         } else {
-            x
-                * {
-                    #[allow(unused_imports)]
-                    use ::ad_runtime::__private::{LiftArgFloats as _, LiftArgOther as _};
-                    let __ad_arg_1 = ::ad_runtime::__private::LiftProbe::new(n - 1)
-                        .__ad_lift_arg::<__S>();
-                    power::__ad_forward(
-                        x,
-                        ::ad_runtime::__private::Arg::arg(&__ad_arg_1),
-                    )
-                }
+            x * power::__ad_forward(x, n - 1)
         }
     }
 }

@@ -34,6 +34,8 @@ pub struct Locals {
     /// `#[grad]` parameters of user types and locals bound to a struct or variant built in
     /// the body: a method of theirs named `len` may return a float.
     pub user_values: HashSet<Ident>,
+    /// Parameters of a `&mut` type: passed on, they are reborrowed, never moved.
+    pub mutable_references: HashSet<Ident>,
 }
 
 impl Locals {
@@ -48,6 +50,12 @@ impl Locals {
             pattern_bound: HashSet::new(),
             containers: container_locals(&function.item.block),
             user_values: user_value_locals(&function.item.block),
+            mutable_references: function
+                .params
+                .iter()
+                .filter(|param| param.is_mut_reference())
+                .map(|param| param.name.clone())
+                .collect(),
         };
         for param in &function.params {
             // A container parameter the body never binds again.

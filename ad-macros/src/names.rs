@@ -236,6 +236,20 @@ pub fn generic_public_of_path(path: &syn::Path) -> Option<syn::Path> {
     let span = last.ident.span();
     let mut generic = path.clone();
     generic.segments.pop();
+    // `Spring::energy_grad`, `Self::sq_grad`: a method's (or an associated function's)
+    // generic version sits beside it, `Spring::__ad_grad_energy`.
+    let of_a_type = generic.segments.last().is_some_and(|segment| {
+        segment
+            .ident
+            .to_string()
+            .starts_with(|c: char| c.is_ascii_uppercase())
+    });
+    if of_a_type {
+        generic
+            .segments
+            .push(Ident::new(&format!("__ad_{kind}_{function}"), span).into());
+        return Some(generic);
+    }
     // A name that is a keyword on its own (`type_grad`) is no generated function.
     let mut function: Ident = syn::parse_str(function).ok()?;
     function.set_span(span);

@@ -255,9 +255,11 @@ impl Retype<'_> {
         }
     }
 
-    /// A call to another function's derivative code. Arguments the syntax takes for data go
-    /// through `call_args`, which lifts those rustc types as plain floats (a data struct's row
-    /// passed to a `&[f64]` parameter) and passes anything else on as it is.
+    /// A call to another function's derivative code. Arguments the syntax takes for data and
+    /// that read a place (`row`, `&data.rows[i]`, `cfg.dt`) go through `call_args`, which lifts
+    /// those rustc types as plain floats (a data struct's row passed to a `&[f64]` parameter)
+    /// and passes anything else on as it is. Each is lifted in place, so the call's temporaries
+    /// live through it and its arguments are evaluated in order.
     fn companion_call(
         &self,
         companion: proc_macro2::TokenStream,
@@ -266,27 +268,24 @@ impl Retype<'_> {
         span: proc_macro2::Span,
     ) -> Expr {
         let scalar = self.scalar_param(span);
-        let mut lets = Vec::new();
+        let mut lifts = false;
         let args: Vec<proc_macro2::TokenStream> = call
             .args
             .iter()
             .zip(original_args)
-            .enumerate()
-            .map(|(index, (arg, original))| {
+            .map(|(arg, original)| {
                 // What the rewriting changed (a constant table it lifted) stays as it is.
-                let is_data = !self.locals.may_be_float(original)
+                let lifted = !self.locals.may_be_float(original)
                     && !mentions_name(original, &|name| self.locals.untyped.contains(name))
                     && arg == original
-                    && !is_built_in_place(original);
-                if !is_data {
+                    && reads_a_place(original, &self.locals.mutable_references);
+                if !lifted {
                     return quote::quote!(#arg);
                 }
-                let lifted = quote::format_ident!("__ad_arg_{}", index);
-                lets.push(quote::quote! {
-                    let #lifted = ::ad_runtime::__private::LiftProbe::new(#arg)
-                        .__ad_lift_arg::<#scalar>();
-                });
-                quote::quote!(::ad_runtime::__private::Arg::arg(&#lifted))
+                lifts = true;
+                quote::quote!(::ad_runtime::__private::Arg::arg(
+                    &::ad_runtime::__private::LiftProbe::new(#arg).__ad_lift_arg::<#scalar>()
+                ))
             })
             .collect();
         let called = if self.value_only {
@@ -294,13 +293,12 @@ impl Retype<'_> {
         } else {
             quote::quote!(#companion(#(#args),*))
         };
-        if lets.is_empty() {
+        if !lifts {
             return syn::parse_quote_spanned!(span=> #called);
         }
         syn::parse_quote_spanned! {span=> {
             #[allow(unused_imports)]
             use ::ad_runtime::__private::{LiftArgFloats as _, LiftArgOther as _};
-            #(#lets)*
             #called
         }}
     }
@@ -357,13 +355,27 @@ pub fn classify_callee(path: &Path, locals: &Locals) -> Callee {
     classify_callee_path(path)
 }
 
-/// A value built where it is passed (`&[]`, `vec![..]`, `[0.5; 3]`, a literal): its type comes
-/// from the parameter it is passed to.
-fn is_built_in_place(expr: &Expr) -> bool {
+/// An argument that reads a place (`row`, `cfg.dt`, `&data.rows[i]`), whose type is its own;
+/// not a value built where it is passed (`&[]`, `vec![..]`, `Default::default()`, which take
+/// their type from the parameter), nor a `&mut` borrow (which the call reborrows).
+fn reads_a_place(expr: &Expr, mutable_references: &std::collections::HashSet<Ident>) -> bool {
     match expr {
-        Expr::Reference(reference) => is_built_in_place(&reference.expr),
-        Expr::Paren(inner) => is_built_in_place(&inner.expr),
-        Expr::Array(_) | Expr::Repeat(_) | Expr::Macro(_) | Expr::Lit(_) | Expr::Tuple(_) => true,
+        Expr::Reference(reference) => {
+            reference.mutability.is_none() && reads_a_place(&reference.expr, mutable_references)
+        }
+        Expr::Paren(inner) => reads_a_place(&inner.expr, mutable_references),
+        Expr::Path(path) => {
+            path.qself.is_none()
+                && !path
+                    .path
+                    .get_ident()
+                    .is_some_and(|name| mutable_references.contains(name))
+        }
+        Expr::Field(field) => reads_a_place(&field.base, mutable_references),
+        Expr::Index(index) => reads_a_place(&index.expr, mutable_references),
+        Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Deref(_)) => {
+            reads_a_place(&unary.expr, mutable_references)
+        }
         _ => false,
     }
 }

@@ -1607,7 +1607,7 @@ pub mod generic_float;
 pub mod ir;
 pub mod jacobian;
 
-pub use call_args::{Arg, LiftArgFloats, LiftArgOther};
+pub use call_args::{Arg, LiftArgFloats, LiftArgOther, PlainFloat};
 
 /// The receiver of a user type's method called in derivative code, from a reference to the
 /// value: the reference itself for a `&self` method's companion, a copy for a `self` one

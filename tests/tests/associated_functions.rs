@@ -15,6 +15,12 @@ impl Solver {
         v * v * Self::SCALE
     }
 
+    /// Nested: the derivative of `square` by its generated gradient, called by path.
+    #[forward]
+    fn square_slope(v: f64) -> f64 {
+        Self::square_grad(v).1
+    }
+
     #[forward]
     #[reverse]
     fn residual(x: &[f64]) -> f64 {
@@ -41,4 +47,6 @@ fn associated_functions_naming_self_are_differentiated_in_both_modes() {
     }
     let (_, derivative) = Solver::square_grad(3.0);
     assert_eq!(derivative, 12.0);
+    let (slope, second) = Solver::square_slope_jvp(3.0, 1.0);
+    assert_eq!((slope, second), (12.0, 4.0));
 }

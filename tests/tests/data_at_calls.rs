@@ -4,6 +4,7 @@
 //! lifted as Rust's own `f64 - &f64` reads.
 #![cfg(not(feature = "previous-engine"))]
 
+use ad_runtime::num_traits::{Float, FromPrimitive};
 use ad_runtime::{forward, reverse};
 use approx::assert_relative_eq;
 
@@ -99,4 +100,86 @@ fn data_rows_tables_and_floats_passed_to_differentiated_functions() {
         0.6 * adjoint[0] - 0.8 * adjoint[1],
         max_relative = 1e-12
     );
+}
+
+pub struct Settings {
+    pub dt: f64,
+}
+
+/// A function generic over its float type with a data `f64` parameter, called with data from
+/// a non-generic function: its derivative code takes the data at any scalar type.
+#[forward]
+fn relax<T: Float + FromPrimitive>(x0: T, steps: usize, dt: f64) -> T {
+    let mut x = x0;
+    for _ in 0..steps {
+        x = x - T::from_f64(dt).unwrap() * x * x;
+    }
+    x
+}
+
+#[forward]
+fn relax_with(x: f64, settings: &Settings) -> f64 {
+    relax(x, 3, settings.dt)
+}
+
+#[reverse]
+fn shifted<T: Float + FromPrimitive>(x: &[T], delta: f64) -> T {
+    x[0] * T::from_f64(delta).unwrap() + x[1] * x[0]
+}
+
+#[reverse]
+fn shifted_with(x: &[f64], settings: &Settings) -> f64 {
+    shifted(x, settings.dt)
+}
+
+/// Data computed from constants and data floats, in reverse mode.
+#[reverse]
+fn constants_and_data(x: &[f64], settings: &Settings) -> f64 {
+    let d = 1.0 + settings.dt;
+    let r = d * settings.dt;
+    let t = settings.dt;
+    let u = t * 2.0 + d;
+    x[0] * r + u * x[1]
+}
+
+pub struct Counter {
+    pub calls: usize,
+}
+
+#[forward]
+#[reverse]
+fn counted_step(x: f64, counter: &mut Counter) -> f64 {
+    counter.calls += 1;
+    x * 2.0 + x.sin()
+}
+
+/// A `&mut` data parameter passed on twice: reborrowed, not moved.
+#[forward]
+fn two_counted_steps(x: f64, counter: &mut Counter) -> f64 {
+    let y = counted_step(x, counter);
+    counted_step(y, counter)
+}
+
+#[test]
+fn data_floats_passed_to_generic_functions_and_mutable_data_passed_twice() {
+    let settings = Settings { dt: 0.1 };
+    let h = 1e-6;
+    let (_, derivative) = relax_with_jvp(0.5, &settings, 1.0);
+    let central = (relax_with(0.5 + h, &settings) - relax_with(0.5 - h, &settings)) / (2.0 * h);
+    assert_relative_eq!(derivative, central, max_relative = 1e-7);
+    let (_, gradient) = shifted_with_grad(&[0.5, 2.0], &settings);
+    assert_relative_eq!(gradient[0], 0.1 + 2.0, max_relative = 1e-14);
+    assert_relative_eq!(gradient[1], 0.5, max_relative = 1e-14);
+    let (_, gradient) = constants_and_data_grad(&[1.0, 2.0], &settings);
+    assert_relative_eq!(gradient[0], 1.1 * 0.1, max_relative = 1e-14);
+    assert_relative_eq!(gradient[1], 0.2 + 1.1, max_relative = 1e-14);
+    let mut counter = Counter { calls: 0 };
+    let (_, tangent) = two_counted_steps_jvp(0.3, &mut counter, 1.0);
+    let y = 0.6 + 0.3_f64.sin();
+    assert_relative_eq!(
+        tangent,
+        (2.0 + y.cos()) * (2.0 + 0.3_f64.cos()),
+        max_relative = 1e-14
+    );
+    assert_eq!(counter.calls, 2);
 }

@@ -163,3 +163,16 @@ fn jacobian_of_a_scalar_function_is_its_gradient_row() {
     assert_eq!(value, 2.0 * 0.5_f64.exp());
     assert_eq!(jacobian, vec![vec![0.5_f64.exp(), 2.0 * 0.5_f64.exp()]]);
 }
+
+/// No differentiable parameter: the function has `_grad` and no helpers (which would have
+/// nothing to differentiate).
+#[reverse]
+fn all_data(#[no_grad] c: f64, n: usize) -> f64 {
+    c * n as f64
+}
+
+#[test]
+fn a_function_without_differentiable_parameters_keeps_its_gradient() {
+    let (value, ()) = all_data_grad(1.5, 2);
+    assert_eq!(value, 3.0);
+}

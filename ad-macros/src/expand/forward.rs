@@ -56,6 +56,7 @@ pub fn retype_type(function: &Function, ty: &Type) -> Type {
         pattern_bound: Default::default(),
         containers: Default::default(),
         user_values: Default::default(),
+        mutable_references: Default::default(),
     };
     let mut retype = Retype {
         float: function.float,
@@ -97,6 +98,11 @@ fn borrowing_params(function: &Function, lifetime: Option<&syn::Lifetime>) -> Ve
         .map(|param| {
             let param_name = &param.name;
             let mutability = &param.mutability;
+            if is_data_float(param) {
+                // Taken at any scalar type: callers' derivative code may have lifted it.
+                let ty = &param.ty;
+                return quote!(#param_name: impl ::ad_runtime::__private::PlainFloat<#ty>);
+            }
             let mut ty = retyped_param_type(function, param);
             if let Some(lifetime) = lifetime {
                 Borrow(lifetime).visit_type_mut(&mut ty);
@@ -126,6 +132,12 @@ pub fn public_params(function: &Function) -> Vec<TokenStream> {
             quote!(#param_name: #ty)
         })
         .collect()
+}
+
+/// A float parameter that is data (`dt: f64` beside `x: &[T]` in a function generic over its
+/// float type, differentiated at `f64`).
+fn is_data_float(param: &Param) -> bool {
+    param.kind == ParamKind::Data && crate::ast::float_of_type(&param.ty).is_some()
 }
 
 /// A parameter's type with its floats made the generic scalar; data keeps its type.
@@ -198,6 +210,15 @@ pub fn companion_method(
     };
     let cfgs = cfg_attrs(function);
     let companion_attributes = companion_attributes();
+    let plain = function
+        .params
+        .iter()
+        .filter(|param| is_data_float(param))
+        .map(|param| {
+            let (name, ty, mutability) = (&param.name, &param.ty, &param.mutability);
+            quote!(let #mutability #name: #ty = ::ad_runtime::__private::PlainFloat::plain(#name);)
+        });
+    let body = quote!(#(#plain)* #body);
     if function.is_method {
         // Beside the method, in its `impl`.
         return quote_spanned! {span=>

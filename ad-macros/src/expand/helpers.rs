@@ -47,6 +47,10 @@ pub fn beside(function: &Function, kind: &str, public: &syn::Signature) -> Token
 fn takes_helpers(function: &Function) -> bool {
     !function.is_method
         && function.float_param.is_none()
+        && function
+            .params
+            .iter()
+            .any(|param| param.kind == ParamKind::Differentiated)
         && function.item.sig.generics.params.is_empty()
         && function.params.iter().all(|param| match param.kind {
             ParamKind::Differentiated | ParamKind::Constant => {

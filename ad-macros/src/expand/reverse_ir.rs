@@ -805,11 +805,10 @@ impl Emitter<'_> {
                 // plain floats (a data struct's row passed to a `&[f64]` parameter) and passes
                 // anything else on as it is.
                 let scalar = names::scalar_param(span);
-                let mut lets = Vec::new();
+                let mut lifts = false;
                 let args: Vec<TokenStream> = args
                     .iter()
-                    .enumerate()
-                    .map(|(index, arg)| {
+                    .map(|arg| {
                         let value = self.operand(arg);
                         // Constants are lifted where they are written (and may borrow a
                         // temporary that must live through the call); values built in the
@@ -817,12 +816,11 @@ impl Emitter<'_> {
                         if self.of_scalar_type(arg) || !self.reads_data(arg) {
                             return value;
                         }
-                        let lifted = quote::format_ident!("__ad_arg_{}", index);
-                        lets.push(quote! {
-                            let #lifted = ::ad_runtime::__private::LiftProbe::new(#value)
-                                .__ad_lift_arg::<#scalar>();
-                        });
-                        quote!(::ad_runtime::__private::Arg::arg(&#lifted))
+                        lifts = true;
+                        quote!(::ad_runtime::__private::Arg::arg(
+                            &::ad_runtime::__private::LiftProbe::new(#value)
+                                .__ad_lift_arg::<#scalar>()
+                        ))
                     })
                     .collect();
                 // Code that runs without recording (a checkpointed region's first run) calls
@@ -840,13 +838,12 @@ impl Emitter<'_> {
                         quote!(#callee::#companion)
                     }
                 };
-                if lets.is_empty() {
+                if !lifts {
                     return quote_spanned!(span=> #companion(#(#args),*));
                 }
                 quote_spanned!(span=> {
                     #[allow(unused_imports)]
                     use ::ad_runtime::__private::{LiftArgFloats as _, LiftArgOther as _};
-                    #(#lets)*
                     #companion(#(#args),*)
                 })
             }
@@ -1066,14 +1063,22 @@ impl Emitter<'_> {
     /// Whether an operand is data read from somewhere (a parameter, a field, an element, a
     /// loop's item), whose type is its own, rather than a value built in the body.
     fn reads_data(&self, operand: &Operand) -> bool {
+        // A `&mut` parameter is reborrowed by the call, not moved into a lift.
+        let mutable_parameter = |root: Root| {
+            self.body
+                .params
+                .iter()
+                .zip(&self.function.params)
+                .any(|(param, declared)| *param == root && declared.is_mut_reference())
+        };
         match operand {
             Operand::Place(place) => match place.root {
                 Root::Value(root) => self.reads_data(&Operand::Value(root)),
-                Root::Var(_) => true,
+                Root::Var(var) => !mutable_parameter(Root::Var(var)),
             },
             Operand::Constant(_) => false,
             Operand::Value(value) => match self.residuals.definition(*value) {
-                None => true,
+                None => !mutable_parameter(Root::Value(*value)),
                 Some(Rvalue::Use(inner)) | Some(Rvalue::Ref(inner)) => self.reads_data(inner),
                 // `[cfg.a, cfg.b]`: of the data's type.
                 Some(Rvalue::Elements(_, elements)) => {

@@ -15,6 +15,20 @@
 use super::LiftProbe;
 use crate::Scalar;
 
+/// A data float parameter of a function generic over its float type (`dt: f64` beside
+/// `x: &[T]`), which callers' derivative code may pass lifted: its plain value.
+pub trait PlainFloat<F> {
+    /// The value, without derivatives (data has none).
+    fn plain(self) -> F;
+}
+
+impl<S: Scalar> PlainFloat<S::Base> for S {
+    #[inline(always)]
+    fn plain(self) -> S::Base {
+        self.primal()
+    }
+}
+
 /// A lifted argument, or one passed on: what the call takes from it.
 pub trait Arg<'a> {
     /// What is passed: a borrow of the lifted container, or the value itself.

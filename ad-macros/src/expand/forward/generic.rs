@@ -99,6 +99,12 @@ fn dual_arguments(
         .map(|param| {
             let name = &param.name;
             let value = match param.kind {
+                // A float that is data (not of the type parameter): plain, whichever scalar type
+                // the caller's derivative code passes (`call_args` lifts data it passes).
+                ParamKind::Data if crate::ast::float_of_type(&param.ty).is_some() => {
+                    let ty = &param.ty;
+                    return quote!(::ad_runtime::__private::PlainFloat::<#ty>::plain(#name));
+                }
                 ParamKind::Data => return quote!(#name),
                 ParamKind::Differentiated => seeded(name),
                 ParamKind::Constant => None,
@@ -133,9 +139,16 @@ pub fn companion(function: &Function, float: &Ident, bodies: Bodies) -> TokenStr
     let Signature {
         generics,
         where_clause,
-        params,
+        mut params,
         output,
     } = signature(function, float);
+    // Data floats are taken at any scalar type: callers' derivative code may have lifted them.
+    for (param, declared) in params.iter_mut().zip(&function.params) {
+        if declared.kind == ParamKind::Data && crate::ast::float_of_type(&declared.ty).is_some() {
+            let (name, ty) = (&declared.name, &declared.ty);
+            *param = quote!(#name: impl ::ad_runtime::__private::PlainFloat<#ty>);
+        }
+    }
     let body = match bodies {
         Bodies::Stub => stub_body(),
         Bodies::Derivative => {
