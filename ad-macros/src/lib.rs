@@ -222,6 +222,12 @@ mod driver {
             }
         }
         if reverse_inside {
+            // A generic function refused as a whole has no hidden struct to hang `jvp` on (as
+            // in `fallback::forward`): the errors and the function.
+            if generics::has_generics(&function.item) && function.float_param.is_none() {
+                let errors = cx.into_compile_errors();
+                return quote!(#errors #original);
+            }
             let jvp = forward::jvp(&function, Bodies::Derivative);
             let errors = cx.into_compile_errors();
             return quote!(#errors #original #jvp);
