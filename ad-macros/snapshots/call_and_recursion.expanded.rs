@@ -149,6 +149,7 @@ impl power {
 #[allow(dead_code)]
 impl power {
     #[doc(hidden)]
+    #[inline]
     #[allow(
         dead_code,
         unused_variables,
@@ -203,6 +204,7 @@ fn power_jacrev(x: f64, n: usize) -> (f64, ::std::vec::Vec<::std::vec::Vec<f64>>
 #[allow(dead_code)]
 impl power {
     #[doc(hidden)]
+    #[inline]
     #[allow(
         dead_code,
         unused_variables,

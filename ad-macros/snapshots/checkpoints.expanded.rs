@@ -376,6 +376,7 @@ impl checkpoints {
 #[allow(dead_code)]
 impl checkpoints {
     #[doc(hidden)]
+    #[inline]
     #[allow(
         dead_code,
         unused_variables,
@@ -430,6 +431,7 @@ fn checkpoints_jacrev(x: f64, n: usize) -> (f64, ::std::vec::Vec<::std::vec::Vec
 #[allow(dead_code)]
 impl checkpoints {
     #[doc(hidden)]
+    #[inline]
     #[allow(
         dead_code,
         unused_variables,

@@ -578,6 +578,7 @@ impl first_large {
 #[allow(dead_code)]
 impl first_large {
     #[doc(hidden)]
+    #[inline]
     #[allow(
         dead_code,
         unused_variables,
@@ -639,6 +640,7 @@ fn first_large_jacrev(
 #[allow(dead_code)]
 impl first_large {
     #[doc(hidden)]
+    #[inline]
     #[allow(
         dead_code,
         unused_variables,

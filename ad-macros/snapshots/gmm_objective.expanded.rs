@@ -2521,6 +2521,7 @@ impl gmm_objective_precomputed {
 #[allow(dead_code)]
 impl gmm_objective_precomputed {
     #[doc(hidden)]
+    #[inline]
     #[allow(
         dead_code,
         unused_variables,
@@ -2648,6 +2649,7 @@ pub fn gmm_objective_precomputed_jacrev(
 #[allow(dead_code)]
 impl gmm_objective_precomputed {
     #[doc(hidden)]
+    #[inline]
     #[allow(
         dead_code,
         unused_variables,

@@ -483,6 +483,7 @@ impl weighted {
 #[allow(dead_code)]
 impl weighted {
     #[doc(hidden)]
+    #[inline]
     #[allow(
         dead_code,
         unused_variables,
@@ -540,6 +541,7 @@ fn weighted_jacrev(
 #[allow(dead_code)]
 impl weighted {
     #[doc(hidden)]
+    #[inline]
     #[allow(
         dead_code,
         unused_variables,

@@ -140,6 +140,7 @@ impl straight_line {
 #[allow(dead_code)]
 impl straight_line {
     #[doc(hidden)]
+    #[inline]
     #[allow(
         dead_code,
         unused_variables,
@@ -194,6 +195,7 @@ fn straight_line_jacrev(x: f64, y: f64) -> (f64, ::std::vec::Vec<::std::vec::Vec
 #[allow(dead_code)]
 impl straight_line {
     #[doc(hidden)]
+    #[inline]
     #[allow(
         dead_code,
         unused_variables,

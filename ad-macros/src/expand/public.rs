@@ -55,6 +55,9 @@ fn split(function: &Function, bodies: Bodies, public: syn::ItemFn, kind: &str) -
     generic.sig.ident = names::generic_public(function, kind);
     generic.attrs.retain(|attr| !attr.path().is_ident("doc"));
     generic.attrs.insert(0, syn::parse_quote!(#[doc(hidden)]));
+    // Inlined into the public function's codegen unit with the companion it calls, as the
+    // public function itself was when it was the generic one.
+    generic.attrs.insert(1, syn::parse_quote!(#[inline]));
     let path = names::generic_public_path(function, kind);
     let arguments = generic.sig.inputs.iter().map(argument);
     let mut concrete = public;
