@@ -88,8 +88,7 @@ impl power {
             let __ad_v_6 = if __ad_v_2 {
                 <__S as ::ad_runtime::Scalar>::from_f64(1.0)
             } else {
-                let __ad_v_3 = ::ad_runtime::__private::LiftProbe::new(__ad_v_n_1)
-                    .__ad_lift::<__S>() - 1;
+                let __ad_v_3 = __ad_v_n_1 - 1;
                 let (__ad_v_4, __ad_pb_4) = power::__ad_reverse(__ad_v_x_0, __ad_v_3);
                 __ad_keep_v_4.push(::ad_runtime::__private::ir::value_of(__ad_v_4));
                 __ad_keep_zero_4

@@ -204,8 +204,7 @@ impl first_large {
                         &__ad_m_total_3,
                     );
                     let __ad_v_23 = __ad_v_15;
-                    let __ad_v_24 = ::ad_runtime::__private::LiftProbe::new(__ad_v_23)
-                        .__ad_lift::<__S>() + 1;
+                    let __ad_v_24 = __ad_v_23 + 1;
                     __ad_m_k_4 = __ad_v_24;
                 } else {
                     __ad_m_skip_5 = true;
@@ -456,8 +455,7 @@ impl first_large {
                         &__ad_m_total_3,
                     );
                     let __ad_v_23 = __ad_v_15;
-                    let __ad_v_24 = ::ad_runtime::__private::LiftProbe::new(__ad_v_23)
-                        .__ad_lift::<__S>() + 1;
+                    let __ad_v_24 = __ad_v_23 + 1;
                     __ad_m_k_4 = __ad_v_24;
                 } else {
                     __ad_m_skip_5 = true;

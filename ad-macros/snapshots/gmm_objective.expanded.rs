@@ -344,11 +344,9 @@ impl gmm_objective_precomputed {
             let mut __ad_ty_117 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_118 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_119 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let __ad_v_10 = ::ad_runtime::__private::LiftProbe::new(__ad_v_d_4)
-                .__ad_lift::<__S>() + 1;
+            let __ad_v_10 = __ad_v_d_4 + 1;
             let __ad_v_11 = __ad_v_d_4 * __ad_v_10;
-            let __ad_v_12 = ::ad_runtime::__private::LiftProbe::new(__ad_v_11)
-                .__ad_lift::<__S>() / 2;
+            let __ad_v_12 = __ad_v_11 / 2;
             let __ad_v_icf_size_13 = __ad_v_12;
             let __ad_v_14 = ::std::vec![
                 < __S as ::ad_runtime::Scalar > ::from_f64(0.0); __ad_v_k_5
@@ -494,10 +492,7 @@ impl gmm_objective_precomputed {
                     let mut __ad_count_6 = 0usize;
                     for __ad_v_i_59 in __ad_v_58 {
                         __ad_count_6 += 1;
-                        let __ad_v_60 = ::ad_runtime::__private::LiftProbe::new(
-                                __ad_v_i_59,
-                            )
-                            .__ad_lift::<__S>() + 1;
+                        let __ad_v_60 = __ad_v_i_59 + 1;
                         let __ad_v_61 = __ad_v_60..__ad_v_d_4;
                         let __ad_v_l_127 = __ad_m_l_7;
                         __ad_keep_v_l_127
@@ -532,10 +527,7 @@ impl gmm_objective_precomputed {
                             );
                             __ad_m_transformed_5[__ad_v_j_62] = __ad_v_68;
                             let __ad_v_69 = __ad_v_63;
-                            let __ad_v_70 = ::ad_runtime::__private::LiftProbe::new(
-                                    __ad_v_69,
-                                )
-                                .__ad_lift::<__S>() + 1;
+                            let __ad_v_70 = __ad_v_69 + 1;
                             __ad_m_l_7 = __ad_v_70;
                         }
                     }
@@ -1142,10 +1134,7 @@ impl gmm_objective_precomputed {
                                         &__ad_v_d_4,
                                         __ad_iteration_6,
                                     );
-                                    let __ad_v_60 = ::ad_runtime::__private::LiftProbe::new(
-                                            __ad_v_i_59,
-                                        )
-                                        .__ad_lift::<__S>() + 1;
+                                    let __ad_v_60 = __ad_v_i_59 + 1;
                                     let __ad_v_l_127 = __ad_keep_v_l_127.pop();
                                     let __ad_count_7 = ::ad_runtime::__private::ir::range_count(
                                         __ad_v_60,
@@ -1535,11 +1524,9 @@ impl gmm_objective_precomputed {
             let mut __ad_ty_117 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_118 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_ty_119 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let __ad_v_10 = ::ad_runtime::__private::LiftProbe::new(__ad_v_d_4)
-                .__ad_lift::<__S>() + 1;
+            let __ad_v_10 = __ad_v_d_4 + 1;
             let __ad_v_11 = __ad_v_d_4 * __ad_v_10;
-            let __ad_v_12 = ::ad_runtime::__private::LiftProbe::new(__ad_v_11)
-                .__ad_lift::<__S>() / 2;
+            let __ad_v_12 = __ad_v_11 / 2;
             let __ad_v_icf_size_13 = __ad_v_12;
             let __ad_v_14 = ::std::vec![
                 < __S as ::ad_runtime::Scalar > ::from_f64(0.0); __ad_v_k_5
@@ -1690,10 +1677,7 @@ impl gmm_objective_precomputed {
                     let mut __ad_count_6 = 0usize;
                     for __ad_v_i_59 in __ad_v_58 {
                         __ad_count_6 += 1;
-                        let __ad_v_60 = ::ad_runtime::__private::LiftProbe::new(
-                                __ad_v_i_59,
-                            )
-                            .__ad_lift::<__S>() + 1;
+                        let __ad_v_60 = __ad_v_i_59 + 1;
                         let __ad_v_61 = __ad_v_60..__ad_v_d_4;
                         let __ad_v_l_127 = __ad_m_l_7;
                         __ad_keep_v_l_127
@@ -1724,10 +1708,7 @@ impl gmm_objective_precomputed {
                             );
                             __ad_m_transformed_5[__ad_v_j_62] = __ad_v_68;
                             let __ad_v_69 = __ad_v_63;
-                            let __ad_v_70 = ::ad_runtime::__private::LiftProbe::new(
-                                    __ad_v_69,
-                                )
-                                .__ad_lift::<__S>() + 1;
+                            let __ad_v_70 = __ad_v_69 + 1;
                             __ad_m_l_7 = __ad_v_70;
                         }
                     }
@@ -2296,10 +2277,7 @@ impl gmm_objective_precomputed {
                                         &__ad_v_d_4,
                                         __ad_iteration_6,
                                     );
-                                    let __ad_v_60 = ::ad_runtime::__private::LiftProbe::new(
-                                            __ad_v_i_59,
-                                        )
-                                        .__ad_lift::<__S>() + 1;
+                                    let __ad_v_60 = __ad_v_i_59 + 1;
                                     let __ad_v_l_127 = __ad_keep_v_l_127.pop();
                                     let __ad_count_7 = ::ad_runtime::__private::ir::range_count(
                                         __ad_v_60,

@@ -1054,10 +1054,11 @@ impl Emitter<'_> {
     /// Whether a call passes a value that carries a derivative: it goes through the callee's
     /// reverse companion; otherwise through the plain function.
     /// Whether an operand is certainly of the scalar type in the generated code: it carries a
-    /// derivative, or it is a constant (lifted where it is written). Data may be `f64` or
-    /// `&f64` there.
+    /// derivative, or it is a float literal (lifted where it is written). Data may be `f64`,
+    /// `&f64` or an integer there.
     pub(crate) fn of_scalar_type(&self, operand: &Operand) -> bool {
-        self.activity.is_active(operand) || matches!(operand, Operand::Constant(_))
+        self.activity.is_active(operand)
+            || matches!(operand, Operand::Constant(constant) if constant.kind == ConstantKind::Float)
     }
 
     /// Whether an operand is data read from somewhere (a parameter, a field, an element, a
