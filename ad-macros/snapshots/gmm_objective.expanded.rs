@@ -1647,10 +1647,7 @@ impl gmm_objective_precomputed {
                         let __ad_v_46 = __ad_v_45 + __ad_v_j_41;
                         let __ad_v_47 = __ad_v_means_1[__ad_v_46];
                         __ad_ty_47 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_47);
-                        let __ad_v_48 = ::ad_runtime::__private::LiftProbe::new(
-                                __ad_v_44,
-                            )
-                            .__ad_lift::<__S>() - __ad_v_47;
+                        let __ad_v_48 = __ad_v_44 - __ad_v_47;
                         __ad_ty_48 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_48);
                         __ad_m_centered_4[__ad_v_j_41] = __ad_v_48;
                     }
@@ -1831,9 +1828,9 @@ impl gmm_objective_precomputed {
                     );
                 }
                 let __ad_v_110 = <__S as ::ad_runtime::Scalar>::from_f64(0.5)
-                    * ::ad_runtime::__private::LiftProbe::new(__ad_v_gamma_7)
-                        .__ad_lift::<__S>();
-                let __ad_v_111 = __ad_v_110 * __ad_v_gamma_7;
+                    * __ad_v_gamma_7;
+                let __ad_v_111 = ::ad_runtime::__private::LiftProbe::new(__ad_v_110)
+                    .__ad_lift::<__S>() * __ad_v_gamma_7;
                 let __ad_v_112 = __ad_m_frobenius_10;
                 __ad_ty_112 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_112);
                 let __ad_v_113 = ::ad_runtime::__private::LiftProbe::new(__ad_v_111)
@@ -1859,8 +1856,7 @@ impl gmm_objective_precomputed {
             }
             let __ad_v_120 = __ad_m_slse_6;
             let __ad_ty_120 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_120);
-            let __ad_v_121 = ::ad_runtime::__private::LiftProbe::new(__ad_v_constant_9)
-                .__ad_lift::<__S>() + __ad_v_120;
+            let __ad_v_121 = __ad_v_constant_9 + __ad_v_120;
             let __ad_ty_121 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_121);
             let __ad_v_122 = ::ad_runtime::__private::CastProbe::new(__ad_v_n_6)
                 .__ad_cast::<__S>();
@@ -1959,9 +1955,11 @@ impl gmm_objective_precomputed {
                                 false,
                             );
                             let __ad_v_110 = <__S as ::ad_runtime::Scalar>::from_f64(0.5)
-                                * ::ad_runtime::__private::LiftProbe::new(__ad_v_gamma_7)
-                                    .__ad_lift::<__S>();
-                            let __ad_v_111 = __ad_v_110 * __ad_v_gamma_7;
+                                * __ad_v_gamma_7;
+                            let __ad_v_111 = ::ad_runtime::__private::LiftProbe::new(
+                                    __ad_v_110,
+                                )
+                                .__ad_lift::<__S>() * __ad_v_gamma_7;
                             let __ad_v_114 = ::ad_runtime::__private::CastProbe::new(
                                     __ad_v_m_8,
                                 )

@@ -336,8 +336,7 @@ impl weighted {
             let __ad_v_7 = __ad_v_v_6 > <__S as ::ad_runtime::Scalar>::from_f64(0.0);
             __ad_keep_v_7.push(::ad_runtime::__private::ir::value_of(__ad_v_7));
             if __ad_v_7 {
-                let __ad_v_8 = ::ad_runtime::__private::LiftProbe::new(__ad_v_scale_1)
-                    .__ad_lift::<__S>() * __ad_v_v_6;
+                let __ad_v_8 = __ad_v_scale_1 * __ad_v_v_6;
                 __ad_ty_8 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_8);
                 let (__ad_v_9, __ad_pb_9) = ::ad_runtime::rules::cos(
                     ::ad_runtime::__private::ir::value_of(__ad_v_v_6),
@@ -394,10 +393,7 @@ impl weighted {
                     let mut __ad_dv_5 = __ad_ty_5.zero();
                     let mut __ad_dv_v_6 = __ad_ty_v_6.zero();
                     if __ad_v_7 {
-                        let __ad_v_8 = ::ad_runtime::__private::LiftProbe::new(
-                                __ad_v_scale_1,
-                            )
-                            .__ad_lift::<__S>() * __ad_v_v_6;
+                        let __ad_v_8 = __ad_v_scale_1 * __ad_v_v_6;
                         let __ad_v_9 = __ad_keep_v_9.pop();
                         let __ad_pb_9 = __ad_keep_pb_9.pop();
                         let mut __ad_dv_8 = __ad_ty_8.zero();
@@ -441,10 +437,7 @@ impl weighted {
                         ::ad_runtime::__private::ir::accumulate(
                             &mut __ad_dv_v_6,
                             ::ad_runtime::__private::ir::Arithmetic::factor_back(
-                                ::ad_runtime::__private::LiftProbe::new(
-                                        ::ad_runtime::__private::ir::value_of(__ad_v_scale_1),
-                                    )
-                                    .__ad_lift::<__S>(),
+                                ::ad_runtime::__private::ir::value_of(__ad_v_scale_1),
                                 __ad_dv_8,
                             ),
                         );

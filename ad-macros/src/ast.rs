@@ -608,16 +608,9 @@ fn names_self(item: &ItemFn) -> bool {
         }
         fn visit_item(&mut self, _: &'ast syn::Item) {}
         fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-            self.0 |= tokens_name_self(mac.tokens.clone());
+            self.0 |= crate::retype::tokens_mention(mac.tokens.clone(), &|ident| ident == "Self");
             syn::visit::visit_macro(self, mac);
         }
-    }
-    fn tokens_name_self(tokens: proc_macro2::TokenStream) -> bool {
-        tokens.into_iter().any(|tree| match tree {
-            proc_macro2::TokenTree::Ident(ident) => ident == "Self",
-            proc_macro2::TokenTree::Group(group) => tokens_name_self(group.stream()),
-            _ => false,
-        })
     }
     let mut finder = NamesSelf(false);
     finder.visit_signature(&item.sig);

@@ -137,12 +137,8 @@ pub fn jvp(function: &Function) -> Ident {
     suffixed(function, "_jvp")
 }
 
-/// A generated helper's name: `f_jacfwd` for `_jacfwd`.
-pub fn suffixed_pub(function: &Function, suffix: &str) -> Ident {
-    suffixed(function, suffix)
-}
-
-fn suffixed(function: &Function, suffix: &str) -> Ident {
+/// A generated function's name: `f_jvp` for `_jvp`, `f_jacfwd` for `_jacfwd`.
+pub fn suffixed(function: &Function, suffix: &str) -> Ident {
     let name = function.name();
     Ident::new(&format!("{}{suffix}", name.unraw()), name.span())
 }

@@ -1,16 +1,8 @@
 //! Dual numbers: a value with its tangent, the numbers forward mode computes with.
 
-use core::cmp::Ordering;
 use core::fmt;
-use core::iter::{Product, Sum};
-use core::ops::{
-    Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Rem, RemAssign, Sub, SubAssign,
-};
 
 mod float;
-mod vector;
-
-pub use vector::DualVec;
 
 use crate::linear::LinearMap;
 use crate::rules;
@@ -95,124 +87,138 @@ impl<S: Scalar> Dual<S> {
     }
 }
 
-impl<S: Scalar> PartialEq for Dual<S> {
-    fn eq(&self, other: &Self) -> bool {
-        self.value == other.value
-    }
-}
-
-impl<S: Scalar> PartialOrd for Dual<S> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        self.value.partial_cmp(&other.value)
-    }
-}
-
 impl<S: Scalar> fmt::Display for Dual<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} + {}ε", self.value, self.tangent)
     }
 }
 
-macro_rules! binary_operator {
-    ($Trait:ident $method:ident $rule:ident, $AssignTrait:ident $assign:ident) => {
-        impl<S: Scalar> $Trait for Dual<S> {
+/// The operations every dual type shares, each through the type's `unary`/`binary`, which
+/// apply the primitive's rule to the tangent(s): comparisons by value, the arithmetic
+/// operators by value and by reference, negation, `Sum` and `Product`, and the `delegate!`
+/// macro for the `Scalar` methods with one rule each.
+macro_rules! dual_operations {
+    ([$($g:tt)*] $ty:ty) => {
+        impl<$($g)*> PartialEq for $ty {
+            fn eq(&self, other: &Self) -> bool {
+                self.value == other.value
+            }
+        }
+
+        impl<$($g)*> PartialOrd for $ty {
+            fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
+                self.value.partial_cmp(&other.value)
+            }
+        }
+
+        dual_operations!(@binary [$($g)*] $ty; Add add add, AddAssign add_assign);
+        dual_operations!(@binary [$($g)*] $ty; Sub sub sub, SubAssign sub_assign);
+        dual_operations!(@binary [$($g)*] $ty; Mul mul mul, MulAssign mul_assign);
+        dual_operations!(@binary [$($g)*] $ty; Div div div, DivAssign div_assign);
+        dual_operations!(@binary [$($g)*] $ty; Rem rem rem, RemAssign rem_assign);
+
+        impl<$($g)*> core::ops::Neg for $ty {
+            type Output = Self;
+            #[inline(always)]
+            fn neg(self) -> Self {
+                self.unary(crate::rules::neg)
+            }
+        }
+
+        impl<$($g)*> core::ops::Neg for &$ty {
+            type Output = $ty;
+            #[inline(always)]
+            fn neg(self) -> $ty {
+                -*self
+            }
+        }
+
+        /// Starts from `-0.0`, as `std`'s float sums do: the sum of nothing is `-0.0`, and
+        /// adding `-0.0` changes no other sum.
+        impl<$($g)*> core::iter::Sum for $ty {
+            fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+                iter.fold(-<Self as crate::Scalar>::zero(), |acc, x| acc + x)
+            }
+        }
+
+        impl<'a, $($g)*> core::iter::Sum<&'a $ty> for $ty {
+            fn sum<I: Iterator<Item = &'a $ty>>(iter: I) -> Self {
+                iter.fold(-<Self as crate::Scalar>::zero(), |acc, x| acc + *x)
+            }
+        }
+
+        impl<$($g)*> core::iter::Product for $ty {
+            fn product<I: Iterator<Item = Self>>(iter: I) -> Self {
+                iter.fold(<Self as crate::Scalar>::one(), |acc, x| acc * x)
+            }
+        }
+
+        impl<'a, $($g)*> core::iter::Product<&'a $ty> for $ty {
+            fn product<I: Iterator<Item = &'a $ty>>(iter: I) -> Self {
+                iter.fold(<Self as crate::Scalar>::one(), |acc, x| acc * *x)
+            }
+        }
+    };
+    (@binary [$($g:tt)*] $ty:ty;
+     $Trait:ident $method:ident $rule:ident, $AssignTrait:ident $assign:ident) => {
+        impl<$($g)*> core::ops::$Trait for $ty {
             type Output = Self;
             #[inline(always)]
             fn $method(self, other: Self) -> Self {
-                self.binary(other, rules::$rule)
+                self.binary(other, crate::rules::$rule)
             }
         }
-        impl<'a, S: Scalar> $Trait<&'a Dual<S>> for Dual<S> {
-            type Output = Dual<S>;
+        impl<'a, $($g)*> core::ops::$Trait<&'a $ty> for $ty {
+            type Output = $ty;
             #[inline(always)]
-            fn $method(self, other: &'a Dual<S>) -> Dual<S> {
-                self.binary(*other, rules::$rule)
+            fn $method(self, other: &'a $ty) -> $ty {
+                self.binary(*other, crate::rules::$rule)
             }
         }
-        impl<'a, S: Scalar> $Trait<Dual<S>> for &'a Dual<S> {
-            type Output = Dual<S>;
+        impl<'a, $($g)*> core::ops::$Trait<$ty> for &'a $ty {
+            type Output = $ty;
             #[inline(always)]
-            fn $method(self, other: Dual<S>) -> Dual<S> {
-                self.binary(other, rules::$rule)
+            fn $method(self, other: $ty) -> $ty {
+                self.binary(other, crate::rules::$rule)
             }
         }
-        impl<'a, 'b, S: Scalar> $Trait<&'b Dual<S>> for &'a Dual<S> {
-            type Output = Dual<S>;
+        impl<'a, 'b, $($g)*> core::ops::$Trait<&'b $ty> for &'a $ty {
+            type Output = $ty;
             #[inline(always)]
-            fn $method(self, other: &'b Dual<S>) -> Dual<S> {
-                self.binary(*other, rules::$rule)
+            fn $method(self, other: &'b $ty) -> $ty {
+                self.binary(*other, crate::rules::$rule)
             }
         }
-        impl<S: Scalar> $AssignTrait for Dual<S> {
+        impl<$($g)*> core::ops::$AssignTrait for $ty {
             #[inline(always)]
             fn $assign(&mut self, other: Self) {
-                *self = self.binary(other, rules::$rule);
+                *self = self.binary(other, crate::rules::$rule);
             }
         }
-        impl<'a, S: Scalar> $AssignTrait<&'a Dual<S>> for Dual<S> {
+        impl<'a, $($g)*> core::ops::$AssignTrait<&'a $ty> for $ty {
             #[inline(always)]
-            fn $assign(&mut self, other: &'a Dual<S>) {
-                *self = self.binary(*other, rules::$rule);
+            fn $assign(&mut self, other: &'a $ty) {
+                *self = self.binary(*other, crate::rules::$rule);
             }
         }
     };
 }
 
-binary_operator!(Add add add, AddAssign add_assign);
-binary_operator!(Sub sub sub, SubAssign sub_assign);
-binary_operator!(Mul mul mul, MulAssign mul_assign);
-binary_operator!(Div div div, DivAssign div_assign);
-binary_operator!(Rem rem rem, RemAssign rem_assign);
+dual_operations!([S: Scalar] Dual<S>);
 
-impl<S: Scalar> Neg for Dual<S> {
-    type Output = Self;
-    #[inline(always)]
-    fn neg(self) -> Self {
-        self.unary(rules::neg)
-    }
-}
-
-impl<S: Scalar> Neg for &Dual<S> {
-    type Output = Dual<S>;
-    #[inline(always)]
-    fn neg(self) -> Dual<S> {
-        -*self
-    }
-}
-
-/// Starts from `-0.0`, as `std`'s float sums do: the sum of nothing is `-0.0`, and adding
-/// `-0.0` changes no other sum.
-impl<S: Scalar> Sum for Dual<S> {
-    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
-        iter.fold(-Self::zero(), |acc, x| acc + x)
-    }
-}
-
-impl<'a, S: Scalar> Sum<&'a Dual<S>> for Dual<S> {
-    fn sum<I: Iterator<Item = &'a Dual<S>>>(iter: I) -> Self {
-        iter.fold(-Self::zero(), |acc, x| acc + *x)
-    }
-}
-
-impl<S: Scalar> Product for Dual<S> {
-    fn product<I: Iterator<Item = Self>>(iter: I) -> Self {
-        iter.fold(Self::one(), |acc, x| acc * x)
-    }
-}
-
-impl<'a, S: Scalar> Product<&'a Dual<S>> for Dual<S> {
-    fn product<I: Iterator<Item = &'a Dual<S>>>(iter: I) -> Self {
-        iter.fold(Self::one(), |acc, x| acc * *x)
-    }
-}
-
+/// The `Scalar` methods with one rule each (`Dual` and `DualVec` alike).
 macro_rules! delegate {
     (predicates: $($p:ident)*; unary: $($u:ident)*; binary: $($b:ident)*;) => {
         $(#[inline(always)] fn $p(self) -> bool { self.value.$p() })*
-        $(#[inline(always)] fn $u(self) -> Self { self.unary(rules::$u) })*
-        $(#[inline(always)] fn $b(self, other: Self) -> Self { self.binary(other, rules::$b) })*
+        $(#[inline(always)] fn $u(self) -> Self { self.unary(crate::rules::$u) })*
+        $(#[inline(always)] fn $b(self, other: Self) -> Self { self.binary(other, crate::rules::$b) })*
     };
 }
+
+// After the macros, which it uses too.
+mod vector;
+
+pub use vector::DualVec;
 
 impl<S: Scalar> crate::adjoint::Diff for Dual<S> {
     type Adjoint = Dual<S>;

@@ -167,7 +167,7 @@ fn jacfwd(function: &Function, output: &Type) -> TokenStream {
     let name = function.name();
     let span = name.span();
     let vis = &function.item.vis;
-    let helper = names::suffixed_pub(function, "_jacfwd");
+    let helper = names::suffixed(function, "_jacfwd");
     let runtime = runtime();
     let float = function.float.ident(span);
     let chunk = Ident::new("__AD_CHUNK", span);
@@ -220,7 +220,7 @@ fn jacrev(function: &Function, output: &Type) -> TokenStream {
     let name = function.name();
     let span = name.span();
     let vis = &function.item.vis;
-    let helper = names::suffixed_pub(function, "_jacrev");
+    let helper = names::suffixed(function, "_jacrev");
     let runtime = runtime();
     let float = function.float.ident(span);
     let vjp = names::vjp(function);
@@ -249,7 +249,7 @@ fn hessian(function: &Function) -> TokenStream {
     let name = function.name();
     let span = name.span();
     let vis = &function.item.vis;
-    let helper = names::suffixed_pub(function, "_hessian");
+    let helper = names::suffixed(function, "_hessian");
     let runtime = runtime();
     let float = function.float.ident(span);
     let chunk = Ident::new("__AD_CHUNK", span);
@@ -285,7 +285,7 @@ fn hvp(function: &Function, grad: &syn::Signature) -> TokenStream {
     let name = function.name();
     let span = name.span();
     let vis = &function.item.vis;
-    let helper = names::suffixed_pub(function, "_hvp");
+    let helper = names::suffixed(function, "_hvp");
     let float = function.float.ident(span);
     let syn::ReturnType::Type(_, grad_output) = &grad.output else {
         return TokenStream::new();

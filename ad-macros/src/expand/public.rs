@@ -156,12 +156,5 @@ fn in_float_type(sig: &mut syn::Signature, float: &Ident) {
 }
 
 fn mentions(ty: &syn::Type, name: &Ident) -> bool {
-    fn in_tokens(tokens: TokenStream, name: &Ident) -> bool {
-        tokens.into_iter().any(|tree| match tree {
-            proc_macro2::TokenTree::Ident(ident) => ident == *name,
-            proc_macro2::TokenTree::Group(group) => in_tokens(group.stream(), name),
-            _ => false,
-        })
-    }
-    in_tokens(quote!(#ty), name)
+    crate::retype::tokens_mention(quote!(#ty), &|ident| ident == name)
 }

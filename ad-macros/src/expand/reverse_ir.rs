@@ -1054,32 +1054,58 @@ impl Emitter<'_> {
     /// Whether a call passes a value that carries a derivative: it goes through the callee's
     /// reverse companion; otherwise through the plain function.
     /// Whether an operand is certainly of the scalar type in the generated code: it carries a
-    /// derivative, or it is a float literal (lifted where it is written). Data may be `f64`,
-    /// `&f64` or an integer there.
+    /// derivative, it is a float literal (lifted where it is written), or it reads a
+    /// `#[no_grad]` float parameter (which derivative code takes at the scalar type). Other
+    /// data may be `f64`, `&f64` or an integer there.
     pub(crate) fn of_scalar_type(&self, operand: &Operand) -> bool {
         self.activity.is_active(operand)
             || matches!(operand, Operand::Constant(constant) if constant.kind == ConstantKind::Float)
+            || self
+                .parameter_read(operand)
+                .is_some_and(|param| param.kind == crate::ast::ParamKind::Constant)
+    }
+
+    /// The parameter an operand reads, through copies, borrows and projections (`x[i]`,
+    /// `&cfg.rows`).
+    fn parameter_read(&self, operand: &Operand) -> Option<&crate::ast::Param> {
+        let root = match operand {
+            Operand::Place(place) => place.root,
+            Operand::Constant(_) => return None,
+            Operand::Value(value) => match self.residuals.definition(*value) {
+                None => Root::Value(*value),
+                Some(Rvalue::Use(inner)) | Some(Rvalue::Ref(inner)) => {
+                    return self.parameter_read(inner)
+                }
+                Some(_) => return None,
+            },
+        };
+        if let Root::Value(value) = root {
+            if self.residuals.definition(value).is_some() {
+                return self.parameter_read(&Operand::Value(value));
+            }
+        }
+        let index = self.body.params.iter().position(|param| *param == root)?;
+        self.function.params.get(index)
     }
 
     /// Whether an operand is data read from somewhere (a parameter, a field, an element, a
     /// loop's item), whose type is its own, rather than a value built in the body.
     fn reads_data(&self, operand: &Operand) -> bool {
         // A `&mut` parameter is reborrowed by the call, not moved into a lift.
-        let mutable_parameter = |root: Root| {
-            self.body
-                .params
-                .iter()
-                .zip(&self.function.params)
-                .any(|(param, declared)| *param == root && declared.is_mut_reference())
-        };
+        if self
+            .parameter_read(operand)
+            .is_some_and(|param| param.is_mut_reference())
+        {
+            return false;
+        }
         match operand {
             Operand::Place(place) => match place.root {
                 Root::Value(root) => self.reads_data(&Operand::Value(root)),
-                Root::Var(var) => !mutable_parameter(Root::Var(var)),
+                Root::Var(_) => true,
             },
             Operand::Constant(_) => false,
             Operand::Value(value) => match self.residuals.definition(*value) {
-                None => !mutable_parameter(Root::Value(*value)),
+                None => true,
                 Some(Rvalue::Use(inner)) | Some(Rvalue::Ref(inner)) => self.reads_data(inner),
                 // `[cfg.a, cfg.b]`: of the data's type.
                 Some(Rvalue::Elements(_, elements)) => {

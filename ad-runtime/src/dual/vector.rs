@@ -1,12 +1,7 @@
 //! Dual numbers with `N` tangents: the vector forward mode that Jacobians and Hessians are
 //! computed with (`f_jacfwd`, `f_hessian`), `N` directional derivatives per pass.
 
-use core::cmp::Ordering;
 use core::fmt;
-use core::iter::{Product, Sum};
-use core::ops::{
-    Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Rem, RemAssign, Sub, SubAssign,
-};
 
 use crate::linear::LinearMap;
 use crate::rules;
@@ -98,18 +93,6 @@ impl<S: Scalar, const N: usize> DualVec<S, N> {
     }
 }
 
-impl<S: Scalar, const N: usize> PartialEq for DualVec<S, N> {
-    fn eq(&self, other: &Self) -> bool {
-        self.value == other.value
-    }
-}
-
-impl<S: Scalar, const N: usize> PartialOrd for DualVec<S, N> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        self.value.partial_cmp(&other.value)
-    }
-}
-
 impl<S: Scalar, const N: usize> fmt::Display for DualVec<S, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.value)?;
@@ -120,97 +103,7 @@ impl<S: Scalar, const N: usize> fmt::Display for DualVec<S, N> {
     }
 }
 
-macro_rules! binary_operator {
-    ($Trait:ident $method:ident $rule:ident, $AssignTrait:ident $assign:ident) => {
-        impl<S: Scalar, const N: usize> $Trait for DualVec<S, N> {
-            type Output = Self;
-            #[inline(always)]
-            fn $method(self, other: Self) -> Self {
-                self.binary(other, rules::$rule)
-            }
-        }
-        impl<'a, S: Scalar, const N: usize> $Trait<&'a DualVec<S, N>> for DualVec<S, N> {
-            type Output = DualVec<S, N>;
-            #[inline(always)]
-            fn $method(self, other: &'a DualVec<S, N>) -> DualVec<S, N> {
-                self.binary(*other, rules::$rule)
-            }
-        }
-        impl<'a, S: Scalar, const N: usize> $Trait<DualVec<S, N>> for &'a DualVec<S, N> {
-            type Output = DualVec<S, N>;
-            #[inline(always)]
-            fn $method(self, other: DualVec<S, N>) -> DualVec<S, N> {
-                self.binary(other, rules::$rule)
-            }
-        }
-        impl<'a, 'b, S: Scalar, const N: usize> $Trait<&'b DualVec<S, N>> for &'a DualVec<S, N> {
-            type Output = DualVec<S, N>;
-            #[inline(always)]
-            fn $method(self, other: &'b DualVec<S, N>) -> DualVec<S, N> {
-                self.binary(*other, rules::$rule)
-            }
-        }
-        impl<S: Scalar, const N: usize> $AssignTrait for DualVec<S, N> {
-            #[inline(always)]
-            fn $assign(&mut self, other: Self) {
-                *self = self.binary(other, rules::$rule);
-            }
-        }
-        impl<'a, S: Scalar, const N: usize> $AssignTrait<&'a DualVec<S, N>> for DualVec<S, N> {
-            #[inline(always)]
-            fn $assign(&mut self, other: &'a DualVec<S, N>) {
-                *self = self.binary(*other, rules::$rule);
-            }
-        }
-    };
-}
-
-binary_operator!(Add add add, AddAssign add_assign);
-binary_operator!(Sub sub sub, SubAssign sub_assign);
-binary_operator!(Mul mul mul, MulAssign mul_assign);
-binary_operator!(Div div div, DivAssign div_assign);
-binary_operator!(Rem rem rem, RemAssign rem_assign);
-
-impl<S: Scalar, const N: usize> Neg for DualVec<S, N> {
-    type Output = Self;
-    #[inline(always)]
-    fn neg(self) -> Self {
-        self.unary(rules::neg)
-    }
-}
-
-impl<S: Scalar, const N: usize> Neg for &DualVec<S, N> {
-    type Output = DualVec<S, N>;
-    #[inline(always)]
-    fn neg(self) -> DualVec<S, N> {
-        -*self
-    }
-}
-
-/// Starts from `-0.0`, as `std`'s float sums do.
-impl<S: Scalar, const N: usize> Sum for DualVec<S, N> {
-    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
-        iter.fold(-<Self as Scalar>::zero(), |acc, x| acc + x)
-    }
-}
-
-impl<'a, S: Scalar, const N: usize> Sum<&'a DualVec<S, N>> for DualVec<S, N> {
-    fn sum<I: Iterator<Item = &'a DualVec<S, N>>>(iter: I) -> Self {
-        iter.fold(-<Self as Scalar>::zero(), |acc, x| acc + *x)
-    }
-}
-
-impl<S: Scalar, const N: usize> Product for DualVec<S, N> {
-    fn product<I: Iterator<Item = Self>>(iter: I) -> Self {
-        iter.fold(<Self as Scalar>::one(), |acc, x| acc * x)
-    }
-}
-
-impl<'a, S: Scalar, const N: usize> Product<&'a DualVec<S, N>> for DualVec<S, N> {
-    fn product<I: Iterator<Item = &'a DualVec<S, N>>>(iter: I) -> Self {
-        iter.fold(<Self as Scalar>::one(), |acc, x| acc * *x)
-    }
-}
+dual_operations!([S: Scalar, const N: usize] DualVec<S, N>);
 
 impl<S: Scalar, const N: usize> crate::adjoint::Diff for DualVec<S, N> {
     type Adjoint = DualVec<S, N>;
@@ -228,14 +121,6 @@ impl<S: Scalar, const N: usize> crate::adjoint::ValueOf for DualVec<S, N> {
 }
 
 impl<S: Scalar, const N: usize> crate::ScalarRef<DualVec<S, N>> for &DualVec<S, N> {}
-
-macro_rules! delegate {
-    (predicates: $($p:ident)*; unary: $($u:ident)*; binary: $($b:ident)*;) => {
-        $(#[inline(always)] fn $p(self) -> bool { self.value.$p() })*
-        $(#[inline(always)] fn $u(self) -> Self { self.unary(rules::$u) })*
-        $(#[inline(always)] fn $b(self, other: Self) -> Self { self.binary(other, rules::$b) })*
-    };
-}
 
 impl<S: Scalar, const N: usize> Scalar for DualVec<S, N> {
     type Base = S::Base;
