@@ -367,7 +367,7 @@ mod driver {
         }
         // The forward companion is real if nothing but the `&mut` parameters is refused.
         let forward_is_clean = !cx.has_errors();
-        let refused_mut = valid::refuse_mut_params(&cx, &function, macro_name);
+        let refused_mut = valid::refuse_mut_params(&cx, &function, macro_name, calls);
         valid::check_reverse_signature(&cx, &function);
         if calls == Calls::Checkpointed {
             for param in &function.params {

@@ -127,7 +127,10 @@ pub fn grad(function: &Function) -> Ident {
 /// The cotangent parameter of `_vjp`: `d_out`, with `d` prepended while it collides.
 pub fn output_cotangent(function: &Function) -> Ident {
     let mut name = String::from("d_out");
-    while function.params.iter().any(|param| param.name == name) {
+    let tangents = tangents(function);
+    while function.params.iter().any(|param| param.name == name)
+        || tangents.iter().any(|tangent| tangent == &name)
+    {
         name.insert(0, 'd');
     }
     Ident::new(&name, function.name().span())

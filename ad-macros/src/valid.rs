@@ -21,10 +21,16 @@ pub fn check_body(cx: &Ctxt, function: &Function) {
     checker.visit_block(&function.item.block);
 }
 
-/// Reverse mode does not take `&mut` parameters of floats yet: their `_vjp` would take the
-/// cotangent of the final contents and give the adjoint of the initial ones (DESIGN.md,
-/// section 7), which neither engine does. One message for the function, at the first of them.
-pub fn refuse_mut_params(cx: &Ctxt, function: &Function, macro_name: &str) -> bool {
+/// `&mut` parameters carrying floats are taken by the IR engine only: their `_vjp` takes the
+/// cotangent of the final contents and gives the adjoint of the initial ones (DESIGN.md,
+/// section 7). Where it does not take the function (or a `#[checkpoint]` function, which would
+/// have to keep copies of them), one message for the function, at the first of them.
+pub fn refuse_mut_params(
+    cx: &Ctxt,
+    function: &Function,
+    macro_name: &str,
+    calls: crate::expand::reverse::Calls,
+) -> bool {
     let Some(param) = function
         .params
         .iter()
@@ -32,12 +38,41 @@ pub fn refuse_mut_params(cx: &Ctxt, function: &Function, macro_name: &str) -> bo
     else {
         return false;
     };
+    let why = if cfg!(feature = "previous-engine") {
+        "the previous engine does not take them"
+    } else if calls == crate::expand::reverse::Calls::Checkpointed {
+        "a #[checkpoint] function does not take them yet; write #[reverse]"
+    } else if cx.has_errors() {
+        return false;
+    } else {
+        match crate::expand::reverse_ir::companion_body(function, true) {
+            Ok(_) => return false,
+            Err(not_yet) if not_yet.what == crate::ir::validate::WRITES_THROUGH_A_CALL => {
+                cx.syn_error(syn::Error::new(
+                    not_yet.span,
+                    crate::ir::validate::WRITES_THROUGH_A_CALL_MESSAGE,
+                ));
+                return true;
+            }
+            Err(not_yet) => {
+                cx.syn_error(syn::Error::new(
+                    not_yet.span,
+                    format!(
+                        "#[{macro_name}]: with a `&mut` parameter (`{}`), reverse mode does not \
+                         take {} yet; #[forward] alone takes the function (its `_jvp` takes the \
+                         tangent as `&mut` too), or return the new values",
+                        param.name, not_yet.what
+                    ),
+                ));
+                return true;
+            }
+        }
+    };
     cx.error_spanned_by(
         &param.ty,
         format!(
-            "#[{macro_name}]: reverse mode does not take `&mut` parameters yet (`{}` is written \
-             in place); #[forward] alone takes them (its `_jvp` takes the tangent as `&mut` \
-             too), or return the new values",
+            "#[{macro_name}]: `{}` is written in place, and {why}; #[forward] alone takes it \
+             (its `_jvp` takes the tangent as `&mut` too), or return the new values",
             param.name
         ),
     );

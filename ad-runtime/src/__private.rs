@@ -1561,6 +1561,7 @@ container_part_cotangent!(add_flat: Vec<S>, ; [S; K], K);
 container_part_cotangent!(add_rows: Vec<Vec<S>>, ; Vec<[S; K]>, K);
 
 pub mod call_args;
+pub mod in_out;
 
 /// `x op c` for a constant `c` in forward-mode code (`2.0 * x`, `x - 1.0`, `1.0 - x`,
 /// `x / 2.0`), `x` a value of the scalar type or a reference to one: the `Scalar` methods that

@@ -104,7 +104,8 @@ fn borrowing_params(function: &Function, lifetime: Option<&syn::Lifetime>) -> Ve
                 return quote!(#param_name: impl ::ad_runtime::__private::PlainFloat<#ty>);
             }
             let mut ty = retyped_param_type(function, param);
-            if let Some(lifetime) = lifetime {
+            // A `&mut` parameter is written, not read again: the caller gets it back at once.
+            if let Some(lifetime) = lifetime.filter(|_| !param.is_mut_reference()) {
                 Borrow(lifetime).visit_type_mut(&mut ty);
             }
             quote!(#mutability #param_name: #ty)
@@ -150,7 +151,7 @@ fn retyped_param_type(function: &Function, param: &Param) -> Type {
 
 /// A parameter's type in a generated public function: a `#[grad]` parameter takes the user's
 /// type itself (its twin is the companions' business).
-fn public_param_type(function: &Function, param: &Param) -> Type {
+pub(super) fn public_param_type(function: &Function, param: &Param) -> Type {
     if param.user_type.is_some() {
         param.ty.clone()
     } else {

@@ -105,7 +105,18 @@ pub fn expand_stacked(cx: &Ctxt, function: &Function, calls: Calls) -> TokenStre
 }
 
 fn reverse_companions(cx: &Ctxt, function: &Function, bodies: Bodies, calls: Calls) -> TokenStream {
+    let mut bodies = bodies;
     let ir = ir_engine(cx, function, bodies);
+    if let Some(Err(not_yet)) = &ir {
+        if not_yet.what == crate::ir::validate::WRITES_THROUGH_A_CALL {
+            // Nor does the previous engine: stubs stand in.
+            bodies = Bodies::Stub;
+            cx.error_spanned_by(
+                quote_spanned!(not_yet.span=> call),
+                crate::ir::validate::WRITES_THROUGH_A_CALL_MESSAGE,
+            );
+        }
+    }
     let ir_body = ir.as_ref().and_then(|outcome| outcome.as_ref().ok());
     let engine = engine_marker(function, ir.as_ref());
     match calls {
@@ -193,7 +204,9 @@ fn adjoint_type(param: &crate::ast::Param, scalar: &Ident) -> TokenStream {
         // Flat, in the order of `Differentiable::for_each`: a caller passing a part of its own
         // parameter adds them to its adjoints where that part's floats start.
         quote!(::std::vec::Vec<#scalar>)
-    } else if param.is_scalar() {
+    } else if param.is_scalar()
+        || matches!(&param.ty, syn::Type::Reference(r) if float_of_type(&r.elem).is_some())
+    {
         quote!(#scalar)
     } else if let Some(count) = param.scalar_tuple_len() {
         let elements = (0..count).map(|_| scalar.clone());
@@ -273,11 +286,36 @@ fn result_shape(function: &Function) -> ResultShape {
     }
 }
 
-/// The type of the value (and of its cotangent): the output over the scalar type.
+/// The type of the value (and of its cotangent): the output over the scalar type, `()` for a
+/// function that returns nothing (one with `&mut` parameters).
 pub(super) fn output_type(function: &Function, scalar: &Ident) -> TokenStream {
     match (result_shape(function), function.output()) {
-        (ResultShape::Scalar, _) | (_, None) => quote!(#scalar),
+        (_, None) => quote!(()),
+        (ResultShape::Scalar, _) => quote!(#scalar),
         (_, Some(ty)) => retype_type(function, ty).to_token_stream(),
+    }
+}
+
+/// The `&mut` parameters that carry derivatives: each is an input (its initial contents) and
+/// an output (its final contents).
+pub(super) fn in_out_params(function: &Function) -> impl Iterator<Item = &crate::ast::Param> {
+    function
+        .params
+        .iter()
+        .filter(|param| param.kind != ParamKind::Data && param.is_mut_reference())
+}
+
+/// What a pullback takes: the cotangent of the result, followed, when the function has `&mut`
+/// parameters, by the cotangent of each one's final contents (DESIGN.md section 7). Each
+/// parameter's adjoint in the pullback's result is then that of its initial contents.
+pub(super) fn cotangent_type(function: &Function, scalar: &Ident) -> TokenStream {
+    let output = output_type(function, scalar);
+    let in_out: Vec<TokenStream> = in_out_params(function)
+        .map(|param| adjoint_type(param, scalar))
+        .collect();
+    match in_out.is_empty() {
+        true => output,
+        false => quote!((#output, #(#in_out,)*)),
     }
 }
 
@@ -364,10 +402,11 @@ fn reverse_companion(
 fn companion_output(function: &Function, leaf: bool, borrow: Option<&Lifetime>) -> TokenStream {
     let scalar = names::scalar_param(function.name().span());
     let value = output_type(function, &scalar);
+    let cotangent = cotangent_type(function, &scalar);
     let adjoints = adjoints_tuple_type(function, &scalar);
     let borrowed = borrow.map(|lifetime| quote!(#lifetime,));
     if leaf {
-        quote!((#value, impl ::core::ops::FnOnce(#value) -> #adjoints + use<#borrowed #scalar>))
+        quote!((#value, impl ::core::ops::FnOnce(#cotangent) -> #adjoints + use<#borrowed #scalar>))
     } else {
         let pullback = pullback_type(function, &scalar, borrow);
         quote!((#value, #pullback))
@@ -381,7 +420,7 @@ pub(super) fn pullback_type(
     borrow: Option<&Lifetime>,
 ) -> TokenStream {
     let adjoints = adjoints_tuple_type(function, scalar);
-    let cotangent = output_type(function, scalar);
+    let cotangent = cotangent_type(function, scalar);
     let bound = borrow.map(|lifetime| quote!(+ #lifetime));
     quote!(::std::boxed::Box<dyn ::core::ops::FnOnce(#cotangent) -> #adjoints #bound>)
 }
@@ -455,6 +494,10 @@ fn generic_public_functions(function: &Function, bodies: Bodies, companion: &str
         .map(|param| {
             let param_name = &names::param_value(param);
             let Some(path) = &param.user_type else {
+                // Reborrowed: its final contents are read after the call.
+                if param.is_mut_reference() {
+                    return quote!(&mut *#param_name);
+                }
                 return quote!(#param_name);
             };
             let twin = names::derived("__ad_twin_", &param.name);
@@ -473,12 +516,39 @@ fn generic_public_functions(function: &Function, bodies: Bodies, companion: &str
             }
         })
         .collect();
+    // A `&mut` parameter's cotangent comes in, and its adjoint goes out, through a `&mut` of
+    // its own type named as its tangent in `f_jvp` (`d_y` for `y`), after the parameters.
+    let in_out: Vec<(Ident, &crate::ast::Param, syn::Index)> = names::tangents(function)
+        .into_iter()
+        .zip(
+            function
+                .params
+                .iter()
+                .enumerate()
+                .filter(|(_, param)| param.kind == ParamKind::Differentiated),
+        )
+        .filter(|(_, (_, param))| param.is_mut_reference())
+        .map(|(tangent, (index, param))| (tangent, param, syn::Index::from(index)))
+        .collect();
+    let in_out_params = in_out.iter().map(|(tangent, param, _)| {
+        let ty = forward::public_param_type(function, param);
+        quote!(#tangent: #ty)
+    });
+    let private: TokenStream = "::ad_runtime::__private::in_out".parse().expect("a path");
+    // Shaped as the final contents, which the companion has just written.
+    let in_out_cotangents = in_out.iter().map(|(tangent, param, _)| {
+        let name = names::param_value(param);
+        quote!(#private::cotangent_in(&*#name, &*#tangent))
+    });
+    let in_out_write_back = in_out
+        .iter()
+        .map(|(tangent, _, index)| quote!(#private::InOut::set_from(#tangent, adjoints.#index);));
     // Indices, in the pullback's result, of the parameters that are differentiated.
     let differentiated: Vec<(TokenStream, TokenStream)> = function
         .params
         .iter()
         .enumerate()
-        .filter(|(_, param)| param.kind == ParamKind::Differentiated)
+        .filter(|(_, param)| param.kind == ParamKind::Differentiated && !param.is_mut_reference())
         .map(|(index, param)| {
             let index = syn::Index::from(index);
             let param_name = &names::param_value(param);
@@ -506,14 +576,32 @@ fn generic_public_functions(function: &Function, bodies: Bodies, companion: &str
             (quote!((#(#types,)*)), quote!((#(#fields,)*)))
         }
     };
+    let has_output = function.output().is_some();
     let vjp_body = match bodies {
         Bodies::Stub => stub_body(),
-        Bodies::Derivative => quote! {
+        Bodies::Derivative if in_out.is_empty() => quote! {
             #(#twins)*
             let (value, pullback) = #companion(#(#companion_args),*);
             let adjoints = pullback(#cotangent);
             (value, #grads_value)
         },
+        Bodies::Derivative => {
+            let result_cotangent = match has_output {
+                true => quote!(#cotangent),
+                false => quote!(()),
+            };
+            let result = match has_output {
+                true => quote!((value, #grads_value)),
+                false => quote!(#grads_value),
+            };
+            quote! {
+                #(#twins)*
+                let (value, pullback) = #companion(#(#companion_args),*);
+                let adjoints = pullback((#result_cotangent, #(#in_out_cotangents,)*));
+                #(#in_out_write_back)*
+                #result
+            }
+        }
     };
     let vjp_path = names::generic_public_path(function, "vjp");
     let grad_body = match bodies {
@@ -538,9 +626,16 @@ fn generic_public_functions(function: &Function, bodies: Bodies, companion: &str
         " Gradient of [`{name}`], generated by `#[reverse]`: `{grad}({primal_list})` is \
          `{vjp}({primal_list}, 1)`."
     );
+    let (cotangent_param, vjp_output) = match has_output {
+        true => (quote!(#cotangent: #output), quote!((#output, #grads_type))),
+        false => (TokenStream::new(), grads_type.clone()),
+    };
     let cfgs = cfg_attrs(function);
-    // A gradient is the adjoint of one scalar result.
-    let grad_function = (result_shape(function) == ResultShape::Scalar).then(|| {
+    // A gradient is the adjoint of one scalar result (of a function that writes nothing else).
+    let grad_function = (result_shape(function) == ResultShape::Scalar
+        && has_output
+        && in_out.is_empty())
+    .then(|| {
         quote_spanned! {function.item.sig.span()=>
             #(#cfgs)*
             #[doc = #grad_doc]
@@ -554,7 +649,7 @@ fn generic_public_functions(function: &Function, bodies: Bodies, companion: &str
         #(#cfgs)*
         #[doc = #vjp_doc]
         #[allow(dead_code, unused_variables, clippy::too_many_arguments, clippy::type_complexity, unreachable_code)]
-        #vis fn #vjp<#bound>(#(#params,)* #cotangent: #output) -> (#output, #grads_type) #where_clause {
+        #vis fn #vjp<#bound>(#(#params,)* #(#in_out_params,)* #cotangent_param) -> #vjp_output #where_clause {
             #vjp_body
         }
 

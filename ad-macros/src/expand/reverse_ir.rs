@@ -92,7 +92,14 @@ fn companion_body_borrowing(
             })
             .map(|(_, root)| *root)
             .collect();
-        let activity = activity::analyse(&body, &differentiated);
+        let outputs: Vec<Root> = function
+            .params
+            .iter()
+            .zip(&body.params)
+            .filter(|(param, _)| param.kind != ParamKind::Data && param.is_mut_reference())
+            .map(|(_, root)| *root)
+            .collect();
+        let activity = activity::analyse(&body, &differentiated, &outputs);
         let unknown: Vec<syn::Path> = crate::ir::validate::derived_types_to_learn(&body, &activity)
             .into_iter()
             .filter(|path| !path.is_ident("Self") && !learned.contains(path))
@@ -208,6 +215,8 @@ fn check_signature(function: &Function) -> Result<(), NotYet> {
     let not_yet = |span: Span, what| Err(NotYet { span, what });
     match function.output() {
         Some(ty) if crate::ast::first_float_in(ty).is_some() => {}
+        // What it writes to its `&mut` parameters is its result.
+        None if super::reverse::in_out_params(function).next().is_some() => {}
         _ => return not_yet(function.name().span(), "results without a float"),
     }
     Ok(())
@@ -283,15 +292,27 @@ enum Defined {
 impl Emitter<'_> {
     fn emit(&mut self, boxed: bool) -> Result<TokenStream, NotYet> {
         let body = self.body;
-        let Some(result) = &body.block.result else {
-            return Err(NotYet {
-                span: self.function.name().span(),
-                what: "functions without a tail expression",
-            });
+        let returns_nothing = self.function.output().is_none();
+        let result = match &body.block.result {
+            Some(result) => Some(result),
+            None if returns_nothing => None,
+            None => {
+                return Err(NotYet {
+                    span: self.function.name().span(),
+                    what: "functions without a tail expression",
+                })
+            }
         };
-        let backward = self.backward_block(&body.block, 0, Some(quote!(__ad_ct)))?;
+        let backward =
+            self.backward_block(&body.block, 0, result.is_some().then(|| quote!(__ad_ct)))?;
         let forward = self.forward_block(&body.block, 0);
-        let result = self.operand(result);
+        let result = match result {
+            Some(result) => self.operand(result),
+            None => quote!(()),
+        };
+        // The cotangents of the `&mut` parameters' final contents come in after the result's,
+        // and start their shadows.
+        let mut in_out_cotangents = Vec::new();
         let scalar = names::scalar_param(self.function.name().span());
         let mut bind_params = Vec::new();
         let mut adjoints_made_in_pullback = Vec::new();
@@ -322,7 +343,11 @@ impl Emitter<'_> {
                     quote!(&#own)
                 };
                 let ir: TokenStream = IR.parse().expect("a path");
-                if float_of_type(&param.ty).is_some() {
+                if param.is_mut_reference() {
+                    let cotangent = names::derived("__ad_ct_", &param.name);
+                    adjoints_made_in_pullback.push(quote!(let mut #adjoint = #cotangent;));
+                    in_out_cotangents.push(cotangent);
+                } else if float_of_type(&param.ty).is_some() {
                     // A float's zero adjoint needs nothing of its value: it is made in the
                     // pullback, which then captures nothing for it.
                     let marker = self.marker_name(*root);
@@ -373,11 +398,19 @@ impl Emitter<'_> {
             )
             .collect::<Vec<_>>();
         let output = super::reverse::output_type(self.function, &scalar);
+        let cotangent = super::reverse::cotangent_type(self.function, &scalar);
+        let (pullback_param, take_cotangents) = match in_out_cotangents.is_empty() {
+            true => (quote!(__ad_ct), TokenStream::new()),
+            false => (
+                quote!(__ad_cts),
+                quote!(let (__ad_ct, #(#in_out_cotangents,)*) = __ad_cts;),
+            ),
+        };
         // A result with containers in it: the cotangent must have its shape.
         let scalar_result = self
             .function
             .output()
-            .is_some_and(|ty| float_of_type(ty).is_some());
+            .is_none_or(|ty| float_of_type(ty).is_some());
         let (result_shape, check_cotangent) = if scalar_result {
             (TokenStream::new(), TokenStream::new())
         } else {
@@ -413,7 +446,8 @@ impl Emitter<'_> {
                 let __ad_result = #result;
                 #result_shape
                 #(#captures)*
-                (__ad_result, move |__ad_ct: #output| {
+                (__ad_result, move |#pullback_param: #cotangent| {
+                    #take_cotangents
                     #(#adjoints_made_in_pullback)*
                     #check_cotangent
                     #backward
@@ -433,8 +467,9 @@ impl Emitter<'_> {
                 let __ad_result = #result;
                 #result_shape
                 #(#captures)*
-                (__ad_result, ::std::boxed::Box::new(move |__ad_ct: #output| {
+                (__ad_result, ::std::boxed::Box::new(move |#pullback_param: #cotangent| {
                     ::ad_runtime::__private::maybe_grow(move || {
+                        #take_cotangents
                         #(#adjoints_made_in_pullback)*
                         #check_cotangent
                         #backward

@@ -36,8 +36,9 @@ impl Activity {
     }
 }
 
-/// `differentiated`: the parameters' roots that carry derivatives.
-pub fn analyse(body: &Body, differentiated: &[Root]) -> Activity {
+/// `differentiated`: the parameters' roots that carry derivatives; `outputs`: those among them
+/// whose final contents are results too (`&mut` parameters).
+pub fn analyse(body: &Body, differentiated: &[Root], outputs: &[Root]) -> Activity {
     let mut active: HashSet<Root> = differentiated.iter().copied().collect();
     loop {
         let before = active.len();
@@ -46,7 +47,7 @@ pub fn analyse(body: &Body, differentiated: &[Root]) -> Activity {
             break;
         }
     }
-    let mut useful = HashSet::new();
+    let mut useful: HashSet<Root> = outputs.iter().copied().collect();
     if let Some(result) = &body.block.result {
         mark_operand(result, &active, &mut useful);
     }

@@ -98,7 +98,9 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         {
             return not_yet(&param.name, "`&mut self` methods");
         }
-        let root = if param.mutability.is_some() {
+        // A `&mut` parameter is written in place: a variable (holding the reference) whose
+        // places have shadows, as a local's.
+        let root = if param.mutability.is_some() || param.is_mut_reference() {
             Root::Var(lowering.new_var(&param.name))
         } else {
             let value = lowering.new_value(Some(param.name.clone()), param.name.span());

@@ -1,5 +1,6 @@
-// Reverse mode refuses the `&mut` parameter with one message; the forward part is emitted
-// (main compiles against it).
+// Under both attributes, a function whose `&mut` parameter reverse mode refuses (it passes it
+// on to a differentiated function) gets one message; the forward part is emitted (main
+// compiles against it).
 use ad_runtime::{forward, reverse};
 
 #[forward]
@@ -10,6 +11,7 @@ fn rhs(y: &[f64], k: f64, dydt: &mut [f64]) {
 }
 
 #[forward]
+#[reverse]
 fn euler(y: &mut [f64], k: f64, dt: f64) {
     let mut slope = vec![0.0; 2];
     rhs(y, k, &mut slope);

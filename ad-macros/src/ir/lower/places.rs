@@ -285,6 +285,8 @@ impl Lowering {
             .all(|projection| !matches!(projection, Projection::Deref));
         match place.root {
             Root::Var(_) if no_deref => Ok(place),
+            // A `&mut` parameter: the reference is the variable's own, its referent its place.
+            Root::Var(_) if self.param_roots.contains(&place.root) => Ok(place),
             Root::Var(_) => not_yet(expr, "writes through a reference"),
             Root::Value(_) => not_yet(expr, "writes through a parameter or an immutable binding"),
         }

@@ -1,0 +1,82 @@
+//! `&mut` parameters in reverse mode. `f_vjp` takes the cotangent of such a parameter's final
+//! contents in a `&mut` of the parameter's own type, and leaves there the adjoint of its initial
+//! contents; the pullback takes and gives them as adjoints (`Vec<S>` for `[S]`). These convert
+//! between the two, checking the shape.
+
+use crate::Scalar;
+
+/// A parameter's contents over the scalar type, seen as its adjoint.
+pub trait InOut {
+    /// The adjoint the pullback takes and gives for it.
+    type Adjoint;
+    /// The contents, as an adjoint.
+    fn to_adjoint(&self) -> Self::Adjoint;
+    /// Overwrites the contents with the adjoint's floats (of the same shape).
+    fn set_from(&mut self, adjoint: Self::Adjoint);
+}
+
+impl<S: Scalar> InOut for S {
+    type Adjoint = S;
+    #[inline]
+    fn to_adjoint(&self) -> S {
+        *self
+    }
+    #[inline]
+    fn set_from(&mut self, adjoint: S) {
+        *self = adjoint;
+    }
+}
+
+impl<T: InOut> InOut for [T] {
+    type Adjoint = Vec<T::Adjoint>;
+    fn to_adjoint(&self) -> Self::Adjoint {
+        self.iter().map(InOut::to_adjoint).collect()
+    }
+    fn set_from(&mut self, adjoint: Self::Adjoint) {
+        if adjoint.len() != self.len() {
+            crate::__private::shapes_differ("an adjoint and the contents of a `&mut` parameter");
+        }
+        for (element, adjoint) in self.iter_mut().zip(adjoint) {
+            element.set_from(adjoint);
+        }
+    }
+}
+
+impl<T: InOut> InOut for Vec<T> {
+    type Adjoint = Vec<T::Adjoint>;
+    fn to_adjoint(&self) -> Self::Adjoint {
+        self.as_slice().to_adjoint()
+    }
+    fn set_from(&mut self, adjoint: Self::Adjoint) {
+        self.as_mut_slice().set_from(adjoint);
+    }
+}
+
+impl<T: InOut, const N: usize> InOut for [T; N] {
+    type Adjoint = [T::Adjoint; N];
+    fn to_adjoint(&self) -> Self::Adjoint {
+        core::array::from_fn(|index| self[index].to_adjoint())
+    }
+    fn set_from(&mut self, adjoint: Self::Adjoint) {
+        for (element, adjoint) in self.iter_mut().zip(adjoint) {
+            element.set_from(adjoint);
+        }
+    }
+}
+
+/// The cotangent of a `&mut` parameter's final contents, given by the caller of `f_vjp` in
+/// `cotangent`: it must be shaped as the contents.
+pub fn cotangent_in<T>(contents: &T, cotangent: &T) -> <T as crate::adjoint::Diff>::Adjoint
+where
+    T: crate::adjoint::Diff + InOut<Adjoint = <T as crate::adjoint::Diff>::Adjoint> + ?Sized,
+{
+    use crate::adjoint::Adjoint as _;
+    let adjoint = cotangent.to_adjoint();
+    if !contents.zero_like().same_shape(&adjoint) {
+        crate::__private::shapes_differ(
+            "the cotangent of a `&mut` parameter and its contents (the lengths of the `Vec`s \
+             and slices in it)",
+        );
+    }
+    adjoint
+}

@@ -1,0 +1,285 @@
+//! ODE right-hand sides in the forms of `ode_solvers` (a `System` trait implemented by a
+//! parameter struct, `type State = ..` aliases, `dy: &mut State` outputs) and `diffsol`
+//! (right-hand sides `(x, p, t, y)` writing `y`), an SIR epidemic model, and integrators.
+// The tangent parameters generated for `_t` are named `d__t`, which rustc's style lint flags
+// in the generated code (a finding of the corpus); the attribute cannot be put on one function.
+#![allow(non_snake_case)]
+
+use crate::harness::{one, Case};
+use ad_runtime::{forward, reverse, Differentiable};
+
+/// ode_solvers' state type, as its examples declare it.
+pub type State = [f64; 3];
+
+/// ode_solvers' `System` trait (simplified: no generic time type).
+pub trait System {
+    fn system(&self, t: f64, y: &State, dy: &mut State);
+}
+
+/// The Lorenz parameters, as ode_solvers' `lorenz` example holds them.
+#[derive(Clone, Debug, PartialEq, Differentiable)]
+pub struct Lorenz {
+    pub sigma: f64,
+    pub rho: f64,
+    pub beta: f64,
+}
+
+// Form of ode_solvers' `impl System<f64, State> for Lorenz`: a trait method writing `dy`.
+impl System for Lorenz {
+    fn system(&self, _t: f64, y: &State, dy: &mut State) {
+        dy[0] = self.sigma * (y[1] - y[0]);
+        dy[1] = y[0] * (self.rho - y[2]) - y[1];
+        dy[2] = y[0] * y[1] - self.beta * y[2];
+    }
+}
+
+// Form of a free right-hand side with a slice output (ode_solvers' and diffsol's examples).
+// Reverse mode: see `lotka_volterra_euler`.
+#[forward]
+pub fn van_der_pol(_t: f64, y: &[f64], mu: f64, dydt: &mut [f64]) {
+    dydt[0] = y[1];
+    dydt[1] = mu * (1.0 - y[0] * y[0]) * y[1] - y[0];
+}
+
+/// SIR state: susceptible, infected, recovered.
+pub type Sir = [f64; 3];
+
+// Form of an SIR epidemic model's right-hand side (ode_solvers' `sir` style, aliases).
+pub fn sir_rhs(y: &Sir, beta: f64, gamma: f64, dy: &mut Sir) {
+    let n = y[0] + y[1] + y[2];
+    let infection = beta * y[0] * y[1] / n;
+    let recovery = gamma * y[1];
+    dy[0] = -infection;
+    dy[1] = infection - recovery;
+    dy[2] = recovery;
+}
+
+// Form of a fixed-step RK4 driver (ode_solvers' `Rk4`) over the SIR model: the attack rate.
+pub fn sir_attack_rate(beta: f64, gamma: f64, i0: f64, days: usize) -> f64 {
+    let dt = 0.5;
+    let mut y: Sir = [1.0 - i0, i0, 0.0];
+    for _ in 0..(2 * days) {
+        let mut k1 = [0.0; 3];
+        let mut k2 = [0.0; 3];
+        let mut k3 = [0.0; 3];
+        let mut k4 = [0.0; 3];
+        sir_rhs(&y, beta, gamma, &mut k1);
+        let y2 = [
+            y[0] + 0.5 * dt * k1[0],
+            y[1] + 0.5 * dt * k1[1],
+            y[2] + 0.5 * dt * k1[2],
+        ];
+        sir_rhs(&y2, beta, gamma, &mut k2);
+        let y3 = [
+            y[0] + 0.5 * dt * k2[0],
+            y[1] + 0.5 * dt * k2[1],
+            y[2] + 0.5 * dt * k2[2],
+        ];
+        sir_rhs(&y3, beta, gamma, &mut k3);
+        let y4 = [y[0] + dt * k3[0], y[1] + dt * k3[1], y[2] + dt * k3[2]];
+        sir_rhs(&y4, beta, gamma, &mut k4);
+        for i in 0..3 {
+            y[i] += dt / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+        }
+    }
+    y[1] + y[2]
+}
+
+// Form of diffsol's Lotka-Volterra right-hand side `|x, p, t, y|`, as a function.
+// Reverse mode: see `lotka_volterra_euler`.
+#[forward]
+pub fn lotka_volterra(x: &[f64], p: &[f64], _t: f64, y: &mut [f64]) {
+    y[0] = p[0] * x[0] - p[1] * x[0] * x[1];
+    y[1] = p[2] * x[0] * x[1] - p[3] * x[1];
+}
+
+// Form of an explicit Euler loop over it, `iter_mut().zip(..)` update, `Vec` result.
+// Reverse mode (with `#[reverse]` also on `lotka_volterra`, which the working tree accepts)
+// compiled and gave a WRONG gradient: the derivative through the `&mut dx` call is dropped.
+#[forward]
+pub fn lotka_volterra_euler(x0: &[f64], p: &[f64], dt: f64, steps: usize) -> Vec<f64> {
+    let mut x = x0.to_vec();
+    let mut dx = vec![0.0; x.len()];
+    for step in 0..steps {
+        lotka_volterra(&x, p, step as f64 * dt, &mut dx);
+        for (xi, dxi) in x.iter_mut().zip(&dx) {
+            *xi += dt * dxi;
+        }
+    }
+    x
+}
+
+/// A pendulum that advances itself.
+#[derive(Clone, Debug, PartialEq, Differentiable)]
+pub struct Pendulum {
+    pub theta: f64,
+    pub omega: f64,
+}
+
+impl Pendulum {
+    // Form of a `&mut self` stepper (semi-implicit Euler), as simulation crates write them.
+    pub fn step(&mut self, dt: f64, g_over_l: f64) {
+        self.omega -= dt * g_over_l * self.theta.sin();
+        self.theta += dt * self.omega;
+    }
+}
+
+// A driver building the pendulum and stepping it.
+pub fn pendulum_angle(theta0: f64, omega0: f64, g_over_l: f64) -> f64 {
+    let mut p = Pendulum {
+        theta: theta0,
+        omega: omega0,
+    };
+    for _ in 0..50 {
+        p.step(0.02, g_over_l);
+    }
+    p.theta
+}
+
+// Form of an analytic solution with a tuple pattern parameter (logistic growth).
+pub fn logistic_growth(t: f64, (r, k, p0): (f64, f64, f64)) -> f64 {
+    k / (1.0 + (k - p0) / p0 * (-r * t).exp())
+}
+
+// Form of a leapfrog (velocity Verlet) integrator returning a `(position, velocity)` tuple.
+#[forward]
+#[reverse]
+pub fn leapfrog(x0: f64, v0: f64, omega: f64, dt: f64, steps: usize) -> (f64, f64) {
+    let (mut x, mut v) = (x0, v0);
+    let accel = |x: f64| -omega * omega * x;
+    for _ in 0..steps {
+        let half = v + 0.5 * dt * accel(x);
+        x += dt * half;
+        v = half + 0.5 * dt * accel(x);
+    }
+    (x, v)
+}
+
+#[test]
+fn lorenz_trait_method() {
+    let lorenz = |x: &[f64]| Lorenz {
+        sigma: x[0],
+        rho: x[1],
+        beta: x[2],
+    };
+    let state = |x: &[f64]| [x[3], x[4], x[5]];
+    Case::new("Lorenz::system", 6, move |x| {
+        let mut dy = [0.0; 3];
+        lorenz(x).system(0.0, &state(x), &mut dy);
+        dy.to_vec()
+    })
+    .within(&[(8.0, 12.0), (20.0, 30.0), (2.0, 3.0), (-5.0, 5.0)])
+    .check(21);
+}
+
+#[test]
+fn van_der_pol_slice_output() {
+    Case::new("van_der_pol", 3, |x| {
+        let mut dy = [0.0; 2];
+        van_der_pol(0.0, &x[..2], x[2], &mut dy);
+        dy.to_vec()
+    })
+    .forward(|x, t| {
+        let (mut dy, mut ddy) = ([0.0; 2], [0.0; 2]);
+        van_der_pol_jvp(0.0, &x[..2], x[2], &mut dy, 0.0, &t[..2], t[2], &mut ddy);
+        (dy.to_vec(), ddy.to_vec())
+    })
+    .check(22);
+}
+
+fn three(x: &[f64]) -> [f64; 3] {
+    [x[0], x[1], x[2]]
+}
+
+#[test]
+fn sir_rhs_alias_output() {
+    Case::new("sir_rhs", 5, |x| {
+        let mut dy = [0.0; 3];
+        sir_rhs(&three(x), x[3], x[4], &mut dy);
+        dy.to_vec()
+    })
+    .within(&[(0.5, 1.0), (0.01, 0.3), (0.0, 0.3), (0.1, 0.5), (0.05, 0.2)])
+    .check(23);
+}
+
+#[test]
+fn sir_attack_rate_rk4() {
+    Case::new("sir_attack_rate", 3, |x| {
+        one(sir_attack_rate(x[0], x[1], x[2], 30))
+    })
+    .within(&[(0.2, 0.5), (0.05, 0.15), (0.001, 0.05)])
+    .check(24);
+}
+
+#[test]
+fn lotka_volterra_rhs_and_euler() {
+    Case::new("lotka_volterra", 6, |x| {
+        let mut y = [0.0; 2];
+        lotka_volterra(&x[..2], &x[2..], 0.0, &mut y);
+        y.to_vec()
+    })
+    .forward(|x, t| {
+        let (mut y, mut dy) = ([0.0; 2], [0.0; 2]);
+        lotka_volterra_jvp(
+            &x[..2],
+            &x[2..],
+            0.0,
+            &mut y,
+            &t[..2],
+            &t[2..],
+            0.0,
+            &mut dy,
+        );
+        (y.to_vec(), dy.to_vec())
+    })
+    .check(25);
+    Case::new("lotka_volterra_euler", 6, |x| {
+        lotka_volterra_euler(&x[..2], &x[2..], 0.01, 40)
+    })
+    .within(&[
+        (0.5, 1.5),
+        (0.5, 1.5),
+        (0.5, 1.5),
+        (0.2, 0.8),
+        (0.2, 0.8),
+        (0.5, 1.5),
+    ])
+    .forward(|x, t| lotka_volterra_euler_jvp(&x[..2], &x[2..], 0.01, 40, &t[..2], &t[2..], 0.0))
+    .check(26);
+}
+
+#[test]
+fn pendulum_mut_self_stepper() {
+    Case::new("pendulum_angle", 3, |x| {
+        one(pendulum_angle(x[0], x[1], x[2]))
+    })
+    .within(&[(-1.0, 1.0), (-1.0, 1.0), (5.0, 15.0)])
+    .check(27);
+}
+
+#[test]
+fn logistic_growth_tuple_pattern() {
+    Case::new("logistic_growth", 4, |x| {
+        one(logistic_growth(x[0], (x[1], x[2], x[3])))
+    })
+    .within(&[(0.0, 10.0), (0.1, 1.0), (50.0, 100.0), (1.0, 10.0)])
+    .check(28);
+}
+
+#[test]
+fn leapfrog_tuple_result() {
+    Case::new("leapfrog", 4, |x| {
+        let (a, b) = leapfrog(x[0], x[1], x[2], x[3], 25);
+        vec![a, b]
+    })
+    .within(&[(-1.0, 1.0), (-1.0, 1.0), (0.5, 2.0), (0.01, 0.05)])
+    .forward(|x, t| {
+        let ((a, b), (da, db)) = leapfrog_jvp(x[0], x[1], x[2], x[3], 25, t[0], t[1], t[2], t[3]);
+        (vec![a, b], vec![da, db])
+    })
+    .reverse(|x, w| {
+        let ((a, b), (g0, g1, g2, g3)) = leapfrog_vjp(x[0], x[1], x[2], x[3], 25, (w[0], w[1]));
+        (vec![a, b], vec![g0, g1, g2, g3])
+    })
+    .check(29);
+}

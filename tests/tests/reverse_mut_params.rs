@@ -1,0 +1,316 @@
+//! `&mut` parameters in reverse mode. `f_vjp` takes each `&mut` parameter `y` as written and,
+//! after the parameters, a `&mut` cotangent `d_y` of the same type: on entry it holds the
+//! cotangent of `y`'s final contents, on return the adjoint of its initial contents. A
+//! function that returns nothing takes no result cotangent and returns the other parameters'
+//! adjoints alone.
+//!
+//! Each function is seen as a map from its inputs and the initial contents of its `&mut`
+//! parameters to its result and their final contents. At several random points: the values
+//! bit for bit against the function itself, the reverse mode against the forward mode by the
+//! dot-product identity (`<J t, w> = <t, J^T w>`), and against central differences of the
+//! function along `t`.
+
+// The functions spell out the usual ways of writing them on purpose.
+#![cfg(not(feature = "previous-engine"))]
+#![allow(clippy::needless_range_loop)]
+
+mod common;
+
+use ad_runtime::{forward, reverse};
+use approx::assert_relative_eq;
+use common::{random_vector, Rng};
+
+/// Values at a point and their tangents (or the inputs' adjoints).
+type Pair = (Vec<f64>, Vec<f64>);
+
+/// One case: `plain(x)` gives the outputs (result, then final contents), `jvp(x, t)` the
+/// outputs and their tangent, `vjp(x, w)` the outputs and the adjoint of the inputs.
+struct Case<'a> {
+    inputs: usize,
+    plain: &'a dyn Fn(&[f64]) -> Vec<f64>,
+    jvp: &'a dyn Fn(&[f64], &[f64]) -> Pair,
+    vjp: &'a dyn Fn(&[f64], &[f64]) -> Pair,
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    assert_eq!(a.len(), b.len());
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+fn check(seed: u64, case: Case) {
+    let mut rng = Rng::new(seed);
+    for _ in 0..5 {
+        let x: Vec<f64> = (0..case.inputs).map(|_| rng.uniform(-1.5, 1.5)).collect();
+        let t = random_vector(&mut rng, case.inputs);
+        let expected = (case.plain)(&x);
+        let w = random_vector(&mut rng, expected.len());
+        let (forward_value, tangent) = (case.jvp)(&x, &t);
+        let (reverse_value, adjoint) = (case.vjp)(&x, &w);
+        for (value, e) in forward_value
+            .iter()
+            .chain(&reverse_value)
+            .zip(expected.iter().cycle())
+        {
+            assert_eq!(value.to_bits(), e.to_bits(), "value at {x:?}");
+        }
+        let (forward, reverse) = (dot(&tangent, &w), dot(&t, &adjoint));
+        assert_relative_eq!(forward, reverse, max_relative = 1e-12, epsilon = 1e-12);
+        let h = 1e-6;
+        let shifted = |sign: f64| -> Vec<f64> {
+            let moved: Vec<f64> = x.iter().zip(&t).map(|(x, t)| x + sign * h * t).collect();
+            (case.plain)(&moved)
+        };
+        let central = (dot(&shifted(1.0), &w) - dot(&shifted(-1.0), &w)) / (2.0 * h);
+        assert_relative_eq!(reverse, central, max_relative = 1e-6, epsilon = 1e-7);
+    }
+}
+
+/// An ODE right-hand side writing its output parameter (Lorenz).
+#[forward]
+#[reverse]
+fn lorenz(y: &[f64], p: &[f64], dydt: &mut [f64]) {
+    dydt[0] = p[0] * (y[1] - y[0]);
+    dydt[1] = y[0] * (p[1] - y[2]) - y[1];
+    dydt[2] = y[0] * y[1] - p[2] * y[2];
+}
+
+#[test]
+fn an_output_parameter_written_whole() {
+    let plain = |x: &[f64]| {
+        let mut dydt = x[6..9].to_vec();
+        lorenz(&x[..3], &x[3..6], &mut dydt);
+        dydt
+    };
+    let jvp = |x: &[f64], t: &[f64]| {
+        let (mut dydt, mut d_dydt) = (x[6..9].to_vec(), t[6..9].to_vec());
+        lorenz_jvp(&x[..3], &x[3..6], &mut dydt, &t[..3], &t[3..6], &mut d_dydt);
+        (dydt, d_dydt)
+    };
+    let vjp = |x: &[f64], w: &[f64]| {
+        let (mut dydt, mut d_dydt) = (x[6..9].to_vec(), w.to_vec());
+        let (dy, dp) = lorenz_vjp(&x[..3], &x[3..6], &mut dydt, &mut d_dydt);
+        // Every element is overwritten: the initial contents have no effect.
+        assert_eq!(d_dydt, [0.0; 3]);
+        (dydt, [dy, dp, d_dydt].concat())
+    };
+    check(
+        1,
+        Case {
+            inputs: 9,
+            plain: &plain,
+            jvp: &jvp,
+            vjp: &vjp,
+        },
+    );
+}
+
+/// Read, written and read again: a scalar accumulator and a `Vec` updated in place, beside a
+/// result.
+#[allow(clippy::ptr_arg)] // `&mut Vec` is one of the parameter types under test.
+#[forward]
+#[reverse]
+fn accumulate(x: &[f64], total: &mut f64, out: &mut Vec<f64>) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        *total += x[i] * x[i];
+        out[i] = out[i] * x[i] + *total;
+        s += out[i].sin();
+    }
+    s * *total
+}
+
+#[test]
+fn a_scalar_and_a_vec_updated_in_place_beside_a_result() {
+    let plain = |x: &[f64]| {
+        let (mut total, mut out) = (x[3], x[4..7].to_vec());
+        let value = accumulate(&x[..3], &mut total, &mut out);
+        [vec![value, total], out].concat()
+    };
+    let jvp = |x: &[f64], t: &[f64]| {
+        let (mut total, mut out) = (x[3], x[4..7].to_vec());
+        let (mut d_total, mut d_out) = (t[3], t[4..7].to_vec());
+        let (value, d_value) = accumulate_jvp(
+            &x[..3],
+            &mut total,
+            &mut out,
+            &t[..3],
+            &mut d_total,
+            &mut d_out,
+        );
+        (
+            [vec![value, total], out].concat(),
+            [vec![d_value, d_total], d_out].concat(),
+        )
+    };
+    let vjp = |x: &[f64], w: &[f64]| {
+        let (mut total, mut out) = (x[3], x[4..7].to_vec());
+        let (mut d_total, mut d_out) = (w[1], w[2..5].to_vec());
+        let (value, dx) = accumulate_vjp(
+            &x[..3],
+            &mut total,
+            &mut out,
+            &mut d_total,
+            &mut d_out,
+            w[0],
+        );
+        (
+            [vec![value, total], out].concat(),
+            [dx, vec![d_total], d_out].concat(),
+        )
+    };
+    check(
+        2,
+        Case {
+            inputs: 7,
+            plain: &plain,
+            jvp: &jvp,
+            vjp: &vjp,
+        },
+    );
+}
+
+/// A softmax in place, over `iter_mut`.
+#[forward]
+#[reverse]
+fn softmax_in_place(x: &mut [f64]) {
+    let mut m = f64::NEG_INFINITY;
+    for i in 0..x.len() {
+        m = m.max(x[i]);
+    }
+    let mut total = 0.0;
+    for v in x.iter_mut() {
+        *v = (*v - m).exp();
+        total += *v;
+    }
+    for v in x.iter_mut() {
+        *v /= total;
+    }
+}
+
+#[test]
+fn a_softmax_in_place_over_iter_mut() {
+    let plain = |x: &[f64]| {
+        let mut x = x.to_vec();
+        softmax_in_place(&mut x);
+        x
+    };
+    let jvp = |x: &[f64], t: &[f64]| {
+        let (mut x, mut dx) = (x.to_vec(), t.to_vec());
+        softmax_in_place_jvp(&mut x, &mut dx);
+        (x, dx)
+    };
+    let vjp = |x: &[f64], w: &[f64]| {
+        let (mut x, mut dx) = (x.to_vec(), w.to_vec());
+        softmax_in_place_vjp(&mut x, &mut dx);
+        (x, dx)
+    };
+    check(
+        3,
+        Case {
+            inputs: 5,
+            plain: &plain,
+            jvp: &jvp,
+            vjp: &vjp,
+        },
+    );
+}
+
+/// Explicit Euler steps of `y' = -y^2` in place: every step overwrites what the step before
+/// wrote, and reads it.
+#[forward]
+#[reverse]
+fn euler_steps(y: &mut [f64], dt: f64, n: usize) -> f64 {
+    for _ in 0..n {
+        for i in 0..y.len() {
+            y[i] = y[i] - dt * y[i] * y[i];
+        }
+    }
+    y.iter().sum()
+}
+
+#[test]
+fn steps_that_overwrite_what_they_read() {
+    let plain = |x: &[f64]| {
+        let mut y = x[1..].to_vec();
+        let value = euler_steps(&mut y, x[0] * 0.1, 7);
+        [vec![value], y].concat()
+    };
+    let jvp = |x: &[f64], t: &[f64]| {
+        let (mut y, mut dy) = (x[1..].to_vec(), t[1..].to_vec());
+        let (value, d_value) = euler_steps_jvp(&mut y, x[0] * 0.1, 7, &mut dy, t[0] * 0.1);
+        ([vec![value], y].concat(), [vec![d_value], dy].concat())
+    };
+    let vjp = |x: &[f64], w: &[f64]| {
+        let (mut y, mut dy) = (x[1..].to_vec(), w[1..].to_vec());
+        let (value, d_dt) = euler_steps_vjp(&mut y, x[0] * 0.1, 7, &mut dy, w[0]);
+        ([vec![value], y].concat(), [vec![d_dt * 0.1], dy].concat())
+    };
+    check(
+        4,
+        Case {
+            inputs: 4,
+            plain: &plain,
+            jvp: &jvp,
+            vjp: &vjp,
+        },
+    );
+}
+
+/// Arrays behind `&mut`, a `#[no_grad]` rate and a data counter.
+#[forward]
+#[reverse]
+fn decay(y: &[f64; 3], k: f64, #[no_grad] c: f64, dy: &mut [f64; 3], calls: &mut usize) {
+    *calls += 1;
+    for i in 0..3 {
+        dy[i] = dy[i] * c - k * y[i] * y[i];
+    }
+}
+
+#[test]
+fn arrays_a_constant_and_a_data_counter() {
+    let c = 0.75;
+    let arrays = |x: &[f64]| -> ([f64; 3], [f64; 3]) { ([x[0], x[1], x[2]], [x[4], x[5], x[6]]) };
+    let plain = |x: &[f64]| {
+        let (y, mut dy) = arrays(x);
+        let mut calls = 0;
+        decay(&y, x[3], c, &mut dy, &mut calls);
+        assert_eq!(calls, 1);
+        dy.to_vec()
+    };
+    let jvp = |x: &[f64], t: &[f64]| {
+        let ((y, mut dy), (ty, mut t_dy)) = (arrays(x), arrays(t));
+        let mut calls = 0;
+        decay_jvp(&y, x[3], c, &mut dy, &mut calls, &ty, t[3], &mut t_dy);
+        (dy.to_vec(), t_dy.to_vec())
+    };
+    let vjp = |x: &[f64], w: &[f64]| {
+        let (y, mut dy) = arrays(x);
+        let mut w_dy = [w[0], w[1], w[2]];
+        let mut calls = 0;
+        let (a_y, a_k) = decay_vjp(&y, x[3], c, &mut dy, &mut calls, &mut w_dy);
+        assert_eq!(calls, 1);
+        (
+            dy.to_vec(),
+            [a_y.to_vec(), vec![a_k], w_dy.to_vec()].concat(),
+        )
+    };
+    check(
+        5,
+        Case {
+            inputs: 7,
+            plain: &plain,
+            jvp: &jvp,
+            vjp: &vjp,
+        },
+    );
+}
+
+#[test]
+fn a_cotangent_of_the_wrong_length_is_refused() {
+    let result = std::panic::catch_unwind(|| {
+        let mut dydt = [0.0; 3];
+        let mut d_dydt = [1.0; 2];
+        lorenz_vjp(&[1.0; 3], &[1.0; 3], &mut dydt, &mut d_dydt)
+    });
+    assert!(result.is_err());
+}
