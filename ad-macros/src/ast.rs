@@ -3,6 +3,8 @@
 //! syn node it came from, so errors and generated code carry the user's spans.
 
 use proc_macro2::Span;
+use syn::ext::IdentExt;
+use syn::spanned::Spanned;
 use syn::visit::Visit;
 use syn::{FnArg, Ident, ItemFn, Pat, ReturnType, Type};
 
@@ -172,6 +174,7 @@ impl Function {
     /// returned whenever the item is a function, so that a fallback can keep the generated
     /// names defined.
     pub fn from_item(cx: &Ctxt, mut item: ItemFn, macro_name: &str) -> Function {
+        name_pattern_parameters(&mut item);
         check_signature_shape(cx, &item, macro_name);
         let float_param = crate::generics::float_parameter(cx, &item, macro_name);
         let params = item
@@ -582,6 +585,84 @@ pub fn block_of_statement(expr: &syn::Expr) -> syn::Block {
     }
 }
 
+/// A parameter written as a pattern (`(t, r): (f64, f64)`, `[x, y]: [f64; 2]`,
+/// `Point { x, y }: Point`, `&x: &f64`, `_: f64`) becomes a named one, taken apart by a `let` at the top of the body:
+/// the function is the same, and every later stage sees a name. The name joins the pattern's
+/// (`t_r`), so the generated functions' parameters read as the user's.
+fn name_pattern_parameters(item: &mut ItemFn) {
+    let taken: Vec<String> = item
+        .sig
+        .inputs
+        .iter()
+        .filter_map(|input| match input {
+            FnArg::Typed(typed) => match &*typed.pat {
+                Pat::Ident(pat) => Some(pat.ident.to_string()),
+                _ => None,
+            },
+            FnArg::Receiver(_) => None,
+        })
+        .collect();
+    let mut lets = Vec::new();
+    for (position, input) in item.sig.inputs.iter_mut().enumerate() {
+        let FnArg::Typed(typed) = input else {
+            continue;
+        };
+        if !matches!(
+            &*typed.pat,
+            Pat::Tuple(_)
+                | Pat::Slice(_)
+                | Pat::Struct(_)
+                | Pat::TupleStruct(_)
+                | Pat::Reference(_)
+                | Pat::Wild(_)
+        ) {
+            continue;
+        }
+        struct Names(Vec<String>);
+        impl<'ast> Visit<'ast> for Names {
+            fn visit_pat_ident(&mut self, pat: &'ast syn::PatIdent) {
+                self.0.push(pat.ident.unraw().to_string());
+                syn::visit::visit_pat_ident(self, pat);
+            }
+        }
+        let mut names = Names(Vec::new());
+        names.visit_pat(&typed.pat);
+        let mut name = match names.0.is_empty() {
+            true => format!("arg{position}"),
+            false => names.0.join("_"),
+        };
+        while taken.contains(&name) || names.0.contains(&name) {
+            name.push('_');
+        }
+        let ident = Ident::new(&name, typed.pat.span());
+        let pattern = std::mem::replace(
+            &mut *typed.pat,
+            Pat::Ident(syn::PatIdent {
+                attrs: Vec::new(),
+                by_ref: None,
+                mutability: None,
+                ident: ident.clone(),
+                subpat: None,
+            }),
+        );
+        lets.push(syn::Stmt::Local(syn::Local {
+            attrs: Vec::new(),
+            let_token: Default::default(),
+            pat: pattern,
+            init: Some(syn::LocalInit {
+                eq_token: Default::default(),
+                expr: Box::new(syn::parse_quote!(#ident)),
+                diverge: None,
+            }),
+            semi_token: Default::default(),
+        }));
+    }
+    if !lets.is_empty() {
+        lets.append(&mut item.block.stmts);
+        item.block.stmts = lets;
+    }
+}
+
 /// A parameter's name and `mut`, or an error at a pattern in its place.
 fn param_name(cx: &Ctxt, typed: &syn::PatType) -> (Ident, Option<syn::Token![mut]>) {
     match &*typed.pat {
@@ -591,8 +672,8 @@ fn param_name(cx: &Ctxt, typed: &syn::PatType) -> (Ident, Option<syn::Token![mut
         other => {
             cx.error_spanned_by(
                 other,
-                "patterns in parameters are not supported; use a plain name and destructure it \
-                 in the body",
+                "this pattern is not supported in a parameter (a `ref` or `@` binding); use a \
+                 plain name, or a pattern such as `(a, b)`, `[x, y]` or `Point { x, y }`",
             );
             (Ident::new("__ad_unnamed", Span::call_site()), None)
         }

@@ -176,7 +176,9 @@ pub fn tangents(function: &Function) -> Vec<Ident> {
                 param.name.unraw().to_string()
             };
             // `do` and `dyn` are keywords: the tangents of `o` and `yn` are `d_o`, `d_yn`.
-            let mut tangent = if name.chars().count() == 1 && name != "o" {
+            // An unused parameter's `_t` has `d_t` (not `d__t`, which is not snake case).
+            let mut tangent = if name.starts_with('_') || (name.chars().count() == 1 && name != "o")
+            {
                 format!("d{name}")
             } else {
                 format!("d_{name}")

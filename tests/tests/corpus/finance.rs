@@ -35,10 +35,10 @@ pub fn black_scholes_call(spot: f64, strike: f64, rate: f64, vol: f64, expiry: f
     spot * norm_cdf(d1) - strike * (-rate * expiry).exp() * norm_cdf(d2)
 }
 
-// Form of a forward rate from two zero-rate points given as `(t, r)` tuple patterns.
-// Neither mode takes it: "patterns in parameters are not supported; use a plain name and
-// destructure it in the body", then E0415 "identifier `__ad_unnamed` is bound more than once"
-// in the generated stubs.
+// Form of a forward rate from two zero-rate points given as `(t, r)` tuple patterns. The
+// generated functions name the parameters after their patterns (`t1_r1`, `t2_r2`).
+#[forward]
+#[reverse]
 pub fn forward_rate((t1, r1): (f64, f64), (t2, r2): (f64, f64)) -> f64 {
     (r2 * t2 - r1 * t1) / (t2 - t1)
 }
@@ -135,6 +135,18 @@ fn forward_rate_tuple_patterns() {
         one(forward_rate((x[0], x[1]), (x[2], x[3])))
     })
     .within(&[(0.5, 1.0), (0.01, 0.05), (2.0, 5.0), (0.01, 0.05)])
+    .forward(|x, t| {
+        let (v, d) = forward_rate_jvp((x[0], x[1]), (x[2], x[3]), (t[0], t[1]), (t[2], t[3]));
+        (one(v), one(d))
+    })
+    .reverse(|x, w| {
+        let (v, ((a, b), (c, d))) = forward_rate_vjp((x[0], x[1]), (x[2], x[3]), w[0]);
+        (one(v), vec![a, b, c, d])
+    })
+    .grad(|x| {
+        let (v, ((a, b), (c, d))) = forward_rate_grad((x[0], x[1]), (x[2], x[3]));
+        (v, vec![a, b, c, d])
+    })
     .check(43);
 }
 

@@ -167,6 +167,11 @@ fn softmax_in_place_f32() {
         softmax_in_place_jvp(&mut v, &mut dv);
         (wide(&v), wide(&dv))
     })
+    .reverse(|x, w| {
+        let (mut v, mut wv) = (narrow(x), narrow(w));
+        softmax_in_place_vjp(&mut v, &mut wv);
+        (wide(&v), wide(&wv))
+    })
     .check(33);
 }
 
