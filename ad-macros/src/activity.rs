@@ -327,7 +327,34 @@ struct BindingCollector {
     /// Closure parameters without a type: what they hold is not known.
     untyped: HashSet<Ident>,
     bindings: Vec<Binding>,
+    /// Closures passed to an iterator method, whose parameters are bound to what the
+    /// iterator gives (as a `for` loop's pattern is), by address.
+    fed_by_iterators: HashSet<*const syn::ExprClosure>,
 }
+
+/// Iterator methods whose closure takes the iterator's items (two of them for the
+/// comparators).
+const ITEM_CLOSURE_METHODS: &[&str] = &[
+    "map",
+    "filter",
+    "filter_map",
+    "flat_map",
+    "for_each",
+    "any",
+    "all",
+    "find",
+    "find_map",
+    "position",
+    "take_while",
+    "skip_while",
+    "map_while",
+    "inspect",
+    "max_by_key",
+    "min_by_key",
+    "max_by",
+    "min_by",
+    "partition",
+];
 
 impl BindingCollector {
     fn bind(&mut self, pat: &Pat, value: Option<&Expr>) {
@@ -422,6 +449,38 @@ impl<'ast> Visit<'ast> for BindingCollector {
                 self.assign(&call.receiver, element);
             }
         }
+        // `c.iter().map(|&k| ..)`, `v.iter().fold(0.0, |s, x| ..)`: the closure's parameters
+        // hold what the iterator gives (and the fold's accumulator what its start is).
+        let method = call.method.to_string();
+        let closure = |arg: &'ast Expr| match arg {
+            Expr::Closure(closure)
+                if closure
+                    .inputs
+                    .iter()
+                    .all(|input| !matches!(input, Pat::Type(_))) =>
+            {
+                Some(closure)
+            }
+            _ => None,
+        };
+        match (method.as_str(), call.args.len()) {
+            ("fold", 2) => {
+                if let Some(folded) = closure(&call.args[1]).filter(|c| c.inputs.len() == 2) {
+                    self.bind(&folded.inputs[0], Some(&call.args[0]));
+                    self.bind(&folded.inputs[1], Some(&call.receiver));
+                    self.fed_by_iterators.insert(folded);
+                }
+            }
+            (method, 1) if ITEM_CLOSURE_METHODS.contains(&method) => {
+                if let Some(mapped) = closure(&call.args[0]) {
+                    for input in &mapped.inputs {
+                        self.bind(input, Some(&call.receiver));
+                    }
+                    self.fed_by_iterators.insert(mapped);
+                }
+            }
+            _ => {}
+        }
         syn::visit::visit_expr_method_call(self, call);
     }
 
@@ -453,6 +512,10 @@ impl<'ast> Visit<'ast> for BindingCollector {
     }
 
     fn visit_expr_closure(&mut self, closure: &'ast syn::ExprClosure) {
+        if self.fed_by_iterators.contains(&(closure as *const _)) {
+            syn::visit::visit_expr_closure(self, closure);
+            return;
+        }
         for input in &closure.inputs {
             self.bind(input, None);
             if !matches!(input, Pat::Type(_)) {

@@ -166,9 +166,10 @@ fn ln_factorial(k: u64) -> f64 {
     (1..=k).map(|i| (i as f64).ln()).sum()
 }
 
-// Form of statrs `Poisson::ln_pmf` summed over observed counts (a log-likelihood of `lambda`).
-// Neither mode takes it: the call `ln_factorial(k)` of a plain function with the integer `k`
-// of the closure is "function `ln_factorial` is not a crate or module" in both.
+// Form of statrs `Poisson::ln_pmf` summed over observed counts (a log-likelihood of `lambda`):
+// a plain function called on the closure's integer `k`.
+#[forward]
+#[reverse]
 pub fn poisson_log_likelihood(lambda: f64, counts: &[u64]) -> f64 {
     counts
         .iter()
@@ -324,6 +325,14 @@ fn poisson_log_likelihood_of_counts() {
         one(poisson_log_likelihood(x[0], &COUNTS))
     })
     .within(&[(0.5, 6.0)])
+    .forward(|x, t| {
+        let (v, d) = poisson_log_likelihood_jvp(x[0], &COUNTS, t[0]);
+        (one(v), one(d))
+    })
+    .reverse(|x, w| {
+        let (v, d) = poisson_log_likelihood_vjp(x[0], &COUNTS, w[0]);
+        (one(v), one(d))
+    })
     .check(18);
 }
 
