@@ -458,14 +458,16 @@ fn check_output(cx: &Ctxt, item: &ItemFn, float: FloatType) {
     }
 }
 
-/// `f64`, or a tuple, array or `Vec` made only of floats.
+/// `f64`, or a tuple, array, `Vec` or `Option` made only of floats.
 pub fn is_float_shaped(ty: &Type) -> bool {
     match ty {
         Type::Paren(inner) => is_float_shaped(&inner.elem),
         Type::Tuple(tuple) => !tuple.elems.is_empty() && tuple.elems.iter().all(is_float_shaped),
         Type::Array(array) => is_float_shaped(&array.elem),
         Type::Path(path) if path.qself.is_none() => match path.path.segments.last() {
-            Some(segment) if segment.ident == "Vec" => match &segment.arguments {
+            Some(segment) if segment.ident == "Vec" || segment.ident == "Option" => match &segment
+                .arguments
+            {
                 syn::PathArguments::AngleBracketed(args) => args.args.iter().all(|arg| match arg {
                     syn::GenericArgument::Type(inner) => is_float_shaped(inner),
                     _ => false,
@@ -555,6 +557,23 @@ pub fn container_element(ty: &Type) -> Option<&Type> {
                         _ => None,
                     }
                 }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `T` of `Option<T>`.
+pub fn option_content(ty: &Type) -> Option<&Type> {
+    let Type::Path(path) = ty else {
+        return None;
+    };
+    let segment = path.path.segments.last()?;
+    match (&segment.ident, &segment.arguments, path.qself.is_none()) {
+        (option, syn::PathArguments::AngleBracketed(args), true) if option == "Option" => {
+            match args.args.first()? {
+                syn::GenericArgument::Type(inner) => Some(inner),
                 _ => None,
             }
         }

@@ -112,15 +112,16 @@ pub fn check_reverse_signature(cx: &Ctxt, function: &Function) {
             || (!matches!(ty, syn::Type::Reference(_))
                 && crate::ast::container_element(ty)
                     .is_some_and(|element| float_of_type(element).is_some()))
-            || crate::ast::is_vec_of_float_rows(ty);
+            || crate::ast::is_vec_of_float_rows(ty)
+            || crate::ast::option_content(ty).is_some_and(|inner| float_of_type(inner).is_some());
         // A result that is not made of floats at all has its message already (`ast.rs`).
         if !supported && crate::ast::is_float_shaped(ty) {
             cx.error_spanned_by(
                 ty,
                 format!(
-                    "#[reverse] functions return a `{0}`, a tuple of `{0}`s, a `Vec<{0}>` or \
-                     an array of them, or a `Vec` of such rows (`Vec<Vec<{0}>>`); return other \
-                     containers from a #[forward] function",
+                    "#[reverse] functions return a `{0}`, an `Option<{0}>`, a tuple of `{0}`s, \
+                     a `Vec<{0}>` or an array of them, or a `Vec` of such rows \
+                     (`Vec<Vec<{0}>>`); return other containers from a #[forward] function",
                     function.float.name()
                 ),
             );

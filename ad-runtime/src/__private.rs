@@ -484,6 +484,22 @@ impl<T: DualParts> DualParts for Vec<T> {
     }
 }
 
+/// `None` has no tangent: `(None, None)`; `Some(x)` gives `(Some(value), Some(tangent))`.
+impl<T: DualParts> DualParts for Option<T> {
+    type Primal = Option<T::Primal>;
+    type Tangent = Option<T::Tangent>;
+    #[inline]
+    fn split(self) -> (Self::Primal, Self::Tangent) {
+        match self {
+            Some(item) => {
+                let (primal, tangent) = item.split();
+                (Some(primal), Some(tangent))
+            }
+            None => (None, None),
+        }
+    }
+}
+
 /// Pairs a value with its tangent for the entry of a `_jvp` function.
 #[inline(always)]
 pub fn seed<S: Scalar>(value: S, tangent: S) -> Dual<S> {

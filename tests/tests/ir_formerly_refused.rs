@@ -660,3 +660,62 @@ fn constants_by_value_receivers_and_enumerated_elements() {
         assert_relative_eq!(along, expected, epsilon = 1e-12);
     }
 }
+
+// A `continue` as an arm's or a branch's value in an expression computed as data: the previous
+// engine ran it as written and gave a wrong derivative (the skipped iteration's rest ran back);
+// both engines refused it since. The IR engine takes the arm that leaves as giving no value
+// (its exit's flag keeps the rest of the iteration from running, forward and backward).
+#[forward]
+#[reverse]
+fn skip_second_step(x: &[f64]) -> f64 {
+    let mut e = 0.0;
+    let mut last = x[0];
+    let mut k: i32;
+    for i in 1..x.len() {
+        let d = x[i] - last;
+        last = x[i];
+        k = match i {
+            2 => continue,
+            _ => 1,
+        };
+        e += d * d * k as f64;
+    }
+    e
+}
+
+#[forward]
+#[reverse]
+fn skip_second_step_if(x: &[f64]) -> f64 {
+    let mut e = 0.0;
+    let mut last = x[0];
+    let mut k: i32;
+    for i in 1..x.len() {
+        let d = x[i] - last;
+        last = x[i];
+        k = if i == 2 { continue } else { 1 };
+        e += d * d * k as f64;
+    }
+    e
+}
+
+#[test]
+fn a_jump_as_the_value_of_an_arm_computed_as_data() {
+    on_ir_engine!(skip_second_step, skip_second_step_if);
+    check_slice_function_at_random_points(
+        skip_second_step,
+        skip_second_step_jvp,
+        skip_second_step_vjp,
+        5,
+        31,
+    );
+    check_slice_function_at_random_points(
+        skip_second_step_if,
+        skip_second_step_if_jvp,
+        skip_second_step_if_vjp,
+        5,
+        32,
+    );
+    // The second step is skipped: x[2] - x[1] does not count.
+    let (_, gradient) = skip_second_step_grad(&[0.0, 1.0, 3.0, 6.0]);
+    assert_eq!(gradient, [-2.0, 2.0, -6.0, 6.0]);
+}

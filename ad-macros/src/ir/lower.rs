@@ -52,6 +52,11 @@ fn not_yet<T>(node: &impl Spanned, what: &'static str) -> Lowered<T> {
 pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> {
     let renamed = items::renamed_nested_items(&function.body);
     let body = renamed.as_ref().unwrap_or(&function.body);
+    let without_try = function
+        .output()
+        .and_then(crate::ast::option_content)
+        .and_then(|_| control::try_as_match(body));
+    let body = without_try.as_ref().unwrap_or(body);
     let mut user_types = crate::user_types::UserTypes::of(function).with_built_types(body);
     for path in derived_types {
         user_types.add(path.clone());

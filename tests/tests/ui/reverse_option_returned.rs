@@ -1,9 +1,10 @@
+// `Option<f64>` results are taken; an option of a container is not yet in reverse mode.
 use ad_runtime::reverse;
 
 #[reverse]
-fn option_returned(x: f64) -> Option<f64> {
+fn option_returned(x: f64) -> Option<Vec<f64>> {
     if x > 0.0 {
-        Some(x * x)
+        Some(vec![x * x])
     } else {
         None
     }

@@ -151,6 +151,15 @@ impl Lowering {
         })?;
         let mut else_stmts = Vec::new();
         let else_result = self.match_arms(rest, scrutinee, span, &mut else_stmts)?;
+        // An arm that leaves (`None => return None`, `?`) gives no value: a placeholder the
+        // exit's flags keep from being read.
+        let (then_result, else_result) = match (then_result, else_result) {
+            (None, Some(other)) if diverges(&arm.body) => (Some(default_value(span)), Some(other)),
+            (Some(other), None) if rest.iter().all(|arm| diverges(&arm.body)) => {
+                (Some(other), Some(default_value(span)))
+            }
+            results => results,
+        };
         let result = match (&then_result, &else_result) {
             (Some(_), Some(_)) => Some(self.new_value(None, span)),
             (None, None) => None,
@@ -728,6 +737,23 @@ impl Lowering {
                 result: None,
             },
         };
+        let mut then_branch = then_branch;
+        let mut else_branch = else_branch;
+        let block_diverges = |block: &syn::Block| matches!(block.stmts.last(), Some(syn::Stmt::Expr(last, _)) if diverges(last));
+        match (&then_branch.result, &else_branch.result) {
+            (None, Some(_)) if block_diverges(&expr_if.then_branch) => {
+                then_branch.result = Some(default_value(expr_if.span()));
+            }
+            (Some(_), None)
+                if expr_if
+                    .else_branch
+                    .as_ref()
+                    .is_some_and(|(_, else_expr)| diverges(else_expr)) =>
+            {
+                else_branch.result = Some(default_value(expr_if.span()));
+            }
+            _ => {}
+        }
         let result = match (&then_branch.result, &else_branch.result) {
             (Some(_), Some(_)) => Some(self.new_value(None, expr_if.span())),
             (None, None) => None,
@@ -909,6 +935,50 @@ pub(super) fn flag_value(value: bool, span: Span) -> Operand {
         kind: ConstantKind::Data,
         span,
     })
+}
+
+/// In a function returning an `Option`, `e?` is `match e { Some(v) => v, None => return None }`
+/// (closures aside, whose `?` is theirs). `None` when the body has no `?`.
+pub(super) fn try_as_match(body: &syn::Block) -> Option<syn::Block> {
+    struct Rewrite(bool);
+    impl syn::visit_mut::VisitMut for Rewrite {
+        fn visit_expr_mut(&mut self, expr: &mut Expr) {
+            syn::visit_mut::visit_expr_mut(self, expr);
+            if let Expr::Try(tried) = expr {
+                self.0 = true;
+                let operand = &tried.expr;
+                let span = tried.question_token.span;
+                *expr = syn::parse_quote_spanned! {span=>
+                    match #operand {
+                        Some(__ad_tried) => __ad_tried,
+                        None => return None,
+                    }
+                };
+            }
+        }
+        fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
+        fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+    }
+    let mut body = body.clone();
+    let mut rewrite = Rewrite(false);
+    syn::visit_mut::VisitMut::visit_block_mut(&mut rewrite, &mut body);
+    rewrite.0.then_some(body)
+}
+
+/// Whether an expression always leaves: `return`, `break`, `continue`, `panic!` and its kin,
+/// or a block ending in one.
+pub(super) fn diverges(expr: &Expr) -> bool {
+    match expr {
+        Expr::Return(_) | Expr::Break(_) | Expr::Continue(_) => true,
+        Expr::Block(block) => {
+            matches!(block.block.stmts.last(), Some(syn::Stmt::Expr(last, _)) if diverges(last))
+        }
+        Expr::Macro(mac) => ["panic", "unreachable", "todo", "unimplemented"]
+            .iter()
+            .any(|name| mac.mac.path.is_ident(name)),
+        Expr::Paren(inner) => diverges(&inner.expr),
+        _ => false,
+    }
 }
 
 /// Whether the function body has a `return` (outside closures).
