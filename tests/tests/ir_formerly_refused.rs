@@ -7,7 +7,8 @@
     clippy::match_single_binding,
     clippy::vec_init_then_push,
     clippy::let_and_return,
-    clippy::useless_vec
+    clippy::useless_vec,
+    clippy::needless_range_loop
 )]
 
 mod common;
