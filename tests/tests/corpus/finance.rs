@@ -48,6 +48,8 @@ pub fn forward_rate((t1, r1): (f64, f64), (t2, r2): (f64, f64)) -> f64 {
 // DualParts` not satisfied); reverse, "cannot differentiate a result of type `Option<f64>`",
 // and "reverse mode cannot differentiate parameters of type `&[(f64,f64)]` yet" although the
 // parameter is `#[no_grad]`.
+#[forward]
+#[reverse]
 pub fn macaulay_duration(cashflows: &[(f64, f64)], ytm: f64) -> Option<f64> {
     let (mut price, mut weighted) = (0.0, 0.0);
     for &(t, cf) in cashflows {

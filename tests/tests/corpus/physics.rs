@@ -54,6 +54,8 @@ pub struct Body {
 // Neither mode takes it: forward, "#[grad] marks a parameter of a user type that derives
 // `Differentiable`" (an array of them is not taken) and `&[Body; 5]: Seed` type errors;
 // reverse, "reverse mode cannot differentiate parameters of type `&[Body;5]` yet".
+#[forward]
+#[reverse]
 pub fn energy(bodies: &[Body; 5]) -> f64 {
     let mut e = 0.0;
     for (i, bi) in bodies.iter().enumerate() {
@@ -84,6 +86,8 @@ pub fn eccentric_anomaly(mean_anomaly: f64, e: f64) -> f64 {
 // Form of an `Option`-returning pair helper (`None` for coincident points).
 // Neither mode takes it: forward, a type error inside generated code (`Option<Dual<__S>>:
 // DualParts`); reverse, "cannot differentiate a result of type `Option<f64>`".
+#[forward]
+#[reverse]
 pub fn inverse_distance(a: &[f64; 3], b: &[f64; 3]) -> Option<f64> {
     let r = ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt();
     if r > 1e-9 {
@@ -96,6 +100,8 @@ pub fn inverse_distance(a: &[f64; 3], b: &[f64; 3]) -> Option<f64> {
 // Form of a Coulomb energy using it with `unwrap_or(0.0)`.
 // Neither mode takes it, as `inverse_distance` cannot be annotated (a plain function called
 // with floats: "function `inverse_distance` is not a crate or module").
+#[forward]
+#[reverse]
 pub fn coulomb_energy(charges: &[f64], positions: &[[f64; 3]]) -> f64 {
     let mut e = 0.0;
     for i in 0..charges.len() {

@@ -21,6 +21,8 @@ impl Biquad {
     // Form of `biquad`'s `DirectForm2Transposed::run(&mut self, input)`. Neither mode takes
     // it: "a differentiated method takes `&self` or `self`; return the new value instead of
     // changing `self`".
+    #[forward]
+    #[reverse]
     pub fn process(&mut self, x: f64) -> f64 {
         let y = self.b0 * x + self.z1;
         self.z1 = self.b1 * x - self.a1 * y + self.z2;
@@ -32,6 +34,8 @@ impl Biquad {
 // A driver filtering a signal through `process`. Neither mode takes it, as `process` cannot
 // be annotated: "no associated item named `__ad_forward_process` found for struct `Biquad`"
 // (and `__ad_reverse_process`), errors naming generated items.
+#[forward]
+#[reverse]
 pub fn biquad_filter(coeffs: &[f64; 5], input: &[f64]) -> Vec<f64> {
     let mut filter = Biquad {
         b0: coeffs[0],
@@ -53,6 +57,7 @@ pub fn biquad_filter(coeffs: &[f64; 5], input: &[f64]) -> Vec<f64> {
 // Reverse mode: "reverse mode does not take `.collect(..)` over floats here yet: ... write a
 // `for` loop (forward mode takes them all)".
 #[forward]
+#[reverse]
 pub fn fir(taps: &[f64], signal: &[f64]) -> Vec<f64> {
     signal
         .windows(taps.len())

@@ -180,6 +180,8 @@ pub fn poisson_log_likelihood(lambda: f64, counts: &[u64]) -> f64 {
 // Form of statrs `Statistics::mean`: `None` on empty data. Neither mode takes it:
 // forward, a type error inside generated code (`Option<Dual<__S>>: DualParts` not satisfied);
 // reverse, "cannot differentiate a result of type `Option<f64>`".
+#[forward]
+#[reverse]
 pub fn mean(xs: &[f64]) -> Option<f64> {
     if xs.is_empty() {
         None
@@ -191,6 +193,8 @@ pub fn mean(xs: &[f64]) -> Option<f64> {
 // Form of statrs `Statistics::variance`: an `Option`-returning helper unwrapped. Neither mode
 // takes it, since neither takes `mean` (a plain function called with floats: "function `mean`
 // is not a crate or module").
+#[forward]
+#[reverse]
 pub fn sample_variance(xs: &[f64]) -> f64 {
     let m = mean(xs).unwrap();
     xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (xs.len() - 1) as f64
