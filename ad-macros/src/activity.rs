@@ -36,6 +36,8 @@ pub struct Locals {
     pub user_values: HashSet<Ident>,
     /// Parameters of a `&mut` type: passed on, they are reborrowed, never moved.
     pub mutable_references: HashSet<Ident>,
+    /// Locals bound with `mut` (`let mut p = ..`): a method called on one may change it.
+    pub mutable_locals: HashSet<Ident>,
 }
 
 impl Locals {
@@ -50,6 +52,7 @@ impl Locals {
             pattern_bound: HashSet::new(),
             containers: container_locals(&function.item.block),
             user_values: user_value_locals(&function.item.block),
+            mutable_locals: mutable_locals(&function.item.block),
             mutable_references: function
                 .params
                 .iter()
@@ -685,6 +688,23 @@ fn value_name(expr: &Expr) -> Option<&Ident> {
 
 /// The locals `body` binds to a struct or an enum variant it builds (`Point { .. }`,
 /// `Shape::Circle(r)`).
+fn mutable_locals(body: &syn::Block) -> HashSet<Ident> {
+    #[derive(Default)]
+    struct Mutable(HashSet<Ident>);
+    impl<'ast> Visit<'ast> for Mutable {
+        fn visit_pat_ident(&mut self, pat: &'ast syn::PatIdent) {
+            if pat.mutability.is_some() {
+                self.0.insert(pat.ident.clone());
+            }
+            syn::visit::visit_pat_ident(self, pat);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut found = Mutable::default();
+    found.visit_block(body);
+    found.0
+}
+
 fn user_value_locals(body: &syn::Block) -> HashSet<Ident> {
     #[derive(Default)]
     struct Values(HashSet<Ident>);

@@ -222,14 +222,16 @@ impl Param {
     /// type `Self` (data when marked `#[no_grad]`).
     fn receiver(cx: &Ctxt, receiver: &mut syn::Receiver) -> Param {
         let no_grad = attr::take_no_grad(cx, &mut receiver.attrs);
-        if receiver.mutability.is_some() || receiver.colon_token.is_some() {
+        if receiver.colon_token.is_some() {
             cx.error_spanned_by(
                 &*receiver,
-                "a differentiated method takes `&self` or `self`; return the new value instead of \
-                 changing `self`",
+                "a differentiated method takes `&self`, `&mut self` or `self`; write the \
+                 receiver without a type",
             );
         }
-        let ty: Type = if receiver.reference.is_some() {
+        let ty: Type = if receiver.reference.is_some() && receiver.mutability.is_some() {
+            syn::parse_quote!(&mut Self)
+        } else if receiver.reference.is_some() {
             syn::parse_quote!(&Self)
         } else {
             syn::parse_quote!(Self)

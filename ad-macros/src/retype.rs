@@ -783,11 +783,24 @@ impl VisitMut for Retype<'_> {
                 let receiver = &call.receiver;
                 // A value built in the body goes to a `self` method's companion as a copy, to
                 // a `&self` one's by reference; the companion's parameter type chooses.
-                let built = matches!(&**receiver, Expr::Path(path)
-                    if path.path.get_ident().is_some_and(|name| self.locals.user_types.is_built(name)));
-                let receiver = match built {
-                    true => quote::quote!(::ad_runtime::__private::receiver(&#receiver)),
-                    false => quote::quote!(&#receiver),
+                let name = match &**receiver {
+                    Expr::Path(path) => path.path.get_ident(),
+                    _ => None,
+                };
+                let built = name.is_some_and(|name| self.locals.user_types.is_built(name));
+                // A `mut` local, or `self` of a `&mut self` method, is lent mutably: the
+                // companion of a `&mut self` method changes it (one of `&self` reads it).
+                let mutable = name.is_some_and(|name| {
+                    (built && self.locals.mutable_locals.contains(name))
+                        || (name == names::SELF && self.locals.mutable_references.contains(name))
+                });
+                let receiver = match (built, mutable) {
+                    (true, true) => {
+                        quote::quote!(::ad_runtime::__private::receiver(&mut #receiver))
+                    }
+                    (false, true) => quote::quote!(&mut *#receiver),
+                    (true, false) => quote::quote!(::ad_runtime::__private::receiver(&#receiver)),
+                    (false, false) => quote::quote!(&#receiver),
                 };
                 let args = &call.args;
                 Some(if self.value_only {

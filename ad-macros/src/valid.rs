@@ -38,6 +38,17 @@ pub fn refuse_mut_params(
     else {
         return false;
     };
+    if param.receiver {
+        cx.error_spanned_by(
+            &param.name,
+            format!(
+                "#[{macro_name}]: reverse mode does not take `&mut self` methods yet; #[forward] \
+                 alone takes them (its `_jvp` takes the tangent of `self` as `&mut Self` too), or \
+                 return the new value"
+            ),
+        );
+        return true;
+    }
     let why = if cfg!(feature = "previous-engine") {
         "the previous engine does not take them"
     } else if calls == crate::expand::reverse::Calls::Checkpointed {

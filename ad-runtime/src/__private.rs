@@ -1437,6 +1437,16 @@ pub fn seed_twin<T: Differentiable>(value: &T, tangent: &T) -> T::Over<Dual<T::F
     })
 }
 
+/// The final twin of a `&mut self` over duals, back into the caller's value and tangent.
+pub fn write_back_twin<T: Differentiable>(
+    value: &mut T,
+    tangent: &mut T,
+    twin: T::Over<Dual<T::Float>>,
+) {
+    *value = T::from_over(T::map(&twin, &mut |dual: &Dual<T::Float>| dual.value));
+    *tangent = T::from_over(T::map(&twin, &mut |dual: &Dual<T::Float>| dual.tangent));
+}
+
 /// The value of a user type from the flat adjoints of its floats (in `for_each` order).
 pub fn unflatten_twin<T: Differentiable>(value: &T, flat: &[T::Float]) -> T {
     let mut next = 0;
@@ -1641,6 +1651,29 @@ impl<'a, T> Receiver<&'a T> for &'a T {
 }
 
 impl<T: Clone> Receiver<T> for &T {
+    #[inline(always)]
+    fn receiver(self) -> T {
+        self.clone()
+    }
+}
+
+/// A `mut` local lent to a method: mutably to a `&mut self` one's companion, shared to a
+/// `&self` one's, copied to a `self` one's.
+impl<'a, T> Receiver<&'a mut T> for &'a mut T {
+    #[inline(always)]
+    fn receiver(self) -> &'a mut T {
+        self
+    }
+}
+
+impl<'a, T> Receiver<&'a T> for &'a mut T {
+    #[inline(always)]
+    fn receiver(self) -> &'a T {
+        self
+    }
+}
+
+impl<T: Clone> Receiver<T> for &mut T {
     #[inline(always)]
     fn receiver(self) -> T {
         self.clone()

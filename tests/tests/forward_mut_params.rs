@@ -970,3 +970,82 @@ fn single_precision() {
     assert_eq!(x, [1.0, -2.0]);
     assert_eq!(dx, [1.5, -2.0]);
 }
+
+/// A pendulum that advances itself (`&mut self`), one step calling another on `self`.
+#[derive(Clone, Debug, PartialEq, ad_runtime::Differentiable)]
+pub struct Pendulum {
+    pub theta: f64,
+    pub omega: f64,
+}
+
+impl Pendulum {
+    #[forward]
+    fn kick(&mut self, dt: f64, g_over_l: f64) {
+        self.omega -= dt * g_over_l * self.theta.sin();
+    }
+
+    #[forward]
+    pub fn step(&mut self, dt: f64, g_over_l: f64) {
+        self.kick(dt, g_over_l);
+        self.theta += dt * self.omega;
+    }
+
+    /// Changes `self` and returns a value.
+    #[forward]
+    pub fn energy_after(&mut self, dt: f64, g_over_l: f64) -> f64 {
+        self.step(dt, g_over_l);
+        0.5 * self.omega * self.omega - g_over_l * self.theta.cos()
+    }
+}
+
+/// A driver building the pendulum and stepping it in a loop.
+#[forward]
+fn pendulum_angle(theta0: f64, omega0: f64, g_over_l: f64) -> f64 {
+    let mut p = Pendulum {
+        theta: theta0,
+        omega: omega0,
+    };
+    for _ in 0..50 {
+        p.step(0.02, g_over_l);
+    }
+    p.theta
+}
+
+#[test]
+fn mut_self_methods_and_a_driver_stepping_a_local() {
+    check(
+        41,
+        5,
+        |rng| {
+            vec![
+                rng.uniform(-1.0, 1.0),
+                rng.uniform(-1.0, 1.0),
+                rng.uniform(5.0, 12.0),
+            ]
+        },
+        |x| {
+            let mut p = Pendulum {
+                theta: x[0],
+                omega: x[1],
+            };
+            let energy = p.energy_after(0.05, x[2]);
+            vec![energy, p.theta, p.omega, pendulum_angle(x[0], x[1], x[2])]
+        },
+        |x, t| {
+            let mut p = Pendulum {
+                theta: x[0],
+                omega: x[1],
+            };
+            let mut dp = Pendulum {
+                theta: t[0],
+                omega: t[1],
+            };
+            let (energy, d_energy) = p.energy_after_jvp(0.05, x[2], &mut dp, 0.0, t[2]);
+            let (angle, d_angle) = pendulum_angle_jvp(x[0], x[1], x[2], t[0], t[1], t[2]);
+            (
+                vec![energy, p.theta, p.omega, angle],
+                vec![d_energy, dp.theta, dp.omega, d_angle],
+            )
+        },
+    );
+}

@@ -57,6 +57,7 @@ pub fn retype_type(function: &Function, ty: &Type) -> Type {
         containers: Default::default(),
         user_values: Default::default(),
         mutable_references: Default::default(),
+        mutable_locals: Default::default(),
     };
     let mut retype = Retype {
         float: function.float,
@@ -122,7 +123,9 @@ pub fn public_params(function: &Function) -> Vec<TokenStream> {
         .map(|param| {
             if param.receiver {
                 let receiver = names::param_value(param);
-                return if param.is_reference() {
+                return if param.is_mut_reference() {
+                    quote!(&mut #receiver)
+                } else if param.is_reference() {
                     quote!(&#receiver)
                 } else {
                     receiver
@@ -372,6 +375,20 @@ fn generic_jvp(function: &Function, bodies: Bodies) -> TokenStream {
             let param_name = &names::param_value(param);
             let seeded = match param.kind {
                 ParamKind::Data => return quote!(#param_name),
+                // `&mut self` of a derived type: its twin over duals, written back on return.
+                ParamKind::Differentiated if param.is_mut_reference() && param.user_type.is_some() => {
+                    let tangent = tangent_iter
+                        .next()
+                        .expect("one tangent per differentiated parameter");
+                    let local = names::derived("__ad_seeded_", &param.name);
+                    seeding.push(quote! {
+                        let mut #local = ::ad_runtime::__private::seed_twin(&*#param_name, &*#tangent);
+                    });
+                    writing_back.push(quote! {
+                        ::ad_runtime::__private::write_back_twin(#param_name, #tangent, #local);
+                    });
+                    return quote!(&mut #local);
+                }
                 // In and out: the derivative code writes the duals, which go back on return.
                 ParamKind::Differentiated if param.is_mut_reference() => {
                     let tangent = tangent_iter
