@@ -12,8 +12,7 @@ pub type Point2 = [f64; 2];
 // Form of a cubic Bezier point by Bernstein weights (kurbo's `CubicBez::eval`), aliases.
 // Neither mode takes it as written: reverse, "cannot differentiate a result of type
 // `Point2`"; forward, a type error inside generated code (`f64: DualParts` not satisfied).
-#[forward]
-#[reverse]
+// With the alias spelled out (`&[[f64; 2]; 4]`, `-> [f64; 2]`) both modes take it.
 pub fn cubic_bezier(ctrl: &[Point2; 4], t: f64) -> Point2 {
     let mt = 1.0 - t;
     let weights = [mt * mt * mt, 3.0 * mt * mt * t, 3.0 * mt * t * t, t * t * t];
@@ -28,7 +27,6 @@ pub fn cubic_bezier(ctrl: &[Point2; 4], t: f64) -> Point2 {
 // Form of geo's shoelace area over `(x, y)` tuples: `windows(2)` plus the closing edge.
 // Reverse mode: "reverse mode cannot differentiate parameters of type `&[(f64,f64)]` yet".
 #[forward]
-#[reverse]
 pub fn polygon_area(vertices: &[(f64, f64)]) -> f64 {
     let n = vertices.len();
     let twice: f64 = vertices
@@ -110,11 +108,11 @@ impl Vec3 {
 }
 
 // Form of a triangle's area through `impl Sub for Vec3` and methods returning `Vec3`.
-// Neither mode takes it. Forward: a type error inside generated code, "cannot subtract
-// `__AdOver_Vec3<__S>` from `__AdOver_Vec3<__S>`" (the user's `impl Sub` is not on the twin);
-// reverse: "reverse mode does not take `.norm(..)` over floats here yet".
-#[forward]
-#[reverse]
+// Neither mode takes it. As written, `Vec3` does not derive `Differentiable`, so both modes
+// take `a`, `b`, `c` as data and differentiate nothing. With the derive and `#[grad]` on the
+// three: forward, a type error inside generated code, "cannot subtract `__AdOver_Vec3<__S>`
+// from `__AdOver_Vec3<__S>`" (the user's `impl Sub` is not on the twin); reverse, "reverse
+// mode does not take `.norm(..)` over floats here yet".
 pub fn triangle_area(a: Vec3, b: Vec3, c: Vec3) -> f64 {
     let ab = b - a;
     let ac = c - a;

@@ -94,7 +94,6 @@ pub fn lotka_volterra(x: &[f64], p: &[f64], _t: f64, y: &mut [f64]) {
 // Reverse mode refuses it at the call: "reverse mode does not follow a differentiated function
 // writing values that carry derivatives through a `&mut` argument yet".
 #[forward]
-#[reverse]
 pub fn lotka_volterra_euler(x0: &[f64], p: &[f64], dt: f64, steps: usize) -> Vec<f64> {
     let mut x = x0.to_vec();
     let mut dx = vec![0.0; x.len()];

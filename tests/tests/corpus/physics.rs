@@ -51,11 +51,12 @@ pub struct Body {
 }
 
 // Form of the benchmarks game's `energy(bodies: &[Body; N_BODIES])`.
-// Neither mode takes it: forward, "#[grad] marks a parameter of a user type that derives
-// `Differentiable`" (an array of them is not taken) and `&[Body; 5]: Seed` type errors;
-// reverse, "reverse mode cannot differentiate parameters of type `&[Body;5]` yet".
-#[forward]
-#[reverse]
+// Neither mode takes it. As written (`Body` does not derive `Differentiable`, so `bodies` is
+// data), both modes fail with a type error inside generated code: "a value of type `__S`
+// cannot be made by summing an iterator over elements of type `f64`" at `.sum::<f64>()`.
+// With the derive and `#[grad] bodies`: forward, "#[grad] marks a parameter of a user type
+// that derives `Differentiable`" (an array of them is not taken) and `&[Body; 5]: Seed` type
+// errors; reverse, "reverse mode cannot differentiate parameters of type `&[Body;5]` yet".
 pub fn energy(bodies: &[Body; 5]) -> f64 {
     let mut e = 0.0;
     for (i, bi) in bodies.iter().enumerate() {
@@ -83,9 +84,8 @@ pub fn eccentric_anomaly(mean_anomaly: f64, e: f64) -> f64 {
     ea
 }
 
-// Form of an `Option`-returning pair helper (`None` for coincident points).
-// Neither mode takes it: forward, a type error inside generated code (`Option<Dual<__S>>:
-// DualParts`); reverse, "cannot differentiate a result of type `Option<f64>`".
+// Form of an `Option`-returning pair helper (`None` for coincident points): `_jvp` gives the
+// value and tangent as options, `_vjp` takes the cotangent as one.
 #[forward]
 #[reverse]
 pub fn inverse_distance(a: &[f64; 3], b: &[f64; 3]) -> Option<f64> {
@@ -98,8 +98,6 @@ pub fn inverse_distance(a: &[f64; 3], b: &[f64; 3]) -> Option<f64> {
 }
 
 // Form of a Coulomb energy using it with `unwrap_or(0.0)`.
-// Neither mode takes it, as `inverse_distance` cannot be annotated (a plain function called
-// with floats: "function `inverse_distance` is not a crate or module").
 #[forward]
 #[reverse]
 pub fn coulomb_energy(charges: &[f64], positions: &[[f64; 3]]) -> f64 {
@@ -207,5 +205,38 @@ fn coulomb_through_option_helper() {
         x.extend((0..4).map(|_| rng.uniform(-1.0, 1.0)));
         x
     })
+    .forward(|x, t| {
+        let (v, d) = coulomb_energy_jvp(&x[12..], &rows(&x[..12]), &t[12..], &rows(&t[..12]));
+        (one(v), one(d))
+    })
+    .reverse(|x, w| {
+        let (v, (dq, dp)) = coulomb_energy_vjp(&x[12..], &rows(&x[..12]), w[0]);
+        let mut all = flat(&dp);
+        all.extend(dq);
+        (one(v), all)
+    })
+    .grad(|x| {
+        let (v, (dq, dp)) = coulomb_energy_grad(&x[12..], &rows(&x[..12]));
+        let mut all = flat(&dp);
+        all.extend(dq);
+        (v, all)
+    })
     .check(75);
+    let pair = |x: &[f64]| ([x[0], x[1], x[2]], [x[3], x[4], x[5]]);
+    Case::new("inverse_distance", 6, move |x| {
+        let (a, b) = pair(x);
+        one(inverse_distance(&a, &b).unwrap())
+    })
+    .points(|rng| cluster(rng)[..6].to_vec())
+    .forward(move |x, t| {
+        let ((a, b), (da, db)) = (pair(x), pair(t));
+        let (v, d) = inverse_distance_jvp(&a, &b, &da, &db);
+        (one(v.unwrap()), one(d.unwrap()))
+    })
+    .reverse(move |x, w| {
+        let (a, b) = pair(x);
+        let (v, (da, db)) = inverse_distance_vjp(&a, &b, Some(w[0]));
+        (one(v.unwrap()), [da, db].concat())
+    })
+    .check(76);
 }

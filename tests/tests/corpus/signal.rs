@@ -18,11 +18,10 @@ pub struct Biquad {
 }
 
 impl Biquad {
-    // Form of `biquad`'s `DirectForm2Transposed::run(&mut self, input)`. Neither mode takes
-    // it: "a differentiated method takes `&self` or `self`; return the new value instead of
-    // changing `self`".
+    // Form of `biquad`'s `DirectForm2Transposed::run(&mut self, input)`: `process_jvp` takes
+    // the tangent of `self` as a `&mut Biquad`. Reverse mode refuses it: "reverse mode does not
+    // take `&mut self` methods yet".
     #[forward]
-    #[reverse]
     pub fn process(&mut self, x: f64) -> f64 {
         let y = self.b0 * x + self.z1;
         self.z1 = self.b1 * x - self.a1 * y + self.z2;
@@ -31,11 +30,10 @@ impl Biquad {
     }
 }
 
-// A driver filtering a signal through `process`. Neither mode takes it, as `process` cannot
-// be annotated: "no associated item named `__ad_forward_process` found for struct `Biquad`"
-// (and `__ad_reverse_process`), errors naming generated items.
+// A driver filtering a signal through `process`. Reverse mode refuses it, as `process` has no
+// reverse companion: "no associated item named `__ad_reverse_process` found for struct
+// `Biquad`", an error naming a generated item.
 #[forward]
-#[reverse]
 pub fn biquad_filter(coeffs: &[f64; 5], input: &[f64]) -> Vec<f64> {
     let mut filter = Biquad {
         b0: coeffs[0],
@@ -57,7 +55,6 @@ pub fn biquad_filter(coeffs: &[f64; 5], input: &[f64]) -> Vec<f64> {
 // Reverse mode: "reverse mode does not take `.collect(..)` over floats here yet: ... write a
 // `for` loop (forward mode takes them all)".
 #[forward]
-#[reverse]
 pub fn fir(taps: &[f64], signal: &[f64]) -> Vec<f64> {
     signal
         .windows(taps.len())
@@ -88,8 +85,36 @@ pub fn dft_power(signal: &[f64], k: usize) -> f64 {
     re * re + im * im
 }
 
+fn biquad(x: &[f64]) -> Biquad {
+    Biquad {
+        b0: x[0],
+        b1: x[1],
+        b2: x[2],
+        a1: x[3],
+        a2: x[4],
+        z1: x[5],
+        z2: x[6],
+    }
+}
+
+/// The output followed by the filter's fields after the step.
+fn stepped(y: f64, f: &Biquad) -> Vec<f64> {
+    vec![y, f.b0, f.b1, f.b2, f.a1, f.a2, f.z1, f.z2]
+}
+
 #[test]
 fn biquad_mut_self_process() {
+    Case::new("Biquad::process", 8, |x| {
+        let mut f = biquad(x);
+        let y = f.process(x[7]);
+        stepped(y, &f)
+    })
+    .forward(|x, t| {
+        let (mut f, mut df) = (biquad(x), biquad(t));
+        let (y, dy) = f.process_jvp(x[7], &mut df, t[7]);
+        (stepped(y, &f), stepped(dy, &df))
+    })
+    .check(50);
     Case::new("biquad_filter", 8, |x| {
         biquad_filter(&[x[0], x[1], x[2], x[3], x[4]], &x[5..])
     })
@@ -101,6 +126,14 @@ fn biquad_mut_self_process() {
         (0.0, 0.3),
         (-1.0, 1.0),
     ])
+    .forward(|x, t| {
+        biquad_filter_jvp(
+            &[x[0], x[1], x[2], x[3], x[4]],
+            &x[5..],
+            &[t[0], t[1], t[2], t[3], t[4]],
+            &t[5..],
+        )
+    })
     .check(51);
 }
 

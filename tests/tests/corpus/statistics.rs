@@ -177,9 +177,7 @@ pub fn poisson_log_likelihood(lambda: f64, counts: &[u64]) -> f64 {
         .sum()
 }
 
-// Form of statrs `Statistics::mean`: `None` on empty data. Neither mode takes it:
-// forward, a type error inside generated code (`Option<Dual<__S>>: DualParts` not satisfied);
-// reverse, "cannot differentiate a result of type `Option<f64>`".
+// Form of statrs `Statistics::mean`: `None` on empty data (an `Option<f64>` result).
 #[forward]
 #[reverse]
 pub fn mean(xs: &[f64]) -> Option<f64> {
@@ -190,9 +188,7 @@ pub fn mean(xs: &[f64]) -> Option<f64> {
     }
 }
 
-// Form of statrs `Statistics::variance`: an `Option`-returning helper unwrapped. Neither mode
-// takes it, since neither takes `mean` (a plain function called with floats: "function `mean`
-// is not a crate or module").
+// Form of statrs `Statistics::variance`: an `Option`-returning helper unwrapped.
 #[forward]
 #[reverse]
 pub fn sample_variance(xs: &[f64]) -> f64 {
@@ -342,5 +338,25 @@ fn poisson_log_likelihood_of_counts() {
 
 #[test]
 fn sample_variance_through_option_helper() {
-    Case::new("sample_variance", 6, |x| one(sample_variance(x))).check(19);
+    Case::new("mean", 6, |x| one(mean(x).unwrap()))
+        .forward(|x, t| {
+            let (v, d) = mean_jvp(x, t);
+            (one(v.unwrap()), one(d.unwrap()))
+        })
+        .reverse(|x, w| {
+            let (v, g) = mean_vjp(x, Some(w[0]));
+            (one(v.unwrap()), g)
+        })
+        .check(20);
+    Case::new("sample_variance", 6, |x| one(sample_variance(x)))
+        .forward(|x, t| {
+            let (v, d) = sample_variance_jvp(x, t);
+            (one(v), one(d))
+        })
+        .reverse(|x, w| {
+            let (v, g) = sample_variance_vjp(x, w[0]);
+            (one(v), g)
+        })
+        .grad(sample_variance_grad)
+        .check(19);
 }
