@@ -115,6 +115,8 @@ pub struct Pendulum {
 
 impl Pendulum {
     // Form of a `&mut self` stepper (semi-implicit Euler), as simulation crates write them.
+    // Reverse mode: "reverse mode does not take `&mut self` methods yet".
+    #[forward]
     pub fn step(&mut self, dt: f64, g_over_l: f64) {
         self.omega -= dt * g_over_l * self.theta.sin();
         self.theta += dt * self.omega;
@@ -122,6 +124,7 @@ impl Pendulum {
 }
 
 // A driver building the pendulum and stepping it.
+#[forward]
 pub fn pendulum_angle(theta0: f64, omega0: f64, g_over_l: f64) -> f64 {
     let mut p = Pendulum {
         theta: theta0,
@@ -263,6 +266,10 @@ fn pendulum_mut_self_stepper() {
         one(pendulum_angle(x[0], x[1], x[2]))
     })
     .within(&[(-1.0, 1.0), (-1.0, 1.0), (5.0, 15.0)])
+    .forward(|x, t| {
+        let (v, d) = pendulum_angle_jvp(x[0], x[1], x[2], t[0], t[1], t[2]);
+        (one(v), one(d))
+    })
     .check(27);
 }
 
