@@ -24,7 +24,7 @@ pub fn check_body(cx: &Ctxt, function: &Function) {
 /// `&mut` parameters carrying floats are taken by the IR engine only: their `_vjp` takes the
 /// cotangent of the final contents and gives the adjoint of the initial ones (DESIGN.md,
 /// section 7). Where it does not take the function (or a `#[checkpoint]` function, which would
-/// have to keep copies of them), one message for the function, at the first of them.
+/// have to keep copies of them, or a `&mut self` method), one message for the function.
 pub fn refuse_mut_params(
     cx: &Ctxt,
     function: &Function,
@@ -50,21 +50,16 @@ pub fn refuse_mut_params(
         return true;
     }
     let why = if cfg!(feature = "previous-engine") {
-        "the previous engine does not take them"
+        "the previous engine does not take `&mut` parameters; #[forward] alone takes it (its \
+         `_jvp` takes the tangent as `&mut` too), or return the new values"
     } else if calls == crate::expand::reverse::Calls::Checkpointed {
-        "a #[checkpoint] function does not take them yet; write #[reverse]"
+        "a #[checkpoint] function, which keeps copies of its arguments to run again, does not \
+         take `&mut` parameters yet; write #[reverse], which does"
     } else if cx.has_errors() {
         return false;
     } else {
         match crate::expand::reverse_ir::companion_body(function, true) {
             Ok(_) => return false,
-            Err(not_yet) if not_yet.what == crate::ir::validate::WRITES_THROUGH_A_CALL => {
-                cx.syn_error(syn::Error::new(
-                    not_yet.span,
-                    crate::ir::validate::WRITES_THROUGH_A_CALL_MESSAGE,
-                ));
-                return true;
-            }
             Err(not_yet) => {
                 cx.syn_error(syn::Error::new(
                     not_yet.span,
@@ -82,8 +77,7 @@ pub fn refuse_mut_params(
     cx.error_spanned_by(
         &param.ty,
         format!(
-            "#[{macro_name}]: `{}` is written in place, and {why}; #[forward] alone takes it \
-             (its `_jvp` takes the tangent as `&mut` too), or return the new values",
+            "#[{macro_name}]: `{}` is written in place: {why}",
             param.name
         ),
     );

@@ -145,6 +145,18 @@ impl<T: Diff + ?Sized> Diff for &T {
     }
 }
 
+/// A `&mut` passed to a differentiated function that writes through it: its referent's.
+impl<T: Diff + ?Sized> Diff for &mut T {
+    type Adjoint = T::Adjoint;
+    fn zero_like(&self) -> Self::Adjoint {
+        (**self).zero_like()
+    }
+    const SHAPED: bool = T::SHAPED;
+    fn argument_zero(&self) -> Self::Adjoint {
+        (**self).argument_zero()
+    }
+}
+
 /// A box's adjoint is a [`BoxAdjoint`] of its content's (a recursive derived type holds its
 /// own type in a box).
 impl<T: Diff + ?Sized> Diff for Box<T> {

@@ -314,3 +314,102 @@ fn a_cotangent_of_the_wrong_length_is_refused() {
     });
     assert!(result.is_err());
 }
+
+/// An explicit Euler integrator in place, calling the right-hand side with a `&mut` local it
+/// then reads: the call's pullback takes the cotangent of what `rhs` wrote into `k`.
+#[forward]
+#[reverse]
+fn euler(y: &mut [f64], p: &[f64], dt: f64, steps: usize) {
+    let mut k = vec![0.0; y.len()];
+    for _ in 0..steps {
+        lorenz(y, p, &mut k);
+        for i in 0..y.len() {
+            y[i] += dt * k[i];
+        }
+    }
+}
+
+/// A loss over the integrator's final state, from a fixed start: a caller without `&mut`
+/// parameters of its own.
+#[forward]
+#[reverse]
+fn final_state_loss(p: &[f64], dt: f64) -> f64 {
+    let mut y = vec![1.0, 2.0, 3.0];
+    euler(&mut y, p, dt, 20);
+    y[0] + y[1] * y[2]
+}
+
+#[test]
+fn an_integrator_calling_a_right_hand_side_that_writes_a_local() {
+    let plain = |x: &[f64]| {
+        let mut y = x[..3].to_vec();
+        euler(&mut y, &x[3..6], x[6] * 0.01, 15);
+        [vec![final_state_loss(&x[3..6], x[6] * 0.01)], y].concat()
+    };
+    let jvp = |x: &[f64], t: &[f64]| {
+        let (mut y, mut dy) = (x[..3].to_vec(), t[..3].to_vec());
+        euler_jvp(
+            &mut y,
+            &x[3..6],
+            x[6] * 0.01,
+            15,
+            &mut dy,
+            &t[3..6],
+            t[6] * 0.01,
+        );
+        let (loss, d_loss) = final_state_loss_jvp(&x[3..6], x[6] * 0.01, &t[3..6], t[6] * 0.01);
+        ([vec![loss], y].concat(), [vec![d_loss], dy].concat())
+    };
+    let vjp = |x: &[f64], w: &[f64]| {
+        let (mut y, mut wy) = (x[..3].to_vec(), w[1..].to_vec());
+        let (a_p, a_dt) = euler_vjp(&mut y, &x[3..6], x[6] * 0.01, 15, &mut wy);
+        let (loss, (b_p, b_dt)) = final_state_loss_vjp(&x[3..6], x[6] * 0.01, w[0]);
+        let a_p: Vec<f64> = a_p.iter().zip(&b_p).map(|(a, b)| a + b).collect();
+        (
+            [vec![loss], y].concat(),
+            [wy, a_p, vec![(a_dt + b_dt) * 0.01]].concat(),
+        )
+    };
+    check(
+        6,
+        Case {
+            inputs: 7,
+            plain: &plain,
+            jvp: &jvp,
+            vjp: &vjp,
+        },
+    );
+}
+
+#[forward]
+#[reverse]
+fn square_into(x: f64, y: &mut f64) {
+    *y = *y * 0.5 + x * x;
+}
+
+/// A scalar written through `&mut` of a local and of an element, with data passed `&mut`
+/// beside (a counter the callee bumps: no cotangent for it).
+#[forward]
+#[reverse]
+fn through_scalars(x: &[f64]) -> f64 {
+    let mut y = 1.0;
+    let mut calls = 0;
+    let mut out = vec![0.5; 2];
+    square_into(x[0], &mut y);
+    square_into(x[1] * y, &mut out[1]);
+    let c = [x[0], x[1], x[2]];
+    let mut dy = [0.25; 3];
+    decay(&c, x[2], 0.5, &mut dy, &mut calls);
+    y * out[1] + out[0] + dy[0] * dy[2] + calls as f64
+}
+
+#[test]
+fn scalars_and_elements_written_through_calls_beside_data() {
+    common::check_slice_function_at_random_points(
+        through_scalars,
+        through_scalars_jvp,
+        through_scalars_vjp,
+        3,
+        7,
+    );
+}

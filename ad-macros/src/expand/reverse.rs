@@ -105,18 +105,7 @@ pub fn expand_stacked(cx: &Ctxt, function: &Function, calls: Calls) -> TokenStre
 }
 
 fn reverse_companions(cx: &Ctxt, function: &Function, bodies: Bodies, calls: Calls) -> TokenStream {
-    let mut bodies = bodies;
     let ir = ir_engine(cx, function, bodies);
-    if let Some(Err(not_yet)) = &ir {
-        if not_yet.what == crate::ir::validate::WRITES_THROUGH_A_CALL {
-            // Nor does the previous engine: stubs stand in.
-            bodies = Bodies::Stub;
-            cx.error_spanned_by(
-                quote_spanned!(not_yet.span=> call),
-                crate::ir::validate::WRITES_THROUGH_A_CALL_MESSAGE,
-            );
-        }
-    }
     let ir_body = ir.as_ref().and_then(|outcome| outcome.as_ref().ok());
     let engine = engine_marker(function, ir.as_ref());
     match calls {
@@ -309,7 +298,11 @@ pub(super) fn in_out_params(function: &Function) -> impl Iterator<Item = &crate:
 /// parameters, by the cotangent of each one's final contents (DESIGN.md section 7). Each
 /// parameter's adjoint in the pullback's result is then that of its initial contents.
 pub(super) fn cotangent_type(function: &Function, scalar: &Ident) -> TokenStream {
-    let output = output_type(function, scalar);
+    // A result of `()` has the adjoint of data, which is what a caller holds for it.
+    let output = match function.output() {
+        Some(_) => output_type(function, scalar),
+        None => quote!(::ad_runtime::adjoint::NoAdjoint),
+    };
     let in_out: Vec<TokenStream> = in_out_params(function)
         .map(|param| adjoint_type(param, scalar))
         .collect();
@@ -588,7 +581,7 @@ fn generic_public_functions(function: &Function, bodies: Bodies, companion: &str
         Bodies::Derivative => {
             let result_cotangent = match has_output {
                 true => quote!(#cotangent),
-                false => quote!(()),
+                false => quote!(::ad_runtime::adjoint::NoAdjoint),
             };
             let result = match has_output {
                 true => quote!((value, #grads_value)),

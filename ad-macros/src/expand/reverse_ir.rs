@@ -313,6 +313,7 @@ impl Emitter<'_> {
         // The cotangents of the `&mut` parameters' final contents come in after the result's,
         // and start their shadows.
         let mut in_out_cotangents = Vec::new();
+        let mut shapes_after_forward = Vec::new();
         let scalar = names::scalar_param(self.function.name().span());
         let mut bind_params = Vec::new();
         let mut adjoints_made_in_pullback = Vec::new();
@@ -344,8 +345,16 @@ impl Emitter<'_> {
                 };
                 let ir: TokenStream = IR.parse().expect("a path");
                 if param.is_mut_reference() {
+                    // The cotangent of the final contents starts the shadow, shaped as they
+                    // are (a caller's shadow of what it passed may have grown only as far as
+                    // it was reached).
                     let cotangent = names::derived("__ad_ct_", &param.name);
-                    adjoints_made_in_pullback.push(quote!(let mut #adjoint = #cotangent;));
+                    let shape = names::derived("__ad_shape_", &param.name);
+                    shapes_after_forward.push(quote!(let #shape = #ir::zero_like(&*#own);));
+                    adjoints_made_in_pullback.push(quote! {
+                        let mut #adjoint = #shape;
+                        #ir::accumulate(&mut #adjoint, #cotangent);
+                    });
                     in_out_cotangents.push(cotangent);
                 } else if float_of_type(&param.ty).is_some() {
                     // A float's zero adjoint needs nothing of its value: it is made in the
@@ -445,6 +454,7 @@ impl Emitter<'_> {
                 #forward
                 let __ad_result = #result;
                 #result_shape
+                #(#shapes_after_forward)*
                 #(#captures)*
                 (__ad_result, move |#pullback_param: #cotangent| {
                     #take_cotangents
@@ -466,6 +476,7 @@ impl Emitter<'_> {
                 #forward
                 let __ad_result = #result;
                 #result_shape
+                #(#shapes_after_forward)*
                 #(#captures)*
                 (__ad_result, ::std::boxed::Box::new(move |#pullback_param: #cotangent| {
                     ::ad_runtime::__private::maybe_grow(move || {
@@ -718,6 +729,11 @@ impl Emitter<'_> {
     /// The code of the operation that defines a value (in the forward sweep, or again in the
     /// backward one).
     fn defining_rvalue(&self, rvalue: &Rvalue, span: Span, value_defined: Value) -> TokenStream {
+        if let Rvalue::Use(operand) = rvalue {
+            if let Some(reborrowed) = self.passed_on_mutable_parameter(operand) {
+                return reborrowed;
+            }
+        }
         match rvalue {
             // Data entering the computation (`cfg.lo` of a data parameter): a float of it
             // becomes a constant of the scalar type, anything else stays as it is. Variables
@@ -844,6 +860,9 @@ impl Emitter<'_> {
                 let args: Vec<TokenStream> = args
                     .iter()
                     .map(|arg| {
+                        if let Some(reborrowed) = self.passed_on_mutable_parameter(arg) {
+                            return reborrowed;
+                        }
                         let value = self.operand(arg);
                         // Constants are lifted where they are written (and may borrow a
                         // temporary that must live through the call); values built in the
@@ -1152,7 +1171,31 @@ impl Emitter<'_> {
     }
 
     fn is_active_call(&self, args: &[Operand]) -> bool {
-        args.iter().any(|arg| self.activity.is_active(arg))
+        args.iter().any(|arg| {
+            self.activity.is_active(arg)
+                || matches!(arg, Operand::Value(value)
+                    if self.activity.written_by_calls.get(value)
+                        .is_some_and(|place| self.activity.active.contains(&place.root)))
+        })
+    }
+
+    /// A `&mut` parameter passed on whole where a shared reference is taken (`rhs(y, ..)` with
+    /// `y: &mut [f64]`): reborrowed, as Rust does, not moved out of its variable.
+    fn passed_on_mutable_parameter(&self, operand: &Operand) -> Option<TokenStream> {
+        let Operand::Place(place) = operand else {
+            return None;
+        };
+        let index = self
+            .body
+            .params
+            .iter()
+            .position(|root| *root == place.root)?;
+        let param = self.function.params.get(index)?;
+        if !place.projections.is_empty() || !param.is_mut_reference() {
+            return None;
+        }
+        let name = self.operand(operand);
+        Some(quote_spanned!(place.span=> &*#name))
     }
 
     fn cast(&self, operand: &Operand, ty: &syn::Type) -> TokenStream {

@@ -8,7 +8,7 @@
 //! Both are syntax's proposal; the types verify it when the code is compiled (an integer
 //! thought active gets a zero-sized adjoint, see `ad_runtime::adjoint`).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::*;
 use crate::ast::float_of_type;
@@ -16,6 +16,11 @@ use crate::ast::float_of_type;
 pub struct Activity {
     pub active: HashSet<Root>,
     pub useful: HashSet<Root>,
+    /// `&mut place` arguments of calls to differentiated functions through which the callee
+    /// writes floats (`rhs(&y, p, &mut k)`): the call's pullback takes the cotangent of the
+    /// place's new contents and gives the adjoint of its old ones. By the value the `&mut`
+    /// defines.
+    pub written_by_calls: HashMap<Value, Place>,
 }
 
 impl Activity {
@@ -40,10 +45,19 @@ impl Activity {
 /// whose final contents are results too (`&mut` parameters).
 pub fn analyse(body: &Body, differentiated: &[Root], outputs: &[Root]) -> Activity {
     let mut active: HashSet<Root> = differentiated.iter().copied().collect();
+    let candidates = mutable_arguments(body);
+    let floats = float_variables(body);
+    let mut written = HashMap::new();
     loop {
-        let before = active.len();
-        forward(&body.block, &mut active);
-        if active.len() == before {
+        let before = (active.len(), written.len());
+        // A place a call writes holds floats if it did before (or is declared with them).
+        written = candidates
+            .iter()
+            .filter(|(_, place)| active.contains(&place.root) || floats.contains(&place.root))
+            .map(|(value, place)| (*value, place.clone()))
+            .collect();
+        forward(&body.block, &mut active, &written);
+        if (active.len(), written.len()) == before {
             break;
         }
     }
@@ -53,12 +67,74 @@ pub fn analyse(body: &Body, differentiated: &[Root], outputs: &[Root]) -> Activi
     }
     loop {
         let before = useful.len();
-        backward(&body.block, &active, &mut useful);
+        backward(&body.block, &active, &mut useful, &written);
         if useful.len() == before {
             break;
         }
     }
-    Activity { active, useful }
+    Activity {
+        active,
+        useful,
+        written_by_calls: written,
+    }
+}
+
+/// `&mut place` arguments of calls to user functions, by the value the `&mut` defines.
+fn mutable_arguments(body: &Body) -> HashMap<Value, Place> {
+    let mut borrows = HashMap::new();
+    let mut passed = HashSet::new();
+    for_each_stmt(&body.block, &mut |stmt| {
+        if let Stmt::Let(Let { value, rvalue, .. }) = stmt {
+            match rvalue {
+                Rvalue::RefMut(Operand::Place(place)) => {
+                    borrows.insert(*value, place.clone());
+                }
+                Rvalue::Call { callee, args, .. } if !runs_as_written(callee) => {
+                    passed.extend(args.iter().filter_map(|arg| match arg {
+                        Operand::Value(value) => Some(*value),
+                        _ => None,
+                    }));
+                }
+                _ => {}
+            }
+        }
+    });
+    borrows.retain(|value, _| passed.contains(value));
+    borrows
+}
+
+/// Variables declared with floats in them (`let mut k = vec![0.0; n]`, `let mut t = 0.0`,
+/// `[0.0; 3]`): syntax's proposal for what a call writing them through `&mut` fills with
+/// floats. (The types verify it: the callee's pullback takes a cotangent for each `&mut`
+/// parameter holding floats, and none for others.)
+fn float_variables(body: &Body) -> HashSet<Root> {
+    let mut definitions = HashMap::new();
+    let mut declared = Vec::new();
+    for_each_stmt(&body.block, &mut |stmt| match stmt {
+        Stmt::Let(Let { value, rvalue, .. }) => {
+            definitions.insert(*value, rvalue);
+        }
+        Stmt::DeclareVar {
+            var,
+            init: Some(init),
+        } => declared.push((*var, init)),
+        _ => {}
+    });
+    let is_float = |operand: &Operand| matches!(operand, Operand::Constant(constant) if constant.kind == ConstantKind::Float);
+    declared
+        .into_iter()
+        .filter(|(_, init)| match init {
+            Operand::Constant(_) => is_float(init),
+            Operand::Value(value) => match definitions.get(value) {
+                Some(Rvalue::Repeat(_, element, _)) => is_float(element),
+                Some(Rvalue::Elements(_, elements)) => elements.iter().any(is_float),
+                Some(Rvalue::Use(operand)) => is_float(operand),
+                _ => false,
+            },
+            Operand::Place(_) => false,
+        })
+        .map(|(var, _)| Root::Var(var))
+        .collect()
 }
 
 /// The operands through which a derivative flows from the value an rvalue defines.
@@ -118,18 +194,24 @@ fn operand_root(operand: &Operand) -> Option<Root> {
     }
 }
 
-fn forward(block: &Block, active: &mut HashSet<Root>) {
+fn forward(block: &Block, active: &mut HashSet<Root>, written: &HashMap<Value, Place>) {
     let is_active = |operand: &Operand, active: &HashSet<Root>| {
         operand_root(operand).is_some_and(|root| active.contains(&root))
     };
     for stmt in &block.stmts {
         match stmt {
             Stmt::Let(Let { value, rvalue, .. }) => {
+                let places_written = written_places(rvalue, written);
                 if differentiable_operands(rvalue)
                     .into_iter()
                     .any(|operand| is_active(operand, active))
+                    || places_written
+                        .iter()
+                        .any(|place| active.contains(&place.root))
                 {
                     active.insert(Root::Value(*value));
+                    // What the call writes through `&mut` depends on its inputs.
+                    active.extend(places_written.iter().map(|place| place.root));
                 }
             }
             Stmt::DeclareVar { var, init } => {
@@ -148,8 +230,8 @@ fn forward(block: &Block, active: &mut HashSet<Root>) {
                 result,
                 ..
             } => {
-                forward(then_branch, active);
-                forward(else_branch, active);
+                forward(then_branch, active, written);
+                forward(else_branch, active, written);
                 if let Some(result) = result {
                     let branches = [&then_branch.result, &else_branch.result];
                     if branches
@@ -161,9 +243,9 @@ fn forward(block: &Block, active: &mut HashSet<Root>) {
                     }
                 }
             }
-            Stmt::For { body, .. } | Stmt::Loop { body, .. } => forward(body, active),
+            Stmt::For { body, .. } | Stmt::Loop { body, .. } => forward(body, active, written),
             Stmt::Checkpoint { body, result, .. } => {
-                forward(body, active);
+                forward(body, active, written);
                 if let (Some(result), Some(operand)) = (result, &body.result) {
                     if is_active(operand, active) {
                         active.insert(Root::Value(*result));
@@ -182,10 +264,37 @@ fn mark_operand(operand: &Operand, active: &HashSet<Root>, useful: &mut HashSet<
     }
 }
 
-fn backward(block: &Block, active: &HashSet<Root>, useful: &mut HashSet<Root>) {
+/// The places a call writes through `&mut` arguments (empty for anything else).
+pub fn written_places<'a>(rvalue: &Rvalue, written: &'a HashMap<Value, Place>) -> Vec<&'a Place> {
+    match rvalue {
+        Rvalue::Call { args, .. } => args
+            .iter()
+            .filter_map(|arg| match arg {
+                Operand::Value(value) => written.get(value),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn backward(
+    block: &Block,
+    active: &HashSet<Root>,
+    useful: &mut HashSet<Root>,
+    written: &HashMap<Value, Place>,
+) {
     for stmt in block.stmts.iter().rev() {
         match stmt {
             Stmt::Let(Let { value, rvalue, .. }) => {
+                // A call whose writes are read later runs back too.
+                if written_places(rvalue, written)
+                    .iter()
+                    .any(|place| useful.contains(&place.root))
+                    && active.contains(&Root::Value(*value))
+                {
+                    useful.insert(Root::Value(*value));
+                }
                 if useful.contains(&Root::Value(*value)) {
                     for operand in differentiable_operands(rvalue) {
                         mark_operand(operand, active, useful);
@@ -218,17 +327,19 @@ fn backward(block: &Block, active: &HashSet<Root>, useful: &mut HashSet<Root>) {
                         mark_operand(operand, active, useful);
                     }
                 }
-                backward(then_branch, active, useful);
-                backward(else_branch, active, useful);
+                backward(then_branch, active, useful, written);
+                backward(else_branch, active, useful, written);
             }
-            Stmt::For { body, .. } | Stmt::Loop { body, .. } => backward(body, active, useful),
+            Stmt::For { body, .. } | Stmt::Loop { body, .. } => {
+                backward(body, active, useful, written)
+            }
             Stmt::Checkpoint { body, result, .. } => {
                 if let (Some(result), Some(operand)) = (result, &body.result) {
                     if useful.contains(&Root::Value(*result)) {
                         mark_operand(operand, active, useful);
                     }
                 }
-                backward(body, active, useful);
+                backward(body, active, useful, written);
             }
         }
     }

@@ -23,24 +23,10 @@ pub fn check(
             references.insert(*value);
         }
     });
-    let mut mutable_references = HashSet::new();
-    for_each_stmt(&body.block, &mut |stmt| {
-        if let Stmt::Let(Let {
-            value,
-            rvalue: Rvalue::RefMut(_),
-            ..
-        }) = stmt
-        {
-            mutable_references.insert(*value);
-        }
-    });
     let mut result = Ok(());
     for_each_stmt(&body.block, &mut |stmt| {
         if result.is_ok() {
             result = check_plain_call_borrows_nothing(stmt, activity, &references, plain_values)
-                .and_then(|()| {
-                    check_differentiated_call_writes_nothing(stmt, activity, &mutable_references)
-                })
                 .and_then(|()| check_plain_method_on_data(stmt, activity))
                 .and_then(|()| check_data_patterns(stmt, activity))
                 .and_then(|()| check_mutable_references_to_data(stmt, activity))
@@ -157,52 +143,16 @@ fn check_runs_as_written_on_data(stmt: &Stmt, activity: &Activity) -> Result<(),
     Ok(())
 }
 
-/// Why [`check_differentiated_call_writes_nothing`] refuses a function: the previous engine
-/// cannot take it either, so it is a compile error rather than a fall back.
-pub const WRITES_THROUGH_A_CALL: &str =
-    "`&mut` arguments of calls to differentiated functions with values carrying derivatives";
-
-/// The message for [`WRITES_THROUGH_A_CALL`], spanned on the call.
-pub const WRITES_THROUGH_A_CALL_MESSAGE: &str =
-    "reverse mode does not follow a differentiated function writing values that carry \
-     derivatives through a `&mut` argument yet: have it return the values, or use #[forward]";
-
-/// A differentiated function called with values carrying derivatives may write them through a
-/// `&mut` argument, which this engine does not follow yet (the callee's pullback would take the
-/// cotangent of what it wrote).
-fn check_differentiated_call_writes_nothing(
-    stmt: &Stmt,
-    activity: &Activity,
-    mutable_references: &HashSet<Value>,
-) -> Result<(), NotYet> {
-    if let Stmt::Let(Let {
-        rvalue: Rvalue::Call { callee, args, .. },
-        span,
-        ..
-    }) = stmt
-    {
-        let writes = args
-            .iter()
-            .any(|arg| matches!(arg, Operand::Value(value) if mutable_references.contains(value)));
-        if writes && !runs_as_written(callee) && args.iter().any(|arg| activity.is_active(arg)) {
-            return Err(NotYet {
-                span: *span,
-                what: WRITES_THROUGH_A_CALL,
-            });
-        }
-    }
-    Ok(())
-}
-
-/// A call writing through `&mut` is not followed into: what it writes must be data.
+/// A `&mut` of a place carrying derivatives is taken only for a differentiated function to
+/// write it (`activity.written_by_calls`); any other call writing through it is not followed.
 fn check_mutable_references_to_data(stmt: &Stmt, activity: &Activity) -> Result<(), NotYet> {
     if let Stmt::Let(Let {
+        value,
         rvalue: Rvalue::RefMut(place),
         span,
-        ..
     }) = stmt
     {
-        if activity.is_active(place) {
+        if activity.is_active(place) && !activity.written_by_calls.contains_key(value) {
             return Err(NotYet {
                 span: *span,
                 what: "`&mut` references to values carrying derivatives",

@@ -91,9 +91,8 @@ pub fn lotka_volterra(x: &[f64], p: &[f64], _t: f64, y: &mut [f64]) {
 }
 
 // Form of an explicit Euler loop over it, `iter_mut().zip(..)` update, `Vec` result.
-// Reverse mode refuses it at the call: "reverse mode does not follow a differentiated function
-// writing values that carry derivatives through a `&mut` argument yet".
 #[forward]
+#[reverse]
 pub fn lotka_volterra_euler(x0: &[f64], p: &[f64], dt: f64, steps: usize) -> Vec<f64> {
     let mut x = x0.to_vec();
     let mut dx = vec![0.0; x.len()];
@@ -257,6 +256,10 @@ fn lotka_volterra_rhs_and_euler() {
         (0.5, 1.5),
     ])
     .forward(|x, t| lotka_volterra_euler_jvp(&x[..2], &x[2..], 0.01, 40, &t[..2], &t[2..], 0.0))
+    .reverse(|x, w| {
+        let (v, (a_x0, a_p, _)) = lotka_volterra_euler_vjp(&x[..2], &x[2..], 0.01, 40, w.to_vec());
+        (v, [a_x0, a_p].concat())
+    })
     .check(26);
 }
 

@@ -1,28 +1,24 @@
-// Under both attributes, a function whose `&mut` parameter reverse mode refuses (it passes it
-// on to a differentiated function) gets one message; the forward part is emitted (main
-// compiles against it).
-use ad_runtime::{forward, reverse};
+// Under both attributes, a `&mut self` method, which reverse mode does not take yet, gets one
+// message; the forward part is emitted (main compiles against it).
+use ad_runtime::{forward, reverse, Differentiable};
 
-#[forward]
-#[reverse]
-fn rhs(y: &[f64], k: f64, dydt: &mut [f64]) {
-    dydt[0] = y[1];
-    dydt[1] = -k * y[0];
+#[derive(Clone, Differentiable)]
+pub struct Pendulum {
+    pub theta: f64,
+    pub omega: f64,
 }
 
-#[forward]
-#[reverse]
-fn euler(y: &mut [f64], k: f64, dt: f64) {
-    let mut slope = vec![0.0; 2];
-    rhs(y, k, &mut slope);
-    for i in 0..2 {
-        y[i] += dt * slope[i];
+impl Pendulum {
+    #[forward]
+    #[reverse]
+    pub fn step(&mut self, dt: f64) {
+        self.omega -= dt * self.theta.sin();
+        self.theta += dt * self.omega;
     }
 }
 
 fn main() {
-    let (mut dydt, mut d_dydt) = ([0.0; 2], [0.0; 2]);
-    rhs_jvp(&[1.0, 0.0], 4.0, &mut dydt, &[1.0, 0.0], 0.0, &mut d_dydt);
-    let (mut y, mut dy) = (vec![1.0, 0.0], vec![1.0, 0.0]);
-    euler_jvp(&mut y, 4.0, 0.1, &mut dy, 0.0, 0.0);
+    let mut p = Pendulum { theta: 0.5, omega: 0.0 };
+    let mut dp = Pendulum { theta: 1.0, omega: 0.0 };
+    p.step_jvp(0.1, &mut dp, 0.0);
 }

@@ -145,8 +145,27 @@ impl Emitter<'_> {
             Rvalue::Call { args, .. } => {
                 let pullback = self.pullback_name(value);
                 let mut contributions = TokenStream::new();
+                // What the call wrote through `&mut`: the cotangent of the new contents goes in
+                // (taken from the shadow, which the call's writes overwrote), the adjoint of
+                // the old ones comes back into the emptied shadow.
+                let mut written_cotangents = Vec::new();
                 for (position, arg) in args.iter().enumerate() {
                     let position = syn::Index::from(position);
+                    let written = match arg {
+                        Operand::Value(value) => self.activity.written_by_calls.get(value).cloned(),
+                        _ => None,
+                    };
+                    if let Some(place) = &written {
+                        if !self.activity.useful.contains(&place.root) {
+                            written_cotangents.push(quote!(#ir::zero()));
+                            continue;
+                        }
+                        let shadow = self.place_adjoint(place)?;
+                        written_cotangents.push(quote!(#ir::take(#shadow)));
+                        let shadow = self.place_adjoint(place)?;
+                        contributions.extend(quote!(#ir::accumulate(#shadow, __ad_c.#position);));
+                        continue;
+                    }
                     let place = match arg {
                         Operand::Value(value) => self.aliased_arguments.get(value),
                         _ => None,
@@ -162,6 +181,10 @@ impl Emitter<'_> {
                         "accumulate_argument",
                     )?);
                 }
+                let cotangent = match written_cotangents.is_empty() {
+                    true => cotangent,
+                    false => quote!((#cotangent, #(#written_cotangents,)*)),
+                };
                 tokens.extend(quote!({ let __ad_c = #pullback(#cotangent); #contributions }));
             }
             Rvalue::Ref(place @ Operand::Place(inner)) if super::reads_indirectly(inner) => {
