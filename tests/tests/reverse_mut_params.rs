@@ -394,6 +394,7 @@ fn square_into(x: f64, y: &mut f64) {
 fn through_scalars(x: &[f64]) -> f64 {
     let mut y = 1.0;
     let mut calls = 0;
+    #[allow(clippy::useless_vec)] // A `Vec` element written through `&mut` on purpose.
     let mut out = vec![0.5; 2];
     square_into(x[0], &mut y);
     square_into(x[1] * y, &mut out[1]);
