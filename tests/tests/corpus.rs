@@ -5,6 +5,9 @@
 //! `_grad` against `_vjp`. Cases a mode does not take yet carry only the attribute of the
 //! mode that takes them (or none), with a comment saying what the other mode does.
 
+// The corpus measures the default engine (the previous one is on its way out).
+#![cfg(not(feature = "previous-engine"))]
+
 mod common;
 
 #[path = "corpus/finance.rs"]

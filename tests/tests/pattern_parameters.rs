@@ -1,6 +1,9 @@
 //! Parameters written as patterns (`(t, r): (f64, f64)`, `[x, y]: [f64; 2]`, `_: f64`) are taken apart at the top of the body; the generated functions name them after
 //! their patterns (`t_r`, `x_y`; `arg3` for `_` in fourth place) and take them whole.
 
+// The previous engine does not take array patterns in `let`.
+#![cfg(not(feature = "previous-engine"))]
+
 use ad_runtime::{forward, reverse};
 use approx::assert_relative_eq;
 
