@@ -96,6 +96,7 @@ pub fn check_reverse_signature(cx: &Ctxt, function: &Function) {
             && !param.is_flat_vector()
             && !param.is_nested_vector()
             && param.scalar_tuple_len().is_none()
+            && !holds_floats_the_types_follow(&param.ty)
         {
             cx.error_spanned_by(
                 &param.ty,
@@ -132,6 +133,21 @@ pub fn check_reverse_signature(cx: &Ctxt, function: &Function) {
             );
         }
     }
+}
+
+/// Slices, `Vec`s and arrays of tuples of floats (`&[(f64, f64)]`, `Vec<(f64, [f64; 2])>`): the
+/// IR engine follows them by their types (`ad_runtime::adjoint::Diff`).
+fn holds_floats_the_types_follow(ty: &syn::Type) -> bool {
+    fn element_ok(ty: &syn::Type) -> bool {
+        match ty {
+            syn::Type::Tuple(tuple) => {
+                !tuple.elems.is_empty() && tuple.elems.iter().all(element_ok)
+            }
+            syn::Type::Array(array) => element_ok(&array.elem),
+            _ => float_of_type(ty).is_some(),
+        }
+    }
+    crate::ast::container_element(ty).is_some_and(element_ok)
 }
 
 fn is_scalar_tuple(ty: &syn::Type) -> bool {

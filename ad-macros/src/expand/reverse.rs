@@ -186,7 +186,7 @@ fn checkpointed_companion(function: &Function, bodies: Bodies) -> TokenStream {
 
 /// The adjoint of a parameter: a scalar, a `Vec` for a slice or `Vec` of scalars, and `()`
 /// for data.
-fn adjoint_type(param: &crate::ast::Param, scalar: &Ident) -> TokenStream {
+fn adjoint_type(function: &Function, param: &crate::ast::Param, scalar: &Ident) -> TokenStream {
     if param.kind == ParamKind::Data {
         quote!(())
     } else if param.user_type.is_some() {
@@ -231,8 +231,13 @@ fn adjoint_type(param: &crate::ast::Param, scalar: &Ident) -> TokenStream {
         container(outer, container(strip_references(row), quote!(#scalar)))
     } else if let Some(length) = param.array_length() {
         quote!([#scalar; #length])
-    } else {
+    } else if param.is_flat_vector() {
         quote!(::std::vec::Vec<#scalar>)
+    } else {
+        // Any other shape (`&[(f64, f64)]`, ...): the adjoint its type has
+        // (`ad_runtime::adjoint::Diff`), which rustc works out.
+        let ty = forward::retype_type(function, strip_references(&param.ty));
+        quote!(<#ty as ::ad_runtime::adjoint::Diff>::Adjoint)
     }
 }
 
@@ -243,7 +248,7 @@ fn adjoints_tuple_type(function: &Function, scalar: &Ident) -> TokenStream {
     let types = function
         .params
         .iter()
-        .map(|param| adjoint_type(param, scalar));
+        .map(|param| adjoint_type(function, param, scalar));
     quote!((#(#types,)*))
 }
 
@@ -304,7 +309,7 @@ pub(super) fn cotangent_type(function: &Function, scalar: &Ident) -> TokenStream
         None => quote!(::ad_runtime::adjoint::NoAdjoint),
     };
     let in_out: Vec<TokenStream> = in_out_params(function)
-        .map(|param| adjoint_type(param, scalar))
+        .map(|param| adjoint_type(function, param, scalar))
         .collect();
     match in_out.is_empty() {
         true => output,
@@ -557,7 +562,10 @@ fn generic_public_functions(function: &Function, bodies: Bodies, companion: &str
                         quote!(#path),
                     )
                 }
-                None => (quote!(adjoints.#index), adjoint_type(param, &scalar)),
+                None => (
+                    quote!(adjoints.#index),
+                    adjoint_type(function, param, &scalar),
+                ),
             }
         })
         .collect();

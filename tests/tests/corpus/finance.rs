@@ -43,10 +43,10 @@ pub fn forward_rate((t1, r1): (f64, f64), (t2, r2): (f64, f64)) -> f64 {
     (r2 * t2 - r1 * t1) / (t2 - t1)
 }
 
-// Form of a Macaulay duration returning `Option<f64>` (`None` for a non-positive price).
-// Reverse mode refuses it: "reverse mode cannot differentiate parameters of type
-// `&[(f64,f64)]` yet", also with `#[no_grad]` on `cashflows`.
+// Form of a Macaulay duration returning `Option<f64>` (`None` for a non-positive price), over
+// `(time, amount)` tuples.
 #[forward]
+#[reverse]
 pub fn macaulay_duration(cashflows: &[(f64, f64)], ytm: f64) -> Option<f64> {
     let (mut price, mut weighted) = (0.0, 0.0);
     for &(t, cf) in cashflows {
@@ -160,6 +160,10 @@ fn macaulay_duration_option_result() {
     .forward(|x, t| {
         let (v, d) = macaulay_duration_jvp(&CASHFLOWS, x[0], &[(0.0, 0.0); 4], t[0]);
         (one(v.unwrap()), one(d.unwrap()))
+    })
+    .reverse(|x, w| {
+        let (v, (_, d_ytm)) = macaulay_duration_vjp(&CASHFLOWS, x[0], Some(w[0]));
+        (one(v.unwrap()), one(d_ytm))
     })
     .check(44);
 }

@@ -25,8 +25,8 @@ pub fn cubic_bezier(ctrl: &[Point2; 4], t: f64) -> Point2 {
 }
 
 // Form of geo's shoelace area over `(x, y)` tuples: `windows(2)` plus the closing edge.
-// Reverse mode: "reverse mode cannot differentiate parameters of type `&[(f64,f64)]` yet".
 #[forward]
+#[reverse]
 pub fn polygon_area(vertices: &[(f64, f64)]) -> f64 {
     let n = vertices.len();
     let twice: f64 = vertices
@@ -153,6 +153,17 @@ fn polygon_area_tuples() {
                 .collect();
             let (v, d) = polygon_area_jvp(&p, &dp);
             (one(v), one(d))
+        })
+        .reverse(|x, w| {
+            // Back through `pentagon`: each coordinate scales one vertex coordinate.
+            let (v, adjoints) = polygon_area_vjp(&pentagon(x), w[0]);
+            let mut back = vec![0.0; 10];
+            for (k, (ax, ay)) in adjoints.iter().enumerate() {
+                let a = 2.0 * std::f64::consts::PI * k as f64 / 5.0;
+                back[2 * k] = ax * 0.3 * a.cos();
+                back[2 * k + 1] = ay * 0.3 * a.sin();
+            }
+            (one(v), back)
         })
         .check(62);
 }

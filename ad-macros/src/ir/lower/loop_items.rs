@@ -468,6 +468,39 @@ impl Lowering {
                 other,
                 "this pattern of items of a container whose type is not written",
             ),
+            // `for &(t, c) in flows`, `for (a, b) in pairs` (by value): the element read, and
+            // taken apart as a `let` would.
+            (pat, Item::Element { place, access })
+                if !matches!(element_binding(pat, access == Access::Borrowed), Some(_)) =>
+            {
+                let inner = match pat {
+                    Pat::Reference(reference)
+                        if access == Access::Borrowed && reference.mutability.is_none() =>
+                    {
+                        &*reference.pat
+                    }
+                    Pat::Reference(_) => return not_yet(pat, "this element pattern"),
+                    _ if access == Access::Borrowed => {
+                        return not_yet(pat, "this element pattern (write `&` before it)")
+                    }
+                    _ => pat,
+                };
+                let span = pat.span();
+                let mut element = place;
+                element.span = span;
+                let whole = self.new_value(None, span);
+                stmts.push(Stmt::Let(Let {
+                    value: whole,
+                    rvalue: Rvalue::Use(Operand::Place(element)),
+                    span,
+                }));
+                let whole = Place {
+                    root: Root::Value(whole),
+                    projections: Vec::new(),
+                    span,
+                };
+                self.destructure(inner, whole, stmts)
+            }
             (pat, Item::Element { place, access }) => {
                 let by_reference = access == Access::Borrowed;
                 let span = pat.span();
@@ -696,4 +729,21 @@ impl Lowering {
 /// A pattern that is a name alone (no `ref`, `mut` or `@`).
 fn plain_name(name: &syn::PatIdent) -> bool {
     name.by_ref.is_none() && name.subpat.is_none() && name.mutability.is_none()
+}
+
+/// The name an element pattern binds the element (or its reference) to, `None` for a pattern
+/// that takes it apart: `v`, `&v`, `&_` (bound to nothing, `Some(None)`).
+fn element_binding(pat: &Pat, by_reference: bool) -> Option<Option<&syn::PatIdent>> {
+    let plain = |name: &syn::PatIdent| name.by_ref.is_none() && name.subpat.is_none();
+    match pat {
+        Pat::Reference(reference) if by_reference && reference.mutability.is_none() => {
+            match &*reference.pat {
+                Pat::Ident(name) if plain(name) => Some(Some(name)),
+                Pat::Wild(_) => Some(None),
+                _ => None,
+            }
+        }
+        Pat::Ident(name) if plain(name) => Some(Some(name)),
+        _ => None,
+    }
 }
