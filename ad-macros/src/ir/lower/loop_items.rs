@@ -471,7 +471,7 @@ impl Lowering {
             // `for &(t, c) in flows`, `for (a, b) in pairs` (by value): the element read, and
             // taken apart as a `let` would.
             (pat, Item::Element { place, access })
-                if !matches!(element_binding(pat, access == Access::Borrowed), Some(_)) =>
+                if !binds_whole_element(pat, access == Access::Borrowed) =>
             {
                 let inner = match pat {
                     Pat::Reference(reference)
@@ -731,19 +731,19 @@ fn plain_name(name: &syn::PatIdent) -> bool {
     name.by_ref.is_none() && name.subpat.is_none() && name.mutability.is_none()
 }
 
-/// The name an element pattern binds the element (or its reference) to, `None` for a pattern
-/// that takes it apart: `v`, `&v`, `&_` (bound to nothing, `Some(None)`).
-fn element_binding(pat: &Pat, by_reference: bool) -> Option<Option<&syn::PatIdent>> {
+/// Whether an element pattern binds the element (or its reference) whole, or nothing: `v`,
+/// `&v`, `&_`; not one that takes it apart.
+fn binds_whole_element(pat: &Pat, by_reference: bool) -> bool {
     let plain = |name: &syn::PatIdent| name.by_ref.is_none() && name.subpat.is_none();
     match pat {
         Pat::Reference(reference) if by_reference && reference.mutability.is_none() => {
             match &*reference.pat {
-                Pat::Ident(name) if plain(name) => Some(Some(name)),
-                Pat::Wild(_) => Some(None),
-                _ => None,
+                Pat::Ident(name) => plain(name),
+                Pat::Wild(_) => true,
+                _ => false,
             }
         }
-        Pat::Ident(name) if plain(name) => Some(Some(name)),
-        _ => None,
+        Pat::Ident(name) => plain(name),
+        _ => false,
     }
 }
