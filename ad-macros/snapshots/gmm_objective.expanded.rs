@@ -1141,7 +1141,7 @@ impl gmm_objective_precomputed {
                                         &__ad_v_d_4,
                                         false,
                                     );
-                                    let mut __ad_sum_7_0 = __ad_ty_65.zero();
+                                    let mut __ad_sum_7_0 = ::ad_runtime::__private::ir::zero();
                                     if __ad_count_7 > 0 {
                                         __ad_sum_7_0 = ::ad_runtime::__private::ir::take(
                                             &mut __ad_dm_centered_4[__ad_v_i_59],
@@ -2282,7 +2282,7 @@ impl gmm_objective_precomputed {
                                         &__ad_v_d_4,
                                         false,
                                     );
-                                    let mut __ad_sum_7_0 = __ad_ty_65.zero();
+                                    let mut __ad_sum_7_0 = ::ad_runtime::__private::ir::zero();
                                     if __ad_count_7 > 0 {
                                         __ad_sum_7_0 = ::ad_runtime::__private::ir::take(
                                             &mut __ad_dm_centered_4[__ad_v_i_59],

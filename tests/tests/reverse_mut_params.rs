@@ -414,3 +414,96 @@ fn scalars_and_elements_written_through_calls_beside_data() {
         7,
     );
 }
+
+#[forward]
+#[reverse]
+fn scale_in_place(x: f64, y: &mut f64) {
+    *y *= x;
+}
+
+/// Locals a callee writes floats into, declared every way but with a float literal: from a
+/// negated literal, a cast, an element of a local, a later assignment, a path constant, a
+/// tuple field.
+#[forward]
+#[reverse]
+fn written_locals(x: &[f64]) -> f64 {
+    let mut a = -1.5;
+    scale_in_place(x[0], &mut a);
+    let mut b = x.len() as f64;
+    scale_in_place(x[1], &mut b);
+    let k = [1.5; 2];
+    let mut s = 0.0;
+    for i in 0..2 {
+        let mut e = k[i];
+        scale_in_place(x[0], &mut e);
+        s += e;
+    }
+    let mut c;
+    c = 0.5;
+    scale_in_place(x[2], &mut c);
+    let mut d = std::f64::consts::PI;
+    scale_in_place(x[0], &mut d);
+    let mut t = (1.5, 2.0);
+    scale_in_place(x[1], &mut t.0);
+    a + b * s + c * d + t.0 * t.1
+}
+
+#[forward]
+#[reverse]
+fn write_first_if_positive(x: f64, y: &mut [f64]) {
+    if x > 0.0 {
+        y[0] = x * y[1];
+    }
+}
+
+/// An array local passed where the callee takes a slice; a tuple behind `&mut`; a callee
+/// reading a loop-invariant element inside a loop.
+#[forward]
+#[reverse]
+fn arrays_and_pairs(x: &[f64]) -> f64 {
+    let mut k = [1.0, 2.0];
+    write_first_if_positive(x[0], &mut k);
+    let mut p = (x[1], 0.5);
+    rotate_pair(x[2], &mut p);
+    let mut s = 0.0;
+    for i in 0..2 {
+        s += product(x[0], k[i]);
+    }
+    k[0] * x[1] + p.0 * p.1 + s
+}
+
+#[forward]
+#[reverse]
+fn rotate_pair(x: f64, p: &mut (f64, f64)) {
+    let t = p.0;
+    p.0 = p.1 * x;
+    p.1 = t + p.0;
+}
+
+#[forward]
+#[reverse]
+fn product(a: f64, b: f64) -> f64 {
+    a * b
+}
+
+#[test]
+fn locals_written_by_calls_however_declared() {
+    common::check_slice_function_at_random_points(
+        written_locals,
+        written_locals_jvp,
+        written_locals_vjp,
+        3,
+        8,
+    );
+    common::check_slice_function_at_random_points(
+        arrays_and_pairs,
+        arrays_and_pairs_jvp,
+        arrays_and_pairs_vjp,
+        3,
+        9,
+    );
+    // A tuple behind `&mut`: final contents back, the adjoint of the initial ones out.
+    let (mut p, mut d_p) = ((1.0, 2.0), (1.0, 0.5));
+    let d_x = rotate_pair_vjp(0.5, &mut p, &mut d_p);
+    assert_eq!((d_x, p, d_p), (3.0, (1.0, 2.0), (0.5, 0.75)));
+}

@@ -45,19 +45,22 @@ impl Activity {
 /// whose final contents are results too (`&mut` parameters).
 pub fn analyse(body: &Body, differentiated: &[Root], outputs: &[Root]) -> Activity {
     let mut active: HashSet<Root> = differentiated.iter().copied().collect();
-    let candidates = mutable_arguments(body);
-    let floats = float_variables(body);
-    let mut written = HashMap::new();
-    loop {
-        let before = (active.len(), written.len());
-        // A place a call writes holds floats if it did before (or is declared with them).
-        written = candidates
+    // What a differentiated call writes through `&mut` holds floats unless the place
+    // certainly holds data (a data parameter, a variable declared with data).
+    let mut data = data_variables(body);
+    data.extend(
+        body.params
             .iter()
-            .filter(|(_, place)| active.contains(&place.root) || floats.contains(&place.root))
-            .map(|(value, place)| (*value, place.clone()))
-            .collect();
+            .filter(|root| !differentiated.contains(root)),
+    );
+    let written: HashMap<Value, Place> = mutable_arguments(body)
+        .into_iter()
+        .filter(|(_, place)| !data.contains(&place.root))
+        .collect();
+    loop {
+        let before = active.len();
         forward(&body.block, &mut active, &written);
-        if (active.len(), written.len()) == before {
+        if active.len() == before {
             break;
         }
     }
@@ -103,11 +106,13 @@ fn mutable_arguments(body: &Body) -> HashMap<Value, Place> {
     borrows
 }
 
-/// Variables declared with floats in them (`let mut k = vec![0.0; n]`, `let mut t = 0.0`,
-/// `[0.0; 3]`): syntax's proposal for what a call writing them through `&mut` fills with
-/// floats. (The types verify it: the callee's pullback takes a cotangent for each `&mut`
-/// parameter holding floats, and none for others.)
-fn float_variables(body: &Body) -> HashSet<Root> {
+/// Variables that certainly hold data: declared with an integer or `bool` literal, or with a
+/// value computed as data (`vec![0usize; n]`, `v.len()`, `i + 1`, `x as usize`). Any other place
+/// passed `&mut` to a differentiated function is taken as written with floats: a place taken
+/// for data would drop what the callee writes into it, and one taken for floats that holds
+/// data is a type error at the call (its adjoint does not match the callee's), never a lost
+/// derivative.
+fn data_variables(body: &Body) -> HashSet<Root> {
     let mut definitions = HashMap::new();
     let mut declared = Vec::new();
     for_each_stmt(&body.block, &mut |stmt| match stmt {
@@ -120,15 +125,25 @@ fn float_variables(body: &Body) -> HashSet<Root> {
         } => declared.push((*var, init)),
         _ => {}
     });
-    let is_float = |operand: &Operand| matches!(operand, Operand::Constant(constant) if constant.kind == ConstantKind::Float);
+    let is_data = |operand: &Operand| matches!(operand, Operand::Constant(constant) if constant.kind == ConstantKind::Data);
     declared
         .into_iter()
         .filter(|(_, init)| match init {
-            Operand::Constant(_) => is_float(init),
+            Operand::Constant(_) => is_data(init),
             Operand::Value(value) => match definitions.get(value) {
-                Some(Rvalue::Repeat(_, element, _)) => is_float(element),
-                Some(Rvalue::Elements(_, elements)) => elements.iter().any(is_float),
-                Some(Rvalue::Use(operand)) => is_float(operand),
+                Some(Rvalue::Repeat(_, element, _)) => is_data(element),
+                Some(Rvalue::Elements(_, elements)) => {
+                    !elements.is_empty() && elements.iter().all(is_data)
+                }
+                Some(Rvalue::Use(operand)) => is_data(operand),
+                Some(Rvalue::Cast(_, ty)) => crate::ast::first_float_in(ty).is_none(),
+                Some(
+                    Rvalue::DataBinary(..)
+                    | Rvalue::DataMethod { .. }
+                    | Rvalue::Not(_)
+                    | Rvalue::Matches(..)
+                    | Rvalue::Range { .. },
+                ) => true,
                 _ => false,
             },
             Operand::Place(_) => false,

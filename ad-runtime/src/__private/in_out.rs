@@ -64,6 +64,26 @@ impl<T: InOut, const N: usize> InOut for [T; N] {
     }
 }
 
+macro_rules! in_out_tuples {
+    ($(($($name:ident $index:tt),+))*) => {$(
+        impl<$($name: InOut),+> InOut for ($($name,)+) {
+            type Adjoint = ($($name::Adjoint,)+);
+            fn to_adjoint(&self) -> Self::Adjoint {
+                ($(self.$index.to_adjoint(),)+)
+            }
+            fn set_from(&mut self, adjoint: Self::Adjoint) {
+                $(self.$index.set_from(adjoint.$index);)+
+            }
+        }
+    )*};
+}
+
+in_out_tuples! {
+    (A 0, B 1)
+    (A 0, B 1, C 2)
+    (A 0, B 1, C 2, D 3)
+}
+
 /// The cotangent of a `&mut` parameter's final contents, given by the caller of `f_vjp` in
 /// `cotangent`: it must be shaped as the contents.
 pub fn cotangent_in<T>(contents: &T, cotangent: &T) -> <T as crate::adjoint::Diff>::Adjoint

@@ -49,6 +49,31 @@ impl<T: Adjoint> AccumulateArgument<Vec<T>> for [T] {
     }
 }
 
+/// The cotangent of what a call wrote through a `&mut` argument, taken from the caller's shadow
+/// of the place (left zero: the call overwrote it): as the callee's parameter takes it, an
+/// array's as a `Vec` where the array was passed as a slice.
+pub trait TakeWritten<C> {
+    fn take_written(&mut self) -> C;
+}
+
+impl<A: Adjoint> TakeWritten<A> for A {
+    #[inline(always)]
+    fn take_written(&mut self) -> A {
+        take(self)
+    }
+}
+
+impl<T: Adjoint, const N: usize> TakeWritten<Vec<T>> for [T; N] {
+    fn take_written(&mut self) -> Vec<T> {
+        take(self).into_iter().collect()
+    }
+}
+
+#[inline(always)]
+pub fn take_written<A: TakeWritten<C> + ?Sized, C>(shadow: &mut A) -> C {
+    shadow.take_written()
+}
+
 #[inline(always)]
 pub fn accumulate_argument<A: AccumulateArgument<C> + ?Sized, C>(adjoint: &mut A, contribution: C) {
     adjoint.accumulate_argument(contribution);

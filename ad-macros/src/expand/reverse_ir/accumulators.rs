@@ -20,8 +20,6 @@ use crate::ir::*;
 pub(super) struct Accumulator {
     key: String,
     place: Place,
-    /// A value read from the element, whose adjoint type is the local's.
-    read: Value,
 }
 
 impl Emitter<'_> {
@@ -78,7 +76,6 @@ impl Emitter<'_> {
                 accumulators.push(Accumulator {
                     key: key.clone(),
                     place: (*place).clone(),
-                    read: *read,
                 });
             }
         }
@@ -123,10 +120,10 @@ impl Emitter<'_> {
         let mut before = TokenStream::new();
         let mut after = TokenStream::new();
         for (accumulator, local) in &accumulators {
-            let marker = self.marker_name(Root::Value(accumulator.read));
+            // Typed by what it takes (a read passed to a call has no marker of its own).
             let adjoint = self.place_adjoint(&accumulator.place)?;
             before.extend(quote! {
-                let mut #local = #marker.zero();
+                let mut #local = #ir::zero();
                 if #count > 0 {
                     #local = #ir::take(#adjoint);
                 }

@@ -160,10 +160,12 @@ impl Emitter<'_> {
                             written_cotangents.push(quote!(#ir::zero()));
                             continue;
                         }
+                        // An array passed where a slice is taken: its shadow goes as a `Vec`.
                         let shadow = self.place_adjoint(place)?;
-                        written_cotangents.push(quote!(#ir::take(#shadow)));
+                        written_cotangents.push(quote!(#ir::take_written(#shadow)));
                         let shadow = self.place_adjoint(place)?;
-                        contributions.extend(quote!(#ir::accumulate(#shadow, __ad_c.#position);));
+                        contributions
+                            .extend(quote!(#ir::accumulate_argument(#shadow, __ad_c.#position);));
                         continue;
                     }
                     let place = match arg {
