@@ -134,28 +134,25 @@ impl<T: Diff, const N: usize> Diff for [T; N] {
     }
 }
 
-impl<T: Diff + ?Sized> Diff for &T {
-    type Adjoint = T::Adjoint;
-    fn zero_like(&self) -> Self::Adjoint {
-        (**self).zero_like()
-    }
-    const SHAPED: bool = T::SHAPED;
-    fn argument_zero(&self) -> Self::Adjoint {
-        (**self).argument_zero()
-    }
+/// A reference's adjoint is its referent's (a `&mut` passed to a differentiated function
+/// that writes through it included).
+macro_rules! referent_adjoint {
+    ($($reference:ty),*) => {$(
+        impl<T: Diff + ?Sized> Diff for $reference {
+            type Adjoint = T::Adjoint;
+            fn zero_like(&self) -> Self::Adjoint {
+                (**self).zero_like()
+            }
+            const SHAPED: bool = T::SHAPED;
+            fn argument_zero(&self) -> Self::Adjoint {
+                (**self).argument_zero()
+            }
+        }
+    )*};
 }
 
-/// A `&mut` passed to a differentiated function that writes through it: its referent's.
-impl<T: Diff + ?Sized> Diff for &mut T {
-    type Adjoint = T::Adjoint;
-    fn zero_like(&self) -> Self::Adjoint {
-        (**self).zero_like()
-    }
-    const SHAPED: bool = T::SHAPED;
-    fn argument_zero(&self) -> Self::Adjoint {
-        (**self).argument_zero()
-    }
-}
+referent_adjoint!(&T, &mut T);
+
 
 /// A box's adjoint is a [`BoxAdjoint`] of its content's (a recursive derived type holds its
 /// own type in a box).
