@@ -153,7 +153,6 @@ macro_rules! referent_adjoint {
 
 referent_adjoint!(&T, &mut T);
 
-
 /// A box's adjoint is a [`BoxAdjoint`] of its content's (a recursive derived type holds its
 /// own type in a box).
 impl<T: Diff + ?Sized> Diff for Box<T> {
