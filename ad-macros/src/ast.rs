@@ -135,6 +135,12 @@ impl Param {
     pub fn is_mut_reference(&self) -> bool {
         matches!(&self.ty, Type::Reference(reference) if reference.mutability.is_some())
     }
+
+    /// A `&mut` parameter carrying floats: its initial contents are an input, its final
+    /// contents an output (its tangent or cotangent is taken as `&mut` too).
+    pub fn is_in_out(&self) -> bool {
+        self.kind != ParamKind::Data && self.is_mut_reference()
+    }
 }
 
 pub struct Function {
@@ -189,10 +195,8 @@ impl Function {
             false => float_type(cx, &item, &params),
         };
         // A function that writes its results through `&mut` parameters may return nothing.
-        let returns_through_mut = returns_unit(&item.sig.output)
-            && params
-                .iter()
-                .any(|param| param.kind != ParamKind::Data && param.is_mut_reference());
+        let returns_through_mut =
+            returns_unit(&item.sig.output) && params.iter().any(Param::is_in_out);
         if let (Some(float), false) = (float, returns_through_mut) {
             check_output(cx, &item, float);
         }

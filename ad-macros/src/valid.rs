@@ -31,11 +31,7 @@ pub fn refuse_mut_params(
     macro_name: &str,
     calls: crate::expand::reverse::Calls,
 ) -> bool {
-    let Some(param) = function
-        .params
-        .iter()
-        .find(|param| param.kind != crate::ast::ParamKind::Data && param.is_mut_reference())
-    else {
+    let Some(param) = function.params.iter().find(|param| param.is_in_out()) else {
         return false;
     };
     if param.receiver {

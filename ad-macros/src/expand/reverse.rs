@@ -290,13 +290,9 @@ pub(super) fn output_type(function: &Function, scalar: &Ident) -> TokenStream {
     }
 }
 
-/// The `&mut` parameters that carry derivatives: each is an input (its initial contents) and
-/// an output (its final contents).
+/// The `&mut` parameters that carry derivatives (`Param::is_in_out`).
 pub(super) fn in_out_params(function: &Function) -> impl Iterator<Item = &crate::ast::Param> {
-    function
-        .params
-        .iter()
-        .filter(|param| param.kind != ParamKind::Data && param.is_mut_reference())
+    function.params.iter().filter(|param| param.is_in_out())
 }
 
 /// What a pullback takes: the cotangent of the result, followed, when the function has `&mut`
@@ -577,32 +573,30 @@ fn generic_public_functions(function: &Function, bodies: Bodies, companion: &str
             (quote!((#(#types,)*)), quote!((#(#fields,)*)))
         }
     };
+    // With `&mut` parameters the pullback takes their cotangents after the result's, and a
+    // function that returns nothing has neither a value nor a cotangent to give.
     let has_output = function.output().is_some();
+    let result_cotangent = match has_output {
+        true => quote!(#cotangent),
+        false => quote!(::ad_runtime::adjoint::NoAdjoint),
+    };
+    let pullback_cotangent = match in_out.is_empty() {
+        true => result_cotangent,
+        false => quote!((#result_cotangent, #(#in_out_cotangents,)*)),
+    };
+    let result = match has_output {
+        true => quote!((value, #grads_value)),
+        false => quote!(#grads_value),
+    };
     let vjp_body = match bodies {
         Bodies::Stub => stub_body(),
-        Bodies::Derivative if in_out.is_empty() => quote! {
+        Bodies::Derivative => quote! {
             #(#twins)*
             let (value, pullback) = #companion(#(#companion_args),*);
-            let adjoints = pullback(#cotangent);
-            (value, #grads_value)
+            let adjoints = pullback(#pullback_cotangent);
+            #(#in_out_write_back)*
+            #result
         },
-        Bodies::Derivative => {
-            let result_cotangent = match has_output {
-                true => quote!(#cotangent),
-                false => quote!(::ad_runtime::adjoint::NoAdjoint),
-            };
-            let result = match has_output {
-                true => quote!((value, #grads_value)),
-                false => quote!(#grads_value),
-            };
-            quote! {
-                #(#twins)*
-                let (value, pullback) = #companion(#(#companion_args),*);
-                let adjoints = pullback((#result_cotangent, #(#in_out_cotangents,)*));
-                #(#in_out_write_back)*
-                #result
-            }
-        }
     };
     let vjp_path = names::generic_public_path(function, "vjp");
     let grad_body = match bodies {

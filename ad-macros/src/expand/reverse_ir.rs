@@ -96,7 +96,7 @@ fn companion_body_borrowing(
             .params
             .iter()
             .zip(&body.params)
-            .filter(|(param, _)| param.kind != ParamKind::Data && param.is_mut_reference())
+            .filter(|(param, _)| param.is_in_out())
             .map(|(_, root)| *root)
             .collect();
         let activity = activity::analyse(&body, &differentiated, &outputs);
