@@ -507,3 +507,92 @@ fn locals_written_by_calls_however_declared() {
     let d_x = rotate_pair_vjp(0.5, &mut p, &mut d_p);
     assert_eq!((d_x, p, d_p), (3.0, (1.0, 2.0), (0.5, 0.75)));
 }
+
+/// A data type passed `&mut` (a random-number generator): the calls advance it, and the
+/// derivatives are those of the function with its draws held fixed.
+pub struct Lcg {
+    state: u64,
+}
+
+impl Lcg {
+    pub fn new(seed: u64) -> Self {
+        Lcg { state: seed }
+    }
+
+    pub fn uniform(&mut self) -> f64 {
+        self.state = self
+            .state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.state >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+#[forward]
+#[reverse]
+fn jittered(x: f64, rng: &mut Lcg) -> f64 {
+    x * x + rng.uniform() * x
+}
+
+#[forward]
+#[reverse]
+fn jittered_twice(x: f64, rng: &mut Lcg) -> f64 {
+    jittered(x, rng) + jittered(2.0 * x, &mut *rng)
+}
+
+#[forward]
+#[reverse]
+fn seeded(x: f64) -> f64 {
+    let mut rng = Lcg::new(7);
+    jittered(x, &mut rng) * jittered_twice(x, &mut rng)
+}
+
+#[forward]
+#[reverse]
+fn counted_sin(x: f64, calls: &mut usize) -> f64 {
+    *calls += 1;
+    x.sin()
+}
+
+#[forward]
+#[reverse]
+fn counted_and_written(x: f64, y: &mut [f64], calls: &mut usize) {
+    *calls += 1;
+    y[0] = x * y[1];
+}
+
+#[reverse]
+fn counting(x: f64) -> f64 {
+    let mut calls = 0usize;
+    let mut y = vec![1.0, 3.0];
+    counted_and_written(x, &mut y, &mut calls);
+    counted_sin(x, &mut calls) * y[0] * y[1] + calls as f64
+}
+
+#[test]
+fn data_passed_mutably_to_differentiated_calls() {
+    for x in [0.3, 1.7] {
+        let (value, gradient) = seeded_grad(x);
+        assert_relative_eq!(value, seeded(x), max_relative = 1e-15);
+        let (_, tangent) = seeded_jvp(x, 1.0);
+        assert_relative_eq!(gradient, tangent, max_relative = 1e-12);
+        let central = (seeded(x + 1e-6) - seeded(x - 1e-6)) / 2e-6;
+        assert_relative_eq!(gradient, central, max_relative = 1e-6);
+        // The generator was advanced by the calls as in the function itself.
+        let (mut rng, mut plain) = (Lcg::new(3), Lcg::new(3));
+        let (_, d_x) = jittered_twice_grad(x, &mut rng);
+        let draws = [plain.uniform(), plain.uniform()];
+        assert_relative_eq!(d_x, 2.0 * x + draws[0] + 8.0 * x + 2.0 * draws[1]);
+        assert_eq!(rng.state, plain.state);
+        let (value, d_x) = counting_grad(x);
+        assert_relative_eq!(value, 9.0 * x * x.sin() + 2.0, max_relative = 1e-15);
+        assert_relative_eq!(d_x, 9.0 * (x.sin() + x * x.cos()), max_relative = 1e-12);
+    }
+    // `_vjp` takes the data parameter as written, with no cotangent of its own.
+    let (mut calls, mut y, mut d_y) = (0, vec![0.0, 2.0], vec![1.0, 0.0]);
+    let d_x = counted_and_written_vjp(0.5, &mut y, &mut calls, &mut d_y);
+    assert_eq!(
+        (d_x, calls, y, d_y),
+        (2.0, 1, vec![1.0, 2.0], vec![0.0, 0.5])
+    );
+}

@@ -153,6 +153,7 @@ fn checkpointed_companion(function: &Function, bodies: Bodies) -> TokenStream {
     let adjoints = adjoints_tuple_type(function, &scalar);
     let pullback = pullback_type(function, &scalar, None);
     let output = output_type(function, &scalar);
+    let cotangent = cotangent_type(function, &scalar);
     let saved = function.params.iter().map(|param| {
         let name = &param.name;
         quote_spanned!(param.ty.span()=> ::ad_runtime::checkpoint::snapshot(#name))
@@ -162,7 +163,7 @@ fn checkpointed_companion(function: &Function, bodies: Bodies) -> TokenStream {
         Bodies::Derivative => quote! {
             let __ad_saved = (#(#saved,)*);
             let __ad_value = #name::#primal::<#scalar>(#(#args),*);
-            (__ad_value, ::std::boxed::Box::new(move |__ad_ct: #output| -> #adjoints {
+            (__ad_value, ::std::boxed::Box::new(move |__ad_ct: #cotangent| -> #adjoints {
                 let (#(#args,)*) = __ad_saved;
                 let (_, __ad_pullback) = #name::#recorded(#(#args),*);
                 __ad_pullback(__ad_ct)
@@ -296,21 +297,35 @@ pub(super) fn in_out_params(function: &Function) -> impl Iterator<Item = &crate:
 }
 
 /// What a pullback takes: the cotangent of the result, followed, when the function has `&mut`
-/// parameters, by the cotangent of each one's final contents (DESIGN.md section 7). Each
-/// parameter's adjoint in the pullback's result is then that of its initial contents.
+/// parameters, by one slot per `&mut` parameter (DESIGN.md section 7): the cotangent of an
+/// in-out parameter's final contents, `NoAdjoint` for data (`rng: &mut Rng`). Callers see
+/// only that an argument is passed `&mut`, not whether the callee's parameter carries floats,
+/// so every `&mut` parameter has its slot. Each in-out parameter's adjoint in the pullback's
+/// result is then that of its initial contents.
 pub(super) fn cotangent_type(function: &Function, scalar: &Ident) -> TokenStream {
     // A result of `()` has the adjoint of data, which is what a caller holds for it.
     let output = match function.output() {
         Some(_) => output_type(function, scalar),
         None => quote!(::ad_runtime::adjoint::NoAdjoint),
     };
-    let in_out: Vec<TokenStream> = in_out_params(function)
-        .map(|param| adjoint_type(function, param, scalar))
+    let slots: Vec<TokenStream> = mutable_params(function)
+        .map(|param| match param.is_in_out() {
+            true => adjoint_type(function, param, scalar),
+            false => quote!(::ad_runtime::adjoint::NoAdjoint),
+        })
         .collect();
-    match in_out.is_empty() {
+    match slots.is_empty() {
         true => output,
-        false => quote!((#output, #(#in_out,)*)),
+        false => quote!((#output, #(#slots,)*)),
     }
+}
+
+/// The `&mut` parameters, each with its slot in the pullback's cotangent ([`cotangent_type`]).
+pub(super) fn mutable_params(function: &Function) -> impl Iterator<Item = &crate::ast::Param> {
+    function
+        .params
+        .iter()
+        .filter(|param| param.is_mut_reference())
 }
 
 /// Unless the `previous-engine` feature is on, what the IR engine (`reverse_ir`) makes of the function: the
@@ -529,10 +544,19 @@ fn generic_public_functions(function: &Function, bodies: Bodies, companion: &str
         quote!(#tangent: #ty)
     });
     let private: TokenStream = "::ad_runtime::__private::in_out".parse().expect("a path");
-    // Shaped as the final contents, which the companion has just written.
-    let in_out_cotangents = in_out.iter().map(|(tangent, param, _)| {
-        let name = names::param_value(param);
-        quote!(#private::cotangent_in(&*#name, &*#tangent))
+    // Shaped as the final contents, which the companion has just written; data (and a
+    // `#[no_grad]` parameter's) have no cotangent to give.
+    let in_out_cotangents = mutable_params(function).map(|param| {
+        match in_out
+            .iter()
+            .find(|(_, in_out, _)| std::ptr::eq(*in_out, param))
+        {
+            Some((tangent, _, _)) => {
+                let name = names::param_value(param);
+                quote!(#private::cotangent_in(&*#name, &*#tangent))
+            }
+            None => quote!(::ad_runtime::__private::ir::zero()),
+        }
     });
     let in_out_write_back = in_out
         .iter()
@@ -580,7 +604,7 @@ fn generic_public_functions(function: &Function, bodies: Bodies, companion: &str
         true => quote!(#cotangent),
         false => quote!(::ad_runtime::adjoint::NoAdjoint),
     };
-    let pullback_cotangent = match in_out.is_empty() {
+    let pullback_cotangent = match mutable_params(function).next().is_none() {
         true => result_cotangent,
         false => quote!((#result_cotangent, #(#in_out_cotangents,)*)),
     };
@@ -731,8 +755,10 @@ enum Arity {
     Two,
     /// `(dx, (dy, dz))`.
     Three,
-    /// A call: the callee's pullback returns an array, one entry per float argument.
-    Call,
+    /// A call: the callee's pullback returns an array, one entry per float argument. It takes
+    /// the result's cotangent and, after it, one slot per argument passed `&mut` (data, in this
+    /// engine: each slot gets a zero).
+    Call { mutable_arguments: usize },
 }
 
 impl Node {

@@ -336,6 +336,10 @@ impl Emitter<'_> {
                 bind_params.push(quote!(let #mutability #own = #name;));
             }
             if param.kind == ParamKind::Data {
+                // A data `&mut` parameter's slot in the cotangent holds nothing.
+                if param.is_mut_reference() {
+                    in_out_cotangents.push(quote!(_));
+                }
                 adjoints.push(quote!(()));
             } else {
                 let reference = if param.is_reference() {
@@ -355,7 +359,7 @@ impl Emitter<'_> {
                         let mut #adjoint = #shape;
                         #ir::accumulate(&mut #adjoint, #cotangent);
                     });
-                    in_out_cotangents.push(cotangent);
+                    in_out_cotangents.push(cotangent.to_token_stream());
                 } else if float_of_type(&param.ty).is_some() {
                     // A float's zero adjoint needs nothing of its value: it is made in the
                     // pullback, which then captures nothing for it.
@@ -1179,23 +1183,35 @@ impl Emitter<'_> {
         })
     }
 
-    /// A `&mut` parameter passed on whole where a shared reference is taken (`rhs(y, ..)` with
-    /// `y: &mut [f64]`): reborrowed, as Rust does, not moved out of its variable.
+    /// A `&mut` parameter passed on whole, reborrowed as Rust does rather than moved out of its
+    /// variable: an in-out one where a shared reference is taken (`rhs(y, ..)` with
+    /// `y: &mut [f64]`; `&mut *y` passes it mutably), a data one (`rng: &mut Rng`) mutably.
     fn passed_on_mutable_parameter(&self, operand: &Operand) -> Option<TokenStream> {
-        let Operand::Place(place) = operand else {
-            return None;
-        };
-        let index = self
-            .body
-            .params
-            .iter()
-            .position(|root| *root == place.root)?;
-        let param = self.function.params.get(index)?;
-        if !place.projections.is_empty() || !param.is_mut_reference() {
-            return None;
-        }
+        let param = self.mutable_parameter_passed_on(operand)?;
         let name = self.operand(operand);
-        Some(quote_spanned!(place.span=> &*#name))
+        let span = operand.span(self.body);
+        Some(match param.kind {
+            ParamKind::Data => quote_spanned!(span=> &mut *#name),
+            _ => quote_spanned!(span=> &*#name),
+        })
+    }
+
+    /// The `&mut` parameter `operand` names whole, if it does.
+    pub(super) fn mutable_parameter_passed_on(
+        &self,
+        operand: &Operand,
+    ) -> Option<&crate::ast::Param> {
+        let root = match operand {
+            Operand::Place(place) if place.projections.is_empty() => place.root,
+            Operand::Value(value) => match self.residuals.definition(*value) {
+                Some(Rvalue::Use(inner)) => return self.mutable_parameter_passed_on(inner),
+                _ => Root::Value(*value),
+            },
+            _ => return None,
+        };
+        let index = self.body.params.iter().position(|param| *param == root)?;
+        let param = self.function.params.get(index)?;
+        param.is_mut_reference().then_some(param)
     }
 
     fn cast(&self, operand: &Operand, ty: &syn::Type) -> TokenStream {

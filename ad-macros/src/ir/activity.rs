@@ -21,6 +21,9 @@ pub struct Activity {
     /// place's new contents and gives the adjoint of its old ones. By the value the `&mut`
     /// defines.
     pub written_by_calls: HashMap<Value, Place>,
+    /// Every `&mut place` argument of a call to a differentiated function, data or not: the
+    /// callee's pullback has a slot for each of its `&mut` parameters (`NoAdjoint` for data).
+    pub passed_mutably: HashSet<Value>,
 }
 
 impl Activity {
@@ -53,10 +56,13 @@ pub fn analyse(body: &Body, differentiated: &[Root], outputs: &[Root]) -> Activi
             .iter()
             .filter(|root| !differentiated.contains(root)),
     );
-    let written: HashMap<Value, Place> = mutable_arguments(body)
-        .into_iter()
+    let passed_mutably = mutable_arguments(body);
+    let written: HashMap<Value, Place> = passed_mutably
+        .iter()
         .filter(|(_, place)| !data.contains(&place.root))
+        .map(|(value, place)| (*value, place.clone()))
         .collect();
+    let passed_mutably = passed_mutably.into_keys().collect();
     loop {
         let before = active.len();
         forward(&body.block, &mut active, &written);
@@ -79,6 +85,7 @@ pub fn analyse(body: &Body, differentiated: &[Root], outputs: &[Root]) -> Activi
         active,
         useful,
         written_by_calls: written,
+        passed_mutably,
     }
 }
 

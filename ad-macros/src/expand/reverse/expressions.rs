@@ -836,9 +836,25 @@ impl<'a> Generator<'a> {
         Node::Op {
             value,
             pullback,
-            arity: Arity::Call,
+            arity: Arity::Call {
+                mutable_arguments: args.iter().filter(|arg| self.passed_mutably(arg)).count(),
+            },
             children,
             lazy: None,
+        }
+    }
+
+    /// An argument passed `&mut`: `&mut place`, or a `&mut` parameter passed on whole.
+    fn passed_mutably(&self, arg: &Expr) -> bool {
+        match strip_parens(arg) {
+            Expr::Reference(reference) => reference.mutability.is_some(),
+            Expr::Path(path) => path.path.get_ident().is_some_and(|name| {
+                self.function
+                    .params
+                    .iter()
+                    .any(|param| param.name == *name && param.is_mut_reference())
+            }),
+            _ => false,
         }
     }
 
@@ -956,7 +972,14 @@ impl<'a> Generator<'a> {
                 let result = self.fresh("c");
                 let build = lazy.as_ref().map(|lazy| quote!(let #pullback = #lazy;));
                 let head = match arity {
-                    Arity::Call => quote!(let #result = #pullback(#cotangent);),
+                    Arity::Call {
+                        mutable_arguments: 0,
+                    } => quote!(let #result = #pullback(#cotangent);),
+                    Arity::Call { mutable_arguments } => {
+                        let slots = (0..*mutable_arguments)
+                            .map(|_| quote!(::ad_runtime::__private::ir::zero()));
+                        quote!(let #result = #pullback((#cotangent, #(#slots,)*));)
+                    }
                     _ => quote! {
                         #build
                         let #result = ::ad_runtime::linear::LinearMap::reverse_apply(&#pullback, #cotangent);
@@ -970,7 +993,7 @@ impl<'a> Generator<'a> {
                         quote!(#result.1 .0),
                         quote!(#result.1 .1),
                     ],
-                    Arity::Call => (0..children.len())
+                    Arity::Call { .. } => (0..children.len())
                         .map(|i| {
                             let field = syn::Index::from(i);
                             quote!(#result.#field)

@@ -250,7 +250,17 @@ impl<'a> Generator<'a> {
             .sized_vectors
             .iter()
             .map(|(vector, length)| quote!(__adj.size_vector(#vector, #length);));
+        // Data `&mut` parameters have slots after the result's cotangent, holding nothing.
+        let (cotangent, output, take) = match super::mutable_params(self.function).next() {
+            None => (cotangent, output, None),
+            Some(_) => (
+                Ident::new("__ad_cts", Span::call_site()),
+                super::cotangent_type(self.function, &scalar),
+                Some(quote!(let (__ad_ct, ..) = __ad_cts;)),
+            ),
+        };
         let backward = quote! {
+            #take
             let mut __ad_storage: __AdAdjoints<#scalar> = ::ad_runtime::__private::Adjoints::new();
             let __adj = &mut __ad_storage;
             #(#sized)*

@@ -168,6 +168,17 @@ impl Emitter<'_> {
                             .extend(quote!(#ir::accumulate_argument(#shadow, __ad_c.#position);));
                         continue;
                     }
+                    // Data passed `&mut` (`&mut rng`, a `rng: &mut Rng` passed on) fills the
+                    // callee's slot for it with nothing.
+                    let data_passed_mutably = matches!(arg, Operand::Value(value)
+                        if self.activity.passed_mutably.contains(value))
+                        || self
+                            .mutable_parameter_passed_on(arg)
+                            .is_some_and(|param| param.kind == crate::ast::ParamKind::Data);
+                    if data_passed_mutably {
+                        written_cotangents.push(quote!(#ir::zero()));
+                        continue;
+                    }
                     let place = match arg {
                         Operand::Value(value) => self.aliased_arguments.get(value),
                         _ => None,
