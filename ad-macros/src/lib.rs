@@ -16,6 +16,7 @@
 //! * `fallback`: on error, the function as written plus stubs of the generated names.
 
 mod activity;
+mod aliases;
 mod ast;
 mod attr;
 mod ctxt;
@@ -23,6 +24,7 @@ mod derive;
 mod expand;
 mod fallback;
 mod generics;
+mod impls;
 mod ir;
 mod macros;
 mod names;
@@ -52,7 +54,14 @@ use proc_macro::TokenStream;
 /// See the `ad-runtime` crate for examples.
 #[proc_macro_attribute]
 pub fn forward(args: TokenStream, item: TokenStream) -> TokenStream {
-    guarded("forward", args.into(), item.into(), driver::forward).into()
+    guarded(
+        "forward",
+        args.into(),
+        item.into(),
+        driver::forward,
+        source_file(),
+    )
+    .into()
 }
 
 /// Reverse mode: keeps the function and adds `<name>_vjp` and `<name>_grad`.
@@ -66,7 +75,14 @@ pub fn forward(args: TokenStream, item: TokenStream) -> TokenStream {
 /// See the `ad-runtime` crate for examples.
 #[proc_macro_attribute]
 pub fn reverse(args: TokenStream, item: TokenStream) -> TokenStream {
-    guarded("reverse", args.into(), item.into(), driver::reverse).into()
+    guarded(
+        "reverse",
+        args.into(),
+        item.into(),
+        driver::reverse,
+        source_file(),
+    )
+    .into()
 }
 
 /// Checkpointing. On a function: differentiable like `#[reverse]` (same generated functions),
@@ -81,7 +97,14 @@ pub fn reverse(args: TokenStream, item: TokenStream) -> TokenStream {
 /// See the `ad-runtime` crate (module `checkpoint`) for the schedules.
 #[proc_macro_attribute]
 pub fn checkpoint(args: TokenStream, item: TokenStream) -> TokenStream {
-    guarded("checkpoint", args.into(), item.into(), driver::checkpoint).into()
+    guarded(
+        "checkpoint",
+        args.into(),
+        item.into(),
+        driver::checkpoint,
+        source_file(),
+    )
+    .into()
 }
 
 /// `#[derive(Differentiable)]`: makes a struct or enum with float fields differentiable (see
@@ -97,14 +120,27 @@ pub fn derive_differentiable(item: TokenStream) -> TokenStream {
 /// Runs a macro; should it panic (a bug of ours), the function is emitted as written with one
 /// error at its signature instead of rustc's "custom attribute panicked", so the user's crate
 /// still parses and the message says what happened.
+/// The file the macro is invoked in, where the type aliases it may name are looked up.
+fn source_file() -> Option<std::path::PathBuf> {
+    proc_macro::Span::call_site().local_file()
+}
+
 fn guarded(
     macro_name: &str,
     args: proc_macro2::TokenStream,
     item: proc_macro2::TokenStream,
     expand: fn(proc_macro2::TokenStream, proc_macro2::TokenStream) -> proc_macro2::TokenStream,
+    source: Option<std::path::PathBuf>,
 ) -> proc_macro2::TokenStream {
     let original = item.clone();
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| expand(args, item))) {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let (item, spelled) = aliases::expand(item, aliases::Aliases::for_source(source));
+        let expanded = match syn::parse2::<syn::ItemImpl>(item.clone()) {
+            Ok(block) => impls::expand(macro_name, args, block, expand),
+            Err(_) => expand(args, item),
+        };
+        aliases::mark_used(expanded, &spelled)
+    })) {
         Ok(tokens) => tokens,
         Err(payload) => {
             let reason = payload

@@ -10,9 +10,8 @@ use std::ops::Sub;
 pub type Point2 = [f64; 2];
 
 // Form of a cubic Bezier point by Bernstein weights (kurbo's `CubicBez::eval`), aliases.
-// Neither mode takes it as written: reverse, "cannot differentiate a result of type
-// `Point2`"; forward, a type error inside generated code (`f64: DualParts` not satisfied).
-// With the alias spelled out (`&[[f64; 2]; 4]`, `-> [f64; 2]`) both modes take it.
+#[forward]
+#[reverse]
 pub fn cubic_bezier(ctrl: &[Point2; 4], t: f64) -> Point2 {
     let mt = 1.0 - t;
     let weights = [mt * mt * mt, 3.0 * mt * mt * t, 3.0 * mt * t * t, t * t * t];
@@ -125,7 +124,16 @@ fn quad(x: &[f64]) -> [Point2; 4] {
 
 #[test]
 fn cubic_bezier_alias_arrays() {
-    Case::new("cubic_bezier", 9, |x| cubic_bezier(&quad(x), x[8]).to_vec()).check(61);
+    Case::new("cubic_bezier", 9, |x| cubic_bezier(&quad(x), x[8]).to_vec())
+        .forward(|x, t| {
+            let (p, d) = cubic_bezier_jvp(&quad(x), x[8], &quad(t), t[8]);
+            (p.to_vec(), d.to_vec())
+        })
+        .reverse(|x, w| {
+            let (p, (a_ctrl, a_t)) = cubic_bezier_vjp(&quad(x), x[8], [w[0], w[1]]);
+            (p.to_vec(), [a_ctrl.concat(), vec![a_t]].concat())
+        })
+        .check(61);
 }
 
 fn pentagon(x: &[f64]) -> Vec<(f64, f64)> {

@@ -22,6 +22,10 @@ pub struct Lorenz {
 }
 
 // Form of ode_solvers' `impl System<f64, State> for Lorenz`: a trait method writing `dy`.
+// The attributes go on the `impl` block (a trait `impl` holds only the trait's items): the
+// generated `system_jvp` and `system_vjp` are in an inherent `impl Lorenz`.
+#[forward]
+#[reverse]
 impl System for Lorenz {
     fn system(&self, _t: f64, y: &State, dy: &mut State) {
         dy[0] = self.sigma * (y[1] - y[0]);
@@ -42,6 +46,8 @@ pub fn van_der_pol(_t: f64, y: &[f64], mu: f64, dydt: &mut [f64]) {
 pub type Sir = [f64; 3];
 
 // Form of an SIR epidemic model's right-hand side (ode_solvers' `sir` style, aliases).
+#[forward]
+#[reverse]
 pub fn sir_rhs(y: &Sir, beta: f64, gamma: f64, dy: &mut Sir) {
     let n = y[0] + y[1] + y[2];
     let infection = beta * y[0] * y[1] / n;
@@ -52,6 +58,8 @@ pub fn sir_rhs(y: &Sir, beta: f64, gamma: f64, dy: &mut Sir) {
 }
 
 // Form of a fixed-step RK4 driver (ode_solvers' `Rk4`) over the SIR model: the attack rate.
+#[forward]
+#[reverse]
 pub fn sir_attack_rate(beta: f64, gamma: f64, i0: f64, days: usize) -> f64 {
     let dt = 0.5;
     let mut y: Sir = [1.0 - i0, i0, 0.0];
@@ -170,6 +178,25 @@ fn lorenz_trait_method() {
         dy.to_vec()
     })
     .within(&[(8.0, 12.0), (20.0, 30.0), (2.0, 3.0), (-5.0, 5.0)])
+    .forward(move |x, t| {
+        let (mut dy, mut d_dy) = ([0.0; 3], [0.0; 3]);
+        lorenz(x).system_jvp(
+            0.0,
+            &state(x),
+            &mut dy,
+            &lorenz(t),
+            0.0,
+            &state(t),
+            &mut d_dy,
+        );
+        (dy.to_vec(), d_dy.to_vec())
+    })
+    .reverse(move |x, w| {
+        let (mut dy, mut w_dy) = ([0.0; 3], [w[0], w[1], w[2]]);
+        let (a_self, _, a_y) = lorenz(x).system_vjp(0.0, &state(x), &mut dy, &mut w_dy);
+        let a_self = [a_self.sigma, a_self.rho, a_self.beta];
+        (dy.to_vec(), [a_self, a_y].concat())
+    })
     .check(21);
 }
 
@@ -205,15 +232,48 @@ fn sir_rhs_alias_output() {
         dy.to_vec()
     })
     .within(&[(0.5, 1.0), (0.01, 0.3), (0.0, 0.3), (0.1, 0.5), (0.05, 0.2)])
+    .forward(|x, t| {
+        let (mut dy, mut d_dy) = ([0.0; 3], [0.0; 3]);
+        sir_rhs_jvp(
+            &three(x),
+            x[3],
+            x[4],
+            &mut dy,
+            &three(t),
+            t[3],
+            t[4],
+            &mut d_dy,
+        );
+        (dy.to_vec(), d_dy.to_vec())
+    })
+    .reverse(|x, w| {
+        let (mut dy, mut w_dy) = ([0.0; 3], three(w));
+        let (a_y, a_beta, a_gamma) = sir_rhs_vjp(&three(x), x[3], x[4], &mut dy, &mut w_dy);
+        (dy.to_vec(), [a_y.to_vec(), vec![a_beta, a_gamma]].concat())
+    })
     .check(23);
 }
 
 #[test]
 fn sir_attack_rate_rk4() {
+    // The initial infected fraction is taken in percent, so that central differences' step
+    // is small beside it.
     Case::new("sir_attack_rate", 3, |x| {
-        one(sir_attack_rate(x[0], x[1], x[2], 30))
+        one(sir_attack_rate(x[0], x[1], 0.01 * x[2], 30))
     })
-    .within(&[(0.2, 0.5), (0.05, 0.15), (0.001, 0.05)])
+    .within(&[(0.2, 0.5), (0.05, 0.15), (0.1, 5.0)])
+    .forward(|x, t| {
+        let (v, d) = sir_attack_rate_jvp(x[0], x[1], 0.01 * x[2], 30, t[0], t[1], 0.01 * t[2]);
+        (one(v), one(d))
+    })
+    .reverse(|x, w| {
+        let (v, (a, b, c)) = sir_attack_rate_vjp(x[0], x[1], 0.01 * x[2], 30, w[0]);
+        (one(v), vec![a, b, 0.01 * c])
+    })
+    .grad(|x| {
+        let (v, (a, b, c)) = sir_attack_rate_grad(x[0], x[1], 0.01 * x[2], 30);
+        (v, vec![a, b, 0.01 * c])
+    })
     .check(24);
 }
 

@@ -1,0 +1,625 @@
+//! Type aliases a function names (`type State = [f64; 3];` then `y: &State`), spelled out before
+//! anything reads the function.
+//!
+//! A macro sees only the tokens of its item, and a path type names nothing it can look inside:
+//! `State` might be a struct of data or an array of floats. So the aliases come from the
+//! source: the file the function is in (`proc_macro::Span::local_file`) and, for a name that
+//! file does not define, the other Rust files of its package (`CARGO_MANIFEST_DIR`). A name is
+//! taken for an alias only where that is certain: defined by exactly one `type` item, and no
+//! other type item (or import, in the function's own file) of that name. Otherwise the path is
+//! left as written, and the function is analysed as before (rustc's types still check the
+//! derivative code). Rust rebuilds a crate when any of its files changes, so what is read here
+//! is never stale.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use proc_macro2::TokenStream;
+use quote::ToTokens;
+use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
+
+/// The definitions of type names in a set of files.
+#[derive(Clone, Default)]
+struct Definitions {
+    /// `type` items, by name: their generic type parameters and their types, as source text
+    /// (tokens cannot outlive the macro invocation that made them).
+    aliases: HashMap<String, Vec<Alias>>,
+    /// Names of structs, enums, unions and traits.
+    types: HashMap<String, usize>,
+    /// Names imported by `use`, with the path of the module they come from.
+    imports: HashMap<String, Vec<String>>,
+    /// Modules declared (`mod name;`, `mod name { .. }`).
+    modules: std::collections::HashSet<String>,
+}
+
+impl Definitions {
+    fn of_file(file: &syn::File) -> Definitions {
+        let mut definitions = Definitions::default();
+        definitions.visit_file(file);
+        definitions
+    }
+
+    fn extend(&mut self, other: &Definitions) {
+        for (name, aliases) in &other.aliases {
+            self.aliases
+                .entry(name.clone())
+                .or_default()
+                .extend(aliases.iter().cloned());
+        }
+        for (name, count) in &other.types {
+            *self.types.entry(name.clone()).or_default() += count;
+        }
+    }
+
+    /// The one alias `name` certainly is, if it is one.
+    fn alias(&self, name: &str) -> Option<&Alias> {
+        let aliases = self.aliases.get(name)?;
+        let first = aliases.first()?;
+        (!self.types.contains_key(name) && aliases.iter().all(|alias| alias == first))
+            .then_some(first)
+    }
+
+    fn add_import(&mut self, tree: &syn::UseTree, path: &mut Vec<String>) {
+        match tree {
+            syn::UseTree::Path(segment) => {
+                path.push(segment.ident.to_string());
+                self.add_import(&segment.tree, path);
+                path.pop();
+            }
+            syn::UseTree::Name(name) => {
+                self.imports.insert(name.ident.to_string(), path.clone());
+            }
+            syn::UseTree::Rename(rename) => {
+                self.imports.insert(rename.rename.to_string(), path.clone());
+            }
+            syn::UseTree::Group(group) => {
+                for tree in &group.items {
+                    self.add_import(tree, path);
+                }
+            }
+            syn::UseTree::Glob(_) => {}
+        }
+    }
+
+    /// Whether `name` is imported from another crate.
+    fn imports_from_elsewhere(&self, name: &str) -> bool {
+        self.imports.get(name).is_some_and(|path| {
+            path.first().is_some_and(|first| {
+                !matches!(first.as_str(), "crate" | "super" | "self")
+                    && !self.modules.contains(first)
+            })
+        })
+    }
+}
+
+/// The file of the module `path` names from the file `from` (`use shapes::Point` with
+/// `mod shapes;`: `shapes.rs` or `shapes/mod.rs` beside it, or in its own directory when it is
+/// not a `mod.rs`), if the path goes through module files only.
+fn module_file(from: &Path, path: &[String]) -> Option<PathBuf> {
+    let directory = from.parent()?;
+    let stem = from.file_stem()?.to_string_lossy().to_string();
+    let mut bases = vec![directory.to_path_buf()];
+    if !matches!(stem.as_str(), "mod" | "lib" | "main") {
+        bases.push(directory.join(&stem));
+    }
+    let (first, rest) = path.split_first()?;
+    for base in bases {
+        for file in [
+            base.join(format!("{first}.rs")),
+            base.join(first).join("mod.rs"),
+        ] {
+            if file.is_file() {
+                return match rest.is_empty() {
+                    true => Some(file),
+                    false => module_file(&file, rest),
+                };
+            }
+        }
+    }
+    None
+}
+
+impl<'ast> Visit<'ast> for Definitions {
+    fn visit_item_type(&mut self, item: &'ast syn::ItemType) {
+        let generics = item
+            .generics
+            .type_params()
+            .map(|param| param.ident.to_string())
+            .collect();
+        self.aliases
+            .entry(item.ident.to_string())
+            .or_default()
+            .push(Alias {
+                generics,
+                ty: item.ty.to_token_stream().to_string(),
+            });
+    }
+
+    fn visit_item_struct(&mut self, item: &'ast syn::ItemStruct) {
+        *self.types.entry(item.ident.to_string()).or_default() += 1;
+    }
+
+    fn visit_item_enum(&mut self, item: &'ast syn::ItemEnum) {
+        *self.types.entry(item.ident.to_string()).or_default() += 1;
+    }
+
+    fn visit_item_union(&mut self, item: &'ast syn::ItemUnion) {
+        *self.types.entry(item.ident.to_string()).or_default() += 1;
+    }
+
+    fn visit_item_trait(&mut self, item: &'ast syn::ItemTrait) {
+        *self.types.entry(item.ident.to_string()).or_default() += 1;
+    }
+
+    fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
+        self.add_import(&item.tree, &mut Vec::new());
+    }
+
+    fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+        self.modules.insert(item.ident.to_string());
+        syn::visit::visit_item_mod(self, item);
+    }
+
+    // Items inside function bodies are local to them.
+    fn visit_block(&mut self, _: &'ast syn::Block) {}
+}
+
+#[derive(Clone, PartialEq)]
+struct Alias {
+    generics: Vec<String>,
+    ty: String,
+}
+
+/// `tokens` as written at `span`: where rustc reports what is wrong with an alias's type.
+fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut token| {
+            if let proc_macro2::TokenTree::Group(group) = &token {
+                let mut inner =
+                    proc_macro2::Group::new(group.delimiter(), respan(group.stream(), span));
+                inner.set_span(span);
+                return proc_macro2::TokenTree::Group(inner);
+            }
+            token.set_span(span);
+            token
+        })
+        .collect()
+}
+
+/// What each file read so far defines, by path (the proc-macro server lives for a whole build).
+static READ: Mutex<Option<HashMap<PathBuf, Definitions>>> = Mutex::new(None);
+
+fn definitions_in(path: &Path) -> Definitions {
+    let mut read = READ.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let read = read.get_or_insert_with(HashMap::new);
+    if let Some(definitions) = read.get(path) {
+        return definitions.clone();
+    }
+    let definitions = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| syn::parse_file(&text).ok())
+        .map(|file| Definitions::of_file(&file))
+        .unwrap_or_default();
+    read.insert(path.to_path_buf(), definitions.clone());
+    definitions
+}
+
+/// The Rust files of the package, but those of its build output.
+fn package_files(root: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(directory) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&directory) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if path.is_dir() {
+                if !name.starts_with('.') && name != "target" {
+                    pending.push(path);
+                }
+            } else if name.ends_with(".rs") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The aliases the function in `source` (its file) may name.
+pub struct Aliases {
+    source: PathBuf,
+    own: Definitions,
+    package: Option<Definitions>,
+}
+
+impl Aliases {
+    /// Reads the function's file; the package's are read when a name is not found there.
+    pub fn for_source(source: Option<PathBuf>) -> Option<Aliases> {
+        let source = source?;
+        let own = definitions_in(&source);
+        Some(Aliases {
+            source,
+            own,
+            package: None,
+        })
+    }
+
+    fn lookup(&mut self, name: &str) -> Option<Alias> {
+        if self.own.aliases.contains_key(name) || self.own.types.contains_key(name) {
+            return self.own.alias(name).cloned();
+        }
+        // Imported from another crate, or a name of the standard library's prelude.
+        if self.own.imports_from_elsewhere(name) || PRELUDE.contains(&name) {
+            return None;
+        }
+        // Imported from a module of the crate whose file is found: what that file defines.
+        let imported = self.own.imports.get(name).filter(|path| {
+            path.first()
+                .is_some_and(|first| self.own.modules.contains(first))
+        });
+        if let Some(file) = imported.and_then(|path| module_file(&self.source, path)) {
+            let definitions = definitions_in(&file);
+            if definitions.aliases.contains_key(name) || definitions.types.contains_key(name) {
+                return definitions.alias(name).cloned();
+            }
+        }
+        let package = self.package.get_or_insert_with(|| {
+            let mut all = Definitions::default();
+            if let Some(root) = std::env::var_os("CARGO_MANIFEST_DIR") {
+                for file in package_files(Path::new(&root)) {
+                    all.extend(&definitions_in(&file));
+                }
+            }
+            all
+        });
+        package.alias(name).cloned()
+    }
+}
+
+/// Type names every module sees, never looked up.
+const PRELUDE: &[&str] = &[
+    "Vec",
+    "Option",
+    "Some",
+    "None",
+    "Result",
+    "Ok",
+    "Err",
+    "Box",
+    "String",
+    "ToString",
+    "Iterator",
+    "IntoIterator",
+    "Default",
+    "Clone",
+    "Copy",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "From",
+    "Into",
+    "Sized",
+    "Send",
+    "Sync",
+    "PartialEq",
+    "PartialOrd",
+    "Eq",
+    "Ord",
+    "Drop",
+    "AsRef",
+    "AsMut",
+    "Extend",
+    "DoubleEndedIterator",
+    "ExactSizeIterator",
+    "HashMap",
+    "HashSet",
+    "BTreeMap",
+    "BTreeSet",
+    "VecDeque",
+    "Rc",
+    "Arc",
+    "Cell",
+    "RefCell",
+];
+
+/// Aliases spelled out in a function: the paths as written, which its expansion still names
+/// (`mark_used`) so that rustc does not find the aliases unused.
+pub struct Spelled {
+    function: syn::Ident,
+    written: Vec<syn::Type>,
+}
+
+/// `item` (a function, or an `impl` block's methods) with the aliases it names spelled out.
+pub fn expand(item: TokenStream, aliases: Option<Aliases>) -> (TokenStream, Vec<Spelled>) {
+    let Some(aliases) = aliases else {
+        return (item, Vec::new());
+    };
+    let mut expander = Expander {
+        aliases,
+        generics: Vec::new(),
+        depth: 0,
+        written: Vec::new(),
+    };
+    if let Ok(mut function) = syn::parse2::<syn::ItemFn>(item.clone()) {
+        // Stacked under another of our macros, which already spelled them out.
+        expander.written = take_mark(&mut function.block);
+        if expander.names_an_alias(&function) {
+            expander.generics = generic_names(&function.sig.generics);
+            expander.visit_item_fn_mut(&mut function);
+        }
+        let spelled = Spelled {
+            function: function.sig.ident.clone(),
+            written: expander.written,
+        };
+        return (function.into_token_stream(), vec![spelled]);
+    }
+    if let Ok(mut block) = syn::parse2::<syn::ItemImpl>(item.clone()) {
+        let outer = generic_names(&block.generics);
+        let mut spelled = Vec::new();
+        for member in &mut block.items {
+            if let syn::ImplItem::Fn(method) = member {
+                expander.written = take_mark(&mut method.block);
+                expander.generics = outer.clone();
+                expander
+                    .generics
+                    .extend(generic_names(&method.sig.generics));
+                expander.visit_impl_item_fn_mut(method);
+                spelled.push(Spelled {
+                    function: method.sig.ident.clone(),
+                    written: std::mem::take(&mut expander.written),
+                });
+            }
+        }
+        return (block.into_token_stream(), spelled);
+    }
+    (item, Vec::new())
+}
+
+/// The types of the statement `mark_used` put first in `block`, taken out of it.
+fn take_mark(block: &mut syn::Block) -> Vec<syn::Type> {
+    let Some(syn::Stmt::Local(syn::Local {
+        pat: syn::Pat::Type(typed),
+        init: None,
+        ..
+    })) = block.stmts.first()
+    else {
+        return Vec::new();
+    };
+    let syn::Type::Path(path) = &*typed.ty else {
+        return Vec::new();
+    };
+    let names: Vec<String> = path
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    let Some(syn::PathArguments::AngleBracketed(arguments)) =
+        path.path.segments.last().map(|segment| &segment.arguments)
+    else {
+        return Vec::new();
+    };
+    if !matches!(*typed.pat, syn::Pat::Wild(_))
+        || path.path.leading_colon.is_none()
+        || names != ["core", "marker", "PhantomData"]
+    {
+        return Vec::new();
+    }
+    let Some(syn::GenericArgument::Type(syn::Type::Tuple(tuple))) = arguments.args.first() else {
+        return Vec::new();
+    };
+    let written = tuple.elems.iter().cloned().collect();
+    block.stmts.remove(0);
+    written
+}
+
+/// The expansion `output` with each function whose aliases were spelled out naming them again,
+/// in a statement that does nothing (`let _: PhantomData<(State,)>;`).
+pub fn mark_used(output: TokenStream, spelled: &[Spelled]) -> TokenStream {
+    let spelled: Vec<&Spelled> = spelled.iter().filter(|s| !s.written.is_empty()).collect();
+    if spelled.is_empty() {
+        return output;
+    }
+    let mark = |name: &syn::Ident, block: &mut syn::Block| {
+        if let Some(spelled) = spelled.iter().find(|spelled| spelled.function == *name) {
+            let written = &spelled.written;
+            block.stmts.insert(
+                0,
+                syn::parse_quote!(let _: ::core::marker::PhantomData<(#(#written,)*)>;),
+            );
+        }
+    };
+    if let Ok(mut file) = syn::parse2::<syn::File>(output.clone()) {
+        for item in &mut file.items {
+            match item {
+                syn::Item::Fn(function) => mark(&function.sig.ident, &mut function.block),
+                syn::Item::Impl(block) => {
+                    for member in &mut block.items {
+                        if let syn::ImplItem::Fn(method) = member {
+                            mark(&method.sig.ident, &mut method.block);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        return file.into_token_stream();
+    }
+    // A method's expansion: items of the `impl` it is in.
+    let wrapped = quote::quote!(impl __AdAliases { #output });
+    if let Ok(mut block) = syn::parse2::<syn::ItemImpl>(wrapped) {
+        let mut items = TokenStream::new();
+        for mut member in block.items.drain(..) {
+            if let syn::ImplItem::Fn(method) = &mut member {
+                mark(&method.sig.ident, &mut method.block);
+            }
+            member.to_tokens(&mut items);
+        }
+        return items;
+    }
+    output
+}
+
+fn generic_names(generics: &syn::Generics) -> Vec<String> {
+    generics
+        .type_params()
+        .map(|param| param.ident.to_string())
+        .collect()
+}
+
+struct Expander {
+    aliases: Aliases,
+    /// The type parameters in scope, which no alias of the file names.
+    generics: Vec<String>,
+    depth: usize,
+    /// The alias paths spelled out, as written.
+    written: Vec<syn::Type>,
+}
+
+impl Expander {
+    /// Whether some path in `node` names an alias.
+    fn names_an_alias<T: ToTokens>(&mut self, node: &T) -> bool {
+        struct Names(Vec<String>);
+        impl<'ast> Visit<'ast> for Names {
+            fn visit_path(&mut self, path: &'ast syn::Path) {
+                for segment in &path.segments {
+                    self.0.push(segment.ident.to_string());
+                }
+                syn::visit::visit_path(self, path);
+            }
+        }
+        let Ok(file) = syn::parse2::<syn::File>(node.to_token_stream()) else {
+            return false;
+        };
+        let mut names = Names(Vec::new());
+        names.visit_file(&file);
+        names.0.sort();
+        names.0.dedup();
+        names.0.iter().any(|name| self.alias(name).is_some())
+    }
+
+    fn alias(&mut self, name: &str) -> Option<Alias> {
+        if self.generics.iter().any(|generic| generic == name) || !is_type_name(name) {
+            return None;
+        }
+        self.aliases.lookup(name)
+    }
+
+    /// The type `path` names if it is an alias (`State`, `crate::ode::State`, `Vector<f64>`).
+    fn aliased_type(&mut self, path: &syn::Path) -> Option<syn::Type> {
+        let segments: Vec<&syn::PathSegment> = path.segments.iter().collect();
+        let (last, modules) = segments.split_last()?;
+        if !modules
+            .iter()
+            .all(|segment| segment.arguments.is_none() && !is_type_name(&segment.ident.to_string()))
+        {
+            return None;
+        }
+        let Alias { generics, ty } = self.alias(&last.ident.to_string())?;
+        let generics: Vec<syn::Ident> = generics
+            .iter()
+            .map(|name| syn::Ident::new(name, last.ident.span()))
+            .collect();
+        let ty: TokenStream = ty.parse().ok()?;
+        let ty: syn::Type = syn::parse2(respan(ty, last.ident.span())).ok()?;
+        let arguments: Vec<syn::Type> = match &last.arguments {
+            syn::PathArguments::None => Vec::new(),
+            syn::PathArguments::AngleBracketed(arguments) => arguments
+                .args
+                .iter()
+                .filter_map(|argument| match argument {
+                    syn::GenericArgument::Type(ty) => Some(ty.clone()),
+                    _ => None,
+                })
+                .collect(),
+            syn::PathArguments::Parenthesized(_) => return None,
+        };
+        if arguments.len() != generics.len() {
+            return None;
+        }
+        let mut ty = ty;
+        Substitute(generics.iter().zip(&arguments).collect()).visit_type_mut(&mut ty);
+        Some(ty)
+    }
+}
+
+fn is_type_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_uppercase()) && name != "Self"
+}
+
+impl VisitMut for Expander {
+    fn visit_type_mut(&mut self, ty: &mut syn::Type) {
+        if let syn::Type::Path(path) = ty {
+            if path.qself.is_none() && self.depth < 16 {
+                if let Some(aliased) = self.aliased_type(&path.path) {
+                    if self.depth == 0 {
+                        self.written.push(ty.clone());
+                    }
+                    *ty = aliased;
+                    // An alias of aliases.
+                    self.depth += 1;
+                    self.visit_type_mut(ty);
+                    self.depth -= 1;
+                    return;
+                }
+            }
+        }
+        syn::visit_mut::visit_type_mut(self, ty);
+    }
+
+    /// `State::default()`, `Real::EPSILON`: the alias as a qualified self type,
+    /// `<[f64; 3]>::default()`.
+    fn visit_expr_path_mut(&mut self, expr: &mut syn::ExprPath) {
+        if expr.qself.is_none() && expr.path.segments.len() >= 2 {
+            let first = syn::Path::from(expr.path.segments[0].clone());
+            if let Some(mut ty) = self.aliased_type(&first) {
+                self.written.push(syn::Type::Path(syn::TypePath {
+                    qself: None,
+                    path: first,
+                }));
+                self.visit_type_mut(&mut ty);
+                let rest: Vec<&syn::PathSegment> = expr.path.segments.iter().skip(1).collect();
+                let attrs = &expr.attrs;
+                *expr = match &ty {
+                    // `type Real = f64;`: `f64::from(..)`, as written with the float type.
+                    syn::Type::Path(path) if path.qself.is_none() => {
+                        let path = &path.path;
+                        syn::parse_quote!(#(#attrs)* #path::#(#rest)::*)
+                    }
+                    _ => syn::parse_quote!(#(#attrs)* <#ty>::#(#rest)::*),
+                };
+                return;
+            }
+        }
+        syn::visit_mut::visit_expr_path_mut(self, expr);
+    }
+
+    // Items nested in the body have their own scope.
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// Generic parameters of an alias replaced by the arguments it is named with.
+struct Substitute<'a>(Vec<(&'a syn::Ident, &'a syn::Type)>);
+
+impl VisitMut for Substitute<'_> {
+    fn visit_type_mut(&mut self, ty: &mut syn::Type) {
+        if let syn::Type::Path(path) = ty {
+            if path.qself.is_none() {
+                if let Some(ident) = path.path.get_ident() {
+                    if let Some((_, argument)) = self.0.iter().find(|(name, _)| *name == ident) {
+                        *ty = (*argument).clone();
+                        return;
+                    }
+                }
+            }
+        }
+        syn::visit_mut::visit_type_mut(self, ty);
+    }
+}
