@@ -350,10 +350,12 @@ pub fn expand(item: TokenStream, aliases: Option<Aliases>) -> (TokenStream, Vec<
     if let Ok(mut function) = syn::parse2::<syn::ItemFn>(item.clone()) {
         // Stacked under another of our macros, which already spelled them out.
         expander.written = take_mark(&mut function.block);
-        if expander.names_an_alias(&function) {
-            expander.generics = generic_names(&function.sig.generics);
-            expander.visit_item_fn_mut(&mut function);
+        if !expander.names_an_alias(&function) && expander.written.is_empty() {
+            // As it came: tokens printed again by syn lose the spans of their groups.
+            return (item, Vec::new());
         }
+        expander.generics = generic_names(&function.sig.generics);
+        expander.visit_item_fn_mut(&mut function);
         let spelled = Spelled {
             function: function.sig.ident.clone(),
             written: expander.written,
@@ -361,6 +363,12 @@ pub fn expand(item: TokenStream, aliases: Option<Aliases>) -> (TokenStream, Vec<
         return (function.into_token_stream(), vec![spelled]);
     }
     if let Ok(mut block) = syn::parse2::<syn::ItemImpl>(item.clone()) {
+        let marked = block.items.iter().any(|member| {
+            matches!(member, syn::ImplItem::Fn(method) if !take_mark(&mut method.block.clone()).is_empty())
+        });
+        if !marked && !expander.names_an_alias(&block) {
+            return (item, Vec::new());
+        }
         let outer = generic_names(&block.generics);
         let mut spelled = Vec::new();
         for member in &mut block.items {

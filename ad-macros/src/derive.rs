@@ -573,6 +573,10 @@ impl Generated<'_> {
                 #(#bounds)*
             {
                 fn accumulate_argument(&mut self, contribution: ::std::vec::Vec<__S>) {
+                    // Empty: the zero cotangent of a receiver whose new contents are not read.
+                    if contribution.is_empty() {
+                        return;
+                    }
                     #ir::FlatAdjoint::add_flat(self, &mut contribution.into_iter());
                 }
             }

@@ -479,7 +479,7 @@ mod tests {
                 x
             }
         );
-        let output = super::guarded("reverse", quote!(), item.clone(), panicking_expansion);
+        let output = super::guarded("reverse", quote!(), item.clone(), panicking_expansion, None);
         let text = output.to_string();
         assert!(text.starts_with(":: core :: compile_error !"), "{text}");
         assert!(

@@ -34,7 +34,10 @@ pub fn refuse_mut_params(
     let Some(param) = function.params.iter().find(|param| param.is_in_out()) else {
         return false;
     };
-    if param.receiver {
+    if param.receiver
+        && (cfg!(feature = "previous-engine")
+            || calls == crate::expand::reverse::Calls::Checkpointed)
+    {
         cx.error_spanned_by(
             &param.name,
             format!(

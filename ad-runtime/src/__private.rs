@@ -1448,6 +1448,13 @@ pub fn write_back_twin<T: Differentiable>(
 }
 
 /// The value of a user type from the flat adjoints of its floats (in `for_each` order).
+/// A value's floats in the order of `Differentiable::for_each` (the order of a flat adjoint).
+pub fn flatten_twin<T: Differentiable>(value: &T) -> Vec<T::Float> {
+    let mut flat = Vec::new();
+    T::for_each(&value.to_over(), &mut |float: &T::Float| flat.push(*float));
+    flat
+}
+
 pub fn unflatten_twin<T: Differentiable>(value: &T, flat: &[T::Float]) -> T {
     let mut next = 0;
     T::from_over(T::map(&value.to_over(), &mut |_| {

@@ -198,7 +198,7 @@ impl<State: Clone> Checkpoints<State> {
     #[inline]
     pub fn before_iteration(&mut self, index: usize, state: impl FnOnce() -> State) {
         let keep = match self.schedule {
-            Schedule::Every(k) => index % k.max(1) == 0,
+            Schedule::Every(k) => index.is_multiple_of(k.max(1)),
             Schedule::Binomial(_) => index == 0,
         };
         if keep {

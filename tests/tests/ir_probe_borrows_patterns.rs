@@ -1074,7 +1074,7 @@ fn d_continue_on_call(x: &[f64]) -> f64 {
     let mut k = 0;
     let mut s = 0.0;
     for i in 0..n {
-        if advance(&mut k) % 3 == 0 {
+        if advance(&mut k).is_multiple_of(3) {
             continue;
         }
         s += x[i] * x[k % n];

@@ -596,3 +596,29 @@ fn data_passed_mutably_to_differentiated_calls() {
         (2.0, 1, vec![1.0, 2.0], vec![0.0, 0.5])
     );
 }
+
+/// Reads what its `&mut` parameter holds and writes it: the result depends on the old contents.
+#[forward]
+#[reverse]
+fn square_first_into_second(k: &mut [f64]) -> f64 {
+    let r = k[0] * k[0];
+    k[1] = r;
+    r
+}
+
+/// The place passed `&mut` is not read after the call: its old contents still carry the
+/// derivative into the call's result.
+#[forward]
+#[reverse]
+fn through_a_place_not_read_again(x: f64) -> f64 {
+    let mut k = [x, 0.0];
+    let y = square_first_into_second(&mut k);
+    3.0 * y
+}
+
+#[test]
+fn old_contents_of_a_place_written_by_a_call() {
+    let (value, gradient) = through_a_place_not_read_again_grad(1.5);
+    assert_relative_eq!(value, 6.75);
+    assert_relative_eq!(gradient, 9.0);
+}

@@ -126,7 +126,7 @@ fn mixed(rng: &mut Rng, depth: usize) -> Mixed {
     Mixed {
         a: rng.uniform(-1.0, 1.0),
         n: 3,
-        flag: depth % 2 == 0,
+        flag: depth.is_multiple_of(2),
         c: 0.75,
         v: (0..4).map(|_| rng.uniform(-1.0, 1.0)).collect(),
         arr: [

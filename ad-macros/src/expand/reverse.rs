@@ -515,6 +515,13 @@ fn generic_public_functions(function: &Function, bodies: Bodies, companion: &str
             } else {
                 quote!(&#param_name)
             };
+            if param.is_mut_reference() {
+                // Its final contents go back to it after the call.
+                twins.push(quote! {
+                    let mut #twin = <#path as ::ad_runtime::Differentiable>::to_over(&*#value);
+                });
+                return quote!(&mut #twin);
+            }
             twins.push(quote! {
                 let #twin = <#path as ::ad_runtime::Differentiable>::to_over(#value);
             });
@@ -551,6 +558,9 @@ fn generic_public_functions(function: &Function, bodies: Bodies, companion: &str
             .iter()
             .find(|(_, in_out, _)| std::ptr::eq(*in_out, param))
         {
+            Some((tangent, _, _)) if param.user_type.is_some() => {
+                quote!(::ad_runtime::__private::flatten_twin(&*#tangent))
+            }
             Some((tangent, _, _)) => {
                 let name = names::param_value(param);
                 quote!(#private::cotangent_in(&*#name, &*#tangent))
@@ -560,7 +570,18 @@ fn generic_public_functions(function: &Function, bodies: Bodies, companion: &str
     });
     let in_out_write_back = in_out
         .iter()
-        .map(|(tangent, _, index)| quote!(#private::InOut::set_from(#tangent, adjoints.#index);));
+        .map(|(tangent, param, index)| match &param.user_type {
+            // The twin's final contents back into the value, the adjoint into the tangent.
+            Some(path) => {
+                let name = names::param_value(param);
+                let twin = names::derived("__ad_twin_", &param.name);
+                quote! {
+                    *#name = <#path as ::ad_runtime::Differentiable>::from_over(#twin);
+                    *#tangent = ::ad_runtime::__private::unflatten_twin(&*#name, &adjoints.#index);
+                }
+            }
+            None => quote!(#private::InOut::set_from(#tangent, adjoints.#index);),
+        });
     // Indices, in the pullback's result, of the parameters that are differentiated.
     let differentiated: Vec<(TokenStream, TokenStream)> = function
         .params

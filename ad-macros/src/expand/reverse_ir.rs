@@ -355,9 +355,14 @@ impl Emitter<'_> {
                     let cotangent = names::derived("__ad_ct_", &param.name);
                     let shape = names::derived("__ad_shape_", &param.name);
                     shapes_after_forward.push(quote!(let #shape = #ir::zero_like(&*#own);));
+                    // A derived type's cotangent comes flat, as its adjoint goes.
+                    let accumulate = match param.user_type {
+                        Some(_) => quote!(accumulate_argument),
+                        None => quote!(accumulate),
+                    };
                     adjoints_made_in_pullback.push(quote! {
                         let mut #adjoint = #shape;
-                        #ir::accumulate(&mut #adjoint, #cotangent);
+                        #ir::#accumulate(&mut #adjoint, #cotangent);
                     });
                     in_out_cotangents.push(cotangent.to_token_stream());
                 } else if float_of_type(&param.ty).is_some() {
@@ -612,6 +617,19 @@ impl Emitter<'_> {
         }
         if !self.markers.contains(&marker) {
             self.markers.push(marker.clone());
+        }
+        // A variable lent `&mut` to a call may be data of a type without adjoints.
+        let lent = self
+            .activity
+            .written_by_calls
+            .values()
+            .any(|place| place.root == root);
+        if lent {
+            return quote!(#marker = {
+                #[allow(unused_imports)]
+                use #ir::{LentData as _, LentDiff as _};
+                (&#ir::LentProbe(&#name)).__ad_adjoint_of()
+            };);
         }
         quote!(#marker = #ir::adjoint_of(&#name);)
     }
@@ -921,6 +939,10 @@ impl Emitter<'_> {
             Rvalue::Ref(place) => {
                 let place = self.operand(place);
                 quote_spanned!(span=> &#place)
+            }
+            Rvalue::RefMut(place) if self.body.receivers.contains(&value_defined) => {
+                let place = self.operand(place);
+                quote_spanned!(span=> ::ad_runtime::__private::receiver(&mut #place))
             }
             Rvalue::RefMut(place) => {
                 let place = self.operand(place);

@@ -321,6 +321,12 @@ fn backward(
                     for operand in differentiable_operands(rvalue) {
                         mark_operand(operand, active, useful);
                     }
+                    // The call reads what the places held before it, too.
+                    for place in written_places(rvalue, written) {
+                        if active.contains(&place.root) {
+                            useful.insert(place.root);
+                        }
+                    }
                 }
             }
             Stmt::DeclareVar { var, init } => {

@@ -72,11 +72,13 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         plain_roots: std::collections::HashSet::new(),
         options: std::collections::HashSet::new(),
         receivers: std::collections::HashSet::new(),
+        mutable_references: std::collections::HashSet::new(),
         built_options: std::collections::HashSet::new(),
         containers: std::collections::HashSet::new(),
         iterated: std::collections::HashSet::new(),
         param_roots: std::collections::HashSet::new(),
         expected_types: Vec::new(),
+        result_type: function.output().cloned(),
         user_values: HashMap::new(),
         float: function.float,
         items: Vec::new(),
@@ -98,15 +100,15 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
     };
     let mut params = Vec::new();
     for param in &function.params {
-        // `&self` and `self` are `#[grad]` parameters of the type; `&mut self` is not taken.
-        if param.receiver && matches!(&param.ty, syn::Type::Reference(r) if r.mutability.is_some())
-        {
-            return not_yet(&param.name, "`&mut self` methods");
-        }
+        // `&self`, `&mut self` and `self` are `#[grad]` parameters of the type.
         // A `&mut` parameter is written in place: a variable (holding the reference) whose
         // places have shadows, as a local's.
         let root = if param.mutability.is_some() || param.is_mut_reference() {
-            Root::Var(lowering.new_var(&param.name))
+            let root = Root::Var(lowering.new_var(&param.name));
+            if param.is_mut_reference() {
+                lowering.mutable_references.insert(root);
+            }
+            root
         } else {
             let value = lowering.new_value(Some(param.name.clone()), param.name.span());
             if param.is_reference() {
@@ -236,14 +238,19 @@ struct Lowering {
     containers: std::collections::HashSet<Var>,
     /// `Body::receivers`.
     receivers: std::collections::HashSet<Value>,
+    /// `&mut` parameters (variables holding the reference).
+    mutable_references: std::collections::HashSet<Root>,
     /// `Body::iterated`.
     iterated: std::collections::HashSet<Value>,
     /// The parameters' roots.
     param_roots: std::collections::HashSet<Root>,
     /// The types the code gives expressions it names (a `let`'s annotation for its value, the
-    /// function's result type for the body's tail), by the expression's address: what an
-    /// iterator's `sum` gives when no turbofish says.
+    /// function's result type for the body's tail and each `return`'s value, a closure's
+    /// result type for its body, what an iterator chain makes of its closures' results), by
+    /// the expression's address: what an iterator's `sum` gives when no turbofish says.
     expected_types: Vec<(usize, syn::Type)>,
+    /// The function's result type, which the value of each `return` has.
+    result_type: Option<syn::Type>,
     /// Values of derived types, with the type: `#[grad]` parameters, values built in the body
     /// and the names bound to them. A method called on one is the type's own.
     user_values: HashMap<Root, syn::Path>,
@@ -459,11 +466,49 @@ impl Lowering {
                     .is_some_and(|known| known.segments.len() == path.segments.len()))
     }
 
-    /// Notes that the code gives `expr` the type `ty`.
+    /// Notes that the code gives `expr` the type `ty`, and so each expression whose value is
+    /// `expr`'s: a block's tail, the branches of an `if` or a `match`.
     fn expect(&mut self, expr: &Expr, ty: &syn::Type) {
+        fn tail(block: &syn::Block) -> Option<&Expr> {
+            match block.stmts.last() {
+                Some(syn::Stmt::Expr(tail, None)) => Some(tail),
+                _ => None,
+            }
+        }
         let expr = strip(expr);
         self.expected_types
             .push((expr as *const Expr as usize, ty.clone()));
+        match expr {
+            Expr::Block(block) => {
+                if let Some(tail) = tail(&block.block) {
+                    self.expect(tail, ty);
+                }
+            }
+            Expr::If(branches) => {
+                if let Some(tail) = tail(&branches.then_branch) {
+                    self.expect(tail, ty);
+                }
+                if let Some((_, otherwise)) = &branches.else_branch {
+                    self.expect(otherwise, ty);
+                }
+            }
+            Expr::Match(arms) => {
+                for arm in &arms.arms {
+                    self.expect(&arm.body, ty);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `lower`, then the types noted while it ran forgotten: they were noted by the address
+    /// of expressions it lowered, some of which are copies (a closure kept to be inlined, a
+    /// tail rewritten as a `return`) whose memory a later expression may take.
+    fn noting<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> T {
+        let noted = self.expected_types.len();
+        let lowered = lower(self);
+        self.expected_types.truncate(noted);
+        lowered
     }
 
     fn expected_type(&self, expr: &Expr) -> Option<syn::Type> {
@@ -655,12 +700,12 @@ impl Lowering {
         }
         let init = match &local.init {
             Some(init) if init.diverge.is_some() => return not_yet(local, "`let ... else`"),
-            Some(init) => {
+            Some(init) => Some(self.noting(|this| {
                 if let Some(ty) = annotation {
-                    self.expect(&init.expr, ty);
+                    this.expect(&init.expr, ty);
                 }
-                Some(self.operand(&init.expr, stmts)?)
-            }
+                this.operand(&init.expr, stmts)
+            })?),
             None => None,
         };
         let ty = annotation.and_then(|ty| self.annotation(ty));

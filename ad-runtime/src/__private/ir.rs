@@ -69,6 +69,53 @@ impl<T: Adjoint, const N: usize> TakeWritten<Vec<T>> for [T; N] {
     }
 }
 
+/// A derived type's shadow as the flat cotangent a callee takes, left zero: what a `&mut self`
+/// method wrote to its receiver has its cotangent taken, and the adjoint of what was there
+/// before comes back.
+pub fn take_flat<S, A: FlatAdjoint<S> + Adjoint>(shadow: &mut A) -> Vec<S> {
+    let flat = flatten(&*shadow);
+    take(shadow);
+    flat
+}
+
+/// The method's pullback takes no cotangent for its receiver (`&self`, `self`).
+pub struct ReceiverRead;
+/// The method's pullback takes one after the result's (`&mut self`).
+pub struct ReceiverWritten;
+
+/// A method's pullback applied when its receiver was lent mutably: the caller cannot tell a
+/// `&mut self` method from a `&self` one, the pullback's type can. `M` is inferred.
+pub trait ApplyToReceiver<C, R, M> {
+    type Adjoints;
+    fn apply_to_receiver(self, cotangent: C, receiver: impl FnOnce() -> R) -> Self::Adjoints;
+}
+
+impl<F: FnOnce(C) -> A, C, R, A> ApplyToReceiver<C, R, ReceiverRead> for F {
+    type Adjoints = A;
+    #[inline(always)]
+    fn apply_to_receiver(self, cotangent: C, _: impl FnOnce() -> R) -> A {
+        self(cotangent)
+    }
+}
+
+impl<F: FnOnce((C, R)) -> A, C, R, A> ApplyToReceiver<C, R, ReceiverWritten> for F {
+    type Adjoints = A;
+    #[inline(always)]
+    fn apply_to_receiver(self, cotangent: C, receiver: impl FnOnce() -> R) -> A {
+        self((cotangent, receiver()))
+    }
+}
+
+/// [`ApplyToReceiver::apply_to_receiver`] as a function.
+#[inline(always)]
+pub fn apply_to_receiver<F: ApplyToReceiver<C, R, M>, C, R, M>(
+    pullback: F,
+    cotangent: C,
+    receiver: impl FnOnce() -> R,
+) -> F::Adjoints {
+    pullback.apply_to_receiver(cotangent, receiver)
+}
+
 #[inline(always)]
 pub fn take_written<A: TakeWritten<C> + ?Sized, C>(shadow: &mut A) -> C {
     shadow.take_written()
@@ -713,6 +760,36 @@ pub fn argument_zero<T: crate::adjoint::Diff + ?Sized>(value: &T) -> T::Adjoint 
 #[inline(always)]
 pub fn adjoint_of<T: crate::adjoint::Diff + ?Sized>(_: &T) -> AdjointOf<T::Adjoint> {
     AdjointOf(core::marker::PhantomData)
+}
+
+/// A variable lent `&mut` to a differentiated call: `adjoint_of` when its type has adjoints,
+/// `NoAdjoint` when it is data of a type that has none (a random-number generator), whose
+/// slot in the callee's pullback holds nothing. Called as `(&LentProbe(&v)).__ad_adjoint_of()`
+/// with [`LentDiff`] and [`LentData`] in scope: method resolution takes the first that applies.
+pub struct LentProbe<'a, T: ?Sized>(pub &'a T);
+
+pub trait LentDiff {
+    type Adjoint;
+    fn __ad_adjoint_of(&self) -> AdjointOf<Self::Adjoint>;
+}
+
+impl<T: crate::adjoint::Diff + ?Sized> LentDiff for LentProbe<'_, T> {
+    type Adjoint = T::Adjoint;
+    #[inline(always)]
+    fn __ad_adjoint_of(&self) -> AdjointOf<T::Adjoint> {
+        AdjointOf(core::marker::PhantomData)
+    }
+}
+
+pub trait LentData {
+    fn __ad_adjoint_of(&self) -> AdjointOf<NoAdjoint>;
+}
+
+impl<T: ?Sized> LentData for &LentProbe<'_, T> {
+    #[inline(always)]
+    fn __ad_adjoint_of(&self) -> AdjointOf<NoAdjoint> {
+        AdjointOf(core::marker::PhantomData)
+    }
 }
 
 /// The pullback of `vec![x; n]` and `[x; N]`: every element's adjoint goes to `x`.

@@ -122,8 +122,10 @@ pub struct Pendulum {
 
 impl Pendulum {
     // Form of a `&mut self` stepper (semi-implicit Euler), as simulation crates write them.
-    // Reverse mode: "reverse mode does not take `&mut self` methods yet".
+    // `step_vjp` takes the cotangent of the final state as a `&mut Pendulum` and leaves there
+    // the adjoint of the initial one.
     #[forward]
+    #[reverse]
     pub fn step(&mut self, dt: f64, g_over_l: f64) {
         self.omega -= dt * g_over_l * self.theta.sin();
         self.theta += dt * self.omega;
@@ -132,6 +134,7 @@ impl Pendulum {
 
 // A driver building the pendulum and stepping it.
 #[forward]
+#[reverse]
 pub fn pendulum_angle(theta0: f64, omega0: f64, g_over_l: f64) -> f64 {
     let mut p = Pendulum {
         theta: theta0,
@@ -333,7 +336,50 @@ fn pendulum_mut_self_stepper() {
         let (v, d) = pendulum_angle_jvp(x[0], x[1], x[2], t[0], t[1], t[2]);
         (one(v), one(d))
     })
+    .reverse(|x, w| {
+        let (v, (a, b, c)) = pendulum_angle_vjp(x[0], x[1], x[2], w[0]);
+        (one(v), vec![a, b, c])
+    })
+    .grad(|x| {
+        let (v, (a, b, c)) = pendulum_angle_grad(x[0], x[1], x[2]);
+        (v, vec![a, b, c])
+    })
     .check(27);
+    // One step by itself: the state in and out through `&mut self`.
+    Case::new("Pendulum::step", 4, |x| {
+        let mut p = Pendulum {
+            theta: x[0],
+            omega: x[1],
+        };
+        p.step(x[2], x[3]);
+        vec![p.theta, p.omega]
+    })
+    .within(&[(-1.0, 1.0), (-1.0, 1.0), (0.01, 0.1), (5.0, 15.0)])
+    .forward(|x, t| {
+        let mut p = Pendulum {
+            theta: x[0],
+            omega: x[1],
+        };
+        let mut d = Pendulum {
+            theta: t[0],
+            omega: t[1],
+        };
+        p.step_jvp(x[2], x[3], &mut d, t[2], t[3]);
+        (vec![p.theta, p.omega], vec![d.theta, d.omega])
+    })
+    .reverse(|x, w| {
+        let mut p = Pendulum {
+            theta: x[0],
+            omega: x[1],
+        };
+        let mut d = Pendulum {
+            theta: w[0],
+            omega: w[1],
+        };
+        let (d_dt, d_g) = p.step_vjp(x[2], x[3], &mut d);
+        (vec![p.theta, p.omega], vec![d.theta, d.omega, d_dt, d_g])
+    })
+    .check(28);
 }
 
 #[test]

@@ -19,9 +19,10 @@ pub struct Biquad {
 
 impl Biquad {
     // Form of `biquad`'s `DirectForm2Transposed::run(&mut self, input)`: `process_jvp` takes
-    // the tangent of `self` as a `&mut Biquad`. Reverse mode refuses it: "reverse mode does not
-    // take `&mut self` methods yet".
+    // the tangent of `self` as a `&mut Biquad`, `process_vjp` the cotangent of its final state
+    // (leaving there the adjoint of the initial one).
     #[forward]
+    #[reverse]
     pub fn process(&mut self, x: f64) -> f64 {
         let y = self.b0 * x + self.z1;
         self.z1 = self.b1 * x - self.a1 * y + self.z2;
@@ -30,10 +31,9 @@ impl Biquad {
     }
 }
 
-// A driver filtering a signal through `process`. Reverse mode refuses it, as `process` has no
-// reverse companion: "no associated item named `__ad_reverse_process` found for struct
-// `Biquad`", an error naming a generated item.
+// A driver filtering a signal through `process`, a local filter lent to it at each sample.
 #[forward]
+#[reverse]
 pub fn biquad_filter(coeffs: &[f64; 5], input: &[f64]) -> Vec<f64> {
     let mut filter = Biquad {
         b0: coeffs[0],
@@ -52,9 +52,8 @@ pub fn biquad_filter(coeffs: &[f64; 5], input: &[f64]) -> Vec<f64> {
 }
 
 // Form of an FIR filter: `windows(taps.len())`, taps reversed, `zip`, `sum`, `collect`.
-// Reverse mode: "reverse mode does not take `.collect(..)` over floats here yet: ... write a
-// `for` loop (forward mode takes them all)".
 #[forward]
+#[reverse]
 pub fn fir(taps: &[f64], signal: &[f64]) -> Vec<f64> {
     signal
         .windows(taps.len())
@@ -114,6 +113,13 @@ fn biquad_mut_self_process() {
         let (y, dy) = f.process_jvp(x[7], &mut df, t[7]);
         (stepped(y, &f), stepped(dy, &df))
     })
+    .reverse(|x, w| {
+        // `w` is the cotangent of the output and of the filter's final state.
+        let (mut f, mut d_f) = (biquad(x), biquad(&w[1..]));
+        let (y, d_x) = f.process_vjp(x[7], &mut d_f, w[0]);
+        let adjoint = stepped(0.0, &d_f)[1..].to_vec();
+        (stepped(y, &f), [adjoint, vec![d_x]].concat())
+    })
     .check(50);
     Case::new("biquad_filter", 8, |x| {
         biquad_filter(&[x[0], x[1], x[2], x[3], x[4]], &x[5..])
@@ -134,6 +140,11 @@ fn biquad_mut_self_process() {
             &t[5..],
         )
     })
+    .reverse(|x, w| {
+        let (v, (d_coeffs, d_input)) =
+            biquad_filter_vjp(&[x[0], x[1], x[2], x[3], x[4]], &x[5..], w.to_vec());
+        (v, [d_coeffs.to_vec(), d_input].concat())
+    })
     .check(51);
 }
 
@@ -141,6 +152,12 @@ fn biquad_mut_self_process() {
 fn fir_windows() {
     Case::new("fir", 9, |x| fir(&x[..3], &x[3..]))
         .forward(|x, t| fir_jvp(&x[..3], &x[3..], &t[..3], &t[3..]))
+        .reverse(|x, w| {
+            let (v, (taps, signal)) = fir_vjp(&x[..3], &x[3..], w.to_vec());
+            let mut all = taps;
+            all.extend(signal);
+            (v, all)
+        })
         .check(52);
 }
 

@@ -15,11 +15,6 @@ impl List {
             Self::Cons(head, tail) => head * tail.product(x),
         }
     }
-
-    #[reverse]
-    pub fn scale(&mut self, k: f64) -> f64 {
-        k
-    }
 }
 
 fn main() {}

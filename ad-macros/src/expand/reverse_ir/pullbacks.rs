@@ -142,14 +142,44 @@ impl Emitter<'_> {
                     #contributions
                 }});
             }
-            Rvalue::Call { args, .. } => {
+            Rvalue::Call { args, method, .. } => {
                 let pullback = self.pullback_name(value);
                 let mut contributions = TokenStream::new();
+                // A variable lent mutably as a method's receiver: whether the method writes it
+                // (`&mut self`) is the callee's type's to say, so the pullback is applied
+                // through `ir::apply_to_receiver`, which gives it the cotangent of the
+                // receiver's new contents only if it takes one.
+                let lent_receiver = match (method, args.first()) {
+                    (Some(_), Some(Operand::Value(receiver)))
+                        if self.activity.passed_mutably.contains(receiver) =>
+                    {
+                        Some(*receiver)
+                    }
+                    _ => None,
+                };
+                let mut receiver_cotangent = None;
+                if let Some(receiver) = lent_receiver {
+                    let scalar = crate::names::scalar_param(self.function.name().span());
+                    let written = self.activity.written_by_calls.get(&receiver).cloned();
+                    receiver_cotangent = Some(match written {
+                        Some(place) if self.activity.useful.contains(&place.root) => {
+                            let shadow = self.place_adjoint(&place)?;
+                            contributions
+                                .extend(quote!(#ir::accumulate_argument(#shadow, __ad_c.0);));
+                            let shadow = self.place_adjoint(&place)?;
+                            quote!(|| #ir::take_flat::<#scalar, _>(#shadow))
+                        }
+                        _ => quote!(|| ::std::vec::Vec::<#scalar>::new()),
+                    });
+                }
                 // What the call wrote through `&mut`: the cotangent of the new contents goes in
                 // (taken from the shadow, which the call's writes overwrote), the adjoint of
                 // the old ones comes back into the emptied shadow.
                 let mut written_cotangents = Vec::new();
                 for (position, arg) in args.iter().enumerate() {
+                    if position == 0 && lent_receiver.is_some() {
+                        continue;
+                    }
                     let position = syn::Index::from(position);
                     let written = match arg {
                         Operand::Value(value) => self.activity.written_by_calls.get(value).cloned(),
@@ -198,7 +228,19 @@ impl Emitter<'_> {
                     true => cotangent,
                     false => quote!((#cotangent, #(#written_cotangents,)*)),
                 };
-                tokens.extend(quote!({ let __ad_c = #pullback(#cotangent); #contributions }));
+                let applied = match receiver_cotangent {
+                    Some(_) if !written_cotangents.is_empty() => {
+                        return Err(NotYet {
+                            span: self.body.values[value.0 as usize].span,
+                            what: "`&mut` arguments of a method called on a variable",
+                        });
+                    }
+                    Some(receiver) => {
+                        quote!(#ir::apply_to_receiver(#pullback, #cotangent, #receiver))
+                    }
+                    None => quote!(#pullback(#cotangent)),
+                };
+                tokens.extend(quote!({ let __ad_c = #applied; #contributions }));
             }
             Rvalue::Ref(place @ Operand::Place(inner)) if super::reads_indirectly(inner) => {
                 tokens.extend(self.contribute_with(place, cotangent, "accumulate_read")?);

@@ -96,16 +96,28 @@ impl Lowering {
         value.map(Some)
     }
 
+    /// Notes the result type a closure writes (`|w| -> f64 { w.iter().sum() }`) as its
+    /// body's.
+    pub(super) fn expect_closure_result(&mut self, closure: &ExprClosure) {
+        if let syn::ReturnType::Type(_, ty) = &closure.output {
+            self.expect(&closure.body, ty);
+        }
+    }
+
     fn inlined_body(
         &mut self,
         closure: &ExprClosure,
         args: Vec<Operand>,
         stmts: &mut Vec<Stmt>,
     ) -> Lowered<Option<Operand>> {
-        for (input, arg) in closure.inputs.iter().zip(args) {
-            self.bind_closure_input(input, arg, false, stmts)?;
-        }
-        self.value_of(&closure.body, stmts)
+        self.noting(|this| {
+            // Noted here, on the closure kept, whose expressions are those lowered.
+            this.expect_closure_result(closure);
+            for (input, arg) in closure.inputs.iter().zip(args) {
+                this.bind_closure_input(input, arg, false, stmts)?;
+            }
+            this.value_of(&closure.body, stmts)
+        })
     }
 }
 

@@ -61,7 +61,7 @@ impl Lowering {
         // An arm of alternatives that bind names (`A(r) | B(r) => ..`) is one arm per
         // alternative, tried in order with the same guard and body, as Rust tries them: each
         // takes its value apart by its own pattern.
-        let arms: Vec<syn::Arm> = arms
+        let copies: Vec<(&syn::Arm, syn::Arm)> = arms
             .iter()
             .flat_map(|arm| match &arm.pat {
                 Pat::Or(alternatives)
@@ -72,24 +72,36 @@ impl Lowering {
                     alternatives
                         .cases
                         .iter()
-                        .map(|case| syn::Arm {
-                            pat: case.clone(),
-                            ..arm.clone()
+                        .map(|case| {
+                            let copy = syn::Arm {
+                                pat: case.clone(),
+                                ..arm.clone()
+                            };
+                            (arm, copy)
                         })
                         .collect()
                 }
-                _ => vec![arm.clone()],
+                _ => vec![(arm, arm.clone())],
             })
             .collect();
-        for arm in &arms {
-            if borrowed.is_none() || whole_by_reference(&arm.pat).is_none() {
-                patterns::bindings(&arm.pat)?;
+        self.noting(|this| {
+            // What the code expects of an arm's value, it expects of its copy's.
+            for (original, copy) in &copies {
+                if let Some(ty) = this.expected_type(&original.body) {
+                    this.expect(&copy.body, &ty);
+                }
             }
-        }
-        let outer = std::mem::replace(&mut self.borrowed_scrutinee, borrowed);
-        let lowered = self.match_arms(&arms, &scrutinee, span, stmts);
-        self.borrowed_scrutinee = outer;
-        lowered
+            let arms: Vec<syn::Arm> = copies.into_iter().map(|(_, copy)| copy).collect();
+            for arm in &arms {
+                if borrowed.is_none() || whole_by_reference(&arm.pat).is_none() {
+                    patterns::bindings(&arm.pat)?;
+                }
+            }
+            let outer = std::mem::replace(&mut this.borrowed_scrutinee, borrowed);
+            let lowered = this.match_arms(&arms, &scrutinee, span, stmts);
+            this.borrowed_scrutinee = outer;
+            lowered
+        })
     }
 
     fn match_arms(
@@ -430,7 +442,14 @@ impl Lowering {
                 let block: syn::Block = syn::parse_quote!({ #value });
                 returns_early(&block)
             };
-            match self.value_of(value, stmts)? {
+            // The value has the function's result type (which a `sum` in it may need).
+            let lowered = self.noting(|this| {
+                if let Some(ty) = this.result_type.clone() {
+                    this.expect(value, &ty);
+                }
+                this.value_of(value, stmts)
+            })?;
+            match lowered {
                 // A value whose code may itself have returned (`if let .. { return a; } b`
                 // as the tail) is the function's only where it did not.
                 Some(operand) if returns_inside => {

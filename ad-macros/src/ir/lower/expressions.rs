@@ -180,18 +180,32 @@ impl Lowering {
                     _ => None,
                 };
                 if let Some(type_path) = user_type {
-                    let place = self.place(&call.receiver, stmts)?;
+                    let mut place = self.place(&call.receiver, stmts)?;
                     let reference = self.new_value(None, call.receiver.span());
+                    // A variable is lent mutably: the method may be a `&mut self` one, whose
+                    // pullback then takes the cotangent of what it leaves in the receiver
+                    // (`ir::apply_to_receiver`); to a `&self` one the loan is shared.
+                    let mutable = matches!(place.root, Root::Var(_));
+                    if mutable
+                        && place.projections.is_empty()
+                        && self.mutable_references.contains(&place.root)
+                    {
+                        place.projections.push(Projection::Deref);
+                    }
                     let holds_the_value = match place.root {
                         Root::Value(value) => !self.references.contains(&value),
-                        Root::Var(_) => true,
+                        Root::Var(_) => !self.mutable_references.contains(&place.root),
                     };
                     if holds_the_value && place.projections.is_empty() {
                         self.receivers.insert(reference);
                     }
+                    let rvalue = match mutable {
+                        true => Rvalue::RefMut(Operand::Place(place)),
+                        false => Rvalue::Ref(Operand::Place(place)),
+                    };
                     stmts.push(Stmt::Let(Let {
                         value: reference,
-                        rvalue: Rvalue::Ref(Operand::Place(place)),
+                        rvalue,
                         span: call.receiver.span(),
                     }));
                     let mut args = vec![Operand::Value(reference)];

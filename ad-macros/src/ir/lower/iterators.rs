@@ -57,8 +57,20 @@ impl Lowering {
     /// `call` lowered as the loop it runs, when it ends an iterator chain this lowering takes
     /// (`None` otherwise). `expected` is the type the code around it gives its value (a
     /// `let`'s annotation, the function's result): a `sum` or a `product` starts from that
-    /// type's zero or one.
+    /// type's zero or one. The closures' results are typed as rustc infers them where the
+    /// code shows it (a `collect` into `Vec<T>` gives its last `map` `T`, a `fold` its
+    /// closure its own type, a closure may write its own), so that a reduction ending a
+    /// closure (`|w| w.iter().sum()`) has its type.
     pub(super) fn iterator_reduction(
+        &mut self,
+        call: &syn::ExprMethodCall,
+        expected: Option<&syn::Type>,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Option<Operand>> {
+        self.noting(|this| this.reduction_loop(call, expected, stmts))
+    }
+
+    fn reduction_loop(
         &mut self,
         call: &syn::ExprMethodCall,
         expected: Option<&syn::Type>,
@@ -133,6 +145,13 @@ impl Lowering {
             })
         {
             check_closure(closure)?;
+            self.expect_closure_result(closure);
+        }
+        // `fold` gives what its closure gives.
+        if let (Reduction::Fold(_, std::borrow::Cow::Borrowed(closure)), Some(ty)) =
+            (&reduction, written)
+        {
+            self.expect(&closure.body, ty);
         }
         // The accumulator, declared before the loop.
         let (accumulator, start) = match &reduction {
@@ -169,6 +188,15 @@ impl Lowering {
             Reduction::Collect => {
                 if written.is_some_and(|ty| !names_vec(ty)) {
                     return Ok(None);
+                }
+                // The last `map` gives the elements: a reduction ending its closure (`|w|
+                // w.iter().sum()`) has their type, as rustc infers it from the `Vec`'s.
+                let last_map = stages.iter().rev().find_map(|stage| match stage {
+                    Stage::Map(closure) => Some(*closure),
+                    Stage::Filter(_) => None,
+                });
+                if let (Some(closure), Some(element)) = (last_map, written.and_then(vec_element)) {
+                    self.expect(&closure.body, element);
                 }
                 let empty = self.new_value(None, span);
                 stmts.push(Stmt::Let(Let {
@@ -563,6 +591,25 @@ pub(super) fn names_a_number(ty: &syn::Type) -> bool {
         crate::ast::FloatType::from_ident(ident).is_some()
             || crate::retype::INTEGER_TYPES.contains(&ident.to_string().as_str())
     }))
+}
+
+/// The element type a `Vec<T>` names, unless it leaves it to inference (`Vec<_>`).
+fn vec_element(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    let last = path.path.segments.last()?;
+    let syn::PathArguments::AngleBracketed(arguments) = &last.arguments else {
+        return None;
+    };
+    match (last.ident == "Vec", arguments.args.first()) {
+        (true, Some(syn::GenericArgument::Type(element)))
+            if !matches!(element, syn::Type::Infer(_)) =>
+        {
+            Some(element)
+        }
+        _ => None,
+    }
 }
 
 /// Whether a type is `Vec<..>` (as `collect::<Vec<_>>()` names it).
