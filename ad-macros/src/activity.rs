@@ -62,12 +62,12 @@ impl Locals {
         };
         for param in &function.params {
             // A container parameter the body never binds again.
-            let container =
-                param.user_type.is_none() && (param.is_flat_vector() || param.is_nested_vector());
+            let of_floats = param.is_flat_vector() || param.is_nested_vector();
+            let container = param.is_user_container() || (param.user_type.is_none() && of_floats);
             if container && !locals.all.contains(&param.name) {
                 locals.containers.insert(param.name.clone());
             }
-            if param.user_type.is_some() {
+            if param.user_type.is_some() && !param.is_user_container() {
                 locals.user_values.insert(param.name.clone());
                 if param.receiver {
                     locals

@@ -32,6 +32,8 @@ struct Definitions {
     imports: HashMap<String, Vec<String>>,
     /// Modules declared (`mod name;`, `mod name { .. }`).
     modules: std::collections::HashSet<String>,
+    /// Whether a `use` of the crate's own modules ends in `*` (`use super::*;`).
+    glob_imports: bool,
 }
 
 impl Definitions {
@@ -79,7 +81,13 @@ impl Definitions {
                     self.add_import(tree, path);
                 }
             }
-            syn::UseTree::Glob(_) => {}
+            syn::UseTree::Glob(_) => {
+                let local = path.first().is_some_and(|first| {
+                    matches!(first.as_str(), "crate" | "super" | "self")
+                        || self.modules.contains(first)
+                });
+                self.glob_imports |= local;
+            }
         }
     }
 
@@ -252,25 +260,57 @@ impl Aliases {
     }
 
     fn lookup(&mut self, name: &str) -> Option<Alias> {
+        let alias = self.definition(name)?;
+        // Spelled out only if what it names is in scope wherever it is: floats, integers, the
+        // prelude's containers, other aliases. (`type Cloud = [P3; 2]` in a module names `P3`,
+        // which the function's module may not see.)
+        let ty: syn::Type = syn::parse_str(&alias.ty).ok()?;
+        let mut names = Names(Vec::new());
+        names.visit_type(&ty);
+        let in_scope = names.0.iter().all(|name| {
+            alias.generics.contains(name)
+                || PRIMITIVES.contains(&name.as_str())
+                || PRELUDE.contains(&name.as_str())
+                || self.definition(name).is_some()
+        });
+        in_scope.then_some(alias)
+    }
+
+    /// The alias `name` is where the function is, if it certainly is one.
+    fn definition(&mut self, name: &str) -> Option<Alias> {
+        if PRELUDE.contains(&name) || PRIMITIVES.contains(&name) {
+            return None;
+        }
+        // Imported: from another crate, nothing of ours; from a module file of the crate, what
+        // that file defines; from elsewhere in the crate (`crate::`, `super::`), the one
+        // definition of the package.
+        if let Some(path) = self.own.imports.get(name) {
+            if self.own.imports_from_elsewhere(name) {
+                return None;
+            }
+            let file = path
+                .first()
+                .filter(|first| self.own.modules.contains(*first))
+                .and_then(|_| module_file(&self.source, path));
+            if let Some(file) = file {
+                let definitions = definitions_in(&file);
+                return definitions.alias(name).cloned();
+            }
+            return self.package().alias(name).cloned();
+        }
         if self.own.aliases.contains_key(name) || self.own.types.contains_key(name) {
             return self.own.alias(name).cloned();
         }
-        // Imported from another crate, or a name of the standard library's prelude.
-        if self.own.imports_from_elsewhere(name) || PRELUDE.contains(&name) {
+        // Neither defined nor imported by name: from a glob import of the crate, or nothing
+        // (a name of the prelude, of a function's own items).
+        if !self.own.glob_imports {
             return None;
         }
-        // Imported from a module of the crate whose file is found: what that file defines.
-        let imported = self.own.imports.get(name).filter(|path| {
-            path.first()
-                .is_some_and(|first| self.own.modules.contains(first))
-        });
-        if let Some(file) = imported.and_then(|path| module_file(&self.source, path)) {
-            let definitions = definitions_in(&file);
-            if definitions.aliases.contains_key(name) || definitions.types.contains_key(name) {
-                return definitions.alias(name).cloned();
-            }
-        }
-        let package = self.package.get_or_insert_with(|| {
+        self.package().alias(name).cloned()
+    }
+
+    fn package(&mut self) -> &Definitions {
+        self.package.get_or_insert_with(|| {
             let mut all = Definitions::default();
             if let Some(root) = std::env::var_os("CARGO_MANIFEST_DIR") {
                 for file in package_files(Path::new(&root)) {
@@ -278,10 +318,26 @@ impl Aliases {
                 }
             }
             all
-        });
-        package.alias(name).cloned()
+        })
     }
 }
+
+/// Every name a type mentions.
+struct Names(Vec<String>);
+
+impl<'ast> Visit<'ast> for Names {
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        for segment in &path.segments {
+            self.0.push(segment.ident.to_string());
+        }
+        syn::visit::visit_path(self, path);
+    }
+}
+
+const PRIMITIVES: &[&str] = &[
+    "f64", "f32", "usize", "isize", "u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32", "i64",
+    "i128", "bool", "char", "str",
+];
 
 /// Type names every module sees, never looked up.
 const PRELUDE: &[&str] = &[
@@ -346,10 +402,12 @@ pub fn expand(item: TokenStream, aliases: Option<Aliases>) -> (TokenStream, Vec<
         generics: Vec::new(),
         depth: 0,
         written: Vec::new(),
+        local_items: Vec::new(),
     };
     if let Ok(mut function) = syn::parse2::<syn::ItemFn>(item.clone()) {
         // Stacked under another of our macros, which already spelled them out.
         expander.written = take_mark(&mut function.block);
+        expander.local_items = local_items(&function.block);
         if !expander.names_an_alias(&function) && expander.written.is_empty() {
             // As it came: tokens printed again by syn lose the spans of their groups.
             return (item, Vec::new());
@@ -374,6 +432,7 @@ pub fn expand(item: TokenStream, aliases: Option<Aliases>) -> (TokenStream, Vec<
         for member in &mut block.items {
             if let syn::ImplItem::Fn(method) = member {
                 expander.written = take_mark(&mut method.block);
+                expander.local_items = local_items(&method.block);
                 expander.generics = outer.clone();
                 expander
                     .generics
@@ -475,6 +534,28 @@ pub fn mark_used(output: TokenStream, spelled: &[Spelled]) -> TokenStream {
     output
 }
 
+/// The names of the items declared anywhere in a function's body.
+fn local_items(block: &syn::Block) -> Vec<String> {
+    struct Items(Vec<String>);
+    impl<'ast> Visit<'ast> for Items {
+        fn visit_item(&mut self, item: &'ast syn::Item) {
+            let name = match item {
+                syn::Item::Type(item) => Some(&item.ident),
+                syn::Item::Struct(item) => Some(&item.ident),
+                syn::Item::Enum(item) => Some(&item.ident),
+                syn::Item::Union(item) => Some(&item.ident),
+                syn::Item::Trait(item) => Some(&item.ident),
+                _ => None,
+            };
+            self.0.extend(name.map(ToString::to_string));
+            syn::visit::visit_item(self, item);
+        }
+    }
+    let mut items = Items(Vec::new());
+    items.visit_block(block);
+    items.0
+}
+
 fn generic_names(generics: &syn::Generics) -> Vec<String> {
     generics
         .type_params()
@@ -489,20 +570,13 @@ struct Expander {
     depth: usize,
     /// The alias paths spelled out, as written.
     written: Vec<syn::Type>,
+    /// Items the function's body declares, which shadow the file's names.
+    local_items: Vec<String>,
 }
 
 impl Expander {
     /// Whether some path in `node` names an alias.
     fn names_an_alias<T: ToTokens>(&mut self, node: &T) -> bool {
-        struct Names(Vec<String>);
-        impl<'ast> Visit<'ast> for Names {
-            fn visit_path(&mut self, path: &'ast syn::Path) {
-                for segment in &path.segments {
-                    self.0.push(segment.ident.to_string());
-                }
-                syn::visit::visit_path(self, path);
-            }
-        }
         let Ok(file) = syn::parse2::<syn::File>(node.to_token_stream()) else {
             return false;
         };
@@ -514,7 +588,10 @@ impl Expander {
     }
 
     fn alias(&mut self, name: &str) -> Option<Alias> {
-        if self.generics.iter().any(|generic| generic == name) || !is_type_name(name) {
+        if self.generics.iter().any(|generic| generic == name)
+            || self.local_items.iter().any(|item| item == name)
+            || !is_type_name(name)
+        {
             return None;
         }
         self.aliases.lookup(name)
@@ -524,6 +601,10 @@ impl Expander {
     fn aliased_type(&mut self, path: &syn::Path) -> Option<syn::Type> {
         let segments: Vec<&syn::PathSegment> = path.segments.iter().collect();
         let (last, modules) = segments.split_last()?;
+        // `Self::State`: the impl's associated type.
+        if modules.first().is_some_and(|first| first.ident == "Self") {
+            return None;
+        }
         if !modules
             .iter()
             .all(|segment| segment.arguments.is_none() && !is_type_name(&segment.ident.to_string()))

@@ -126,6 +126,12 @@ impl Param {
         }
     }
 
+    /// A `#[grad]` slice, `Vec` or array of a user type (`bodies: &[Body; 5]`): `user_type` is
+    /// its element's type, and the parameter is not itself a value of that type.
+    pub fn is_user_container(&self) -> bool {
+        self.user_type.is_some() && !self.receiver && container_element(&self.ty).is_some()
+    }
+
     /// Passed by reference (`&[f64]`): derivative code passes a reference to its duals.
     pub fn is_reference(&self) -> bool {
         matches!(self.ty, Type::Reference(_))
@@ -267,7 +273,7 @@ impl Param {
         let (name, mutability) = param_name(cx, typed);
         let ty = (*typed.ty).clone();
         if grad {
-            let user_type = user_type_path(&ty);
+            let user_type = user_type_path(&ty).or_else(|| user_element_path(&ty));
             if no_grad {
                 cx.error_spanned_by(
                     &typed.pat,
@@ -283,8 +289,9 @@ impl Param {
                 cx.error_spanned_by(
                     &ty,
                     "#[grad] marks a parameter of a user type that derives `Differentiable` \
-                     (`p: &Point`, `l: List`); floats, and slices, `Vec`s, arrays and tuples of \
-                     them, are differentiated without it",
+                     (`p: &Point`, `l: List`), or a slice, `Vec` or array of one (`bodies: \
+                     &[Body]`); floats, and slices, `Vec`s, arrays and tuples of them, are \
+                     differentiated without it",
                 );
             }
             return Some(Param {
@@ -374,6 +381,14 @@ fn user_type_path(ty: &Type) -> Option<syn::Path> {
     }
 }
 
+/// `&[Body; N]`, `&[Body]`, `&Vec<Body>`, `Vec<Body>`, `[Body; N]`: the path of the user type
+/// of a container's elements, as `#[grad]` takes it.
+fn user_element_path(ty: &Type) -> Option<syn::Path> {
+    container_element(ty)
+        .filter(|element| matches!(element, Type::Path(_)))
+        .and_then(user_type_path)
+}
+
 fn check_signature_shape(cx: &Ctxt, item: &ItemFn, macro_name: &str) {
     let sig = &item.sig;
     if let Some(token) = &sig.asyncness {
@@ -411,10 +426,24 @@ fn float_type(cx: &Ctxt, item: &ItemFn, params: &[Param]) -> Option<FloatType> {
         }
     }
     let Some(&(first, _)) = found.first() else {
-        cx.error_spanned_by(
-            &item.sig,
-            "nothing to differentiate: the function has no `f64` or `f32` parameter or result",
-        );
+        // `fn sub(self, o: Vec3) -> Vec3` on a derived type: its floats are inside the types.
+        let derived_in = params.iter().any(|param| param.user_type.is_some());
+        match &item.sig.output {
+            ReturnType::Type(_, ty) if derived_in => cx.error_spanned_by(
+                ty,
+                format!(
+                    "cannot differentiate a result of type `{}` yet: a result of a type that derives \
+                     `Differentiable` is not taken; return its floats (a tuple or an array), or \
+                     call a method that returns a float",
+                    type_to_string(ty)
+                ),
+            ),
+            _ => cx.error_spanned_by(
+                &item.sig,
+                "nothing to differentiate: the function has no `f64` or `f32` parameter or \
+                 result",
+            ),
+        }
         return None;
     };
     if let Some((other, ty)) = found.iter().find(|(float, _)| *float != first) {

@@ -268,7 +268,7 @@ impl Generated<'_> {
             .shapes
             .iter()
             .flat_map(|shape| &shape.fields)
-            .all(|field| is_copy_primitive(&field.ty) || is_float_type(&field.ty));
+            .all(|field| is_copy_field(&field.ty));
         // Only what the derivative code needs: data fields are cloned, and need nothing else.
         let derives = if copy {
             quote!(#[derive(Clone, Copy)])
@@ -762,6 +762,15 @@ fn is_data_type(ty: &Type) -> bool {
 fn is_copy_primitive(ty: &Type) -> bool {
     is_data_type(ty)
         && matches!(ty, Type::Path(path) if path.path.get_ident().is_some_and(|ident| ident != "String"))
+}
+
+/// Floats, integers, `bool`, `char` and arrays of them (`position: [f64; 3]`): a twin of such
+/// fields is `Copy`, so a `Copy` user type is copied out of an array in derivative code too.
+fn is_copy_field(ty: &Type) -> bool {
+    match ty {
+        Type::Array(array) => is_copy_field(&array.elem),
+        _ => is_copy_primitive(ty) || is_float_type(ty),
+    }
 }
 
 fn is_float_type(ty: &Type) -> bool {

@@ -10,10 +10,25 @@ use crate::expand::forward::{self, Bodies};
 use crate::expand::reverse::Calls;
 use crate::generics;
 
+/// No float in the signature (`fn sub(self, o: Vec3) -> Vec3`, refused): stubs of the
+/// generated functions would have types that do not exist.
+pub fn floatless(function: &Function) -> bool {
+    function.float_param.is_none()
+        && function
+            .params
+            .iter()
+            .all(|param| crate::ast::first_float_in(&param.ty).is_none())
+        && function
+            .output()
+            .is_none_or(|ty| crate::ast::first_float_in(ty).is_none())
+}
+
 pub fn forward(function: &Function, cx: Ctxt) -> TokenStream {
     let errors = cx.into_compile_errors();
     // A generic function refused as a whole: stubs would name its undeclared parameters.
-    if generics::has_generics(&function.item) && function.float_param.is_none() {
+    if (generics::has_generics(&function.item) && function.float_param.is_none())
+        || floatless(function)
+    {
         let original = &function.item;
         return quote!(#errors #original);
     }
@@ -26,6 +41,10 @@ pub fn forward(function: &Function, cx: Ctxt) -> TokenStream {
 
 pub fn reverse(function: &Function, cx: Ctxt) -> TokenStream {
     let errors = cx.into_compile_errors();
+    if floatless(function) {
+        let original = &function.item;
+        return quote!(#errors #original);
+    }
     let stubs = crate::expand::reverse::expand(
         &Ctxt::new(),
         function,

@@ -22,8 +22,8 @@ fn our_macro(attr: &syn::Attribute) -> Option<String> {
     MACROS.contains(&last.as_str()).then_some(last)
 }
 
-/// Whether a method's signature has a float in it: what the attribute on a block takes when no
-/// method is marked.
+/// Whether a method's signature has a float or a `#[grad]` parameter in it: what the attribute
+/// on a block takes when no method is marked.
 fn takes_floats(method: &syn::ImplItemFn) -> bool {
     let mentions = |tokens: TokenStream| {
         let text = tokens.to_string();
@@ -31,7 +31,10 @@ fn takes_floats(method: &syn::ImplItemFn) -> bool {
             .any(|word| word == "f64" || word == "f32")
     };
     method.sig.inputs.iter().any(|input| match input {
-        syn::FnArg::Typed(typed) => mentions(typed.ty.to_token_stream()),
+        syn::FnArg::Typed(typed) => {
+            mentions(typed.ty.to_token_stream())
+                || typed.attrs.iter().any(|attr| attr.path().is_ident("grad"))
+        }
         syn::FnArg::Receiver(_) => false,
     }) || mentions(method.sig.output.to_token_stream())
 }
@@ -72,12 +75,28 @@ pub fn expand(
         }
     };
     let mut generated = TokenStream::new();
+    let mut errors = TokenStream::new();
     let mut items = Vec::new();
     for item in std::mem::take(&mut block.items) {
         let syn::ImplItem::Fn(mut method) = item else {
             items.push(item);
             continue;
         };
+        // In a trait `impl`, a marker of a macro that is not on the block would expand on the
+        // method alone, putting its generated items where the trait allows none.
+        if is_trait_impl {
+            method.attrs.retain(|attr| match our_macro(attr) {
+                Some(name) if name != macro_name && !stacked.iter().any(|(s, _)| *s == name) => {
+                    let message = format!(
+                        "#[{name}] on a method of a trait `impl` needs #[{name}] on the block \
+                         too: the generated functions go to an inherent `impl` of the type"
+                    );
+                    errors.extend(syn::Error::new_spanned(attr, message).to_compile_error());
+                    false
+                }
+                _ => true,
+            });
+        }
         if !selects(macro_name, &method) {
             items.push(syn::ImplItem::Fn(method));
             continue;
@@ -89,11 +108,13 @@ pub fn expand(
             .filter(|attr| our_macro(attr).is_some_and(|name| name != macro_name))
             .cloned()
             .collect();
-        method.attrs.retain(|attr| our_macro(attr).is_none());
-        let inner = stacked
+        // The macros still to come that will take this method, told by its markers.
+        let inner: Vec<&syn::Attribute> = stacked
             .iter()
             .filter(|(name, _)| selects(name, &method))
-            .map(|(_, attr)| attr);
+            .map(|(_, attr)| attr)
+            .collect();
+        method.attrs.retain(|attr| our_macro(attr).is_none());
         let vis = match is_trait_impl {
             // Where the trait's methods are callable, the generated functions are too.
             true => quote!(pub),
@@ -128,6 +149,7 @@ pub fn expand(
     if !is_trait_impl {
         return block.into_token_stream();
     }
+    let generated = quote!(#errors #generated);
     let (generics, _, where_clause) = block.generics.split_for_impl();
     let self_ty = &block.self_ty;
     quote! {

@@ -260,7 +260,9 @@ mod driver {
         if reverse_inside {
             // A generic function refused as a whole has no hidden struct to hang `jvp` on (as
             // in `fallback::forward`): the errors and the function.
-            if generics::has_generics(&function.item) && function.float_param.is_none() {
+            if (generics::has_generics(&function.item) && function.float_param.is_none())
+                || fallback::floatless(&function)
+            {
                 let errors = cx.into_compile_errors();
                 return quote!(#errors #original);
             }
@@ -405,6 +407,7 @@ mod driver {
         let forward_is_clean = !cx.has_errors();
         let refused_mut = valid::refuse_mut_params(&cx, &function, macro_name, calls);
         valid::check_reverse_signature(&cx, &function);
+        valid::refuse_user_containers(&cx, &function, macro_name);
         if calls == Calls::Checkpointed {
             for param in &function.params {
                 if param.user_type.is_some() && param.is_reference() && !param.receiver {

@@ -803,11 +803,26 @@ impl VisitMut for Retype<'_> {
                     (false, false) => quote::quote!(&#receiver),
                 };
                 let args = &call.args;
-                Some(if self.value_only {
-                    syn::parse_quote_spanned!(span=> #companion(#receiver, #args).0)
+                let called = match self.value_only {
+                    true => quote::quote!(.0),
+                    false => quote::quote!(),
+                };
+                if mutable && !args.is_empty() {
+                    // The arguments first: they may read the receiver (`a.add(a.norm())`, as
+                    // Rust's two-phase borrows allow), the loan is taken at the call. A `match`
+                    // keeps their temporaries alive through it.
+                    let names: Vec<Ident> = (0..args.len())
+                        .map(|index| quote::format_ident!("__ad_arg{}", index, span = span))
+                        .collect();
+                    let args = args.iter();
+                    Some(syn::parse_quote_spanned!(span=>
+                        match (#(#args,)*) {
+                            (#(#names,)*) => #companion(#receiver, #(#names),*)#called,
+                        }
+                    ))
                 } else {
-                    syn::parse_quote_spanned!(span=> #companion(#receiver, #args))
-                })
+                    Some(syn::parse_quote_spanned!(span=> #companion(#receiver, #args)#called))
+                }
             }
             // `shift.unwrap_or(1.0)`, `cfg.lo.max(0.5)`: a method of data with constant
             // arguments runs on plain floats; its result is lifted.

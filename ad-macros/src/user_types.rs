@@ -23,9 +23,12 @@ pub struct UserTypes {
 impl UserTypes {
     pub fn of(function: &Function) -> UserTypes {
         let mut types: Vec<(Path, Ident)> = Vec::new();
+        // A container of user values (`bodies: &[Body]`) is no value of its element's type: its
+        // methods (`iter`, `len`) are the container's.
         let bindings = function
             .params
             .iter()
+            .filter(|param| !param.is_user_container())
             .filter_map(|param| Some((param.name.clone(), param.user_type.clone()?)))
             .collect();
         for path in function

@@ -83,6 +83,59 @@ pub fn refuse_mut_params(
     true
 }
 
+/// `#[grad]` slices, `Vec`s and arrays of derived types (`bodies: &[Body]`) are taken by the IR
+/// engine only: the previous engine follows a `#[grad]` value's floats through its fields by
+/// name, not through elements. Where the IR engine does not take the function, one message
+/// that says what it stopped at.
+pub fn refuse_user_containers(cx: &Ctxt, function: &Function, macro_name: &str) {
+    let Some(param) = function
+        .params
+        .iter()
+        .find(|param| param.is_user_container())
+    else {
+        return;
+    };
+    if cfg!(feature = "previous-engine") {
+        cx.error_spanned_by(
+            &param.ty,
+            format!(
+                "#[{macro_name}]: the previous engine does not take #[grad] slices, `Vec`s and \
+                 arrays of derived types (`{}`); #[forward] alone takes them",
+                param.name
+            ),
+        );
+        return;
+    }
+    if cx.has_errors() {
+        return;
+    }
+    if let Err(not_yet) = crate::expand::reverse_ir::companion_body(function, true) {
+        let element = param
+            .user_type
+            .as_ref()
+            .map(|path| quote::quote!(#path).to_string());
+        let element = element.unwrap_or_default().replace(' ', "");
+        // Neither mode knows an element's type from the syntax, so neither takes its methods
+        // called with a dot; both take them called by path.
+        let advice = match not_yet.what {
+            "this method" => format!(
+                "a method of `{element}` called on an element is taken by its path \
+                 (`{element}::method(&{}[i])`, `{element}::method(b)`)",
+                param.name
+            ),
+            _ => "write it another way, or use #[forward], which takes the function".to_string(),
+        };
+        cx.syn_error(syn::Error::new(
+            not_yet.span,
+            format!(
+                "#[{macro_name}]: with a #[grad] container of a derived type (`{}`), reverse \
+                 mode does not take {} yet; {advice}",
+                param.name, not_yet.what
+            ),
+        ));
+    }
+}
+
 /// Reverse mode returns one float and takes float scalars for now: `_vjp` takes its cotangent
 /// as a scalar and returns one adjoint per float parameter. (`&mut` parameters have their
 /// message from [`refuse_mut_params`].)

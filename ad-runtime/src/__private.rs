@@ -1437,6 +1437,19 @@ pub fn seed_twin<T: Differentiable>(value: &T, tangent: &T) -> T::Over<Dual<T::F
     })
 }
 
+/// `seed_twin` for a `#[grad]` slice of a user type (`bodies: &[Body]`), which has no twin of
+/// its own (`Differentiable` is for sized values): the twins in a `Vec`, passed on as a slice.
+pub fn seed_twins<T: Differentiable>(values: &[T], tangents: &[T]) -> Vec<T::Over<Dual<T::Float>>> {
+    if values.len() != tangents.len() {
+        crate::differentiable::shapes_differ("slice lengths");
+    }
+    values
+        .iter()
+        .zip(tangents)
+        .map(|(value, tangent)| seed_twin(value, tangent))
+        .collect()
+}
+
 /// The final twin of a `&mut self` over duals, back into the caller's value and tangent.
 pub fn write_back_twin<T: Differentiable>(
     value: &mut T,
@@ -1461,6 +1474,25 @@ pub fn unflatten_twin<T: Differentiable>(value: &T, flat: &[T::Float]) -> T {
         next += 1;
         flat[next - 1]
     }))
+}
+
+/// `to_over` for a `#[grad]` slice of a user type: the twins in a `Vec`, lent as a slice.
+pub fn twins_of<T: Differentiable>(values: &[T]) -> Vec<T::Over<T::Float>> {
+    values.iter().map(T::to_over).collect()
+}
+
+/// `unflatten_twin` for a `#[grad]` slice of a user type: its adjoint is owned, a `Vec`.
+pub fn unflatten_twins<T: Differentiable>(values: &[T], flat: &[T::Float]) -> Vec<T> {
+    let mut next = 0;
+    values
+        .iter()
+        .map(|value| {
+            T::from_over(T::map(&value.to_over(), &mut |_| {
+                next += 1;
+                flat[next - 1]
+            }))
+        })
+        .collect()
 }
 
 impl<S: Scalar, const N: usize, const M: usize> Adjoints<S, N, M> {

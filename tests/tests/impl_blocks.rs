@@ -163,3 +163,38 @@ fn an_inherent_impl_block() {
     let (_, (d_q, d_x)) = q.eval_grad(3.0);
     assert_eq!((d_q.a, d_q.b, d_x), (9.0, 3.0, 11.0));
 }
+
+pub trait Model {
+    fn value(&self, x: f64) -> f64;
+    fn slope(&self, x: f64) -> f64;
+}
+
+#[derive(Clone, Debug, PartialEq, Differentiable)]
+pub struct Quad {
+    pub a: f64,
+}
+
+// Both macros on the block, one method marked for reverse mode only: forward mode takes every
+// method (none is marked for it), reverse mode `value` alone.
+#[forward]
+#[reverse]
+impl Model for Quad {
+    #[reverse]
+    fn value(&self, x: f64) -> f64 {
+        self.a * x * x
+    }
+
+    fn slope(&self, x: f64) -> f64 {
+        2.0 * self.a * x
+    }
+}
+
+#[test]
+fn a_method_marked_for_one_of_the_stacked_macros() {
+    let q = Quad { a: 3.0 };
+    let (value, (d_q, d_x)) = q.value_grad(2.0);
+    assert_eq!((value, d_q.a, d_x), (12.0, 4.0, 12.0));
+    assert_eq!(q.value_jvp(2.0, &Quad { a: 0.0 }, 1.0), (12.0, 12.0));
+    assert_eq!(q.slope_jvp(2.0, &Quad { a: 1.0 }, 0.0), (12.0, 4.0));
+    assert_eq!(q.slope(2.0), 12.0);
+}

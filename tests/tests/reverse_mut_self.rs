@@ -125,3 +125,136 @@ fn vjp_of_a_mut_self_method() {
     forward_state.advance_twice_jvp(dt, k, &mut tangent_state, 1.0, 0.0);
     assert_relative_eq!(d_dt, tangent_state.x, max_relative = 1e-14);
 }
+
+/// A receiver with a `Vec` field: its shadow grows only as far as the code reaches it, so the
+/// receiver's cotangent and adjoint are laid out in a zero of its shape at the call.
+#[derive(Clone, Debug, PartialEq, Differentiable)]
+pub struct Poly {
+    pub c: Vec<f64>,
+    pub s: f64,
+}
+
+impl Poly {
+    #[forward]
+    #[reverse]
+    pub fn peek(&self) -> f64 {
+        self.c[0] * self.s + self.c[1]
+    }
+
+    #[forward]
+    #[reverse]
+    pub fn bump_s(&mut self, x: f64) -> f64 {
+        self.s = self.s * x + self.c[0];
+        self.s
+    }
+
+    /// A method named like `Vec::push`: the type's own.
+    #[forward]
+    #[reverse]
+    pub fn push(&mut self, x: f64) -> f64 {
+        self.s = 0.5 * self.s + x * self.c[1];
+        self.s
+    }
+}
+
+#[forward]
+#[reverse]
+pub fn peek_of_a_variable(x: f64, y: f64) -> f64 {
+    let mut p = Poly {
+        c: vec![x, y],
+        s: x * y,
+    };
+    p.s += y;
+    p.peek()
+}
+
+#[forward]
+#[reverse]
+pub fn step_then_read(x: f64, y: f64) -> f64 {
+    let mut p = Poly {
+        c: vec![x, y],
+        s: x * y,
+    };
+    p.bump_s(y) + p.c[1]
+}
+
+#[forward]
+#[reverse]
+pub fn step_not_read_again(x: f64, y: f64) -> f64 {
+    let mut p = Poly {
+        c: vec![x, y],
+        s: x * y,
+    };
+    p.bump_s(y)
+}
+
+#[forward]
+#[reverse]
+pub fn pushed_as_a_statement(x: f64, y: f64) -> f64 {
+    let mut p = Poly {
+        c: vec![x, y],
+        s: x,
+    };
+    p.push(y);
+    p.push(x);
+    p.s * p.peek()
+}
+
+/// The argument reads the receiver (Rust's two-phase borrows allow it).
+#[forward]
+#[reverse]
+pub fn argument_reads_the_receiver(x: f64, y: f64) -> f64 {
+    let mut p = Poly {
+        c: vec![x, y],
+        s: y,
+    };
+    let r = p.bump_s(p.peek());
+    r + p.s
+}
+
+/// A function of two floats, its `_jvp` and its `_grad`.
+type TwoFloats = (
+    fn(f64, f64) -> f64,
+    fn(f64, f64, f64, f64) -> (f64, f64),
+    fn(f64, f64) -> (f64, (f64, f64)),
+);
+
+#[test]
+fn receivers_with_vec_fields_and_methods_named_like_vec_methods() {
+    let functions: [TwoFloats; 5] = [
+        (
+            peek_of_a_variable,
+            peek_of_a_variable_jvp,
+            peek_of_a_variable_grad,
+        ),
+        (step_then_read, step_then_read_jvp, step_then_read_grad),
+        (
+            step_not_read_again,
+            step_not_read_again_jvp,
+            step_not_read_again_grad,
+        ),
+        (
+            pushed_as_a_statement,
+            pushed_as_a_statement_jvp,
+            pushed_as_a_statement_grad,
+        ),
+        (
+            argument_reads_the_receiver,
+            argument_reads_the_receiver_jvp,
+            argument_reads_the_receiver_grad,
+        ),
+    ];
+    for (plain, jvp, grad) in functions {
+        for (x, y) in [(0.7, -0.4), (-1.3, 0.9)] {
+            let (value, (d_x, d_y)) = grad(x, y);
+            assert_eq!(value, plain(x, y));
+            let (_, along_x) = jvp(x, y, 1.0, 0.0);
+            let (_, along_y) = jvp(x, y, 0.0, 1.0);
+            assert_relative_eq!(d_x, along_x, max_relative = 1e-12, epsilon = 1e-14);
+            assert_relative_eq!(d_y, along_y, max_relative = 1e-12, epsilon = 1e-14);
+            let h = 1e-6;
+            let central = (plain(x + h, y) - plain(x - h, y)) / (2.0 * h);
+            assert_relative_eq!(d_x, central, max_relative = 1e-6, epsilon = 1e-8);
+        }
+    }
+}

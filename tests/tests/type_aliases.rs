@@ -117,3 +117,20 @@ fn aliases_of_another_file() {
     assert_eq!(d_weights, vec![vec![2.0, 4.0], vec![0.0, 0.0]]);
     assert_eq!(d_scale, 4.0);
 }
+
+/// A type item of the body shadows the file's alias of the same name.
+#[forward]
+#[reverse]
+pub fn shadowed_by_a_local_item(x: f64, steps: usize) -> f64 {
+    type Real = i64;
+    let n: Real = steps as Real - 7;
+    x * x * n as f64
+}
+
+#[test]
+fn names_the_file_alias_does_not_govern() {
+    // `Real` is the local `i64`: `3 - 7` is `-4`, not `-4.0` of the file's `f64`.
+    assert_eq!(shadowed_by_a_local_item(1.5, 3), -9.0);
+    assert_eq!(shadowed_by_a_local_item_jvp(1.5, 3, 1.0).1, -12.0);
+    assert_eq!(shadowed_by_a_local_item_grad(1.5, 3).1, -12.0);
+}

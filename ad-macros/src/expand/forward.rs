@@ -423,7 +423,11 @@ fn generic_jvp(function: &Function, bodies: Bodies) -> TokenStream {
                     } else {
                         (quote!(&#param_name), quote!(&#tangent))
                     };
-                    quote!(::ad_runtime::__private::seed_twin(#value, #tangent))
+                    // A slice's twins are held in a `Vec`, lent as a slice.
+                    match is_slice_reference(&param.ty) {
+                        true => quote!(::ad_runtime::__private::seed_twins(#value, #tangent)),
+                        false => quote!(::ad_runtime::__private::seed_twin(#value, #tangent)),
+                    }
                 }
                 ParamKind::Differentiated => {
                     let tangent = tangent_iter
@@ -472,6 +476,11 @@ fn generic_jvp(function: &Function, bodies: Bodies) -> TokenStream {
             #body
         }
     }
+}
+
+/// `&[T]`, as opposed to `&[T; N]` or `&Vec<T>`.
+fn is_slice_reference(ty: &Type) -> bool {
+    matches!(ty, Type::Reference(reference) if matches!(&*reference.elem, Type::Slice(_)))
 }
 
 pub fn cfg_attrs(function: &Function) -> Vec<&syn::Attribute> {

@@ -190,6 +190,11 @@ fn checkpointed_companion(function: &Function, bodies: Bodies) -> TokenStream {
 fn adjoint_type(function: &Function, param: &crate::ast::Param, scalar: &Ident) -> TokenStream {
     if param.kind == ParamKind::Data {
         quote!(())
+    } else if param.is_user_container() {
+        // Shaped as the twins (`[__AdAdjoint_Body<S>; 5]`), as the types give it: a caller adds
+        // it to the shadow of what it passed, a sub-slice's included, element by element.
+        let ty = forward::retype_type(function, strip_references(&param.ty));
+        quote!(<#ty as ::ad_runtime::adjoint::Diff>::Adjoint)
     } else if param.user_type.is_some() {
         // Flat, in the order of `Differentiable::for_each`: a caller passing a part of its own
         // parameter adds them to its adjoints where that part's floats start.
@@ -239,6 +244,20 @@ fn adjoint_type(function: &Function, param: &crate::ast::Param, scalar: &Ident) 
         // (`ad_runtime::adjoint::Diff`), which rustc works out.
         let ty = forward::retype_type(function, strip_references(&param.ty));
         quote!(<#ty as ::ad_runtime::adjoint::Diff>::Adjoint)
+    }
+}
+
+/// The type of a `#[grad]` parameter's value in `f_vjp`, whose `Differentiable` impl makes its
+/// twin and its adjoint: its user type, or a container of it without the reference
+/// (`[Body; 5]`, `Vec<Body>`). `None` for a slice (`&[Body]`), which has no impl (it is not
+/// sized): its twins and its adjoint are `Vec`s.
+fn user_value_type(param: &crate::ast::Param) -> Option<TokenStream> {
+    if !param.is_user_container() {
+        return param.user_type.as_ref().map(|path| quote!(#path));
+    }
+    match strip_references(&param.ty) {
+        syn::Type::Slice(_) => None,
+        container => Some(quote!(#container)),
     }
 }
 
@@ -522,9 +541,11 @@ fn generic_public_functions(function: &Function, bodies: Bodies, companion: &str
                 });
                 return quote!(&mut #twin);
             }
-            twins.push(quote! {
-                let #twin = <#path as ::ad_runtime::Differentiable>::to_over(#value);
-            });
+            let to_over = match user_value_type(param) {
+                Some(ty) => quote!(<#ty as ::ad_runtime::Differentiable>::to_over(#value)),
+                None => quote!(::ad_runtime::__private::twins_of(#value)),
+            };
+            twins.push(quote!(let #twin = #to_over;));
             if param.is_reference() {
                 quote!(&#twin)
             } else {
@@ -592,16 +613,27 @@ fn generic_public_functions(function: &Function, bodies: Bodies, companion: &str
             let index = syn::Index::from(index);
             let param_name = &names::param_value(param);
             match &param.user_type {
-                Some(path) => {
+                Some(element) => {
                     let value = if param.is_reference() {
                         quote!(#param_name)
                     } else {
                         quote!(&#param_name)
                     };
-                    (
-                        quote!(::ad_runtime::__private::unflatten_twin(#value, &adjoints.#index)),
-                        quote!(#path),
-                    )
+                    // A container's adjoint comes shaped as its twins, a user value's flat.
+                    let flat = match param.is_user_container() {
+                        true => quote!(&::ad_runtime::__private::ir::flatten(&adjoints.#index)),
+                        false => quote!(&adjoints.#index),
+                    };
+                    match user_value_type(param) {
+                        Some(ty) => (
+                            quote!(::ad_runtime::__private::unflatten_twin(#value, #flat)),
+                            ty,
+                        ),
+                        None => (
+                            quote!(::ad_runtime::__private::unflatten_twins(#value, #flat)),
+                            quote!(::std::vec::Vec<#element>),
+                        ),
+                    }
                 }
                 None => (
                     quote!(adjoints.#index),

@@ -374,9 +374,10 @@ impl Emitter<'_> {
                 } else {
                     bind_params.push(quote!(let mut #adjoint = #ir::zero_like(#reference);));
                 }
-                if param.user_type.is_some() {
+                if param.user_type.is_some() && !param.is_user_container() {
                     // A derived type's adjoint goes to the caller flat, as every companion
-                    // gives it (`ad_runtime::__private::ir::FlatAdjoint`).
+                    // gives it (`ad_runtime::__private::ir::FlatAdjoint`); a container of
+                    // them goes shaped, as containers do (`super::reverse::adjoint_type`).
                     adjoints.push(quote!(#ir::flatten(&#adjoint)));
                 } else {
                     adjoints.push(quote!(#adjoint));

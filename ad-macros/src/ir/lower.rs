@@ -116,7 +116,8 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
             }
             Root::Value(value)
         };
-        if let Some(type_path) = &param.user_type {
+        // A container of derived values (`bodies: &[Body]`) has the container's methods.
+        if let (Some(type_path), false) = (&param.user_type, param.is_user_container()) {
             lowering.user_values.insert(root, type_path.clone());
         }
         if holds_numbers(&param.ty) {
@@ -295,6 +296,16 @@ impl Lowering {
     fn bind(&mut self, name: &Ident, root: Root) {
         let scope = self.scopes.last_mut().expect("a scope is open");
         scope.insert(scope_key(name), Binding::Local(root));
+    }
+
+    /// Whether `expr` names a value of a derived type (whose methods are its own, whatever
+    /// their names: a `push` of a user type is not `Vec::push`).
+    fn names_a_user_value(&self, expr: &Expr) -> bool {
+        matches!(strip(expr), Expr::Path(path) if path
+            .path
+            .get_ident()
+            .and_then(|ident| self.resolve(ident))
+            .is_some_and(|root| self.user_values.contains_key(&root)))
     }
 
     /// The local a name is, if it is one (not an item or a closure of the body).
@@ -1014,7 +1025,10 @@ impl Lowering {
                 None => self.value_of(expr, stmts).map(drop),
             },
             Expr::MethodCall(call)
-                if call.method == "push" && call.args.len() == 1 && call.turbofish.is_none() =>
+                if call.method == "push"
+                    && call.args.len() == 1
+                    && call.turbofish.is_none()
+                    && !self.names_a_user_value(&call.receiver) =>
             {
                 let place = self.place(&call.receiver, stmts)?;
                 if !matches!(place.root, Root::Var(_)) {
@@ -1068,7 +1082,11 @@ impl Lowering {
                 Ok(lowered.result)
             }
             Expr::Assign(_) => self.effect(expr, stmts).map(|()| None),
-            Expr::MethodCall(call) if call.method == "push" && call.args.len() == 1 => {
+            Expr::MethodCall(call)
+                if call.method == "push"
+                    && call.args.len() == 1
+                    && !self.names_a_user_value(&call.receiver) =>
+            {
                 self.effect(expr, stmts).map(|()| None)
             }
             Expr::Binary(binary) if compound_op(&binary.op).is_some() => {

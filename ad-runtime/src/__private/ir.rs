@@ -71,11 +71,11 @@ impl<T: Adjoint, const N: usize> TakeWritten<Vec<T>> for [T; N] {
 
 /// A derived type's shadow as the flat cotangent a callee takes, left zero: what a `&mut self`
 /// method wrote to its receiver has its cotangent taken, and the adjoint of what was there
-/// before comes back.
-pub fn take_flat<S, A: FlatAdjoint<S> + Adjoint>(shadow: &mut A) -> Vec<S> {
-    let flat = flatten(&*shadow);
-    take(shadow);
-    flat
+/// before comes back. Laid out in `shaped`, a zero of the receiver's shape at the call: the
+/// shadow itself may hold only the part of a `Vec` field the code reached.
+pub fn take_shaped<S, A: FlatAdjoint<S> + Adjoint>(shadow: &mut A, mut shaped: A) -> Vec<S> {
+    shaped.accumulate(take(shadow));
+    flatten(&shaped)
 }
 
 /// The method's pullback takes no cotangent for its receiver (`&self`, `self`).

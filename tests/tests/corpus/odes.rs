@@ -346,36 +346,23 @@ fn pendulum_mut_self_stepper() {
     })
     .check(27);
     // One step by itself: the state in and out through `&mut self`.
-    Case::new("Pendulum::step", 4, |x| {
-        let mut p = Pendulum {
-            theta: x[0],
-            omega: x[1],
-        };
+    let pendulum = |x: &[f64]| Pendulum {
+        theta: x[0],
+        omega: x[1],
+    };
+    Case::new("Pendulum::step", 4, move |x| {
+        let mut p = pendulum(x);
         p.step(x[2], x[3]);
         vec![p.theta, p.omega]
     })
     .within(&[(-1.0, 1.0), (-1.0, 1.0), (0.01, 0.1), (5.0, 15.0)])
-    .forward(|x, t| {
-        let mut p = Pendulum {
-            theta: x[0],
-            omega: x[1],
-        };
-        let mut d = Pendulum {
-            theta: t[0],
-            omega: t[1],
-        };
+    .forward(move |x, t| {
+        let (mut p, mut d) = (pendulum(x), pendulum(t));
         p.step_jvp(x[2], x[3], &mut d, t[2], t[3]);
         (vec![p.theta, p.omega], vec![d.theta, d.omega])
     })
-    .reverse(|x, w| {
-        let mut p = Pendulum {
-            theta: x[0],
-            omega: x[1],
-        };
-        let mut d = Pendulum {
-            theta: w[0],
-            omega: w[1],
-        };
+    .reverse(move |x, w| {
+        let (mut p, mut d) = (pendulum(x), pendulum(w));
         let (d_dt, d_g) = p.step_vjp(x[2], x[3], &mut d);
         (vec![p.theta, p.omega], vec![d.theta, d.omega, d_dt, d_g])
     })

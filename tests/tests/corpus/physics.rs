@@ -5,7 +5,7 @@
 
 use crate::common::Rng;
 use crate::harness::{one, Case};
-use ad_runtime::{forward, reverse};
+use ad_runtime::{forward, reverse, Differentiable};
 use std::f64::consts::PI;
 
 // Form of a Lennard-Jones pair potential.
@@ -43,21 +43,19 @@ pub fn lj_forces(positions: &[[f64; 3]], epsilon: f64, sigma: f64) -> Vec<[f64; 
 }
 
 /// A body of the benchmarks game's n-body problem.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
 pub struct Body {
     pub position: [f64; 3],
     pub velocity: [f64; 3],
     pub mass: f64,
 }
 
-// Form of the benchmarks game's `energy(bodies: &[Body; N_BODIES])`.
-// Neither mode takes it. As written (`Body` does not derive `Differentiable`, so `bodies` is
-// data), both modes fail with a type error inside generated code: "a value of type `__S`
-// cannot be made by summing an iterator over elements of type `f64`" at `.sum::<f64>()`.
-// With the derive and `#[grad] bodies`: forward, "#[grad] marks a parameter of a user type
-// that derives `Differentiable`" (an array of them is not taken) and `&[Body; 5]: Seed` type
-// errors; reverse, "reverse mode cannot differentiate parameters of type `&[Body;5]` yet".
-pub fn energy(bodies: &[Body; 5]) -> f64 {
+// Form of the benchmarks game's `energy(bodies: &[Body; N_BODIES])`, with `Body` deriving
+// `Differentiable` and `bodies` marked `#[grad]`: `_jvp` takes a `&[Body; 5]` tangent, `_vjp`
+// and `_grad` give a `[Body; 5]` adjoint.
+#[forward]
+#[reverse]
+pub fn energy(#[grad] bodies: &[Body; 5]) -> f64 {
     let mut e = 0.0;
     for (i, bi) in bodies.iter().enumerate() {
         e += 0.5 * bi.mass * bi.velocity.iter().map(|v| v * v).sum::<f64>();
@@ -173,9 +171,46 @@ fn bodies(x: &[f64]) -> [Body; 5] {
     [body(0), body(1), body(2), body(3), body(4)]
 }
 
+/// The tangent (or adjoint) of `bodies(x)` along `t`: the same map without its offsets.
+fn bodies_tangent(t: &[f64]) -> [Body; 5] {
+    let body = |k: usize| {
+        let b = &t[7 * k..7 * k + 7];
+        Body {
+            position: [b[0], b[1], b[2]],
+            velocity: [b[3], b[4], b[5]],
+            mass: 0.2 * b[6],
+        }
+    };
+    [body(0), body(1), body(2), body(3), body(4)]
+}
+
+/// The adjoint of `x` from that of `bodies(x)`: the transpose of `bodies_tangent`.
+fn bodies_adjoint(adjoint: &[Body; 5]) -> Vec<f64> {
+    adjoint
+        .iter()
+        .flat_map(|b| {
+            let (p, v) = (b.position, b.velocity);
+            [p[0], p[1], p[2], v[0], v[1], v[2], 0.2 * b.mass]
+        })
+        .collect()
+}
+
 #[test]
 fn n_body_energy() {
-    Case::new("energy", 35, |x| one(energy(&bodies(x)))).check(73);
+    Case::new("energy", 35, |x| one(energy(&bodies(x))))
+        .forward(|x, t| {
+            let (v, d) = energy_jvp(&bodies(x), &bodies_tangent(t));
+            (one(v), one(d))
+        })
+        .reverse(|x, w| {
+            let (v, adjoint) = energy_vjp(&bodies(x), w[0]);
+            (one(v), bodies_adjoint(&adjoint))
+        })
+        .grad(|x| {
+            let (v, adjoint) = energy_grad(&bodies(x));
+            (v, bodies_adjoint(&adjoint))
+        })
+        .check(73);
 }
 
 #[test]

@@ -163,11 +163,16 @@ impl Emitter<'_> {
                     let written = self.activity.written_by_calls.get(&receiver).cloned();
                     receiver_cotangent = Some(match written {
                         Some(place) if self.activity.useful.contains(&place.root) => {
+                            // Laid out in a zero shaped as the receiver at the call.
+                            let shaped = self.value_adjoint(receiver);
                             let shadow = self.place_adjoint(&place)?;
-                            contributions
-                                .extend(quote!(#ir::accumulate_argument(#shadow, __ad_c.0);));
+                            contributions.extend(quote! {
+                                let mut __ad_back = #shaped;
+                                #ir::accumulate_argument(&mut __ad_back, __ad_c.0);
+                                #ir::accumulate(#shadow, __ad_back);
+                            });
                             let shadow = self.place_adjoint(&place)?;
-                            quote!(|| #ir::take_flat::<#scalar, _>(#shadow))
+                            quote!(|| #ir::take_shaped::<#scalar, _>(#shadow, #shaped.clone()))
                         }
                         _ => quote!(|| ::std::vec::Vec::<#scalar>::new()),
                     });

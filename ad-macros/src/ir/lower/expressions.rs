@@ -203,15 +203,17 @@ impl Lowering {
                         true => Rvalue::RefMut(Operand::Place(place)),
                         false => Rvalue::Ref(Operand::Place(place)),
                     };
+                    // The arguments first: they may read the receiver (`a.add(a.norm())`,
+                    // which Rust's two-phase borrows allow), the loan is taken at the call.
+                    let mut args = vec![Operand::Value(reference)];
+                    for arg in &call.args {
+                        args.push(self.operand(arg, stmts)?);
+                    }
                     stmts.push(Stmt::Let(Let {
                         value: reference,
                         rvalue,
                         span: call.receiver.span(),
                     }));
-                    let mut args = vec![Operand::Value(reference)];
-                    for arg in &call.args {
-                        args.push(self.operand(arg, stmts)?);
-                    }
                     Rvalue::Call {
                         callee: type_path,
                         method: Some(call.method.clone()),

@@ -1,0 +1,45 @@
+use ad_runtime::{forward, reverse, Differentiable};
+
+#[derive(Clone, Copy, Differentiable)]
+pub struct Body {
+    pub position: [f64; 3],
+    pub mass: f64,
+}
+
+impl Body {
+    #[forward]
+    #[reverse]
+    pub fn weight(&self) -> f64 {
+        9.81 * self.mass
+    }
+}
+
+// Written in place: refused as every `#[grad]` behind `&mut` is.
+#[forward]
+fn moved(#[grad] bodies: &mut [Body], dt: f64) -> f64 {
+    bodies[0].mass * dt
+}
+
+// A container of containers of a derived type is not taken.
+#[forward]
+fn systems(#[grad] systems: &[Vec<Body>]) -> f64 {
+    systems[0][0].mass
+}
+
+// A method of the elements' type called with a dot.
+#[reverse]
+fn weights(#[grad] bodies: &[Body]) -> f64 {
+    let mut w = 0.0;
+    for i in 0..bodies.len() {
+        w += bodies[i].weight();
+    }
+    w
+}
+
+// A field of what a method gives.
+#[reverse]
+fn first_mass(#[grad] bodies: &[Body]) -> f64 {
+    bodies.first().unwrap().mass
+}
+
+fn main() {}
