@@ -279,11 +279,14 @@ impl Param {
                     &typed.pat,
                     "a parameter cannot be both #[grad] and #[no_grad]; keep one",
                 );
-            } else if matches!(&ty, Type::Reference(reference) if reference.mutability.is_some()) {
+            } else if matches!(&ty, Type::Reference(reference) if reference.mutability.is_some())
+                && user_type_path(&ty).is_none()
+            {
                 cx.error_spanned_by(
                     &ty,
-                    "a #[grad] parameter is read, not written: take it by `&` or by value, and \
-                     return the new value (user types behind `&mut` are not supported yet)",
+                    "a #[grad] slice, `Vec` or array of a user type is read, not written: take it \
+                     by `&` or by value, and return the new values (one value of a user type \
+                     behind `&mut`, `p: &mut Point`, is taken)",
                 );
             } else if user_type.is_none() {
                 cx.error_spanned_by(
@@ -362,9 +365,7 @@ impl Param {
 /// `Point`, `&Point`, `geom::Point`: the path of a user type, as `#[grad]` takes it.
 fn user_type_path(ty: &Type) -> Option<syn::Path> {
     match ty {
-        Type::Reference(reference) if reference.mutability.is_none() => {
-            user_type_path(&reference.elem)
-        }
+        Type::Reference(reference) => user_type_path(&reference.elem),
         Type::Paren(paren) => user_type_path(&paren.elem),
         Type::Path(path)
             if path.qself.is_none()

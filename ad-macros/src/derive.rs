@@ -566,6 +566,17 @@ impl Generated<'_> {
                 }
             }
 
+            /// A callee takes the cotangent of what it writes to a value of this type flat.
+            impl<__S: ::ad_runtime::Scalar> #ir::TakeWrittenShaped<::std::vec::Vec<__S>>
+                for #adjoint<__S>
+            where
+                #(#bounds)*
+            {
+                fn take_written_shaped(&mut self, shaped: Self) -> ::std::vec::Vec<__S> {
+                    #ir::take_shaped(self, shaped)
+                }
+            }
+
             /// A callee's adjoint of this type comes back flat.
             impl<__S: ::ad_runtime::Scalar> #ir::AccumulateArgument<::std::vec::Vec<__S>>
                 for #adjoint<__S>

@@ -622,3 +622,66 @@ fn old_contents_of_a_place_written_by_a_call() {
     assert_relative_eq!(value, 6.75);
     assert_relative_eq!(gradient, 9.0);
 }
+
+#[derive(Clone, Debug, PartialEq, ad_runtime::Differentiable)]
+pub struct Accumulator {
+    pub s: f64,
+    pub w: [f64; 2],
+    pub history: Vec<f64>,
+}
+
+/// A value of a derived type behind `&mut`, marked `#[grad]`: in and out, as `&mut self`.
+#[forward]
+#[reverse]
+pub fn feed(#[grad] acc: &mut Accumulator, x: f64) -> f64 {
+    acc.s = acc.s * x + acc.w[0];
+    acc.w[1] += x * acc.s;
+    acc.history[0] *= x;
+    acc.s
+}
+
+#[forward]
+#[reverse]
+pub fn feeding(x: f64, y: f64) -> f64 {
+    let mut a = Accumulator {
+        s: x,
+        w: [y, 0.5],
+        history: vec![y, x],
+    };
+    let r = feed(&mut a, y);
+    feed(&mut a, x) + r * a.w[1] + a.history[0]
+}
+
+#[test]
+fn derived_values_behind_mut() {
+    for (x, y) in [(0.7, -0.4), (1.3, 0.2)] {
+        let (value, (d_x, d_y)) = feeding_grad(x, y);
+        assert_eq!(value, feeding(x, y));
+        assert_relative_eq!(d_x, feeding_jvp(x, y, 1.0, 0.0).1, max_relative = 1e-12);
+        assert_relative_eq!(d_y, feeding_jvp(x, y, 0.0, 1.0).1, max_relative = 1e-12);
+        let central = (feeding(x + 1e-6, y) - feeding(x - 1e-6, y)) / 2e-6;
+        assert_relative_eq!(d_x, central, max_relative = 1e-6);
+    }
+    // `feed_vjp` takes the cotangent of the final value as a `&mut Accumulator` and leaves
+    // there the adjoint of the initial one.
+    let mut a = Accumulator {
+        s: 0.5,
+        w: [1.0, 2.0],
+        history: vec![3.0, 4.0],
+    };
+    let mut d_a = Accumulator {
+        s: 1.0,
+        w: [0.0, 0.0],
+        history: vec![1.0, 0.0],
+    };
+    let (value, d_x) = feed_vjp(&mut a, 2.0, &mut d_a, 0.0);
+    assert_eq!(
+        (value, a.s, a.w, a.history.clone()),
+        (2.0, 2.0, [1.0, 6.0], vec![6.0, 4.0])
+    );
+    assert_eq!(
+        (d_a.s, d_a.w, d_a.history),
+        (2.0, [1.0, 0.0], vec![2.0, 0.0])
+    );
+    assert_eq!(d_x, 0.5 + 3.0);
+}

@@ -600,6 +600,18 @@ impl Emitter<'_> {
             // of a derived type comes back flat and is added into one shaped as the value.
             let zero = match self.call_values.get(&value) {
                 Some(CallValue::Result) => Some(quote!(#ir::zero_like(&#name))),
+                // A place lent `&mut` may be data of a type without adjoints (a receiver is of
+                // a derived type, and its loan's type is the callee's to choose).
+                Some(CallValue::Argument)
+                    if self.activity.written_by_calls.contains_key(&value)
+                        && !self.body.receivers.contains(&value) =>
+                {
+                    Some(quote!({
+                        #[allow(unused_imports)]
+                        use #ir::{LentData as _, LentDiff as _};
+                        (&#ir::LentProbe(&*#name)).__ad_argument_zero()
+                    }))
+                }
                 Some(CallValue::Argument) => Some(quote!(#ir::argument_zero(&#name))),
                 None => None,
             };

@@ -81,16 +81,13 @@ pub fn analyse(body: &Body, differentiated: &[Root], outputs: &[Root]) -> Activi
             break;
         }
     }
-    // A receiver lent to a method whose place carries derivatives: its loan gets an adjoint,
-    // a zero shaped as the receiver at the call, in which the receiver's cotangent and adjoint
-    // are laid out for the callee (a shadow grows only as far as it was reached).
-    for value in lent_receivers(body) {
-        if written
-            .get(&value)
-            .is_some_and(|place| useful.contains(&place.root))
-        {
-            active.insert(Root::Value(value));
-            useful.insert(Root::Value(value));
+    // A place lent `&mut` to a call (a receiver included) that carries derivatives: its loan
+    // gets an adjoint, a zero shaped as the place at the call, in which the place's cotangent
+    // and adjoint are laid out for the callee (a shadow grows only as far as it was reached).
+    for (value, place) in &written {
+        if useful.contains(&place.root) {
+            active.insert(Root::Value(*value));
+            useful.insert(Root::Value(*value));
         }
     }
     Activity {
@@ -99,30 +96,6 @@ pub fn analyse(body: &Body, differentiated: &[Root], outputs: &[Root]) -> Activi
         written_by_calls: written,
         passed_mutably,
     }
-}
-
-/// The `&mut place` values lent as receivers to methods (`p.step(dt)` on a variable `p`).
-pub fn lent_receivers(body: &Body) -> Vec<Value> {
-    let mut receivers = Vec::new();
-    for_each_stmt(&body.block, &mut |stmt| {
-        if let Stmt::Let(Let {
-            rvalue:
-                Rvalue::Call {
-                    method: Some(_),
-                    args,
-                    ..
-                },
-            ..
-        }) = stmt
-        {
-            if let Some(Operand::Value(receiver)) = args.first() {
-                receivers.push(*receiver);
-            }
-        }
-    });
-    let borrows = mutable_arguments(body);
-    receivers.retain(|receiver| borrows.contains_key(receiver));
-    receivers
 }
 
 /// `&mut place` arguments of calls to user functions, by the value the `&mut` defines.

@@ -78,6 +78,30 @@ pub fn take_shaped<S, A: FlatAdjoint<S> + Adjoint>(shadow: &mut A, mut shaped: A
     flatten(&shaped)
 }
 
+/// [`TakeWritten`] given a zero shaped as the place at the call, which a derived type's flat
+/// cotangent is laid out in (`take_shaped`); other shadows are taken as they are.
+pub trait TakeWrittenShaped<C> {
+    fn take_written_shaped(&mut self, shaped: Self) -> C;
+}
+
+impl<A: Adjoint> TakeWrittenShaped<A> for A {
+    #[inline(always)]
+    fn take_written_shaped(&mut self, _: A) -> A {
+        take(self)
+    }
+}
+
+impl<T: Adjoint, const N: usize> TakeWrittenShaped<Vec<T>> for [T; N] {
+    fn take_written_shaped(&mut self, _: Self) -> Vec<T> {
+        take(self).into_iter().collect()
+    }
+}
+
+#[inline(always)]
+pub fn take_written_shaped<A: TakeWrittenShaped<C>, C>(shadow: &mut A, shaped: A) -> C {
+    shadow.take_written_shaped(shaped)
+}
+
 /// The method's pullback takes no cotangent for its receiver (`&self`, `self`).
 pub struct ReceiverRead;
 /// The method's pullback takes one after the result's (`&mut self`).
@@ -771,6 +795,8 @@ pub struct LentProbe<'a, T: ?Sized>(pub &'a T);
 pub trait LentDiff {
     type Adjoint;
     fn __ad_adjoint_of(&self) -> AdjointOf<Self::Adjoint>;
+    /// The loan's adjoint: a zero shaped as the place at the call (`argument_zero`).
+    fn __ad_argument_zero(&self) -> Self::Adjoint;
 }
 
 impl<T: crate::adjoint::Diff + ?Sized> LentDiff for LentProbe<'_, T> {
@@ -779,16 +805,27 @@ impl<T: crate::adjoint::Diff + ?Sized> LentDiff for LentProbe<'_, T> {
     fn __ad_adjoint_of(&self) -> AdjointOf<T::Adjoint> {
         AdjointOf(core::marker::PhantomData)
     }
+
+    #[inline(always)]
+    fn __ad_argument_zero(&self) -> T::Adjoint {
+        self.0.argument_zero()
+    }
 }
 
 pub trait LentData {
     fn __ad_adjoint_of(&self) -> AdjointOf<NoAdjoint>;
+    fn __ad_argument_zero(&self) -> NoAdjoint;
 }
 
 impl<T: ?Sized> LentData for &LentProbe<'_, T> {
     #[inline(always)]
     fn __ad_adjoint_of(&self) -> AdjointOf<NoAdjoint> {
         AdjointOf(core::marker::PhantomData)
+    }
+
+    #[inline(always)]
+    fn __ad_argument_zero(&self) -> NoAdjoint {
+        NoAdjoint
     }
 }
 

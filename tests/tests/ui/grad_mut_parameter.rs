@@ -7,9 +7,9 @@ struct Point {
 }
 
 #[forward]
-fn shift(#[grad] p: &mut Point, d: f64) -> f64 {
-    p.x += d;
-    p.x * p.y
+fn shift(#[grad] points: &mut [Point], d: f64) -> f64 {
+    points[0].x += d;
+    points[0].x * points[0].y
 }
 
 fn main() {}

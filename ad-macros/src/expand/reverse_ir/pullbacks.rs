@@ -172,7 +172,7 @@ impl Emitter<'_> {
                                 #ir::accumulate(#shadow, __ad_back);
                             });
                             let shadow = self.place_adjoint(&place)?;
-                            quote!(|| #ir::take_shaped::<#scalar, _>(#shadow, #shaped.clone()))
+                            quote!(|| #ir::take_written_shaped::<_, ::std::vec::Vec<#scalar>>(#shadow, #shaped.clone()))
                         }
                         _ => quote!(|| ::std::vec::Vec::<#scalar>::new()),
                     });
@@ -195,12 +195,22 @@ impl Emitter<'_> {
                             written_cotangents.push(quote!(#ir::zero()));
                             continue;
                         }
-                        // An array passed where a slice is taken: its shadow goes as a `Vec`.
+                        // An array passed where a slice is taken: its shadow goes as a `Vec`;
+                        // a derived type's flat, laid out in a zero shaped as the place at the
+                        // call (the loan's adjoint).
+                        let Operand::Value(lent) = arg else {
+                            unreachable!("written through a `&mut` value")
+                        };
+                        let shaped = self.value_adjoint(*lent);
                         let shadow = self.place_adjoint(place)?;
-                        written_cotangents.push(quote!(#ir::take_written(#shadow)));
+                        written_cotangents
+                            .push(quote!(#ir::take_written_shaped(#shadow, #shaped.clone())));
                         let shadow = self.place_adjoint(place)?;
-                        contributions
-                            .extend(quote!(#ir::accumulate_argument(#shadow, __ad_c.#position);));
+                        contributions.extend(quote! {{
+                            let mut __ad_back = #shaped;
+                            #ir::accumulate_argument(&mut __ad_back, __ad_c.#position);
+                            #ir::accumulate(#shadow, __ad_back);
+                        }});
                         continue;
                     }
                     // Data passed `&mut` (`&mut rng`, a `rng: &mut Rng` passed on) fills the
