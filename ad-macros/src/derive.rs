@@ -567,12 +567,12 @@ impl Generated<'_> {
             }
 
             /// A callee takes the cotangent of what it writes to a value of this type flat.
-            impl<__S: ::ad_runtime::Scalar> #ir::TakeWrittenShaped<::std::vec::Vec<__S>>
+            impl<__S: ::ad_runtime::Scalar> #ir::TakeWritten<::std::vec::Vec<__S>>
                 for #adjoint<__S>
             where
                 #(#bounds)*
             {
-                fn take_written_shaped(&mut self, shaped: Self) -> ::std::vec::Vec<__S> {
+                fn take_written(&mut self, shaped: Self) -> ::std::vec::Vec<__S> {
                     #ir::take_shaped(self, shaped)
                 }
             }

@@ -49,26 +49,6 @@ impl<T: Adjoint> AccumulateArgument<Vec<T>> for [T] {
     }
 }
 
-/// The cotangent of what a call wrote through a `&mut` argument, taken from the caller's shadow
-/// of the place (left zero: the call overwrote it): as the callee's parameter takes it, an
-/// array's as a `Vec` where the array was passed as a slice.
-pub trait TakeWritten<C> {
-    fn take_written(&mut self) -> C;
-}
-
-impl<A: Adjoint> TakeWritten<A> for A {
-    #[inline(always)]
-    fn take_written(&mut self) -> A {
-        take(self)
-    }
-}
-
-impl<T: Adjoint, const N: usize> TakeWritten<Vec<T>> for [T; N] {
-    fn take_written(&mut self) -> Vec<T> {
-        take(self).into_iter().collect()
-    }
-}
-
 /// A derived type's shadow as the flat cotangent a callee takes, left zero: what a `&mut self`
 /// method wrote to its receiver has its cotangent taken, and the adjoint of what was there
 /// before comes back. Laid out in `shaped`, a zero of the receiver's shape at the call: the
@@ -78,28 +58,30 @@ pub fn take_shaped<S, A: FlatAdjoint<S> + Adjoint>(shadow: &mut A, mut shaped: A
     flatten(&shaped)
 }
 
-/// [`TakeWritten`] given a zero shaped as the place at the call, which a derived type's flat
-/// cotangent is laid out in (`take_shaped`); other shadows are taken as they are.
-pub trait TakeWrittenShaped<C> {
-    fn take_written_shaped(&mut self, shaped: Self) -> C;
+/// The cotangent of what a call wrote through a `&mut` argument, taken from the caller's shadow
+/// of the place (left zero: the call overwrote it), as the callee's parameter takes it: an
+/// array's as a `Vec` where the array was passed as a slice, a derived type's flat, laid out in
+/// `shaped`, a zero of the place's shape at the call (`take_shaped`).
+pub trait TakeWritten<C> {
+    fn take_written(&mut self, shaped: Self) -> C;
 }
 
-impl<A: Adjoint> TakeWrittenShaped<A> for A {
+impl<A: Adjoint> TakeWritten<A> for A {
     #[inline(always)]
-    fn take_written_shaped(&mut self, _: A) -> A {
+    fn take_written(&mut self, _: A) -> A {
         take(self)
     }
 }
 
-impl<T: Adjoint, const N: usize> TakeWrittenShaped<Vec<T>> for [T; N] {
-    fn take_written_shaped(&mut self, _: Self) -> Vec<T> {
+impl<T: Adjoint, const N: usize> TakeWritten<Vec<T>> for [T; N] {
+    fn take_written(&mut self, _: Self) -> Vec<T> {
         take(self).into_iter().collect()
     }
 }
 
 #[inline(always)]
-pub fn take_written_shaped<A: TakeWrittenShaped<C>, C>(shadow: &mut A, shaped: A) -> C {
-    shadow.take_written_shaped(shaped)
+pub fn take_written<A: TakeWritten<C>, C>(shadow: &mut A, shaped: A) -> C {
+    shadow.take_written(shaped)
 }
 
 /// The method's pullback takes no cotangent for its receiver (`&self`, `self`).
@@ -138,11 +120,6 @@ pub fn apply_to_receiver<F: ApplyToReceiver<C, R, M>, C, R, M>(
     receiver: impl FnOnce() -> R,
 ) -> F::Adjoints {
     pullback.apply_to_receiver(cotangent, receiver)
-}
-
-#[inline(always)]
-pub fn take_written<A: TakeWritten<C> + ?Sized, C>(shadow: &mut A) -> C {
-    shadow.take_written()
 }
 
 #[inline(always)]

@@ -12,6 +12,37 @@ use crate::ir::lower::NotYet;
 use crate::ir::*;
 
 impl Emitter<'_> {
+    /// A place lent `&mut` to a call (`lent` the loan's value, at `position` among the
+    /// arguments) that carries derivatives: the cotangent of what the call wrote, taken from the
+    /// shadow, and the code adding the adjoint of the old contents back (`__ad_c`, the callee's
+    /// adjoints). Both are laid out in the loan's adjoint, a zero of the place's shape at the
+    /// call, since a shadow grows only as far as the code reached it. `None` when the place's
+    /// adjoint cannot be nonzero.
+    fn lent_place(
+        &mut self,
+        lent: Value,
+        position: usize,
+    ) -> Result<Option<(TokenStream, TokenStream)>, NotYet> {
+        let Some(place) = self.activity.written_by_calls.get(&lent).cloned() else {
+            return Ok(None);
+        };
+        if !self.activity.useful.contains(&place.root) {
+            return Ok(None);
+        }
+        let ir = self.ir();
+        let position = syn::Index::from(position);
+        let shaped = self.value_adjoint(lent);
+        let shadow = self.place_adjoint(&place)?;
+        let taken = quote!(#ir::take_written(#shadow, #shaped.clone()));
+        let shadow = self.place_adjoint(&place)?;
+        let contribution = quote! {{
+            let mut __ad_back = #shaped;
+            #ir::accumulate_argument(&mut __ad_back, __ad_c.#position);
+            #ir::accumulate(#shadow, __ad_back);
+        }};
+        Ok(Some((taken, contribution)))
+    }
+
     /// The pullback of one operation: the cotangent of its value, `cotangent`, goes to its
     /// operands.
     pub(super) fn pullback(
@@ -160,21 +191,12 @@ impl Emitter<'_> {
                 let mut receiver_cotangent = None;
                 if let Some(receiver) = lent_receiver {
                     let scalar = crate::names::scalar_param(self.function.name().span());
-                    let written = self.activity.written_by_calls.get(&receiver).cloned();
-                    receiver_cotangent = Some(match written {
-                        Some(place) if self.activity.useful.contains(&place.root) => {
-                            // Laid out in a zero shaped as the receiver at the call.
-                            let shaped = self.value_adjoint(receiver);
-                            let shadow = self.place_adjoint(&place)?;
-                            contributions.extend(quote! {
-                                let mut __ad_back = #shaped;
-                                #ir::accumulate_argument(&mut __ad_back, __ad_c.0);
-                                #ir::accumulate(#shadow, __ad_back);
-                            });
-                            let shadow = self.place_adjoint(&place)?;
-                            quote!(|| #ir::take_written_shaped::<_, ::std::vec::Vec<#scalar>>(#shadow, #shaped.clone()))
+                    receiver_cotangent = Some(match self.lent_place(receiver, 0)? {
+                        Some((taken, contribution)) => {
+                            contributions.extend(contribution);
+                            quote!(|| -> ::std::vec::Vec<#scalar> { #taken })
                         }
-                        _ => quote!(|| ::std::vec::Vec::<#scalar>::new()),
+                        None => quote!(|| ::std::vec::Vec::<#scalar>::new()),
                     });
                 }
                 // What the call wrote through `&mut`: the cotangent of the new contents goes in
@@ -190,27 +212,14 @@ impl Emitter<'_> {
                         Operand::Value(value) => self.activity.written_by_calls.get(value).cloned(),
                         _ => None,
                     };
-                    if let Some(place) = &written {
-                        if !self.activity.useful.contains(&place.root) {
-                            written_cotangents.push(quote!(#ir::zero()));
-                            continue;
+                    if let (Some(_), Operand::Value(lent)) = (&written, arg) {
+                        match self.lent_place(*lent, position.index as usize)? {
+                            Some((taken, contribution)) => {
+                                written_cotangents.push(taken);
+                                contributions.extend(contribution);
+                            }
+                            None => written_cotangents.push(quote!(#ir::zero())),
                         }
-                        // An array passed where a slice is taken: its shadow goes as a `Vec`;
-                        // a derived type's flat, laid out in a zero shaped as the place at the
-                        // call (the loan's adjoint).
-                        let Operand::Value(lent) = arg else {
-                            unreachable!("written through a `&mut` value")
-                        };
-                        let shaped = self.value_adjoint(*lent);
-                        let shadow = self.place_adjoint(place)?;
-                        written_cotangents
-                            .push(quote!(#ir::take_written_shaped(#shadow, #shaped.clone())));
-                        let shadow = self.place_adjoint(place)?;
-                        contributions.extend(quote! {{
-                            let mut __ad_back = #shaped;
-                            #ir::accumulate_argument(&mut __ad_back, __ad_c.#position);
-                            #ir::accumulate(#shadow, __ad_back);
-                        }});
                         continue;
                     }
                     // Data passed `&mut` (`&mut rng`, a `rng: &mut Rng` passed on) fills the
