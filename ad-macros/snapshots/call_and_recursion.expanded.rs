@@ -72,6 +72,7 @@ impl power {
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
             LiftOption as _, LiftConstant as _, LiftConstantOther as _, LiftOther as _,
             LiftTuple as _, UnliftOther as _, UnliftScalar as _,
+            ir::ReverseOperators as _, ir::ReverseLength as _,
         };
         ::ad_runtime::__private::maybe_grow(move || -> (
             __S,

@@ -86,6 +86,7 @@ impl weighted {
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
             LiftOption as _, LiftConstant as _, LiftConstantOther as _, LiftOther as _,
             LiftTuple as _, UnliftOther as _, UnliftScalar as _,
+            ir::ReverseOperators as _, ir::ReverseLength as _,
         };
         let __ad_v_w_0 = w;
         let mut __ad_dv_w_0 = ::ad_runtime::__private::ir::zero_like(__ad_v_w_0);
@@ -302,6 +303,7 @@ impl weighted {
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
             LiftOption as _, LiftConstant as _, LiftConstantOther as _, LiftOther as _,
             LiftTuple as _, UnliftOther as _, UnliftScalar as _,
+            ir::ReverseOperators as _, ir::ReverseLength as _,
         };
         let __ad_v_w_0 = w;
         let mut __ad_dv_w_0 = ::ad_runtime::__private::ir::zero_like(__ad_v_w_0);

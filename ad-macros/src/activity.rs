@@ -161,6 +161,31 @@ impl Locals {
                 self.found.extend(self.built_from_floats(expr));
                 syn::visit::visit_expr(self, expr);
             }
+            /// `for b in bodies` (or `&bodies`, `bodies.iter()`) over a `#[grad]` container of
+            /// a user type: `b.kinetic()` is a method of the type.
+            fn visit_expr_for_loop(&mut self, for_loop: &'ast syn::ExprForLoop) {
+                let mut source = &*for_loop.expr;
+                loop {
+                    match source {
+                        Expr::Reference(reference) => source = &reference.expr,
+                        Expr::Paren(paren) => source = &paren.expr,
+                        Expr::MethodCall(call) if call.method == "iter" && call.args.is_empty() => {
+                            source = &call.receiver
+                        }
+                        _ => break,
+                    }
+                }
+                let element = match (source, &*for_loop.pat) {
+                    (Expr::Path(container), Pat::Ident(name)) => container
+                        .path
+                        .get_ident()
+                        .and_then(|container| self.locals.user_types.of_container(container))
+                        .map(|path| (name.ident.clone(), path.clone())),
+                    _ => None,
+                };
+                self.values.extend(element);
+                syn::visit::visit_expr_for_loop(self, for_loop);
+            }
             fn visit_local(&mut self, local: &'ast syn::Local) {
                 // `let q = Point { .. };`: `q.norm()` is a method of `Point`.
                 if let (Pat::Ident(name), Some(init)) = (&local.pat, &local.init) {

@@ -34,6 +34,13 @@ struct Definitions {
     modules: std::collections::HashSet<String>,
     /// Whether a `use` of the crate's own modules ends in `*` (`use super::*;`).
     glob_imports: bool,
+    /// Structs and enums defined without `#[derive(.., Differentiable)]`.
+    underived: std::collections::HashSet<String>,
+    /// Structs and enums defined with it.
+    derived: std::collections::HashSet<String>,
+    /// The named fields of the derived structs, each with its type's name when that is a
+    /// plain path (`Segment`: `from` of type `V3`).
+    fields: HashMap<String, HashMap<String, String>>,
 }
 
 impl Definitions {
@@ -129,6 +136,29 @@ fn module_file(from: &Path, path: &[String]) -> Option<PathBuf> {
     None
 }
 
+/// Whether `attrs` derive `Differentiable` (by any path).
+fn derives_differentiable(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|attr| {
+        attr.path().is_ident("derive")
+            && attr
+                .meta
+                .to_token_stream()
+                .into_iter()
+                .any(|tree| derive_list_names(&tree, "Differentiable"))
+    })
+}
+
+fn derive_list_names(tree: &proc_macro2::TokenTree, name: &str) -> bool {
+    match tree {
+        proc_macro2::TokenTree::Ident(ident) => ident == name,
+        proc_macro2::TokenTree::Group(group) => group
+            .stream()
+            .into_iter()
+            .any(|tree| derive_list_names(&tree, name)),
+        _ => false,
+    }
+}
+
 impl<'ast> Visit<'ast> for Definitions {
     fn visit_item_type(&mut self, item: &'ast syn::ItemType) {
         let generics = item
@@ -147,10 +177,33 @@ impl<'ast> Visit<'ast> for Definitions {
 
     fn visit_item_struct(&mut self, item: &'ast syn::ItemStruct) {
         *self.types.entry(item.ident.to_string()).or_default() += 1;
+        match derives_differentiable(&item.attrs) {
+            true => self.derived.insert(item.ident.to_string()),
+            false => self.underived.insert(item.ident.to_string()),
+        };
+        if derives_differentiable(&item.attrs) {
+            let fields = item
+                .fields
+                .iter()
+                .filter_map(|field| {
+                    let name = field.ident.as_ref()?.to_string();
+                    let syn::Type::Path(path) = &field.ty else {
+                        return None;
+                    };
+                    let ty = path.path.get_ident()?.to_string();
+                    Some((name, ty))
+                })
+                .collect();
+            self.fields.insert(item.ident.to_string(), fields);
+        }
     }
 
     fn visit_item_enum(&mut self, item: &'ast syn::ItemEnum) {
         *self.types.entry(item.ident.to_string()).or_default() += 1;
+        match derives_differentiable(&item.attrs) {
+            true => self.derived.insert(item.ident.to_string()),
+            false => self.underived.insert(item.ident.to_string()),
+        };
     }
 
     fn visit_item_union(&mut self, item: &'ast syn::ItemUnion) {
@@ -257,6 +310,34 @@ impl Aliases {
             own,
             package: None,
         })
+    }
+
+    /// Whether the function's file defines the struct or enum `name` without deriving
+    /// `Differentiable` (and no other item of that name).
+    pub fn defines_underived(&self, name: &str) -> bool {
+        self.own.underived.contains(name) && self.own.types.get(name) == Some(&1)
+    }
+
+    /// The structs and enums the function's file defines deriving `Differentiable`.
+    pub fn derived_types(&self) -> std::collections::HashSet<String> {
+        self.own.derived.clone()
+    }
+
+    /// The fields of the derived structs of the function's file whose type is one of them:
+    /// by struct, the field's name and its type's name.
+    pub fn derived_fields(&self) -> HashMap<String, HashMap<String, String>> {
+        self.own
+            .fields
+            .iter()
+            .map(|(name, fields)| {
+                let derived = fields
+                    .iter()
+                    .filter(|(_, ty)| self.own.derived.contains(*ty))
+                    .map(|(field, ty)| (field.clone(), ty.clone()))
+                    .collect();
+                (name.clone(), derived)
+            })
+            .collect()
     }
 
     fn lookup(&mut self, name: &str) -> Option<Alias> {

@@ -177,6 +177,12 @@ impl Function {
         }
     }
 
+    /// The result's type when it is a user type (`-> Vec3`, `-> Self`): its floats are its
+    /// twin's, and its tangent or cotangent is a value of the type.
+    pub fn derived_result(&self) -> Option<syn::Path> {
+        self.output().and_then(derived_type_path)
+    }
+
     /// `fn f(..)` or `fn f(..) -> ()`: the results, if any, are written through `&mut`.
     pub fn returns_nothing(&self) -> bool {
         returns_unit(&self.item.sig.output)
@@ -427,24 +433,20 @@ fn float_type(cx: &Ctxt, item: &ItemFn, params: &[Param]) -> Option<FloatType> {
         }
     }
     let Some(&(first, _)) = found.first() else {
-        // `fn sub(self, o: Vec3) -> Vec3` on a derived type: its floats are inside the types.
+        // `fn sub(self, o: Vec3) -> Vec3` on a derived type: its floats are inside the types,
+        // taken as `f64`s (the type's `Float` is checked where the derivative names it).
         let derived_in = params.iter().any(|param| param.user_type.is_some());
-        match &item.sig.output {
-            ReturnType::Type(_, ty) if derived_in => cx.error_spanned_by(
-                ty,
-                format!(
-                    "cannot differentiate a result of type `{}` yet: a result of a type that derives \
-                     `Differentiable` is not taken; return its floats (a tuple or an array), or \
-                     call a method that returns a float",
-                    type_to_string(ty)
-                ),
-            ),
-            _ => cx.error_spanned_by(
-                &item.sig,
-                "nothing to differentiate: the function has no `f64` or `f32` parameter or \
-                 result",
-            ),
+        let derived_out = match &item.sig.output {
+            ReturnType::Type(_, ty) => derived_type_path(ty).is_some(),
+            ReturnType::Default => false,
+        };
+        if derived_in || derived_out {
+            return Some(FloatType::F64);
         }
+        cx.error_spanned_by(
+            &item.sig,
+            "nothing to differentiate: the function has no `f64` or `f32` parameter or result",
+        );
         return None;
     };
     if let Some((other, ty)) = found.iter().find(|(float, _)| *float != first) {
@@ -479,7 +481,7 @@ fn check_output(cx: &Ctxt, item: &ItemFn, float: FloatType) {
             ),
         ),
         ReturnType::Type(_, ty) => {
-            if !is_float_shaped(ty) {
+            if !is_float_shaped(ty) && derived_type_path(ty).is_none() {
                 cx.error_spanned_by(
                     ty,
                     format!(
@@ -492,6 +494,18 @@ fn check_output(cx: &Ctxt, item: &ItemFn, float: FloatType) {
             }
         }
     }
+}
+
+/// `Vec3`, `geom::Vec3`, `Self`: a type that may derive `Differentiable`, as a result names
+/// it (capitalized, without generic arguments; `Vec`, `Option`, `Box` and `String` are not).
+pub fn derived_type_path(ty: &Type) -> Option<syn::Path> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?.ident.to_string();
+    let capitalized = last.starts_with(|c: char| c.is_ascii_uppercase());
+    let std_type = ["Vec", "Option", "Box", "String", "Result"].contains(&last.as_str());
+    (capitalized && !std_type)
+        .then(|| user_type_path(ty))
+        .flatten()
 }
 
 /// `f64`, or a tuple, array, `Vec` or `Option` made only of floats.

@@ -246,3 +246,16 @@ pub fn find_checkpoint(block: &syn::Block) -> Option<Attribute> {
     syn::visit::Visit::visit_block(&mut find, block);
     find.0
 }
+
+/// Removes our `#[grad]` and `#[no_grad]` markers from the function's parameters, for a
+/// function emitted as written beside an error.
+pub fn strip_parameter_markers(function: &mut syn::ItemFn) {
+    for input in &mut function.sig.inputs {
+        let attrs = match input {
+            syn::FnArg::Typed(typed) => &mut typed.attrs,
+            syn::FnArg::Receiver(receiver) => &mut receiver.attrs,
+        };
+        attrs.retain(|attr| !attr.path().is_ident("grad") && !attr.path().is_ident("no_grad"));
+    }
+    strip_checkpoints(&mut function.block);
+}

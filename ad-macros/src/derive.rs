@@ -110,6 +110,16 @@ pub fn expand(input: DeriveInput) -> TokenStream {
             }
         }
 
+        // An operand of an operator whose type the derivative code does not see, copied out
+        // as a float is (`ir::ReverseOperators`).
+        impl<__S> ::ad_runtime::adjoint::ValueOf for #twin<__S> {
+            type Value = Self;
+            #[inline(always)]
+            fn value_of(self) -> Self {
+                self
+            }
+        }
+
         impl ::ad_runtime::__private::IndexTwin for #twin<::ad_runtime::__private::Index> {
             fn for_each_index(&self, f: &mut impl FnMut(usize)) {
                 <#name as ::ad_runtime::Differentiable>::for_each(

@@ -10,10 +10,15 @@ use crate::expand::forward::{self, Bodies};
 use crate::expand::reverse::Calls;
 use crate::generics;
 
-/// No float in the signature (`fn sub(self, o: Vec3) -> Vec3`, refused): stubs of the
-/// generated functions would have types that do not exist.
+/// No float in the signature, not even inside a derived type (`fn f(n: usize) -> usize`,
+/// refused): stubs of the generated functions would have types that do not exist.
 pub fn floatless(function: &Function) -> bool {
     function.float_param.is_none()
+        && function.derived_result().is_none()
+        && function
+            .params
+            .iter()
+            .all(|param| param.user_type.is_none())
         && function
             .params
             .iter()

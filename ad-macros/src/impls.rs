@@ -16,15 +16,58 @@ use quote::{quote, ToTokens};
 
 const MACROS: [&str; 3] = ["forward", "reverse", "checkpoint"];
 
+/// The argument by which `#[forward]` on an `impl` block tells our macros stacked after it that
+/// it emitted the twin's forward methods (`twins`).
+const FORWARD_TWINS_EMITTED: &str = "__ad_forward_twins_emitted";
+
 /// Which of our macros `attr` is, if it is one.
 fn our_macro(attr: &syn::Attribute) -> Option<String> {
     let last = attr.path().segments.last()?.ident.to_string();
     MACROS.contains(&last.as_str()).then_some(last)
 }
 
-/// Whether a method's signature has a float or a `#[grad]` parameter in it: what the attribute
-/// on a block takes when no method is marked.
-fn takes_floats(method: &syn::ImplItemFn) -> bool {
+/// Whether a method's signature has a float or a `#[grad]` parameter in it, or maps values of
+/// the block's type to a value of it or of a type the file derives `Differentiable` for
+/// (`fn sub(self, o: Vec3) -> Vec3`, `fn cross(&self, ..) -> Self`, `fn direction(&self) ->
+/// Vec3`):
+/// what the attribute on a block takes when no method is marked.
+fn takes_floats(
+    method: &syn::ImplItemFn,
+    self_ty: &syn::Type,
+    derived: &std::collections::HashSet<String>,
+) -> bool {
+    let names_type = |ty: &syn::Type| {
+        let self_name = match self_ty {
+            syn::Type::Path(path) => path.path.segments.last().map(|s| s.ident.to_string()),
+            _ => None,
+        };
+        ty.to_token_stream().into_iter().any(|tree| {
+            matches!(&tree, proc_macro2::TokenTree::Ident(ident)
+                if *ident == "Self" || Some(ident.to_string()) == self_name)
+        })
+    };
+    let returns_type = match &method.sig.output {
+        syn::ReturnType::Type(_, ty) => {
+            names_type(ty)
+                || crate::ast::derived_type_path(ty)
+                    .and_then(|path| path.segments.last().map(|last| last.ident.to_string()))
+                    .is_some_and(|name| derived.contains(&name))
+        }
+        syn::ReturnType::Default => false,
+    };
+    let takes_type = method.sig.inputs.iter().any(|input| match input {
+        syn::FnArg::Typed(typed) => names_type(&typed.ty),
+        syn::FnArg::Receiver(_) => true,
+    });
+    // `&mut self` of a type that derives `Differentiable`: it writes its floats.
+    let writes_self = method.sig.inputs.iter().any(|input| {
+        matches!(input, syn::FnArg::Receiver(receiver)
+            if receiver.reference.is_some() && receiver.mutability.is_some()
+                && !receiver.attrs.iter().any(|attr| attr.path().is_ident("no_grad")))
+    });
+    if (returns_type && takes_type) || (writes_self && derived_self(self_ty, derived)) {
+        return true;
+    }
     let mentions = |tokens: TokenStream| {
         let text = tokens.to_string();
         text.split(|c: char| !c.is_alphanumeric() && c != '_')
@@ -39,6 +82,41 @@ fn takes_floats(method: &syn::ImplItemFn) -> bool {
     }) || mentions(method.sig.output.to_token_stream())
 }
 
+/// Whether the block's type is one the file derives `Differentiable` for.
+fn derived_self(self_ty: &syn::Type, derived: &std::collections::HashSet<String>) -> bool {
+    matches!(self_ty, syn::Type::Path(path)
+        if path.path.segments.last().is_some_and(|last| derived.contains(&last.ident.to_string())))
+}
+
+/// Marks `#[grad]` the parameters of `method` that are values of the block's own type
+/// (`o: Vec3`, `other: &Self` in `impl Vec3`): differentiated as `self` is, unless marked
+/// `#[no_grad]`.
+fn grad_values_of_the_type(method: &mut syn::ImplItemFn, self_ty: &syn::Type) {
+    let is_the_type = |ty: &syn::Type| {
+        let ty = match ty {
+            syn::Type::Reference(reference) => &*reference.elem,
+            other => other,
+        };
+        let syn::Type::Path(path) = ty else {
+            return false;
+        };
+        path.path.is_ident("Self")
+            || ty.to_token_stream().to_string() == self_ty.to_token_stream().to_string()
+    };
+    for input in &mut method.sig.inputs {
+        let syn::FnArg::Typed(typed) = input else {
+            continue;
+        };
+        let marked = typed
+            .attrs
+            .iter()
+            .any(|attr| attr.path().is_ident("grad") || attr.path().is_ident("no_grad"));
+        if !marked && is_the_type(&typed.ty) {
+            typed.attrs.push(syn::parse_quote!(#[grad]));
+        }
+    }
+}
+
 /// The block `block` with `macro_name` applied to its methods; `expand_method` is the macro on
 /// one method.
 pub fn expand(
@@ -46,8 +124,15 @@ pub fn expand(
     args: TokenStream,
     mut block: syn::ItemImpl,
     expand_method: fn(TokenStream, TokenStream) -> TokenStream,
+    derived: &std::collections::HashSet<String>,
 ) -> TokenStream {
     let is_trait_impl = block.trait_.is_some();
+    // The twin's forward methods are emitted once (below).
+    let twins_emitted = args.to_string() == FORWARD_TWINS_EMITTED;
+    let args = match twins_emitted {
+        true => TokenStream::new(),
+        false => args,
+    };
     // Our macros stacked after this one on the block: they expand later, on what this one emits.
     let stacked: Vec<(String, syn::Attribute)> = block
         .attrs
@@ -71,11 +156,14 @@ pub fn expand(
                 .attrs
                 .iter()
                 .any(|attr| our_macro(attr).as_deref() == Some(name)),
-            false => takes_floats(method),
+            false => takes_floats(method, &block.self_ty, derived),
         }
     };
+    let self_ty_of_block = block.self_ty.clone();
     let mut generated = TokenStream::new();
     let mut errors = TokenStream::new();
+    // The methods differentiated, for the twin's `impl`s.
+    let mut differentiated = Vec::new();
     let mut items = Vec::new();
     for item in std::mem::take(&mut block.items) {
         let syn::ImplItem::Fn(mut method) = item else {
@@ -101,6 +189,7 @@ pub fn expand(
             items.push(syn::ImplItem::Fn(method));
             continue;
         }
+        grad_values_of_the_type(&mut method, &block.self_ty);
         // The markers of the macros still to come stay on the method; this one's goes.
         let markers: Vec<syn::Attribute> = method
             .attrs
@@ -124,7 +213,24 @@ pub fn expand(
             attrs, sig, block, ..
         } = &method;
         let name = sig.ident.clone();
-        let expanded = expand_method(args.clone(), quote!(#(#inner)* #(#attrs)* #vis #sig #block));
+        if macro_name == "forward" || macro_name == "reverse" {
+            let item = syn::parse2::<syn::ItemFn>(quote!(#(#attrs)* #vis #sig #block));
+            if let Ok(item) = item {
+                // Its errors are the method macro's to report.
+                let cx = crate::ctxt::Ctxt::new();
+                let function = crate::ast::Function::from_item(&cx, item, macro_name);
+                if !cx.has_errors() {
+                    differentiated.push(function);
+                }
+            }
+        }
+        let self_name = match &*self_ty_of_block {
+            syn::Type::Path(path) => path.path.segments.last().map(|last| last.ident.to_string()),
+            _ => None,
+        };
+        let expanded = crate::source_facts::in_impl(self_name, || {
+            expand_method(args.clone(), quote!(#(#inner)* #(#attrs)* #vis #sig #block))
+        });
         let Ok(expanded) = syn::parse2::<syn::ItemImpl>(quote!(impl __AdBlock { #expanded }))
         else {
             // Cannot happen for what the method macro emits; keep the method as written.
@@ -146,14 +252,31 @@ pub fn expand(
         }
     }
     block.items = items;
+    // The twin's forward methods come from `#[forward]` when it is on the block (it tells
+    // those after it), else from `#[reverse]`, whose companions' forward code calls them.
+    let forward_stacked = stacked.iter().any(|(name, _)| name == "forward");
+    let mut twins = crate::twins::impls(macro_name, &block, &differentiated);
+    if macro_name == "reverse" && !twins_emitted && !forward_stacked {
+        twins.extend(crate::twins::impls("forward", &block, &differentiated));
+    }
+    if macro_name == "forward" {
+        let emitted: proc_macro2::Ident = syn::parse_str(FORWARD_TWINS_EMITTED).expect("an ident");
+        for attr in &mut block.attrs {
+            if our_macro(attr).is_some() && matches!(attr.meta, syn::Meta::Path(_)) {
+                let path = attr.path().clone();
+                *attr = syn::parse_quote!(#[#path(#emitted)]);
+            }
+        }
+    }
     if !is_trait_impl {
-        return block.into_token_stream();
+        return quote!(#block #twins);
     }
     let generated = quote!(#errors #generated);
     let (generics, _, where_clause) = block.generics.split_for_impl();
     let self_ty = &block.self_ty;
     quote! {
         #block
+        #twins
         #[allow(dead_code)]
         impl #generics #self_ty #where_clause {
             #generated

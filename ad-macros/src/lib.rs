@@ -30,6 +30,8 @@ mod macros;
 mod names;
 mod retype;
 mod rules;
+mod source_facts;
+mod twins;
 mod user_types;
 mod valid;
 
@@ -134,11 +136,34 @@ fn guarded(
 ) -> proc_macro2::TokenStream {
     let original = item.clone();
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let (item, spelled) = aliases::expand(item, aliases::Aliases::for_source(source));
-        let expanded = match syn::parse2::<syn::ItemImpl>(item.clone()) {
-            Ok(block) => impls::expand(macro_name, args, block, expand),
-            Err(_) => expand(args, item),
+        let aliases = aliases::Aliases::for_source(source);
+        if let Some(error) = underived_result(&item, aliases.as_ref()) {
+            let item = match syn::parse2::<syn::ItemFn>(item.clone()) {
+                Ok(mut function) => {
+                    attr::strip_parameter_markers(&mut function);
+                    quote::ToTokens::into_token_stream(function)
+                }
+                Err(_) => item,
+            };
+            return quote::quote!(#error #item);
+        }
+        let derived = aliases
+            .as_ref()
+            .map(aliases::Aliases::derived_types)
+            .unwrap_or_default();
+        let facts = source_facts::SourceFacts {
+            derived_fields: aliases
+                .as_ref()
+                .map(aliases::Aliases::derived_fields)
+                .unwrap_or_default(),
+            impl_type: None,
         };
+        let (item, spelled) = aliases::expand(item, aliases);
+        let expanded =
+            source_facts::with_facts(facts, || match syn::parse2::<syn::ItemImpl>(item.clone()) {
+                Ok(block) => impls::expand(macro_name, args, block, expand, &derived),
+                Err(_) => expand(args, item),
+            });
         aliases::mark_used(expanded, &spelled)
     })) {
         Ok(tokens) => tokens,
@@ -159,6 +184,34 @@ fn guarded(
             quote::quote!(#error #original)
         }
     }
+}
+
+/// A result of a type the function's file defines without `#[derive(Differentiable)]`
+/// (`fn make(k: f64) -> Vec3`): one message at the result type, instead of rustc's at each
+/// place the derivative code names the type's twin.
+fn underived_result(
+    item: &proc_macro2::TokenStream,
+    aliases: Option<&aliases::Aliases>,
+) -> Option<proc_macro2::TokenStream> {
+    let aliases = aliases?;
+    let outputs: Vec<syn::Type> = match syn::parse2::<syn::Item>(item.clone()).ok()? {
+        syn::Item::Fn(function) => match function.sig.output {
+            syn::ReturnType::Type(_, ty) => vec![*ty],
+            syn::ReturnType::Default => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    let ty = outputs.iter().find(|ty| {
+        ast::derived_type_path(ty)
+            .and_then(|path| path.get_ident().map(|ident| ident.to_string()))
+            .is_some_and(|name| aliases.defines_underived(&name))
+    })?;
+    let name = quote::ToTokens::to_token_stream(ty).to_string();
+    let message = format!(
+        "`{name}` does not derive `Differentiable`, so a result of it has no derivative: add \
+         `#[derive(ad_runtime::Differentiable)]` to its definition (or return its floats)"
+    );
+    Some(syn::Error::new_spanned(ty, message).to_compile_error())
 }
 
 mod driver {

@@ -101,8 +101,13 @@ pub fn method_companion_path(
     method: &Ident,
     base: &str,
 ) -> proc_macro2::TokenStream {
-    let companion = Ident::new(&format!("{base}_{}", method.unraw()), method.span());
+    let companion = method_companion(method, base);
     quote::quote!(#type_path::#companion)
+}
+
+/// The companion `base` of the method `method`: `__ad_reverse_norm`.
+pub fn method_companion(method: &Ident, base: &str) -> Ident {
+    Ident::new(&format!("{base}_{}", method.unraw()), method.span())
 }
 
 /// A parameter as generated public functions refer to it: `self` for a method's receiver.

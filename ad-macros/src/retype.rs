@@ -76,11 +76,21 @@ impl Retype<'_> {
     /// `p.norm(..)` where `p` is a `#[grad]` parameter (or `self`): the path of the method's
     /// companion (`Point::__ad_forward_norm`). `clone` stays: the twin has its own.
     fn user_method(&self, call: &syn::ExprMethodCall) -> Option<TokenStream> {
-        let Expr::Path(receiver) = &*call.receiver else {
-            return None;
+        let type_path = match &*call.receiver {
+            Expr::Path(receiver) => self
+                .locals
+                .user_types
+                .of_binding(receiver.path.get_ident()?)?,
+            // An element of a `#[grad]` container of a user type (`bodies[i].kinetic()`).
+            Expr::Index(index) => match &*index.expr {
+                Expr::Path(container) => self
+                    .locals
+                    .user_types
+                    .of_container(container.path.get_ident()?)?,
+                _ => return None,
+            },
+            _ => return None,
         };
-        let name = receiver.path.get_ident()?;
-        let type_path = self.locals.user_types.of_binding(name)?;
         if call.method == "clone" || call.turbofish.is_some() {
             return None;
         }
@@ -800,7 +810,8 @@ impl VisitMut for Retype<'_> {
                     }
                     (false, true) => quote::quote!(&mut *#receiver),
                     (true, false) => quote::quote!(::ad_runtime::__private::receiver(&#receiver)),
-                    (false, false) => quote::quote!(&#receiver),
+                    // A parameter: a reference, or the value itself.
+                    (false, false) => quote::quote!(::ad_runtime::__private::receiver(&#receiver)),
                 };
                 let args = &call.args;
                 let called = match self.value_only {

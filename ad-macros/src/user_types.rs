@@ -18,6 +18,8 @@ pub struct UserTypes {
     bindings: Vec<(Ident, Path)>,
     /// The locals among `bindings` holding a value built in the body (not a reference).
     built: Vec<Ident>,
+    /// Each `#[grad]` container of a user type (`bodies: &[Body]`), with its element type.
+    containers: Vec<(Ident, Path)>,
 }
 
 impl UserTypes {
@@ -43,10 +45,17 @@ impl UserTypes {
             let alias = format_ident!("__ad_twin{}_{}", types.len(), last);
             types.push((path.clone(), alias));
         }
+        let containers = function
+            .params
+            .iter()
+            .filter(|param| param.is_user_container())
+            .filter_map(|param| Some((param.name.clone(), param.user_type.clone()?)))
+            .collect();
         UserTypes {
             types,
             bindings,
             built: Vec::new(),
+            containers,
         }
     }
 
@@ -170,6 +179,14 @@ impl UserTypes {
 
     /// The type of a `#[grad]` parameter (`Self` for a method's receiver), by the name the
     /// body gives it (`self` or `__ad_self` for the receiver).
+    /// The element type of the `#[grad]` container `name`, if it is one.
+    pub fn of_container(&self, name: &Ident) -> Option<&Path> {
+        self.containers
+            .iter()
+            .find(|(container, _)| container == name)
+            .map(|(_, path)| path)
+    }
+
     pub fn of_binding(&self, name: &Ident) -> Option<&Path> {
         let name = if name == "self" {
             Ident::new(crate::names::SELF, name.span())

@@ -1437,6 +1437,32 @@ pub fn seed_twin<T: Differentiable>(value: &T, tangent: &T) -> T::Over<Dual<T::F
     })
 }
 
+/// A result of a derived type from its twin over duals: the value and its tangent.
+pub fn split_twin<T: Differentiable>(over: T::Over<Dual<T::Float>>) -> (T, T) {
+    let value = T::map(&over, &mut |dual: &Dual<T::Float>| dual.value);
+    let tangent = T::map(&over, &mut |dual: &Dual<T::Float>| dual.tangent);
+    (T::from_over(value), T::from_over(tangent))
+}
+
+/// The cotangent `cotangent` of a result of a derived type as the adjoint of its twin `value`
+/// (the companion's result), which the pullback takes.
+pub fn twin_cotangent<T: Differentiable>(
+    value: &T::Over<T::Float>,
+    cotangent: &T,
+) -> <T::Over<T::Float> as crate::adjoint::Diff>::Adjoint
+where
+    T::Over<T::Float>: crate::adjoint::Diff,
+    <T::Over<T::Float> as crate::adjoint::Diff>::Adjoint: ir::FlatAdjoint<T::Float>,
+{
+    // Laid out in the value's shape, which the cotangent must have (an enum's variant too).
+    let shaped = T::zip(value, &cotangent.to_over(), &mut |_, part: &T::Float| *part);
+    let mut flat = Vec::new();
+    T::for_each(&shaped, &mut |part: &T::Float| flat.push(*part));
+    let mut adjoint = ir::zero_like(value);
+    ir::FlatAdjoint::add_flat(&mut adjoint, &mut flat.into_iter());
+    adjoint
+}
+
 /// `seed_twin` for a `#[grad]` slice of a user type (`bodies: &[Body]`), which has no twin of
 /// its own (`Differentiable` is for sized values): the twins in a `Vec`, passed on as a slice.
 pub fn seed_twins<T: Differentiable>(values: &[T], tangents: &[T]) -> Vec<T::Over<Dual<T::Float>>> {
@@ -1693,6 +1719,14 @@ impl<T: Clone> Receiver<T> for &T {
     #[inline(always)]
     fn receiver(self) -> T {
         self.clone()
+    }
+}
+
+/// A reference parameter (`p: &Point`) lent by reference: copied to a `self` one's.
+impl<T: Clone> Receiver<T> for &&T {
+    #[inline(always)]
+    fn receiver(self) -> T {
+        (*self).clone()
     }
 }
 

@@ -70,7 +70,12 @@ pub fn retype_type(function: &Function, ty: &Type) -> Type {
     ty
 }
 
-fn output_type(function: &Function) -> Type {
+pub(crate) fn output_type(function: &Function) -> Type {
+    if let Some(path) = function.derived_result() {
+        let scalar = names::scalar_param(path.span());
+        return syn::parse_quote_spanned!(path.span()=>
+            <#path as ::ad_runtime::Differentiable>::Over<#scalar>);
+    }
     match function.output() {
         Some(ty) => retype_type(function, ty),
         None => syn::parse_quote!(()),
@@ -172,7 +177,8 @@ pub fn public_where(function: &Function, span: proc_macro2::Span) -> TokenStream
     let user_types = function
         .params
         .iter()
-        .filter_map(|param| param.user_type.as_ref())
+        .filter_map(|param| param.user_type.clone())
+        .chain(function.derived_result())
         .map(|path| {
             quote_spanned! {path.span()=>
                 #path: ::ad_runtime::Differentiable<Float = #scalar>
@@ -448,6 +454,14 @@ fn generic_jvp(function: &Function, bodies: Bodies) -> TokenStream {
     // A function that returns nothing (it writes its results through `&mut` parameters): so
     // does its `_jvp`.
     let (output, result) = match function.returns_nothing() {
+        // A value of a derived type and its tangent, from its twin over duals.
+        false if function.derived_result().is_some() => {
+            let path = function.derived_result().expect("checked by the guard");
+            (
+                quote!((#path, #path)),
+                quote!(::ad_runtime::__private::split_twin::<#path>(__ad_result)),
+            )
+        }
         false => {
             let output = output_type(function);
             (

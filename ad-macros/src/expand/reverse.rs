@@ -106,6 +106,21 @@ pub fn expand_stacked(cx: &Ctxt, function: &Function, calls: Calls) -> TokenStre
 
 fn reverse_companions(cx: &Ctxt, function: &Function, bodies: Bodies, calls: Calls) -> TokenStream {
     let ir = ir_engine(cx, function, bodies);
+    // What only the IR engine would take (a result of a derived type, operators of derived
+    // types) is refused with its reason, not handed to this engine.
+    let bodies = match &ir {
+        Some(Err(not_yet)) if function.derived_result().is_some() || not_yet.is_final() => {
+            cx.error_spanned_by(
+                quote::quote_spanned!(not_yet.span=> span),
+                match not_yet.is_final() {
+                    true => format!("reverse mode does not take {}", not_yet.what),
+                    false => format!("reverse mode does not take {} yet", not_yet.what),
+                },
+            );
+            Bodies::Stub
+        }
+        _ => bodies,
+    };
     let ir_body = ir.as_ref().and_then(|outcome| outcome.as_ref().ok());
     let engine = engine_marker(function, ir.as_ref());
     match calls {
@@ -264,7 +279,7 @@ fn user_value_type(param: &crate::ast::Param) -> Option<TokenStream> {
 /// What a pullback returns: one adjoint per parameter, in order, as a tuple. Data parameters
 /// have `()`, so a call site pairs arguments and adjoints by position, whatever it can tell of
 /// the arguments' types.
-fn adjoints_tuple_type(function: &Function, scalar: &Ident) -> TokenStream {
+pub(crate) fn adjoints_tuple_type(function: &Function, scalar: &Ident) -> TokenStream {
     let types = function
         .params
         .iter()
@@ -282,9 +297,14 @@ enum ResultShape {
     Vector,
     /// `Vec<Vec<f64>>` or `Vec<[f64; N]>`: rows of floats.
     Rows,
+    /// A value of a type that derives `Differentiable` (`Vec3`, `Self`).
+    Derived,
 }
 
 fn result_shape(function: &Function) -> ResultShape {
+    if function.derived_result().is_some() {
+        return ResultShape::Derived;
+    }
     match function.output() {
         Some(syn::Type::Tuple(tuple))
             if !tuple.elems.is_empty()
@@ -302,7 +322,10 @@ fn result_shape(function: &Function) -> ResultShape {
 
 /// The type of the value (and of its cotangent): the output over the scalar type, `()` for a
 /// function that returns nothing (one with `&mut` parameters).
-pub(super) fn output_type(function: &Function, scalar: &Ident) -> TokenStream {
+pub(crate) fn output_type(function: &Function, scalar: &Ident) -> TokenStream {
+    if let Some(path) = function.derived_result() {
+        return quote!(<#path as ::ad_runtime::Differentiable>::Over<#scalar>);
+    }
     match (result_shape(function), function.output()) {
         (_, None) => quote!(()),
         (ResultShape::Scalar, _) => quote!(#scalar),
@@ -321,9 +344,14 @@ pub(super) fn in_out_params(function: &Function) -> impl Iterator<Item = &crate:
 /// only that an argument is passed `&mut`, not whether the callee's parameter carries floats,
 /// so every `&mut` parameter has its slot. Each in-out parameter's adjoint in the pullback's
 /// result is then that of its initial contents.
-pub(super) fn cotangent_type(function: &Function, scalar: &Ident) -> TokenStream {
+pub(crate) fn cotangent_type(function: &Function, scalar: &Ident) -> TokenStream {
     // A result of `()` has the adjoint of data, which is what a caller holds for it.
     let output = match function.output() {
+        // A derived type's: the adjoint the caller accumulates for the value.
+        Some(_) if function.derived_result().is_some() => {
+            let twin = output_type(function, scalar);
+            quote!(<#twin as ::ad_runtime::adjoint::Diff>::Adjoint)
+        }
         Some(_) => output_type(function, scalar),
         None => quote!(::ad_runtime::adjoint::NoAdjoint),
     };
@@ -653,17 +681,25 @@ fn generic_public_functions(function: &Function, bodies: Bodies, companion: &str
     // With `&mut` parameters the pullback takes their cotangents after the result's, and a
     // function that returns nothing has neither a value nor a cotangent to give.
     let has_output = function.output().is_some();
-    let result_cotangent = match has_output {
-        true => quote!(#cotangent),
-        false => quote!(::ad_runtime::adjoint::NoAdjoint),
+    let derived = function.derived_result();
+    let result_cotangent = match (has_output, &derived) {
+        // The user's value as the adjoint of the twin the companion returned.
+        (true, Some(path)) => {
+            quote!(::ad_runtime::__private::twin_cotangent::<#path>(&value, &#cotangent))
+        }
+        (true, None) => quote!(#cotangent),
+        (false, _) => quote!(::ad_runtime::adjoint::NoAdjoint),
     };
     let pullback_cotangent = match mutable_params(function).next().is_none() {
         true => result_cotangent,
         false => quote!((#result_cotangent, #(#in_out_cotangents,)*)),
     };
-    let result = match has_output {
-        true => quote!((value, #grads_value)),
-        false => quote!(#grads_value),
+    let result = match (has_output, &derived) {
+        (true, Some(path)) => {
+            quote!((<#path as ::ad_runtime::Differentiable>::from_over(value), #grads_value))
+        }
+        (true, None) => quote!((value, #grads_value)),
+        (false, _) => quote!(#grads_value),
     };
     let vjp_body = match bodies {
         Bodies::Stub => stub_body(),
@@ -687,7 +723,11 @@ fn generic_public_functions(function: &Function, bodies: Bodies, companion: &str
         .map(|a| a.to_string())
         .collect::<Vec<_>>()
         .join(", ");
-    let output = output_type(function, &scalar);
+    // A derived type's value and cotangent are the user's type.
+    let output = match &derived {
+        Some(path) => quote!(#path),
+        None => output_type(function, &scalar),
+    };
     let vjp_doc = format!(
         " Reverse-mode derivative of [`{name}`], generated by `#[reverse]`.\n\n \
          `{vjp}({primal_list}, {cotangent})` returns `({name}({primal_list}), {cotangent} · J)`: \

@@ -215,6 +215,8 @@ fn check_signature(function: &Function) -> Result<(), NotYet> {
     let not_yet = |span: Span, what| Err(NotYet { span, what });
     match function.output() {
         Some(ty) if crate::ast::first_float_in(ty).is_some() => {}
+        // A value of a derived type, whose cotangent is its twin's adjoint.
+        Some(_) if function.derived_result().is_some() => {}
         // What it writes to its `&mut` parameters is its result.
         None if super::reverse::in_out_params(function).next().is_some() => {}
         _ => return not_yet(function.name().span(), "results without a float"),
@@ -454,6 +456,7 @@ impl Emitter<'_> {
             use ::ad_runtime::__private::{
                 CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _, LiftOption as _,
                 LiftConstant as _, LiftConstantOther as _, LiftOther as _, LiftTuple as _, UnliftOther as _, UnliftScalar as _,
+                ir::ReverseOperators as _, ir::ReverseLength as _,
             };
         };
         if !boxed {
@@ -870,10 +873,23 @@ impl Emitter<'_> {
                 callee,
                 method,
                 args,
+                dispatch,
             } if !self.is_active_call(args) => {
-                let args = args.iter().map(|arg| self.plain_argument(arg));
+                let mut args: Vec<TokenStream> =
+                    args.iter().map(|arg| self.plain_argument(arg)).collect();
                 let scalar = names::scalar_param(span);
+                if let (Dispatch::Operator, Some(method)) = (dispatch, method) {
+                    let operation = operator_on_data(method, &args);
+                    return quote_spanned!(span=>
+                        ::ad_runtime::__private::LiftProbe::new(#operation).__ad_lift::<#scalar>()
+                    );
+                }
                 let function = match method {
+                    // The receiver's own method: `(&receiver).method(..)`.
+                    Some(method) if *dispatch == Dispatch::Receiver => {
+                        let receiver = args.remove(0);
+                        quote!((#receiver).#method)
+                    }
                     Some(method) => quote!(#callee::#method),
                     None => quote!(#callee),
                 };
@@ -886,13 +902,14 @@ impl Emitter<'_> {
                 callee,
                 method,
                 args,
+                dispatch,
             } => {
                 // Data arguments go through `call_args`, which lifts those rustc types as
                 // plain floats (a data struct's row passed to a `&[f64]` parameter) and passes
                 // anything else on as it is.
                 let scalar = names::scalar_param(span);
                 let mut lifts = false;
-                let args: Vec<TokenStream> = args
+                let mut args: Vec<TokenStream> = args
                     .iter()
                     .map(|arg| {
                         if let Some(reborrowed) = self.passed_on_mutable_parameter(arg) {
@@ -919,6 +936,17 @@ impl Emitter<'_> {
                     false => names::REVERSE_COMPANION,
                 };
                 let companion = match method {
+                    // A method of the receiver's type: its twin's, which forwards to the
+                    // type's companion (`twins`).
+                    Some(method) if *dispatch != Dispatch::Path => {
+                        let receiver = args.remove(0);
+                        // An operator's right operand by value, as the operator takes it.
+                        if let (Dispatch::Operator, Some(rhs)) = (dispatch, args.first_mut()) {
+                            *rhs = quote!(::ad_runtime::__private::ir::value_of(#rhs));
+                        }
+                        let companion = names::method_companion(method, companion_name);
+                        quote!((#receiver).#companion)
+                    }
                     // A method of a derived type: the type's companion of it, the receiver
                     // first.
                     Some(method) => names::method_companion_path(callee, method, companion_name),
@@ -1326,4 +1354,19 @@ fn reads_indirectly(place: &Place) -> bool {
 fn lift_data(value: TokenStream, span: Span) -> TokenStream {
     let scalar = names::scalar_param(span);
     quote_spanned!(span=> ::ad_runtime::__private::LiftProbe::new(#value).__ad_lift::<#scalar>())
+}
+
+/// The operator `method` (`add`, .., `neg`) of `Dispatch::Operator` on data: as written.
+fn operator_on_data(method: &Ident, args: &[TokenStream]) -> TokenStream {
+    let operator = match method.to_string().as_str() {
+        "add" => quote!(+),
+        "sub" | "neg" => quote!(-),
+        "mul" => quote!(*),
+        "div" => quote!(/),
+        _ => quote!(%),
+    };
+    match args {
+        [lhs, rhs] => quote!((#lhs) #operator (#rhs)),
+        operand => quote!(#operator (#(#operand)*)),
+    }
 }

@@ -38,6 +38,19 @@ pub struct NotYet {
     pub what: &'static str,
 }
 
+impl NotYet {
+    /// A refusal no other engine would take instead: its reason is the message.
+    pub fn is_final(&self) -> bool {
+        self.what == DERIVED_ON_THE_RIGHT
+    }
+}
+
+/// The refusal of `2.0 * v` with `v` of a derived type.
+pub(crate) const DERIVED_ON_THE_RIGHT: &str =
+    "an operator with a value of a derived type on its right only (`k * v`): that is the \
+     float's operator, which has no derivative code; write the derived value on the left \
+     (`v * k`), whose type's operator has";
+
 type Lowered<T> = Result<T, NotYet>;
 
 fn not_yet<T>(node: &impl Spanned, what: &'static str) -> Lowered<T> {
@@ -80,6 +93,9 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         expected_types: Vec::new(),
         result_type: function.output().cloned(),
         user_values: HashMap::new(),
+        user_results: Default::default(),
+        float_params: Default::default(),
+        user_containers: HashMap::new(),
         float: function.float,
         items: Vec::new(),
         hoisted_items: Vec::new(),
@@ -117,8 +133,14 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
             Root::Value(value)
         };
         // A container of derived values (`bodies: &[Body]`) has the container's methods.
-        if let (Some(type_path), false) = (&param.user_type, param.is_user_container()) {
-            lowering.user_values.insert(root, type_path.clone());
+        match (&param.user_type, param.is_user_container()) {
+            (Some(type_path), false) => {
+                lowering.user_values.insert(root, type_path.clone());
+            }
+            (Some(type_path), true) => {
+                lowering.user_containers.insert(root, type_path.clone());
+            }
+            (None, _) => {}
         }
         if holds_numbers(&param.ty) {
             lowering.number_containers.insert(root);
@@ -128,6 +150,9 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         }
         if let (Root::Value(value), true) = (root, names_an_option(&param.ty)) {
             lowering.options.insert(value);
+        }
+        if param.is_scalar() {
+            lowering.float_params.insert(root);
         }
         lowering.bind(&param.name, root);
         lowering.param_roots.insert(root);
@@ -255,6 +280,14 @@ struct Lowering {
     /// Values of derived types, with the type: `#[grad]` parameters, values built in the body
     /// and the names bound to them. A method called on one is the type's own.
     user_values: HashMap<Root, syn::Path>,
+    /// Values a method of a derived type returned, and the names bound to them: of a type the
+    /// body does not show (a derived type's, or a float). A method called on one that is no
+    /// float's is the type's own, found on the receiver (`Rvalue::Call::of_receiver_type`).
+    user_results: std::collections::HashSet<Root>,
+    /// The parameters of the function's float type.
+    float_params: std::collections::HashSet<Root>,
+    /// `#[grad]` containers of a derived type (`xs: &[LogP]`), with the type of their elements.
+    user_containers: HashMap<Root, syn::Path>,
     /// The function's float type, which types written in the body name.
     float: crate::ast::FloatType,
     /// How many times each name occurs in the body's tokens.
@@ -723,7 +756,19 @@ impl Lowering {
         let built = match &init {
             Some(Operand::Value(value)) => self.user_values.get(&Root::Value(*value)).cloned(),
             _ => None,
-        };
+        }
+        // `let q = pts[0];`, `let a = self.from;`: an element or field of a known type.
+        .or_else(|| {
+            let init = local.init.as_ref()?;
+            self.user_type_written(&init.expr)
+        })
+        // `let v: Vec3 = a.lerp(b, t);`: the annotation says what the body does not show.
+        .or_else(|| match annotation.map(|ty| &**ty) {
+            Some(syn::Type::Path(path)) if path.qself.is_none() => {
+                self.user_types.type_named(&path.path)
+            }
+            _ => None,
+        });
         // `let x;` assigned later (in branches, say) is a variable too.
         if binding.mutability.is_some() || init.is_none() {
             // A variable walking a derived value by reference (`rest = tail;` over a list)
@@ -746,6 +791,10 @@ impl Lowering {
             if init.is_none() {
                 self.declared_without_value.insert(var);
             }
+            if matches!(init, Some(Operand::Value(value)) if self.user_results.contains(&Root::Value(value)))
+            {
+                self.user_results.insert(Root::Var(var));
+            }
             stmts.push(Stmt::DeclareVar { var, init });
             self.bind(&binding.ident, Root::Var(var));
             if let Some(type_path) = built.clone() {
@@ -755,6 +804,10 @@ impl Lowering {
             let value = self.new_value(Some(binding.ident.clone()), binding.ident.span());
             if let Some(type_path) = built {
                 self.user_values.insert(Root::Value(value), type_path);
+            }
+            if matches!(init, Operand::Value(result) if self.user_results.contains(&Root::Value(result)))
+            {
+                self.user_results.insert(Root::Value(value));
             }
             self.values[value.0 as usize].ty = ty;
             if matches!(init, Operand::Value(copied) if self.references.contains(&copied)) {

@@ -193,6 +193,7 @@ pub enum Rvalue {
         callee: syn::Path,
         method: Option<Ident>,
         args: Vec<Operand>,
+        dispatch: Dispatch,
     },
     /// `&place` (the operand is an `Operand::Place`).
     Ref(Operand),
@@ -261,6 +262,23 @@ pub enum Rvalue {
         end: Option<Operand>,
         inclusive: bool,
     },
+}
+
+/// How a call reaches what it calls.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Dispatch {
+    /// Through `callee`: the function's companion, or the companion a method's type has.
+    Path,
+    /// A method of whatever derived type the receiver (the first argument, a reference)
+    /// turns out to be, which the body does not show (`a.lerp(b, t).norm()`): called on the
+    /// receiver, through the twin's methods that `#[reverse]` on the type's `impl` block
+    /// gives it (`twins`); `callee` is only the method's name.
+    Receiver,
+    /// An operator (`method` is `add`, `sub`, `mul`, `div`, `rem`, or `neg` with one
+    /// argument) whose left operand is of a type the body does not show (a method returned
+    /// it): `a.__ad_reverse_mul(b)`, the twin's or a float's (`ir::ReverseOperators`); on
+    /// data the operator itself.
+    Operator,
 }
 
 /// How a constructor is written.

@@ -204,18 +204,32 @@ pub fn zero<T: Adjoint>() -> T {
     T::zero()
 }
 
+/// The adjoint of an operand of `+`, `-` or unary `-` as written: a float's, or data's. A
+/// derived type's operator is its own (its companion, which the derivative code calls where
+/// it sees the operand's type), not the sum of its parts.
+#[diagnostic::on_unimplemented(
+    message = "reverse mode does not see that this operator is a derived type's",
+    label = "an operand here is a value of a derived type, whose own operator must be called",
+    note = "bind the left operand to a variable with its type written (`let a: Vec3 = xs[i];`, \
+            then `a + c`), so that the type's operator is followed"
+)]
+pub trait OperatorAdjoint: Adjoint {}
+
+impl<S: Scalar> OperatorAdjoint for S {}
+impl OperatorAdjoint for NoAdjoint {}
+
 #[inline(always)]
-pub fn add_back<T: Adjoint>(cotangent: T) -> (T, T) {
+pub fn add_back<T: OperatorAdjoint>(cotangent: T) -> (T, T) {
     (cotangent.clone(), cotangent)
 }
 
 #[inline(always)]
-pub fn sub_back<T: Adjoint>(cotangent: T) -> (T, T) {
+pub fn sub_back<T: OperatorAdjoint>(cotangent: T) -> (T, T) {
     (cotangent.clone(), cotangent.negate())
 }
 
 #[inline(always)]
-pub fn neg_back<T: Adjoint>(cotangent: T) -> T {
+pub fn neg_back<T: OperatorAdjoint>(cotangent: T) -> T {
     cotangent.negate()
 }
 
@@ -261,6 +275,125 @@ impl<S: Scalar> Arithmetic for S {
     fn numerator_back(self, cotangent: S) -> S {
         rules::numerator_partial(self).reverse_apply(cotangent)
     }
+}
+
+/// The operators of a float as methods named as a derived type's twin has them (`twins` in
+/// the macro crate): an operator whose left operand a method returned, of a type the
+/// derivative code does not see, is called as `lhs.__ad_reverse_mul(rhs)`, which is the
+/// twin's method for a value of a derived type and this for a float. Each returns the value
+/// and the pullback to the operands' adjoints, as a companion does; `__ad_forward_*` the value
+/// alone. The right operand comes by value (`value_of`), a reference to a float copied.
+pub trait ReverseOperators: Scalar {
+    fn __ad_reverse_add(self, rhs: Self) -> (Self, impl FnOnce(Self) -> (Self, Self));
+    fn __ad_reverse_sub(self, rhs: Self) -> (Self, impl FnOnce(Self) -> (Self, Self));
+    fn __ad_reverse_mul(self, rhs: Self) -> (Self, impl FnOnce(Self) -> (Self, Self));
+    fn __ad_reverse_div(self, rhs: Self) -> (Self, impl FnOnce(Self) -> (Self, Self));
+    fn __ad_reverse_rem(self, rhs: Self) -> (Self, impl FnOnce(Self) -> (Self, Self));
+    fn __ad_reverse_neg(self) -> (Self, impl FnOnce(Self) -> (Self,));
+    fn __ad_forward_add(self, rhs: Self) -> Self;
+    fn __ad_forward_sub(self, rhs: Self) -> Self;
+    fn __ad_forward_mul(self, rhs: Self) -> Self;
+    fn __ad_forward_div(self, rhs: Self) -> Self;
+    fn __ad_forward_rem(self, rhs: Self) -> Self;
+    fn __ad_forward_neg(self) -> Self;
+}
+
+impl<S: Scalar> ReverseOperators for S {
+    #[inline(always)]
+    fn __ad_reverse_add(self, rhs: S) -> (S, impl FnOnce(S) -> (S, S)) {
+        (self + rhs, add_back)
+    }
+    #[inline(always)]
+    fn __ad_reverse_sub(self, rhs: S) -> (S, impl FnOnce(S) -> (S, S)) {
+        (self - rhs, sub_back)
+    }
+    #[inline(always)]
+    fn __ad_reverse_mul(self, rhs: S) -> (S, impl FnOnce(S) -> (S, S)) {
+        let (value, map) = rules::mul(self, rhs);
+        (value, move |cotangent| map.reverse_apply(cotangent))
+    }
+    #[inline(always)]
+    fn __ad_reverse_div(self, rhs: S) -> (S, impl FnOnce(S) -> (S, S)) {
+        let (value, map) = rules::div(self, rhs);
+        (value, move |cotangent| map.reverse_apply(cotangent))
+    }
+    #[inline(always)]
+    fn __ad_reverse_rem(self, rhs: S) -> (S, impl FnOnce(S) -> (S, S)) {
+        let (value, map) = rules::rem(self, rhs);
+        (value, move |cotangent| map.reverse_apply(cotangent))
+    }
+    #[inline(always)]
+    fn __ad_reverse_neg(self) -> (S, impl FnOnce(S) -> (S,)) {
+        (-self, |cotangent: S| (-cotangent,))
+    }
+    #[inline(always)]
+    fn __ad_forward_add(self, rhs: S) -> S {
+        self + rhs
+    }
+    #[inline(always)]
+    fn __ad_forward_sub(self, rhs: S) -> S {
+        self - rhs
+    }
+    #[inline(always)]
+    fn __ad_forward_mul(self, rhs: S) -> S {
+        self * rhs
+    }
+    #[inline(always)]
+    fn __ad_forward_div(self, rhs: S) -> S {
+        self / rhs
+    }
+    #[inline(always)]
+    fn __ad_forward_rem(self, rhs: S) -> S {
+        self % rhs
+    }
+    #[inline(always)]
+    fn __ad_forward_neg(self) -> S {
+        -self
+    }
+}
+
+/// `len` and `is_empty` of a container, as methods named as a derived type's twin has them:
+/// on a value whose type the derivative code does not see, `v.__ad_reverse_len()` is the
+/// twin's method (a derived type's own `len`) or this (a container's length, data). The
+/// pullback borrows nothing.
+pub trait ReverseLength {
+    fn __ad_reverse_len(&self) -> (usize, fn(NoAdjoint) -> ((),));
+    fn __ad_reverse_is_empty(&self) -> (bool, fn(NoAdjoint) -> ((),));
+    fn __ad_forward_len(&self) -> usize;
+    fn __ad_forward_is_empty(&self) -> bool;
+}
+
+macro_rules! reverse_length {
+    ($(impl<$($param:ident),*> for $container:ty;)*) => {$(
+        impl<$($param),*> ReverseLength for $container {
+            #[inline(always)]
+            fn __ad_reverse_len(&self) -> (usize, fn(NoAdjoint) -> ((),)) {
+                (self.len(), |_| ((),))
+            }
+            #[inline(always)]
+            fn __ad_reverse_is_empty(&self) -> (bool, fn(NoAdjoint) -> ((),)) {
+                (self.is_empty(), |_| ((),))
+            }
+            #[inline(always)]
+            fn __ad_forward_len(&self) -> usize {
+                self.len()
+            }
+            #[inline(always)]
+            fn __ad_forward_is_empty(&self) -> bool {
+                self.is_empty()
+            }
+        }
+    )*};
+}
+
+reverse_length! {
+    impl<T> for [T];
+    impl<> for str;
+    impl<T> for std::collections::VecDeque<T>;
+    impl<K, V> for std::collections::BTreeMap<K, V>;
+    impl<T> for std::collections::BTreeSet<T>;
+    impl<K, V, H> for std::collections::HashMap<K, V, H>;
+    impl<T, H> for std::collections::HashSet<T, H>;
 }
 
 macro_rules! data_arithmetic {

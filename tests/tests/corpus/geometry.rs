@@ -3,7 +3,7 @@
 //! (2-link arm kinematics), and nalgebra-free vector structs with `impl Sub for Vec3`.
 
 use crate::harness::{one, Case};
-use ad_runtime::{forward, reverse};
+use ad_runtime::{forward, reverse, Differentiable};
 use std::ops::Sub;
 
 /// A 2-D point as an array, as small geometry crates alias it.
@@ -74,13 +74,17 @@ pub fn haversine_km(lat1: f64, lon1: f64, lat2: f64, lon2: f64) -> f64 {
 }
 
 /// A nalgebra-free 3-vector, as small physics and graphics code writes it.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
 pub struct Vec3 {
     pub x: f64,
     pub y: f64,
     pub z: f64,
 }
 
+// The attributes go on the `impl` blocks: the operator and the methods are then the twin's
+// too, so the derivative code of `triangle_area` calls them on the values it builds.
+#[forward]
+#[reverse]
 impl Sub for Vec3 {
     type Output = Vec3;
     fn sub(self, o: Vec3) -> Vec3 {
@@ -92,6 +96,8 @@ impl Sub for Vec3 {
     }
 }
 
+#[forward]
+#[reverse]
 impl Vec3 {
     pub fn cross(&self, o: &Vec3) -> Vec3 {
         Vec3 {
@@ -106,13 +112,11 @@ impl Vec3 {
     }
 }
 
-// Form of a triangle's area through `impl Sub for Vec3` and methods returning `Vec3`.
-// Neither mode takes it. As written, `Vec3` does not derive `Differentiable`, so both modes
-// take `a`, `b`, `c` as data and differentiate nothing. With the derive and `#[grad]` on the
-// three: forward, a type error inside generated code, "cannot subtract `__AdOver_Vec3<__S>`
-// from `__AdOver_Vec3<__S>`" (the user's `impl Sub` is not on the twin); reverse, "reverse
-// mode does not take `.norm(..)` over floats here yet".
-pub fn triangle_area(a: Vec3, b: Vec3, c: Vec3) -> f64 {
+// Form of a triangle's area through `impl Sub for Vec3` and methods returning `Vec3`
+// (`ab.cross(&ac).norm()`, as in small ray tracers and mesh code), the corners `#[grad]`.
+#[forward]
+#[reverse]
+pub fn triangle_area(#[grad] a: Vec3, #[grad] b: Vec3, #[grad] c: Vec3) -> f64 {
     let ab = b - a;
     let ac = c - a;
     0.5 * ab.cross(&ac).norm()
@@ -245,6 +249,22 @@ fn vec3(x: &[f64]) -> Vec3 {
 fn triangle_area_vec3_sub() {
     Case::new("triangle_area", 9, |x| {
         one(triangle_area(vec3(x), vec3(&x[3..]), vec3(&x[6..])))
+    })
+    .forward(|x, t| {
+        let (v, d) = triangle_area_jvp(
+            vec3(x),
+            vec3(&x[3..]),
+            vec3(&x[6..]),
+            vec3(t),
+            vec3(&t[3..]),
+            vec3(&t[6..]),
+        );
+        (one(v), one(d))
+    })
+    .reverse(|x, w| {
+        let (v, (a, b, c)) = triangle_area_vjp(vec3(x), vec3(&x[3..]), vec3(&x[6..]), w[0]);
+        let flat = |v: Vec3| vec![v.x, v.y, v.z];
+        (one(v), [flat(a), flat(b), flat(c)].concat())
     })
     .check(66);
 }

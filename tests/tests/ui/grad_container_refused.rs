@@ -26,20 +26,4 @@ fn systems(#[grad] systems: &[Vec<Body>]) -> f64 {
     systems[0][0].mass
 }
 
-// A method of the elements' type called with a dot.
-#[reverse]
-fn weights(#[grad] bodies: &[Body]) -> f64 {
-    let mut w = 0.0;
-    for i in 0..bodies.len() {
-        w += bodies[i].weight();
-    }
-    w
-}
-
-// A field of what a method gives.
-#[reverse]
-fn first_mass(#[grad] bodies: &[Body]) -> f64 {
-    bodies.first().unwrap().mass
-}
-
 fn main() {}

@@ -153,6 +153,15 @@ impl<'a> Generator<'a> {
     pub(super) fn exit_with(&mut self, tail: &Expr) -> TokenStream {
         let cotangent = Ident::new("__ad_ct", Span::call_site());
         match result_shape(self.function) {
+            ResultShape::Derived => {
+                self.error(
+                    tail,
+                    "reverse mode returns a value of a derived type through its engine on the \
+                     AD-IR, which does not take this function yet (set AD_IR_EXPLAIN=1 to see \
+                     why); return its floats (a tuple or an array) instead",
+                );
+                quote!(::core::unreachable!())
+            }
             ResultShape::Scalar => {
                 let node = self.lower(tail);
                 let seed = self.backprop(&node, cotangent.to_token_stream());

@@ -35,6 +35,9 @@ impl Lowering {
             return not_yet(expr, "attributes on expressions");
         }
         let span = expr.span();
+        // An operator of a derived type: `Some(type)` when its result is taken to be of the
+        // type (`a - b`, `v * 2.0`), `Some(None)` when that is not known.
+        let mut operator_result: Option<Option<syn::Path>> = None;
         let rvalue = match expr {
             Expr::Paren(paren) => return self.operand(&paren.expr, stmts),
             Expr::Group(group) => return self.operand(&group.expr, stmts),
@@ -108,7 +111,24 @@ impl Lowering {
                 return Ok(Operand::Value(self.read(place, span, stmts)));
             }
             Expr::Unary(unary) => match unary.op {
-                syn::UnOp::Neg(_) => Rvalue::Neg(self.operand(&unary.expr, stmts)?),
+                syn::UnOp::Neg(minus) => {
+                    let operand = self.operand(&unary.expr, stmts)?;
+                    match self.user_type_of(&unary.expr, &operand) {
+                        Some(type_path) => {
+                            operator_result = Some(Some(type_path.clone()));
+                            Rvalue::Call {
+                                callee: type_path,
+                                method: Some(Ident::new("neg", minus.span)),
+                                args: vec![operand],
+                                dispatch: Dispatch::Path,
+                            }
+                        }
+                        None if self.may_be_user_result(&unary.expr, &operand) => {
+                            operator_call(Ident::new("neg", minus.span), vec![operand])
+                        }
+                        None => Rvalue::Neg(operand),
+                    }
+                }
                 syn::UnOp::Not(_) => Rvalue::Not(self.operand(&unary.expr, stmts)?),
                 syn::UnOp::Deref(_) => {
                     let place = self.place(expr, stmts)?;
@@ -124,7 +144,54 @@ impl Lowering {
                     Some(op) => {
                         let left = self.operand(&binary.left, stmts)?;
                         let right = self.operand(&binary.right, stmts)?;
-                        Rvalue::Binary(op, left, right)
+                        let left_type = self.user_type_of(&binary.left, &left);
+                        let right_type = self.user_type_of(&binary.right, &right);
+                        match (left_type, right_type) {
+                            // The type's operator: its companion, as a method's.
+                            (Some(type_path), right_type) => {
+                                let method = Ident::new(op.rule(), binary.op.span());
+                                // `Self` in a method of the type is the type.
+                                let is_self = |path: &syn::Path| path.is_ident("Self");
+                                // Of the type when the right operand is of it too, or a
+                                // float (`v * 2.0`); not known for one a method returned.
+                                let right_unknown = right_type.is_none()
+                                    && self.may_be_user_result(&binary.right, &right);
+                                operator_result = Some(match right_type {
+                                    Some(other)
+                                        if other != type_path
+                                            && !is_self(&other)
+                                            && !is_self(&type_path) =>
+                                    {
+                                        None
+                                    }
+                                    _ if right_unknown => None,
+                                    _ => Some(type_path.clone()),
+                                });
+                                Rvalue::Call {
+                                    callee: type_path,
+                                    method: Some(method),
+                                    args: vec![left, right],
+                                    dispatch: Dispatch::Path,
+                                }
+                            }
+                            // A float (`2.0 * v`, `k * v`): the float's operator.
+                            (None, Some(_)) if self.is_a_float(&binary.left) => {
+                                return not_yet(expr, DERIVED_ON_THE_RIGHT);
+                            }
+                            // Of a type the body does not show, with a value of a derived type
+                            // (`self.center - *p`, `pts[i] - p`), or a value a method returned:
+                            // whatever operator its type has.
+                            (None, right_type)
+                                if right_type.is_some()
+                                    || self.may_be_user_result(&binary.left, &left) =>
+                            {
+                                operator_call(
+                                    Ident::new(op.rule(), binary.op.span()),
+                                    vec![left, right],
+                                )
+                            }
+                            (None, _) => Rvalue::Binary(op, left, right),
+                        }
                     }
                     None if compound_op(op).is_some() => {
                         return not_yet(expr, "compound assignment inside an expression");
@@ -177,6 +244,13 @@ impl Lowering {
                         .get_ident()
                         .and_then(|ident| self.resolve(ident))
                         .and_then(|root| self.user_values.get(&root).cloned()),
+                    // An element of a `#[grad]` container of a derived type (`bodies[i]`), a
+                    // field the file's struct definition gives a derived type (`self.from`).
+                    Expr::Index(_) | Expr::Field(_)
+                        if !matches!(method.as_str(), "clone" | "to_owned") =>
+                    {
+                        self.user_type_written(&call.receiver)
+                    }
                     _ => None,
                 };
                 if let Some(type_path) = user_type {
@@ -196,7 +270,16 @@ impl Lowering {
                         Root::Value(value) => !self.references.contains(&value),
                         Root::Var(_) => !self.mutable_references.contains(&place.root),
                     };
-                    if holds_the_value && place.projections.is_empty() {
+                    // A reference (`p: &Point`) lends what it points to: to a `self` method's
+                    // companion a copy of it (`Receiver`).
+                    let reference_value = matches!(place.root,
+                        Root::Value(value) if self.references.contains(&value));
+                    if reference_value && place.projections.is_empty() {
+                        place.projections.push(Projection::Deref);
+                    }
+                    if (holds_the_value && place.projections.is_empty())
+                        || (reference_value && place.projections.len() == 1)
+                    {
                         self.receivers.insert(reference);
                     }
                     let rvalue = match mutable {
@@ -218,6 +301,42 @@ impl Lowering {
                         callee: type_path,
                         method: Some(call.method.clone()),
                         args,
+                        dispatch: Dispatch::Path,
+                    }
+                } else if (is_user_method_name(&method, call.args.len())
+                    || (is_length_method(&method)
+                        && !matches!(strip(&call.receiver), Expr::Field(_))))
+                    && self.may_be_user_value(&call.receiver)
+                {
+                    // The receiver's type decides, through its twin's methods.
+                    let place = match self.place(&call.receiver, stmts) {
+                        Ok(place) => place,
+                        Err(_) => {
+                            let temporary = self.operand(&call.receiver, stmts)?;
+                            Place {
+                                root: Root::Value(self.as_value(temporary, span, stmts)),
+                                projections: Vec::new(),
+                                span,
+                            }
+                        }
+                    };
+                    let mut args = Vec::new();
+                    for arg in &call.args {
+                        args.push(self.operand(arg, stmts)?);
+                    }
+                    // A variable is lent mutably, as to a known type's method: the method may
+                    // be a `&mut self` one (`let mut c = a.cross(&b); c.normalize();`).
+                    let lent = match place.root {
+                        Root::Var(_) => Rvalue::RefMut(Operand::Place(place)),
+                        Root::Value(_) => Rvalue::Ref(Operand::Place(place)),
+                    };
+                    let reference = self.define(lent, call.receiver.span(), stmts);
+                    args.insert(0, Operand::Value(reference));
+                    Rvalue::Call {
+                        callee: call.method.clone().into(),
+                        method: Some(call.method.clone()),
+                        args,
+                        dispatch: Dispatch::Receiver,
                     }
                 } else if let Some(rule) = float_method_rule(&method, call.args.len()) {
                     let receiver = self.operand(&call.receiver, stmts)?;
@@ -359,11 +478,131 @@ impl Lowering {
             },
             _ => None,
         };
+        // What a method of a derived type returns is of a type the body does not show (but
+        // a length is data).
+        let user_result = matches!(&rvalue, Rvalue::Call { method: Some(method), .. }
+            if !is_length_method(&method.to_string()));
         let value = self.define(rvalue, span, stmts);
         if let Some(type_path) = built {
             self.user_values.insert(Root::Value(value), type_path);
         }
+        match operator_result {
+            Some(Some(type_path)) => {
+                self.user_values.insert(Root::Value(value), type_path);
+            }
+            _ if user_result => {
+                self.user_results.insert(Root::Value(value));
+            }
+            _ => {}
+        }
         Ok(Operand::Value(value))
+    }
+
+    /// The derived type of `expr`, lowered to `operand`, when the body shows it: a value built
+    /// or named as one (`user_values`), by its name or as computed.
+    fn user_type_of(&self, expr: &Expr, operand: &Operand) -> Option<syn::Path> {
+        if let Some(type_path) = self.user_type_written(expr) {
+            return Some(type_path);
+        }
+        match operand {
+            Operand::Value(value) => self.user_values.get(&Root::Value(*value)).cloned(),
+            _ => None,
+        }
+    }
+
+    /// The derived type of `expr` as the body (and its file) shows it: a local of one, an
+    /// element of a `#[grad]` container of one, a field of one whose type the file's struct
+    /// definition gives (`self.to` of a `Segment { from: V3, to: V3 }`).
+    pub(super) fn user_type_written(&self, expr: &Expr) -> Option<syn::Path> {
+        // `*p` of a `p: &Point`: the value it borrows.
+        let expr = match strip(expr) {
+            Expr::Unary(syn::ExprUnary {
+                op: syn::UnOp::Deref(_),
+                expr,
+                ..
+            }) => expr,
+            expr => expr,
+        };
+        if let Some(root) = self.local_named(expr) {
+            if let Some(type_path) = self.user_values.get(&root) {
+                return Some(type_path.clone());
+            }
+        }
+        match expr {
+            // `xs[i]` of a `#[grad] xs: &[LogP]`.
+            Expr::Index(index) => self
+                .local_named(&index.expr)
+                .and_then(|root| self.user_containers.get(&root).cloned()),
+            Expr::Field(field) => {
+                let syn::Member::Named(name) = &field.member else {
+                    return None;
+                };
+                let base = self.user_type_written(&field.base)?;
+                let base = base.segments.last()?.ident.to_string();
+                let ty = crate::source_facts::field_type(&base, &name.to_string())?;
+                syn::parse_str(&ty).ok()
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `expr` is certainly a float: a literal, or a float parameter.
+    fn is_a_float(&self, expr: &Expr) -> bool {
+        match strip(expr) {
+            Expr::Lit(_) => true,
+            Expr::Unary(unary) => self.is_a_float(&unary.expr),
+            expr => self
+                .local_named(expr)
+                .is_some_and(|root| self.float_params.contains(&root)),
+        }
+    }
+
+    /// Whether `expr` is a value a method of a derived type returned (`user_results`), by
+    /// its name or as the call.
+    fn may_be_user_result(&self, expr: &Expr, operand: &Operand) -> bool {
+        if matches!(operand, Operand::Value(value) if self.user_results.contains(&Root::Value(*value)))
+        {
+            return true;
+        }
+        match strip(expr) {
+            Expr::Path(_) => self
+                .local_named(expr)
+                .is_some_and(|root| self.user_results.contains(&root)),
+            Expr::MethodCall(_) => self.may_be_user_value(expr),
+            _ => false,
+        }
+    }
+
+    /// The local `expr` names, bound to a whole value (not to a part of one, nor borrowing
+    /// one: `let ref s = p.x;` is no value of `p`'s type).
+    fn local_named(&self, expr: &Expr) -> Option<Root> {
+        let Expr::Path(path) = strip(expr) else {
+            return None;
+        };
+        match self.binding(path.path.get_ident()?)? {
+            Binding::Local(root) => Some(*root),
+            _ => None,
+        }
+    }
+
+    /// Whether `expr` may be a value of a derived type the body does not show: a method of
+    /// one returned it (`user_results`), or it is a part of a value of one (`self.left`),
+    /// or a method of such a value (by its name, one of no float or `std` container)
+    /// returned it. A method called on it is then the type's own, found on the value.
+    pub(super) fn may_be_user_value(&self, expr: &Expr) -> bool {
+        match strip(expr) {
+            Expr::Path(_) => self.local_named(expr).is_some_and(|root| {
+                self.user_results.contains(&root) || self.user_values.contains_key(&root)
+            }),
+            Expr::Field(field) => self.may_be_user_value(&field.base),
+            Expr::MethodCall(call) => {
+                self.may_be_user_value(&call.receiver)
+                    && is_user_method_name(&call.method.to_string(), call.args.len())
+            }
+            Expr::Binary(binary) => self.may_be_user_value(&binary.left),
+            Expr::Struct(structure) => self.user_types.type_named(&structure.path).is_some(),
+            _ => false,
+        }
     }
 
     /// `&place`, or a reference to a value computed there (`&x.to_vec()`, `&[a, b]`): one to
@@ -476,6 +715,7 @@ impl Lowering {
                 callee: type_path,
                 method: Some(method),
                 args,
+                dispatch: Dispatch::Path,
             }),
             Callee::FloatAssociated(name) if name == "sin_cos" && args.len() == 1 => {
                 Ok(self.sin_cos(args.remove(0), name.span(), call.span(), stmts))
@@ -507,12 +747,14 @@ impl Lowering {
                 callee: func.path.clone(),
                 method: None,
                 args,
+                dispatch: Dispatch::Path,
             }),
             // On data only (`validate`): the plain function.
             _ if crate::ir::runs_as_written(&func.path) => Ok(Rvalue::Call {
                 callee: func.path.clone(),
                 method: None,
                 args,
+                dispatch: Dispatch::Path,
             }),
             _ => not_yet(&call.func, "calls of this function"),
         }
@@ -833,5 +1075,118 @@ impl Lowering {
             }
             _ => Ok(None),
         }
+    }
+}
+
+/// `len` and `is_empty`: a container's, or a derived type's own. Called on a value whose type
+/// the body does not show, they go through the twin's methods, which containers have too
+/// (`ir::ReverseLength`), so rustc's types choose.
+fn is_length_method(method: &str) -> bool {
+    matches!(method, "len" | "is_empty")
+}
+
+/// Whether a method of this name and arity may be a derived type's own: not a float's with a
+/// rule, nor one of the `std` methods the engine takes on containers, options and copies.
+fn is_user_method_name(method: &str, arity: usize) -> bool {
+    const STD_METHODS: &[&str] = &[
+        "clone",
+        "to_owned",
+        "to_vec",
+        "iter",
+        "iter_mut",
+        "into_iter",
+        "len",
+        "is_empty",
+        "get",
+        "get_mut",
+        "first",
+        "last",
+        "push",
+        "pop",
+        "insert",
+        "remove",
+        "contains",
+        "windows",
+        "chunks",
+        "as_slice",
+        "as_ref",
+        "as_mut",
+        "unwrap",
+        "expect",
+        "map",
+        "sum",
+        "product",
+        "fold",
+        "zip",
+        "enumerate",
+        "sin_cos",
+        "swap",
+        "fill",
+        "resize",
+        "extend",
+        "extend_from_slice",
+        "truncate",
+        "clear",
+        "is_some",
+        "is_none",
+        "unwrap_or",
+    ];
+    // Methods of integers and floats without rules: a part of a derived value may be one.
+    const NUMBER_METHODS: &[&str] = &[
+        "pow",
+        "checked_add",
+        "checked_sub",
+        "checked_mul",
+        "checked_div",
+        "saturating_add",
+        "saturating_sub",
+        "saturating_mul",
+        "wrapping_add",
+        "wrapping_sub",
+        "wrapping_mul",
+        "overflowing_add",
+        "overflowing_sub",
+        "abs_diff",
+        "count_ones",
+        "count_zeros",
+        "leading_zeros",
+        "trailing_zeros",
+        "is_power_of_two",
+        "next_power_of_two",
+        "ilog2",
+        "ilog10",
+        "isqrt",
+        "cmp",
+        "eq",
+        "ne",
+        "lt",
+        "le",
+        "gt",
+        "ge",
+        "min",
+        "max",
+        "clamp",
+        "from_bits",
+        "to_le_bytes",
+        "to_be_bytes",
+        "is_positive",
+        "is_negative",
+        "unsigned_abs",
+    ];
+    float_method_rule(method, arity).is_none()
+        && !STD_METHODS.contains(&method)
+        && !VALUE_ONLY_METHODS.contains(&method)
+        && !crate::rules::FLOAT_METHODS_WITHOUT_RULES.contains(&method)
+        && !NUMBER_METHODS.contains(&method)
+}
+
+/// The operator `method` (`add`, .., `neg`) of whatever type the left operand turns out to be
+/// (`Dispatch::Operator`).
+fn operator_call(method: Ident, args: Vec<Operand>) -> Rvalue {
+    Rvalue::Call {
+        callee: method.clone().into(),
+        method: Some(method),
+        args,
+        dispatch: Dispatch::Operator,
     }
 }

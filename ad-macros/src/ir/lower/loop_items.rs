@@ -404,6 +404,17 @@ impl Lowering {
         }
     }
 
+    /// The derived type of the element `place` is, when it is one of a `#[grad]` container
+    /// of a derived type (`bodies[i]`).
+    fn element_type(&self, place: &Place) -> Option<syn::Path> {
+        match place.projections.as_slice() {
+            [Projection::Index(_)] | [Projection::Deref, Projection::Index(_)] => {
+                self.user_containers.get(&place.root).cloned()
+            }
+            _ => None,
+        }
+    }
+
     /// Binds the loop pattern's names to an iteration's item.
     pub(super) fn bind_item(
         &mut self,
@@ -453,9 +464,13 @@ impl Lowering {
                     access: Access::ByType,
                 },
             ) if plain_name(name) => {
+                let element_type = self.element_type(&place);
                 let value = self.iterated_item(place, name.ident.span(), stmts);
                 self.values[value.0 as usize].name = Some(name.ident.clone());
                 self.bind(&name.ident, Root::Value(value));
+                if let Some(type_path) = element_type {
+                    self.user_values.insert(Root::Value(value), type_path);
+                }
                 Ok(())
             }
             (
@@ -519,6 +534,7 @@ impl Lowering {
                     }
                     other => return not_yet(other, "this element pattern"),
                 };
+                let element_type = self.element_type(&place);
                 let mut element = place;
                 element.span = span;
                 let rvalue = if read {
@@ -535,15 +551,21 @@ impl Lowering {
                     rvalue,
                     span,
                 }));
-                if name.mutability.is_some() {
+                let root = if name.mutability.is_some() {
                     let var = self.new_var(&name.ident);
                     stmts.push(Stmt::DeclareVar {
                         var,
                         init: Some(Operand::Value(value)),
                     });
-                    self.bind(&name.ident, Root::Var(var));
+                    Root::Var(var)
                 } else {
-                    self.bind(&name.ident, Root::Value(value));
+                    Root::Value(value)
+                };
+                self.bind(&name.ident, root);
+                // An item of a `#[grad]` container of a derived type is a value of the type:
+                // its methods are the type's own.
+                if let Some(type_path) = element_type {
+                    self.user_values.insert(root, type_path);
                 }
                 Ok(())
             }

@@ -89,7 +89,18 @@ impl Lowering {
                 Ok(place)
             }
             Expr::Field(field) => {
-                let mut place = self.place(&field.base, stmts)?;
+                let mut place = match strip(&field.base) {
+                    // A field of what a call returns (`a.lerp(b, t).z`): of a temporary.
+                    Expr::MethodCall(_) | Expr::Call(_) => {
+                        let value = self.operand(&field.base, stmts)?;
+                        Place {
+                            root: Root::Value(self.as_value(value, span, stmts)),
+                            projections: Vec::new(),
+                            span,
+                        }
+                    }
+                    _ => self.place(&field.base, stmts)?,
+                };
                 place
                     .projections
                     .push(Projection::Field(field.member.clone()));

@@ -1,0 +1,50 @@
+//! What the annotated item's source file says that its tokens do not, for one expansion: the
+//! field types of the derived structs the file defines (`Segment { from: V3, to: V3 }`, so
+//! that `self.to - self.from` is `V3`'s operator), and the type of the `impl` block being
+//! expanded (what `Self` is). Read through `proc_macro::Span::local_file` (`aliases`); empty
+//! where that is not available, and then the syntax alone decides.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+#[derive(Default, Clone)]
+pub struct SourceFacts {
+    /// By derived struct, its fields whose type is a derived type of the file, with that type.
+    pub derived_fields: HashMap<String, HashMap<String, String>>,
+    /// The type of the `impl` block whose method is being expanded.
+    pub impl_type: Option<String>,
+}
+
+thread_local! {
+    static FACTS: RefCell<SourceFacts> = RefCell::new(SourceFacts::default());
+}
+
+/// Runs `expand` with `facts` known, then forgets them.
+pub fn with_facts<R>(facts: SourceFacts, expand: impl FnOnce() -> R) -> R {
+    let previous = FACTS.with(|current| current.replace(facts));
+    let result = expand();
+    FACTS.with(|current| current.replace(previous));
+    result
+}
+
+/// Runs `expand` knowing that `Self` is `impl_type`.
+pub fn in_impl<R>(impl_type: Option<String>, expand: impl FnOnce() -> R) -> R {
+    let previous =
+        FACTS.with(|current| std::mem::replace(&mut current.borrow_mut().impl_type, impl_type));
+    let result = expand();
+    FACTS.with(|current| current.borrow_mut().impl_type = previous);
+    result
+}
+
+/// The derived type of the field `field` of the derived struct `type_name` (`Self` for the
+/// `impl` block's type), when the file says.
+pub fn field_type(type_name: &str, field: &str) -> Option<String> {
+    FACTS.with(|current| {
+        let current = current.borrow();
+        let type_name = match type_name {
+            "Self" => current.impl_type.clone()?,
+            other => other.to_string(),
+        };
+        current.derived_fields.get(&type_name)?.get(field).cloned()
+    })
+}
