@@ -2,6 +2,7 @@
 //! cannot collide with the user's.
 
 use proc_macro2::Span;
+use quote::ToTokens;
 use syn::ext::IdentExt;
 use syn::Ident;
 
@@ -53,20 +54,31 @@ pub fn rename_self(block: &mut syn::Block) {
 }
 
 fn rename_self_tokens(tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+    replace_idents(tokens, &|ident| {
+        (ident == "self").then(|| Ident::new(SELF, ident.span()).into_token_stream())
+    })
+}
+
+/// `tokens` with each identifier for which `replace` gives tokens replaced by them, inside
+/// groups too (a macro's arguments, a type's generic arguments).
+pub fn replace_idents(
+    tokens: proc_macro2::TokenStream,
+    replace: &dyn Fn(&Ident) -> Option<proc_macro2::TokenStream>,
+) -> proc_macro2::TokenStream {
     use proc_macro2::TokenTree;
     tokens
         .into_iter()
-        .map(|tree| match tree {
-            TokenTree::Ident(ident) if ident == "self" => {
-                TokenTree::Ident(Ident::new(SELF, ident.span()))
-            }
+        .flat_map(|tree| match tree {
+            TokenTree::Ident(ident) => replace(&ident).unwrap_or_else(|| ident.into_token_stream()),
             TokenTree::Group(group) => {
-                let mut renamed =
-                    proc_macro2::Group::new(group.delimiter(), rename_self_tokens(group.stream()));
-                renamed.set_span(group.span());
-                TokenTree::Group(renamed)
+                let mut replaced = proc_macro2::Group::new(
+                    group.delimiter(),
+                    replace_idents(group.stream(), replace),
+                );
+                replaced.set_span(group.span());
+                TokenTree::Group(replaced).into_token_stream()
             }
-            other => other,
+            other => other.into_token_stream(),
         })
         .collect()
 }

@@ -21,7 +21,7 @@
 //!
 //! rustc's method and operator resolution then picks them by type, as it picks the user's.
 
-use proc_macro2::{Group, TokenStream, TokenTree};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote, ToTokens};
 
 use crate::ast::Function;
@@ -80,42 +80,20 @@ fn twin_path(self_ty: &syn::Type) -> Option<(syn::Ident, syn::Path)> {
 /// `tokens` with every `Self` replaced by `self_ty`: inside the twin's `impl`, `Self` is the
 /// twin, not the user's type the companion's signature means.
 fn without_self(tokens: TokenStream, self_ty: &TokenStream) -> TokenStream {
-    tokens
-        .into_iter()
-        .flat_map(|tree| match tree {
-            TokenTree::Ident(ident) if ident == "Self" => self_ty.clone(),
-            TokenTree::Group(group) => {
-                let mut inner =
-                    Group::new(group.delimiter(), without_self(group.stream(), self_ty));
-                inner.set_span(group.span());
-                TokenTree::Group(inner).into_token_stream()
-            }
-            other => other.into_token_stream(),
-        })
-        .collect()
+    names::replace_idents(tokens, &|ident| (ident == "Self").then(|| self_ty.clone()))
 }
 
 /// `tokens` (an operator trait's arguments, an associated type) at the scalar type: the float
 /// is `__S`, the type `name` is its twin over `__S`.
 fn at_scalar(tokens: TokenStream, name: &syn::Ident, float: &str) -> TokenStream {
     let scalar = names::scalar_param(proc_macro2::Span::call_site());
-    tokens
-        .into_iter()
-        .flat_map(|tree| match tree {
-            TokenTree::Ident(ident) if ident == float => scalar.to_token_stream(),
-            TokenTree::Ident(ident) if ident == *name => {
-                let twin = format_ident!("__AdOver_{}", ident, span = ident.span());
-                quote!(#twin<#scalar>)
-            }
-            TokenTree::Group(group) => {
-                let mut inner =
-                    Group::new(group.delimiter(), at_scalar(group.stream(), name, float));
-                inner.set_span(group.span());
-                TokenTree::Group(inner).into_token_stream()
-            }
-            other => other.into_token_stream(),
-        })
-        .collect()
+    names::replace_idents(tokens, &|ident| {
+        if ident == float {
+            return Some(scalar.to_token_stream());
+        }
+        let twin = format_ident!("__AdOver_{}", ident, span = ident.span());
+        (ident == name).then(|| quote!(#twin<#scalar>))
+    })
 }
 
 /// The method `function` of `self_ty` as the method `name` of the twin returning `output`,

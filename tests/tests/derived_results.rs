@@ -615,3 +615,39 @@ fn a_method_called_with_a_dot_on_elements() {
         max_relative = 1e-7
     );
 }
+
+/// Every operator on a float a method returned (`ir::ReverseOperators`: the left operand's
+/// type is not one the body shows), in both modes.
+#[forward]
+#[reverse]
+fn operators_on_returned_floats(#[grad] a: &V3, #[grad] b: &V3, k: f64) -> f64 {
+    let n = a.norm();
+    let d = a.dot(b);
+    let sum = n + k;
+    let difference = d - k * 0.5;
+    let product = n * d;
+    let quotient = a.cross(b).norm() / (k * k + 1.0);
+    let remainder = d % 0.75;
+    let negated = -b.norm();
+    sum * difference + product + quotient + remainder + negated
+}
+
+#[test]
+fn operators_on_floats_methods_return() {
+    for x in POINTS {
+        let (a, b, k) = (v3(&x), v3(&x[3..]), x[6]);
+        let (da, db, dk) = (v3(&DIRECTION), v3(&DIRECTION[3..]), DIRECTION[6]);
+        let (value, tangent) = operators_on_returned_floats_jvp(&a, &b, k, &da, &db, dk);
+        assert_eq!(value, operators_on_returned_floats(&a, &b, k));
+        let differences = directional(
+            |x| vec![operators_on_returned_floats(&v3(x), &v3(&x[3..]), x[6])],
+            &x[..7],
+            &DIRECTION[..7],
+        );
+        assert_relative_eq!(tangent, differences[0], epsilon = 1e-7, max_relative = 1e-6);
+        let (value_r, (wa, wb, wk)) = operators_on_returned_floats_grad(&a, &b, k);
+        assert_eq!(value_r, value);
+        let along = wa.dot(&da) + wb.dot(&db) + wk * dk;
+        assert_relative_eq!(along, tangent, epsilon = 1e-12, max_relative = 1e-10);
+    }
+}

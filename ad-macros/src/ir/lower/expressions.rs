@@ -309,17 +309,7 @@ impl Lowering {
                     && self.may_be_user_value(&call.receiver)
                 {
                     // The receiver's type decides, through its twin's methods.
-                    let place = match self.place(&call.receiver, stmts) {
-                        Ok(place) => place,
-                        Err(_) => {
-                            let temporary = self.operand(&call.receiver, stmts)?;
-                            Place {
-                                root: Root::Value(self.as_value(temporary, span, stmts)),
-                                projections: Vec::new(),
-                                span,
-                            }
-                        }
-                    };
+                    let place = self.receiver_place(call, span, stmts)?;
                     let mut args = Vec::new();
                     for arg in &call.args {
                         args.push(self.operand(arg, stmts)?);
@@ -376,18 +366,7 @@ impl Lowering {
                     // may need it mutable); of a data parameter or a part of one, its floats
                     // are plain, and a closure passed on stays as written.
                     // A temporary (`v.len().saturating_sub(2)`) is a value of its own.
-                    let receiver = match self.place(&call.receiver, stmts) {
-                        Ok(place) => place,
-                        Err(_) if !is_place_expression(&call.receiver) => {
-                            let temporary = self.operand(&call.receiver, stmts)?;
-                            Place {
-                                root: Root::Value(self.as_value(temporary, span, stmts)),
-                                projections: Vec::new(),
-                                span,
-                            }
-                        }
-                        Err(_) => return not_yet(&call.method, "this method"),
-                    };
+                    let receiver = self.receiver_place(call, span, stmts)?;
                     let plain = self.plain_roots.contains(&receiver.root);
                     let args = call
                         .args

@@ -20,6 +20,38 @@ impl Lowering {
         value
     }
 
+    /// What `expr` computes, held in a value of its own, as a place.
+    pub(super) fn temporary(
+        &mut self,
+        expr: &Expr,
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Place> {
+        let value = self.operand(expr, stmts)?;
+        Ok(Place {
+            root: Root::Value(self.as_value(value, span, stmts)),
+            projections: Vec::new(),
+            span,
+        })
+    }
+
+    /// A method's receiver: its place, or a temporary holding what it computes
+    /// (`v.len().saturating_sub(2)`, `a.cross(&b).norm()`).
+    pub(super) fn receiver_place(
+        &mut self,
+        call: &syn::ExprMethodCall,
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Place> {
+        match self.place(&call.receiver, stmts) {
+            Ok(place) => Ok(place),
+            Err(_) if !is_place_expression(&call.receiver) => {
+                self.temporary(&call.receiver, span, stmts)
+            }
+            Err(_) => not_yet(&call.method, "this method"),
+        }
+    }
+
     pub(super) fn place(&mut self, expr: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Place> {
         let span = expr.span();
         match expr {
@@ -92,12 +124,7 @@ impl Lowering {
                 let mut place = match strip(&field.base) {
                     // A field of what a call returns (`a.lerp(b, t).z`): of a temporary.
                     Expr::MethodCall(_) | Expr::Call(_) => {
-                        let value = self.operand(&field.base, stmts)?;
-                        Place {
-                            root: Root::Value(self.as_value(value, span, stmts)),
-                            projections: Vec::new(),
-                            span,
-                        }
+                        self.temporary(&field.base, span, stmts)?
                     }
                     _ => self.place(&field.base, stmts)?,
                 };
@@ -116,13 +143,7 @@ impl Lowering {
                 // `*v.last().unwrap()`: what the reference the expression gives points to.
                 let mut place = match strip(&unary.expr) {
                     Expr::MethodCall(_) | Expr::Call(_) => {
-                        let reference = self.operand(&unary.expr, stmts)?;
-                        let reference = self.as_value(reference, span, stmts);
-                        Place {
-                            root: Root::Value(reference),
-                            projections: Vec::new(),
-                            span,
-                        }
+                        self.temporary(&unary.expr, span, stmts)?
                     }
                     _ => self.place(&unary.expr, stmts)?,
                 };
