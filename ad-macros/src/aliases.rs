@@ -41,6 +41,8 @@ struct Definitions {
     /// The named fields of the derived structs, each with its type's name when that is a
     /// plain path (`Segment`: `from` of type `V3`).
     fields: HashMap<String, HashMap<String, String>>,
+    /// Free functions by name, `None` for one carrying the crate's attributes.
+    functions: HashMap<String, Vec<Option<crate::plain_calls::PlainFunction>>>,
 }
 
 impl Definitions {
@@ -206,6 +208,14 @@ impl<'ast> Visit<'ast> for Definitions {
         };
     }
 
+    fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
+        self.functions
+            .entry(item.sig.ident.to_string())
+            .or_default()
+            .push(crate::plain_calls::PlainFunction::of(item));
+        syn::visit::visit_item_fn(self, item);
+    }
+
     fn visit_item_union(&mut self, item: &'ast syn::ItemUnion) {
         *self.types.entry(item.ident.to_string()).or_default() += 1;
     }
@@ -336,6 +346,19 @@ impl Aliases {
                     .map(|(field, ty)| (field.clone(), ty.clone()))
                     .collect();
                 (name.clone(), derived)
+            })
+            .collect()
+    }
+
+    /// The plain functions of the function's file (defined without the crate's attributes),
+    /// by name, where the file defines one function of that name.
+    pub fn plain_functions(&self) -> HashMap<String, crate::plain_calls::PlainFunction> {
+        self.own
+            .functions
+            .iter()
+            .filter_map(|(name, functions)| match functions.as_slice() {
+                [Some(function)] => Some((name.clone(), function.clone())),
+                _ => None,
             })
             .collect()
     }

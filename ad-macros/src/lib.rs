@@ -28,6 +28,7 @@ mod impls;
 mod ir;
 mod macros;
 mod names;
+mod plain_calls;
 mod retype;
 mod rules;
 mod source_facts;
@@ -157,6 +158,10 @@ fn guarded(
                 .map(aliases::Aliases::derived_fields)
                 .unwrap_or_default(),
             impl_type: None,
+            plain_functions: aliases
+                .as_ref()
+                .map(aliases::Aliases::plain_functions)
+                .unwrap_or_default(),
         };
         let (item, spelled) = aliases::expand(item, aliases);
         let expanded =

@@ -231,6 +231,9 @@ impl Retype<'_> {
                 Some(syn::parse_quote_spanned!(span=> #scalar::#method(#args)))
             }
             Callee::UserFunction if with_floats => {
+                if let Some(plain) = crate::plain_calls::callee(&path) {
+                    return Some(self.plain_call(plain, call, &original_args, span));
+                }
                 let companion = Ident::new(self.companion, path_end_span(&path));
                 Some(self.companion_call(
                     quote::quote!(#path::#companion),
@@ -277,6 +280,77 @@ impl Retype<'_> {
         original_args: &[Expr],
         span: proc_macro2::Span,
     ) -> Expr {
+        let (args, lifts) = self.lifted_args(call, original_args, span);
+        let called = if self.value_only {
+            quote::quote!(#companion(#(#args),*).0)
+        } else {
+            quote::quote!(#companion(#(#args),*))
+        };
+        self.with_lifts(called, lifts, span)
+    }
+
+    /// A call to a plain function of the file (`plain_calls`): one generic over its float
+    /// type runs at dual numbers; one that is not cannot take derivatives, which is one error
+    /// at the call.
+    fn plain_call(
+        &self,
+        callee: crate::plain_calls::Callee,
+        call: &syn::ExprCall,
+        original_args: &[Expr],
+        span: proc_macro2::Span,
+    ) -> Expr {
+        let Expr::Path(function) = &*call.func else {
+            return Expr::Call(call.clone());
+        };
+        let message = match callee {
+            crate::plain_calls::Callee::Generic(params) => {
+                let (mut args, lifts) = self.lifted_args(call, original_args, span);
+                // Parameters not naming the float type take the arguments as written.
+                for ((arg, original), param) in args.iter_mut().zip(original_args).zip(&params) {
+                    if *param == crate::plain_calls::Param::Data {
+                        *arg = quote::quote!(#original);
+                    }
+                }
+                let called = crate::plain_calls::call(
+                    &function.path,
+                    &params,
+                    args,
+                    crate::plain_calls::Run::Value,
+                    span,
+                );
+                return self.with_lifts(called, lifts, span);
+            }
+            crate::plain_calls::Callee::GenericNotYet => crate::plain_calls::GENERIC_NOT_YET,
+            crate::plain_calls::Callee::Plain => crate::plain_calls::NOT_ANNOTATED,
+        };
+        let message = format!("forward mode does not take {message}");
+        syn::parse_quote_spanned!(span=> ::core::compile_error!(#message))
+    }
+
+    fn with_lifts(
+        &self,
+        called: proc_macro2::TokenStream,
+        lifts: bool,
+        span: proc_macro2::Span,
+    ) -> Expr {
+        if !lifts {
+            return syn::parse_quote_spanned!(span=> #called);
+        }
+        syn::parse_quote_spanned! {span=> {
+            #[allow(unused_imports)]
+            use ::ad_runtime::__private::{LiftArgFloats as _, LiftArgOther as _};
+            #called
+        }}
+    }
+
+    /// The arguments of a call to derivative code, each a data float or container of them
+    /// lifted to the scalar type; and whether any is.
+    fn lifted_args(
+        &self,
+        call: &syn::ExprCall,
+        original_args: &[Expr],
+        span: proc_macro2::Span,
+    ) -> (Vec<proc_macro2::TokenStream>, bool) {
         let scalar = self.scalar_param(span);
         let mut lifts = false;
         let args: Vec<proc_macro2::TokenStream> = call
@@ -298,19 +372,7 @@ impl Retype<'_> {
                 ))
             })
             .collect();
-        let called = if self.value_only {
-            quote::quote!(#companion(#(#args),*).0)
-        } else {
-            quote::quote!(#companion(#(#args),*))
-        };
-        if !lifts {
-            return syn::parse_quote_spanned!(span=> #called);
-        }
-        syn::parse_quote_spanned! {span=> {
-            #[allow(unused_imports)]
-            use ::ad_runtime::__private::{LiftArgFloats as _, LiftArgOther as _};
-            #called
-        }}
+        (args, lifts)
     }
 
     fn visit_call_args(&mut self, call: &mut syn::ExprCall) {

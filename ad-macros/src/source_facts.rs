@@ -13,6 +13,8 @@ pub struct SourceFacts {
     pub derived_fields: HashMap<String, HashMap<String, String>>,
     /// The type of the `impl` block whose method is being expanded.
     pub impl_type: Option<String>,
+    /// The plain functions of the file (`plain_calls`), by name.
+    pub plain_functions: HashMap<String, crate::plain_calls::PlainFunction>,
 }
 
 thread_local! {
@@ -47,4 +49,10 @@ pub fn field_type(type_name: &str, field: &str) -> Option<String> {
         };
         current.derived_fields.get(&type_name)?.get(field).cloned()
     })
+}
+
+/// The plain function of the file named `name`, if the file defines exactly one function of
+/// that name and it carries none of the crate's attributes.
+pub fn plain_function(name: &str) -> Option<crate::plain_calls::PlainFunction> {
+    FACTS.with(|current| current.borrow().plain_functions.get(name).cloned())
 }

@@ -1695,6 +1695,7 @@ pub mod constant_ops {
         x.value_of().div_constant(c)
     }
 }
+pub mod generic_call;
 pub mod generic_float;
 pub mod ir;
 pub mod jacobian;

@@ -909,6 +909,7 @@ impl Emitter<'_> {
                 // anything else on as it is.
                 let scalar = names::scalar_param(span);
                 let mut lifts = false;
+                let operands = args;
                 let mut args: Vec<TokenStream> = args
                     .iter()
                     .map(|arg| {
@@ -929,6 +930,37 @@ impl Emitter<'_> {
                         ))
                     })
                     .collect();
+                if *dispatch == Dispatch::Plain {
+                    let called = match crate::plain_calls::callee(callee) {
+                        Some(crate::plain_calls::Callee::Generic(params)) => {
+                            // Parameters not naming the float type take plain data.
+                            for ((arg, operand), param) in
+                                args.iter_mut().zip(operands).zip(&params)
+                            {
+                                if *param == crate::plain_calls::Param::Data {
+                                    *arg = self.plain_argument(operand);
+                                }
+                            }
+                            let run = match self.primal_only {
+                                true => crate::plain_calls::Run::Value,
+                                false => crate::plain_calls::Run::Reverse,
+                            };
+                            crate::plain_calls::call(callee, &params, args, run, span)
+                        }
+                        // `validate::check_plain_callee` refused any other.
+                        _ => quote_spanned!(span=> ::core::compile_error!(
+                            "internal error: a plain function's call was not checked"
+                        )),
+                    };
+                    return match lifts {
+                        false => called,
+                        true => quote_spanned!(span=> {
+                            #[allow(unused_imports)]
+                            use ::ad_runtime::__private::{LiftArgFloats as _, LiftArgOther as _};
+                            #called
+                        }),
+                    };
+                }
                 // Code that runs without recording (a checkpointed region's first run) calls
                 // the companion that computes the value alone.
                 let companion_name = match self.primal_only {

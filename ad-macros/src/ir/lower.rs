@@ -41,7 +41,13 @@ pub struct NotYet {
 impl NotYet {
     /// A refusal no other engine would take instead: its reason is the message.
     pub fn is_final(&self) -> bool {
-        self.what == DERIVED_ON_THE_RIGHT
+        [
+            DERIVED_ON_THE_RIGHT,
+            crate::plain_calls::NOT_ANNOTATED,
+            crate::plain_calls::GENERIC_NOT_YET,
+            crate::plain_calls::ACTIVE_TO_DATA,
+        ]
+        .contains(&self.what)
     }
 }
 

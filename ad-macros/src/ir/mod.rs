@@ -279,6 +279,9 @@ pub enum Dispatch {
     /// it): `a.__ad_reverse_mul(b)`, the twin's or a float's (`ir::ReverseOperators`); on
     /// data the operator itself.
     Operator,
+    /// A plain function of the file, not annotated (`plain_calls`): one generic over its
+    /// float type runs at dual numbers; any other is called on data only.
+    Plain,
 }
 
 /// How a constructor is written.

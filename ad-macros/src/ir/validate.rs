@@ -30,7 +30,8 @@ pub fn check(
                 .and_then(|()| check_plain_method_on_data(stmt, activity))
                 .and_then(|()| check_data_patterns(stmt, activity))
                 .and_then(|()| check_mutable_references_to_data(stmt, activity))
-                .and_then(|()| check_runs_as_written_on_data(stmt, activity));
+                .and_then(|()| check_runs_as_written_on_data(stmt, activity))
+                .and_then(|()| check_plain_callee(stmt, activity));
         }
     });
     result
@@ -139,6 +140,42 @@ fn check_runs_as_written_on_data(stmt: &Stmt, activity: &Activity) -> Result<(),
                        carrying derivatives",
             });
         }
+    }
+    Ok(())
+}
+
+/// A plain function given floats carrying derivatives must be generic over its float type,
+/// in a form the runtime seeds (`plain_calls`).
+fn check_plain_callee(stmt: &Stmt, activity: &Activity) -> Result<(), NotYet> {
+    if let Stmt::Let(Let {
+        rvalue:
+            Rvalue::Call {
+                callee,
+                args,
+                dispatch: Dispatch::Plain,
+                ..
+            },
+        span,
+        ..
+    }) = stmt
+    {
+        if !args.iter().any(|arg| activity.is_active(arg)) {
+            return Ok(());
+        }
+        let what = match crate::plain_calls::callee(callee) {
+            Some(crate::plain_calls::Callee::Generic(params)) => {
+                let to_data = args.iter().zip(&params).any(|(arg, param)| {
+                    *param == crate::plain_calls::Param::Data && activity.is_active(arg)
+                });
+                match to_data {
+                    false => return Ok(()),
+                    true => crate::plain_calls::ACTIVE_TO_DATA,
+                }
+            }
+            Some(crate::plain_calls::Callee::GenericNotYet) => crate::plain_calls::GENERIC_NOT_YET,
+            _ => crate::plain_calls::NOT_ANNOTATED,
+        };
+        return Err(NotYet { span: *span, what });
     }
     Ok(())
 }

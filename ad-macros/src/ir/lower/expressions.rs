@@ -686,6 +686,14 @@ impl Lowering {
             }
             _ => {}
         }
+        if crate::plain_calls::callee(&func.path).is_some() {
+            return Ok(Rvalue::Call {
+                callee: func.path.clone(),
+                method: None,
+                args,
+                dispatch: Dispatch::Plain,
+            });
+        }
         match classify_callee_path(&func.path) {
             // `Seg::len(&s)`: a method of a derived type called by its path (any type's: one
             // nested in a parameter's, `V2::norm(&self.pos)`, is differentiated as the

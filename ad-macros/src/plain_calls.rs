@@ -1,0 +1,328 @@
+//! Calls to plain functions of the annotated function's file (defined there without
+//! `#[forward]`/`#[reverse]`), which the derivative code cannot call a companion of.
+//!
+//! One generic over its float type (`fn smooth<T: Float>(x: T, k: &[T]) -> T`) runs as written
+//! at dual numbers (`ad_runtime::__private::generic_call`): forward mode takes its value there,
+//! reverse mode its local Jacobian at the call (one forward run per float it is given). One
+//! that is not generic is refused when given floats carrying derivatives, with one message at
+//! the call saying to annotate it. On data alone either runs as it is.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+
+/// What the file says of a plain function: its float type parameter (when it has exactly one
+/// type parameter), its parameter and result types, as source text (tokens cannot outlive the
+/// macro invocation that read them).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlainFunction {
+    float: Option<String>,
+    params: Vec<String>,
+    output: Option<String>,
+}
+
+impl PlainFunction {
+    /// `None` for a function carrying one of the crate's attributes.
+    pub fn of(item: &syn::ItemFn) -> Option<PlainFunction> {
+        let annotated = item.attrs.iter().any(|attr| {
+            attr.path().segments.last().is_some_and(|segment| {
+                matches!(
+                    segment.ident.to_string().as_str(),
+                    "forward" | "reverse" | "checkpoint"
+                )
+            })
+        });
+        if annotated {
+            return None;
+        }
+        let mut type_params = item.sig.generics.type_params();
+        let float = match (type_params.next(), type_params.next()) {
+            (Some(param), None) => Some(param.ident.to_string()),
+            _ => None,
+        };
+        let params = item
+            .sig
+            .inputs
+            .iter()
+            .map(|input| match input {
+                syn::FnArg::Typed(typed) => typed.ty.to_token_stream().to_string(),
+                syn::FnArg::Receiver(_) => "Self".to_string(),
+            })
+            .collect();
+        let output = match &item.sig.output {
+            syn::ReturnType::Type(_, ty) => Some(ty.to_token_stream().to_string()),
+            syn::ReturnType::Default => None,
+        };
+        Some(PlainFunction {
+            float,
+            params,
+            output,
+        })
+    }
+}
+
+/// How an argument is passed to a parameter of a generic plain function.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Param {
+    /// Not naming the float type: passed on as written.
+    Data,
+    /// `T`.
+    Float,
+    /// `&[T]`, `&Vec<T>`, `&[T; N]`: lent the seeded copy.
+    Lent,
+    /// `Vec<T>`, `[T; N]`: given the seeded copy.
+    Owned,
+}
+
+/// A plain function called from the body, as the derivative code calls it.
+pub enum Callee {
+    /// Generic over its float type `T`, every parameter and the result of a form the runtime
+    /// seeds and reads (`T`, slices, `Vec`s and arrays of `T` or references to them, tuples of
+    /// those as the result).
+    Generic(Vec<Param>),
+    /// Generic, but a parameter or the result names `T` in another form (`&mut [T]`,
+    /// `Vec<Vec<T>>`, a struct of `T`).
+    GenericNotYet,
+    /// Not generic over a float type: it takes no derivatives.
+    Plain,
+}
+
+/// The plain function `path` names, if the file defines exactly one of that name.
+pub fn callee(path: &syn::Path) -> Option<Callee> {
+    let name = match path.segments.len() {
+        1 => &path.segments[0],
+        2 if matches!(
+            path.segments[0].ident.to_string().as_str(),
+            "crate" | "self" | "super"
+        ) =>
+        {
+            &path.segments[1]
+        }
+        _ => return None,
+    };
+    if path.leading_colon.is_some() || !name.arguments.is_none() {
+        return None;
+    }
+    let function = crate::source_facts::plain_function(&name.ident.to_string())?;
+    let Some(float) = &function.float else {
+        return Some(Callee::Plain);
+    };
+    let mut params = Vec::new();
+    for param in &function.params {
+        match syn::parse_str::<syn::Type>(param)
+            .ok()
+            .map(|ty| param_form(&ty, float))
+        {
+            Some(Some(form)) => params.push(form),
+            _ => return Some(Callee::GenericNotYet),
+        }
+    }
+    let result_ok = match &function.output {
+        None => true,
+        Some(output) => syn::parse_str::<syn::Type>(output).is_ok_and(|ty| result_form(&ty, float)),
+    };
+    if !result_ok || !params.iter().any(|param| *param != Param::Data) {
+        return Some(match params.iter().all(|param| *param == Param::Data) {
+            // `T` only in the result (`fn zero<T: Float>() -> T`): a constant.
+            true => Callee::Plain,
+            false => Callee::GenericNotYet,
+        });
+    }
+    Some(Callee::Generic(params))
+}
+
+fn names_float(ty: &syn::Type, float: &str) -> bool {
+    ty.to_token_stream()
+        .to_string()
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .any(|word| word == float)
+}
+
+fn is_float(ty: &syn::Type, float: &str) -> bool {
+    matches!(ty, syn::Type::Path(path) if path.qself.is_none() && path.path.is_ident(float))
+}
+
+/// `Vec<T>` or `[T; N]`.
+fn is_run(ty: &syn::Type, float: &str) -> bool {
+    match ty {
+        syn::Type::Array(array) => is_float(&array.elem, float),
+        syn::Type::Path(path) => path.path.segments.last().is_some_and(|segment| {
+            segment.ident == "Vec"
+                && matches!(&segment.arguments, syn::PathArguments::AngleBracketed(args)
+                    if args.args.len() == 1
+                        && matches!(&args.args[0], syn::GenericArgument::Type(elem) if is_float(elem, float)))
+        }),
+        _ => false,
+    }
+}
+
+fn param_form(ty: &syn::Type, float: &str) -> Option<Param> {
+    if !names_float(ty, float) {
+        return Some(Param::Data);
+    }
+    if is_float(ty, float) {
+        return Some(Param::Float);
+    }
+    if is_run(ty, float) {
+        return Some(Param::Owned);
+    }
+    match ty {
+        syn::Type::Reference(reference) if reference.mutability.is_none() => {
+            match &*reference.elem {
+                syn::Type::Slice(slice) if is_float(&slice.elem, float) => Some(Param::Lent),
+                elem if is_run(elem, float) => Some(Param::Lent),
+                _ => None,
+            }
+        }
+        syn::Type::Paren(paren) => param_form(&paren.elem, float),
+        _ => None,
+    }
+}
+
+fn result_form(ty: &syn::Type, float: &str) -> bool {
+    match ty {
+        syn::Type::Tuple(tuple) => {
+            !tuple.elems.is_empty()
+                && tuple.elems.len() <= 4
+                && tuple
+                    .elems
+                    .iter()
+                    .all(|elem| is_float(elem, float) || is_run(elem, float))
+        }
+        syn::Type::Paren(paren) => result_form(&paren.elem, float),
+        ty => is_float(ty, float) || is_run(ty, float),
+    }
+}
+
+/// The one message for a plain function given floats carrying derivatives.
+pub const NOT_ANNOTATED: &str =
+    "a call of a function that is not annotated, with floats carrying derivatives: there is no \
+     derivative code to call. Annotate the function with `#[forward]`/`#[reverse]`, or make it \
+     generic over its float type (`fn f<T: Float>(x: T) -> T`), which derivative code runs at \
+     dual numbers";
+
+/// The message for a generic plain function whose float type appears in a form the runtime
+/// does not seed.
+pub const GENERIC_NOT_YET: &str =
+    "a plain function generic over its float type whose parameters or result name it other \
+     than as `T`, a slice, `Vec` or array of `T` (or a shared reference to one), or a tuple of \
+     those as the result (`&mut [T]`, `Vec<Vec<T>>` or a struct of `T`); annotate it with \
+     `#[forward]`/`#[reverse]`";
+
+/// The message for a float carrying derivatives given to a parameter of a generic plain
+/// function that does not name its float type (`scale: f64` beside `x: T`).
+pub const ACTIVE_TO_DATA: &str =
+    "a float carrying derivatives passed to a parameter of a plain generic function that does \
+     not name its float type (an `f64` parameter beside `T` ones): its derivative would be \
+     lost there; make the parameter's type the float type parameter";
+
+/// How a call to a generic plain function runs in derivative code.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Run {
+    /// Its value (forward mode; reverse mode's runs that record nothing).
+    Value,
+    /// Its value and pullback, as a companion gives them: the pullback gives one adjoint per
+    /// argument, `()` for data.
+    Reverse,
+}
+
+/// The call of `function` (its path) with `args` (derivative code, in order) for `params`.
+pub fn call(
+    function: &syn::Path,
+    params: &[Param],
+    args: Vec<TokenStream>,
+    run: Run,
+    span: Span,
+) -> TokenStream {
+    let generic_call = quote!(::ad_runtime::__private::generic_call);
+    let mut seeded = Vec::new();
+    let mut seeded_names = Vec::new();
+    let mut data = Vec::new();
+    let mut passed = Vec::new();
+    for (position, (arg, param)) in args.into_iter().zip(params).enumerate() {
+        let name = format_ident!("__ad_g{}", position, span = span);
+        match param {
+            Param::Data => {
+                data.push(quote!(let #name = #arg;));
+                passed.push(quote!(::core::clone::Clone::clone(&#name)));
+                continue;
+            }
+            Param::Float => seeded.push(quote!(#generic_call::ScalarArg(#arg))),
+            Param::Lent | Param::Owned => seeded.push(arg),
+        }
+        passed.push(match param {
+            Param::Lent => quote!(&#name),
+            _ => quote!(#name),
+        });
+        seeded_names.push(name);
+    }
+    let closure = quote_spanned!(span=> |(#(#seeded_names,)*)| #function(#(#passed),*));
+    let seeded = quote!((#(#seeded,)*));
+    match run {
+        Run::Value => quote_spanned!(span=> {
+            #(#data)*
+            #generic_call::primal(#seeded, #closure)
+        }),
+        Run::Reverse => {
+            let adjoints: Vec<TokenStream> = params
+                .iter()
+                .scan(0usize, |active, param| {
+                    Some(match param {
+                        Param::Data => quote!(()),
+                        _ => {
+                            let index = syn::Index::from(*active);
+                            *active += 1;
+                            quote!(__ad_a.#index)
+                        }
+                    })
+                })
+                .collect();
+            quote_spanned!(span=> {
+                #(#data)*
+                let (__ad_value, __ad_pullback) = #generic_call::reverse(#seeded, #closure);
+                (__ad_value, move |__ad_c| {
+                    let __ad_a = __ad_pullback(__ad_c);
+                    (#(#adjoints,)*)
+                })
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn forms(signature: &str) -> Vec<Option<Param>> {
+        let item: syn::ItemFn = syn::parse_str(&format!("{signature} {{}}")).unwrap();
+        let function = PlainFunction::of(&item).unwrap();
+        let float = function.float.unwrap();
+        function
+            .params
+            .iter()
+            .map(|param| param_form(&syn::parse_str(param).unwrap(), &float))
+            .collect()
+    }
+
+    #[test]
+    fn parameters_are_seeded_by_their_form() {
+        assert_eq!(
+            forms("fn f<T: Float>(a: T, b: &[T], c: &Vec<T>, d: [T; 3], n: usize, e: &mut [T], g: Vec<Vec<T>>)"),
+            vec![
+                Some(Param::Float),
+                Some(Param::Lent),
+                Some(Param::Lent),
+                Some(Param::Owned),
+                Some(Param::Data),
+                None,
+                None,
+            ]
+        );
+    }
+
+    #[test]
+    fn annotated_functions_are_not_plain() {
+        let item: syn::ItemFn =
+            syn::parse_str("#[ad_runtime::reverse] fn f(x: f64) -> f64 { x }").unwrap();
+        assert!(PlainFunction::of(&item).is_none());
+    }
+}
