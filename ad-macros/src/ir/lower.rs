@@ -27,6 +27,7 @@ mod items;
 mod iterators;
 mod loop_items;
 mod macros;
+mod option_combinators;
 mod patterns;
 mod places;
 

@@ -1060,7 +1060,7 @@ impl Lowering {
                 });
                 Ok(Some(Operand::Value(result)))
             }
-            _ => Ok(None),
+            _ => self.option_combinator(call, stmts),
         }
     }
 }
