@@ -40,10 +40,7 @@ fn filter_and_map_or(x: &[f64]) -> f64 {
 fn take_replace_or(x: &[f64]) -> f64 {
     let mut a = Some(x[0]);
     let taken = a.take();
-    let h = match a.or(Some(x[1] * 3.0)) {
-        Some(v) => v,
-        None => 0.0,
-    };
+    let h = a.or(Some(x[1] * 3.0)).unwrap_or(0.0);
     let was_set = a.replace(x[0] * x[1]).is_some_and(|v| v > 0.0);
     let m = a.or_else(|| Some(x[1])).map(f64::exp).unwrap();
     let flag = if was_set { 1.0 } else { 0.0 };
