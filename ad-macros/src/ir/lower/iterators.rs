@@ -1,7 +1,8 @@
 //! Iterator chains that end in a reduction, `x.iter().map(|v| v * k).sum::<f64>()`: lowered to
 //! the loop they run, each closure's body inlined where the loop reaches it. The chain is a
 //! source (a range, or containers as `loop_items` takes them, adapters and sub-slices
-//! included), then `map` and `filter` stages, then `sum`, `product`, `fold`, `collect` into a
+//! included, or a `chain` of such sources, one loop each), then `map`, `filter` and `flat_map`
+//! stages (a loop inside the chain's over what the closure gives), then `sum`, `product`, `fold`, `collect` into a
 //! `Vec`, `any`, `all`, `position` or `count`. Rust computes a float `sum` from `-0.0` and a
 //! `product` from `1.0`, one element after another; so does the loop, bit for bit. `max_by` and
 //! `min_by` of a container's items, unwrapped, are a loop that keeps the selected index.
@@ -42,9 +43,13 @@ struct Target<'r, 'e> {
     span: Span,
 }
 
+#[derive(Clone, Copy)]
 enum Stage<'e> {
     Map(&'e ExprClosure),
     Filter(&'e ExprClosure),
+    /// `flat_map(|row| row.iter())`: a loop, inside the chain's, over the items the closure's
+    /// body gives.
+    FlatMap(&'e ExprClosure),
 }
 
 /// Where the chain's items come from.
@@ -128,13 +133,13 @@ impl Lowering {
             _ => return Ok(None),
         };
         let mut reduction = reduction;
-        let Some((source, stages)) = self.chain(&call.receiver) else {
+        let Some((sources, stages)) = self.chain(&call.receiver) else {
             return Ok(None);
         };
         for closure in stages
             .iter()
             .map(|stage| match stage {
-                Stage::Map(closure) | Stage::Filter(closure) => *closure,
+                Stage::Map(closure) | Stage::Filter(closure) | Stage::FlatMap(closure) => *closure,
             })
             .chain(match &reduction {
                 Reduction::Fold(_, closure) => Some(closure.as_ref()),
@@ -193,7 +198,7 @@ impl Lowering {
                 // w.iter().sum()`) has their type, as rustc infers it from the `Vec`'s.
                 let last_map = stages.iter().rev().find_map(|stage| match stage {
                     Stage::Map(closure) => Some(*closure),
-                    Stage::Filter(_) => None,
+                    Stage::Filter(_) | Stage::FlatMap(_) => None,
                 });
                 if let (Some(closure), Some(element)) = (last_map, written.and_then(vec_element)) {
                     self.expect(&closure.body, element);
@@ -239,54 +244,93 @@ impl Lowering {
             var: accumulator,
             init: Some(start),
         });
-        let (range, items) = match &source {
-            Source::Range(range) => (self.operand(range, stmts)?, None),
-            Source::Items(items) => {
-                let items = self.place_items(items.clone(), stmts)?;
-                let iteration = self.iteration(&items, span, stmts, &call.receiver)?;
-                (iteration.iterator.clone(), Some((items, iteration)))
-            }
-        };
-        let binding = self.new_value(None, span);
-        let mut body = Vec::new();
-        // With no stage, a `sum` or a `product` takes the elements themselves; a closure or
-        // `collect` gets what the iterator gives.
-        let borrowed = !stages.is_empty() || !matches!(reduction, Reduction::Arithmetic(..));
-        let item = match &items {
-            Some((items, iteration)) => {
-                let item = self.item_at(items, iteration, binding, span, &mut body);
-                self.item_operand(item, borrowed, span, &mut body)
-            }
-            None => Operand::Value(binding),
-        };
         let target = Target {
             reduction: &reduction,
             accumulator,
             span,
         };
-        self.stages(&stages, item, &target, &mut body)?;
+        // With no stage, a `sum` or a `product` takes the elements themselves; a closure or
+        // `collect` gets what the iterator gives.
+        let borrowed = !stages.is_empty() || !matches!(reduction, Reduction::Arithmetic(..));
+        // A `chain` runs one loop per part, each through the same stages.
+        for source in sources {
+            self.source_loop(
+                source,
+                &call.receiver,
+                borrowed,
+                stmts,
+                |this, item, body| this.stages(&stages, item, &target, body),
+            )?;
+        }
+        let result = self.read(var_place(accumulator, span), span, stmts);
+        Ok(Some(Operand::Value(result)))
+    }
+
+    /// The loop over the items of `source`, its body what `body` makes of each item.
+    fn source_loop(
+        &mut self,
+        source: Source,
+        iterated: &Expr,
+        borrowed: bool,
+        stmts: &mut Vec<Stmt>,
+        body: impl FnOnce(&mut Self, Operand, &mut Vec<Stmt>) -> Lowered<()>,
+    ) -> Lowered<()> {
+        let span = iterated.span();
+        let (range, items) = match &source {
+            Source::Range(range) => (self.operand(range, stmts)?, None),
+            Source::Items(items) => {
+                let items = self.place_items(items.clone(), stmts)?;
+                let iteration = self.iteration(&items, span, stmts, iterated)?;
+                (iteration.iterator.clone(), Some((items, iteration)))
+            }
+        };
+        let binding = self.new_value(None, span);
+        let mut loop_body = Vec::new();
+        let item = match &items {
+            Some((items, iteration)) => {
+                let item = self.item_at(items, iteration, binding, span, &mut loop_body);
+                self.item_operand(item, borrowed, span, &mut loop_body)
+            }
+            None => Operand::Value(binding),
+        };
+        body(self, item, &mut loop_body)?;
         stmts.push(Stmt::For {
             binding,
             range,
             body: Block {
-                stmts: body,
+                stmts: loop_body,
                 result: None,
             },
             flags: None,
             span,
         });
-        let result = self.read(var_place(accumulator, span), span, stmts);
-        Ok(Some(Operand::Value(result)))
+        Ok(())
     }
 
-    /// The source and stages of the chain a reduction is called on.
-    fn chain<'e>(&self, receiver: &'e Expr) -> Option<(Source<'e>, Vec<Stage<'e>>)> {
+    /// The parts of a source, `a.iter().chain(b.iter())` giving two.
+    fn sources<'e>(&self, source: &'e Expr) -> Option<Vec<Source<'e>>> {
+        match strip(source) {
+            Expr::Range(_) => Some(vec![Source::Range(strip(source))]),
+            Expr::MethodCall(call)
+                if call.method == "chain" && call.args.len() == 1 && call.turbofish.is_none() =>
+            {
+                let mut parts = self.sources(&call.receiver)?;
+                parts.extend(self.sources(&call.args[0])?);
+                Some(parts)
+            }
+            other => Some(vec![Source::Items(self.items(other)?)]),
+        }
+    }
+
+    /// The sources and stages of the chain a reduction is called on.
+    fn chain<'e>(&self, receiver: &'e Expr) -> Option<(Vec<Source<'e>>, Vec<Stage<'e>>)> {
         let mut stages = Vec::new();
         let mut receiver = strip(receiver);
         while let Expr::MethodCall(call) = receiver {
             let stage: fn(&'e ExprClosure) -> Stage<'e> = match call.method.to_string().as_str() {
                 "map" => Stage::Map,
                 "filter" => Stage::Filter,
+                "flat_map" => Stage::FlatMap,
                 _ => break,
             };
             match (call.args.len(), call.args.first().map(strip)) {
@@ -300,11 +344,7 @@ impl Lowering {
             receiver = strip(&call.receiver);
         }
         stages.reverse();
-        let source = match receiver {
-            Expr::Range(_) => Source::Range(receiver),
-            other => Source::Items(self.items(other)?),
-        };
-        Some((source, stages))
+        Some((self.sources(receiver)?, stages))
     }
 
     /// The stages from `item` on, then the reduction's step, as statements of the loop body
@@ -337,6 +377,34 @@ impl Lowering {
                 stmts.push(Stmt::when(kept, then, target.span));
                 Ok(())
             }
+            Stage::FlatMap(closure) => self.scoped(|this| {
+                this.bind_closure_input(&closure.inputs[0], item, false, stmts)?;
+                // The closure gives a chain of its own: its stages run before the rest.
+                let Some((sources, mut inner)) = this.chain(&closure.body) else {
+                    return not_yet(
+                        &closure.body,
+                        "a `flat_map` closure giving other than a container's items or a range",
+                    );
+                };
+                for stage in &inner {
+                    let (Stage::Map(nested) | Stage::Filter(nested) | Stage::FlatMap(nested)) =
+                        stage;
+                    check_closure(nested)?;
+                }
+                inner.extend(rest.iter().copied());
+                let borrowed =
+                    !inner.is_empty() || !matches!(target.reduction, Reduction::Arithmetic(..));
+                for source in sources {
+                    this.source_loop(
+                        source,
+                        &closure.body,
+                        borrowed,
+                        stmts,
+                        |this, item, body| this.stages(&inner, item, target, body),
+                    )?;
+                }
+                Ok(())
+            }),
         }
     }
 

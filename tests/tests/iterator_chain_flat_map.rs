@@ -1,0 +1,121 @@
+//! `chain` and `flat_map` in iterator chains ending in a reduction (`sum`, `product`, `fold`,
+//! `collect`, `count`, `any`, `position`), in both modes: reverse mode runs one loop per part
+//! of a `chain` and a loop inside the chain's for a `flat_map`. Each function is checked against
+//! central differences, reverse against forward mode along every basis direction, and the
+//! dot-product identity, at random points.
+#![cfg(not(feature = "previous-engine"))]
+
+mod common;
+
+use ad_runtime::{forward, reverse};
+use common::check_slice_function_at_random_points;
+
+#[forward]
+#[reverse]
+fn chained_squares(x: &[f64]) -> f64 {
+    let (a, b) = x.split_at(2);
+    a.iter().chain(b.iter()).map(|v| v * v).sum::<f64>() + a.iter().chain(b).sum::<f64>()
+}
+
+#[forward]
+#[reverse]
+fn chains_of_three_and_filters(x: &[f64]) -> f64 {
+    let head = &x[..2];
+    let tail = &x[2..];
+    let p = head
+        .iter()
+        .copied()
+        .chain(tail.iter().copied())
+        .chain(head.iter().copied())
+        .fold(1.0, |acc, v| acc * (1.0 + 0.5 * v));
+    let kept: Vec<f64> = tail
+        .iter()
+        .chain(head.iter())
+        .filter(|v| **v > 0.0)
+        .map(|v| v.exp())
+        .collect();
+    let first_negative = head.iter().chain(tail.iter()).position(|v| *v < 0.0);
+    let shift = match first_negative {
+        Some(i) => x[i],
+        None => 0.0,
+    };
+    p + kept.iter().sum::<f64>() + shift * x[0]
+}
+
+#[forward]
+#[reverse]
+fn chained_ranges(x: &[f64]) -> f64 {
+    (0..2)
+        .chain(3..x.len())
+        .map(|i| x[i] * (i as f64 + 1.0))
+        .sum::<f64>()
+        * x[2]
+}
+
+/// Rows of a matrix flattened.
+fn rows_of(x: &[f64]) -> Vec<Vec<f64>> {
+    vec![x[..2].to_vec(), x[2..].to_vec()]
+}
+
+#[forward]
+#[reverse]
+fn flat_mapped(m: &[Vec<f64>]) -> f64 {
+    let squares: f64 = m.iter().flat_map(|row| row.iter()).map(|v| v * v).sum();
+    let total: f64 = m.iter().flat_map(|row| row.iter()).sum();
+    let positive = m
+        .iter()
+        .flat_map(|row| row.iter())
+        .filter(|v| **v > 0.0)
+        .count();
+    let weighted: f64 = m
+        .iter()
+        .enumerate()
+        .flat_map(|(i, row)| row.iter().map(move |v| v * (i as f64 + 1.0)))
+        .sum();
+    squares + total * positive as f64 + weighted.sin()
+}
+
+fn flat_mapped_of_slice(x: &[f64]) -> f64 {
+    flat_mapped(&rows_of(x))
+}
+
+fn flat_mapped_of_slice_jvp(x: &[f64], t: &[f64]) -> (f64, f64) {
+    flat_mapped_jvp(&rows_of(x), &rows_of(t))
+}
+
+fn flat_mapped_of_slice_vjp(x: &[f64], c: f64) -> (f64, Vec<f64>) {
+    let (value, rows) = flat_mapped_vjp(&rows_of(x), c);
+    (value, rows.concat())
+}
+
+#[test]
+fn chain_and_flat_map_three_ways() {
+    check_slice_function_at_random_points(
+        chained_squares,
+        chained_squares_jvp,
+        chained_squares_vjp,
+        5,
+        1,
+    );
+    check_slice_function_at_random_points(
+        chains_of_three_and_filters,
+        chains_of_three_and_filters_jvp,
+        chains_of_three_and_filters_vjp,
+        5,
+        2,
+    );
+    check_slice_function_at_random_points(
+        chained_ranges,
+        chained_ranges_jvp,
+        chained_ranges_vjp,
+        5,
+        3,
+    );
+    check_slice_function_at_random_points(
+        flat_mapped_of_slice,
+        flat_mapped_of_slice_jvp,
+        flat_mapped_of_slice_vjp,
+        5,
+        4,
+    );
+}
