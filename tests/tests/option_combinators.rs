@@ -109,3 +109,39 @@ fn each_branch_of_a_combinator_gives_its_own_derivative() {
     let (_, g) = map_then_unwrap_or_grad(&[-0.5, 2.0]);
     assert_eq!(g, vec![1.0, 1.0]);
 }
+
+/// What were refusals: an option changed inside an expression, an option of a container.
+#[forward]
+#[reverse]
+fn changed_in_an_expression(x: &[f64]) -> f64 {
+    let mut o = Some(x[0]);
+    if o.replace(x[0] * x[1]).is_some() {
+        return o.unwrap_or(0.0) + x[1];
+    }
+    x[0]
+}
+
+#[forward]
+#[reverse]
+fn option_of_a_container(x: &[f64]) -> f64 {
+    let o: Option<Vec<f64>> = Some(vec![x[0], x[0] * x[1]]);
+    o.map_or(0.0, |v| v[0] * v[1])
+}
+
+#[test]
+fn options_changed_in_expressions_and_of_containers_three_ways() {
+    check_slice_function_at_random_points(
+        changed_in_an_expression,
+        changed_in_an_expression_jvp,
+        changed_in_an_expression_vjp,
+        2,
+        6,
+    );
+    check_slice_function_at_random_points(
+        option_of_a_container,
+        option_of_a_container_jvp,
+        option_of_a_container_vjp,
+        2,
+        7,
+    );
+}

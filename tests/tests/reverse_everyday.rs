@@ -2,7 +2,7 @@
 //! derivatives (double buffers swapped each step, as explicit PDE and ODE steppers write them),
 //! and the methods that rearrange a local container (`swap`, `reverse`, `fill`,
 //! `copy_from_slice`, `extend_from_slice`, `pop` and `while let Some(v) = v.pop()`, `truncate`,
-//! `clear`, `sort_by` with a float comparison), checked against forward mode, central
+//! `clear`, `sort_by` with a float comparison, `insert`, `remove`, `swap_remove`, `resize`), checked against forward mode, central
 //! differences and the dot-product identity.
 #![cfg(not(feature = "previous-engine"))]
 
@@ -242,6 +242,38 @@ fn while_let_and_rows_against_forward_mode_and_central_differences() {
             rows_rearranged_vjp,
             n,
             n as u64,
+        );
+    }
+}
+
+/// `insert`, `remove`, `swap_remove` and `resize`: elements moved, dropped and added, each
+/// element's adjoint moving with it.
+#[forward]
+#[reverse]
+fn inserted_removed_resized(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    v.insert(1, x[1] * 3.0);
+    v.insert(v.len(), x[0].sin());
+    let removed = v.remove(2);
+    v.resize(v.len() + 2, x[0] * 0.5);
+    let swapped = v.swap_remove(0);
+    v.resize(3, 0.0);
+    let mut s = 0.0;
+    for i in 0..v.len() {
+        s += v[i] * (i as f64 + 1.0);
+    }
+    s * removed + swapped * swapped
+}
+
+#[test]
+fn insert_remove_and_resize_three_ways() {
+    for n in 3..6 {
+        check_slice_function_at_random_points(
+            inserted_removed_resized,
+            inserted_removed_resized_jvp,
+            inserted_removed_resized_vjp,
+            n,
+            n as u64 + 40,
         );
     }
 }

@@ -1277,6 +1277,13 @@ impl SubSlices {
             "source slice length ({source}) does not match destination slice length ({destination})"
         );
     }
+
+    /// How many elements `resize(new_len, ..)` adds to `len` (an integer literal `new_len`
+    /// takes its type here).
+    #[inline(always)]
+    pub fn added(&self, len: usize, new_len: usize) -> usize {
+        new_len.saturating_sub(len)
+    }
 }
 
 /// The order `sort_by(compare)` puts a slice's elements in: a stable sort of their indices, so

@@ -1,6 +1,6 @@
 //! Methods that rearrange a local container (`v.swap(i, j)`, `v.reverse()`, `v.fill(x)`,
 //! `v.copy_from_slice(s)`, `v.extend_from_slice(s)`, `v.truncate(n)`, `v.clear()`, `v.pop()`,
-//! `v.sort_by(cmp)`): lowered to the element reads, writes and pushes they are, so that each
+//! `v.insert(i, e)`, `v.remove(i)`, `v.swap_remove(i)`, `v.resize(n, e)`, `v.sort_by(cmp)`): lowered to the element reads, writes and pushes they are, so that each
 //! element's adjoint moves with it through the shadow, as any element write moves it. Only a
 //! container the body may assign (a local), as the methods take it by `&mut`.
 
@@ -21,8 +21,9 @@ impl Lowering {
         let method = call.method.to_string();
         let known = matches!(
             (method.as_str(), call.args.len()),
-            ("swap", 2)
+            ("swap" | "insert" | "resize", 2)
                 | ("reverse" | "clear" | "pop", 0)
+                | ("remove" | "swap_remove", 1)
                 | (
                     "fill"
                         | "copy_from_slice"
@@ -157,6 +158,14 @@ impl Lowering {
                 );
             }
             "pop" => return self.pop(container, span, stmts).map(Some),
+            "insert" => self.insert(&container, &call.args[0], &call.args[1], span, stmts)?,
+            "remove" | "swap_remove" => {
+                let swap = method == "swap_remove";
+                return self
+                    .remove(&container, &call.args[0], swap, span, stmts)
+                    .map(Some);
+            }
+            "resize" => self.resize(&container, &call.args[0], &call.args[1], span, stmts)?,
             _ => {
                 let Expr::Closure(compare) = strip(&call.args[0]) else {
                     return Ok(None);
@@ -165,6 +174,201 @@ impl Lowering {
             }
         }
         Ok(Some(data(quote::quote!(()), span)))
+    }
+
+    /// `v.insert(i, e)`: `e` pushed, the elements from `i` on moved one up from the last, `e`
+    /// written at `i` (which panics past the end, as `insert` does).
+    fn insert(
+        &mut self,
+        container: &Place,
+        index: &Expr,
+        inserted: &Expr,
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<()> {
+        let index = self.operand(index, stmts)?;
+        let index = self.as_value(index, span, stmts);
+        let inserted = self.operand(inserted, stmts)?;
+        let inserted = self.as_value(inserted, span, stmts);
+        let len = self.length(container, span, stmts);
+        let pushed = self.new_value(None, span);
+        stmts.push(Stmt::Push {
+            place: container.clone(),
+            operand: Operand::Value(inserted),
+            index: pushed,
+            span,
+        });
+        let moved = self.data_method(
+            Operand::Value(len),
+            "saturating_sub",
+            vec![Operand::Value(index)],
+            span,
+            stmts,
+        );
+        let at = |position: Value| {
+            let mut place = container.clone();
+            place
+                .projections
+                .push(Projection::Index(Operand::Value(position)));
+            place.span = span;
+            place
+        };
+        self.for_each_index(Operand::Value(moved), span, stmts, |this, j, body| {
+            let to = this.data_method(
+                Operand::Value(len),
+                "wrapping_sub",
+                vec![Operand::Value(j)],
+                span,
+                body,
+            );
+            let from = this.data_method(
+                Operand::Value(to),
+                "wrapping_sub",
+                vec![data(quote::quote!(1usize), span)],
+                span,
+                body,
+            );
+            let item = this.copy_of(at(from), span, body);
+            body.push(Stmt::Assign {
+                place: at(to),
+                operand: Operand::Value(item),
+                span,
+            });
+            Ok(())
+        })?;
+        stmts.push(Stmt::Assign {
+            place: at(index),
+            operand: Operand::Value(inserted),
+            span,
+        });
+        Ok(())
+    }
+
+    /// `v.remove(i)`: a copy of `v[i]` (which panics past the end, as `remove` does), the
+    /// elements after it moved one down, the last dropped. `v.swap_remove(i)`: the last moved
+    /// to `i` instead.
+    fn remove(
+        &mut self,
+        container: &Place,
+        index: &Expr,
+        swap: bool,
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Operand> {
+        let index = self.operand(index, stmts)?;
+        let index = self.as_value(index, span, stmts);
+        let element = |position: Value| {
+            let mut place = container.clone();
+            place
+                .projections
+                .push(Projection::Index(Operand::Value(position)));
+            place.span = span;
+            place
+        };
+        let removed = self.copy_of(element(index), span, stmts);
+        let len = self.length(container, span, stmts);
+        let last = self.data_method(
+            Operand::Value(len),
+            "wrapping_sub",
+            vec![data(quote::quote!(1usize), span)],
+            span,
+            stmts,
+        );
+        if swap {
+            let item = self.copy_of(element(last), span, stmts);
+            stmts.push(Stmt::Assign {
+                place: element(index),
+                operand: Operand::Value(item),
+                span,
+            });
+        } else {
+            let moved = self.data_method(
+                Operand::Value(last),
+                "wrapping_sub",
+                vec![Operand::Value(index)],
+                span,
+                stmts,
+            );
+            self.for_each_index(Operand::Value(moved), span, stmts, |this, j, body| {
+                let to = this.data_method(
+                    Operand::Value(index),
+                    "wrapping_add",
+                    vec![Operand::Value(j)],
+                    span,
+                    body,
+                );
+                let from = this.data_method(
+                    Operand::Value(to),
+                    "wrapping_add",
+                    vec![data(quote::quote!(1usize), span)],
+                    span,
+                    body,
+                );
+                let item = this.copy_of(element(from), span, body);
+                body.push(Stmt::Assign {
+                    place: element(to),
+                    operand: Operand::Value(item),
+                    span,
+                });
+                Ok(())
+            })?;
+        }
+        self.define(
+            Rvalue::PlainMethod {
+                receiver: Operand::Place(container.clone()),
+                method: syn::Ident::new("truncate", span),
+                args: vec![Operand::Value(last)],
+                plain: false,
+            },
+            span,
+            stmts,
+        );
+        Ok(Operand::Value(removed))
+    }
+
+    /// `v.resize(n, e)`: `e` pushed until there are `n` elements, then the rest dropped.
+    fn resize(
+        &mut self,
+        container: &Place,
+        new_len: &Expr,
+        filler: &Expr,
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<()> {
+        let new_len = self.operand(new_len, stmts)?;
+        let new_len = self.as_value(new_len, span, stmts);
+        let filler = self.operand(filler, stmts)?;
+        let filler = self.as_value(filler, span, stmts);
+        let len = self.length(container, span, stmts);
+        let checks = data(quote::quote!(::ad_runtime::__private::ir::SubSlices), span);
+        let added = self.data_method(
+            checks,
+            "added",
+            vec![Operand::Value(len), Operand::Value(new_len)],
+            span,
+            stmts,
+        );
+        self.for_each_index(Operand::Value(added), span, stmts, |this, _, body| {
+            let pushed = this.new_value(None, span);
+            body.push(Stmt::Push {
+                place: container.clone(),
+                operand: Operand::Value(filler),
+                index: pushed,
+                span,
+            });
+            Ok(())
+        })?;
+        self.define(
+            Rvalue::PlainMethod {
+                receiver: Operand::Place(container.clone()),
+                method: syn::Ident::new("truncate", span),
+                args: vec![Operand::Value(new_len)],
+                plain: false,
+            },
+            span,
+            stmts,
+        );
+        Ok(())
     }
 
     /// A copy of an element (`v[k].clone()`: a row of a `Vec` of rows is not moved out), its
