@@ -259,8 +259,8 @@ fn inserted_removed_resized(x: &[f64]) -> f64 {
     let swapped = v.swap_remove(0);
     v.resize(3, 0.0);
     let mut s = 0.0;
-    for i in 0..v.len() {
-        s += v[i] * (i as f64 + 1.0);
+    for (i, e) in v.iter().enumerate() {
+        s += e * (i as f64 + 1.0);
     }
     s * removed + swapped * swapped
 }
