@@ -6,6 +6,10 @@
 //! reverse mode its local Jacobian at the call (one forward run per float it is given). One
 //! that is not generic is refused when given floats carrying derivatives, with one message at
 //! the call saying to annotate it. On data alone either runs as it is.
+//!
+//! Calls to other functions' derivative code inside reverse-mode code (`g_grad(x)`, nesting)
+//! run the same way, at the generic version (`g::grad`), whose parameter types the macro does
+//! not see: each argument's type chooses how it is seeded (`generic_call::SeedProbe`).
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
@@ -286,6 +290,49 @@ pub fn call(
             })
         }
     }
+}
+
+/// The call of another function's generic derivative code (`g::grad`) with `args` (derivative
+/// code, in order, each with whether it carries derivatives), at dual numbers: its value, or
+/// its value and pullback (one adjoint per argument).
+pub fn nested_call(
+    function: &syn::Path,
+    args: Vec<(TokenStream, bool)>,
+    run: Run,
+    span: Span,
+) -> TokenStream {
+    let generic_call = quote!(::ad_runtime::__private::generic_call);
+    // At the dual type, named: the bound `for<'a> &'a __S: ScalarRef<__S>` the derivative code
+    // has in scope would otherwise make rustc infer the scalar type itself.
+    let scalar = crate::names::scalar_param(span);
+    let mut function = function.clone();
+    if let Some(last) = function.segments.last_mut() {
+        last.arguments = syn::PathArguments::AngleBracketed(syn::parse_quote_spanned!(span=>
+            ::<::ad_runtime::Dual<#scalar>>
+        ));
+    }
+    let names: Vec<syn::Ident> = (0..args.len())
+        .map(|position| format_ident!("__ad_g{}", position, span = span))
+        .collect();
+    let seeded = args.into_iter().map(|(arg, active)| {
+        let probed = quote_spanned!(span=> #generic_call::SeedProbe::new(#arg).__ad_seed_arg());
+        match active {
+            true => probed,
+            false => quote_spanned!(span=> #generic_call::Constant::of(#probed)),
+        }
+    });
+    let runner = match run {
+        Run::Value => quote!(primal),
+        Run::Reverse => quote!(reverse),
+    };
+    quote_spanned!(span=> {
+        #[allow(unused_imports)]
+        use #generic_call::{SeedFloats as _, SeedOther as _};
+        #generic_call::#runner(
+            (#(#seeded,)*),
+            |(#(#names,)*)| #function(#(#generic_call::Pass::pass(&#names)),*),
+        )
+    })
 }
 
 #[cfg(test)]

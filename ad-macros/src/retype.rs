@@ -333,14 +333,8 @@ impl Retype<'_> {
         lifts: bool,
         span: proc_macro2::Span,
     ) -> Expr {
-        if !lifts {
-            return syn::parse_quote_spanned!(span=> #called);
-        }
-        syn::parse_quote_spanned! {span=> {
-            #[allow(unused_imports)]
-            use ::ad_runtime::__private::{LiftArgFloats as _, LiftArgOther as _};
-            #called
-        }}
+        let called = with_lifted_arguments(called, lifts, span);
+        syn::parse_quote_spanned!(span=> #called)
     }
 
     /// The arguments of a call to derivative code, each a data float or container of them
@@ -449,6 +443,23 @@ fn reads_a_place(expr: &Expr, mutable_references: &std::collections::HashSet<Ide
             reads_a_place(&unary.expr, mutable_references)
         }
         _ => false,
+    }
+}
+
+/// A call whose arguments were lifted by `call_args` (`lifts`): with the traits that lift in
+/// scope.
+pub fn with_lifted_arguments(
+    called: proc_macro2::TokenStream,
+    lifts: bool,
+    span: proc_macro2::Span,
+) -> proc_macro2::TokenStream {
+    match lifts {
+        false => called,
+        true => quote::quote_spanned!(span=> {
+            #[allow(unused_imports)]
+            use ::ad_runtime::__private::{LiftArgFloats as _, LiftArgOther as _};
+            #called
+        }),
     }
 }
 

@@ -930,6 +930,19 @@ impl Emitter<'_> {
                         ))
                     })
                     .collect();
+                if *dispatch == Dispatch::Nested {
+                    let run = match self.primal_only {
+                        true => crate::plain_calls::Run::Value,
+                        false => crate::plain_calls::Run::Reverse,
+                    };
+                    let args = args
+                        .into_iter()
+                        .zip(operands)
+                        .map(|(arg, operand)| (arg, self.activity.is_active(operand)))
+                        .collect();
+                    let called = crate::plain_calls::nested_call(callee, args, run, span);
+                    return crate::retype::with_lifted_arguments(called, lifts, span);
+                }
                 if *dispatch == Dispatch::Plain {
                     let called = match crate::plain_calls::callee(callee) {
                         Some(crate::plain_calls::Callee::Generic(params)) => {
@@ -952,14 +965,7 @@ impl Emitter<'_> {
                             "internal error: a plain function's call was not checked"
                         )),
                     };
-                    return match lifts {
-                        false => called,
-                        true => quote_spanned!(span=> {
-                            #[allow(unused_imports)]
-                            use ::ad_runtime::__private::{LiftArgFloats as _, LiftArgOther as _};
-                            #called
-                        }),
-                    };
+                    return crate::retype::with_lifted_arguments(called, lifts, span);
                 }
                 // Code that runs without recording (a checkpointed region's first run) calls
                 // the companion that computes the value alone.
@@ -987,14 +993,11 @@ impl Emitter<'_> {
                         quote!(#callee::#companion)
                     }
                 };
-                if !lifts {
-                    return quote_spanned!(span=> #companion(#(#args),*));
-                }
-                quote_spanned!(span=> {
-                    #[allow(unused_imports)]
-                    use ::ad_runtime::__private::{LiftArgFloats as _, LiftArgOther as _};
-                    #companion(#(#args),*)
-                })
+                crate::retype::with_lifted_arguments(
+                    quote_spanned!(span=> #companion(#(#args),*)),
+                    lifts,
+                    span,
+                )
             }
             Rvalue::Ref(Operand::Place(item)) if self.body.iterated.contains(&value_defined) => {
                 let mut source = item.clone();

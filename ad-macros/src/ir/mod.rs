@@ -282,6 +282,10 @@ pub enum Dispatch {
     /// A plain function of the file, not annotated (`plain_calls`): one generic over its
     /// float type runs at dual numbers; any other is called on data only.
     Plain,
+    /// Another function's generic derivative code (`g::grad` for `g_grad`): run at dual
+    /// numbers, its local Jacobian taken by forward mode (`plain_calls`), so that derivatives
+    /// nest in any order.
+    Nested,
 }
 
 /// How a constructor is written.

@@ -150,6 +150,213 @@ seed_tuple!(A 0, B 1, C 2, D 3, E 4, F 5);
 seed_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
 seed_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
 
+/// The arguments of a call to another function's generic derivative code (`g_grad(x, &w)`
+/// inside reverse-mode code is `g::grad` at dual numbers), whose parameter types the macro does
+/// not see: [`SeedProbe`] lets each argument's type choose how it is seeded, a float or a
+/// slice, `Vec` or array of floats as an input (borrowed ones lent to the callee), anything else
+/// as data passed on as it is. The closure passes each seeded argument through [`Pass`].
+pub struct SeedProbe<T>(core::cell::Cell<Option<T>>);
+
+impl<T> SeedProbe<T> {
+    #[inline(always)]
+    pub fn new(value: T) -> Self {
+        SeedProbe(core::cell::Cell::new(Some(value)))
+    }
+
+    #[inline(always)]
+    fn take(&self) -> T {
+        match self.0.take() {
+            Some(value) => value,
+            None => unreachable!("a SeedProbe is read once"),
+        }
+    }
+}
+
+/// An argument the callee borrows: its seeded copy is lent.
+pub struct Lent<T>(pub T);
+
+/// An argument that is not a float or a container of floats: passed on as it is (cloned for
+/// each run).
+#[derive(Clone)]
+pub struct Data<T>(pub T);
+
+/// An argument that carries no derivative: seeded with tangent zero, no input of the Jacobian.
+pub struct Constant<A>(pub A);
+
+/// The seeding of floats and containers of floats, chosen by the argument's type.
+pub trait SeedFloats {
+    type Arg;
+    fn __ad_seed_arg(self) -> Self::Arg;
+}
+
+impl<S: Scalar> SeedFloats for SeedProbe<S> {
+    type Arg = ScalarArg<S>;
+    #[inline(always)]
+    fn __ad_seed_arg(self) -> ScalarArg<S> {
+        ScalarArg(self.take())
+    }
+}
+
+impl<'a, S: Scalar> SeedFloats for SeedProbe<&'a [S]> {
+    type Arg = Lent<&'a [S]>;
+    #[inline(always)]
+    fn __ad_seed_arg(self) -> Self::Arg {
+        Lent(self.take())
+    }
+}
+
+impl<'a, S: Scalar> SeedFloats for SeedProbe<&'a Vec<S>> {
+    type Arg = Lent<&'a [S]>;
+    #[inline(always)]
+    fn __ad_seed_arg(self) -> Self::Arg {
+        Lent(self.take().as_slice())
+    }
+}
+
+impl<S: Scalar, const N: usize> SeedFloats for SeedProbe<&[S; N]> {
+    type Arg = Lent<[S; N]>;
+    #[inline(always)]
+    fn __ad_seed_arg(self) -> Self::Arg {
+        Lent(*self.take())
+    }
+}
+
+impl<S: Scalar> SeedFloats for SeedProbe<Vec<S>> {
+    type Arg = Vec<S>;
+    #[inline(always)]
+    fn __ad_seed_arg(self) -> Vec<S> {
+        self.take()
+    }
+}
+
+impl<S: Scalar, const N: usize> SeedFloats for SeedProbe<[S; N]> {
+    type Arg = [S; N];
+    #[inline(always)]
+    fn __ad_seed_arg(self) -> [S; N] {
+        self.take()
+    }
+}
+
+/// Any other argument: data.
+pub trait SeedOther<T> {
+    fn __ad_seed_arg(&self) -> Data<T>;
+}
+
+impl<T> SeedOther<T> for &SeedProbe<T> {
+    #[inline(always)]
+    fn __ad_seed_arg(&self) -> Data<T> {
+        Data(self.take())
+    }
+}
+
+impl<A> Constant<A> {
+    /// `argument` taken for a constant.
+    #[inline(always)]
+    pub fn of(argument: A) -> Self {
+        Constant(argument)
+    }
+}
+
+impl<S: Scalar, A: Seed<S>> Seed<S> for Lent<A> {
+    type Seeded = Lent<A::Seeded>;
+    type Adjoint = A::Adjoint;
+    fn count(&self) -> usize {
+        self.0.count()
+    }
+    fn seeded(&self, direction: Option<usize>, offset: &mut usize) -> Self::Seeded {
+        Lent(self.0.seeded(direction, offset))
+    }
+    fn zero_adjoint(&self) -> A::Adjoint {
+        self.0.zero_adjoint()
+    }
+    fn fill(adjoint: &mut A::Adjoint, flat: &mut dyn Iterator<Item = S>) {
+        A::fill(adjoint, flat);
+    }
+}
+
+impl<S: Scalar, T: Clone> Seed<S> for Data<T> {
+    type Seeded = Data<T>;
+    type Adjoint = ();
+    fn count(&self) -> usize {
+        0
+    }
+    fn seeded(&self, _: Option<usize>, _: &mut usize) -> Data<T> {
+        self.clone()
+    }
+    fn zero_adjoint(&self) {}
+    fn fill(_: &mut (), _: &mut dyn Iterator<Item = S>) {}
+}
+
+impl<S: Scalar, A: Seed<S>> Seed<S> for Constant<A> {
+    type Seeded = A::Seeded;
+    type Adjoint = A::Adjoint;
+    fn count(&self) -> usize {
+        0
+    }
+    fn seeded(&self, _: Option<usize>, _: &mut usize) -> A::Seeded {
+        self.0.seeded(None, &mut 0)
+    }
+    fn zero_adjoint(&self) -> A::Adjoint {
+        self.0.zero_adjoint()
+    }
+    fn fill(_: &mut A::Adjoint, _: &mut dyn Iterator<Item = S>) {}
+}
+
+/// A seeded argument as the callee takes it: a float or an owned container by value, a lent
+/// one by reference, data as it is.
+pub trait Pass {
+    type Passed<'a>
+    where
+        Self: 'a;
+    fn pass(&self) -> Self::Passed<'_>;
+}
+
+impl<S: Scalar> Pass for Dual<S> {
+    type Passed<'a> = Dual<S>;
+    #[inline(always)]
+    fn pass(&self) -> Dual<S> {
+        *self
+    }
+}
+
+impl<S: Scalar> Pass for Vec<Dual<S>> {
+    type Passed<'a> = Vec<Dual<S>>;
+    #[inline(always)]
+    fn pass(&self) -> Vec<Dual<S>> {
+        self.clone()
+    }
+}
+
+impl<S: Scalar, const N: usize> Pass for [Dual<S>; N] {
+    type Passed<'a> = [Dual<S>; N];
+    #[inline(always)]
+    fn pass(&self) -> [Dual<S>; N] {
+        *self
+    }
+}
+
+impl<T> Pass for Lent<T> {
+    type Passed<'a>
+        = &'a T
+    where
+        T: 'a;
+    #[inline(always)]
+    fn pass(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: Clone> Pass for Data<T> {
+    type Passed<'a>
+        = T
+    where
+        T: 'a;
+    #[inline(always)]
+    fn pass(&self) -> T {
+        self.0.clone()
+    }
+}
+
 /// A result of the function over `Dual<S>`: a float, a `Vec` or array of them, or a tuple of
 /// those.
 pub trait Tangents<S: Scalar> {

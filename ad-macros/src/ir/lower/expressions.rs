@@ -686,6 +686,16 @@ impl Lowering {
             }
             _ => {}
         }
+        // `g_grad(x)`, `g_jvp(x, dx)`, `g_vjp(x, c)`: the generic version (`g::grad`), which
+        // runs at dual numbers (nesting).
+        if let Some(generic) = crate::names::generic_public_of_path(&func.path) {
+            return Ok(Rvalue::Call {
+                callee: generic,
+                method: None,
+                args,
+                dispatch: Dispatch::Nested,
+            });
+        }
         if crate::plain_calls::callee(&func.path).is_some() {
             return Ok(Rvalue::Call {
                 callee: func.path.clone(),
