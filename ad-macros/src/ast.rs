@@ -206,6 +206,16 @@ impl Function {
             true => None,
             false => float_type(cx, &item, &params),
         };
+        // Parameters of the other float type (`f32` data of an `f64` function) are data: the
+        // body converts them (`d[i] as f64`), a conversion without a derivative.
+        let mut params = params;
+        if let Some(float) = float {
+            for param in &mut params {
+                if first_float_in(&param.ty).is_some_and(|own| own != float) {
+                    param.kind = ParamKind::Data;
+                }
+            }
+        }
         // A function that writes its results through `&mut` parameters may return nothing.
         let returns_through_mut =
             returns_unit(&item.sig.output) && params.iter().any(Param::is_in_out);
@@ -420,8 +430,8 @@ fn check_signature_shape(cx: &Ctxt, item: &ItemFn, macro_name: &str) {
     }
 }
 
-/// The one float type of the function, from its parameters and result. Mixing `f32` and
-/// `f64` is refused: the generated code has one scalar type.
+/// The one float type of the function: its result's, or where the result has no float its
+/// first parameter's. Parameters of the other type are data (`Function::from_item`).
 fn float_type(cx: &Ctxt, item: &ItemFn, params: &[Param]) -> Option<FloatType> {
     let mut found: Vec<(FloatType, &Type)> = params
         .iter()
@@ -449,18 +459,11 @@ fn float_type(cx: &Ctxt, item: &ItemFn, params: &[Param]) -> Option<FloatType> {
         );
         return None;
     };
-    if let Some((other, ty)) = found.iter().find(|(float, _)| *float != first) {
-        cx.error_spanned_by(
-            ty,
-            format!(
-                "this function mixes `{}` and `{}`; differentiated code has one float type, so \
-                 convert at the call site",
-                first.name(),
-                other.name()
-            ),
-        );
-    }
-    Some(first)
+    let result = match &item.sig.output {
+        ReturnType::Type(_, ty) => first_float_in(ty),
+        ReturnType::Default => None,
+    };
+    Some(result.unwrap_or(first))
 }
 
 fn returns_unit(output: &ReturnType) -> bool {

@@ -104,7 +104,7 @@ fn borrowing_params(function: &Function, lifetime: Option<&syn::Lifetime>) -> Ve
         .map(|param| {
             let param_name = &param.name;
             let mutability = &param.mutability;
-            if is_data_float(param) {
+            if is_data_float(function, param) {
                 // Taken at any scalar type: callers' derivative code may have lifted it.
                 let ty = &param.ty;
                 return quote!(#param_name: impl ::ad_runtime::__private::PlainFloat<#ty>);
@@ -145,8 +145,11 @@ pub fn public_params(function: &Function) -> Vec<TokenStream> {
 
 /// A float parameter that is data (`dt: f64` beside `x: &[T]` in a function generic over its
 /// float type, differentiated at `f64`).
-fn is_data_float(param: &Param) -> bool {
-    param.kind == ParamKind::Data && crate::ast::float_of_type(&param.ty).is_some()
+/// A data float of the function's own float type, which callers' derivative code may have
+/// lifted to the scalar type (one of the other float type is plain data).
+fn is_data_float(function: &Function, param: &Param) -> bool {
+    param.kind == ParamKind::Data
+        && crate::ast::float_of_type(&param.ty).is_some_and(|float| float == function.float)
 }
 
 /// A parameter's type with its floats made the generic scalar; data keeps its type.
@@ -223,7 +226,7 @@ pub fn companion_method(
     let plain = function
         .params
         .iter()
-        .filter(|param| is_data_float(param))
+        .filter(|param| is_data_float(function, param))
         .map(|param| {
             let (name, ty, mutability) = (&param.name, &param.ty, &param.mutability);
             quote!(let #mutability #name: #ty = ::ad_runtime::__private::PlainFloat::plain(#name);)

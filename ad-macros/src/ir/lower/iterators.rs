@@ -33,6 +33,8 @@ enum Reduction<'e> {
     Position(&'e ExprClosure, Option<Var>),
     /// `count()`.
     Count,
+    /// `find(p)`: the first item that met `p`, if one did.
+    Find(&'e ExprClosure),
 }
 
 /// Where the items a chain's stages give go: the reduction, its accumulator, and the span of
@@ -50,6 +52,22 @@ enum Stage<'e> {
     /// `flat_map(|row| row.iter())`: a loop, inside the chain's, over the items the closure's
     /// body gives.
     FlatMap(&'e ExprClosure),
+    /// `take_while(p)`, `skip_while(p)`: with the variable, declared before the loop, that
+    /// says whether items are still taken (still skipped).
+    TakeWhile(&'e ExprClosure, Option<Var>),
+    SkipWhile(&'e ExprClosure, Option<Var>),
+}
+
+impl<'e> Stage<'e> {
+    fn closure(&self) -> &'e ExprClosure {
+        match self {
+            Stage::Map(closure)
+            | Stage::Filter(closure)
+            | Stage::FlatMap(closure)
+            | Stage::TakeWhile(closure, _)
+            | Stage::SkipWhile(closure, _) => closure,
+        }
+    }
 }
 
 /// Where the chain's items come from.
@@ -116,6 +134,10 @@ impl Lowering {
                 _ => return Ok(None),
             },
             ("collect", 0) => Reduction::Collect,
+            ("find", 1) => match strip(&call.args[0]) {
+                Expr::Closure(test) if test.inputs.len() == 1 => Reduction::Find(test),
+                _ => return Ok(None),
+            },
             ("any" | "all" | "position", 1) => {
                 let Expr::Closure(test) = strip(&call.args[0]) else {
                     return Ok(None);
@@ -136,19 +158,14 @@ impl Lowering {
         let Some((sources, stages)) = self.chain(&call.receiver) else {
             return Ok(None);
         };
-        for closure in stages
-            .iter()
-            .map(|stage| match stage {
-                Stage::Map(closure) | Stage::Filter(closure) | Stage::FlatMap(closure) => *closure,
-            })
-            .chain(match &reduction {
-                Reduction::Fold(_, closure) => Some(closure.as_ref()),
-                Reduction::Any(test) | Reduction::All(test) | Reduction::Position(test, _) => {
-                    Some(*test)
-                }
-                _ => None,
-            })
-        {
+        for closure in stages.iter().map(Stage::closure).chain(match &reduction {
+            Reduction::Fold(_, closure) => Some(closure.as_ref()),
+            Reduction::Any(test)
+            | Reduction::All(test)
+            | Reduction::Position(test, _)
+            | Reduction::Find(test) => Some(*test),
+            _ => None,
+        }) {
             check_closure(closure)?;
             self.expect_closure_result(closure);
         }
@@ -198,7 +215,7 @@ impl Lowering {
                 // w.iter().sum()`) has their type, as rustc infers it from the `Vec`'s.
                 let last_map = stages.iter().rev().find_map(|stage| match stage {
                     Stage::Map(closure) => Some(*closure),
-                    Stage::Filter(_) | Stage::FlatMap(_) => None,
+                    _ => None,
                 });
                 if let (Some(closure), Some(element)) = (last_map, written.and_then(vec_element)) {
                     self.expect(&closure.body, element);
@@ -222,6 +239,13 @@ impl Lowering {
                 let var = self.new_var(&call.method);
                 self.vars[var.0 as usize].ty = Some(ty);
                 (var, data_constant(start, span))
+            }
+            Reduction::Find(_) => {
+                let var = self.new_var(&call.method);
+                (
+                    var,
+                    data_constant(quote::quote!(::core::option::Option::None), span),
+                )
             }
             Reduction::Position(test, _) => {
                 let counter = self.new_var(&syn::Ident::new("count", span));
@@ -249,6 +273,19 @@ impl Lowering {
             accumulator,
             span,
         };
+        // `take_while` and `skip_while` are open until their test first fails.
+        let mut stages = stages;
+        for stage in &mut stages {
+            if let Stage::TakeWhile(_, open) | Stage::SkipWhile(_, open) = stage {
+                let var = self.new_var(&syn::Ident::new("open", span));
+                self.vars[var.0 as usize].ty = Some(syn::parse_quote!(bool));
+                stmts.push(Stmt::DeclareVar {
+                    var,
+                    init: Some(data_constant(quote::quote!(true), span)),
+                });
+                *open = Some(var);
+            }
+        }
         // With no stage, a `sum` or a `product` takes the elements themselves; a closure or
         // `collect` gets what the iterator gives.
         let borrowed = !stages.is_empty() || !matches!(reduction, Reduction::Arithmetic(..));
@@ -263,6 +300,9 @@ impl Lowering {
             )?;
         }
         let result = self.read(var_place(accumulator, span), span, stmts);
+        if matches!(reduction, Reduction::Find(_)) {
+            self.built_options.insert(result);
+        }
         Ok(Some(Operand::Value(result)))
     }
 
@@ -331,6 +371,8 @@ impl Lowering {
                 "map" => Stage::Map,
                 "filter" => Stage::Filter,
                 "flat_map" => Stage::FlatMap,
+                "take_while" => |closure| Stage::TakeWhile(closure, None),
+                "skip_while" => |closure| Stage::SkipWhile(closure, None),
                 _ => break,
             };
             match (call.args.len(), call.args.first().map(strip)) {
@@ -387,9 +429,7 @@ impl Lowering {
                     );
                 };
                 for stage in &inner {
-                    let (Stage::Map(nested) | Stage::Filter(nested) | Stage::FlatMap(nested)) =
-                        stage;
-                    check_closure(nested)?;
+                    check_closure(stage.closure())?;
                 }
                 inner.extend(rest.iter().copied());
                 let borrowed =
@@ -405,6 +445,64 @@ impl Lowering {
                 }
                 Ok(())
             }),
+            Stage::TakeWhile(closure, Some(open)) => {
+                let span = target.span;
+                let still = self.read(var_place(*open, span), span, stmts);
+                let mut tested = Vec::new();
+                let taken = self.scoped(|this| {
+                    this.bind_closure_input(&closure.inputs[0], item.clone(), true, &mut tested)?;
+                    this.operand(&closure.body, &mut tested)
+                })?;
+                let mut then = Vec::new();
+                self.stages(rest, item, target, &mut then)?;
+                let closed = vec![Stmt::Assign {
+                    place: var_place(*open, span),
+                    operand: data_constant(quote::quote!(false), span),
+                    span,
+                }];
+                tested.push(Stmt::If {
+                    cond: taken,
+                    then_branch: Block {
+                        stmts: then,
+                        result: None,
+                    },
+                    else_branch: Block {
+                        stmts: closed,
+                        result: None,
+                    },
+                    result: None,
+                    span,
+                });
+                stmts.push(Stmt::when(Operand::Value(still), tested, span));
+                Ok(())
+            }
+            Stage::SkipWhile(closure, Some(skipping)) => {
+                let span = target.span;
+                let still = self.read(var_place(*skipping, span), span, stmts);
+                let mut tested = Vec::new();
+                let skipped = self.scoped(|this| {
+                    this.bind_closure_input(&closure.inputs[0], item.clone(), true, &mut tested)?;
+                    this.operand(&closure.body, &mut tested)
+                })?;
+                let kept = self.define(Rvalue::Not(skipped), span, &mut tested);
+                let done = vec![Stmt::Assign {
+                    place: var_place(*skipping, span),
+                    operand: data_constant(quote::quote!(false), span),
+                    span,
+                }];
+                tested.push(Stmt::when(Operand::Value(kept), done, span));
+                stmts.push(Stmt::when(Operand::Value(still), tested, span));
+                let now = self.read(var_place(*skipping, span), span, stmts);
+                let go = self.define(Rvalue::Not(Operand::Value(now)), span, stmts);
+                let mut then = Vec::new();
+                self.stages(rest, item, target, &mut then)?;
+                stmts.push(Stmt::when(Operand::Value(go), then, span));
+                Ok(())
+            }
+            Stage::TakeWhile(closure, None) | Stage::SkipWhile(closure, None) => not_yet(
+                closure,
+                "`take_while` and `skip_while` inside a `flat_map`'s closure",
+            ),
         }
     }
 
@@ -466,6 +564,36 @@ impl Lowering {
                     stmts,
                 );
                 Operand::Value(next)
+            }
+            // Tested while nothing is found; the item itself kept.
+            Reduction::Find(test) => {
+                let so_far = self.read(place.clone(), span, stmts);
+                let open = self.define(
+                    Rvalue::DataMethod {
+                        receiver: Operand::Value(so_far),
+                        method: syn::Ident::new("is_none", span),
+                        args: Vec::new(),
+                    },
+                    span,
+                    stmts,
+                );
+                let mut tested = Vec::new();
+                let met = self.scoped(|this| {
+                    // `find` lends the item to its test.
+                    this.bind_closure_input(&test.inputs[0], item.clone(), true, &mut tested)?;
+                    this.operand(&test.body, &mut tested)
+                })?;
+                let mut keep = Vec::new();
+                let found = self.define(Rvalue::Some(item), span, &mut keep);
+                self.built_options.insert(found);
+                keep.push(Stmt::Assign {
+                    place: place.clone(),
+                    operand: Operand::Value(found),
+                    span,
+                });
+                tested.push(Stmt::when(met, keep, span));
+                stmts.push(Stmt::when(Operand::Value(open), tested, span));
+                return Ok(());
             }
             // Tested only while the answer is open: `!any`, `all`, no position yet.
             Reduction::Any(test) | Reduction::All(test) | Reduction::Position(test, _) => {

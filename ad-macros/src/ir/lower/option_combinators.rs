@@ -1,7 +1,8 @@
 //! The combinators of `Option` (`o.map(|v| v * v)`, `and_then`, `filter`, `unwrap_or_else`,
-//! `map_or`, `map_or_else`, `is_some_and`, `or`, `or_else`, `take`, `replace`), lowered as the
-//! `match` or the `std::mem` call each one is, with the closure's body inlined in the arm that
-//! runs it: the derivative flows through the arm as through any `match` on an option.
+//! `map_or`, `map_or_else`, `is_some_and`, `or`, `or_else`, `copied`, `cloned`, `take`,
+//! `replace`), lowered as the `match` or the `std::mem` call each one is, with the closure's
+//! body inlined in the arm that runs it: the derivative flows through the arm as through any
+//! `match` on an option.
 
 use syn::spanned::Spanned;
 use syn::{Expr, Pat};
@@ -12,7 +13,7 @@ use crate::ir::*;
 
 /// Methods of iterators and other types that share a name with an `Option` combinator: taken
 /// for the combinator only on a receiver that is not an iterator chain or a range.
-const SHARED_NAMES: &[&str] = &["map", "filter", "or", "take", "replace"];
+const SHARED_NAMES: &[&str] = &["map", "filter", "or", "take", "replace", "copied", "cloned"];
 
 /// Methods whose result is an iterator (or a range), so that `.map(..)` after them is the
 /// iterator's.
@@ -135,6 +136,12 @@ impl Lowering {
                 syn::parse_quote_spanned!(span=> match #receiver {
                     Some(#content) => Some(#content),
                     None => #otherwise,
+                })
+            }
+            ("copied" | "cloned", []) if !is_iterator(receiver) => {
+                syn::parse_quote_spanned!(span=> match #receiver {
+                    Some(#content) => Some(*#content),
+                    None => None,
                 })
             }
             ("take", []) if is_place(receiver) => {

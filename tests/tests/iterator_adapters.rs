@@ -1,6 +1,7 @@
-//! `chain` and `flat_map` in iterator chains ending in a reduction (`sum`, `product`, `fold`,
-//! `collect`, `count`, `any`, `position`), in both modes: reverse mode runs one loop per part
-//! of a `chain` and a loop inside the chain's for a `flat_map`. Each function is checked against
+//! `chain`, `flat_map`, `take_while` and `skip_while` in iterator chains ending in a reduction
+//! (`sum`, `product`, `fold`, `collect`, `count`, `any`, `position`, `find`), in both modes:
+//! reverse mode runs one loop per part of a `chain`, a loop inside the chain's for a
+//! `flat_map`, and keeps whether `take_while`/`skip_while` still take (skip) items. Each function is checked against
 //! central differences, reverse against forward mode along every basis direction, and the
 //! dot-product identity, at random points.
 #![cfg(not(feature = "previous-engine"))]
@@ -118,4 +119,43 @@ fn chain_and_flat_map_three_ways() {
         5,
         4,
     );
+}
+
+/// `find` (of items and of mapped values, then `copied`, `unwrap_or`, `match`), `take_while`,
+/// `skip_while`.
+#[forward]
+#[reverse]
+fn found_and_taken_while(x: &[f64]) -> f64 {
+    let first_big = x.iter().copied().find(|v| *v > 0.5).unwrap_or(0.0);
+    let first_negative_double = match x.iter().map(|v| v * 2.0).find(|v| *v < 0.0) {
+        Some(v) => v,
+        None => 1.0,
+    };
+    let borrowed = x.iter().find(|v| v.abs() > 1.0).copied().unwrap_or(x[0]);
+    let head: f64 = x.iter().take_while(|v| **v < 1.0).map(|v| v * v).sum();
+    let tail: f64 = x.iter().skip_while(|v| **v < 0.0).map(|v| v.exp()).sum();
+    let middle: Vec<f64> = x
+        .iter()
+        .copied()
+        .skip_while(|v| *v > 0.0)
+        .take_while(|v| *v < 1.5)
+        .collect();
+    first_big * x[0]
+        + first_negative_double * x[1]
+        + borrowed * borrowed
+        + head
+        + tail * middle.iter().sum::<f64>()
+}
+
+#[test]
+fn find_take_while_and_skip_while_three_ways() {
+    for (n, seed) in [(3, 11), (4, 12), (6, 13)] {
+        check_slice_function_at_random_points(
+            found_and_taken_while,
+            found_and_taken_while_jvp,
+            found_and_taken_while_vjp,
+            n,
+            seed,
+        );
+    }
 }

@@ -1,8 +1,0 @@
-use ad_runtime::forward;
-
-#[forward]
-fn f(x: f64, y: f32) -> f64 {
-    x * y as f64
-}
-
-fn main() {}
