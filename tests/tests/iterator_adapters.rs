@@ -128,7 +128,7 @@ fn chain_and_flat_map_three_ways() {
 fn found_and_taken_while(x: &[f64]) -> f64 {
     let first_big = x.iter().copied().find(|v| *v > 0.5).unwrap_or(0.0);
     let first_negative_double = match x.iter().map(|v| v * 2.0).find(|v| *v < 0.0) {
-        Some(v) => v,
+        Some(v) => v * v,
         None => 1.0,
     };
     let borrowed = x.iter().find(|v| v.abs() > 1.0).copied().unwrap_or(x[0]);
