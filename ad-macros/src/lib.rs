@@ -20,6 +20,7 @@ mod aliases;
 mod ast;
 mod attr;
 mod ctxt;
+mod custom_rules;
 mod derive;
 mod expand;
 mod fallback;
@@ -105,6 +106,24 @@ pub fn checkpoint(args: TokenStream, item: TokenStream) -> TokenStream {
         args.into(),
         item.into(),
         driver::checkpoint,
+        source_file(),
+    )
+    .into()
+}
+
+/// A derivative the user gives: `#[rule(derivative = df)]` on a function of one float, or
+/// `#[rule(partials = [df_da, df_db])]` on a function of several (each partial takes all the
+/// parameters). The function stays as written; both modes call it through the rule, and it
+/// gets `f_jvp`, `f_vjp` and `f_grad` as an annotated function does.
+///
+/// See `ad_runtime::custom_rule` for an example.
+#[proc_macro_attribute]
+pub fn rule(args: TokenStream, item: TokenStream) -> TokenStream {
+    guarded(
+        "rule",
+        args.into(),
+        item.into(),
+        custom_rules::expand,
         source_file(),
     )
     .into()

@@ -31,7 +31,7 @@ impl PlainFunction {
             attr.path().segments.last().is_some_and(|segment| {
                 matches!(
                     segment.ident.to_string().as_str(),
-                    "forward" | "reverse" | "checkpoint"
+                    "forward" | "reverse" | "checkpoint" | "rule"
                 )
             })
         });

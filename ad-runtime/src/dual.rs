@@ -301,4 +301,22 @@ impl<S: Scalar> Scalar for Dual<S> {
     fn clamp(self, min: Self, max: Self) -> Self {
         self.ternary(min, max, rules::clamp)
     }
+    #[inline(always)]
+    fn through_rule<R: crate::custom_rule::Rule<S::Base, N>, const N: usize>(
+        args: [Self; N],
+    ) -> Self {
+        let values = args.map(|arg| arg.value);
+        let value = S::through_rule::<R, N>(values);
+        // Without a tangent the partials are not needed (nor, for a rule whose partials hold
+        // at the base float only, available).
+        if args.iter().all(|arg| arg.tangent.is_zero()) {
+            return Dual::constant(value);
+        }
+        let partials = R::partials(values);
+        let mut tangent = S::zero();
+        for (partial, arg) in partials.iter().zip(&args) {
+            tangent += *partial * arg.tangent;
+        }
+        Dual { value, tangent }
+    }
 }

@@ -44,6 +44,7 @@ pub mod guide {
     #![doc = include_str!("guide.md")]
 }
 pub mod checkpoint;
+pub mod custom_rule;
 mod differentiable;
 mod dual;
 pub mod linear;
@@ -54,7 +55,7 @@ mod scalar;
 #[allow(missing_docs)]
 pub mod __private;
 
-pub use ad_macros::{checkpoint, forward, reverse, Differentiable};
+pub use ad_macros::{checkpoint, forward, reverse, rule, Differentiable};
 pub use differentiable::Differentiable;
 pub use dual::{Dual, DualVec};
 pub use scalar::{Scalar, ScalarRef};

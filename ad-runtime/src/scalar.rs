@@ -206,6 +206,12 @@ pub trait Scalar:
     fn max(self, other: Self) -> Self;
     /// See [`f64::clamp`].
     fn clamp(self, min: Self, max: Self) -> Self;
+    /// The user's rule `R` (`#[rule]`) at `args`: its value at the base float, each level of
+    /// derivatives through its partial derivatives one level down.
+    #[doc(hidden)]
+    fn through_rule<R: crate::custom_rule::Rule<Self::Base, N>, const N: usize>(
+        args: [Self; N],
+    ) -> Self;
     /// See [`f64::to_degrees`].
     fn to_degrees(self) -> Self;
     /// See [`f64::to_radians`].
@@ -288,6 +294,12 @@ macro_rules! impl_scalar_for_float {
             #[inline(always)]
             fn clamp(self, min: Self, max: Self) -> Self {
                 $float::clamp(self, min, max)
+            }
+            #[inline(always)]
+            fn through_rule<R: crate::custom_rule::Rule<$float, N>, const N: usize>(
+                args: [Self; N],
+            ) -> Self {
+                R::value(args)
             }
         }
     };

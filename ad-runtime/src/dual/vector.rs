@@ -216,4 +216,25 @@ impl<S: Scalar, const N: usize> Scalar for DualVec<S, N> {
     fn clamp(self, min: Self, max: Self) -> Self {
         self.ternary(min, max, rules::clamp)
     }
+    #[inline(always)]
+    fn through_rule<R: crate::custom_rule::Rule<S::Base, M>, const M: usize>(
+        args: [Self; M],
+    ) -> Self {
+        let values = args.map(|arg| arg.value);
+        let value = S::through_rule::<R, M>(values);
+        if args
+            .iter()
+            .all(|arg| arg.tangents.iter().all(|tangent| tangent.is_zero()))
+        {
+            return DualVec::constant(value);
+        }
+        let partials = R::partials(values);
+        let mut tangents = [S::zero(); N];
+        for (partial, arg) in partials.iter().zip(&args) {
+            for (tangent, along) in tangents.iter_mut().zip(&arg.tangents) {
+                *tangent += *partial * *along;
+            }
+        }
+        DualVec::new(value, tangents)
+    }
 }
