@@ -194,6 +194,9 @@ impl Function {
     pub fn from_item(cx: &Ctxt, mut item: ItemFn, macro_name: &str) -> Function {
         name_pattern_parameters(&mut item);
         check_signature_shape(cx, &item, macro_name);
+        if macro_name != "forward" {
+            check_function_parameters(cx, &item, macro_name);
+        }
         let float_param = crate::generics::float_parameter(cx, &item, macro_name);
         let params = item
             .sig
@@ -323,6 +326,8 @@ impl Param {
             });
         }
         let kind = match float_of_type(&ty) {
+            // A function of floats: derivative code passes one of its scalar type.
+            _ if is_function_type(&ty) => ParamKind::Data,
             Some(_) if no_grad => ParamKind::Constant,
             Some(_) => ParamKind::Differentiated,
             None if first_float_in(&ty).is_some() && is_differentiable_container(&ty) => {
@@ -430,6 +435,26 @@ fn check_signature_shape(cx: &Ctxt, item: &ItemFn, macro_name: &str) {
     }
 }
 
+/// A function parameter (`f: impl Fn(f64) -> f64`) has no adjoint to give reverse mode; such a
+/// function is differentiated through its forward code, from callers in either mode.
+fn check_function_parameters(cx: &Ctxt, item: &ItemFn, macro_name: &str) {
+    for input in &item.sig.inputs {
+        if let syn::FnArg::Typed(typed) = input {
+            if is_function_type(&typed.ty) {
+                cx.error_spanned_by(
+                    &typed.ty,
+                    format!(
+                        "#[{macro_name}] does not take a function parameter: annotate this \
+                         function with #[forward] alone; reverse-mode code that calls it with a \
+                         closure differentiates through its forward code (the closure's \
+                         captured floats included)"
+                    ),
+                );
+            }
+        }
+    }
+}
+
 /// The one float type of the function: its result's, or where the result has no float its
 /// first parameter's. Parameters of the other type are data (`Function::from_item`).
 fn float_type(cx: &Ctxt, item: &ItemFn, params: &[Param]) -> Option<FloatType> {
@@ -534,6 +559,24 @@ pub fn is_float_shaped(ty: &Type) -> bool {
 }
 
 /// The float type when `ty` is exactly `f64` or `f32`.
+/// `impl Fn(f64) -> f64`, `&dyn Fn(f64) -> f64`, `&impl FnMut(..)`: a function parameter, which
+/// derivative code passes functions of its own scalar type.
+pub fn is_function_type(ty: &Type) -> bool {
+    let bounds = match ty {
+        Type::ImplTrait(bounds) => &bounds.bounds,
+        Type::TraitObject(bounds) => &bounds.bounds,
+        Type::Reference(reference) => return is_function_type(&reference.elem),
+        Type::Paren(paren) => return is_function_type(&paren.elem),
+        _ => return false,
+    };
+    bounds.iter().any(|bound| {
+        matches!(bound, syn::TypeParamBound::Trait(bound)
+        if bound.path.segments.last().is_some_and(|segment| {
+            matches!(segment.ident.to_string().as_str(), "Fn" | "FnMut" | "FnOnce")
+        }))
+    })
+}
+
 pub fn float_of_type(ty: &Type) -> Option<FloatType> {
     match ty {
         Type::Path(path) if path.qself.is_none() => {

@@ -292,12 +292,36 @@ pub fn call(
     }
 }
 
+/// How an argument of a call run at dual numbers is seeded.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Seeding {
+    /// It carries derivatives: its floats are inputs of the local Jacobian.
+    Active,
+    /// It carries none: its floats are dual numbers of tangent zero.
+    Constant,
+    /// A data constant (`20`, `true`): passed as it is.
+    Data,
+}
+
+impl Seeding {
+    /// The argument `arg` seeded, its type choosing how (`generic_call::SeedProbe`).
+    pub fn seed(self, arg: TokenStream, span: Span) -> TokenStream {
+        let generic_call = quote!(::ad_runtime::__private::generic_call);
+        let probed = quote_spanned!(span=> #generic_call::SeedProbe::new(#arg).__ad_seed_arg());
+        match self {
+            Seeding::Active => probed,
+            Seeding::Constant => quote_spanned!(span=> #generic_call::Constant::of(#probed)),
+            Seeding::Data => quote_spanned!(span=> #generic_call::Data(#arg)),
+        }
+    }
+}
+
 /// The call of another function's generic derivative code (`g::grad`) with `args` (derivative
 /// code, in order, each with whether it carries derivatives), at dual numbers: its value, or
 /// its value and pullback (one adjoint per argument).
 pub fn nested_call(
     function: &syn::Path,
-    args: Vec<(TokenStream, bool)>,
+    args: Vec<(TokenStream, Seeding)>,
     run: Run,
     span: Span,
 ) -> TokenStream {
@@ -314,13 +338,9 @@ pub fn nested_call(
     let names: Vec<syn::Ident> = (0..args.len())
         .map(|position| format_ident!("__ad_g{}", position, span = span))
         .collect();
-    let seeded = args.into_iter().map(|(arg, active)| {
-        let probed = quote_spanned!(span=> #generic_call::SeedProbe::new(#arg).__ad_seed_arg());
-        match active {
-            true => probed,
-            false => quote_spanned!(span=> #generic_call::Constant::of(#probed)),
-        }
-    });
+    let seeded = args
+        .into_iter()
+        .map(|(arg, seeding)| seeding.seed(arg, span));
     let runner = match run {
         Run::Value => quote!(primal),
         Run::Reverse => quote!(reverse),

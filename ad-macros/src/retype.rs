@@ -32,16 +32,22 @@ pub struct Retype<'a> {
     /// Reverse-mode companions return `(value, pullback)`; where only the value is wanted
     /// (a condition, a cast to an integer) the call takes `.0` of it.
     pub value_only: bool,
+    /// The scalar type the code is written over, when it is not the generic parameter `__S`
+    /// (a closure passed from reverse-mode code runs at `Dual<__S>`).
+    pub scalar_type: Option<TokenStream>,
 }
 
 impl Retype<'_> {
     fn scalar(&self, span: Span) -> TokenStream {
-        let scalar = names::scalar_param(span);
+        let scalar = self.scalar_param(span);
         quote_spanned!(span=> <#scalar as ::ad_runtime::Scalar>)
     }
 
     fn scalar_param(&self, span: Span) -> TokenStream {
-        names::scalar_param(span).to_token_stream()
+        match &self.scalar_type {
+            Some(scalar) => scalar.clone(),
+            None => names::scalar_param(span).to_token_stream(),
+        }
     }
 
     fn constant(&self, value: TokenStream, span: Span) -> Expr {
@@ -67,7 +73,7 @@ impl Retype<'_> {
 
     fn lift(&self, value: &Expr) -> Expr {
         let span = value.span();
-        let scalar = names::scalar_param(span);
+        let scalar = self.scalar_param(span);
         syn::parse_quote_spanned!(span=>
             ::ad_runtime::__private::LiftProbe::new(#value).__ad_lift::<#scalar>()
         )
@@ -150,7 +156,7 @@ impl Retype<'_> {
     }
 
     fn cast_to_scalar(&self, value: &Expr, span: Span) -> Expr {
-        let scalar = names::scalar_param(span);
+        let scalar = self.scalar_param(span);
         syn::parse_quote_spanned!(span=>
             ::ad_runtime::__private::CastProbe::new(#value).__ad_cast::<#scalar>()
         )
@@ -281,6 +287,12 @@ impl Retype<'_> {
         span: proc_macro2::Span,
     ) -> Expr {
         let (args, lifts) = self.lifted_args(call, original_args, span);
+        // At a scalar type of its own (`Dual<__S>`), named: the bound on `&__S` in scope would
+        // otherwise make rustc infer `__S`.
+        let companion = match &self.scalar_type {
+            Some(scalar) => quote::quote!(#companion::<#scalar>),
+            None => companion,
+        };
         let called = if self.value_only {
             quote::quote!(#companion(#(#args),*).0)
         } else {
@@ -744,7 +756,7 @@ impl VisitMut for Retype<'_> {
             Expr::Path(path)
                 if path.qself.is_none() && is_constant_path(&path.path, self.locals) =>
             {
-                let scalar = names::scalar_param(span);
+                let scalar = self.scalar_param(span);
                 Some(syn::parse_quote_spanned!(span=>
                     ::ad_runtime::__private::LiftProbe::new(#path).__ad_lift_constant::<#scalar>()
                 ))
@@ -977,7 +989,7 @@ impl VisitMut for Retype<'_> {
         if let (Some(ty), Some(init)) = (&written_container, &mut local.init) {
             if init.diverge.is_none() && self.is_data_constant(&init.expr) {
                 let value = &init.expr;
-                let scalar = names::scalar_param(value.span());
+                let scalar = self.scalar_param(value.span());
                 *init.expr = syn::parse_quote!(
                     ::ad_runtime::__private::lift_elements::<#scalar, _>({
                         let __ad_plain: #ty = #value;
@@ -1029,7 +1041,7 @@ impl VisitMut for Retype<'_> {
     fn visit_type_mut(&mut self, ty: &mut Type) {
         if let Type::Path(path) = ty {
             if path.qself.is_none() {
-                let scalar = names::scalar_param(path.span()).to_token_stream();
+                let scalar = self.scalar_param(path.span());
                 if let Some(twin) = self.locals.user_types.twin_type(&path.path, &scalar) {
                     *ty = twin;
                     return;
@@ -1041,7 +1053,7 @@ impl VisitMut for Retype<'_> {
                     .get_ident()
                     .is_some_and(|ident| FloatType::from_ident(ident) == Some(self.float))
             {
-                let scalar = names::scalar_param(path.span());
+                let scalar = self.scalar_param(path.span());
                 *ty = syn::parse_quote!(#scalar);
                 return;
             }
@@ -1052,7 +1064,7 @@ impl VisitMut for Retype<'_> {
     /// Patterns are left alone, except the types written in them (`let x: f64`) and the
     /// user types they name, which become twins (`List::Cons(head, tail)`).
     fn visit_pat_mut(&mut self, pat: &mut Pat) {
-        let scalar = names::scalar_param(pat.span()).to_token_stream();
+        let scalar = self.scalar_param(pat.span());
         self.locals.user_types.rewrite_pattern(pat, &scalar);
         match pat {
             Pat::Type(typed) => {

@@ -145,3 +145,27 @@ fn options_changed_in_expressions_and_of_containers_three_ways() {
         7,
     );
 }
+
+/// `while let` over an option the loop changes.
+#[forward]
+#[reverse]
+fn halved_while_some(x: &[f64]) -> f64 {
+    let mut o = Some(x[0]);
+    let mut s = 0.0;
+    while let Some(v) = o {
+        s += v * x[1];
+        o = if v.abs() > 0.1 { Some(v * 0.5) } else { None };
+    }
+    s
+}
+
+#[test]
+fn while_let_over_an_option_three_ways() {
+    check_slice_function_at_random_points(
+        halved_while_some,
+        halved_while_some_jvp,
+        halved_while_some_vjp,
+        2,
+        8,
+    );
+}

@@ -64,6 +64,7 @@ pub fn retype_type(function: &Function, ty: &Type) -> Type {
         locals: &locals,
         companion: names::FORWARD_COMPANION,
         value_only: false,
+        scalar_type: None,
     };
     let mut ty = ty.clone();
     retype.visit_type_mut(&mut ty);
@@ -155,16 +156,28 @@ fn is_data_float(function: &Function, param: &Param) -> bool {
 /// A parameter's type with its floats made the generic scalar; data keeps its type.
 fn retyped_param_type(function: &Function, param: &Param) -> Type {
     match param.kind {
+        // A function of floats (`f: impl Fn(f64) -> f64`) is one of the scalar type.
+        ParamKind::Data if crate::ast::is_function_type(&param.ty) => {
+            retype_type(function, &param.ty)
+        }
         ParamKind::Data => param.ty.clone(),
         ParamKind::Differentiated | ParamKind::Constant => retype_type(function, &param.ty),
     }
 }
 
 /// A parameter's type in a generated public function: a `#[grad]` parameter takes the user's
-/// type itself (its twin is the companions' business).
+/// type itself (its twin is the companions' business); a function of floats is one of dual
+/// numbers (`f_jvp(|t| t.sin(), ..)` with `t: Dual<f64>`).
 pub(super) fn public_param_type(function: &Function, param: &Param) -> Type {
     if param.user_type.is_some() {
         param.ty.clone()
+    } else if param.kind == ParamKind::Data && crate::ast::is_function_type(&param.ty) {
+        let ty = retype_type(function, &param.ty);
+        let scalar = names::scalar_param(param.name.span());
+        let over_duals = names::replace_idents(quote!(#ty), &|ident| {
+            (*ident == scalar).then(|| quote!(::ad_runtime::Dual<#scalar>))
+        });
+        syn::parse2(over_duals).unwrap_or(ty)
     } else {
         retyped_param_type(function, param)
     }
@@ -300,14 +313,22 @@ pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
                 locals: &locals,
                 companion: names::FORWARD_COMPANION,
                 value_only: false,
+                scalar_type: None,
             };
             let mut block = (*function.item.block).clone();
             retype.visit_block_mut(&mut block);
             let stmts = &block.stmts;
             let aliases = locals.user_types.aliases();
-            let uses_function = match function.is_method {
-                true => quote!(let _ = Self::#name;),
-                false => quote!(let _ = #name;),
+            // (A function with `impl Trait` parameters is generic: named alone, its instance
+            // cannot be inferred, and it is used by the caller that passes the closure.)
+            let generic_argument = function
+                .params
+                .iter()
+                .any(|param| matches!(param.ty, syn::Type::ImplTrait(_)));
+            let uses_function = match (function.is_method, generic_argument) {
+                (_, true) => quote!(),
+                (true, false) => quote!(let _ = Self::#name;),
+                (false, false) => quote!(let _ = #name;),
             };
             quote! {
                 // The derivative stands for the function: using one uses the other.

@@ -52,6 +52,10 @@ fn takes_helpers(function: &Function) -> bool {
             .iter()
             .any(|param| param.kind == ParamKind::Differentiated)
         && function.item.sig.generics.params.is_empty()
+        && !function
+            .params
+            .iter()
+            .any(|param| crate::ast::is_function_type(&param.ty))
         && function.params.iter().all(|param| match param.kind {
             ParamKind::Differentiated | ParamKind::Constant => {
                 param.user_type.is_none()

@@ -867,6 +867,12 @@ impl Emitter<'_> {
                         .__ad_lift::<#scalar>()
                 )
             }
+            Rvalue::Call {
+                callee,
+                args,
+                dispatch: Dispatch::WithClosures(index),
+                ..
+            } => self.call_with_closures(callee, args, *index as usize, span),
             // A call on data alone: the plain function, its result a constant of the scalar
             // type.
             Rvalue::Call {
@@ -938,7 +944,7 @@ impl Emitter<'_> {
                     let args = args
                         .into_iter()
                         .zip(operands)
-                        .map(|(arg, operand)| (arg, self.activity.is_active(operand)))
+                        .map(|(arg, operand)| (arg, self.seeding(operand)))
                         .collect();
                     let called = crate::plain_calls::nested_call(callee, args, run, span);
                     return crate::retype::with_lifted_arguments(called, lifts, span);
@@ -1163,6 +1169,107 @@ impl Emitter<'_> {
     /// An argument of a plain function or method, called on data alone: its floats carry no
     /// derivative, and go back to plain floats; a literal (or a closure passed as written)
     /// stays as it is.
+    /// A call given closures (`ir::ClosureCall`): the callee's forward code at dual numbers,
+    /// each closure written over them (`Retype` at `Dual<__S>`), the variables it captures bound
+    /// by their names, floats seeded and data cloned; its value and local Jacobian by forward
+    /// mode (`plain_calls`).
+    fn call_with_closures(
+        &self,
+        callee: &syn::Path,
+        args: &[Operand],
+        index: usize,
+        span: Span,
+    ) -> TokenStream {
+        let generic_call = quote!(::ad_runtime::__private::generic_call);
+        let call = &self.body.closure_calls[index];
+        let explicit = args.len() - call.captured.len();
+        let locals = crate::activity::Locals::analyze(self.function);
+        let scalar = names::scalar_param(span);
+        let mut retype = crate::retype::Retype {
+            float: self.function.float,
+            locals: &locals,
+            companion: names::FORWARD_COMPANION,
+            value_only: false,
+            scalar_type: Some(quote!(::ad_runtime::Dual<#scalar>)),
+        };
+        let probe_captured = |operand: TokenStream, active: bool| {
+            let probed = quote_spanned!(span=>
+                #generic_call::SeedProbe::new(#operand).__ad_seed_captured()
+            );
+            match active {
+                true => probed,
+                false => quote_spanned!(span=> #generic_call::Constant::of(#probed)),
+            }
+        };
+        let (mut seeds, mut pattern, mut passed) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut bound, mut data) = (Vec::new(), Vec::new());
+        for (position, arg) in args[..explicit].iter().enumerate() {
+            let name = quote::format_ident!("__ad_g{}", position, span = span);
+            match call.closures.iter().find(|(at, _, _)| *at == position) {
+                Some((_, closure, lent)) => {
+                    let mut closure = syn::Expr::Closure(closure.clone());
+                    syn::visit_mut::VisitMut::visit_expr_mut(&mut retype, &mut closure);
+                    seeds.push(quote_spanned!(span=> #generic_call::Data(())));
+                    pattern.push(quote!(_));
+                    passed.push(match lent {
+                        true => quote!(&#closure),
+                        false => closure.into_token_stream(),
+                    });
+                }
+                None => {
+                    seeds.push(self.seeding(arg).seed(self.operand(arg), span));
+                    pattern.push(name.to_token_stream());
+                    passed.push(quote_spanned!(span=> #generic_call::Pass::pass(&#name)));
+                }
+            }
+        }
+        for (name, arg) in call.captured.iter().zip(&args[explicit..]) {
+            let operand = self.operand(arg);
+            if locals.floats.contains(name) {
+                let seeded = quote::format_ident!("__ad_captured_{}", name, span = span);
+                seeds.push(probe_captured(operand, self.activity.is_active(arg)));
+                pattern.push(seeded.to_token_stream());
+                bound.push(quote_spanned!(span=> let #name = #generic_call::Pass::pass(&#seeded);));
+            } else {
+                seeds.push(quote_spanned!(span=> #generic_call::Data(())));
+                pattern.push(quote!(_));
+                data.push(
+                    quote_spanned!(span=> let #name = ::core::clone::Clone::clone(#operand);),
+                );
+            }
+        }
+        let companion = syn::Ident::new(names::FORWARD_COMPANION, span);
+        let runner = match self.primal_only {
+            true => quote!(primal),
+            false => quote!(reverse),
+        };
+        quote_spanned!(span=> {
+            #[allow(unused_imports)]
+            use #generic_call::{SeedCaptured as _, SeedFloats as _, SeedOther as _};
+            #[allow(unused_imports)]
+            use ::ad_runtime::Scalar as _;
+            #(#data)*
+            #generic_call::#runner(
+                (#(#seeds,)*),
+                |(#(#pattern,)*)| {
+                    #(#bound)*
+                    #callee::#companion::<::ad_runtime::Dual<#scalar>>(#(#passed),*)
+                },
+            )
+        })
+    }
+
+    /// How an argument of a call run at dual numbers is seeded: data constants (`20`) as they
+    /// are, others by the type rustc gives them, as inputs where they carry derivatives.
+    fn seeding(&self, arg: &Operand) -> crate::plain_calls::Seeding {
+        use crate::plain_calls::Seeding;
+        match arg {
+            Operand::Constant(constant) if constant.kind == ConstantKind::Data => Seeding::Data,
+            _ if self.activity.is_active(arg) => Seeding::Active,
+            _ => Seeding::Constant,
+        }
+    }
+
     fn plain_argument(&self, arg: &Operand) -> TokenStream {
         match arg {
             Operand::Constant(constant) if constant.kind != ConstantKind::Path => {

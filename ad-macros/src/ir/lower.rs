@@ -94,6 +94,7 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         receivers: std::collections::HashSet::new(),
         mutable_references: std::collections::HashSet::new(),
         built_options: std::collections::HashSet::new(),
+        closure_calls: Vec::new(),
         containers: std::collections::HashSet::new(),
         iterated: std::collections::HashSet::new(),
         param_roots: std::collections::HashSet::new(),
@@ -209,6 +210,7 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         user_types: lowering.user_types,
         receivers: lowering.receivers,
         iterated: lowering.iterated,
+        closure_calls: lowering.closure_calls,
     })
 }
 
@@ -266,6 +268,8 @@ struct Lowering {
     options: std::collections::HashSet<Value>,
     /// Values `Some(..)` built: not iterated by index (`for v in o`).
     built_options: std::collections::HashSet<Value>,
+    /// Calls that pass closures (`Body::closure_calls`).
+    closure_calls: Vec<ClosureCall>,
     /// Variables holding a `Vec` or an array (built in the body, or with the type written),
     /// whose rearranging methods (`swap`, `sort_by`, ...) are their element writes.
     containers: std::collections::HashSet<Var>,

@@ -286,6 +286,10 @@ pub enum Dispatch {
     /// numbers, its local Jacobian taken by forward mode (`plain_calls`), so that derivatives
     /// nest in any order.
     Nested,
+    /// A function given closures (`ClosureCall`, by index in `Body::closure_calls`): its
+    /// forward code run at dual numbers, the closures written over them and their captured
+    /// variables seeded, and its local Jacobian taken by forward mode.
+    WithClosures(u32),
 }
 
 /// How a constructor is written.
@@ -418,6 +422,17 @@ pub struct Body {
     /// by a call): the runtime's `ForItems` gives the item as that type's `for` does, a
     /// reference for a borrowed container, the element for an owned one.
     pub iterated: std::collections::HashSet<Value>,
+    /// The closures passed to calls (`Dispatch::WithClosures` indexes them).
+    pub closure_calls: Vec<ClosureCall>,
+}
+
+/// A call that passes closures (`integrate(|t| (k * t).sin(), a, b)`): the closures, by
+/// argument position, and the variables they capture, which follow the call's arguments as
+/// arguments of their own (their adjoints come back through the call's pullback).
+pub struct ClosureCall {
+    /// By argument position: the closure, and whether it is lent (`&|y| ..`).
+    pub closures: Vec<(usize, syn::ExprClosure, bool)>,
+    pub captured: Vec<Ident>,
 }
 
 impl Stmt {

@@ -221,6 +221,52 @@ impl<S: Scalar, const N: usize> SeedFloats for SeedProbe<&[S; N]> {
     }
 }
 
+/// The seeding of a float variable a closure captures, lent to the probe (`&k`, `&w`).
+pub trait SeedCaptured {
+    type Arg;
+    fn __ad_seed_captured(self) -> Self::Arg;
+}
+
+impl<S: Scalar> SeedCaptured for SeedProbe<&S> {
+    type Arg = ScalarArg<S>;
+    #[inline(always)]
+    fn __ad_seed_captured(self) -> ScalarArg<S> {
+        ScalarArg(*self.take())
+    }
+}
+
+impl<'a, S: Scalar> SeedCaptured for SeedProbe<&&'a [S]> {
+    type Arg = Lent<&'a [S]>;
+    #[inline(always)]
+    fn __ad_seed_captured(self) -> Self::Arg {
+        Lent(*self.take())
+    }
+}
+
+impl<'a, S: Scalar> SeedCaptured for SeedProbe<&'a Vec<S>> {
+    type Arg = Lent<&'a [S]>;
+    #[inline(always)]
+    fn __ad_seed_captured(self) -> Self::Arg {
+        Lent(self.take().as_slice())
+    }
+}
+
+impl<'a, S: Scalar> SeedCaptured for SeedProbe<&&'a Vec<S>> {
+    type Arg = Lent<&'a [S]>;
+    #[inline(always)]
+    fn __ad_seed_captured(self) -> Self::Arg {
+        Lent(self.take().as_slice())
+    }
+}
+
+impl<S: Scalar, const N: usize> SeedCaptured for SeedProbe<&[S; N]> {
+    type Arg = Lent<[S; N]>;
+    #[inline(always)]
+    fn __ad_seed_captured(self) -> Self::Arg {
+        Lent(*self.take())
+    }
+}
+
 impl<S: Scalar> SeedFloats for SeedProbe<Vec<S>> {
     type Arg = Vec<S>;
     #[inline(always)]

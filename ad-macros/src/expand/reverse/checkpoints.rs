@@ -418,6 +418,7 @@ impl Generator<'_> {
             locals: &self.locals,
             companion: names::FORWARD_COMPANION,
             value_only: false,
+            scalar_type: None,
         };
         retype.visit_block_mut(&mut block);
         block.stmts.iter().map(ToTokens::to_token_stream).collect()

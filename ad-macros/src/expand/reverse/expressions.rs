@@ -1017,6 +1017,7 @@ impl<'a> Generator<'a> {
             locals: &self.locals,
             companion: names::REVERSE_COMPANION,
             value_only: true,
+            scalar_type: None,
         }
     }
 

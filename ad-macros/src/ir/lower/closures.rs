@@ -14,7 +14,7 @@ use syn::{Expr, ExprClosure, Ident};
 
 use super::control::var_place;
 use super::iterators::check_closure;
-use super::{not_yet, scope_key, strip, Binding, Lowered, Lowering, Scope};
+use super::{not_yet, scope_key, strip, Binding, Lowered, Lowering, NotYet, Scope};
 use crate::ir::*;
 
 pub(super) struct ClosureDef {
@@ -176,4 +176,152 @@ pub(super) fn free_names(body: &Expr) -> Vec<Ident> {
 /// A closure's name used other than called (passed, returned, stored): not taken.
 pub(super) fn closure_used_as_a_value<T>(name: &impl Spanned) -> Lowered<T> {
     not_yet(name, "closures used other than called by name")
+}
+
+impl Lowering {
+    /// A call of a differentiated function given closures (`integrate(|t| (k * t).sin(), a,
+    /// b)`): each closure stays as written (`ClosureCall`), a data placeholder in its argument's
+    /// place, and the variables it reads from around it follow the arguments, so that their
+    /// adjoints come back through the call's pullback.
+    pub(super) fn call_with_closures(
+        &mut self,
+        func: &syn::ExprPath,
+        call: &syn::ExprCall,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Rvalue> {
+        let mut args = Vec::new();
+        let mut closures = Vec::new();
+        let mut captured: Vec<Ident> = Vec::new();
+        for (position, arg) in call.args.iter().enumerate() {
+            let Some((closure, lent)) = passed_closure(arg) else {
+                args.push(self.operand(arg, stmts)?);
+                continue;
+            };
+            check_closure(closure)?;
+            let mut parameters = HashSet::new();
+            for input in &closure.inputs {
+                pattern_names(input, &mut parameters);
+            }
+            let mut read = Vec::new();
+            names_read(&closure.body, &mut read);
+            for name in read {
+                if !parameters.contains(&scope_key(&name))
+                    && self.resolve(&name).is_some()
+                    && !captured.contains(&name)
+                {
+                    captured.push(name);
+                }
+            }
+            if let Some(span) = assigns_to(&closure.body, &captured) {
+                return Err(NotYet {
+                    span,
+                    what: "closures passed to a function that assign the variables they capture",
+                });
+            }
+            closures.push((position, closure.clone(), lent));
+            args.push(Operand::Constant(Constant {
+                tokens: quote::quote!(()),
+                kind: ConstantKind::Data,
+                span: closure.span(),
+            }));
+        }
+        // Lent to the call, as the closure borrows them.
+        for name in &captured {
+            let lent: Expr = syn::parse_quote_spanned!(name.span()=> &#name);
+            args.push(self.operand(&lent, stmts)?);
+        }
+        let index = self.closure_calls.len() as u32;
+        self.closure_calls.push(ClosureCall { closures, captured });
+        Ok(Rvalue::Call {
+            callee: func.path.clone(),
+            method: None,
+            args,
+            dispatch: Dispatch::WithClosures(index),
+        })
+    }
+}
+
+/// A closure written as an argument (`|t| ..`), or lent (`&|t| ..`, then `true`).
+pub(super) fn passed_closure(arg: &Expr) -> Option<(&syn::ExprClosure, bool)> {
+    match strip(arg) {
+        Expr::Closure(closure) => Some((closure, false)),
+        Expr::Reference(reference) if reference.mutability.is_none() => {
+            match strip(&reference.expr) {
+                Expr::Closure(closure) => Some((closure, true)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The single names `expr` reads (`k` in `(k * t).sin()`), closures' parameters included.
+fn names_read(expr: &Expr, names: &mut Vec<Ident>) {
+    struct Reads<'n>(&'n mut Vec<Ident>);
+    impl<'ast> syn::visit::Visit<'ast> for Reads<'_> {
+        fn visit_expr_path(&mut self, path: &'ast syn::ExprPath) {
+            if let (None, Some(name)) = (&path.qself, path.path.get_ident()) {
+                if !self.0.contains(name) {
+                    self.0.push(name.clone());
+                }
+            }
+        }
+        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+            // `println!("{}", k)`: the names in a macro's arguments.
+            if let Ok(args) = mac.parse_body_with(
+                syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated,
+            ) {
+                for arg in &args {
+                    self.visit_expr(arg);
+                }
+            }
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    syn::visit::Visit::visit_expr(&mut Reads(names), expr);
+}
+
+/// Where `expr` assigns one of `names` (`k += 1.0`, `k = ..`), if it does.
+fn assigns_to(expr: &Expr, names: &[Ident]) -> Option<proc_macro2::Span> {
+    struct Assigns<'n> {
+        names: &'n [Ident],
+        found: Option<proc_macro2::Span>,
+    }
+    impl Assigns<'_> {
+        fn target(&mut self, target: &Expr) {
+            let mut root = strip(target);
+            loop {
+                match root {
+                    Expr::Field(field) => root = strip(&field.base),
+                    Expr::Index(index) => root = strip(&index.expr),
+                    Expr::Unary(unary) => root = strip(&unary.expr),
+                    _ => break,
+                }
+            }
+            if let Expr::Path(path) = root {
+                if path
+                    .path
+                    .get_ident()
+                    .is_some_and(|name| self.names.contains(name))
+                {
+                    self.found.get_or_insert(target.span());
+                }
+            }
+        }
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Assigns<'_> {
+        fn visit_expr_assign(&mut self, assign: &'ast syn::ExprAssign) {
+            self.target(&assign.left);
+            syn::visit::visit_expr_assign(self, assign);
+        }
+        fn visit_expr_binary(&mut self, binary: &'ast syn::ExprBinary) {
+            if super::compound_op(&binary.op).is_some() {
+                self.target(&binary.left);
+            }
+            syn::visit::visit_expr_binary(self, binary);
+        }
+    }
+    let mut assigns = Assigns { names, found: None };
+    syn::visit::Visit::visit_expr(&mut assigns, expr);
+    assigns.found
 }

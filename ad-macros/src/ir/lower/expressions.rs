@@ -649,6 +649,15 @@ impl Lowering {
         if let Some(moved) = self.mem_function(func, call, stmts)? {
             return Ok(moved);
         }
+        if call
+            .args
+            .iter()
+            .any(|arg| super::closures::passed_closure(arg).is_some())
+            && matches!(classify_callee_path(&func.path), Callee::UserFunction)
+            && crate::plain_calls::callee(&func.path).is_none()
+        {
+            return self.call_with_closures(func, call, stmts);
+        }
         let mut args = self.operands(&call.args, stmts)?;
         let segments: Vec<String> = func
             .path

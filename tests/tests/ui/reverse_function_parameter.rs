@@ -1,0 +1,8 @@
+use ad_runtime::reverse;
+
+#[reverse]
+fn integrate(f: impl Fn(f64) -> f64, a: f64, b: f64) -> f64 {
+    (f(a) + f(b)) * 0.5 * (b - a)
+}
+
+fn main() {}
