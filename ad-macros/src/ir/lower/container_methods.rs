@@ -49,14 +49,7 @@ impl Lowering {
             return Ok(None);
         }
         let span = call.span();
-        let element = |index: Value| {
-            let mut place = container.clone();
-            place
-                .projections
-                .push(Projection::Index(Operand::Value(index)));
-            place.span = span;
-            place
-        };
+        let element = |index: Value| indexed(&container, index, span);
         match method.as_str() {
             "swap" => {
                 let i = self.operand(&call.args[0], stmts)?;
@@ -205,39 +198,9 @@ impl Lowering {
             span,
             stmts,
         );
-        let at = |position: Value| {
-            let mut place = container.clone();
-            place
-                .projections
-                .push(Projection::Index(Operand::Value(position)));
-            place.span = span;
-            place
-        };
-        self.for_each_index(Operand::Value(moved), span, stmts, |this, j, body| {
-            let to = this.data_method(
-                Operand::Value(len),
-                "wrapping_sub",
-                vec![Operand::Value(j)],
-                span,
-                body,
-            );
-            let from = this.data_method(
-                Operand::Value(to),
-                "wrapping_sub",
-                vec![data(quote::quote!(1usize), span)],
-                span,
-                body,
-            );
-            let item = this.copy_of(at(from), span, body);
-            body.push(Stmt::Assign {
-                place: at(to),
-                operand: Operand::Value(item),
-                span,
-            });
-            Ok(())
-        })?;
+        self.move_elements(container, moved, len, "wrapping_sub", span, stmts)?;
         stmts.push(Stmt::Assign {
-            place: at(index),
+            place: indexed(container, index, span),
             operand: Operand::Value(inserted),
             span,
         });
@@ -257,14 +220,7 @@ impl Lowering {
     ) -> Lowered<Operand> {
         let index = self.operand(index, stmts)?;
         let index = self.as_value(index, span, stmts);
-        let element = |position: Value| {
-            let mut place = container.clone();
-            place
-                .projections
-                .push(Projection::Index(Operand::Value(position)));
-            place.span = span;
-            place
-        };
+        let element = |position: Value| indexed(container, position, span);
         let removed = self.copy_of(element(index), span, stmts);
         let len = self.length(container, span, stmts);
         let last = self.data_method(
@@ -289,29 +245,7 @@ impl Lowering {
                 span,
                 stmts,
             );
-            self.for_each_index(Operand::Value(moved), span, stmts, |this, j, body| {
-                let to = this.data_method(
-                    Operand::Value(index),
-                    "wrapping_add",
-                    vec![Operand::Value(j)],
-                    span,
-                    body,
-                );
-                let from = this.data_method(
-                    Operand::Value(to),
-                    "wrapping_add",
-                    vec![data(quote::quote!(1usize), span)],
-                    span,
-                    body,
-                );
-                let item = this.copy_of(element(from), span, body);
-                body.push(Stmt::Assign {
-                    place: element(to),
-                    operand: Operand::Value(item),
-                    span,
-                });
-                Ok(())
-            })?;
+            self.move_elements(container, moved, index, "wrapping_add", span, stmts)?;
         }
         self.define(
             Rvalue::PlainMethod {
@@ -369,6 +303,43 @@ impl Lowering {
             stmts,
         );
         Ok(())
+    }
+
+    /// `count` elements moved one place toward `base`: for `j` in `0..count`, the element at
+    /// `base ∓ j` (`step` is `wrapping_sub` or `wrapping_add`) takes a copy of its neighbour
+    /// one further along, each element's adjoint moving with it.
+    fn move_elements(
+        &mut self,
+        container: &Place,
+        count: Value,
+        base: Value,
+        step: &str,
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<()> {
+        self.for_each_index(Operand::Value(count), span, stmts, |this, j, body| {
+            let to = this.data_method(
+                Operand::Value(base),
+                step,
+                vec![Operand::Value(j)],
+                span,
+                body,
+            );
+            let from = this.data_method(
+                Operand::Value(to),
+                step,
+                vec![data(quote::quote!(1usize), span)],
+                span,
+                body,
+            );
+            let item = this.copy_of(indexed(container, from, span), span, body);
+            body.push(Stmt::Assign {
+                place: indexed(container, to, span),
+                operand: Operand::Value(item),
+                span,
+            });
+            Ok(())
+        })
     }
 
     /// A copy of an element (`v[k].clone()`: a row of a `Vec` of rows is not moved out), its
@@ -564,6 +535,16 @@ impl Lowering {
             Ok(())
         })
     }
+}
+
+/// The element of `container` at `index`.
+fn indexed(container: &Place, index: Value, span: Span) -> Place {
+    let mut place = container.clone();
+    place
+        .projections
+        .push(Projection::Index(Operand::Value(index)));
+    place.span = span;
+    place
 }
 
 fn data(tokens: proc_macro2::TokenStream, span: Span) -> Operand {

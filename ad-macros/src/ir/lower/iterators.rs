@@ -410,10 +410,7 @@ impl Lowering {
                 self.stages(rest, mapped, target, stmts)
             }
             Stage::Filter(closure) => {
-                let kept = self.scoped(|this| {
-                    this.bind_closure_input(&closure.inputs[0], item.clone(), true, stmts)?;
-                    this.operand(&closure.body, stmts)
-                })?;
+                let kept = self.test_item(closure, item.clone(), stmts)?;
                 let mut then = Vec::new();
                 self.stages(rest, item, target, &mut then)?;
                 stmts.push(Stmt::when(kept, then, target.span));
@@ -449,10 +446,7 @@ impl Lowering {
                 let span = target.span;
                 let still = self.read(var_place(*open, span), span, stmts);
                 let mut tested = Vec::new();
-                let taken = self.scoped(|this| {
-                    this.bind_closure_input(&closure.inputs[0], item.clone(), true, &mut tested)?;
-                    this.operand(&closure.body, &mut tested)
-                })?;
+                let taken = self.test_item(closure, item.clone(), &mut tested)?;
                 let mut then = Vec::new();
                 self.stages(rest, item, target, &mut then)?;
                 let closed = vec![Stmt::Assign {
@@ -480,10 +474,7 @@ impl Lowering {
                 let span = target.span;
                 let still = self.read(var_place(*skipping, span), span, stmts);
                 let mut tested = Vec::new();
-                let skipped = self.scoped(|this| {
-                    this.bind_closure_input(&closure.inputs[0], item.clone(), true, &mut tested)?;
-                    this.operand(&closure.body, &mut tested)
-                })?;
+                let skipped = self.test_item(closure, item.clone(), &mut tested)?;
                 let kept = self.define(Rvalue::Not(skipped), span, &mut tested);
                 let done = vec![Stmt::Assign {
                     place: var_place(*skipping, span),
@@ -578,11 +569,7 @@ impl Lowering {
                     stmts,
                 );
                 let mut tested = Vec::new();
-                let met = self.scoped(|this| {
-                    // `find` lends the item to its test.
-                    this.bind_closure_input(&test.inputs[0], item.clone(), true, &mut tested)?;
-                    this.operand(&test.body, &mut tested)
-                })?;
+                let met = self.test_item(test, item.clone(), &mut tested)?;
                 let mut keep = Vec::new();
                 let found = self.define(Rvalue::Some(item), span, &mut keep);
                 self.built_options.insert(found);
@@ -668,6 +655,20 @@ impl Lowering {
             span,
         });
         Ok(())
+    }
+
+    /// What the test `closure` (a `filter`'s, `find`'s, `take_while`'s) says of `item`, which
+    /// it borrows.
+    fn test_item(
+        &mut self,
+        closure: &ExprClosure,
+        item: Operand,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Operand> {
+        self.scoped(|this| {
+            this.bind_closure_input(&closure.inputs[0], item, true, stmts)?;
+            this.operand(&closure.body, stmts)
+        })
     }
 
     /// Binds a closure's parameter pattern to `item` (to `&item` for a `filter`'s, which
