@@ -625,6 +625,12 @@ pub fn type_to_string(ty: &Type) -> String {
     quote::quote!(#ty).to_string().replace(" ", "")
 }
 
+/// `Vec<..>`.
+pub fn is_vec_type(ty: &Type) -> bool {
+    matches!(ty, Type::Path(path) if path.qself.is_none()
+        && path.path.segments.last().is_some_and(|segment| segment.ident == "Vec"))
+}
+
 /// `Vec<Vec<f64>>`, `Vec<[f32; 3]>`: a `Vec` of rows of floats, not behind a reference.
 pub fn is_vec_of_float_rows(ty: &Type) -> bool {
     let outer_is_vec = matches!(ty, Type::Path(path)

@@ -685,3 +685,77 @@ fn derived_values_behind_mut() {
     );
     assert_eq!(d_x, 0.5 + 3.0);
 }
+
+/// A `&mut Vec` parameter grown and shrunk in place (`push`, `insert`, `remove`, `swap`,
+/// `resize`, `pop`): `f_vjp` takes the cotangent of its final contents (of the final length)
+/// and leaves the adjoint of its initial contents (of the initial length).
+#[forward]
+#[reverse]
+fn grown_in_place(v: &mut Vec<f64>, x: f64) {
+    v.push(x * 2.0);
+    v[0] += x * v[1];
+    v.insert(1, x.sin());
+    let removed = v.remove(2);
+    v.push(removed * removed);
+    v.swap(0, 1);
+    v.resize(6, x);
+    let popped = v.pop().unwrap();
+    v[2] *= popped;
+}
+
+/// A caller lends its local to it, then reads what it grew.
+#[forward]
+#[reverse]
+fn reads_what_was_grown(a: &[f64]) -> f64 {
+    let mut v = a.to_vec();
+    grown_in_place(&mut v, a[0]);
+    v.iter()
+        .enumerate()
+        .map(|(i, e)| e * (i as f64 + 1.0))
+        .sum::<f64>()
+}
+
+#[test]
+fn a_mut_vec_parameter_that_changes_length() {
+    let mut rng = common::Rng::new(71);
+    for _ in 0..5 {
+        let initial = common::random_vector(&mut rng, 2);
+        let x = rng.uniform(-1.0, 1.0);
+        // Forward: the tangent of the final contents along (dv, dx).
+        let (dv, dx) = (common::random_vector(&mut rng, 2), rng.uniform(-1.0, 1.0));
+        let mut v = initial.clone();
+        let mut tangent = dv.clone();
+        grown_in_place_jvp(&mut v, x, &mut tangent, dx);
+        assert_eq!(v.len(), 5);
+        assert_eq!(tangent.len(), 5);
+        // Reverse: the cotangent of the final contents in, the adjoint of the initial out.
+        let w = common::random_vector(&mut rng, 5);
+        let mut grown = initial.clone();
+        let mut adjoint = w.clone();
+        let adjoint_x = grown_in_place_vjp(&mut grown, x, &mut adjoint);
+        assert_eq!(grown, v);
+        assert_eq!(adjoint.len(), 2);
+        let jt: f64 = tangent.iter().zip(&w).map(|(a, b)| a * b).sum();
+        let jtw = adjoint.iter().zip(&dv).map(|(a, b)| a * b).sum::<f64>() + adjoint_x * dx;
+        assert_relative_eq!(jt, jtw, epsilon = 1e-12, max_relative = 1e-12);
+        // Central differences of <final contents, w> along (dv, dx).
+        let along = |h: f64| {
+            let mut moved: Vec<f64> = initial.iter().zip(&dv).map(|(a, d)| a + h * d).collect();
+            grown_in_place(&mut moved, x + h * dx);
+            moved.iter().zip(&w).map(|(a, b)| a * b).sum::<f64>()
+        };
+        assert_relative_eq!(
+            jt,
+            common::central_difference(along, 0.0, 1e-5),
+            epsilon = 1e-7,
+            max_relative = 1e-6
+        );
+    }
+    common::check_slice_function_at_random_points(
+        reads_what_was_grown,
+        reads_what_was_grown_jvp,
+        reads_what_was_grown_vjp,
+        3,
+        72,
+    );
+}

@@ -676,6 +676,21 @@ impl Emitter<'_> {
         self.body.params.contains(&root)
     }
 
+    /// A `&mut Vec` parameter, which the body may push onto and pop: its shadow (the caller's)
+    /// grows as reached, as a local's does.
+    fn is_growable_param(&self, root: Root) -> bool {
+        self.body
+            .params
+            .iter()
+            .zip(&self.function.params)
+            .any(|(param_root, param)| {
+                *param_root == root
+                    && param.is_mut_reference()
+                    && matches!(&param.ty, syn::Type::Reference(reference)
+                        if crate::ast::is_vec_type(&reference.elem))
+            })
+    }
+
     /// An operand in forward code.
     fn operand(&self, operand: &Operand) -> TokenStream {
         match operand {

@@ -1098,8 +1098,12 @@ impl Lowering {
                 if !matches!(place.root, Root::Var(_)) {
                     return not_yet(&call.receiver, "`push` onto anything but a variable");
                 }
-                // A parameter's adjoint has the length the parameter came with.
-                if self.param_roots.contains(&place.root) {
+                // A parameter's adjoint has the length the parameter came with; a `&mut` one's
+                // shadow is the caller's, which holds the cotangent of the final contents (and
+                // leaves the adjoint of the initial ones).
+                if self.param_roots.contains(&place.root)
+                    && !self.mutable_references.contains(&place.root)
+                {
                     return not_yet(&call.receiver, "`push` onto a parameter");
                 }
                 let operand = self.operand(&call.args[0], stmts)?;

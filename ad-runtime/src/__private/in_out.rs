@@ -11,8 +11,13 @@ pub trait InOut {
     type Adjoint;
     /// The contents, as an adjoint.
     fn to_adjoint(&self) -> Self::Adjoint;
-    /// Overwrites the contents with the adjoint's floats (of the same shape).
+    /// Overwrites the contents with the adjoint's floats (of the same shape, but for the length
+    /// of a `Vec`, which a function may have changed: the adjoint is of the initial contents).
     fn set_from(&mut self, adjoint: Self::Adjoint);
+    /// Contents made of the adjoint's floats.
+    fn from_adjoint(adjoint: Self::Adjoint) -> Self
+    where
+        Self: Sized;
 }
 
 impl<S: Scalar> InOut for S {
@@ -24,6 +29,10 @@ impl<S: Scalar> InOut for S {
     #[inline]
     fn set_from(&mut self, adjoint: S) {
         *self = adjoint;
+    }
+    #[inline]
+    fn from_adjoint(adjoint: S) -> S {
+        adjoint
     }
 }
 
@@ -40,6 +49,12 @@ impl<T: InOut> InOut for [T] {
             element.set_from(adjoint);
         }
     }
+    fn from_adjoint(_: Self::Adjoint) -> Self
+    where
+        Self: Sized,
+    {
+        unreachable!("a slice is not sized")
+    }
 }
 
 impl<T: InOut> InOut for Vec<T> {
@@ -48,7 +63,15 @@ impl<T: InOut> InOut for Vec<T> {
         self.as_slice().to_adjoint()
     }
     fn set_from(&mut self, adjoint: Self::Adjoint) {
+        // A function that pushed or popped leaves the adjoint of the initial length.
+        if adjoint.len() != self.len() {
+            *self = Self::from_adjoint(adjoint);
+            return;
+        }
         self.as_mut_slice().set_from(adjoint);
+    }
+    fn from_adjoint(adjoint: Self::Adjoint) -> Self {
+        adjoint.into_iter().map(T::from_adjoint).collect()
     }
 }
 
@@ -62,6 +85,9 @@ impl<T: InOut, const N: usize> InOut for [T; N] {
             element.set_from(adjoint);
         }
     }
+    fn from_adjoint(adjoint: Self::Adjoint) -> Self {
+        adjoint.map(T::from_adjoint)
+    }
 }
 
 macro_rules! in_out_tuples {
@@ -73,6 +99,9 @@ macro_rules! in_out_tuples {
             }
             fn set_from(&mut self, adjoint: Self::Adjoint) {
                 $(self.$index.set_from(adjoint.$index);)+
+            }
+            fn from_adjoint(adjoint: Self::Adjoint) -> Self {
+                ($($name::from_adjoint(adjoint.$index),)+)
             }
         }
     )*};

@@ -208,7 +208,7 @@ impl Emitter<'_> {
             self.first_contribution(value);
         }
         let root = self.root_adjoint(place.root);
-        let param = self.is_param(place.root);
+        let param = self.is_param(place.root) && !self.is_growable_param(place.root);
         let sized_outer = matches!(place.root, Root::Var(var) if self.sized_shadows.contains(&var));
         let ir = self.ir();
         // The shadow place, built as a place expression: a field is the adjoint's field; an

@@ -41,9 +41,15 @@ impl Lowering {
         let Ok(container) = self.place(&call.receiver, stmts) else {
             return Ok(None);
         };
-        if !matches!(container.root, Root::Var(var) if self.containers.contains(&var))
+        // A local container, or one a `&mut` parameter lends (`v: &mut Vec<f64>`, whose
+        // shadow is the caller's).
+        let lent = self.mutable_references.contains(&container.root);
+        if !(matches!(container.root, Root::Var(var) if self.containers.contains(&var)) || lent)
             || container.projections.iter().any(|projection| {
-                !matches!(projection, Projection::Index(_) | Projection::Field(_))
+                !matches!(
+                    projection,
+                    Projection::Index(_) | Projection::Field(_) | Projection::Deref
+                )
             })
         {
             return Ok(None);
