@@ -49,12 +49,6 @@ impl<T: InOut> InOut for [T] {
             element.set_from(adjoint);
         }
     }
-    fn from_adjoint(_: Self::Adjoint) -> Self
-    where
-        Self: Sized,
-    {
-        unreachable!("a slice is not sized")
-    }
 }
 
 impl<T: InOut> InOut for Vec<T> {
