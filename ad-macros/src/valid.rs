@@ -171,6 +171,7 @@ pub fn check_reverse_signature(cx: &Ctxt, function: &Function) {
                 && crate::ast::container_element(ty)
                     .is_some_and(|element| float_of_type(element).is_some()))
             || crate::ast::is_vec_of_float_rows(ty)
+            || (cfg!(not(feature = "previous-engine")) && made_of_floats(ty))
             || crate::ast::option_content(ty).is_some_and(|inner| float_of_type(inner).is_some());
         // A result that is not made of floats at all has its message already (`ast.rs`).
         if !supported && crate::ast::is_float_shaped(ty) {
@@ -200,6 +201,25 @@ fn holds_floats_the_types_follow(ty: &syn::Type) -> bool {
         }
     }
     crate::ast::container_element(ty).is_some_and(element_ok)
+}
+
+/// Floats in owned containers and tuples, nested (`[[f64; 2]; 2]`, `(f64, Vec<f64>)`,
+/// `Vec<Vec<Vec<f64>>>`): a result the IR engine takes by its type, its cotangent of the same
+/// type.
+fn made_of_floats(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Tuple(tuple) => {
+            !tuple.elems.is_empty() && tuple.elems.iter().all(made_of_floats)
+        }
+        syn::Type::Array(array) => made_of_floats(&array.elem),
+        syn::Type::Paren(paren) => made_of_floats(&paren.elem),
+        syn::Type::Reference(_) => false,
+        _ if float_of_type(ty).is_some() => true,
+        _ => {
+            crate::ast::is_vec_type(ty)
+                && crate::ast::container_element(ty).is_some_and(made_of_floats)
+        }
+    }
 }
 
 fn is_scalar_tuple(ty: &syn::Type) -> bool {
