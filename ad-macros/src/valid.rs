@@ -149,6 +149,7 @@ pub fn check_reverse_signature(cx: &Ctxt, function: &Function) {
             && !param.is_nested_vector()
             && param.scalar_tuple_len().is_none()
             && !holds_floats_the_types_follow(&param.ty)
+            && !(cfg!(not(feature = "previous-engine")) && lends_floats(&param.ty))
         {
             cx.error_spanned_by(
                 &param.ty,
@@ -219,6 +220,20 @@ fn made_of_floats(ty: &syn::Type) -> bool {
             crate::ast::is_vec_type(ty)
                 && crate::ast::container_element(ty).is_some_and(made_of_floats)
         }
+    }
+}
+
+/// A container of floats nested any deep, owned or behind a shared reference (`&[Vec<Vec<f64>>]`,
+/// `&(f64, Vec<f64>)`): a parameter the IR engine takes by its type.
+fn lends_floats(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(reference) if reference.mutability.is_none() => {
+            match &*reference.elem {
+                syn::Type::Slice(slice) => made_of_floats(&slice.elem),
+                elem => made_of_floats(elem),
+            }
+        }
+        ty => made_of_floats(ty),
     }
 }
 

@@ -140,3 +140,82 @@ fn nested_results_three_ways() {
         83,
     );
 }
+
+/// A caller binding such results (`let rows: [[f64; 2]; 2] = grid(..)`, `let (n, d) = ..`) and
+/// a local tuple holding a container.
+#[forward]
+#[reverse]
+fn reads_nested_results(x: &[f64]) -> f64 {
+    let rows: [[f64; 2]; 2] = rotation_and_scale(x);
+    let (norm, direction) = norm_and_direction(x);
+    let pair = (x[0] * 2.0, vec![x[1], x[2]]);
+    rows[0][1] + rows[1][0] * norm + direction[1] + pair.1[1] * pair.0
+}
+
+#[test]
+fn callers_of_nested_results_three_ways() {
+    common::check_slice_function_at_random_points(
+        reads_nested_results,
+        reads_nested_results_jvp,
+        reads_nested_results_vjp,
+        3,
+        84,
+    );
+}
+
+/// Parameters of floats nested three deep, or a tuple holding a `Vec`: adjoints of their types.
+#[forward]
+#[reverse]
+fn deep_parameter(m: &[Vec<Vec<f64>>], k: f64) -> f64 {
+    let mut total = 0.0;
+    for block in m {
+        for row in block {
+            for value in row {
+                total += value * value * k;
+            }
+        }
+    }
+    total + m[0][0][1] * k
+}
+
+#[reverse]
+fn tuple_parameter(p: &(f64, Vec<f64>)) -> f64 {
+    p.0 * p.1[1] + p.1[0].sin()
+}
+
+#[test]
+fn nested_parameters_against_central_differences() {
+    let m = vec![vec![vec![0.3, -1.2], vec![2.0]], vec![vec![0.5]]];
+    let (value, (dm, dk)) = deep_parameter_grad(&m, 1.5);
+    assert_eq!(value, deep_parameter(&m, 1.5));
+    let positions = [(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 0)];
+    for (i, j, l) in positions {
+        let moved = |h: f64| {
+            let mut n = m.clone();
+            n[i][j][l] += h;
+            deep_parameter(&n, 1.5)
+        };
+        assert_relative_eq!(
+            dm[i][j][l],
+            central_difference(moved, 0.0, 1e-5),
+            max_relative = 1e-8
+        );
+        let mut e = vec![vec![vec![0.0, 0.0], vec![0.0]], vec![vec![0.0]]];
+        e[i][j][l] = 1.0;
+        assert_relative_eq!(
+            dm[i][j][l],
+            deep_parameter_jvp(&m, 1.5, &e, 0.0).1,
+            max_relative = 1e-14
+        );
+    }
+    assert_relative_eq!(
+        dk,
+        central_difference(|k| deep_parameter(&m, k), 1.5, 1e-5),
+        max_relative = 1e-8
+    );
+    let p = (1.5, vec![0.2, 0.7]);
+    let (_, (d0, d1)) = tuple_parameter_grad(&p);
+    assert_relative_eq!(d0, 0.7, max_relative = 1e-15);
+    assert_relative_eq!(d1[0], 0.2_f64.cos(), max_relative = 1e-15);
+    assert_relative_eq!(d1[1], 1.5, max_relative = 1e-15);
+}
