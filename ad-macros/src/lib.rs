@@ -483,7 +483,11 @@ mod driver {
         // The forward companion is real if nothing but the `&mut` parameters is refused.
         let forward_is_clean = !cx.has_errors();
         let refused_mut = valid::refuse_mut_params(&cx, &function, macro_name, calls);
-        valid::check_reverse_signature(&cx, &function);
+        // A refused parameter is data to the stubs: one message, not one per adjoint type.
+        let mut function = function;
+        for refused in valid::check_reverse_signature(&cx, &function) {
+            function.params[refused].kind = crate::ast::ParamKind::Data;
+        }
         valid::refuse_user_containers(&cx, &function, macro_name);
         if calls == Calls::Checkpointed {
             for param in &function.params {

@@ -139,8 +139,10 @@ pub fn refuse_user_containers(cx: &Ctxt, function: &Function, macro_name: &str) 
 /// Reverse mode returns one float and takes float scalars for now: `_vjp` takes its cotangent
 /// as a scalar and returns one adjoint per float parameter. (`&mut` parameters have their
 /// message from [`refuse_mut_params`].)
-pub fn check_reverse_signature(cx: &Ctxt, function: &Function) {
-    for param in &function.params {
+/// Returns the positions of the parameters refused.
+pub fn check_reverse_signature(cx: &Ctxt, function: &Function) -> Vec<usize> {
+    let mut refused = Vec::new();
+    for (position, param) in function.params.iter().enumerate() {
         if param.kind != crate::ast::ParamKind::Data
             && !param.is_mut_reference()
             && param.user_type.is_none()
@@ -155,13 +157,14 @@ pub fn check_reverse_signature(cx: &Ctxt, function: &Function) {
                 &param.ty,
                 format!(
                     "reverse mode cannot differentiate parameters of type `{}` yet; it takes `{}` \
-                     scalars, tuples of scalars, slices, `Vec`s and arrays of scalars, \
-                     slices, `Vec`s and arrays of those, and `#[grad]` parameters of types that \
+                     scalars, those in slices, `Vec`s, arrays and tuples nested any deep \
+                     (`&[Vec<f64>]`, `&(f64, Vec<f64>)`), and `#[grad]` parameters of types that \
                      derive `Differentiable` (use #[forward] for other types)",
                     crate::ast::type_to_string(&param.ty),
                     function.float.name()
                 ),
             );
+            refused.push(position);
         }
     }
     if let Some(ty) = function.output() {
@@ -187,6 +190,7 @@ pub fn check_reverse_signature(cx: &Ctxt, function: &Function) {
             );
         }
     }
+    refused
 }
 
 /// Slices, `Vec`s and arrays of tuples of floats (`&[(f64, f64)]`, `Vec<(f64, [f64; 2])>`): the
