@@ -92,8 +92,7 @@ impl Lowering {
                 })?;
             }
             "fill" => {
-                let value = self.operand(&call.args[0], stmts)?;
-                let value = self.as_value(value, span, stmts);
+                let value = self.argument_value(&call.args[0], span, stmts)?;
                 let len = self.length(&container, span, stmts);
                 self.for_each_index(Operand::Value(len), span, stmts, |_, k, body| {
                     body.push(Stmt::Assign {
@@ -185,10 +184,8 @@ impl Lowering {
         span: Span,
         stmts: &mut Vec<Stmt>,
     ) -> Lowered<()> {
-        let index = self.operand(index, stmts)?;
-        let index = self.as_value(index, span, stmts);
-        let inserted = self.operand(inserted, stmts)?;
-        let inserted = self.as_value(inserted, span, stmts);
+        let index = self.argument_value(index, span, stmts)?;
+        let inserted = self.argument_value(inserted, span, stmts)?;
         let len = self.length(container, span, stmts);
         let pushed = self.new_value(None, span);
         stmts.push(Stmt::Push {
@@ -224,8 +221,7 @@ impl Lowering {
         span: Span,
         stmts: &mut Vec<Stmt>,
     ) -> Lowered<Operand> {
-        let index = self.operand(index, stmts)?;
-        let index = self.as_value(index, span, stmts);
+        let index = self.argument_value(index, span, stmts)?;
         let element = |position: Value| indexed(container, position, span);
         let removed = self.copy_of(element(index), span, stmts);
         let len = self.length(container, span, stmts);
@@ -275,10 +271,8 @@ impl Lowering {
         span: Span,
         stmts: &mut Vec<Stmt>,
     ) -> Lowered<()> {
-        let new_len = self.operand(new_len, stmts)?;
-        let new_len = self.as_value(new_len, span, stmts);
-        let filler = self.operand(filler, stmts)?;
-        let filler = self.as_value(filler, span, stmts);
+        let new_len = self.argument_value(new_len, span, stmts)?;
+        let filler = self.argument_value(filler, span, stmts)?;
         let len = self.length(container, span, stmts);
         let checks = data(quote::quote!(::ad_runtime::__private::ir::SubSlices), span);
         let added = self.data_method(
@@ -346,6 +340,12 @@ impl Lowering {
             });
             Ok(())
         })
+    }
+
+    /// An argument's value, evaluated where the method is called.
+    fn argument_value(&mut self, arg: &Expr, span: Span, stmts: &mut Vec<Stmt>) -> Lowered<Value> {
+        let operand = self.operand(arg, stmts)?;
+        Ok(self.as_value(operand, span, stmts))
     }
 
     /// A copy of an element (`v[k].clone()`: a row of a `Vec` of rows is not moved out), its

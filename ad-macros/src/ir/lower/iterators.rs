@@ -559,15 +559,7 @@ impl Lowering {
             // Tested while nothing is found; the item itself kept.
             Reduction::Find(test) => {
                 let so_far = self.read(place.clone(), span, stmts);
-                let open = self.define(
-                    Rvalue::DataMethod {
-                        receiver: Operand::Value(so_far),
-                        method: syn::Ident::new("is_none", span),
-                        args: Vec::new(),
-                    },
-                    span,
-                    stmts,
-                );
+                let open = self.is_none(so_far, span, stmts);
                 let mut tested = Vec::new();
                 let met = self.test_item(test, item.clone(), &mut tested)?;
                 let mut keep = Vec::new();
@@ -590,15 +582,7 @@ impl Lowering {
                         self.define(Rvalue::Not(Operand::Value(so_far)), span, stmts)
                     }
                     Reduction::All(_) => so_far,
-                    _ => self.define(
-                        Rvalue::DataMethod {
-                            receiver: Operand::Value(so_far),
-                            method: syn::Ident::new("is_none", span),
-                            args: Vec::new(),
-                        },
-                        span,
-                        stmts,
-                    ),
+                    _ => self.is_none(so_far, span, stmts),
                 };
                 let mut tested = Vec::new();
                 let met = self.scoped(|this| {
@@ -655,6 +639,19 @@ impl Lowering {
             span,
         });
         Ok(())
+    }
+
+    /// `option.is_none()`, data.
+    fn is_none(&mut self, option: Value, span: Span, stmts: &mut Vec<Stmt>) -> Value {
+        self.define(
+            Rvalue::DataMethod {
+                receiver: Operand::Value(option),
+                method: syn::Ident::new("is_none", span),
+                args: Vec::new(),
+            },
+            span,
+            stmts,
+        )
     }
 
     /// What the test `closure` (a `filter`'s, `find`'s, `take_while`'s) says of `item`, which
