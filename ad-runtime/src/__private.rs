@@ -916,6 +916,27 @@ impl<'a, T: Seed + Clone, const N: usize> Seed for &'a [T; N] {
     }
 }
 
+/// A tuple lent (`p: &(f64, Vec<f64>)`): its duals, owned, lent to the derivative code.
+impl<'a, A: Seed + Clone, B: Seed + Clone> Seed for &'a (A, B) {
+    type Dual = (A::Dual, B::Dual);
+    fn seed(self, tangent: &'a (A, B)) -> Self::Dual {
+        self.clone().seed(tangent.clone())
+    }
+    fn constant(self) -> Self::Dual {
+        self.clone().constant()
+    }
+}
+
+impl<'a, A: Seed + Clone, B: Seed + Clone, C: Seed + Clone> Seed for &'a (A, B, C) {
+    type Dual = (A::Dual, B::Dual, C::Dual);
+    fn seed(self, tangent: &'a (A, B, C)) -> Self::Dual {
+        self.clone().seed(tangent.clone())
+    }
+    fn constant(self) -> Self::Dual {
+        self.clone().constant()
+    }
+}
+
 impl<A: Seed, B: Seed> Seed for (A, B) {
     type Dual = (A::Dual, B::Dual);
     fn seed(self, tangent: (A, B)) -> Self::Dual {

@@ -178,6 +178,7 @@ fn deep_parameter(m: &[Vec<Vec<f64>>], k: f64) -> f64 {
     total + m[0][0][1] * k
 }
 
+#[forward]
 #[reverse]
 fn tuple_parameter(p: &(f64, Vec<f64>)) -> f64 {
     p.0 * p.1[1] + p.1[0].sin()
@@ -218,4 +219,6 @@ fn nested_parameters_against_central_differences() {
     assert_relative_eq!(d0, 0.7, max_relative = 1e-15);
     assert_relative_eq!(d1[0], 0.2_f64.cos(), max_relative = 1e-15);
     assert_relative_eq!(d1[1], 1.5, max_relative = 1e-15);
+    let (_, along) = tuple_parameter_jvp(&p, &(0.5, vec![-1.0, 2.0]));
+    assert_relative_eq!(along, 0.5 * d0 - d1[0] + 2.0 * d1[1], max_relative = 1e-14);
 }
