@@ -108,7 +108,7 @@ impl Emitter<'_> {
                 let lifted = |this: &mut Self, operand: &Operand| {
                     let value = this.read_back_value(operand)?;
                     Ok::<_, NotYet>(match mixed && !this.of_scalar_type(operand) {
-                        true => super::lift_data(value, Span::call_site()),
+                        true => super::operations::lift_data(value, Span::call_site()),
                         false => value,
                     })
                 };
