@@ -93,7 +93,7 @@ macro_rules! seed_run {
     )*};
 }
 
-seed_run!(&[S], &mut [S], Vec<S>, &Vec<S>, &mut Vec<S>);
+seed_run!(&[S], Vec<S>, &Vec<S>);
 
 macro_rules! seed_array {
     ($($ty:ty),*) => {$(
