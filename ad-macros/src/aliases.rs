@@ -278,6 +278,17 @@ fn definitions_in(path: &Path) -> Definitions {
     definitions
 }
 
+/// What the Rust files of the package define, together.
+fn package_definitions() -> Definitions {
+    let mut all = Definitions::default();
+    if let Some(root) = std::env::var_os("CARGO_MANIFEST_DIR") {
+        for file in package_files(Path::new(&root)) {
+            all.extend(&definitions_in(&file));
+        }
+    }
+    all
+}
+
 /// The Rust files of the package, but those of its build output.
 fn package_files(root: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
@@ -350,17 +361,12 @@ impl Aliases {
             .collect()
     }
 
-    /// The plain functions of the function's file (defined without the crate's attributes),
-    /// by name, where the file defines one function of that name.
-    pub fn plain_functions(&self) -> HashMap<String, crate::plain_calls::PlainFunction> {
-        self.own
-            .functions
-            .iter()
-            .filter_map(|(name, functions)| match functions.as_slice() {
-                [Some(function)] => Some((name.clone(), function.clone())),
-                _ => None,
-            })
-            .collect()
+    /// Where the plain functions the function calls are looked up.
+    pub fn functions(&self) -> Functions {
+        Functions {
+            source: self.source.clone(),
+            own: self.own.clone(),
+        }
     }
 
     fn lookup(&mut self, name: &str) -> Option<Alias> {
@@ -414,15 +420,74 @@ impl Aliases {
     }
 
     fn package(&mut self) -> &Definitions {
-        self.package.get_or_insert_with(|| {
-            let mut all = Definitions::default();
-            if let Some(root) = std::env::var_os("CARGO_MANIFEST_DIR") {
-                for file in package_files(Path::new(&root)) {
-                    all.extend(&definitions_in(&file));
+        self.package.get_or_insert_with(package_definitions)
+    }
+}
+
+/// The plain functions a body may call (defined without the crate's attributes), found where
+/// the call's path says: the function's file, a module file it declares (`mod stats;` then
+/// `stats::mean(x)`, or `use stats::mean;`), or, for a path through the crate's root
+/// (`crate::`, `super::`, a glob import of the crate), the one function of that name in the
+/// package. A name defined twice where it is looked up, or a path into another crate, finds
+/// nothing: the call is then taken for an annotated function's.
+#[derive(Clone)]
+pub struct Functions {
+    source: PathBuf,
+    own: Definitions,
+}
+
+impl Functions {
+    /// The plain function `path` names (its segments), if it is certainly one.
+    pub fn find(&self, path: &[String]) -> Option<crate::plain_calls::PlainFunction> {
+        let (name, modules) = path.split_last()?;
+        let is_root = |segment: &String| matches!(segment.as_str(), "crate" | "self" | "super");
+        match modules {
+            [] if self.own.functions.contains_key(name) => only_plain(&self.own, name),
+            [] => match self.own.imports.get(name) {
+                Some(_) if self.own.imports_from_elsewhere(name) => None,
+                Some(module) => self.in_module(module, name),
+                None if self.own.glob_imports => only_plain(&package_definitions(), name),
+                None => None,
+            },
+            [root] if is_root(root) && self.own.functions.contains_key(name) => {
+                only_plain(&self.own, name)
+            }
+            [first, ..] if self.own.imports.contains_key(first) => {
+                match self.own.imports_from_elsewhere(first) {
+                    true => None,
+                    false => only_plain(&package_definitions(), name),
                 }
             }
-            all
-        })
+            modules => self.in_module(modules, name),
+        }
+    }
+
+    fn in_module(
+        &self,
+        module: &[String],
+        name: &str,
+    ) -> Option<crate::plain_calls::PlainFunction> {
+        let first = module.first()?;
+        if self.own.modules.contains(first) {
+            // The deepest module file on the path; what follows are modules inline in it.
+            let file = (1..=module.len())
+                .rev()
+                .find_map(|depth| module_file(&self.source, &module[..depth]))?;
+            return only_plain(&definitions_in(&file), name);
+        }
+        match first.as_str() {
+            "crate" | "self" | "super" => only_plain(&package_definitions(), name),
+            _ => None,
+        }
+    }
+}
+
+/// The function `name` of `definitions`, if they define exactly one, without the crate's
+/// attributes.
+fn only_plain(definitions: &Definitions, name: &str) -> Option<crate::plain_calls::PlainFunction> {
+    match definitions.functions.get(name)?.as_slice() {
+        [Some(function)] => Some(function.clone()),
+        _ => None,
     }
 }
 

@@ -177,10 +177,7 @@ fn guarded(
                 .map(aliases::Aliases::derived_fields)
                 .unwrap_or_default(),
             impl_type: None,
-            plain_functions: aliases
-                .as_ref()
-                .map(aliases::Aliases::plain_functions)
-                .unwrap_or_default(),
+            functions: aliases.as_ref().map(aliases::Aliases::functions),
         };
         let (item, spelled) = aliases::expand(item, aliases);
         let expanded =

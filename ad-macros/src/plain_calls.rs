@@ -1,5 +1,6 @@
-//! Calls to plain functions of the annotated function's file (defined there without
-//! `#[forward]`/`#[reverse]`), which the derivative code cannot call a companion of.
+//! Calls to plain functions of the crate (defined without `#[forward]`/`#[reverse]`, found
+//! where the call's path leads: `aliases::Functions`), which the derivative code cannot call a
+//! companion of.
 //!
 //! One generic over its float type (`fn smooth<T: Float>(x: T, k: &[T]) -> T`) runs as written
 //! at dual numbers (`ad_runtime::__private::generic_call`): forward mode takes its value there,
@@ -90,23 +91,13 @@ pub enum Callee {
     Plain,
 }
 
-/// The plain function `path` names, if the file defines exactly one of that name.
+/// The plain function `path` names, if it certainly names one (`aliases::Functions`).
 pub fn callee(path: &syn::Path) -> Option<Callee> {
-    let name = match path.segments.len() {
-        1 => &path.segments[0],
-        2 if matches!(
-            path.segments[0].ident.to_string().as_str(),
-            "crate" | "self" | "super"
-        ) =>
-        {
-            &path.segments[1]
-        }
-        _ => return None,
-    };
-    if path.leading_colon.is_some() || !name.arguments.is_none() {
+    if path.leading_colon.is_some() || path.segments.iter().any(|s| !s.arguments.is_none()) {
         return None;
     }
-    let function = crate::source_facts::plain_function(&name.ident.to_string())?;
+    let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let function = crate::source_facts::plain_function(&segments)?;
     let Some(float) = &function.float else {
         return Some(Callee::Plain);
     };

@@ -13,8 +13,8 @@ pub struct SourceFacts {
     pub derived_fields: HashMap<String, HashMap<String, String>>,
     /// The type of the `impl` block whose method is being expanded.
     pub impl_type: Option<String>,
-    /// The plain functions of the file (`plain_calls`), by name.
-    pub plain_functions: HashMap<String, crate::plain_calls::PlainFunction>,
+    /// Where the plain functions the body calls are found (`plain_calls`).
+    pub functions: Option<crate::aliases::Functions>,
 }
 
 thread_local! {
@@ -51,8 +51,8 @@ pub fn field_type(type_name: &str, field: &str) -> Option<String> {
     })
 }
 
-/// The plain function of the file named `name`, if the file defines exactly one function of
-/// that name and it carries none of the crate's attributes.
-pub fn plain_function(name: &str) -> Option<crate::plain_calls::PlainFunction> {
-    FACTS.with(|current| current.borrow().plain_functions.get(name).cloned())
+/// The plain function `path` (its segments) names, if it certainly names one: defined once
+/// where the path leads, without the crate's attributes.
+pub fn plain_function(path: &[String]) -> Option<crate::plain_calls::PlainFunction> {
+    FACTS.with(|current| current.borrow().functions.as_ref()?.find(path))
 }

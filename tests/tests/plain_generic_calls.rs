@@ -9,11 +9,13 @@
 #![allow(clippy::needless_range_loop)]
 
 mod common;
+mod numerics_elsewhere;
 
 use ad_runtime::{forward, reverse};
 use approx::assert_relative_eq;
 use common::{central_difference, check_slice_function_at_random_points, random_vector, Rng};
 use num_traits::{Float, FloatConst, FromPrimitive};
+use numerics_elsewhere::log_sum_exp;
 
 /// Two floats, `sin`.
 fn blend<T: Float>(a: T, b: T) -> T {
@@ -111,8 +113,24 @@ fn calls_in_a_checkpoint(x: &[f64]) -> f64 {
     s * s + x[3]
 }
 
+/// Generic helpers of a module file: through its path, a nested module's path, an import.
+#[forward]
+#[reverse]
+fn calls_elsewhere(x: &[f64]) -> f64 {
+    let m = numerics_elsewhere::mean(x);
+    let k = numerics_elsewhere::kernels::gaussian(x[0], m, x[2] + 2.0);
+    log_sum_exp(&[x[1] * k, m, x[0]]) + k * m
+}
+
 #[test]
 fn callers_of_plain_generic_functions_three_ways() {
+    check_slice_function_at_random_points(
+        calls_elsewhere,
+        calls_elsewhere_jvp,
+        calls_elsewhere_vjp,
+        3,
+        8,
+    );
     check_slice_function_at_random_points(calls_blend, calls_blend_jvp, calls_blend_vjp, 3, 1);
     check_slice_function_at_random_points(calls_norm, calls_norm_jvp, calls_norm_vjp, 4, 2);
     check_slice_function_at_random_points(calls_spread, calls_spread_jvp, calls_spread_vjp, 3, 3);
