@@ -48,8 +48,8 @@ impl first_large {
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftConstant as _,
-            LiftConstantOther as _, LiftFloat as _, LiftOption as _, LiftOther as _,
-            LiftTuple as _,
+            LiftConstantOther as _, LiftBorrowed as _, LiftBorrowedOther as _,
+            LiftFloat as _, LiftOption as _, LiftOther as _, LiftTuple as _,
         };
         let mut kept = ::ad_runtime::__private::LiftProbe::new(Vec::new())
             .__ad_lift::<__S>();
@@ -102,9 +102,10 @@ impl first_large {
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
-            LiftOption as _, LiftConstant as _, LiftConstantOther as _, LiftOther as _,
-            LiftTuple as _, UnliftOther as _, UnliftScalar as _,
-            ir::ReverseOperators as _, ir::ReverseLength as _,
+            LiftOption as _, LiftConstant as _, LiftConstantOther as _,
+            LiftBorrowed as _, LiftBorrowedOther as _, LiftOther as _, LiftTuple as _,
+            UnliftOther as _, UnliftScalar as _, ir::ReverseOperators as _,
+            ir::ReverseLength as _,
         };
         ::ad_runtime::__private::maybe_grow(move || -> (
             __S,
@@ -357,9 +358,10 @@ impl first_large {
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
-            LiftOption as _, LiftConstant as _, LiftConstantOther as _, LiftOther as _,
-            LiftTuple as _, UnliftOther as _, UnliftScalar as _,
-            ir::ReverseOperators as _, ir::ReverseLength as _,
+            LiftOption as _, LiftConstant as _, LiftConstantOther as _,
+            LiftBorrowed as _, LiftBorrowedOther as _, LiftOther as _, LiftTuple as _,
+            UnliftOther as _, UnliftScalar as _, ir::ReverseOperators as _,
+            ir::ReverseLength as _,
         };
         ::ad_runtime::__private::maybe_grow(move || -> (
             __S,

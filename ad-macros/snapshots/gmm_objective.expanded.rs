@@ -106,8 +106,8 @@ impl gmm_objective_precomputed {
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftConstant as _,
-            LiftConstantOther as _, LiftFloat as _, LiftOption as _, LiftOther as _,
-            LiftTuple as _,
+            LiftConstantOther as _, LiftBorrowed as _, LiftBorrowedOther as _,
+            LiftFloat as _, LiftOption as _, LiftOther as _, LiftTuple as _,
         };
         let icf_size = d * (d + 1) / 2;
         let mut sum_qs = vec![< __S as ::ad_runtime::Scalar > ::from_f64(0.0); k];
@@ -230,9 +230,10 @@ impl gmm_objective_precomputed {
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
-            LiftOption as _, LiftConstant as _, LiftConstantOther as _, LiftOther as _,
-            LiftTuple as _, UnliftOther as _, UnliftScalar as _,
-            ir::ReverseOperators as _, ir::ReverseLength as _,
+            LiftOption as _, LiftConstant as _, LiftConstantOther as _,
+            LiftBorrowed as _, LiftBorrowedOther as _, LiftOther as _, LiftTuple as _,
+            UnliftOther as _, UnliftScalar as _, ir::ReverseOperators as _,
+            ir::ReverseLength as _,
         };
         ::ad_runtime::__private::maybe_grow(move || -> (
             __S,
@@ -1417,9 +1418,10 @@ impl gmm_objective_precomputed {
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
-            LiftOption as _, LiftConstant as _, LiftConstantOther as _, LiftOther as _,
-            LiftTuple as _, UnliftOther as _, UnliftScalar as _,
-            ir::ReverseOperators as _, ir::ReverseLength as _,
+            LiftOption as _, LiftConstant as _, LiftConstantOther as _,
+            LiftBorrowed as _, LiftBorrowedOther as _, LiftOther as _, LiftTuple as _,
+            UnliftOther as _, UnliftScalar as _, ir::ReverseOperators as _,
+            ir::ReverseLength as _,
         };
         ::ad_runtime::__private::maybe_grow(move || -> (
             __S,

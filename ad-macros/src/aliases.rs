@@ -41,6 +41,8 @@ struct Definitions {
     /// The named fields of the derived structs, each with its type's name when that is a
     /// plain path (`Segment`: `from` of type `V3`).
     fields: HashMap<String, HashMap<String, String>>,
+    /// Methods with a receiver, by name: the types of the `impl` blocks that define one.
+    methods: HashMap<String, Vec<String>>,
     /// Free functions by name, `None` for one carrying the crate's attributes.
     functions: HashMap<String, Vec<Option<crate::plain_calls::PlainFunction>>>,
 }
@@ -216,6 +218,24 @@ impl<'ast> Visit<'ast> for Definitions {
         syn::visit::visit_item_fn(self, item);
     }
 
+    fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
+        if let syn::Type::Path(path) = &*item.self_ty {
+            if let Some(last) = path.path.segments.last() {
+                for member in &item.items {
+                    if let syn::ImplItem::Fn(method) = member {
+                        if matches!(method.sig.inputs.first(), Some(syn::FnArg::Receiver(_))) {
+                            self.methods
+                                .entry(method.sig.ident.to_string())
+                                .or_default()
+                                .push(last.ident.to_string());
+                        }
+                    }
+                }
+            }
+        }
+        syn::visit::visit_item_impl(self, item);
+    }
+
     fn visit_item_union(&mut self, item: &'ast syn::ItemUnion) {
         *self.types.entry(item.ident.to_string()).or_default() += 1;
     }
@@ -337,6 +357,25 @@ impl Aliases {
     /// `Differentiable` (and no other item of that name).
     pub fn defines_underived(&self, name: &str) -> bool {
         self.own.underived.contains(name) && self.own.types.get(name) == Some(&1)
+    }
+
+    /// The type of the `impl` blocks of the file that define a method `name` taking `self`,
+    /// if they are all of one type.
+    pub fn impl_type_of_method(&self, name: &str) -> Option<String> {
+        let types = self.own.methods.get(name)?;
+        let first = types.first()?;
+        types.iter().all(|ty| ty == first).then(|| first.clone())
+    }
+
+    /// The structs and enums the function's file defines without deriving `Differentiable`
+    /// (and no other item of their name).
+    pub fn underived_types(&self) -> std::collections::HashSet<String> {
+        self.own
+            .underived
+            .iter()
+            .filter(|name| self.defines_underived(name))
+            .cloned()
+            .collect()
     }
 
     /// The structs and enums the function's file defines deriving `Differentiable`.

@@ -250,7 +250,9 @@ impl Param {
     /// `&self` of a method of a type that derives `Differentiable`: a `#[grad]` parameter of
     /// type `Self` (data when marked `#[no_grad]`).
     fn receiver(cx: &Ctxt, receiver: &mut syn::Receiver) -> Param {
-        let no_grad = attr::take_no_grad(cx, &mut receiver.attrs);
+        // A type without the derive holds data only (`impl Rosenbrock { fn cost(&self, ..) }`).
+        let no_grad =
+            attr::take_no_grad(cx, &mut receiver.attrs) | crate::source_facts::self_is_underived();
         if receiver.colon_token.is_some() {
             cx.error_spanned_by(
                 &*receiver,

@@ -189,7 +189,16 @@ pub fn expand(
             items.push(syn::ImplItem::Fn(method));
             continue;
         }
-        grad_values_of_the_type(&mut method, &block.self_ty);
+        let self_name = match &*self_ty_of_block {
+            syn::Type::Path(path) => path.path.segments.last().map(|last| last.ident.to_string()),
+            _ => None,
+        };
+        // A type the file defines without the derive holds data: neither `self` nor the
+        // parameters of its type are differentiated.
+        if !crate::source_facts::in_impl(self_name.clone(), crate::source_facts::self_is_underived)
+        {
+            grad_values_of_the_type(&mut method, &block.self_ty);
+        }
         // The markers of the macros still to come stay on the method; this one's goes.
         let markers: Vec<syn::Attribute> = method
             .attrs
@@ -218,16 +227,14 @@ pub fn expand(
             if let Ok(item) = item {
                 // Its errors are the method macro's to report.
                 let cx = crate::ctxt::Ctxt::new();
-                let function = crate::ast::Function::from_item(&cx, item, macro_name);
+                let function = crate::source_facts::in_impl(self_name.clone(), || {
+                    crate::ast::Function::from_item(&cx, item, macro_name)
+                });
                 if !cx.has_errors() {
                     differentiated.push(function);
                 }
             }
         }
-        let self_name = match &*self_ty_of_block {
-            syn::Type::Path(path) => path.path.segments.last().map(|last| last.ident.to_string()),
-            _ => None,
-        };
         let expanded = crate::source_facts::in_impl(self_name, || {
             expand_method(args.clone(), quote!(#(#inner)* #(#attrs)* #vis #sig #block))
         });

@@ -176,7 +176,22 @@ fn guarded(
                 .as_ref()
                 .map(aliases::Aliases::derived_fields)
                 .unwrap_or_default(),
-            impl_type: None,
+            underived: aliases
+                .as_ref()
+                .map(aliases::Aliases::underived_types)
+                .unwrap_or_default(),
+            // A method whose attribute is on it, not on its `impl` block: the block's type,
+            // when the file says which it is.
+            impl_type: syn::parse2::<syn::ItemFn>(item.clone())
+                .ok()
+                .filter(|function| {
+                    matches!(function.sig.inputs.first(), Some(syn::FnArg::Receiver(_)))
+                })
+                .and_then(|function| {
+                    aliases
+                        .as_ref()?
+                        .impl_type_of_method(&function.sig.ident.to_string())
+                }),
             functions: aliases.as_ref().map(aliases::Aliases::functions),
         };
         let (item, spelled) = aliases::expand(item, aliases);

@@ -74,6 +74,31 @@ impl Retype<'_> {
     fn lift(&self, value: &Expr) -> Expr {
         let span = value.span();
         let scalar = self.scalar_param(span);
+        // A data `self` (`self.w.iter()` of a type without the derive) is the companion's
+        // parameter there too.
+        struct RenameSelf;
+        impl VisitMut for RenameSelf {
+            fn visit_expr_path_mut(&mut self, path: &mut syn::ExprPath) {
+                if path.qself.is_none() && path.path.is_ident("self") {
+                    let span = path.path.segments[0].ident.span();
+                    path.path = Ident::new(names::SELF, span).into();
+                }
+            }
+            fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+        }
+        let mut value = value.clone();
+        RenameSelf.visit_expr_mut(&mut value);
+        // `w.iter()` of a container of plain floats: the iteration of a lifted copy.
+        if let Expr::MethodCall(call) = &value {
+            if call.method == "iter" && call.args.is_empty() && call.turbofish.is_none() {
+                let container = &call.receiver;
+                return syn::parse_quote_spanned!(span=>
+                    ::ad_runtime::__private::LiftProbe::new(&#container)
+                        .__ad_lift_borrowed::<#scalar>()
+                        .iter()
+                );
+            }
+        }
         syn::parse_quote_spanned!(span=>
             ::ad_runtime::__private::LiftProbe::new(#value).__ad_lift::<#scalar>()
         )

@@ -11,6 +11,8 @@ use std::collections::HashMap;
 pub struct SourceFacts {
     /// By derived struct, its fields whose type is a derived type of the file, with that type.
     pub derived_fields: HashMap<String, HashMap<String, String>>,
+    /// The structs and enums the file defines without deriving `Differentiable`.
+    pub underived: std::collections::HashSet<String>,
     /// The type of the `impl` block whose method is being expanded.
     pub impl_type: Option<String>,
     /// Where the plain functions the body calls are found (`plain_calls`).
@@ -36,6 +38,18 @@ pub fn in_impl<R>(impl_type: Option<String>, expand: impl FnOnce() -> R) -> R {
     let result = expand();
     FACTS.with(|current| current.borrow_mut().impl_type = previous);
     result
+}
+
+/// Whether the `impl` block being expanded is of a type the file defines without deriving
+/// `Differentiable`: its methods' `self` is data (`impl Rosenbrock { fn cost(&self, p: &[f64]) }`).
+pub fn self_is_underived() -> bool {
+    FACTS.with(|current| {
+        let current = current.borrow();
+        current
+            .impl_type
+            .as_ref()
+            .is_some_and(|name| current.underived.contains(name))
+    })
 }
 
 /// The derived type of the field `field` of the derived struct `type_name` (`Self` for the

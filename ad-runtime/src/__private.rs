@@ -279,6 +279,53 @@ macro_rules! lift_constants {
 lift_constants!(f64);
 lift_constants!(f32);
 
+/// A container of plain floats iterated in differentiated code beside values of the scalar
+/// type (`self.w.iter()` of a `self` that is data): a copy of its elements as constants of the
+/// scalar type, which the iteration borrows.
+pub trait LiftBorrowed {
+    fn __ad_lift_borrowed<S: Scalar>(self) -> Vec<S>;
+}
+
+macro_rules! lift_borrowed {
+    ($float:ty, $from:ident) => {
+        impl LiftBorrowed for LiftProbe<&Vec<$float>> {
+            #[inline(always)]
+            fn __ad_lift_borrowed<S: Scalar>(self) -> Vec<S> {
+                self.take().iter().map(|x| S::$from(*x)).collect()
+            }
+        }
+
+        impl LiftBorrowed for LiftProbe<&[$float]> {
+            #[inline(always)]
+            fn __ad_lift_borrowed<S: Scalar>(self) -> Vec<S> {
+                self.take().iter().map(|x| S::$from(*x)).collect()
+            }
+        }
+
+        impl<const N: usize> LiftBorrowed for LiftProbe<&[$float; N]> {
+            #[inline(always)]
+            fn __ad_lift_borrowed<S: Scalar>(self) -> Vec<S> {
+                self.take().iter().map(|x| S::$from(*x)).collect()
+            }
+        }
+    };
+}
+
+lift_borrowed!(f64, from_f64);
+lift_borrowed!(f32, from_f32);
+
+/// Passes every other container through unchanged.
+pub trait LiftBorrowedOther<T> {
+    fn __ad_lift_borrowed<S>(&self) -> T;
+}
+
+impl<T> LiftBorrowedOther<T> for LiftProbe<T> {
+    #[inline(always)]
+    fn __ad_lift_borrowed<S>(&self) -> T {
+        self.take()
+    }
+}
+
 /// Passes every other constant through unchanged.
 pub trait LiftConstantOther<T> {
     fn __ad_lift_constant<S>(&self) -> T;

@@ -64,7 +64,8 @@ use crate::Scalar;
     label = "`{Self}` does not derive `Differentiable`",
     note = "add `#[derive(ad_runtime::Differentiable)]` to its definition: only such a type \
             holds floats whose derivatives are followed (as a `#[grad]` parameter, a value built \
-            from floats, or a part of one); without `#[grad]` a parameter of it is data"
+            from floats, or a part of one); without `#[grad]` a parameter of it is data, and so is \
+            a method's `self` marked `#[no_grad]`"
 )]
 pub trait Differentiable: Sized {
     /// The float type of the value's floats (`f64` or `f32`).

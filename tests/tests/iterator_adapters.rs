@@ -159,3 +159,52 @@ fn find_take_while_and_skip_while_three_ways() {
         );
     }
 }
+
+/// Copies after a stage (`filter(..).cloned()`, `map(..).copied()`), collected and summed.
+#[forward]
+#[reverse]
+fn copied_after_stages(x: &[f64]) -> f64 {
+    let positive: Vec<f64> = x.iter().filter(|&&a| a > -0.5).cloned().collect();
+    let rows = [x.to_vec(), x.iter().map(|v| v * 2.0).collect::<Vec<f64>>()];
+    let firsts: f64 = rows.iter().map(|row| &row[1]).copied().sum();
+    positive.iter().map(|a| a * a).sum::<f64>() + firsts * x[0]
+}
+
+/// Data zipped with the input inside a chain: the data part stays data.
+struct Weights {
+    values: Vec<f64>,
+}
+
+#[forward]
+#[reverse]
+fn zipped_with_data(w: &Weights, x: &[f64]) -> f64 {
+    let z: f64 = w.values.iter().zip(x).map(|(a, v)| a * v.sin()).sum();
+    z * x[0]
+}
+
+fn zipped(x: &[f64]) -> f64 {
+    zipped_with_data(&weights(), x)
+}
+fn zipped_jvp(x: &[f64], t: &[f64]) -> (f64, f64) {
+    zipped_with_data_jvp(&weights(), x, t)
+}
+fn zipped_vjp(x: &[f64], c: f64) -> (f64, Vec<f64>) {
+    zipped_with_data_vjp(&weights(), x, c)
+}
+fn weights() -> Weights {
+    Weights {
+        values: vec![0.5, -1.5, 2.0, 0.25],
+    }
+}
+
+#[test]
+fn copies_after_stages_and_data_zipped_three_ways() {
+    check_slice_function_at_random_points(
+        copied_after_stages,
+        copied_after_stages_jvp,
+        copied_after_stages_vjp,
+        4,
+        21,
+    );
+    check_slice_function_at_random_points(zipped, zipped_jvp, zipped_vjp, 4, 22);
+}

@@ -22,6 +22,7 @@ mod checkpoints;
 mod closures;
 mod container_methods;
 mod control;
+mod element_access;
 mod expressions;
 mod items;
 mod iterators;
@@ -89,6 +90,7 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         exit: None,
         references: std::collections::HashSet::new(),
         number_containers: std::collections::HashSet::new(),
+        zipped_items: HashMap::new(),
         plain_roots: std::collections::HashSet::new(),
         options: std::collections::HashSet::new(),
         receivers: std::collections::HashSet::new(),
@@ -258,6 +260,9 @@ struct Lowering {
     /// Parameters taken by value whose type is a `Vec` or an array of numbers (`x: Vec<f64>`,
     /// `p: [f64; 3]`): `for v in x` reads their elements.
     number_containers: std::collections::HashSet<Root>,
+    /// The items of a `zip` chain (tuples the loop builds), with their parts: a closure's
+    /// tuple pattern binds each part itself, so that a part of data stays data.
+    zipped_items: HashMap<Value, Vec<Operand>>,
     /// Values that hold plain floats, not lifted to the scalar type: data parameters of types
     /// the lifting leaves as they are (`cfg: &Cfg`, `n: Option<usize>`), and the parts of data
     /// patterns. Their methods without a rule take plain floats.
@@ -716,6 +721,14 @@ impl Lowering {
         };
         if binding.subpat.is_none() && local.init.as_ref().is_some_and(|i| i.diverge.is_none()) {
             let init = &local.init.as_ref().expect("a value").expr;
+            // `let r = v.last_mut().unwrap();`: `r` borrows the element.
+            if let Some(accessor) = element_access::unwrapped_accessor(init)
+                .filter(|accessor| accessor.mutable && binding.by_ref.is_none())
+            {
+                let place = self.accessed_place(&accessor, init.span(), stmts)?;
+                self.bind_borrowed(&binding.ident, place, true);
+                return Ok(());
+            }
             // `let ref mut r = k;`, `let r = &mut v[i];`: `r` borrows the place.
             let borrowed = match (&binding.by_ref, strip(init)) {
                 (Some(_), place) if is_place_expression(place) => {
@@ -724,7 +737,9 @@ impl Lowering {
                 (None, Expr::Reference(reference))
                     if reference.mutability.is_some()
                         && binding.mutability.is_none()
-                        && annotation.is_none()
+                        && annotation.is_none_or(
+                            |ty| matches!(&**ty, syn::Type::Reference(r) if r.mutability.is_some()),
+                        )
                         && is_place_expression(strip(&reference.expr)) =>
                 {
                     Some((&*reference.expr, true))

@@ -41,6 +41,9 @@ impl Lowering {
         span: Span,
         stmts: &mut Vec<Stmt>,
     ) -> Lowered<Option<Operand>> {
+        if let Some(lowered) = self.match_on_accessor(scrutinee, arms, span, stmts)? {
+            return Ok(lowered);
+        }
         let scrutinee_expr = scrutinee;
         // An arm binding the whole by reference (`ref mut r => *r += 1`) borrows the place
         // matched, not a copy of it.

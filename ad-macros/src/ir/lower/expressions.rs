@@ -968,42 +968,17 @@ impl Lowering {
         if let Some(selected) = self.unwrapped_selection(accessor, read, stmts)? {
             return Ok(Some(selected));
         }
-        let method = accessor.method.to_string();
-        if accessor.turbofish.is_some()
-            || !matches!(
-                (method.as_str(), accessor.args.len()),
-                ("first" | "last", 0) | ("get", 1)
-            )
-        {
+        let Some(element) = super::element_access::accessor(option) else {
             return Ok(None);
-        }
+        };
         // (`map.get(&k)` is `map[&k]` too.)
-        let Ok(mut place) = self.place(&accessor.receiver, stmts) else {
+        let Ok(place) = self.accessed_place(&element, span, stmts) else {
             return Ok(None);
         };
-        let data = |tokens| {
-            Operand::Constant(Constant {
-                tokens,
-                kind: ConstantKind::Data,
-                span,
-            })
-        };
-        let index = match method.as_str() {
-            "first" => data(quote::quote_spanned!(span=> 0usize)),
-            "get" => self.operand(&accessor.args[0], stmts)?,
-            _ => {
-                let len = self.length(&place, span, stmts);
-                let one = data(quote::quote_spanned!(span=> 1usize));
-                let last =
-                    self.data_method(Operand::Value(len), "wrapping_sub", vec![one], span, stmts);
-                Operand::Value(last)
-            }
-        };
-        place.projections.push(Projection::Index(index));
-        place.span = span;
-        let rvalue = match read {
-            true => Rvalue::Use(Operand::Place(place)),
-            false => Rvalue::Ref(Operand::Place(place)),
+        let rvalue = match (element.copied, element.mutable) {
+            (true, _) => Rvalue::Use(Operand::Place(place)),
+            (false, false) => Rvalue::Ref(Operand::Place(place)),
+            (false, true) => Rvalue::RefMut(Operand::Place(place)),
         };
         Ok(Some(Operand::Value(self.define(rvalue, span, stmts))))
     }
@@ -1038,6 +1013,9 @@ impl Lowering {
                 Ok(Some(Operand::Value(content)))
             }
             ("unwrap_or", 1) | ("unwrap_or_default", 0) => {
+                if super::element_access::repeatable_accessor(&call.receiver).is_some() {
+                    return self.unwrap_element_or(call, stmts);
+                }
                 let option = self.operand(&call.receiver, stmts)?;
                 // The default is evaluated first, whether it is used or not, as Rust does.
                 let default = match call.args.first() {

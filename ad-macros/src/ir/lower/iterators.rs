@@ -56,19 +56,26 @@ enum Stage<'e> {
     /// says whether items are still taken (still skipped).
     TakeWhile(&'e ExprClosure, Option<Var>),
     SkipWhile(&'e ExprClosure, Option<Var>),
+    /// `copied()`, `cloned()` after another stage (`filter(..).cloned()`): the item read
+    /// through its reference.
+    Copied,
 }
 
 impl<'e> Stage<'e> {
-    fn closure(&self) -> &'e ExprClosure {
+    fn closure(&self) -> Option<&'e ExprClosure> {
         match self {
             Stage::Map(closure)
             | Stage::Filter(closure)
             | Stage::FlatMap(closure)
             | Stage::TakeWhile(closure, _)
-            | Stage::SkipWhile(closure, _) => closure,
+            | Stage::SkipWhile(closure, _) => Some(closure),
+            Stage::Copied => None,
         }
     }
 }
+
+/// The adapters `chain` takes as stages with a closure.
+const CLOSURE_STAGES: &[&str] = &["map", "filter", "flat_map", "take_while", "skip_while"];
 
 /// Where the chain's items come from.
 enum Source<'e> {
@@ -158,14 +165,18 @@ impl Lowering {
         let Some((sources, stages)) = self.chain(&call.receiver) else {
             return Ok(None);
         };
-        for closure in stages.iter().map(Stage::closure).chain(match &reduction {
-            Reduction::Fold(_, closure) => Some(closure.as_ref()),
-            Reduction::Any(test)
-            | Reduction::All(test)
-            | Reduction::Position(test, _)
-            | Reduction::Find(test) => Some(*test),
-            _ => None,
-        }) {
+        for closure in stages
+            .iter()
+            .filter_map(Stage::closure)
+            .chain(match &reduction {
+                Reduction::Fold(_, closure) => Some(closure.as_ref()),
+                Reduction::Any(test)
+                | Reduction::All(test)
+                | Reduction::Position(test, _)
+                | Reduction::Find(test) => Some(*test),
+                _ => None,
+            })
+        {
             check_closure(closure)?;
             self.expect_closure_result(closure);
         }
@@ -367,6 +378,17 @@ impl Lowering {
         let mut stages = Vec::new();
         let mut receiver = strip(receiver);
         while let Expr::MethodCall(call) = receiver {
+            // A copy after a stage (one straight after the source is the source's own).
+            if (call.method == "copied" || call.method == "cloned")
+                && call.args.is_empty()
+                && call.turbofish.is_none()
+                && matches!(strip(&call.receiver), Expr::MethodCall(inner)
+                    if CLOSURE_STAGES.contains(&inner.method.to_string().as_str()))
+            {
+                stages.push(Stage::Copied);
+                receiver = strip(&call.receiver);
+                continue;
+            }
             let stage: fn(&'e ExprClosure) -> Stage<'e> = match call.method.to_string().as_str() {
                 "map" => Stage::Map,
                 "filter" => Stage::Filter,
@@ -409,6 +431,17 @@ impl Lowering {
                 })?;
                 self.stages(rest, mapped, target, stmts)
             }
+            Stage::Copied => {
+                let span = target.span;
+                let reference = self.as_value(item, span, stmts);
+                let through = Place {
+                    root: Root::Value(reference),
+                    projections: vec![Projection::Deref],
+                    span,
+                };
+                let copy = self.read(through, span, stmts);
+                self.stages(rest, Operand::Value(copy), target, stmts)
+            }
             Stage::Filter(closure) => {
                 let kept = self.test_item(closure, item.clone(), stmts)?;
                 let mut then = Vec::new();
@@ -425,8 +458,8 @@ impl Lowering {
                         "a `flat_map` closure giving other than a container's items or a range",
                     );
                 };
-                for stage in &inner {
-                    check_closure(stage.closure())?;
+                for closure in inner.iter().filter_map(Stage::closure) {
+                    check_closure(closure)?;
                 }
                 inner.extend(rest.iter().copied());
                 let borrowed =
@@ -686,6 +719,19 @@ impl Lowering {
             {
                 self.bind_borrowed(&name.ident, place.clone(), false);
                 return Ok(());
+            }
+        }
+        // `|(w, v)|` over a `zip`'s items: each name bound to its part.
+        if let (Operand::Value(tuple), Pat::Tuple(names), false) = (&item, pat, borrowed) {
+            if let Some(parts) = self.zipped_items.get(tuple).cloned() {
+                if parts.len() == names.elems.len()
+                    && !names.elems.iter().any(|name| matches!(name, Pat::Rest(_)))
+                {
+                    for (name, part) in names.elems.iter().zip(parts) {
+                        self.bind_closure_input(name, part, false, stmts)?;
+                    }
+                    return Ok(());
+                }
             }
         }
         let value = self.as_value(item, span, stmts);

@@ -399,7 +399,9 @@ impl Lowering {
                         part => self.item_operand(part, borrowed, span, stmts),
                     });
                 }
-                Operand::Value(self.define(Rvalue::Tuple(parts), span, stmts))
+                let tuple = self.define(Rvalue::Tuple(parts.clone()), span, stmts);
+                self.zipped_items.insert(tuple, parts);
+                Operand::Value(tuple)
             }
         }
     }

@@ -140,7 +140,11 @@ impl Lowering {
                 {
                     return Ok(place);
                 }
-                // `*v.last().unwrap()`: what the reference the expression gives points to.
+                // `*v.last_mut().unwrap()`: the element itself.
+                if let Some(accessor) = element_access::unwrapped_accessor(&unary.expr) {
+                    return self.accessed_place(&accessor, span, stmts);
+                }
+                // `*r.get()`: what the reference the expression gives points to.
                 let mut place = match strip(&unary.expr) {
                     Expr::MethodCall(_) | Expr::Call(_) => {
                         self.temporary(&unary.expr, span, stmts)?
@@ -304,13 +308,6 @@ impl Lowering {
 
     pub(super) fn assigned_place(&mut self, expr: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Place> {
         let place = self.place(expr, stmts)?;
-        if place
-            .projections
-            .iter()
-            .any(|projection| matches!(projection, Projection::Slice(..)))
-        {
-            return not_yet(expr, "writes through a sub-slice");
-        }
         let no_deref = place
             .projections
             .iter()

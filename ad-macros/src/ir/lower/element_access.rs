@@ -1,0 +1,302 @@
+//! Elements reached through an `Option`: `v.first()`, `v.last()`, `v.get(i)`, their `_mut`
+//! forms, and `v.iter().last()`, `v.iter().nth(i)` (also `.copied()`/`.cloned()` of the
+//! shared ones). Unwrapped (`*v.last_mut().unwrap() += 1.0`, `let r = v.get_mut(i).unwrap();`)
+//! they are the element's place itself; matched (`if let Some(r) = v.last_mut() { .. }`,
+//! `match v.get(i) { Some(&x) => .., None => .. }`, `v.first().copied().unwrap_or(0.0)`) they
+//! are an `if` on the element's index with the element borrowed or read in its branch. Either
+//! way a write reaches the container and an adjoint its shadow, as `v[i]` does.
+
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+use syn::{Expr, Pat};
+
+use super::*;
+
+/// Which element an accessor reaches.
+pub(super) enum Which<'a> {
+    First,
+    Last,
+    At(&'a Expr),
+}
+
+/// An accessor call, as written.
+pub(super) struct Accessor<'a> {
+    /// The container.
+    pub container: &'a Expr,
+    pub which: Which<'a>,
+    /// `_mut`: the element is borrowed mutably.
+    pub mutable: bool,
+    /// `.copied()`/`.cloned()` of a shared accessor: the element is read.
+    pub copied: bool,
+}
+
+/// `expr` as an accessor of an element of a place, if it is one.
+pub(super) fn accessor(expr: &Expr) -> Option<Accessor<'_>> {
+    let (call, copied) = match strip(expr) {
+        Expr::MethodCall(copy)
+            if copy.args.is_empty()
+                && copy.turbofish.is_none()
+                && (copy.method == "copied" || copy.method == "cloned") =>
+        {
+            match strip(&copy.receiver) {
+                Expr::MethodCall(call) => (call, true),
+                _ => return None,
+            }
+        }
+        Expr::MethodCall(call) => (call, false),
+        _ => return None,
+    };
+    if call.turbofish.is_some() {
+        return None;
+    }
+    // `v.iter().last()`, `v.iter().nth(i)`: the element of `v` itself.
+    let through_iter = match strip(&call.receiver) {
+        Expr::MethodCall(iter)
+            if iter.method == "iter" && iter.args.is_empty() && iter.turbofish.is_none() =>
+        {
+            Some(&*iter.receiver)
+        }
+        _ => None,
+    };
+    let (container, which, mutable) = match (
+        call.method.to_string().as_str(),
+        call.args.first(),
+        call.args.len(),
+        through_iter,
+    ) {
+        ("last", None, 0, Some(container)) => (container, Which::Last, false),
+        ("nth", Some(at), 1, Some(container)) => (container, Which::At(at), false),
+        (_, _, _, Some(_)) => return None,
+        ("first", None, 0, None) => (&*call.receiver, Which::First, false),
+        ("last", None, 0, None) => (&*call.receiver, Which::Last, false),
+        ("get", Some(at), 1, None) => (&*call.receiver, Which::At(at), false),
+        ("first_mut", None, 0, None) => (&*call.receiver, Which::First, true),
+        ("last_mut", None, 0, None) => (&*call.receiver, Which::Last, true),
+        ("get_mut", Some(at), 1, None) => (&*call.receiver, Which::At(at), true),
+        _ => return None,
+    };
+    // A range index (`v.get(1..3)`) is a sub-slice, not an element.
+    if matches!(which, Which::At(at) if matches!(strip(at), Expr::Range(_))) || (copied && mutable)
+    {
+        return None;
+    }
+    Some(Accessor {
+        container,
+        which,
+        mutable,
+        copied,
+    })
+}
+
+/// `expr` as an accessor whose container may be named twice (its length, then its element).
+pub(super) fn repeatable_accessor(expr: &Expr) -> Option<Accessor<'_>> {
+    accessor(expr).filter(|accessor| {
+        is_place_expression(accessor.container) || is_sub_slice(accessor.container)
+    })
+}
+
+/// `accessor.unwrap()` or `accessor.expect(..)`: the accessor unwrapped.
+pub(super) fn unwrapped_accessor(expr: &Expr) -> Option<Accessor<'_>> {
+    match strip(expr) {
+        Expr::MethodCall(call)
+            if (call.method == "unwrap" && call.args.is_empty())
+                || (call.method == "expect" && call.args.len() == 1) =>
+        {
+            accessor(&call.receiver)
+        }
+        _ => None,
+    }
+}
+
+impl Lowering {
+    /// The index an accessor reaches in `container` (`len - 1` wrapping for `last`, so that
+    /// an empty container's is past its end).
+    pub(super) fn accessed_index(
+        &mut self,
+        container: &Place,
+        which: &Which,
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Operand> {
+        let data = |tokens| {
+            Operand::Constant(Constant {
+                tokens,
+                kind: ConstantKind::Data,
+                span,
+            })
+        };
+        Ok(match which {
+            Which::First => data(quote::quote_spanned!(span=> 0usize)),
+            Which::At(at) => self.operand(at, stmts)?,
+            Which::Last => {
+                let len = self.length(container, span, stmts);
+                let one = data(quote::quote_spanned!(span=> 1usize));
+                let last =
+                    self.data_method(Operand::Value(len), "wrapping_sub", vec![one], span, stmts);
+                Operand::Value(last)
+            }
+        })
+    }
+
+    /// The place of the element an unwrapped accessor reaches (a missing one panics at the
+    /// index, as `unwrap` would).
+    pub(super) fn accessed_place(
+        &mut self,
+        accessor: &Accessor,
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Place> {
+        let mut place = self.place(accessor.container, stmts)?;
+        let index = self.accessed_index(&place, &accessor.which, span, stmts)?;
+        place.projections.push(Projection::Index(index));
+        place.span = span;
+        Ok(place)
+    }
+
+    /// A `match` (or `if let`) on an accessor whose arms are `Some(p)` and `None` (or `_`),
+    /// as the `if` on the element's index it is; `None` when it is not one.
+    pub(super) fn match_on_accessor(
+        &mut self,
+        scrutinee: &Expr,
+        arms: &[syn::Arm],
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Option<Option<Operand>>> {
+        let Some(accessor) = repeatable_accessor(scrutinee) else {
+            return Ok(None);
+        };
+        let [first, second] = arms else {
+            return Ok(None);
+        };
+        if first.guard.is_some() || second.guard.is_some() {
+            return Ok(None);
+        }
+        let (some, none) = match (some_pattern(&first.pat), some_pattern(&second.pat)) {
+            (Some(pattern), None) if is_none_pattern(&second.pat) => (pattern, second),
+            (None, Some(pattern)) if is_none_pattern(&first.pat) => (pattern, first),
+            _ => return Ok(None),
+        };
+        let Some(binding) = element_binding(&accessor, some, span) else {
+            return Ok(None);
+        };
+        let container = accessor.container;
+        let index: Expr = match accessor.which {
+            Which::First => syn::parse_quote_spanned!(span=> 0usize),
+            Which::Last => syn::parse_quote_spanned!(span=> #container.len().wrapping_sub(1)),
+            Which::At(at) => at.clone(),
+        };
+        let some_body = match &arms[0] {
+            arm if std::ptr::eq(arm, none) => &arms[1].body,
+            arm => &arm.body,
+        };
+        let none_body = &none.body;
+        let index_name = syn::Ident::new("__ad_element_index", span);
+        let element: Expr = syn::parse_quote_spanned!(span=> #container[#index_name]);
+        let bound = match binding {
+            Binding::Borrowed(name) if accessor.mutable => {
+                quote::quote_spanned!(span=> let #name = &mut #element;)
+            }
+            Binding::Borrowed(name) => quote::quote_spanned!(span=> let #name = &#element;),
+            Binding::Read(name) => quote::quote_spanned!(span=> let #name = #element;),
+            Binding::None => quote::quote_spanned!(span=>),
+        };
+        let desugared: Expr = syn::parse_quote_spanned!(span=> {
+            let #index_name: usize = #index;
+            if #index_name < #container.len() {
+                #bound
+                #some_body
+            } else {
+                #none_body
+            }
+        });
+        self.value_of(&desugared, stmts).map(Some)
+    }
+}
+
+impl Lowering {
+    /// `accessor.unwrap_or(d)`, `accessor.unwrap_or_default()`: the default first, as Rust
+    /// evaluates it, then a `match` on the element.
+    pub(super) fn unwrap_element_or(
+        &mut self,
+        call: &syn::ExprMethodCall,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Option<Operand>> {
+        let span = call.span();
+        let default = match call.args.first() {
+            Some(default) => self.operand(default, stmts)?,
+            None => default_value(span),
+        };
+        let default = self.as_value(default, span, stmts);
+        let name = syn::Ident::new("__ad_default", span);
+        let receiver = &call.receiver;
+        let copied = repeatable_accessor(receiver).is_some_and(|element| element.copied);
+        let content: Expr = match copied {
+            true => syn::parse_quote_spanned!(span=> __ad_content),
+            false => syn::parse_quote_spanned!(span=> *__ad_content),
+        };
+        let desugared: Expr = syn::parse_quote_spanned!(span=> match #receiver {
+            Some(__ad_content) => #content,
+            None => #name,
+        });
+        self.scoped(|this| {
+            this.bind(&name, Root::Value(default));
+            this.value_of(&desugared, stmts)
+        })
+    }
+}
+
+/// How the `Some` arm binds the element.
+enum Binding {
+    /// `Some(r)` of a reference: `r` borrows the element.
+    Borrowed(proc_macro2::TokenStream),
+    /// `Some(&x)`, or `Some(x)` of a copied element: `x` is its value.
+    Read(proc_macro2::TokenStream),
+    /// `Some(_)`.
+    None,
+}
+
+fn element_binding(accessor: &Accessor, pat: &Pat, span: Span) -> Option<Binding> {
+    let name = |ident: &syn::PatIdent| {
+        (ident.by_ref.is_none() && ident.subpat.is_none()).then(|| {
+            let mutability = ident.mutability;
+            let name = &ident.ident;
+            quote::quote_spanned!(span=> #mutability #name)
+        })
+    };
+    match pat {
+        Pat::Wild(_) => Some(Binding::None),
+        Pat::Ident(ident) if accessor.copied => name(ident).map(Binding::Read),
+        Pat::Ident(ident) if ident.mutability.is_none() => name(ident).map(Binding::Borrowed),
+        Pat::Reference(reference) if !accessor.copied && reference.mutability.is_none() => {
+            match &*reference.pat {
+                Pat::Ident(ident) => name(ident).map(Binding::Read),
+                Pat::Wild(_) => Some(Binding::None),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The pattern inside `Some(..)`.
+fn some_pattern(pat: &Pat) -> Option<&Pat> {
+    match pat {
+        Pat::TupleStruct(some)
+            if some.qself.is_none()
+                && some.path.segments.last().is_some_and(|s| s.ident == "Some")
+                && some.elems.len() == 1 =>
+        {
+            some.elems.first()
+        }
+        _ => None,
+    }
+}
+
+fn is_none_pattern(pat: &Pat) -> bool {
+    match pat {
+        Pat::Wild(_) => true,
+        Pat::Ident(ident) => ident.ident == "None" && ident.subpat.is_none(),
+        Pat::Path(path) => path.path.segments.last().is_some_and(|s| s.ident == "None"),
+        _ => false,
+    }
+}

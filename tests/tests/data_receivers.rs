@@ -1,0 +1,162 @@
+//! Methods of types that hold data only (defined without `#[derive(Differentiable)]`): their
+//! `self` is data, as a `#[no_grad]` parameter is, and the derivatives are those of the other
+//! parameters (an argmin-style cost function `impl Rosenbrock { fn cost(&self, p: &[f64]) }`,
+//! a model holding its weights as data, a trait `impl`). Checked against forward mode,
+//! central differences and the dot-product identity at random points, and against the
+//! gradient by hand.
+#![cfg(not(feature = "previous-engine"))]
+#![allow(clippy::needless_range_loop)]
+
+mod common;
+
+use ad_runtime::{forward, reverse};
+use approx::assert_relative_eq;
+use common::{check_slice_function_at_random_points, Rng};
+
+/// Rosenbrock's function with its constants held by the type.
+struct Rosenbrock {
+    a: f64,
+    b: f64,
+}
+
+impl Rosenbrock {
+    #[forward]
+    #[reverse]
+    fn cost(&self, p: &[f64]) -> f64 {
+        let mut total = 0.0;
+        for i in 0..p.len() - 1 {
+            total += (self.a - p[i]).powi(2) + self.b * (p[i + 1] - p[i] * p[i]).powi(2);
+        }
+        total
+    }
+}
+
+/// A linear model whose weights are data, zipped with the input in an iterator chain.
+struct Model {
+    weights: Vec<f64>,
+    bias: f64,
+}
+
+#[forward]
+#[reverse]
+impl Model {
+    fn predict(&self, x: &[f64]) -> f64 {
+        let z: f64 = self.weights.iter().zip(x).map(|(w, v)| w * v).sum();
+        (z + self.bias).tanh()
+    }
+
+    fn loss(&self, x: &[f64]) -> f64 {
+        let target = self.weights.len() as f64 * 0.1;
+        let mut z = self.bias;
+        for (w, v) in self.weights.iter().zip(x) {
+            z += w * v;
+        }
+        (z.tanh() - target).powi(2)
+    }
+}
+
+trait Objective {
+    fn value(&self, x: &[f64]) -> f64;
+}
+
+/// A quadratic form `x' A x / 2 + c' x`, through a trait.
+struct Quadratic {
+    matrix: [[f64; 3]; 3],
+    linear: [f64; 3],
+}
+
+#[forward]
+#[reverse]
+impl Objective for Quadratic {
+    fn value(&self, x: &[f64]) -> f64 {
+        let mut total = 0.0;
+        for i in 0..3 {
+            for j in 0..3 {
+                total += 0.5 * x[i] * self.matrix[i][j] * x[j];
+            }
+            total += self.linear[i] * x[i];
+        }
+        total
+    }
+}
+
+const ROSENBROCK: Rosenbrock = Rosenbrock { a: 1.0, b: 100.0 };
+
+fn rosenbrock(p: &[f64]) -> f64 {
+    ROSENBROCK.cost(p)
+}
+fn rosenbrock_jvp(p: &[f64], t: &[f64]) -> (f64, f64) {
+    ROSENBROCK.cost_jvp(p, t)
+}
+fn rosenbrock_vjp(p: &[f64], w: f64) -> (f64, Vec<f64>) {
+    ROSENBROCK.cost_vjp(p, w)
+}
+
+fn model() -> Model {
+    Model {
+        weights: vec![0.3, -0.2, 0.5, 0.1],
+        bias: 0.05,
+    }
+}
+fn loss(x: &[f64]) -> f64 {
+    model().loss(x)
+}
+fn loss_jvp(x: &[f64], t: &[f64]) -> (f64, f64) {
+    model().loss_jvp(x, t)
+}
+fn loss_vjp(x: &[f64], w: f64) -> (f64, Vec<f64>) {
+    model().loss_vjp(x, w)
+}
+fn predict(x: &[f64]) -> f64 {
+    model().predict(x)
+}
+fn predict_jvp(x: &[f64], t: &[f64]) -> (f64, f64) {
+    model().predict_jvp(x, t)
+}
+fn predict_vjp(x: &[f64], w: f64) -> (f64, Vec<f64>) {
+    model().predict_vjp(x, w)
+}
+
+const QUADRATIC: Quadratic = Quadratic {
+    matrix: [[2.0, 0.5, 0.0], [0.5, 3.0, -0.4], [0.0, -0.4, 1.5]],
+    linear: [0.1, -0.3, 0.7],
+};
+fn quadratic(x: &[f64]) -> f64 {
+    QUADRATIC.value(x)
+}
+fn quadratic_jvp(x: &[f64], t: &[f64]) -> (f64, f64) {
+    QUADRATIC.value_jvp(x, t)
+}
+fn quadratic_vjp(x: &[f64], w: f64) -> (f64, Vec<f64>) {
+    QUADRATIC.value_vjp(x, w)
+}
+
+#[test]
+fn methods_of_data_types_three_ways() {
+    check_slice_function_at_random_points(rosenbrock, rosenbrock_jvp, rosenbrock_vjp, 4, 1);
+    check_slice_function_at_random_points(loss, loss_jvp, loss_vjp, 4, 2);
+    check_slice_function_at_random_points(predict, predict_jvp, predict_vjp, 4, 5);
+    check_slice_function_at_random_points(quadratic, quadratic_jvp, quadratic_vjp, 3, 3);
+}
+
+#[test]
+fn gradients_of_data_types_methods_by_hand() {
+    let mut rng = Rng::new(4);
+    let p: Vec<f64> = (0..2).map(|_| rng.uniform(-1.0, 1.0)).collect();
+    let (_, gradient) = ROSENBROCK.cost_grad(&p);
+    let (x, y) = (p[0], p[1]);
+    assert_relative_eq!(
+        gradient[0],
+        -2.0 * (1.0 - x) - 400.0 * x * (y - x * x),
+        max_relative = 1e-13
+    );
+    assert_relative_eq!(gradient[1], 200.0 * (y - x * x), max_relative = 1e-13);
+    // The quadratic's gradient is A x + c.
+    let (_, gradient) = QUADRATIC.value_grad(&p.iter().copied().chain([0.4]).collect::<Vec<_>>());
+    let x = [p[0], p[1], 0.4];
+    for i in 0..3 {
+        let expected: f64 =
+            (0..3).map(|j| QUADRATIC.matrix[i][j] * x[j]).sum::<f64>() + QUADRATIC.linear[i];
+        assert_relative_eq!(gradient[i], expected, max_relative = 1e-13);
+    }
+}
