@@ -43,6 +43,9 @@ struct Definitions {
     fields: HashMap<String, HashMap<String, String>>,
     /// Methods with a receiver, by name: the types of the `impl` blocks that define one.
     methods: HashMap<String, Vec<String>>,
+    /// By type, its methods with a receiver that the crate's attributes differentiate (marked
+    /// themselves, or in a marked block that marks none and mentioning a float type).
+    differentiated_methods: HashMap<String, std::collections::HashSet<String>>,
     /// Free functions by name, `None` for one carrying the crate's attributes.
     functions: HashMap<String, Vec<Option<crate::plain_calls::PlainFunction>>>,
 }
@@ -221,14 +224,38 @@ impl<'ast> Visit<'ast> for Definitions {
     fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
         if let syn::Type::Path(path) = &*item.self_ty {
             if let Some(last) = path.path.segments.last() {
-                for member in &item.items {
-                    if let syn::ImplItem::Fn(method) = member {
-                        if matches!(method.sig.inputs.first(), Some(syn::FnArg::Receiver(_))) {
-                            self.methods
-                                .entry(method.sig.ident.to_string())
-                                .or_default()
-                                .push(last.ident.to_string());
+                let methods: Vec<&syn::ImplItemFn> = item
+                    .items
+                    .iter()
+                    .filter_map(|member| match member {
+                        syn::ImplItem::Fn(method)
+                            if matches!(
+                                method.sig.inputs.first(),
+                                Some(syn::FnArg::Receiver(_))
+                            ) =>
+                        {
+                            Some(method)
                         }
+                        _ => None,
+                    })
+                    .collect();
+                let block_marked = carries_our_attribute(&item.attrs);
+                let any_marked = methods
+                    .iter()
+                    .any(|method| carries_our_attribute(&method.attrs));
+                for method in methods {
+                    let name = method.sig.ident.to_string();
+                    self.methods
+                        .entry(name.clone())
+                        .or_default()
+                        .push(last.ident.to_string());
+                    let differentiated = carries_our_attribute(&method.attrs)
+                        || (block_marked && !any_marked && mentions_a_float(&method.sig));
+                    if differentiated {
+                        self.differentiated_methods
+                            .entry(last.ident.to_string())
+                            .or_default()
+                            .insert(name);
                     }
                 }
             }
@@ -365,6 +392,11 @@ impl Aliases {
         let types = self.own.methods.get(name)?;
         let first = types.first()?;
         types.iter().all(|ty| ty == first).then(|| first.clone())
+    }
+
+    /// By type, its methods the crate's attributes differentiate, in the function's file.
+    pub fn differentiated_methods(&self) -> HashMap<String, std::collections::HashSet<String>> {
+        self.own.differentiated_methods.clone()
     }
 
     /// The structs and enums the function's file defines without deriving `Differentiable`
@@ -528,6 +560,31 @@ fn only_plain(definitions: &Definitions, name: &str) -> Option<crate::plain_call
         [Some(function)] => Some(function.clone()),
         _ => None,
     }
+}
+
+/// Whether `#[forward]`, `#[reverse]` or `#[checkpoint]` is among `attrs`.
+fn carries_our_attribute(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|attr| {
+        attr.path().segments.last().is_some_and(|segment| {
+            matches!(
+                segment.ident.to_string().as_str(),
+                "forward" | "reverse" | "checkpoint"
+            )
+        })
+    })
+}
+
+/// Whether a signature names `f64` or `f32` outside its receiver.
+fn mentions_a_float(sig: &syn::Signature) -> bool {
+    let mut text = sig.output.to_token_stream().to_string();
+    for input in &sig.inputs {
+        if let syn::FnArg::Typed(typed) = input {
+            text.push(' ');
+            text.push_str(&typed.ty.to_token_stream().to_string());
+        }
+    }
+    text.split(|c: char| !c.is_alphanumeric() && c != '_')
+        .any(|word| word == "f64" || word == "f32")
 }
 
 /// Every name a type mentions.

@@ -231,6 +231,12 @@ impl Function {
         // cannot be told from a free function.)
         let is_method =
             matches!(item.sig.inputs.first(), Some(FnArg::Receiver(_))) || names_self(&item);
+        if params
+            .iter()
+            .any(|param| param.receiver && param.kind == ParamKind::Data)
+        {
+            calls_on_data_self_by_path(&mut item.block);
+        }
         let mut body = (*item.block).clone();
         crate::names::rename_self(&mut body);
         attr::strip_closure_parameter_attributes(&mut body);
@@ -244,6 +250,36 @@ impl Function {
             float_param,
         }
     }
+}
+
+/// `self.m(a)` of a data `self`, where `m` is a method of the type that the crate's attributes
+/// differentiate: `Self::m(self, a)`, which derivative code calls at its derivative code
+/// (a data `self` has no twin whose methods would be found on it).
+fn calls_on_data_self_by_path(body: &mut syn::Block) {
+    struct Calls;
+    impl syn::visit_mut::VisitMut for Calls {
+        fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
+            syn::visit_mut::visit_expr_mut(self, expr);
+            let syn::Expr::MethodCall(call) = expr else {
+                return;
+            };
+            let on_self = matches!(&*call.receiver, syn::Expr::Path(path)
+                if path.qself.is_none() && path.path.is_ident("self"));
+            if !on_self
+                || call.turbofish.is_some()
+                || !crate::source_facts::differentiated_method(&call.method.to_string())
+            {
+                return;
+            }
+            let span = call.method.span();
+            let method = &call.method;
+            let receiver = &call.receiver;
+            let args = call.args.iter();
+            *expr = syn::parse_quote_spanned!(span=> Self::#method(#receiver, #(#args),*));
+        }
+        fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+    }
+    syn::visit_mut::VisitMut::visit_block_mut(&mut Calls, body);
 }
 
 impl Param {

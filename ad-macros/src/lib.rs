@@ -180,6 +180,10 @@ fn guarded(
                 .as_ref()
                 .map(aliases::Aliases::underived_types)
                 .unwrap_or_default(),
+            differentiated_methods: aliases
+                .as_ref()
+                .map(aliases::Aliases::differentiated_methods)
+                .unwrap_or_default(),
             // A method whose attribute is on it, not on its `impl` block: the block's type,
             // when the file says which it is.
             impl_type: syn::parse2::<syn::ItemFn>(item.clone())

@@ -13,6 +13,8 @@ pub struct SourceFacts {
     pub derived_fields: HashMap<String, HashMap<String, String>>,
     /// The structs and enums the file defines without deriving `Differentiable`.
     pub underived: std::collections::HashSet<String>,
+    /// By type, its methods the crate's attributes differentiate.
+    pub differentiated_methods: HashMap<String, std::collections::HashSet<String>>,
     /// The type of the `impl` block whose method is being expanded.
     pub impl_type: Option<String>,
     /// Where the plain functions the body calls are found (`plain_calls`).
@@ -49,6 +51,19 @@ pub fn self_is_underived() -> bool {
             .impl_type
             .as_ref()
             .is_some_and(|name| current.underived.contains(name))
+    })
+}
+
+/// Whether `method` is a method of the `impl` block's type that the crate's attributes
+/// differentiate, so that a data `self` calls it through its derivative code.
+pub fn differentiated_method(method: &str) -> bool {
+    FACTS.with(|current| {
+        let current = current.borrow();
+        current
+            .impl_type
+            .as_ref()
+            .and_then(|name| current.differentiated_methods.get(name))
+            .is_some_and(|methods| methods.contains(method))
     })
 }
 

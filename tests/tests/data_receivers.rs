@@ -29,9 +29,17 @@ impl Rosenbrock {
         }
         total
     }
+
+    /// Calls the other differentiated method on the data `self`.
+    #[forward]
+    #[reverse]
+    fn scaled_cost(&self, p: &[f64]) -> f64 {
+        self.cost(p) * p[0] + self.cost(&p[1..])
+    }
 }
 
-/// A linear model whose weights are data, zipped with the input in an iterator chain.
+/// A linear model whose weights are data, zipped with the input in an iterator chain; one
+/// method calls another on the data `self`.
 struct Model {
     weights: Vec<f64>,
     bias: f64,
@@ -51,7 +59,7 @@ impl Model {
         for (w, v) in self.weights.iter().zip(x) {
             z += w * v;
         }
-        (z.tanh() - target).powi(2)
+        (z.tanh() - target).powi(2) + self.predict(x) * self.predict(&[x[1], x[0], x[2], x[3]])
     }
 }
 
@@ -90,6 +98,16 @@ fn rosenbrock_jvp(p: &[f64], t: &[f64]) -> (f64, f64) {
 }
 fn rosenbrock_vjp(p: &[f64], w: f64) -> (f64, Vec<f64>) {
     ROSENBROCK.cost_vjp(p, w)
+}
+
+fn scaled_cost(p: &[f64]) -> f64 {
+    ROSENBROCK.scaled_cost(p)
+}
+fn scaled_cost_jvp(p: &[f64], t: &[f64]) -> (f64, f64) {
+    ROSENBROCK.scaled_cost_jvp(p, t)
+}
+fn scaled_cost_vjp(p: &[f64], w: f64) -> (f64, Vec<f64>) {
+    ROSENBROCK.scaled_cost_vjp(p, w)
 }
 
 fn model() -> Model {
@@ -135,6 +153,7 @@ fn quadratic_vjp(x: &[f64], w: f64) -> (f64, Vec<f64>) {
 fn methods_of_data_types_three_ways() {
     check_slice_function_at_random_points(rosenbrock, rosenbrock_jvp, rosenbrock_vjp, 4, 1);
     check_slice_function_at_random_points(loss, loss_jvp, loss_vjp, 4, 2);
+    check_slice_function_at_random_points(scaled_cost, scaled_cost_jvp, scaled_cost_vjp, 4, 6);
     check_slice_function_at_random_points(predict, predict_jvp, predict_vjp, 4, 5);
     check_slice_function_at_random_points(quadratic, quadratic_jvp, quadratic_vjp, 3, 3);
 }

@@ -7,7 +7,11 @@
 //! inputs and the parameter's initial contents to its final contents.
 #![cfg(not(feature = "previous-engine"))]
 // The functions spell out the ways people write them on purpose.
-#![allow(clippy::needless_range_loop, clippy::iter_nth, clippy::assign_op_pattern)]
+#![allow(
+    clippy::needless_range_loop,
+    clippy::iter_nth,
+    clippy::assign_op_pattern
+)]
 
 mod common;
 
