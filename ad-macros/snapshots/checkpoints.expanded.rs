@@ -89,7 +89,7 @@ impl checkpoints {
             LiftOption as _, LiftConstant as _, LiftConstantOther as _,
             LiftBorrowed as _, LiftBorrowedOther as _, LiftOther as _, LiftTuple as _,
             UnliftOther as _, UnliftScalar as _, ir::ReverseOperators as _,
-            ir::ReverseLength as _,
+            ir::ReverseLength as _, ir::Contents as _,
         };
         let __ad_v_x_0 = x;
         let __ad_ty_x_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_x_0);

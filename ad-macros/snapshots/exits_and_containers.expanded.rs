@@ -105,7 +105,7 @@ impl first_large {
             LiftOption as _, LiftConstant as _, LiftConstantOther as _,
             LiftBorrowed as _, LiftBorrowedOther as _, LiftOther as _, LiftTuple as _,
             UnliftOther as _, UnliftScalar as _, ir::ReverseOperators as _,
-            ir::ReverseLength as _,
+            ir::ReverseLength as _, ir::Contents as _,
         };
         ::ad_runtime::__private::maybe_grow(move || -> (
             __S,
@@ -361,7 +361,7 @@ impl first_large {
             LiftOption as _, LiftConstant as _, LiftConstantOther as _,
             LiftBorrowed as _, LiftBorrowedOther as _, LiftOther as _, LiftTuple as _,
             UnliftOther as _, UnliftScalar as _, ir::ReverseOperators as _,
-            ir::ReverseLength as _,
+            ir::ReverseLength as _, ir::Contents as _,
         };
         ::ad_runtime::__private::maybe_grow(move || -> (
             __S,

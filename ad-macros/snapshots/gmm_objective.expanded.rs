@@ -233,7 +233,7 @@ impl gmm_objective_precomputed {
             LiftOption as _, LiftConstant as _, LiftConstantOther as _,
             LiftBorrowed as _, LiftBorrowedOther as _, LiftOther as _, LiftTuple as _,
             UnliftOther as _, UnliftScalar as _, ir::ReverseOperators as _,
-            ir::ReverseLength as _,
+            ir::ReverseLength as _, ir::Contents as _,
         };
         ::ad_runtime::__private::maybe_grow(move || -> (
             __S,
@@ -1421,7 +1421,7 @@ impl gmm_objective_precomputed {
             LiftOption as _, LiftConstant as _, LiftConstantOther as _,
             LiftBorrowed as _, LiftBorrowedOther as _, LiftOther as _, LiftTuple as _,
             UnliftOther as _, UnliftScalar as _, ir::ReverseOperators as _,
-            ir::ReverseLength as _,
+            ir::ReverseLength as _, ir::Contents as _,
         };
         ::ad_runtime::__private::maybe_grow(move || -> (
             __S,

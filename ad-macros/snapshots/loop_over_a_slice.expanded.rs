@@ -87,7 +87,7 @@ impl weighted {
             LiftOption as _, LiftConstant as _, LiftConstantOther as _,
             LiftBorrowed as _, LiftBorrowedOther as _, LiftOther as _, LiftTuple as _,
             UnliftOther as _, UnliftScalar as _, ir::ReverseOperators as _,
-            ir::ReverseLength as _,
+            ir::ReverseLength as _, ir::Contents as _,
         };
         let __ad_v_w_0 = w;
         let mut __ad_dv_w_0 = ::ad_runtime::__private::ir::zero_like(__ad_v_w_0);
@@ -305,7 +305,7 @@ impl weighted {
             LiftOption as _, LiftConstant as _, LiftConstantOther as _,
             LiftBorrowed as _, LiftBorrowedOther as _, LiftOther as _, LiftTuple as _,
             UnliftOther as _, UnliftScalar as _, ir::ReverseOperators as _,
-            ir::ReverseLength as _,
+            ir::ReverseLength as _, ir::Contents as _,
         };
         let __ad_v_w_0 = w;
         let mut __ad_dv_w_0 = ::ad_runtime::__private::ir::zero_like(__ad_v_w_0);

@@ -264,6 +264,8 @@ impl Locals {
             },
             Expr::Paren(inner) => recurse(&inner.expr),
             Expr::Group(inner) => recurse(&inner.expr),
+            // `g(x)?`: the value inside the option or result.
+            Expr::Try(inner) => recurse(&inner.expr),
             Expr::Reference(inner) => recurse(&inner.expr),
             Expr::Field(inner) => recurse(&inner.base),
             Expr::Index(inner) => recurse(&inner.expr),

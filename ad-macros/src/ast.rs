@@ -183,6 +183,13 @@ impl Function {
         self.output().and_then(derived_type_path)
     }
 
+    /// `-> Result<T, E>` with `T` made of floats: `T` and `E`.
+    pub fn fallible_output(&self) -> Option<(&Type, &Type)> {
+        self.output()
+            .and_then(fallible_result)
+            .filter(|(ok, _)| is_float_shaped(ok))
+    }
+
     /// `fn f(..)` or `fn f(..) -> ()`: the results, if any, are written through `&mut`.
     pub fn returns_nothing(&self) -> bool {
         returns_unit(&self.item.sig.output)
@@ -471,6 +478,15 @@ fn check_signature_shape(cx: &Ctxt, item: &ItemFn, macro_name: &str) {
     if let Some(variadic) = &sig.variadic {
         cx.error_spanned_by(variadic, "variadic functions cannot be differentiated");
     }
+    if let (ReturnType::Type(_, ty), "checkpoint") = (&sig.output, macro_name) {
+        if fallible_result(ty).is_some() {
+            cx.error_spanned_by(
+                ty,
+                "#[checkpoint] does not take a function returning a `Result` yet; use \
+                 #[reverse] (or checkpoint a region of its body: `#[checkpoint] for ..`)",
+            );
+        }
+    }
 }
 
 /// A function parameter (`f: impl Fn(f64) -> f64`) has no adjoint to give reverse mode; such a
@@ -547,7 +563,8 @@ fn check_output(cx: &Ctxt, item: &ItemFn, float: FloatType) {
             ),
         ),
         ReturnType::Type(_, ty) => {
-            if !is_float_shaped(ty) && derived_type_path(ty).is_none() {
+            let fallible = fallible_result(ty).is_some_and(|(ok, _)| is_float_shaped(ok));
+            if !is_float_shaped(ty) && derived_type_path(ty).is_none() && !fallible {
                 cx.error_spanned_by(
                     ty,
                     format!(
@@ -572,6 +589,39 @@ pub fn derived_type_path(ty: &Type) -> Option<syn::Path> {
     (capitalized && !std_type)
         .then(|| user_type_path(ty))
         .flatten()
+}
+
+/// `Result<T, E>` (as `Result`, `std::result::Result` or `core::result::Result` names it): its
+/// value type and its error type. A function returning one differentiates its `Ok` value; its
+/// error is data.
+pub fn fallible_result(ty: &Type) -> Option<(&Type, &Type)> {
+    let Type::Path(path) = ty else {
+        return None;
+    };
+    let names: Vec<String> = path
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    if path.qself.is_some()
+        || !matches!(
+            names.as_slice(),
+            ["Result"] | ["std" | "core", "result", "Result"]
+        )
+    {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &path.path.segments.last()?.arguments else {
+        return None;
+    };
+    match (args.args.first(), args.args.iter().nth(1), args.args.len()) {
+        (Some(syn::GenericArgument::Type(ok)), Some(syn::GenericArgument::Type(error)), 2) => {
+            Some((ok, error))
+        }
+        _ => None,
+    }
 }
 
 /// `f64`, or a tuple, array, `Vec` or `Option` made only of floats.

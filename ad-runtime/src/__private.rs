@@ -547,6 +547,13 @@ impl<T: DualParts> DualParts for Option<T> {
     }
 }
 
+/// A fallible result over duals as `_jvp` returns it: `Ok` with the value and its tangent, or
+/// the error.
+#[inline]
+pub fn split_result<T: DualParts, E>(result: Result<T, E>) -> Result<(T::Primal, T::Tangent), E> {
+    result.map(DualParts::split)
+}
+
 /// Pairs a value with its tangent for the entry of a `_jvp` function.
 #[inline(always)]
 pub fn seed<S: Scalar>(value: S, tangent: S) -> Dual<S> {

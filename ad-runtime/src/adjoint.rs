@@ -230,6 +230,32 @@ impl<T: Diff> Diff for Option<T> {
     }
 }
 
+/// A fallible result's adjoint is its `Ok` value's, as an option: `None` is the zero (nothing
+/// has reached it yet, or the result was an error, which is data).
+///
+/// ```
+/// use ad_runtime::adjoint::Diff;
+///
+/// let ok: Result<f64, String> = Ok(2.0);
+/// assert_eq!(ok.zero_like(), Some(0.0));
+/// let failed: Result<f64, String> = Err("no".to_string());
+/// assert_eq!(failed.zero_like(), None);
+/// ```
+impl<T: Diff, E> Diff for Result<T, E> {
+    type Adjoint = Option<T::Adjoint>;
+    fn zero_like(&self) -> Self::Adjoint {
+        self.as_ref().ok().map(T::zero_like)
+    }
+    const SHAPED: bool = T::SHAPED;
+    fn argument_zero(&self) -> Self::Adjoint {
+        if T::SHAPED {
+            self.as_ref().ok().map(T::argument_zero)
+        } else {
+            None
+        }
+    }
+}
+
 /// A cotangent: it has a zero, and contributions to it add up.
 pub trait Adjoint: Sized + Clone {
     /// The adjoint no contribution has reached yet.

@@ -486,6 +486,15 @@ fn generic_jvp(function: &Function, bodies: Bodies) -> TokenStream {
                 quote!(::ad_runtime::__private::split_twin::<#path>(__ad_result)),
             )
         }
+        // `Ok` with the value and its tangent, or the error.
+        false if function.fallible_output().is_some() => {
+            let (ok, error) = function.fallible_output().expect("checked by the guard");
+            let ok = retype_type(function, ok);
+            (
+                quote!(::core::result::Result<(#ok, #ok), #error>),
+                quote!(::ad_runtime::__private::split_result(__ad_result)),
+            )
+        }
         false => {
             let output = output_type(function);
             (

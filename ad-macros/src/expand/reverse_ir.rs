@@ -457,7 +457,7 @@ impl Emitter<'_> {
             use ::ad_runtime::__private::{
                 CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _, LiftOption as _,
                 LiftConstant as _, LiftConstantOther as _, LiftBorrowed as _, LiftBorrowedOther as _, LiftOther as _, LiftTuple as _, UnliftOther as _, UnliftScalar as _,
-                ir::ReverseOperators as _, ir::ReverseLength as _,
+                ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
             };
         };
         if !boxed {

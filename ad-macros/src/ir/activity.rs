@@ -171,15 +171,20 @@ fn data_variables(body: &Body) -> HashSet<Root> {
 /// The operands through which a derivative flows from the value an rvalue defines.
 pub fn differentiable_operands(rvalue: &Rvalue) -> Vec<&Operand> {
     match rvalue {
+        // A fallible result's error is data.
+        Rvalue::Extract { pattern, .. } if crate::ir::is_error_pattern(pattern) => Vec::new(),
         Rvalue::Use(operand)
         | Rvalue::Take(operand)
         | Rvalue::Neg(operand)
         | Rvalue::Some(operand)
+        | Rvalue::Ok(operand)
         | Rvalue::Unwrap {
             option: operand, ..
         }
         | Rvalue::Extract {
-            scrutinee: operand, ..
+            scrutinee: operand,
+            pattern: _,
+            ..
         }
         | Rvalue::Duplicate {
             receiver: operand, ..
@@ -211,6 +216,7 @@ pub fn differentiable_operands(rvalue: &Rvalue) -> Vec<&Operand> {
         | Rvalue::PlainMethod { .. }
         | Rvalue::EmptyVec(_)
         | Rvalue::Matches(..)
+        | Rvalue::Err(_)
         | Rvalue::Macro { .. }
         | Rvalue::RefMut(_)
         | Rvalue::Range { .. } => Vec::new(),

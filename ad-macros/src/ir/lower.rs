@@ -73,10 +73,15 @@ fn not_yet<T>(node: &impl Spanned, what: &'static str) -> Lowered<T> {
 pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> {
     let renamed = items::renamed_nested_items(&function.body);
     let body = renamed.as_ref().unwrap_or(&function.body);
-    let without_try = function
-        .output()
-        .and_then(crate::ast::option_content)
-        .and_then(|_| control::try_as_match(body));
+    let without_try = match function.fallible_output() {
+        Some((_, error)) => {
+            control::try_as_match(body, control::Tried::Result(Box::new(error.clone())))
+        }
+        None => function
+            .output()
+            .and_then(crate::ast::option_content)
+            .and_then(|_| control::try_as_match(body, control::Tried::Option)),
+    };
     let body = without_try.as_ref().unwrap_or(body);
     let mut user_types = crate::user_types::UserTypes::of(function).with_built_types(body);
     for path in derived_types {
@@ -91,6 +96,7 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         references: std::collections::HashSet::new(),
         number_containers: std::collections::HashSet::new(),
         zipped_items: HashMap::new(),
+        fallible: function.fallible_output().is_some(),
         plain_roots: std::collections::HashSet::new(),
         options: std::collections::HashSet::new(),
         receivers: std::collections::HashSet::new(),
@@ -263,6 +269,8 @@ struct Lowering {
     /// The items of a `zip` chain (tuples the loop builds), with their parts: a closure's
     /// tuple pattern binds each part itself, so that a part of data stays data.
     zipped_items: HashMap<Value, Vec<Operand>>,
+    /// Whether the function returns a `Result` (its early exits hold one).
+    fallible: bool,
     /// Values that hold plain floats, not lifted to the scalar type: data parameters of types
     /// the lifting leaves as they are (`cfg: &Cfg`, `n: Option<usize>`), and the parts of data
     /// patterns. Their methods without a rule take plain floats.

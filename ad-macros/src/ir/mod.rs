@@ -217,6 +217,10 @@ pub enum Rvalue {
     Matches(Operand, Box<syn::Pat>),
     /// `Some(x)`.
     Some(Operand),
+    /// `Ok(x)` of a function's fallible result: as `Some(x)`, its adjoint an option.
+    Ok(Operand),
+    /// `Err(e)`: data.
+    Err(Operand),
     /// `o.unwrap()`, `o.expect(message)`: the option's content.
     Unwrap {
         option: Operand,
@@ -531,13 +535,22 @@ pub fn through_copies<'b>(
 /// Functions called on data only, as written: `std::mem::swap`, `replace` or `take` (also
 /// through `core`, or `mem::` after a `use`), and what a generic function's `T::from_f64(2.5)`
 /// or `T::one()` became (`generics::reverse_instance`).
+/// `Err(..)`: the error of a fallible result, which is data.
+pub fn is_error_pattern(pattern: &syn::Pat) -> bool {
+    matches!(pattern, syn::Pat::TupleStruct(variant)
+        if variant.qself.is_none()
+            && variant.path.segments.last().is_some_and(|last| last.ident == "Err")
+            && matches!(variant.path.segments.len(), 1 | 2 | 4))
+}
+
 pub fn runs_as_written(path: &syn::Path) -> bool {
     let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     match names[..] {
         ["std" | "core", "mem", "swap" | "replace" | "take"]
         | ["mem", "swap" | "replace" | "take"] => true,
-        ["ad_runtime", "__private", "generic_float", _] => path.leading_colon.is_some(),
+        ["ad_runtime", "__private", "generic_float", _]
+        | ["ad_runtime", "__private", "ir", "convert_error"] => path.leading_colon.is_some(),
         _ => false,
     }
 }
@@ -656,6 +669,8 @@ pub fn operands(rvalue: &Rvalue) -> Vec<&Operand> {
         | Rvalue::Take(operand)
         | Rvalue::Matches(operand, _)
         | Rvalue::Some(operand)
+        | Rvalue::Ok(operand)
+        | Rvalue::Err(operand)
         | Rvalue::Extract {
             scrutinee: operand, ..
         }

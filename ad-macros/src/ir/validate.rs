@@ -106,6 +106,7 @@ fn check_data_patterns(stmt: &Stmt, activity: &Activity) -> Result<(), NotYet> {
         rvalue:
             Rvalue::Extract {
                 scrutinee,
+                pattern,
                 data_only: true,
                 ..
             },
@@ -113,7 +114,8 @@ fn check_data_patterns(stmt: &Stmt, activity: &Activity) -> Result<(), NotYet> {
         ..
     }) = stmt
     {
-        if activity.is_active(scrutinee) {
+        // A fallible result's error is data: taking it apart carries no derivative.
+        if activity.is_active(scrutinee) && !crate::ir::is_error_pattern(pattern) {
             return Err(NotYet {
                 span: *span,
                 what: "patterns that take apart values carrying derivatives of types that are not `#[grad]` parameters' types",

@@ -1033,6 +1033,57 @@ pub fn nth_of_range<T: RangeStart>(start: T, _end: &T, k: usize) -> T {
     start.nth_of_range(k)
 }
 
+/// An `Option` or a fallible `Result` taken apart as `unwrap_or` takes it: whether it holds a
+/// value, and the value (which it then holds).
+pub trait Contents {
+    type Content;
+    fn __ad_holds(&self) -> bool;
+    fn __ad_content(self) -> Self::Content;
+}
+
+impl<T> Contents for Option<T> {
+    type Content = T;
+    #[inline(always)]
+    fn __ad_holds(&self) -> bool {
+        self.is_some()
+    }
+    #[inline(always)]
+    fn __ad_content(self) -> T {
+        match self {
+            Some(content) => content,
+            None => unreachable!("tested by `__ad_holds`"),
+        }
+    }
+}
+
+impl<T, E> Contents for Result<T, E> {
+    type Content = T;
+    #[inline(always)]
+    fn __ad_holds(&self) -> bool {
+        self.is_ok()
+    }
+    #[inline(always)]
+    fn __ad_content(self) -> T {
+        match self {
+            Ok(content) => content,
+            Err(_) => unreachable!("tested by `__ad_holds`"),
+        }
+    }
+}
+
+/// The error `?` returns, converted as `?` converts it.
+#[inline(always)]
+pub fn convert_error<E, F: From<E>>(error: E) -> F {
+    F::from(error)
+}
+
+/// What the exit variable of a function returning a `Result` holds before an exit assigns it
+/// (every path does; a `Result` has no default to start from).
+#[inline(always)]
+pub fn unset_result<T: Default, E>() -> Result<T, E> {
+    Ok(T::default())
+}
+
 /// The pullback of `Some(x)`: the adjoint of `x` (zero when none reached the option).
 #[inline(always)]
 pub fn some_back<T: Adjoint>(cotangent: Option<T>) -> T {

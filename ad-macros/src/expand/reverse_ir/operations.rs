@@ -318,6 +318,14 @@ impl Emitter<'_> {
                 let content = self.operand(content);
                 quote_spanned!(span=> ::core::option::Option::Some(#content))
             }
+            Rvalue::Ok(content) => {
+                let content = self.operand(content);
+                quote_spanned!(span=> ::core::result::Result::Ok(#content))
+            }
+            Rvalue::Err(error) => {
+                let error = self.operand(error);
+                quote_spanned!(span=> ::core::result::Result::Err(#error))
+            }
             Rvalue::Unwrap {
                 option,
                 method,

@@ -67,7 +67,7 @@ impl Emitter<'_> {
             Rvalue::Use(operand) | Rvalue::Take(operand) => {
                 tokens.extend(self.contribute(operand, cotangent)?);
             }
-            Rvalue::Some(content) => {
+            Rvalue::Some(content) | Rvalue::Ok(content) => {
                 tokens.extend(self.contribute(content, quote!(#ir::some_back(#cotangent)))?);
             }
             Rvalue::Unwrap { option, .. } => {
@@ -335,6 +335,7 @@ impl Emitter<'_> {
             | Rvalue::DataMethod { .. }
             | Rvalue::PlainMethod { .. }
             | Rvalue::EmptyVec(_)
+            | Rvalue::Err(_)
             | Rvalue::Matches(..)
             | Rvalue::Macro { .. }
             | Rvalue::Range { .. } => {}
@@ -355,7 +356,7 @@ fn pattern_adjoint(
     let zero = quote!(::ad_runtime::__private::ir::zero());
     let mut bound = Vec::new();
     collect_names(pattern, names, &mut bound);
-    if bound.is_empty() {
+    if bound.is_empty() || crate::ir::is_error_pattern(pattern) {
         return zero;
     }
     let part = |pattern: &syn::Pat| pattern_adjoint(pattern, names, user_types);

@@ -314,7 +314,16 @@ impl Lowering {
             // flags: it starts as the default of its type.
             Stmt::DeclareVar {
                 var: value,
-                init: Some(default_value(span)),
+                init: Some(match self.fallible {
+                    // A fallible result has no default: `Ok` of its value's.
+                    true => Operand::Constant(Constant {
+                        tokens: quote::quote_spanned!(span=>
+                            ::ad_runtime::__private::ir::unset_result()),
+                        kind: ConstantKind::Data,
+                        span,
+                    }),
+                    false => default_value(span),
+                }),
             },
         ];
         let lowered = self.scoped(|this| this.statements(&block.stmts, true))?;
@@ -959,22 +968,44 @@ pub(super) fn flag_value(value: bool, span: Span) -> Operand {
     })
 }
 
-/// In a function returning an `Option`, `e?` is `match e { Some(v) => v, None => return None }`
-/// (closures aside, whose `?` is theirs). `None` when the body has no `?`.
-pub(super) fn try_as_match(body: &syn::Block) -> Option<syn::Block> {
-    struct Rewrite(bool);
+/// What a function's `?` takes apart: its result's type.
+#[derive(Clone)]
+pub(super) enum Tried {
+    Option,
+    /// With the function's error type, which the error is converted to.
+    Result(Box<syn::Type>),
+}
+
+/// `e?` as the `match` it is (closures aside, whose `?` is theirs): in a function returning an
+/// `Option`, `match e { Some(v) => v, None => return None }`; in one returning a `Result`,
+/// `match e { Ok(v) => v, Err(err) => return Err(From::from(err)) }`. `None` when the body has no
+/// `?`.
+pub(super) fn try_as_match(body: &syn::Block, tried: Tried) -> Option<syn::Block> {
+    struct Rewrite(bool, Tried);
     impl syn::visit_mut::VisitMut for Rewrite {
         fn visit_expr_mut(&mut self, expr: &mut Expr) {
             syn::visit_mut::visit_expr_mut(self, expr);
-            if let Expr::Try(tried) = expr {
+            if let Expr::Try(try_expr) = expr {
                 self.0 = true;
-                let operand = &tried.expr;
-                let span = tried.question_token.span;
-                *expr = syn::parse_quote_spanned! {span=>
-                    match #operand {
-                        Some(__ad_tried) => __ad_tried,
-                        None => return None,
-                    }
+                let operand = &try_expr.expr;
+                let span = try_expr.question_token.span;
+                *expr = match &self.1 {
+                    Tried::Option => syn::parse_quote_spanned! {span=>
+                        match #operand {
+                            Some(__ad_tried) => __ad_tried,
+                            None => return None,
+                        }
+                    },
+                    Tried::Result(error) => syn::parse_quote_spanned! {span=>
+                        match #operand {
+                            Ok(__ad_tried) => __ad_tried,
+                            Err(__ad_error) => return Err(
+                                ::ad_runtime::__private::ir::convert_error::<_, #error>(
+                                    __ad_error
+                                )
+                            ),
+                        }
+                    },
                 };
             }
         }
@@ -982,7 +1013,7 @@ pub(super) fn try_as_match(body: &syn::Block) -> Option<syn::Block> {
         fn visit_item_mut(&mut self, _: &mut syn::Item) {}
     }
     let mut body = body.clone();
-    let mut rewrite = Rewrite(false);
+    let mut rewrite = Rewrite(false, tried);
     syn::visit_mut::VisitMut::visit_block_mut(&mut rewrite, &mut body);
     rewrite.0.then_some(body)
 }

@@ -668,6 +668,17 @@ impl Lowering {
         if patterns::is_some_path(&func.path) && args.len() == 1 {
             return Ok(Rvalue::Some(args.remove(0)));
         }
+        if patterns::is_ok_path(&func.path) && args.len() == 1 {
+            return Ok(Rvalue::Ok(args.remove(0)));
+        }
+        if patterns::is_err_path(&func.path) && args.len() == 1 {
+            // An error is data: a method giving it (`"no".into()`) is not lifted, which would
+            // leave rustc nothing to infer its type from.
+            if let Operand::Value(error) = &args[0] {
+                self.unlifted(*error, stmts);
+            }
+            return Ok(Rvalue::Err(args.remove(0)));
+        }
         if args
             .iter()
             .any(|arg| matches!(arg, Operand::Value(value) if self.options.contains(value)))
@@ -763,6 +774,37 @@ impl Lowering {
                 dispatch: Dispatch::Path,
             }),
             _ => not_yet(&call.func, "calls of this function"),
+        }
+    }
+
+    /// The plain method call that defines `value` among `stmts`, if one does, as one whose
+    /// result is data as it is.
+    fn unlifted(&mut self, value: Value, stmts: &mut [Stmt]) {
+        for stmt in stmts.iter_mut().rev() {
+            if let Stmt::Let(Let {
+                value: defined,
+                rvalue,
+                ..
+            }) = stmt
+            {
+                if *defined != value {
+                    continue;
+                }
+                if let Rvalue::PlainMethod {
+                    receiver,
+                    method,
+                    args,
+                    plain: false,
+                } = rvalue
+                {
+                    *rvalue = Rvalue::DataMethod {
+                        receiver: receiver.clone(),
+                        method: method.clone(),
+                        args: std::mem::take(args),
+                    };
+                }
+                return;
+            }
         }
     }
 
@@ -1027,7 +1069,8 @@ impl Lowering {
                     value: is_some,
                     rvalue: Rvalue::DataMethod {
                         receiver: option.clone(),
-                        method: Ident::new("is_some", span),
+                        // An option's or a fallible result's (`ir::Contents`).
+                        method: Ident::new("__ad_holds", span),
                         args: Vec::new(),
                     },
                     span,
@@ -1041,7 +1084,7 @@ impl Lowering {
                             value: content,
                             rvalue: Rvalue::Unwrap {
                                 option,
-                                method: Ident::new("unwrap", span),
+                                method: Ident::new("__ad_content", span),
                                 args: Vec::new(),
                             },
                             span,

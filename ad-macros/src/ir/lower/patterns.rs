@@ -37,6 +37,30 @@ pub(super) fn is_some_path(path: &syn::Path) -> bool {
     )
 }
 
+/// Whether `path` is `Ok` (as `Ok`, `Result::Ok` or `std::result::Result::Ok`).
+pub(super) fn is_ok_path(path: &syn::Path) -> bool {
+    is_result_variant(path, "Ok")
+}
+
+/// Whether `path` is `Err`, named as `Ok` is.
+pub(super) fn is_err_path(path: &syn::Path) -> bool {
+    is_result_variant(path, "Err")
+}
+
+fn is_result_variant(path: &syn::Path, variant: &str) -> bool {
+    let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    match names.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        [last] | ["Result", last] | ["std" | "core", "result", "Result", last] => last == variant,
+        _ => false,
+    }
+}
+
+/// `Some(..)` or `Ok(..)`: a pattern whose one part is the content an option's (or a fallible
+/// result's) adjoint holds.
+fn wraps_content(path: &syn::Path) -> bool {
+    is_some_path(path) || is_ok_path(path)
+}
+
 /// The names `pat` binds, or what stops the IR engine from taking it apart.
 pub(super) fn bindings(pat: &Pat) -> Lowered<Vec<Binding>> {
     let mut found = Vec::new();
@@ -75,7 +99,7 @@ fn collect(pat: &Pat, found: &mut Vec<Binding>) -> Lowered<()> {
             }
             tuple.elems.iter().try_for_each(|part| collect(part, found))
         }
-        Pat::TupleStruct(variant) if is_some_path(&variant.path) && variant.elems.len() == 1 => {
+        Pat::TupleStruct(variant) if wraps_content(&variant.path) && variant.elems.len() == 1 => {
             collect(&variant.elems[0], found)
         }
         Pat::Or(or) => {
@@ -120,7 +144,7 @@ pub(super) fn only_for_data(pat: &Pat, user_types: &UserTypes) -> bool {
             .iter()
             .any(|part| only_for_data(part, user_types)),
         Pat::Or(or) => or.cases.iter().any(|case| only_for_data(case, user_types)),
-        Pat::TupleStruct(variant) if is_some_path(&variant.path) => variant
+        Pat::TupleStruct(variant) if wraps_content(&variant.path) => variant
             .elems
             .iter()
             .any(|part| only_for_data(part, user_types)),
@@ -158,7 +182,9 @@ fn names_an_unknown_type(pat: &Pat, user_types: &UserTypes) -> bool {
         Pat::Reference(reference) => inner(&reference.pat),
         Pat::Tuple(tuple) => tuple.elems.iter().any(inner),
         Pat::Or(or) => or.cases.iter().any(inner),
-        Pat::TupleStruct(variant) if is_some_path(&variant.path) => variant.elems.iter().any(inner),
+        Pat::TupleStruct(variant) if wraps_content(&variant.path) => {
+            variant.elems.iter().any(inner)
+        }
         Pat::TupleStruct(variant) => {
             !user_types.names_type(&variant.path) || variant.elems.iter().any(inner)
         }

@@ -1,0 +1,132 @@
+//! Functions returning `Result<T, E>` in both modes: the `Ok` value is differentiated, the
+//! error is data. `f_jvp` returns `Ok((value, tangent))` or the error, `f_vjp` takes the
+//! cotangent of the `Ok` value and returns `Ok((value, adjoints))` or the error, `f_grad` of a
+//! scalar `Ok` value returns `Ok((value, gradient))`. `?` on results (of differentiated
+//! functions and of plain ones on data, the error converted by `From`), early `return Err(..)`,
+//! and callers over `f64` unwrapping them. Checked against central differences, forward
+//! against reverse along every basis direction, and the dot-product identity, at random points.
+#![cfg(not(feature = "previous-engine"))]
+
+mod common;
+
+use ad_runtime::{forward, reverse};
+use approx::assert_relative_eq;
+use common::{check_slice_function_at_random_points, random_vector, Rng};
+
+/// A norm scaled by the first entry, refusing empty and huge inputs.
+#[forward]
+#[reverse]
+fn scaled_norm(x: &[f64]) -> Result<f64, String> {
+    if x.is_empty() {
+        return Err("empty".into());
+    }
+    let s: f64 = x.iter().map(|v| v * v).sum();
+    if s > 1e6 {
+        return Err(format!("too large: {s}"));
+    }
+    Ok(s.sqrt() * x[0])
+}
+
+/// A plain check on data, whose error converts from `&str`.
+fn checked_len(n: usize) -> Result<usize, &'static str> {
+    match n {
+        0 => Err("no data"),
+        n => Ok(n),
+    }
+}
+
+/// `?` on a plain function's result and on a differentiated one's, in a loop.
+#[forward]
+#[reverse]
+fn chained(x: &[f64]) -> Result<f64, String> {
+    let n = checked_len(x.len())?;
+    let mut total = 0.0;
+    for i in 0..n - 1 {
+        let part = scaled_norm(&x[i..i + 2])?;
+        total += part * x[i + 1].sin();
+    }
+    Ok(total / n as f64)
+}
+
+/// A vector of values, or an error.
+#[forward]
+#[reverse]
+fn softmax(x: &[f64]) -> Result<Vec<f64>, String> {
+    let m = x.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    if !m.is_finite() {
+        return Err("not finite".to_string());
+    }
+    let e: Vec<f64> = x.iter().map(|v| (v - m).exp()).collect();
+    let total: f64 = e.iter().sum();
+    Ok(e.iter().map(|v| v / total).collect())
+}
+
+/// A caller over `f64` unwrapping results.
+#[forward]
+#[reverse]
+fn unwrapping(x: &[f64]) -> f64 {
+    let a = chained(x).unwrap();
+    let p = softmax(x).expect("finite inputs");
+    let b = scaled_norm(&x[..0]).unwrap_or(0.5) + scaled_norm(&x[1..]).unwrap_or(0.0);
+    a * p[0] + p[1] + b * x[2]
+}
+
+fn ok<T, E: std::fmt::Debug>(result: Result<T, E>) -> T {
+    result.expect("an Ok value")
+}
+
+fn chained_value(x: &[f64]) -> f64 {
+    ok(chained(x))
+}
+fn chained_jvp_ok(x: &[f64], t: &[f64]) -> (f64, f64) {
+    ok(chained_jvp(x, t))
+}
+fn chained_vjp_ok(x: &[f64], w: f64) -> (f64, Vec<f64>) {
+    ok(chained_vjp(x, w))
+}
+
+#[test]
+fn fallible_results_three_ways() {
+    check_slice_function_at_random_points(chained_value, chained_jvp_ok, chained_vjp_ok, 4, 1);
+    check_slice_function_at_random_points(unwrapping, unwrapping_jvp, unwrapping_vjp, 3, 2);
+}
+
+#[test]
+fn a_vector_result_meets_the_dot_product_identity() {
+    let mut rng = Rng::new(3);
+    for _ in 0..5 {
+        let x = random_vector(&mut rng, 4);
+        let t = random_vector(&mut rng, 4);
+        let w = random_vector(&mut rng, 4);
+        let (value, tangent) = ok(softmax_jvp(&x, &t));
+        let (reverse_value, adjoint) = ok(softmax_vjp(&x, w.clone()));
+        assert_eq!(value, reverse_value);
+        assert_eq!(value, ok(softmax(&x)));
+        let forward: f64 = tangent.iter().zip(&w).map(|(a, b)| a * b).sum();
+        let reverse: f64 = adjoint.iter().zip(&t).map(|(a, b)| a * b).sum();
+        assert_relative_eq!(forward, reverse, max_relative = 1e-12, epsilon = 1e-14);
+    }
+}
+
+#[test]
+fn the_gradient_is_exact_and_errors_pass_through() {
+    let x = [0.6, -0.8];
+    let (value, gradient) = scaled_norm_grad(&x).unwrap();
+    // x0 |x|: d/dx0 = |x| + x0^2/|x|, d/dx1 = x0 x1/|x| (|x| = 1).
+    assert_relative_eq!(value, 0.6, max_relative = 1e-15);
+    assert_relative_eq!(gradient[0], 1.0 + 0.36, max_relative = 1e-15);
+    assert_relative_eq!(gradient[1], -0.48, max_relative = 1e-15);
+    assert_eq!(scaled_norm_grad(&[]), Err("empty".to_string()));
+    assert_eq!(scaled_norm_jvp(&[], &[]), Err("empty".to_string()));
+    assert_eq!(
+        scaled_norm_vjp(&[2e3, 0.0], 1.0),
+        Err("too large: 4000000".to_string())
+    );
+    // The plain function's error, converted by `?`.
+    assert_eq!(chained_grad(&[]), Err("no data".to_string()));
+    assert_eq!(chained_jvp(&[], &[]), Err("no data".to_string()));
+    assert_eq!(
+        softmax_vjp(&[f64::INFINITY, 0.0], vec![1.0, 0.0]),
+        Err("not finite".to_string())
+    );
+}
