@@ -43,7 +43,7 @@ struct Definitions {
     fields: HashMap<String, HashMap<String, String>>,
     /// Methods with a receiver, by name: the types of the `impl` blocks that define one.
     methods: HashMap<String, Vec<String>>,
-    /// By type, its methods with a receiver that the crate's attributes differentiate (marked
+    /// By type, its methods taking `&self` that the crate's attributes differentiate (marked
     /// themselves, or in a marked block that marks none and mentioning a float type).
     differentiated_methods: HashMap<String, std::collections::HashSet<String>>,
     /// Free functions by name, `None` for one carrying the crate's attributes.
@@ -58,6 +58,12 @@ impl Definitions {
     }
 
     fn extend(&mut self, other: &Definitions) {
+        for (name, functions) in &other.functions {
+            self.functions
+                .entry(name.clone())
+                .or_default()
+                .extend(functions.iter().cloned());
+        }
         for (name, aliases) in &other.aliases {
             self.aliases
                 .entry(name.clone())
@@ -249,8 +255,13 @@ impl<'ast> Visit<'ast> for Definitions {
                         .entry(name.clone())
                         .or_default()
                         .push(last.ident.to_string());
-                    let differentiated = carries_our_attribute(&method.attrs)
-                        || (block_marked && !any_marked && mentions_a_float(&method.sig));
+                    // Called on a data `self` by path (`Self::m(self, ..)`): those taking `&self`.
+                    let shared = matches!(method.sig.inputs.first(),
+                        Some(syn::FnArg::Receiver(receiver))
+                            if receiver.reference.is_some() && receiver.mutability.is_none());
+                    let differentiated = shared
+                        && (carries_our_attribute(&method.attrs)
+                            || (block_marked && !any_marked && mentions_a_float(&method.sig)));
                     if differentiated {
                         self.differentiated_methods
                             .entry(last.ident.to_string())
@@ -547,6 +558,11 @@ impl Functions {
             return only_plain(&definitions_in(&file), name);
         }
         match first.as_str() {
+            // `self::stats::mean`, or `crate::stats::mean` from the crate's root file: a module
+            // this file declares; else the one function of that name in the package.
+            "crate" | "self" if module.len() > 1 && self.own.modules.contains(&module[1]) => {
+                self.in_module(&module[1..], name)
+            }
             "crate" | "self" | "super" => only_plain(&package_definitions(), name),
             _ => None,
         }

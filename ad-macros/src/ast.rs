@@ -238,11 +238,11 @@ impl Function {
         // cannot be told from a free function.)
         let is_method =
             matches!(item.sig.inputs.first(), Some(FnArg::Receiver(_))) || names_self(&item);
-        if params
+        if let Some(receiver) = params
             .iter()
-            .any(|param| param.receiver && param.kind == ParamKind::Data)
+            .find(|param| param.receiver && param.kind == ParamKind::Data)
         {
-            calls_on_data_self_by_path(&mut item.block);
+            calls_on_data_self_by_path(&mut item.block, receiver.is_reference());
         }
         let mut body = (*item.block).clone();
         crate::names::rename_self(&mut body);
@@ -259,11 +259,12 @@ impl Function {
     }
 }
 
-/// `self.m(a)` of a data `self`, where `m` is a method of the type that the crate's attributes
-/// differentiate: `Self::m(self, a)`, which derivative code calls at its derivative code
-/// (a data `self` has no twin whose methods would be found on it).
-fn calls_on_data_self_by_path(body: &mut syn::Block) {
-    struct Calls;
+/// `self.m(a)` of a data `self`, where `m` is a `&self` method of the type that the crate's
+/// attributes differentiate: `Self::m(self, a)` (`Self::m(&self, a)` from a method taking
+/// `self` by value), which derivative code calls at its derivative code (a data `self` has no
+/// twin whose methods would be found on it).
+fn calls_on_data_self_by_path(body: &mut syn::Block, self_is_reference: bool) {
+    struct Calls(bool);
     impl syn::visit_mut::VisitMut for Calls {
         fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
             syn::visit_mut::visit_expr_mut(self, expr);
@@ -280,13 +281,16 @@ fn calls_on_data_self_by_path(body: &mut syn::Block) {
             }
             let span = call.method.span();
             let method = &call.method;
-            let receiver = &call.receiver;
+            let receiver = match self.0 {
+                true => quote::quote!(self),
+                false => quote::quote!(&self),
+            };
             let args = call.args.iter();
             *expr = syn::parse_quote_spanned!(span=> Self::#method(#receiver, #(#args),*));
         }
         fn visit_item_mut(&mut self, _: &mut syn::Item) {}
     }
-    syn::visit_mut::VisitMut::visit_block_mut(&mut Calls, body);
+    syn::visit_mut::VisitMut::visit_block_mut(&mut Calls(self_is_reference), body);
 }
 
 impl Param {

@@ -72,6 +72,12 @@ impl Retype<'_> {
     }
 
     fn lift(&self, value: &Expr) -> Expr {
+        self.lift_iterated(value, false)
+    }
+
+    /// [`Retype::lift`]; `iterated_with_floats` when the value is the receiver of an iterator
+    /// adapter given floats carrying derivatives.
+    fn lift_iterated(&self, value: &Expr, iterated_with_floats: bool) -> Expr {
         let span = value.span();
         let scalar = self.scalar_param(span);
         // A data `self` (`self.w.iter()` of a type without the derive) is the companion's
@@ -88,8 +94,9 @@ impl Retype<'_> {
         }
         let mut value = value.clone();
         RenameSelf.visit_expr_mut(&mut value);
-        // `w.iter()` of a container of plain floats: the iteration of a lifted copy.
-        if let Expr::MethodCall(call) = &value {
+        // `w.iter()` of a container of plain floats whose items meet floats carrying
+        // derivatives (`w.iter().zip(x)`, `.map(|w| w * x[0])`): the iteration of a lifted copy.
+        if let (Expr::MethodCall(call), true) = (&value, iterated_with_floats) {
             if call.method == "iter" && call.args.is_empty() && call.turbofish.is_none() {
                 let container = &call.receiver;
                 return syn::parse_quote_spanned!(span=>
@@ -956,8 +963,23 @@ impl VisitMut for Retype<'_> {
                 Some(self.lift(&Expr::MethodCall(call.clone())))
             }
             Expr::MethodCall(call) if call.args.iter().any(|arg| self.locals.may_be_float(arg)) => {
-                syn::visit_mut::visit_expr_method_call_mut(self, call);
-                self.lift_data(&mut call.receiver);
+                // `w.iter().zip(x)` of a data container `w`: its items lifted, as those of
+                // a copy (`lift_iterated`).
+                let iterates_data = matches!(&*call.receiver, Expr::MethodCall(inner)
+                    if inner.method == "iter"
+                        && inner.args.is_empty()
+                        && inner.turbofish.is_none()
+                        && (reads_data(&inner.receiver, self.locals)
+                            || self.reads_user_value(&inner.receiver)));
+                if iterates_data {
+                    *call.receiver = self.lift_iterated(&call.receiver, true);
+                    for arg in call.args.iter_mut() {
+                        self.visit_expr_mut(arg);
+                    }
+                } else {
+                    syn::visit_mut::visit_expr_method_call_mut(self, call);
+                    self.lift_data(&mut call.receiver);
+                }
                 for arg in call.args.iter_mut() {
                     self.lift_data(arg);
                 }

@@ -87,9 +87,18 @@ impl<S: Scalar> Dual<S> {
     }
 }
 
-impl<S: Scalar> fmt::Display for Dual<S> {
+/// A dual number prints as its value, with the formatter's options, as the float it stands
+/// for: derivative code formats what the function formats (`format!("residual {r:.3}")` in an
+/// error message). `{:?}` shows the tangent too.
+///
+/// ```
+/// use ad_runtime::Dual;
+///
+/// assert_eq!(format!("{:.2}", Dual::new(1.5_f64, 1.0)), "1.50");
+/// ```
+impl<S: Scalar + fmt::Display> fmt::Display for Dual<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} + {}ε", self.value, self.tangent)
+        fmt::Display::fmt(&self.value, f)
     }
 }
 

@@ -30,6 +30,13 @@ impl Rosenbrock {
         total
     }
 
+    /// Taking `self` by value, calling a `&self` method on it.
+    #[forward]
+    #[reverse]
+    fn consumed(self, p: &[f64]) -> f64 {
+        self.cost(p) * 2.0 + p[0] * self.a
+    }
+
     /// Calls the other differentiated method on the data `self`.
     #[forward]
     #[reverse]
@@ -110,6 +117,16 @@ fn scaled_cost_vjp(p: &[f64], w: f64) -> (f64, Vec<f64>) {
     ROSENBROCK.scaled_cost_vjp(p, w)
 }
 
+fn consumed(p: &[f64]) -> f64 {
+    ROSENBROCK.consumed(p)
+}
+fn consumed_jvp(p: &[f64], t: &[f64]) -> (f64, f64) {
+    ROSENBROCK.consumed_jvp(p, t)
+}
+fn consumed_vjp(p: &[f64], w: f64) -> (f64, Vec<f64>) {
+    ROSENBROCK.consumed_vjp(p, w)
+}
+
 fn model() -> Model {
     Model {
         weights: vec![0.3, -0.2, 0.5, 0.1],
@@ -154,6 +171,7 @@ fn methods_of_data_types_three_ways() {
     check_slice_function_at_random_points(rosenbrock, rosenbrock_jvp, rosenbrock_vjp, 4, 1);
     check_slice_function_at_random_points(loss, loss_jvp, loss_vjp, 4, 2);
     check_slice_function_at_random_points(scaled_cost, scaled_cost_jvp, scaled_cost_vjp, 4, 6);
+    check_slice_function_at_random_points(consumed, consumed_jvp, consumed_vjp, 4, 7);
     check_slice_function_at_random_points(predict, predict_jvp, predict_vjp, 4, 5);
     check_slice_function_at_random_points(quadratic, quadratic_jvp, quadratic_vjp, 3, 3);
 }

@@ -99,8 +99,34 @@ fn sub_slices_and_rows(x: &[f64]) -> f64 {
     total
 }
 
+/// A map's `get` is no element access: its entry, read as data.
+#[forward]
+#[reverse]
+fn map_lookups(x: &[f64], table: &std::collections::HashMap<usize, usize>) -> f64 {
+    let i = *table.get(&0).unwrap_or(&1);
+    let shifted = match table.get(&1) {
+        Some(&j) => x[j] * 0.5,
+        None => 0.0,
+    };
+    x[i] * x[0] + shifted
+}
+
+fn table() -> std::collections::HashMap<usize, usize> {
+    [(0, 2), (1, 1)].into_iter().collect()
+}
+fn with_table(x: &[f64]) -> f64 {
+    map_lookups(x, &table())
+}
+fn with_table_jvp(x: &[f64], t: &[f64]) -> (f64, f64) {
+    map_lookups_jvp(x, &table(), t)
+}
+fn with_table_vjp(x: &[f64], c: f64) -> (f64, Vec<f64>) {
+    map_lookups_vjp(x, &table(), c)
+}
+
 #[test]
 fn accessors_and_sub_slices_three_ways() {
+    check_slice_function_at_random_points(with_table, with_table_jvp, with_table_vjp, 3, 5);
     check_slice_function_at_random_points(
         mutable_accessors,
         mutable_accessors_jvp,

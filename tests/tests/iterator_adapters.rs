@@ -208,3 +208,53 @@ fn copies_after_stages_and_data_zipped_three_ways() {
     );
     check_slice_function_at_random_points(zipped, zipped_jvp, zipped_vjp, 4, 22);
 }
+
+/// `for` loops over chains with stages: the body runs as the chain's last stage.
+// A counter beside the items, as people write it.
+#[allow(clippy::explicit_counter_loop)]
+#[forward]
+#[reverse]
+fn for_over_chains(x: &[f64]) -> f64 {
+    let mut total = 0.0;
+    for v in x.iter().filter(|v| **v > -0.3) {
+        total += v.sin();
+    }
+    for (i, v) in x.iter().enumerate().filter(|(i, _)| i % 2 == 0) {
+        total += v * (i as f64 + 1.0);
+    }
+    for w in x.iter().map(|v| v * v) {
+        total += w * total.cos();
+    }
+    let rows = [x.to_vec(), x.iter().map(|v| v * 0.5).collect::<Vec<f64>>()];
+    let mut scaled = vec![0.0; 2 * x.len()];
+    let mut k = 0;
+    for v in rows.iter().flat_map(|row| row.iter()) {
+        scaled[k] = v * x[0];
+        k += 1;
+    }
+    for &v in x.iter().take_while(|v| **v < 1.2) {
+        total += v.exp();
+    }
+    // Leaving the loop: `continue` and `break` in the body.
+    for (i, v) in x.iter().enumerate().filter(|(_, v)| **v > -1.0) {
+        if i == 1 {
+            continue;
+        }
+        total += v * total.sin();
+        if total > 3.0 {
+            break;
+        }
+    }
+    total + scaled.iter().sum::<f64>()
+}
+
+#[test]
+fn for_loops_over_chains_three_ways() {
+    check_slice_function_at_random_points(
+        for_over_chains,
+        for_over_chains_jvp,
+        for_over_chains_vjp,
+        4,
+        23,
+    );
+}

@@ -113,13 +113,16 @@ fn calls_in_a_checkpoint(x: &[f64]) -> f64 {
     s * s + x[3]
 }
 
-/// Generic helpers of a module file: through its path, a nested module's path, an import.
+/// Generic helpers of a module file: through its path, a nested module's path, an import, the
+/// crate's root.
 #[forward]
 #[reverse]
 fn calls_elsewhere(x: &[f64]) -> f64 {
     let m = numerics_elsewhere::mean(x);
     let k = numerics_elsewhere::kernels::gaussian(x[0], m, x[2] + 2.0);
-    log_sum_exp(&[x[1] * k, m, x[0]]) + k * m
+    let through_root = crate::numerics_elsewhere::kernels::gaussian(x[1], x[0], 1.5)
+        + self::numerics_elsewhere::mean(&x[1..]);
+    log_sum_exp(&[x[1] * k, m, x[0]]) + k * m + through_root
 }
 
 #[test]

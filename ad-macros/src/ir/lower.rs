@@ -95,6 +95,7 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         exit: None,
         references: std::collections::HashSet::new(),
         number_containers: std::collections::HashSet::new(),
+        sequence_params: std::collections::HashSet::new(),
         zipped_items: HashMap::new(),
         fallible: function.fallible_output().is_some(),
         plain_roots: std::collections::HashSet::new(),
@@ -160,6 +161,9 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         }
         if holds_numbers(&param.ty) {
             lowering.number_containers.insert(root);
+        }
+        if element_access::is_sequence_type(&param.ty) {
+            lowering.sequence_params.insert(root);
         }
         if param.kind == crate::ast::ParamKind::Data && !lifted(&param.ty) {
             lowering.plain_roots.insert(root);
@@ -266,6 +270,9 @@ struct Lowering {
     /// Parameters taken by value whose type is a `Vec` or an array of numbers (`x: Vec<f64>`,
     /// `p: [f64; 3]`): `for v in x` reads their elements.
     number_containers: std::collections::HashSet<Root>,
+    /// Parameters that are slices, `Vec`s or arrays (behind references or not), whose elements
+    /// `get(i)` reaches by index.
+    sequence_params: std::collections::HashSet<Root>,
     /// The items of a `zip` chain (tuples the loop builds), with their parts: a closure's
     /// tuple pattern binds each part itself, so that a part of data stays data.
     zipped_items: HashMap<Value, Vec<Operand>>,
@@ -730,9 +737,9 @@ impl Lowering {
         if binding.subpat.is_none() && local.init.as_ref().is_some_and(|i| i.diverge.is_none()) {
             let init = &local.init.as_ref().expect("a value").expr;
             // `let r = v.last_mut().unwrap();`: `r` borrows the element.
-            if let Some(accessor) = element_access::unwrapped_accessor(init)
-                .filter(|accessor| accessor.mutable && binding.by_ref.is_none())
-            {
+            if let Some(accessor) = element_access::unwrapped_accessor(init).filter(|accessor| {
+                accessor.mutable && binding.by_ref.is_none() && binding.mutability.is_none()
+            }) {
                 let place = self.accessed_place(&accessor, init.span(), stmts)?;
                 self.bind_borrowed(&binding.ident, place, true);
                 return Ok(());

@@ -532,17 +532,29 @@ pub fn through_copies<'b>(
     rvalue
 }
 
+/// `Err(..)` (as `Err`, `Result::Err` or `std::result::Result::Err`): the error of a fallible
+/// result, which is data.
+pub fn is_error_pattern(pattern: &syn::Pat) -> bool {
+    let syn::Pat::TupleStruct(variant) = pattern else {
+        return false;
+    };
+    let names: Vec<String> = variant
+        .path
+        .segments
+        .iter()
+        .map(|segment| segment.ident.to_string())
+        .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    variant.qself.is_none()
+        && matches!(
+            names.as_slice(),
+            ["Err"] | ["Result", "Err"] | ["std" | "core", "result", "Result", "Err"]
+        )
+}
+
 /// Functions called on data only, as written: `std::mem::swap`, `replace` or `take` (also
 /// through `core`, or `mem::` after a `use`), and what a generic function's `T::from_f64(2.5)`
 /// or `T::one()` became (`generics::reverse_instance`).
-/// `Err(..)`: the error of a fallible result, which is data.
-pub fn is_error_pattern(pattern: &syn::Pat) -> bool {
-    matches!(pattern, syn::Pat::TupleStruct(variant)
-        if variant.qself.is_none()
-            && variant.path.segments.last().is_some_and(|last| last.ident == "Err")
-            && matches!(variant.path.segments.len(), 1 | 2 | 4))
-}
-
 pub fn runs_as_written(path: &syn::Path) -> bool {
     let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();

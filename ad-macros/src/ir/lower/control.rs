@@ -815,6 +815,9 @@ impl Lowering {
             (_, Some(stepped)) => (stepped, None),
             (other, None) => {
                 let Some(items) = self.items(other) else {
+                    if self.for_over_chain(for_loop, stmts)? {
+                        return Ok(());
+                    }
                     return not_yet(&for_loop.expr, "`for` over this iterator");
                 };
                 let items = self.place_items(items, stmts)?;

@@ -28,22 +28,24 @@ pub(super) struct Accessor<'a> {
     pub mutable: bool,
     /// `.copied()`/`.cloned()` of a shared accessor: the element is read.
     pub copied: bool,
+    /// `.cloned()`: read by `clone` (an element that is not `Copy`).
+    pub cloned: bool,
 }
 
 /// `expr` as an accessor of an element of a place, if it is one.
 pub(super) fn accessor(expr: &Expr) -> Option<Accessor<'_>> {
-    let (call, copied) = match strip(expr) {
+    let (call, copied, cloned) = match strip(expr) {
         Expr::MethodCall(copy)
             if copy.args.is_empty()
                 && copy.turbofish.is_none()
                 && (copy.method == "copied" || copy.method == "cloned") =>
         {
             match strip(&copy.receiver) {
-                Expr::MethodCall(call) => (call, true),
+                Expr::MethodCall(call) => (call, true, copy.method == "cloned"),
                 _ => return None,
             }
         }
-        Expr::MethodCall(call) => (call, false),
+        Expr::MethodCall(call) => (call, false, false),
         _ => return None,
     };
     if call.turbofish.is_some() {
@@ -75,8 +77,10 @@ pub(super) fn accessor(expr: &Expr) -> Option<Accessor<'_>> {
         ("get_mut", Some(at), 1, None) => (&*call.receiver, Which::At(at), true),
         _ => return None,
     };
-    // A range index (`v.get(1..3)`) is a sub-slice, not an element.
-    if matches!(which, Which::At(at) if matches!(strip(at), Expr::Range(_))) || (copied && mutable)
+    // A range index (`v.get(1..3)`) is a sub-slice, not an element; a key by reference
+    // (`map.get(&k)`) a map's entry, which has no index.
+    if matches!(which, Which::At(at) if matches!(strip(at), Expr::Range(_) | Expr::Reference(_)))
+        || (copied && mutable)
     {
         return None;
     }
@@ -85,14 +89,48 @@ pub(super) fn accessor(expr: &Expr) -> Option<Accessor<'_>> {
         which,
         mutable,
         copied,
+        cloned,
     })
 }
 
-/// `expr` as an accessor whose container may be named twice (its length, then its element).
+/// `expr` as an accessor whose container may be named twice (its length, then its element):
+/// a local, its fields, and elements at indices that are names or literals.
 pub(super) fn repeatable_accessor(expr: &Expr) -> Option<Accessor<'_>> {
-    accessor(expr).filter(|accessor| {
-        is_place_expression(accessor.container) || is_sub_slice(accessor.container)
-    })
+    fn names_again(expr: &Expr) -> bool {
+        match strip(expr) {
+            Expr::Path(path) => path.qself.is_none() && path.path.get_ident().is_some(),
+            Expr::Lit(_) => true,
+            Expr::Field(field) => names_again(&field.base),
+            Expr::Index(index) => match strip(&index.index) {
+                Expr::Range(range) => {
+                    names_again(&index.expr)
+                        && range.start.as_deref().is_none_or(names_again)
+                        && range.end.as_deref().is_none_or(names_again)
+                }
+                at => names_again(&index.expr) && names_again(at),
+            },
+            _ => false,
+        }
+    }
+    accessor(expr).filter(|accessor| names_again(accessor.container))
+}
+
+/// A slice, `Vec` or array, behind references or not.
+pub(super) fn is_sequence_type(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(reference) => is_sequence_type(&reference.elem),
+        syn::Type::Paren(paren) => is_sequence_type(&paren.elem),
+        syn::Type::Slice(_) | syn::Type::Array(_) => true,
+        syn::Type::Path(path) => {
+            path.qself.is_none()
+                && path
+                    .path
+                    .segments
+                    .last()
+                    .is_some_and(|last| last.ident == "Vec")
+        }
+        _ => false,
+    }
 }
 
 /// `accessor.unwrap()` or `accessor.expect(..)`: the accessor unwrapped.
@@ -109,6 +147,33 @@ pub(super) fn unwrapped_accessor(expr: &Expr) -> Option<Accessor<'_>> {
 }
 
 impl Lowering {
+    /// Whether the accessor's container is a slice, `Vec` or array as the function shows it
+    /// (a parameter of such a type, a local container, or a part of one), so that its element
+    /// is at an index below its length (a map's `get(k)` is not).
+    pub(super) fn indexes_a_sequence(&mut self, accessor: &Accessor) -> bool {
+        if !matches!(accessor.which, Which::At(_)) {
+            return true;
+        }
+        let mut base = accessor.container;
+        let name = loop {
+            match strip(base) {
+                Expr::Field(field) => base = &field.base,
+                Expr::Index(index) => base = &index.expr,
+                Expr::Path(path) => break path.path.get_ident(),
+                _ => break None,
+            }
+        };
+        let root = name.and_then(|name| {
+            self.borrowed_place(name)
+                .map(|(place, _)| place.root)
+                .or_else(|| self.resolve(name))
+        });
+        root.is_some_and(|root| {
+            self.sequence_params.contains(&root)
+                || matches!(root, Root::Var(var) if self.containers.contains(&var))
+        })
+    }
+
     /// The index an accessor reaches in `container` (`len - 1` wrapping for `last`, so that
     /// an empty container's is past its end).
     pub(super) fn accessed_index(
@@ -165,15 +230,24 @@ impl Lowering {
         let Some(accessor) = repeatable_accessor(scrutinee) else {
             return Ok(None);
         };
+        if !self.indexes_a_sequence(&accessor) {
+            return Ok(None);
+        }
         let [first, second] = arms else {
             return Ok(None);
         };
         if first.guard.is_some() || second.guard.is_some() {
             return Ok(None);
         }
+        // (`_` first would take every value: only `None` may come before `Some`.)
         let (some, none) = match (some_pattern(&first.pat), some_pattern(&second.pat)) {
             (Some(pattern), None) if is_none_pattern(&second.pat) => (pattern, second),
-            (None, Some(pattern)) if is_none_pattern(&first.pat) => (pattern, first),
+            (None, Some(pattern))
+                if matches!(&first.pat, Pat::Ident(_) | Pat::Path(_))
+                    && is_none_pattern(&first.pat) =>
+            {
+                (pattern, first)
+            }
             _ => return Ok(None),
         };
         let Some(binding) = element_binding(&accessor, some, span) else {
@@ -197,6 +271,9 @@ impl Lowering {
                 quote::quote_spanned!(span=> let #name = &mut #element;)
             }
             Binding::Borrowed(name) => quote::quote_spanned!(span=> let #name = &#element;),
+            Binding::Read(name) if accessor.cloned => {
+                quote::quote_spanned!(span=> let #name = #element.clone();)
+            }
             Binding::Read(name) => quote::quote_spanned!(span=> let #name = #element;),
             Binding::None => quote::quote_spanned!(span=>),
         };
@@ -214,7 +291,7 @@ impl Lowering {
 }
 
 impl Lowering {
-    /// `accessor.unwrap_or(d)`, `accessor.unwrap_or_default()`: the default first, as Rust
+    /// `accessor.copied().unwrap_or(d)`, `.unwrap_or_default()`: the default first, as Rust
     /// evaluates it, then a `match` on the element.
     pub(super) fn unwrap_element_or(
         &mut self,
@@ -229,13 +306,8 @@ impl Lowering {
         let default = self.as_value(default, span, stmts);
         let name = syn::Ident::new("__ad_default", span);
         let receiver = &call.receiver;
-        let copied = repeatable_accessor(receiver).is_some_and(|element| element.copied);
-        let content: Expr = match copied {
-            true => syn::parse_quote_spanned!(span=> __ad_content),
-            false => syn::parse_quote_spanned!(span=> *__ad_content),
-        };
         let desugared: Expr = syn::parse_quote_spanned!(span=> match #receiver {
-            Some(__ad_content) => #content,
+            Some(__ad_content) => __ad_content,
             None => #name,
         });
         self.scoped(|this| {

@@ -1055,7 +1055,10 @@ impl Lowering {
                 Ok(Some(Operand::Value(content)))
             }
             ("unwrap_or", 1) | ("unwrap_or_default", 0) => {
-                if super::element_access::repeatable_accessor(&call.receiver).is_some() {
+                let element = super::element_access::repeatable_accessor(&call.receiver);
+                if element
+                    .is_some_and(|element| element.copied && self.indexes_a_sequence(&element))
+                {
                     return self.unwrap_element_or(call, stmts);
                 }
                 let option = self.operand(&call.receiver, stmts)?;

@@ -35,13 +35,17 @@ enum Reduction<'e> {
     Count,
     /// `find(p)`: the first item that met `p`, if one did.
     Find(&'e ExprClosure),
+    /// `for pattern in chain { body }`: the body runs on each item (no accumulator), with the
+    /// loop's flags when it may leave the loop.
+    Each(&'e syn::ExprForLoop, Option<LoopFlags>),
 }
 
 /// Where the items a chain's stages give go: the reduction, its accumulator, and the span of
 /// the call that reduces.
 struct Target<'r, 'e> {
     reduction: &'r Reduction<'e>,
-    accumulator: Var,
+    /// What the reduction accumulates into (none for a `for` loop's body).
+    accumulator: Option<Var>,
     span: Span,
 }
 
@@ -57,8 +61,10 @@ enum Stage<'e> {
     TakeWhile(&'e ExprClosure, Option<Var>),
     SkipWhile(&'e ExprClosure, Option<Var>),
     /// `copied()`, `cloned()` after another stage (`filter(..).cloned()`): the item read
-    /// through its reference.
-    Copied,
+    /// through its reference (by `clone` for `cloned`, whose items need not be `Copy`).
+    Copied {
+        cloned: bool,
+    },
 }
 
 impl<'e> Stage<'e> {
@@ -69,7 +75,7 @@ impl<'e> Stage<'e> {
             | Stage::FlatMap(closure)
             | Stage::TakeWhile(closure, _)
             | Stage::SkipWhile(closure, _) => Some(closure),
-            Stage::Copied => None,
+            Stage::Copied { .. } => None,
         }
     }
 }
@@ -251,6 +257,8 @@ impl Lowering {
                 self.vars[var.0 as usize].ty = Some(ty);
                 (var, data_constant(start, span))
             }
+            // Made by `for_over_chain` only.
+            Reduction::Each(..) => return Ok(None),
             Reduction::Find(_) => {
                 let var = self.new_var(&call.method);
                 (
@@ -281,11 +289,29 @@ impl Lowering {
         });
         let target = Target {
             reduction: &reduction,
-            accumulator,
+            accumulator: Some(accumulator),
             span,
         };
+        self.run_chain(sources, stages, &call.receiver, &target, stmts)?;
+        let result = self.read(var_place(accumulator, span), span, stmts);
+        if matches!(reduction, Reduction::Find(_)) {
+            self.built_options.insert(result);
+        }
+        Ok(Some(Operand::Value(result)))
+    }
+
+    /// The loops of a chain: one per part of its source, each item through the stages to the
+    /// target.
+    fn run_chain(
+        &mut self,
+        sources: Vec<Source>,
+        mut stages: Vec<Stage>,
+        iterated: &Expr,
+        target: &Target,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<()> {
+        let span = target.span;
         // `take_while` and `skip_while` are open until their test first fails.
-        let mut stages = stages;
         for stage in &mut stages {
             if let Stage::TakeWhile(_, open) | Stage::SkipWhile(_, open) = stage {
                 let var = self.new_var(&syn::Ident::new("open", span));
@@ -299,22 +325,76 @@ impl Lowering {
         }
         // With no stage, a `sum` or a `product` takes the elements themselves; a closure or
         // `collect` gets what the iterator gives.
-        let borrowed = !stages.is_empty() || !matches!(reduction, Reduction::Arithmetic(..));
+        let borrowed = !stages.is_empty() || !matches!(target.reduction, Reduction::Arithmetic(..));
         // A `chain` runs one loop per part, each through the same stages.
+        let flags = match target.reduction {
+            Reduction::Each(_, flags) => *flags,
+            _ => None,
+        };
         for source in sources {
             self.source_loop(
                 source,
-                &call.receiver,
+                iterated,
                 borrowed,
+                flags,
                 stmts,
-                |this, item, body| this.stages(&stages, item, &target, body),
+                |this, item, body| this.stages(&stages, item, target, body),
             )?;
         }
-        let result = self.read(var_place(accumulator, span), span, stmts);
-        if matches!(reduction, Reduction::Find(_)) {
-            self.built_options.insert(result);
+        Ok(())
+    }
+
+    /// `for pattern in chain { body }` over a chain with stages (`x.iter().filter(..)`,
+    /// `.map(..)`, `.flat_map(..)`): the chain's loops with the body as their last stage. Whether
+    /// the loop was one.
+    pub(super) fn for_over_chain(
+        &mut self,
+        for_loop: &'_ syn::ExprForLoop,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<bool> {
+        let Some((sources, stages)) = self.chain(&for_loop.expr) else {
+            return Ok(false);
+        };
+        if stages.is_empty() {
+            return Ok(false);
         }
-        Ok(Some(Operand::Value(result)))
+        for closure in stages.iter().filter_map(Stage::closure) {
+            check_closure(closure)?;
+            self.expect_closure_result(closure);
+        }
+        // A body that leaves the loop (`break`, `continue`, `return`) sets the loop's flags,
+        // which stop the one loop the chain runs (a `flat_map`'s inner loop, or a `chain`'s
+        // later parts, would run on).
+        let span = for_loop.span();
+        let flags = match super::control::has_exits(&for_loop.body) {
+            true if sources.len() == 1
+                && !stages
+                    .iter()
+                    .any(|stage| matches!(stage, Stage::FlatMap(_))) =>
+            {
+                Some(self.open_loop(for_loop.label.as_ref(), None, span, stmts))
+            }
+            true => {
+                return not_yet(
+                    &for_loop.body,
+                    "a `for` over a `chain` or a `flat_map` whose body leaves the loop \
+                     (`break`, `continue`, `return`, `?`)",
+                )
+            }
+            false => None,
+        };
+        let reduction = Reduction::Each(for_loop, flags);
+        let target = Target {
+            reduction: &reduction,
+            accumulator: None,
+            span,
+        };
+        let ran = self.run_chain(sources, stages, &for_loop.expr, &target, stmts);
+        if flags.is_some() {
+            self.loops.pop();
+        }
+        ran?;
+        Ok(true)
     }
 
     /// The loop over the items of `source`, its body what `body` makes of each item.
@@ -323,6 +403,7 @@ impl Lowering {
         source: Source,
         iterated: &Expr,
         borrowed: bool,
+        flags: Option<LoopFlags>,
         stmts: &mut Vec<Stmt>,
         body: impl FnOnce(&mut Self, Operand, &mut Vec<Stmt>) -> Lowered<()>,
     ) -> Lowered<()> {
@@ -352,7 +433,7 @@ impl Lowering {
                 stmts: loop_body,
                 result: None,
             },
-            flags: None,
+            flags,
             span,
         });
         Ok(())
@@ -385,7 +466,9 @@ impl Lowering {
                 && matches!(strip(&call.receiver), Expr::MethodCall(inner)
                     if CLOSURE_STAGES.contains(&inner.method.to_string().as_str()))
             {
-                stages.push(Stage::Copied);
+                stages.push(Stage::Copied {
+                    cloned: call.method == "cloned",
+                });
                 receiver = strip(&call.receiver);
                 continue;
             }
@@ -431,7 +514,7 @@ impl Lowering {
                 })?;
                 self.stages(rest, mapped, target, stmts)
             }
-            Stage::Copied => {
+            Stage::Copied { cloned } => {
                 let span = target.span;
                 let reference = self.as_value(item, span, stmts);
                 let through = Place {
@@ -439,7 +522,17 @@ impl Lowering {
                     projections: vec![Projection::Deref],
                     span,
                 };
-                let copy = self.read(through, span, stmts);
+                let copy = match cloned {
+                    true => self.define(
+                        Rvalue::Duplicate {
+                            receiver: Operand::Place(through),
+                            method: syn::Ident::new("clone", span),
+                        },
+                        span,
+                        stmts,
+                    ),
+                    false => self.read(through, span, stmts),
+                };
                 self.stages(rest, Operand::Value(copy), target, stmts)
             }
             Stage::Filter(closure) => {
@@ -469,6 +562,7 @@ impl Lowering {
                         source,
                         &closure.body,
                         borrowed,
+                        None,
                         stmts,
                         |this, item, body| this.stages(&inner, item, target, body),
                     )?;
@@ -548,8 +642,34 @@ impl Lowering {
                 what: "a reduction of sub-slices",
             });
         }
-        let place = var_place(target.accumulator, span);
+        let accumulator = match (target.reduction, target.accumulator) {
+            // A `for` loop's body, on the item its pattern binds.
+            (Reduction::Each(for_loop, flags), _) => {
+                return self.scoped(|this| {
+                    this.bind_closure_input(&for_loop.pat, item, false, stmts)?;
+                    let block = match flags {
+                        Some(flags) => this.loop_body(*flags, &for_loop.body, span)?,
+                        None => this.block(&for_loop.body)?,
+                    };
+                    if block.result.is_some() {
+                        return not_yet(&for_loop.body, "a loop body with a value");
+                    }
+                    stmts.extend(block.stmts);
+                    Ok(())
+                });
+            }
+            (_, Some(accumulator)) => accumulator,
+            (_, None) => {
+                return Err(NotYet {
+                    span,
+                    what: "a reduction without its accumulator",
+                })
+            }
+        };
+        let place = var_place(accumulator, span);
         let next = match target.reduction {
+            // Taken above.
+            Reduction::Each(..) => return Ok(()),
             Reduction::Arithmetic(op, _) => {
                 let so_far = self.read(place.clone(), span, stmts);
                 let next = self.new_value(None, span);
