@@ -602,16 +602,10 @@ pub fn fallible_result(ty: &Type) -> Option<(&Type, &Type)> {
     let Type::Path(path) = ty else {
         return None;
     };
-    let names: Vec<String> = path
-        .path
-        .segments
-        .iter()
-        .map(|s| s.ident.to_string())
-        .collect();
-    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let names = segment_names(&path.path);
     if path.qself.is_some()
         || !matches!(
-            names.as_slice(),
+            names.iter().map(String::as_str).collect::<Vec<_>>()[..],
             ["Result"] | ["std" | "core", "result", "Result"]
         )
     {
@@ -625,6 +619,27 @@ pub fn fallible_result(ty: &Type) -> Option<(&Type, &Type)> {
             Some((ok, error))
         }
         _ => None,
+    }
+}
+
+/// The names of a path's segments (`std::result::Result` gives `std`, `result`, `Result`).
+pub fn segment_names(path: &syn::Path) -> Vec<String> {
+    path.segments
+        .iter()
+        .map(|segment| segment.ident.to_string())
+        .collect()
+}
+
+/// Whether `path` names the variant `variant` of `Result` (as `Ok`, `Result::Ok` or
+/// `std::result::Result::Ok`).
+pub fn is_result_variant(path: &syn::Path, variant: &str) -> bool {
+    match segment_names(path)
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()[..]
+    {
+        [last] | ["Result", last] | ["std" | "core", "result", "Result", last] => last == variant,
+        _ => false,
     }
 }
 

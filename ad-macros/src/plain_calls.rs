@@ -96,8 +96,7 @@ pub fn callee(path: &syn::Path) -> Option<Callee> {
     if path.leading_colon.is_some() || path.segments.iter().any(|s| !s.arguments.is_none()) {
         return None;
     }
-    let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-    let function = crate::source_facts::plain_function(&segments)?;
+    let function = crate::source_facts::plain_function(&crate::ast::segment_names(path))?;
     let Some(float) = &function.float else {
         return Some(Callee::Plain);
     };

@@ -33,6 +33,7 @@ mod patterns;
 mod places;
 
 use control::{default_value, leaves, returns_early, var_place, FunctionExit, LoopContext};
+use places::{borrowing_name, is_place_expression, is_sub_slice};
 
 /// A construct the IR engine does not lower yet, and where it is.
 pub struct NotYet {
@@ -1428,41 +1429,6 @@ fn names_an_option(ty: &syn::Type) -> bool {
     ty.to_token_stream()
         .into_iter()
         .any(|token| matches!(token, proc_macro2::TokenTree::Ident(ident) if ident == "Option"))
-}
-
-/// A name, possibly in parentheses: what `*r` dereferences when `r` borrows a place.
-pub(super) fn borrowing_name(expr: &Expr) -> Option<&Ident> {
-    match strip(expr) {
-        Expr::Path(path) if path.qself.is_none() => path.path.get_ident(),
-        _ => None,
-    }
-}
-
-/// Whether `expr` names a place (a local, its fields, elements and dereferences), which a
-/// borrow keeps rather than copies.
-pub(super) fn is_place_expression(expr: &Expr) -> bool {
-    match strip(expr) {
-        Expr::Path(path) => path.qself.is_none() && path.path.get_ident().is_some(),
-        Expr::Field(field) => is_place_expression(&field.base),
-        Expr::Index(index) => {
-            !matches!(strip(&index.index), Expr::Range(_)) && is_place_expression(&index.expr)
-        }
-        Expr::Unary(unary) => {
-            matches!(unary.op, syn::UnOp::Deref(_)) && is_place_expression(&unary.expr)
-        }
-        _ => false,
-    }
-}
-
-/// `x[a..b]` of a place (or of a sub-slice of one).
-pub(super) fn is_sub_slice(expr: &Expr) -> bool {
-    match strip(expr) {
-        Expr::Index(index) => {
-            matches!(strip(&index.index), Expr::Range(_))
-                && (is_place_expression(&index.expr) || is_sub_slice(&index.expr))
-        }
-        _ => false,
-    }
 }
 
 /// Whether a name is written as Rust names constants and statics (`RK4_A`, `WEIGHTS`).

@@ -535,21 +535,8 @@ pub fn through_copies<'b>(
 /// `Err(..)` (as `Err`, `Result::Err` or `std::result::Result::Err`): the error of a fallible
 /// result, which is data.
 pub fn is_error_pattern(pattern: &syn::Pat) -> bool {
-    let syn::Pat::TupleStruct(variant) = pattern else {
-        return false;
-    };
-    let names: Vec<String> = variant
-        .path
-        .segments
-        .iter()
-        .map(|segment| segment.ident.to_string())
-        .collect();
-    let names: Vec<&str> = names.iter().map(String::as_str).collect();
-    variant.qself.is_none()
-        && matches!(
-            names.as_slice(),
-            ["Err"] | ["Result", "Err"] | ["std" | "core", "result", "Result", "Err"]
-        )
+    matches!(pattern, syn::Pat::TupleStruct(variant)
+        if variant.qself.is_none() && crate::ast::is_result_variant(&variant.path, "Err"))
 }
 
 /// Functions called on data only, as written: `std::mem::swap`, `replace` or `take` (also

@@ -39,20 +39,12 @@ pub(super) fn is_some_path(path: &syn::Path) -> bool {
 
 /// Whether `path` is `Ok` (as `Ok`, `Result::Ok` or `std::result::Result::Ok`).
 pub(super) fn is_ok_path(path: &syn::Path) -> bool {
-    is_result_variant(path, "Ok")
+    crate::ast::is_result_variant(path, "Ok")
 }
 
 /// Whether `path` is `Err`, named as `Ok` is.
 pub(super) fn is_err_path(path: &syn::Path) -> bool {
-    is_result_variant(path, "Err")
-}
-
-fn is_result_variant(path: &syn::Path, variant: &str) -> bool {
-    let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-    match names.iter().map(String::as_str).collect::<Vec<_>>()[..] {
-        [last] | ["Result", last] | ["std" | "core", "result", "Result", last] => last == variant,
-        _ => false,
-    }
+    crate::ast::is_result_variant(path, "Err")
 }
 
 /// `Some(..)` or `Ok(..)`: a pattern whose one part is the content an option's (or a fallible
