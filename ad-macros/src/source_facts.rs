@@ -42,6 +42,11 @@ pub fn in_impl<R>(impl_type: Option<String>, expand: impl FnOnce() -> R) -> R {
     result
 }
 
+/// Whether the file defines the struct or enum `name` without deriving `Differentiable`.
+pub fn defines_underived(name: &str) -> bool {
+    FACTS.with(|current| current.borrow().underived.contains(name))
+}
+
 /// Whether the `impl` block being expanded is of a type the file defines without deriving
 /// `Differentiable`: its methods' `self` is data (`impl Rosenbrock { fn cost(&self, p: &[f64]) }`).
 pub fn self_is_underived() -> bool {

@@ -71,6 +71,19 @@ fn unwrapping(x: &[f64]) -> f64 {
     a * p[0] + p[1] + b * x[2]
 }
 
+/// A `Result` built in the body and matched, over `f64`.
+#[forward]
+#[reverse]
+fn local_result(x: &[f64]) -> f64 {
+    let r: Result<f64, ()> = if x[0] > 0.0 { Ok(x[0] * x[1]) } else { Err(()) };
+    let s = match r {
+        Ok(v) => v.sin(),
+        Err(()) => x[1],
+    };
+    let t = if let Ok(v) = r { v * x[2] } else { x[2] };
+    s * x[2] + t
+}
+
 fn ok<T, E: std::fmt::Debug>(result: Result<T, E>) -> T {
     result.expect("an Ok value")
 }
@@ -89,6 +102,7 @@ fn chained_vjp_ok(x: &[f64], w: f64) -> (f64, Vec<f64>) {
 fn fallible_results_three_ways() {
     check_slice_function_at_random_points(chained_value, chained_jvp_ok, chained_vjp_ok, 4, 1);
     check_slice_function_at_random_points(unwrapping, unwrapping_jvp, unwrapping_vjp, 3, 2);
+    check_slice_function_at_random_points(local_result, local_result_jvp, local_result_vjp, 3, 4);
 }
 
 #[test]

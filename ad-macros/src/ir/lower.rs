@@ -49,10 +49,19 @@ impl NotYet {
             crate::plain_calls::NOT_ANNOTATED,
             crate::plain_calls::GENERIC_NOT_YET,
             crate::plain_calls::ACTIVE_TO_DATA,
+            UNDERIVED_BUILT,
         ]
         .contains(&self.what)
     }
 }
+
+/// The refusal of a value built from floats carrying derivatives, of a type the file defines
+/// without the derive.
+pub(crate) const UNDERIVED_BUILT: &str =
+    "a value built from floats carrying derivatives, of a type defined without \
+     `#[derive(Differentiable)]`: it has no derivatives to carry; add \
+     `#[derive(ad_runtime::Differentiable)]` to the type (or compute the float with \
+     `if`/`match` directly)";
 
 /// The refusal of `2.0 * v` with `v` of a derived type.
 pub(crate) const DERIVED_ON_THE_RIGHT: &str =

@@ -31,10 +31,42 @@ pub fn check(
                 .and_then(|()| check_data_patterns(stmt, activity))
                 .and_then(|()| check_mutable_references_to_data(stmt, activity))
                 .and_then(|()| check_runs_as_written_on_data(stmt, activity))
-                .and_then(|()| check_plain_callee(stmt, activity));
+                .and_then(|()| check_plain_callee(stmt, activity))
+                .and_then(|()| check_underived_values(stmt, activity));
         }
     });
     result
+}
+
+/// A value of a type the file defines without the derive, built from floats carrying
+/// derivatives: the type has no twin to hold them (one message, not rustc's at each use of the
+/// twin it does not have). Built from data it is data, as written.
+fn check_underived_values(stmt: &Stmt, activity: &Activity) -> Result<(), NotYet> {
+    if let Stmt::Let(Let {
+        rvalue: Rvalue::Construct { path, fields, .. },
+        span,
+        ..
+    }) = stmt
+    {
+        let type_name = match path.segments.len() {
+            0 => None,
+            1 => Some(&path.segments[0].ident),
+            count => path
+                .segments
+                .iter()
+                .nth(count - 2)
+                .map(|segment| &segment.ident),
+        };
+        let underived =
+            type_name.is_some_and(|name| crate::source_facts::defines_underived(&name.to_string()));
+        if underived && fields.iter().any(|(_, field)| activity.is_active(field)) {
+            return Err(NotYet {
+                span: *span,
+                what: super::lower::UNDERIVED_BUILT,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// A method without a rule runs on plain values: its receiver and arguments must carry no

@@ -398,6 +398,14 @@ impl Lowering {
             Expr::Tuple(tuple) if !tuple.elems.is_empty() => {
                 Rvalue::Tuple(self.operands(&tuple.elems, stmts)?)
             }
+            // `()` (`Err(())`): data.
+            Expr::Tuple(_) => {
+                return Ok(Operand::Constant(Constant {
+                    tokens: quote::quote_spanned!(expr.span()=> ()),
+                    kind: ConstantKind::Data,
+                    span: expr.span(),
+                }))
+            }
             Expr::Reference(reference) => {
                 if reference.mutability.is_some() {
                     Rvalue::RefMut(Operand::Place(self.place(&reference.expr, stmts)?))
