@@ -261,7 +261,9 @@ impl<'ast> Visit<'ast> for Definitions {
                             if receiver.reference.is_some() && receiver.mutability.is_none());
                     let differentiated = shared
                         && (carries_our_attribute(&method.attrs)
-                            || (block_marked && !any_marked && mentions_a_float(&method.sig)));
+                            || (block_marked
+                                && !any_marked
+                                && crate::ast::mentions_a_float(&method.sig)));
                     if differentiated {
                         self.differentiated_methods
                             .entry(last.ident.to_string())
@@ -578,29 +580,11 @@ fn only_plain(definitions: &Definitions, name: &str) -> Option<crate::plain_call
     }
 }
 
-/// Whether `#[forward]`, `#[reverse]` or `#[checkpoint]` is among `attrs`.
+/// Whether one of the crate's macros is among `attrs`.
 fn carries_our_attribute(attrs: &[syn::Attribute]) -> bool {
-    attrs.iter().any(|attr| {
-        attr.path().segments.last().is_some_and(|segment| {
-            matches!(
-                segment.ident.to_string().as_str(),
-                "forward" | "reverse" | "checkpoint"
-            )
-        })
-    })
-}
-
-/// Whether a signature names `f64` or `f32` outside its receiver.
-fn mentions_a_float(sig: &syn::Signature) -> bool {
-    let mut text = sig.output.to_token_stream().to_string();
-    for input in &sig.inputs {
-        if let syn::FnArg::Typed(typed) = input {
-            text.push(' ');
-            text.push_str(&typed.ty.to_token_stream().to_string());
-        }
-    }
-    text.split(|c: char| !c.is_alphanumeric() && c != '_')
-        .any(|word| word == "f64" || word == "f32")
+    attrs
+        .iter()
+        .any(|attr| crate::attr::our_macro(attr).is_some())
 }
 
 /// Every name a type mentions.

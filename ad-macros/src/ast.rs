@@ -622,6 +622,20 @@ pub fn fallible_result(ty: &Type) -> Option<(&Type, &Type)> {
     }
 }
 
+/// Whether a signature names `f64` or `f32` outside its receiver (a parameter's or the
+/// result's type).
+pub fn mentions_a_float(sig: &syn::Signature) -> bool {
+    let mut text = quote::ToTokens::to_token_stream(&sig.output).to_string();
+    for input in &sig.inputs {
+        if let FnArg::Typed(typed) = input {
+            text.push(' ');
+            text.push_str(&quote::ToTokens::to_token_stream(&typed.ty).to_string());
+        }
+    }
+    text.split(|c: char| !c.is_alphanumeric() && c != '_')
+        .any(|word| word == "f64" || word == "f32")
+}
+
 /// The names of a path's segments (`std::result::Result` gives `std`, `result`, `Result`).
 pub fn segment_names(path: &syn::Path) -> Vec<String> {
     path.segments

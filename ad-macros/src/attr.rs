@@ -50,6 +50,15 @@ fn take_marker(cx: &Ctxt, attrs: &mut Vec<Attribute>, marker: &str) -> bool {
 
 pub const CHECKPOINT: &str = "checkpoint";
 
+/// The attribute macros that differentiate a function or an `impl` block.
+pub const MACROS: [&str; 3] = ["forward", "reverse", CHECKPOINT];
+
+/// The name of `attr` when it is one of [`MACROS`] (`#[forward]`, `#[ad_runtime::reverse]`).
+pub fn our_macro(attr: &Attribute) -> Option<String> {
+    let last = attr.path().segments.last()?.ident.to_string();
+    MACROS.contains(&last.as_str()).then_some(last)
+}
+
 /// The arguments of an inner `#[checkpoint]`: none, `every = k`, or `binomial, snapshots = s`.
 #[derive(Clone)]
 pub enum CheckpointArgs {

@@ -14,18 +14,13 @@
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 
-const MACROS: [&str; 3] = ["forward", "reverse", "checkpoint"];
+use crate::attr::{our_macro, MACROS};
 
 /// The argument by which `#[forward]` on an `impl` block tells our macros stacked after it that
 /// it emitted the twin's forward methods (`twins`).
 const FORWARD_TWINS_EMITTED: &str = "__ad_forward_twins_emitted";
 
 /// Which of our macros `attr` is, if it is one.
-fn our_macro(attr: &syn::Attribute) -> Option<String> {
-    let last = attr.path().segments.last()?.ident.to_string();
-    MACROS.contains(&last.as_str()).then_some(last)
-}
-
 /// Whether a method's signature has a float or a `#[grad]` parameter in it, or maps values of
 /// the block's type to a value of it or of a type the file derives `Differentiable` for
 /// (`fn sub(self, o: Vec3) -> Vec3`, `fn cross(&self, ..) -> Self`, `fn direction(&self) ->
@@ -68,18 +63,11 @@ fn takes_floats(
     if (returns_type && takes_type) || (writes_self && derived_self(self_ty, derived)) {
         return true;
     }
-    let mentions = |tokens: TokenStream| {
-        let text = tokens.to_string();
-        text.split(|c: char| !c.is_alphanumeric() && c != '_')
-            .any(|word| word == "f64" || word == "f32")
-    };
-    method.sig.inputs.iter().any(|input| match input {
-        syn::FnArg::Typed(typed) => {
-            mentions(typed.ty.to_token_stream())
-                || typed.attrs.iter().any(|attr| attr.path().is_ident("grad"))
-        }
-        syn::FnArg::Receiver(_) => false,
-    }) || mentions(method.sig.output.to_token_stream())
+    crate::ast::mentions_a_float(&method.sig)
+        || method.sig.inputs.iter().any(|input| {
+            matches!(input, syn::FnArg::Typed(typed)
+                if typed.attrs.iter().any(|attr| attr.path().is_ident("grad")))
+        })
 }
 
 /// Whether the block's type is one the file derives `Differentiable` for.

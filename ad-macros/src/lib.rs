@@ -305,10 +305,7 @@ mod driver {
     /// one only its public functions.
     fn inner_attribute(item: &TokenStream) -> Option<String> {
         let item_fn = syn::parse2::<syn::ItemFn>(item.clone()).ok()?;
-        item_fn.attrs.iter().find_map(|attr| {
-            let last = attr.path().segments.last()?.ident.to_string();
-            matches!(last.as_str(), "forward" | "reverse" | "checkpoint").then_some(last)
-        })
+        item_fn.attrs.iter().find_map(attr::our_macro)
     }
 
     fn without_checkpoints(item: TokenStream) -> TokenStream {

@@ -29,12 +29,12 @@ impl PlainFunction {
     /// `None` for a function carrying one of the crate's attributes.
     pub fn of(item: &syn::ItemFn) -> Option<PlainFunction> {
         let annotated = item.attrs.iter().any(|attr| {
-            attr.path().segments.last().is_some_and(|segment| {
-                matches!(
-                    segment.ident.to_string().as_str(),
-                    "forward" | "reverse" | "checkpoint" | "rule"
-                )
-            })
+            crate::attr::our_macro(attr).is_some()
+                || attr
+                    .path()
+                    .segments
+                    .last()
+                    .is_some_and(|last| last.ident == "rule")
         });
         if annotated {
             return None;

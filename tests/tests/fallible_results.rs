@@ -84,6 +84,40 @@ fn local_result(x: &[f64]) -> f64 {
     s * x[2] + t
 }
 
+/// An argmin-style cost function: a method of a data type returning a `Result`.
+struct Rosenbrock {
+    a: f64,
+}
+
+impl Rosenbrock {
+    #[forward]
+    #[reverse]
+    fn cost(&self, p: &[f64]) -> Result<f64, String> {
+        if p.len() < 2 {
+            return Err("need two parameters".into());
+        }
+        Ok((self.a - p[0]).powi(2) + 100.0 * (p[1] - p[0] * p[0]).powi(2))
+    }
+}
+
+const ROSENBROCK: Rosenbrock = Rosenbrock { a: 1.0 };
+
+/// A checkpointed loop inside a fallible function.
+#[forward]
+#[reverse]
+fn checkpointed(x: &[f64]) -> Result<f64, String> {
+    let mut s = x[0];
+    let (k, c) = (x[1], x[2]);
+    #[checkpoint]
+    for _ in 0..4 {
+        s = s.sin() * k + c;
+    }
+    if !s.is_finite() {
+        return Err("not finite".into());
+    }
+    Ok(s)
+}
+
 fn ok<T, E: std::fmt::Debug>(result: Result<T, E>) -> T {
     result.expect("an Ok value")
 }
@@ -103,6 +137,24 @@ fn fallible_results_three_ways() {
     check_slice_function_at_random_points(chained_value, chained_jvp_ok, chained_vjp_ok, 4, 1);
     check_slice_function_at_random_points(unwrapping, unwrapping_jvp, unwrapping_vjp, 3, 2);
     check_slice_function_at_random_points(local_result, local_result_jvp, local_result_vjp, 3, 4);
+    check_slice_function_at_random_points(
+        |p| ok(ROSENBROCK.cost(p)),
+        |p, t| ok(ROSENBROCK.cost_jvp(p, t)),
+        |p, w| ok(ROSENBROCK.cost_vjp(p, w)),
+        2,
+        5,
+    );
+    check_slice_function_at_random_points(
+        |x| ok(checkpointed(x)),
+        |x, t| ok(checkpointed_jvp(x, t)),
+        |x, w| ok(checkpointed_vjp(x, w)),
+        3,
+        6,
+    );
+    assert_eq!(
+        ROSENBROCK.cost_grad(&[0.5]),
+        Err("need two parameters".to_string())
+    );
 }
 
 #[test]

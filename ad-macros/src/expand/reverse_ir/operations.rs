@@ -93,6 +93,12 @@ impl Emitter<'_> {
                 receiver,
                 method,
                 args,
+            }
+            // `o.unwrap()`, `o.__ad_content()`: the option's method, as written.
+            | Rvalue::Unwrap {
+                option: receiver,
+                method,
+                args,
             } => {
                 let receiver = self.operand(receiver);
                 let args = args.iter().map(|arg| self.operand(arg));
@@ -325,15 +331,6 @@ impl Emitter<'_> {
             Rvalue::Err(error) => {
                 let error = self.operand(error);
                 quote_spanned!(span=> ::core::result::Result::Err(#error))
-            }
-            Rvalue::Unwrap {
-                option,
-                method,
-                args,
-            } => {
-                let option = self.operand(option);
-                let args = args.iter().map(|arg| self.operand(arg));
-                quote_spanned!(span=> #option.#method(#(#args),*))
             }
             Rvalue::Extract {
                 scrutinee,

@@ -149,11 +149,8 @@ pub(super) fn unwrapped_accessor(expr: &Expr) -> Option<Accessor<'_>> {
 impl Lowering {
     /// Whether the accessor's container is a slice, `Vec` or array as the function shows it
     /// (a parameter of such a type, a local container, or a part of one), so that its element
-    /// is at an index below its length (a map's `get(k)` is not).
-    pub(super) fn indexes_a_sequence(&mut self, accessor: &Accessor) -> bool {
-        if !matches!(accessor.which, Which::At(_)) {
-            return true;
-        }
+    /// is at an index below its length (a map's `get(k)`, a set's `first()` is not).
+    pub(super) fn indexes_a_sequence(&self, accessor: &Accessor) -> bool {
         let mut base = accessor.container;
         let name = loop {
             match strip(base) {
@@ -176,7 +173,7 @@ impl Lowering {
 
     /// The index an accessor reaches in `container` (`len - 1` wrapping for `last`, so that
     /// an empty container's is past its end).
-    pub(super) fn accessed_index(
+    fn accessed_index(
         &mut self,
         container: &Place,
         which: &Which,
