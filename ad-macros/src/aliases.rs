@@ -41,13 +41,31 @@ struct Definitions {
     /// The named fields of the derived structs, each with its type's name when that is a
     /// plain path (`Segment`: `from` of type `V3`).
     fields: HashMap<String, HashMap<String, String>>,
-    /// Methods with a receiver, by name: the types of the `impl` blocks that define one.
-    methods: HashMap<String, Vec<String>>,
+    /// Methods with a receiver, by name: the `impl` blocks that define one.
+    methods: HashMap<String, Vec<MethodBlock>>,
     /// By type, its methods taking `&self` that the crate's attributes differentiate (marked
     /// themselves, or in a marked block that marks none and mentioning a float type).
     differentiated_methods: HashMap<String, std::collections::HashSet<String>>,
     /// Free functions by name, `None` for one carrying the crate's attributes.
     functions: HashMap<String, Vec<Option<crate::plain_calls::PlainFunction>>>,
+}
+
+/// An `impl` block defining a method of some name.
+#[derive(Debug, Clone, Default)]
+struct MethodBlock {
+    /// The block's type (`Springs` of `impl<const N: usize> Springs<N>`).
+    ty: String,
+    /// Its type and `const` parameters.
+    generics: Vec<String>,
+    /// The method's signature and body, without white space.
+    text: String,
+}
+
+impl MethodBlock {
+    fn text_of(sig: &syn::Signature, block: &syn::Block) -> String {
+        let tokens = quote::quote!(#sig #block).to_string();
+        tokens.chars().filter(|c| !c.is_whitespace()).collect()
+    }
 }
 
 impl Definitions {
@@ -254,7 +272,11 @@ impl<'ast> Visit<'ast> for Definitions {
                     self.methods
                         .entry(name.clone())
                         .or_default()
-                        .push(last.ident.to_string());
+                        .push(MethodBlock {
+                            ty: last.ident.to_string(),
+                            generics: crate::impls::generic_names(&item.generics),
+                            text: MethodBlock::text_of(&method.sig, &method.block),
+                        });
                     // Called on a data `self` by path (`Self::m(self, ..)`): those taking `&self`.
                     let shared = matches!(method.sig.inputs.first(),
                         Some(syn::FnArg::Receiver(receiver))
@@ -401,10 +423,23 @@ impl Aliases {
 
     /// The type of the `impl` blocks of the file that define a method `name` taking `self`,
     /// if they are all of one type.
-    pub fn impl_type_of_method(&self, name: &str) -> Option<String> {
-        let types = self.own.methods.get(name)?;
-        let first = types.first()?;
-        types.iter().all(|ty| ty == first).then(|| first.clone())
+    ///
+    /// Methods of the same name in several blocks are told apart by their text: the one whose
+    /// signature and body are the method's.
+    pub fn impl_type_of_method(&self, method: &syn::ItemFn) -> Option<(String, Vec<String>)> {
+        let blocks = self.own.methods.get(&method.sig.ident.to_string())?;
+        let first = blocks.first()?;
+        let same = |block: &MethodBlock| block.ty == first.ty && block.generics == first.generics;
+        let block = match blocks.iter().all(same) {
+            true => first,
+            false => {
+                let text = MethodBlock::text_of(&method.sig, &method.block);
+                let mut written = blocks.iter().filter(|block| block.text == text);
+                let block = written.next()?;
+                written.next().is_none().then_some(block)?
+            }
+        };
+        Some((block.ty.clone(), block.generics.clone()))
     }
 
     /// By type, its methods the crate's attributes differentiate, in the function's file.

@@ -513,6 +513,16 @@ impl VisitMut for FloatReductions {
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
+/// Whether `stmt` is `let _ = name;`, which the expansion writes to mark the function used (a
+/// generic function's name alone cannot be a value).
+pub(crate) fn marks_use_of(stmt: &syn::Stmt, name: &Ident) -> bool {
+    matches!(stmt, syn::Stmt::Local(syn::Local {
+        pat: syn::Pat::Wild(_),
+        init: Some(init),
+        ..
+    }) if matches!(&*init.expr, syn::Expr::Path(path) if path.path.is_ident(name)))
+}
+
 /// Whether a token comes after a field's or a method's `.` (not a range's `..`).
 pub(crate) fn after_field_dot(
     previous: Option<&proc_macro2::TokenTree>,

@@ -148,6 +148,7 @@ pub fn expand(
         }
     };
     let self_ty_of_block = block.self_ty.clone();
+    let block_generics = generic_names(&block.generics);
     let mut generated = TokenStream::new();
     let mut errors = TokenStream::new();
     // The methods differentiated, for the twin's `impl`s.
@@ -183,8 +184,11 @@ pub fn expand(
         };
         // A type the file defines without the derive holds data: neither `self` nor the
         // parameters of its type are differentiated.
-        if !crate::source_facts::in_impl(self_name.clone(), crate::source_facts::self_is_underived)
-        {
+        if !crate::source_facts::in_impl(
+            self_name.clone(),
+            block_generics.clone(),
+            crate::source_facts::self_is_underived,
+        ) {
             grad_values_of_the_type(&mut method, &block.self_ty);
         }
         // The markers of the macros still to come stay on the method; this one's goes.
@@ -215,15 +219,16 @@ pub fn expand(
             if let Ok(item) = item {
                 // Its errors are the method macro's to report.
                 let cx = crate::ctxt::Ctxt::new();
-                let function = crate::source_facts::in_impl(self_name.clone(), || {
-                    crate::ast::Function::from_item(&cx, item, macro_name)
-                });
+                let function =
+                    crate::source_facts::in_impl(self_name.clone(), block_generics.clone(), || {
+                        crate::ast::Function::from_item(&cx, item, macro_name)
+                    });
                 if !cx.has_errors() {
                     differentiated.push(function);
                 }
             }
         }
-        let expanded = crate::source_facts::in_impl(self_name, || {
+        let expanded = crate::source_facts::in_impl(self_name, block_generics.clone(), || {
             expand_method(args.clone(), quote!(#(#inner)* #(#attrs)* #vis #sig #block))
         });
         let Ok(expanded) = syn::parse2::<syn::ItemImpl>(quote!(impl __AdBlock { #expanded }))
@@ -277,4 +282,17 @@ pub fn expand(
             #generated
         }
     }
+}
+
+/// The type and `const` parameters an `impl` block declares (`N` of `impl<const N: usize>`).
+pub(crate) fn generic_names(generics: &syn::Generics) -> Vec<String> {
+    generics
+        .params
+        .iter()
+        .filter_map(|param| match param {
+            syn::GenericParam::Type(param) => Some(param.ident.to_string()),
+            syn::GenericParam::Const(param) => Some(param.ident.to_string()),
+            syn::GenericParam::Lifetime(_) => None,
+        })
+        .collect()
 }

@@ -19,6 +19,7 @@ mod activity;
 mod aliases;
 mod ast;
 mod attr;
+mod const_generics;
 mod ctxt;
 mod custom_rules;
 mod derive;
@@ -171,6 +172,13 @@ fn guarded(
             .as_ref()
             .map(aliases::Aliases::derived_types)
             .unwrap_or_default();
+        // A method whose attribute is on it, not on its `impl` block: the block's type and
+        // parameters, when the file says which it is.
+        let (impl_type, impl_generics) = syn::parse2::<syn::ItemFn>(item.clone())
+            .ok()
+            .filter(|function| matches!(function.sig.inputs.first(), Some(syn::FnArg::Receiver(_))))
+            .and_then(|function| aliases.as_ref()?.impl_type_of_method(&function))
+            .map_or((None, Vec::new()), |(ty, generics)| (Some(ty), generics));
         let facts = source_facts::SourceFacts {
             derived_fields: aliases
                 .as_ref()
@@ -184,25 +192,15 @@ fn guarded(
                 .as_ref()
                 .map(aliases::Aliases::differentiated_methods)
                 .unwrap_or_default(),
-            // A method whose attribute is on it, not on its `impl` block: the block's type,
-            // when the file says which it is.
-            impl_type: syn::parse2::<syn::ItemFn>(item.clone())
-                .ok()
-                .filter(|function| {
-                    matches!(function.sig.inputs.first(), Some(syn::FnArg::Receiver(_)))
-                })
-                .and_then(|function| {
-                    aliases
-                        .as_ref()?
-                        .impl_type_of_method(&function.sig.ident.to_string())
-                }),
+            impl_type,
+            impl_generics,
             functions: aliases.as_ref().map(aliases::Aliases::functions),
         };
         let (item, spelled) = aliases::expand(item, aliases);
         let expanded =
             source_facts::with_facts(facts, || match syn::parse2::<syn::ItemImpl>(item.clone()) {
                 Ok(block) => impls::expand(macro_name, args, block, expand, &derived),
-                Err(_) => expand(args, item),
+                Err(_) => const_generics::expand(macro_name, args, item, expand),
             });
         aliases::mark_used(expanded, &spelled)
     })) {
@@ -443,13 +441,9 @@ mod driver {
         struct MarksUse<'a>(&'a syn::Ident);
         impl syn::visit_mut::VisitMut for MarksUse<'_> {
             fn visit_block_mut(&mut self, block: &mut syn::Block) {
-                block.stmts.retain(|stmt| {
-                    !matches!(stmt, syn::Stmt::Local(syn::Local {
-                        pat: syn::Pat::Wild(_),
-                        init: Some(init),
-                        ..
-                    }) if matches!(&*init.expr, syn::Expr::Path(path) if path.path.is_ident(self.0)))
-                });
+                block
+                    .stmts
+                    .retain(|stmt| !generics::marks_use_of(stmt, self.0));
                 syn::visit_mut::visit_block_mut(self, block);
             }
         }

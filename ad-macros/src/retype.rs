@@ -752,7 +752,18 @@ pub(crate) fn float_literal(lit: &Lit) -> bool {
 }
 
 impl VisitMut for Retype<'_> {
+    /// An array's length is a `usize` (`[f64; N]`, `[f64; 2 * M]`): never retyped, and in a
+    /// type it must stay a constant expression.
+    fn visit_type_array_mut(&mut self, array: &mut syn::TypeArray) {
+        self.visit_type_mut(&mut array.elem);
+    }
+
     fn visit_expr_mut(&mut self, expr: &mut Expr) {
+        // As in a type, `[0.0; N]`'s length is a constant `usize`.
+        if let Expr::Repeat(repeat) = expr {
+            self.visit_expr_mut(&mut repeat.expr);
+            return;
+        }
         let span = expr.span();
         let replacement = match expr {
             Expr::Lit(lit) if float_literal(&lit.lit) => {

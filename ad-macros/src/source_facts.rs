@@ -17,6 +17,9 @@ pub struct SourceFacts {
     pub differentiated_methods: HashMap<String, std::collections::HashSet<String>>,
     /// The type of the `impl` block whose method is being expanded.
     pub impl_type: Option<String>,
+    /// That block's type and `const` parameters (`N` of `impl<const N: usize> Springs<N>`),
+    /// which a returned `impl Trait + use<..>` must name.
+    pub impl_generics: Vec<String>,
     /// Where the plain functions the body calls are found (`plain_calls`).
     pub functions: Option<crate::aliases::Functions>,
 }
@@ -33,13 +36,39 @@ pub fn with_facts<R>(facts: SourceFacts, expand: impl FnOnce() -> R) -> R {
     result
 }
 
-/// Runs `expand` knowing that `Self` is `impl_type`.
-pub fn in_impl<R>(impl_type: Option<String>, expand: impl FnOnce() -> R) -> R {
-    let previous =
-        FACTS.with(|current| std::mem::replace(&mut current.borrow_mut().impl_type, impl_type));
+/// Runs `expand` knowing that `Self` is `impl_type`, of a block with the type and `const`
+/// parameters `impl_generics`.
+pub fn in_impl<R>(
+    impl_type: Option<String>,
+    impl_generics: Vec<String>,
+    expand: impl FnOnce() -> R,
+) -> R {
+    let previous = FACTS.with(|current| {
+        let mut current = current.borrow_mut();
+        (
+            std::mem::replace(&mut current.impl_type, impl_type),
+            std::mem::replace(&mut current.impl_generics, impl_generics),
+        )
+    });
     let result = expand();
-    FACTS.with(|current| current.borrow_mut().impl_type = previous);
+    FACTS.with(|current| {
+        let mut current = current.borrow_mut();
+        current.impl_type = previous.0;
+        current.impl_generics = previous.1;
+    });
     result
+}
+
+/// The type and `const` parameters of the `impl` block whose method is being expanded.
+pub fn impl_generics() -> Vec<syn::Ident> {
+    FACTS.with(|current| {
+        current
+            .borrow()
+            .impl_generics
+            .iter()
+            .map(|name| syn::Ident::new(name, proc_macro2::Span::call_site()))
+            .collect()
+    })
 }
 
 /// Whether the file defines the struct or enum `name` without deriving `Differentiable`.

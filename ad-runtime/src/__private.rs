@@ -308,6 +308,28 @@ macro_rules! lift_borrowed {
                 self.take().iter().map(|x| S::$from(*x)).collect()
             }
         }
+
+        // A field that is itself a borrow (`struct Model<'a> { w: &'a [f64] }`).
+        impl LiftBorrowed for LiftProbe<&&[$float]> {
+            #[inline(always)]
+            fn __ad_lift_borrowed<S: Scalar>(self) -> Vec<S> {
+                self.take().iter().map(|x| S::$from(*x)).collect()
+            }
+        }
+
+        impl LiftBorrowed for LiftProbe<&&Vec<$float>> {
+            #[inline(always)]
+            fn __ad_lift_borrowed<S: Scalar>(self) -> Vec<S> {
+                self.take().iter().map(|x| S::$from(*x)).collect()
+            }
+        }
+
+        impl<const N: usize> LiftBorrowed for LiftProbe<&&[$float; N]> {
+            #[inline(always)]
+            fn __ad_lift_borrowed<S: Scalar>(self) -> Vec<S> {
+                self.take().iter().map(|x| S::$from(*x)).collect()
+            }
+        }
     };
 }
 

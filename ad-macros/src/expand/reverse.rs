@@ -464,8 +464,10 @@ fn companion_output(function: &Function, leaf: bool, borrow: Option<&Lifetime>) 
     let cotangent = cotangent_type(function, &scalar);
     let adjoints = adjoints_tuple_type(function, &scalar);
     let borrowed = borrow.map(|lifetime| quote!(#lifetime,));
+    let block_generics = crate::source_facts::impl_generics();
     if leaf {
-        quote!((#value, impl ::core::ops::FnOnce(#cotangent) -> #adjoints + use<#borrowed #scalar>))
+        quote!((#value, impl ::core::ops::FnOnce(#cotangent) -> #adjoints
+            + use<#borrowed #scalar #(, #block_generics)*>))
     } else {
         let pullback = pullback_type(function, &scalar, borrow);
         quote!((#value, #pullback))

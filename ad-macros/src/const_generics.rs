@@ -1,0 +1,209 @@
+//! Functions with `const` generic parameters and lifetimes, as fixed-size numerical code writes
+//! them: `fn norm<const N: usize>(x: &[f64; N]) -> f64`, `fn step<T: Float, const N:
+//! usize>(y: [T; N]) -> T`, `fn dot<'a>(x: &'a [f64], w: &'a [f64]) -> f64`. A length is data
+//! to differentiation, so the macros expand the function with its `const` parameters taken off
+//! (`N` then reads as a constant of the body and the types), and every function of the
+//! expansion gets them back: each generated `fn` declares them, each `impl Trait + use<..>`
+//! captures them, and each turbofish naming one of the function's own items passes them on.
+//! Callers never name them: rustc infers them from the arguments. Lifetimes of the parameters
+//! only relate borrows to each other, which the generated functions (taking borrows, returning
+//! owned values) do not need: they are elided there, and the function keeps them as written.
+
+use proc_macro2::TokenStream;
+use quote::ToTokens;
+use syn::visit_mut::VisitMut;
+use syn::{GenericParam, Ident, ItemFn};
+
+/// Expands `item` with `expand` (one of the macros), its `const` parameters and lifetimes taken
+/// off, the `const`s given back to every function of the expansion. A function without them,
+/// or whose float type parameter forward mode runs as written (which keeps its generics
+/// itself), goes to `expand` as it is.
+pub fn expand(
+    macro_name: &str,
+    args: TokenStream,
+    item: TokenStream,
+    expand: impl FnOnce(TokenStream, TokenStream) -> TokenStream,
+) -> TokenStream {
+    let Ok(written) = syn::parse2::<ItemFn>(item.clone()) else {
+        return expand(args, item);
+    };
+    let generics = &written.sig.generics;
+    let has_type_parameter = generics.type_params().next().is_some();
+    let constants: Vec<syn::ConstParam> = generics.const_params().cloned().collect();
+    let lifetimes: Vec<Ident> = generics
+        .lifetimes()
+        .map(|param| param.lifetime.ident.clone())
+        .collect();
+    let taken_off = !constants.is_empty() || !lifetimes.is_empty();
+    if !taken_off || (macro_name == "forward" && has_type_parameter) {
+        return expand(args, item);
+    }
+    let name = written.sig.ident.clone();
+    let mut function = written.clone();
+    function.sig.generics.params = std::mem::take(&mut function.sig.generics.params)
+        .into_iter()
+        .filter(|param| matches!(param, GenericParam::Type(_)))
+        .collect();
+    if function.sig.generics.params.is_empty() {
+        function.sig.generics.lt_token = None;
+        function.sig.generics.gt_token = None;
+    }
+    EraseLifetimes(&lifetimes).visit_item_fn_mut(&mut function);
+    let expanded = expand(args, function.into_token_stream());
+    let Ok(mut file) = syn::parse2::<syn::File>(expanded.clone()) else {
+        return expanded;
+    };
+    let mut give_back = GiveBack {
+        name: &name,
+        constants: &constants,
+    };
+    for item in &mut file.items {
+        match item {
+            // The function itself, as written.
+            syn::Item::Fn(function) if function.sig.ident == name => {
+                function.sig.generics = written.sig.generics.clone();
+                function.sig.output = written.sig.output.clone();
+                for (input, written) in function.sig.inputs.iter_mut().zip(&written.sig.inputs) {
+                    if let (syn::FnArg::Typed(input), syn::FnArg::Typed(written)) = (input, written)
+                    {
+                        input.ty = written.ty.clone();
+                    }
+                }
+                give_back.visit_block_mut(&mut function.block);
+            }
+            syn::Item::Fn(function) => give_back.give_to(&mut function.sig, &mut function.block),
+            syn::Item::Impl(block) => {
+                for item in &mut block.items {
+                    if let syn::ImplItem::Fn(method) = item {
+                        give_back.give_to(&mut method.sig, &mut method.block);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    file.into_token_stream()
+}
+
+struct GiveBack<'a> {
+    name: &'a Ident,
+    constants: &'a [syn::ConstParam],
+}
+
+impl GiveBack<'_> {
+    fn give_to(&mut self, sig: &mut syn::Signature, block: &mut syn::Block) {
+        sig.generics.lt_token.get_or_insert_with(Default::default);
+        sig.generics.gt_token.get_or_insert_with(Default::default);
+        for constant in self.constants {
+            let mut constant = constant.clone();
+            constant.attrs.clear();
+            sig.generics.params.push(GenericParam::Const(constant));
+        }
+        if let syn::ReturnType::Type(_, ty) = &mut sig.output {
+            self.visit_type_mut(ty);
+        }
+        self.visit_block_mut(block);
+    }
+}
+
+impl VisitMut for GiveBack<'_> {
+    /// `impl FnOnce(..) + use<'p, __S>` must name every type and `const` parameter in scope.
+    fn visit_type_impl_trait_mut(&mut self, ty: &mut syn::TypeImplTrait) {
+        for bound in ty.bounds.iter_mut() {
+            if let syn::TypeParamBound::PreciseCapture(capture) = bound {
+                for constant in self.constants {
+                    capture
+                        .params
+                        .push(syn::CapturedParam::Ident(constant.ident.clone()));
+                }
+            }
+        }
+        syn::visit_mut::visit_type_impl_trait_mut(self, ty);
+    }
+
+    /// `f::<S>(..)`, `f::vjp::<f64>(..)`: a turbofish gives every parameter or none.
+    fn visit_path_mut(&mut self, path: &mut syn::Path) {
+        let own = path
+            .segments
+            .first()
+            .is_some_and(|first| first.ident == *self.name)
+            && path.leading_colon.is_none();
+        if own {
+            if let Some(syn::PathArguments::AngleBracketed(arguments)) =
+                path.segments.last_mut().map(|last| &mut last.arguments)
+            {
+                for constant in self.constants {
+                    let ident = &constant.ident;
+                    arguments.args.push(syn::parse_quote!(#ident));
+                }
+            }
+        }
+        syn::visit_mut::visit_path_mut(self, path);
+    }
+
+    /// `let _ = f;`, which marks the function used, cannot name one whose `const`s nothing
+    /// infers.
+    fn visit_block_mut(&mut self, block: &mut syn::Block) {
+        block
+            .stmts
+            .retain(|stmt| !crate::generics::marks_use_of(stmt, self.name));
+        syn::visit_mut::visit_block_mut(self, block);
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// `'a` of the parameters made elided: `&'a [f64]` becomes `&[f64]`, `Rows<'a>` `Rows<'_>`,
+/// `T: 'a` loses the bound.
+struct EraseLifetimes<'a>(&'a [Ident]);
+
+impl EraseLifetimes<'_> {
+    fn erases(&self, lifetime: &syn::Lifetime) -> bool {
+        self.0.contains(&lifetime.ident)
+    }
+}
+
+impl VisitMut for EraseLifetimes<'_> {
+    fn visit_type_reference_mut(&mut self, reference: &mut syn::TypeReference) {
+        if reference
+            .lifetime
+            .as_ref()
+            .is_some_and(|lifetime| self.erases(lifetime))
+        {
+            reference.lifetime = None;
+        }
+        syn::visit_mut::visit_type_reference_mut(self, reference);
+    }
+
+    fn visit_lifetime_mut(&mut self, lifetime: &mut syn::Lifetime) {
+        if self.erases(lifetime) {
+            *lifetime = syn::Lifetime::new("'_", lifetime.span());
+        }
+    }
+
+    fn visit_type_param_mut(&mut self, param: &mut syn::TypeParam) {
+        param.bounds = std::mem::take(&mut param.bounds)
+            .into_iter()
+            .filter(|bound| !matches!(bound, syn::TypeParamBound::Lifetime(lifetime) if self.erases(lifetime)))
+            .collect();
+        syn::visit_mut::visit_type_param_mut(self, param);
+    }
+
+    fn visit_where_clause_mut(&mut self, clause: &mut syn::WhereClause) {
+        clause.predicates = std::mem::take(&mut clause.predicates)
+            .into_iter()
+            .filter(|predicate| !matches!(predicate, syn::WherePredicate::Lifetime(_)))
+            .collect();
+        for predicate in clause.predicates.iter_mut() {
+            if let syn::WherePredicate::Type(bound) = predicate {
+                bound.bounds = std::mem::take(&mut bound.bounds)
+                    .into_iter()
+                    .filter(|bound| !matches!(bound, syn::TypeParamBound::Lifetime(lifetime) if self.erases(lifetime)))
+                    .collect();
+            }
+        }
+        syn::visit_mut::visit_where_clause_mut(self, clause);
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
