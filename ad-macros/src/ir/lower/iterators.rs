@@ -35,6 +35,9 @@ enum Reduction<'e> {
     Count,
     /// `find(p)`: the first item that met `p`, if one did.
     Find(&'e ExprClosure),
+    /// `reduce(|a, b| ..)` (or a float method's path, as such a closure): the first item, then
+    /// each next one combined with it; `None` for no item.
+    Reduce(std::borrow::Cow<'e, ExprClosure>),
     /// `for pattern in chain { body }`: the body runs on each item (no accumulator), with the
     /// loop's flags when it may leave the loop.
     Each(&'e syn::ExprForLoop, Option<LoopFlags>),
@@ -130,23 +133,17 @@ impl Lowering {
                 }
                 // `fold(f64::NEG_INFINITY, f64::max)`: the float method of two floats, as the
                 // closure `|acc, item| acc.max(item)`.
-                Expr::Path(path) if path.qself.is_none() => {
-                    match crate::retype::classify_callee_path(&path.path) {
-                        crate::retype::Callee::FloatAssociated(method)
-                            if float_method_rule(&method.to_string(), 1)
-                                .is_some_and(|rule| rule.float_args == [true]) =>
-                        {
-                            let closure: ExprClosure = syn::parse_quote_spanned!(method.span()=>
-                                |__ad_so_far, __ad_item| __ad_so_far.#method(__ad_item)
-                            );
-                            Reduction::Fold(&call.args[0], std::borrow::Cow::Owned(closure))
-                        }
-                        _ => return Ok(None),
-                    }
-                }
+                Expr::Path(_) => match combining_closure(&call.args[1]) {
+                    Some(closure) => Reduction::Fold(&call.args[0], closure),
+                    None => return Ok(None),
+                },
                 _ => return Ok(None),
             },
             ("collect", 0) => Reduction::Collect,
+            ("reduce", 1) => match combining_closure(&call.args[0]) {
+                Some(closure) => Reduction::Reduce(closure),
+                None => return Ok(None),
+            },
             ("find", 1) => match strip(&call.args[0]) {
                 Expr::Closure(test) if test.inputs.len() == 1 => Reduction::Find(test),
                 _ => return Ok(None),
@@ -175,7 +172,7 @@ impl Lowering {
             .iter()
             .filter_map(Stage::closure)
             .chain(match &reduction {
-                Reduction::Fold(_, closure) => Some(closure.as_ref()),
+                Reduction::Fold(_, closure) | Reduction::Reduce(closure) => Some(closure.as_ref()),
                 Reduction::Any(test)
                 | Reduction::All(test)
                 | Reduction::Position(test, _)
@@ -259,7 +256,7 @@ impl Lowering {
             }
             // Made by `for_over_chain` only.
             Reduction::Each(..) => return Ok(None),
-            Reduction::Find(_) => {
+            Reduction::Find(_) | Reduction::Reduce(_) => {
                 let var = self.new_var(&call.method);
                 (
                     var,
@@ -294,7 +291,7 @@ impl Lowering {
         };
         self.run_chain(sources, stages, &call.receiver, &target, stmts)?;
         let result = self.read(var_place(accumulator, span), span, stmts);
-        if matches!(reduction, Reduction::Find(_)) {
+        if matches!(reduction, Reduction::Find(_) | Reduction::Reduce(_)) {
             self.built_options.insert(result);
         }
         Ok(Some(Operand::Value(result)))
@@ -727,6 +724,60 @@ impl Lowering {
                 stmts.push(Stmt::when(Operand::Value(open), tested, span));
                 return Ok(());
             }
+            // The first item kept, each next one combined with what is kept.
+            Reduction::Reduce(closure) => {
+                let so_far = self.read(place.clone(), span, stmts);
+                let first = self.is_none(so_far, span, stmts);
+                let mut keep = Vec::new();
+                let kept = self.define(Rvalue::Some(item.clone()), span, &mut keep);
+                self.built_options.insert(kept);
+                keep.push(Stmt::Assign {
+                    place: place.clone(),
+                    operand: Operand::Value(kept),
+                    span,
+                });
+                let mut combine = Vec::new();
+                let combined = self.scoped(|this| {
+                    let previous = this.define(
+                        Rvalue::Unwrap {
+                            option: Operand::Value(so_far),
+                            method: syn::Ident::new("unwrap", span),
+                            args: Vec::new(),
+                        },
+                        span,
+                        &mut combine,
+                    );
+                    this.bind_closure_input(
+                        &closure.inputs[0],
+                        Operand::Value(previous),
+                        false,
+                        &mut combine,
+                    )?;
+                    this.bind_closure_input(&closure.inputs[1], item, false, &mut combine)?;
+                    this.operand(&closure.body, &mut combine)
+                })?;
+                let combined = self.define(Rvalue::Some(combined), span, &mut combine);
+                self.built_options.insert(combined);
+                combine.push(Stmt::Assign {
+                    place,
+                    operand: Operand::Value(combined),
+                    span,
+                });
+                stmts.push(Stmt::If {
+                    cond: Operand::Value(first),
+                    then_branch: Block {
+                        stmts: keep,
+                        result: None,
+                    },
+                    else_branch: Block {
+                        stmts: combine,
+                        result: None,
+                    },
+                    result: None,
+                    span,
+                });
+                return Ok(());
+            }
             // Tested only while the answer is open: `!any`, `all`, no position yet.
             Reduction::Any(test) | Reduction::All(test) | Reduction::Position(test, _) => {
                 let so_far = self.read(place.clone(), span, stmts);
@@ -1125,5 +1176,31 @@ impl Lowering {
             span,
             stmts,
         )
+    }
+}
+
+/// The closure of two arguments that `fold` and `reduce` combine with: as written, or a float
+/// method's path (`f64::max`) as the closure `|a, b| a.max(b)`.
+fn combining_closure(arg: &Expr) -> Option<std::borrow::Cow<'_, ExprClosure>> {
+    match strip(arg) {
+        Expr::Closure(closure) if closure.inputs.len() == 2 => {
+            Some(std::borrow::Cow::Borrowed(closure))
+        }
+        Expr::Path(path) if path.qself.is_none() => {
+            match crate::retype::classify_callee_path(&path.path) {
+                crate::retype::Callee::FloatAssociated(method)
+                    if float_method_rule(&method.to_string(), 1)
+                        .is_some_and(|rule| rule.float_args == [true]) =>
+                {
+                    Some(std::borrow::Cow::Owned(
+                        syn::parse_quote_spanned!(method.span()=>
+                            |__ad_so_far, __ad_item| __ad_so_far.#method(__ad_item)
+                        ),
+                    ))
+                }
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }

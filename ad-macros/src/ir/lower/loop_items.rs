@@ -217,6 +217,17 @@ impl Lowering {
         }
     }
 
+    /// The container a loop or a chain iterates: a place, or a temporary holding what a call
+    /// gives (`x.iter().map(..).collect::<Vec<f64>>().iter()`, `weights(n).iter()`).
+    fn iterated_place(&mut self, source: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Place> {
+        match strip(source) {
+            Expr::MethodCall(_) | Expr::Call(_) | Expr::Macro(_) => {
+                self.temporary(source, source.span(), stmts)
+            }
+            _ => self.place(source, stmts),
+        }
+    }
+
     pub(super) fn place_items(
         &mut self,
         items: WrittenItems,
@@ -224,11 +235,11 @@ impl Lowering {
     ) -> Lowered<PlacedItems> {
         Ok(match items {
             Items::Elements { source, access } => Items::Elements {
-                source: self.place(source, stmts)?,
+                source: self.iterated_place(source, stmts)?,
                 access,
             },
             Items::Slices { source, kind, size } => Items::Slices {
-                source: self.place(source, stmts)?,
+                source: self.iterated_place(source, stmts)?,
                 kind,
                 size: self.operand(size, stmts)?,
             },

@@ -1,0 +1,215 @@
+//! Everyday numerical shapes in both modes, as people write them: closures without typed
+//! parameters, `reduce`, `max_by` with `total_cmp`, zips of zips, `Vec::with_capacity`,
+//! `collect` inside an expression and iterated on, the float methods (`hypot`, `atan2`,
+//! `mul_add`, `clamp`, `exp_m1`, `ln_1p`, `cbrt`, `recip`, `sinh`, `signum`), sample
+//! statistics, `rev().enumerate()`, a sorted copy's median, a loop left by `return` on a
+//! tolerance, tuple results destructured by the caller, a matrix-vector product, a softmax
+//! cross-entropy. Each is checked at random points against central differences, reverse
+//! against forward, and by the dot-product identity.
+
+#![allow(clippy::needless_range_loop)] // written as numerical code writes it
+
+mod common;
+
+use ad_runtime::{forward, reverse};
+use common::{check_gradient, check_slice_function_at_random_points};
+
+#[forward]
+#[reverse]
+fn untyped_closures(x: &[f64]) -> f64 {
+    let k = x[4] * 0.5;
+    let sq = |v| v * v;
+    let scale = |v: f64| v * k;
+    sq(x[0]) + scale(x[1]) + sq(x[2] * x[3])
+}
+
+
+
+#[forward]
+#[reverse]
+fn reduce_max(x: &[f64]) -> f64 {
+    let m = x.iter().copied().reduce(f64::max).unwrap();
+    let s = x.iter().map(|v| v.sin()).reduce(|a, b| a * 0.5 + b).unwrap_or(0.0);
+    m * x[0] + s
+}
+
+#[forward]
+#[reverse]
+fn total_cmp_max(x: &[f64]) -> f64 {
+    let m = x.iter().max_by(|a, b| a.total_cmp(b)).unwrap();
+    m * x[0]
+}
+
+#[forward]
+#[reverse]
+fn nested_zip(x: &[f64], y: &[f64], z: &[f64]) -> f64 {
+    x.iter().zip(y.iter()).zip(z.iter()).map(|((a, b), c)| a * b + c).sum()
+}
+
+#[forward]
+#[reverse]
+fn with_capacity(x: &[f64]) -> f64 {
+    let mut v = Vec::with_capacity(x.len());
+    for a in x {
+        v.push(a.sin());
+    }
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
+#[forward]
+#[reverse]
+fn collect_expr(x: &[f64]) -> f64 {
+    let n = x.len();
+    let d: Vec<f64> = (0..n).map(|i| x[i] * 2.0).collect();
+    x.iter().map(|v| (v * v + 1.0).powf(1.5)).collect::<Vec<f64>>().iter().sum::<f64>() + d[0]
+}
+
+#[forward]
+#[reverse]
+fn math_fns(x: &[f64]) -> f64 {
+    x[0].hypot(x[1]) + x[0].atan2(x[1]) + x[0].mul_add(x[1], x[2]) + x[2].clamp(-1.0, 1.0)
+        + x[1].exp_m1() + x[2].abs().ln_1p() + x[0].cbrt() + x[1].recip() + x[0].sinh() + x[1].signum()
+}
+
+#[forward]
+#[reverse]
+fn sample_deviation(x: &[f64]) -> f64 {
+    let mean = x.iter().sum::<f64>() / x.len() as f64;
+    let var = x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (x.len() - 1) as f64;
+    var.sqrt()
+}
+
+#[forward]
+#[reverse]
+fn rev_enumerate(x: &[f64]) -> f64 {
+    let mut acc = 0.0;
+    for (i, v) in x.iter().rev().enumerate() {
+        acc += v * (i as f64 + 1.0);
+    }
+    acc
+}
+
+#[forward]
+#[reverse]
+fn sorted_median(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+#[forward]
+#[reverse]
+fn positive_roots(x: &[f64]) -> f64 {
+    let tol = 1e-12;
+    let mut y = 1.0;
+    for _ in 0..100 {
+        let next = 0.5 * (y + (x[0] * x[0] + x[1].exp()) / y);
+        if (next - y).abs() < tol {
+            return next;
+        }
+        y = next;
+    }
+    y
+}
+
+#[forward]
+#[reverse]
+fn standardized_first(x: &[f64]) -> f64 {
+    let (m, s) = stats(x);
+    (x[0] - m) / s
+}
+
+#[forward]
+#[reverse]
+fn stats(x: &[f64]) -> (f64, f64) {
+    let m = x.iter().sum::<f64>() / x.len() as f64;
+    let s = (x.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / x.len() as f64).sqrt();
+    (m, s)
+}
+
+#[forward]
+#[reverse]
+fn matvec(a: &[Vec<f64>], x: &[f64]) -> Vec<f64> {
+    a.iter().map(|row| row.iter().zip(x).map(|(r, v)| r * v).sum()).collect()
+}
+
+#[forward]
+#[reverse]
+fn softmax_ce(logits: &[f64], target: usize) -> f64 {
+    let m = logits.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let lse = m + logits.iter().map(|l| (l - m).exp()).sum::<f64>().ln();
+    lse - logits[target]
+}
+
+#[test]
+fn functions_of_one_slice() {
+    let cases: [(common::Plain, common::Jvp, common::Vjp); 11] = [
+        (reduce_max, reduce_max_jvp, reduce_max_vjp),
+        (total_cmp_max, total_cmp_max_jvp, total_cmp_max_vjp),
+        (with_capacity, with_capacity_jvp, with_capacity_vjp),
+        (collect_expr, collect_expr_jvp, collect_expr_vjp),
+        (math_fns, math_fns_jvp, math_fns_vjp),
+        (sample_deviation, sample_deviation_jvp, sample_deviation_vjp),
+        (rev_enumerate, rev_enumerate_jvp, rev_enumerate_vjp),
+        (sorted_median, sorted_median_jvp, sorted_median_vjp),
+        (standardized_first, standardized_first_jvp, standardized_first_vjp),
+        (positive_roots, positive_roots_jvp, positive_roots_vjp),
+        (untyped_closures, untyped_closures_jvp, untyped_closures_vjp),
+    ];
+    for (seed, (plain, jvp, vjp)) in cases.into_iter().enumerate() {
+        check_slice_function_at_random_points(plain, jvp, vjp, 5, seed as u64 + 1);
+    }
+}
+
+#[test]
+fn a_zip_of_zips() {
+    check_gradient(
+        9,
+        |x| nested_zip(&x[..3], &x[3..6], &x[6..]),
+        |x, t| nested_zip_jvp(&x[..3], &x[3..6], &x[6..], &t[..3], &t[3..6], &t[6..]),
+        |x, c| {
+            let (value, (a, b, d)) = nested_zip_vjp(&x[..3], &x[3..6], &x[6..], c);
+            (value, [a, b, d].concat())
+        },
+    );
+}
+
+#[test]
+fn a_cross_entropy_of_a_softmax() {
+    for target in 0..4 {
+        check_gradient(
+            4,
+            |x| softmax_ce(x, target),
+            |x, t| softmax_ce_jvp(x, target, t),
+            |x, c| softmax_ce_vjp(x, target, c),
+        );
+    }
+}
+
+#[test]
+fn a_matrix_vector_product_by_the_dot_product_identity() {
+    let weights = [0.3, -1.2, 2.0];
+    // <c, J t> of the product, as a function of the matrix and the vector flattened.
+    let rows = |x: &[f64]| vec![x[0..3].to_vec(), x[3..6].to_vec()];
+    check_gradient(
+        9,
+        |x| {
+            let y = matvec(&rows(x), &x[6..]);
+            y[0] * weights[0] + y[1] * weights[1]
+        },
+        |x, t| {
+            let (y, dy) = matvec_jvp(&rows(x), &x[6..], &rows(t), &t[6..]);
+            (
+                y[0] * weights[0] + y[1] * weights[1],
+                dy[0] * weights[0] + dy[1] * weights[1],
+            )
+        },
+        |x, c| {
+            let cotangent = vec![c * weights[0], c * weights[1]];
+            let (y, (da, dx)) = matvec_vjp(&rows(x), &x[6..], cotangent);
+            let mut adjoint = da.concat();
+            adjoint.extend(dx);
+            (y[0] * weights[0] + y[1] * weights[1], adjoint)
+        },
+    );
+}
