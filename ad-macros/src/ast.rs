@@ -690,12 +690,15 @@ pub fn is_function_type(ty: &Type) -> bool {
         Type::Paren(paren) => return is_function_type(&paren.elem),
         _ => return false,
     };
-    bounds.iter().any(|bound| {
-        matches!(bound, syn::TypeParamBound::Trait(bound)
-        if bound.path.segments.last().is_some_and(|segment| {
-            matches!(segment.ident.to_string().as_str(), "Fn" | "FnMut" | "FnOnce")
-        }))
-    })
+    bounds.iter().any(is_function_bound)
+}
+
+/// `Fn(f64) -> f64`, `FnMut(..)`, `FnOnce(..)`: a bound that makes a type a function's.
+pub fn is_function_bound(bound: &syn::TypeParamBound) -> bool {
+    matches!(bound, syn::TypeParamBound::Trait(bound)
+    if bound.path.segments.last().is_some_and(|segment| {
+        matches!(segment.ident.to_string().as_str(), "Fn" | "FnMut" | "FnOnce")
+    }))
 }
 
 pub fn float_of_type(ty: &Type) -> Option<FloatType> {

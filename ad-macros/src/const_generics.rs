@@ -14,6 +14,8 @@ use quote::ToTokens;
 use syn::visit_mut::VisitMut;
 use syn::{GenericParam, Ident, ItemFn};
 
+use crate::ast::is_function_bound;
+
 /// Expands `item` with `expand` (one of the macros), its `const` parameters and lifetimes taken
 /// off, the `const`s given back to every function of the expansion. A function without them,
 /// or whose float type parameter forward mode runs as written (which keeps its generics
@@ -28,27 +30,49 @@ pub fn expand(
         return expand(args, item);
     };
     let generics = &written.sig.generics;
-    let has_type_parameter = generics.type_params().next().is_some();
+    let closures = closure_types(&written);
+    let has_float_parameter = generics
+        .type_params()
+        .any(|param| !closures.contains_key(&param.ident));
     let constants: Vec<syn::ConstParam> = generics.const_params().cloned().collect();
     let lifetimes: Vec<Ident> = generics
         .lifetimes()
         .map(|param| param.lifetime.ident.clone())
         .collect();
-    let taken_off = !constants.is_empty() || !lifetimes.is_empty();
-    if !taken_off || (macro_name == "forward" && has_type_parameter) {
+    let taken_off = !constants.is_empty() || !lifetimes.is_empty() || !closures.is_empty();
+    if !taken_off || (macro_name == "forward" && has_float_parameter) {
         return expand(args, item);
     }
     let name = written.sig.ident.clone();
     let mut function = written.clone();
     function.sig.generics.params = std::mem::take(&mut function.sig.generics.params)
         .into_iter()
-        .filter(|param| matches!(param, GenericParam::Type(_)))
+        .filter(
+            |param| matches!(param, GenericParam::Type(ty) if !closures.contains_key(&ty.ident)),
+        )
         .collect();
+    if let Some(clause) = &mut function.sig.generics.where_clause {
+        clause.predicates = std::mem::take(&mut clause.predicates)
+            .into_iter()
+            .filter(|predicate| {
+                !matches!(predicate, syn::WherePredicate::Type(bound)
+                    if bounded_name(&bound.bounded_ty).is_some_and(|name| closures.contains_key(name)))
+            })
+            .collect();
+        if clause.predicates.is_empty() {
+            function.sig.generics.where_clause = None;
+        }
+    }
     if function.sig.generics.params.is_empty() {
         function.sig.generics.lt_token = None;
         function.sig.generics.gt_token = None;
     }
     EraseLifetimes(&lifetimes).visit_item_fn_mut(&mut function);
+    for input in function.sig.inputs.iter_mut() {
+        if let syn::FnArg::Typed(typed) = input {
+            impl_closure_type(&mut typed.ty, &closures);
+        }
+    }
     let expanded = expand(args, function.into_token_stream());
     let Ok(mut file) = syn::parse2::<syn::File>(expanded.clone()) else {
         return expanded;
@@ -206,4 +230,117 @@ impl VisitMut for EraseLifetimes<'_> {
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// The type parameters that are closure types (`F` of `fn integrate<F: Fn(f64) -> f64>(f: F,
+/// ..)`), with their bounds: bounded by `Fn`, `FnMut` or `FnOnce` (beside marker traits), and
+/// naming a parameter's type (`F`, `&F`, `&mut F`) and nothing else. Each is the
+/// argument-position `impl Fn(f64) -> f64` it means, which the macros take.
+fn closure_types(function: &ItemFn) -> std::collections::HashMap<Ident, Vec<syn::TypeParamBound>> {
+    let generics = &function.sig.generics;
+    let mut bounds: std::collections::HashMap<Ident, Vec<syn::TypeParamBound>> = generics
+        .type_params()
+        .map(|param| (param.ident.clone(), param.bounds.iter().cloned().collect()))
+        .collect();
+    for predicate in generics
+        .where_clause
+        .iter()
+        .flat_map(|clause| &clause.predicates)
+    {
+        match predicate {
+            syn::WherePredicate::Type(bound) => match bounded_name(&bound.bounded_ty) {
+                Some(name) if bound.lifetimes.is_none() && bounds.contains_key(name) => {
+                    bounds.get_mut(name).into_iter().for_each(|all| {
+                        all.extend(bound.bounds.iter().cloned());
+                    });
+                }
+                // A bound on another type naming the parameter (`Vec<F>: Trait`).
+                _ => {
+                    let text = quote::quote!(#bound).to_string();
+                    bounds.retain(|name, _| !mentions_word(&text, name));
+                }
+            },
+            _ => {}
+        }
+    }
+    bounds.retain(|_, bounds| {
+        let is_marker = |bound: &syn::TypeParamBound| match bound {
+            syn::TypeParamBound::Trait(bound) => {
+                bound.path.segments.last().is_some_and(|segment| {
+                    matches!(
+                        segment.ident.to_string().as_str(),
+                        "Copy" | "Clone" | "Send" | "Sync"
+                    )
+                })
+            }
+            syn::TypeParamBound::Lifetime(_) => true,
+            _ => false,
+        };
+        bounds.iter().any(is_function_bound)
+            && bounds
+                .iter()
+                .all(|bound| is_function_bound(bound) || is_marker(bound))
+    });
+    // Named by a parameter's type exactly, and nowhere else in the signature or the body.
+    let mut uses: std::collections::HashMap<Ident, usize> = Default::default();
+    for input in &function.sig.inputs {
+        if let syn::FnArg::Typed(typed) = input {
+            if let Some(name) = closure_type_name(&typed.ty) {
+                *uses.entry(name.clone()).or_default() += 1;
+            }
+        }
+    }
+    let elsewhere = {
+        let mut signature = function.sig.clone();
+        signature.generics = syn::Generics::default();
+        signature.inputs = signature
+            .inputs
+            .into_iter()
+            .filter(|input| !matches!(input, syn::FnArg::Typed(typed) if closure_type_name(&typed.ty).is_some()))
+            .collect();
+        let block = &function.block;
+        quote::quote!(#signature #block).to_string()
+    };
+    bounds.retain(|name, _| uses.get(name) == Some(&1) && !mentions_word(&elsewhere, name));
+    bounds
+}
+
+/// `F`, `&F`, `&mut F`: the name `F`.
+fn closure_type_name(ty: &syn::Type) -> Option<&Ident> {
+    match ty {
+        syn::Type::Reference(reference) => closure_type_name(&reference.elem),
+        syn::Type::Paren(paren) => closure_type_name(&paren.elem),
+        other => bounded_name(other),
+    }
+}
+
+fn bounded_name(ty: &syn::Type) -> Option<&Ident> {
+    match ty {
+        syn::Type::Path(path) if path.qself.is_none() => path.path.get_ident(),
+        _ => None,
+    }
+}
+
+/// Whether `text` (tokens as a string) has `name` as a whole word.
+fn mentions_word(text: &str, name: &Ident) -> bool {
+    let name = name.to_string();
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|word| word == name)
+}
+
+/// `F` made `impl Fn(f64) -> f64` (behind the same references).
+fn impl_closure_type(
+    ty: &mut syn::Type,
+    closures: &std::collections::HashMap<Ident, Vec<syn::TypeParamBound>>,
+) {
+    match ty {
+        syn::Type::Reference(reference) => impl_closure_type(&mut reference.elem, closures),
+        syn::Type::Paren(paren) => impl_closure_type(&mut paren.elem, closures),
+        other => {
+            if let Some(bounds) = bounded_name(other).and_then(|name| closures.get(name)) {
+                // In parentheses: `&(impl Fn(f64) -> f64 + Copy)`.
+                *other = syn::parse_quote!((impl #(#bounds)+*));
+            }
+        }
+    }
 }

@@ -39,7 +39,12 @@ impl PlainFunction {
         if annotated {
             return None;
         }
-        let mut type_params = item.sig.generics.type_params();
+        // Closure types (`F: Fn(f64) -> f64`) are not float types.
+        let mut type_params = item
+            .sig
+            .generics
+            .type_params()
+            .filter(|param| !param.bounds.iter().any(crate::ast::is_function_bound));
         let float = match (type_params.next(), type_params.next()) {
             (Some(param), None) => Some(param.ident.to_string()),
             _ => None,
@@ -193,6 +198,14 @@ pub const NOT_ANNOTATED: &str =
      derivative code to call. Annotate the function with `#[forward]`/`#[reverse]`, or make it \
      generic over its float type (`fn f<T: Float>(x: T) -> T`), which derivative code runs at \
      dual numbers";
+
+/// The one message for a closure reading the function's variables, given to a plain function.
+pub const CLOSURE_TO_PLAIN: &str =
+    "a closure reading this function's variables, given to a function that is not annotated: \
+     there is no derivative code to run it through. Annotate the function with `#[forward]` \
+     (its closure parameter written `f: impl Fn(f64) -> f64`, `f: &dyn Fn(f64) -> f64` or `f: \
+     F` with `F: Fn(f64) -> f64`); reverse-mode code calling it differentiates through its \
+     forward code, the floats the closure captures included";
 
 /// The message for a generic plain function whose float type appears in a form the runtime
 /// does not seed.

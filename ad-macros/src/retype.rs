@@ -365,6 +365,15 @@ impl Retype<'_> {
                 return self.with_lifts(called, lifts, span);
             }
             crate::plain_calls::Callee::GenericNotYet => crate::plain_calls::GENERIC_NOT_YET,
+            crate::plain_calls::Callee::Plain
+                if original_args.iter().any(|arg| {
+                    matches!(arg, Expr::Closure(_))
+                        || matches!(arg, Expr::Reference(reference)
+                            if matches!(&*reference.expr, Expr::Closure(_)))
+                }) =>
+            {
+                crate::plain_calls::CLOSURE_TO_PLAIN
+            }
             crate::plain_calls::Callee::Plain => crate::plain_calls::NOT_ANNOTATED,
         };
         let message = format!("forward mode does not take {message}");

@@ -76,3 +76,51 @@ fn the_public_jvp_takes_the_closure_over_dual_numbers() {
     assert_relative_eq!(value, 1.0 - 1.2_f64.cos(), max_relative = 1e-3);
     assert_relative_eq!(tangent, 1.2_f64.sin(), max_relative = 1e-2);
 }
+
+/// The trapezoidal rule, generic over its closure's type as Rust code usually writes it.
+#[forward]
+fn trapezoid<F: Fn(f64) -> f64>(f: F, a: f64, b: f64, n: usize) -> f64 {
+    let h = (b - a) / n as f64;
+    let mut s = 0.5 * (f(a) + f(b));
+    for i in 1..n {
+        s += f(a + i as f64 * h);
+    }
+    s * h
+}
+
+/// A fixed-point iteration, its closure bounded in a `where` clause and lent.
+#[forward]
+fn fixed_point<G>(g: &G, start: f64, steps: usize) -> f64
+where
+    G: Fn(f64) -> f64 + Copy,
+{
+    let mut y = start;
+    for _ in 0..steps {
+        y = g(y);
+    }
+    y
+}
+
+#[forward]
+#[reverse]
+fn calls_with_generic_closure_parameters(x: &[f64]) -> f64 {
+    let k = x[0];
+    let area = trapezoid(|t| (k * t).cos() * x[1], 0.0, x[2], 16);
+    let root = fixed_point(&|y| 0.5 * (y + x[1] * x[1] / y), 1.0 + x[2] * x[2], 6);
+    area * root
+}
+
+#[test]
+fn closure_type_parameters_in_both_modes() {
+    check_slice_function_at_random_points(
+        calls_with_generic_closure_parameters,
+        calls_with_generic_closure_parameters_jvp,
+        calls_with_generic_closure_parameters_vjp,
+        3,
+        67,
+    );
+    // The function as written is still generic over its closure's type.
+    let (value, tangent) = trapezoid_jvp(|t: Dual<f64>| t * t, 0.0, 1.5, 64, 0.0, 1.0);
+    assert_relative_eq!(value, trapezoid(|t| t * t, 0.0, 1.5, 64));
+    assert_relative_eq!(tangent, 1.5 * 1.5, max_relative = 1e-3);
+}

@@ -49,6 +49,7 @@ impl NotYet {
             crate::plain_calls::NOT_ANNOTATED,
             crate::plain_calls::GENERIC_NOT_YET,
             crate::plain_calls::ACTIVE_TO_DATA,
+            crate::plain_calls::CLOSURE_TO_PLAIN,
             UNDERIVED_BUILT,
         ]
         .contains(&self.what)

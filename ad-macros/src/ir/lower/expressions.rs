@@ -666,6 +666,19 @@ impl Lowering {
         {
             return self.call_with_closures(func, call, stmts);
         }
+        // A closure that reads the function's variables, given to a function without
+        // derivative code: the callee must be annotated to be differentiated through.
+        if crate::plain_calls::callee(&func.path).is_some()
+            && call.args.iter().any(|arg| {
+                super::closures::passed_closure(arg).is_some_and(|(closure, _)| {
+                    crate::retype::mentions_name(&closure.body, &|name| {
+                        self.resolve(name).is_some()
+                    })
+                })
+            })
+        {
+            return not_yet(call, crate::plain_calls::CLOSURE_TO_PLAIN);
+        }
         let mut args = self.operands(&call.args, stmts)?;
         let segments: Vec<String> = func
             .path
