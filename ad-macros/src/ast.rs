@@ -201,7 +201,7 @@ impl Function {
     pub fn from_item(cx: &Ctxt, mut item: ItemFn, macro_name: &str) -> Function {
         name_pattern_parameters(&mut item);
         check_signature_shape(cx, &item, macro_name);
-        if macro_name != "forward" {
+        if macro_name == "checkpoint" {
             check_function_parameters(cx, &item, macro_name);
         }
         let float_param = crate::generics::float_parameter(cx, &item, macro_name);
@@ -494,7 +494,8 @@ fn check_signature_shape(cx: &Ctxt, item: &ItemFn, macro_name: &str) {
 }
 
 /// A function parameter (`f: impl Fn(f64) -> f64`) has no adjoint to give reverse mode; such a
-/// function is differentiated through its forward code, from callers in either mode.
+/// function is differentiated through its forward code, from callers in either mode and in its
+/// own `_vjp` (`expand::closure_params`), which a `#[checkpoint]` function has no use for.
 fn check_function_parameters(cx: &Ctxt, item: &ItemFn, macro_name: &str) {
     for input in &item.sig.inputs {
         if let syn::FnArg::Typed(typed) = input {
@@ -502,10 +503,10 @@ fn check_function_parameters(cx: &Ctxt, item: &ItemFn, macro_name: &str) {
                 cx.error_spanned_by(
                     &typed.ty,
                     format!(
-                        "#[{macro_name}] does not take a function parameter: annotate this \
-                         function with #[forward] alone; reverse-mode code that calls it with a \
-                         closure differentiates through its forward code (the closure's \
-                         captured floats included)"
+                        "#[{macro_name}] does not take a function parameter: write #[reverse] \
+                         (its `_vjp` and `_grad` run the forward code), or #[forward] alone; \
+                         reverse-mode code that calls it with a closure differentiates through \
+                         its forward code (the closure's captured floats included)"
                     ),
                 );
             }

@@ -247,20 +247,20 @@ fn closure_types(function: &ItemFn) -> std::collections::HashMap<Ident, Vec<syn:
         .iter()
         .flat_map(|clause| &clause.predicates)
     {
-        match predicate {
-            syn::WherePredicate::Type(bound) => match bounded_name(&bound.bounded_ty) {
-                Some(name) if bound.lifetimes.is_none() && bounds.contains_key(name) => {
-                    bounds.get_mut(name).into_iter().for_each(|all| {
-                        all.extend(bound.bounds.iter().cloned());
-                    });
+        let syn::WherePredicate::Type(bound) = predicate else {
+            continue;
+        };
+        match bounded_name(&bound.bounded_ty) {
+            Some(name) if bound.lifetimes.is_none() && bounds.contains_key(name) => {
+                if let Some(all) = bounds.get_mut(name) {
+                    all.extend(bound.bounds.iter().cloned());
                 }
-                // A bound on another type naming the parameter (`Vec<F>: Trait`).
-                _ => {
-                    let text = quote::quote!(#bound).to_string();
-                    bounds.retain(|name, _| !mentions_word(&text, name));
-                }
-            },
-            _ => {}
+            }
+            // A bound on another type naming the parameter (`Vec<F>: Trait`).
+            _ => {
+                let text = quote::quote!(#bound).to_string();
+                bounds.retain(|name, _| !mentions_word(&text, name));
+            }
         }
     }
     bounds.retain(|_, bounds| {

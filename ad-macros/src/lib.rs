@@ -258,6 +258,7 @@ mod driver {
 
     use crate::ast::Function;
     use crate::ctxt::Ctxt;
+    use crate::expand::closure_params;
     use crate::expand::forward::{self, Bodies};
     use crate::expand::reverse::{self, Calls};
     use crate::{attr, fallback, generics, valid};
@@ -451,6 +452,44 @@ mod driver {
         Some(quote::ToTokens::into_token_stream(file))
     }
 
+    /// `#[reverse]` on a function taking a closure: its forward companion, and `_vjp` and
+    /// `_grad` by the vector forward mode through it (`expand::closure_params`).
+    fn reverse_by_forward(
+        cx: Ctxt,
+        function: &Function,
+        forward_inside: bool,
+        original: TokenStream,
+    ) -> TokenStream {
+        if let Some((at, what)) = closure_params::refusal(function) {
+            cx.error_spanned_by(
+                at,
+                format!(
+                    "#[reverse] on a function taking a closure computes its `_vjp` and `_grad` \
+                     through its forward code, and does not take {what} yet: annotate this \
+                     function with #[forward] alone (reverse-mode code calling it \
+                     differentiates through its forward code)"
+                ),
+            );
+        }
+        if cx.has_errors() {
+            if forward_inside {
+                let errors = cx.into_compile_errors();
+                let original = without_checkpoints(original);
+                return quote!(#errors #original);
+            }
+            return fallback::reverse(function, cx);
+        }
+        let public = closure_params::public_functions(function);
+        if forward_inside {
+            // #[forward] below emits the function, the struct and the forward companion.
+            let original = without_checkpoints(original);
+            return quote!(#original #public);
+        }
+        let item = &function.item;
+        let companion = forward::companion(function, Bodies::Derivative);
+        quote!(#item #companion #public)
+    }
+
     fn reverse_mode(
         macro_name: &str,
         calls: Calls,
@@ -486,6 +525,10 @@ mod driver {
             }
             // Refused in `Function::from_item`, with one message whatever else is stacked.
             return fallback::reverse_generic(&function, cx, calls, forward_inside);
+        }
+        if calls == Calls::Recorded && closure_params::takes_a_closure(&function) {
+            let forward_inside = inner.as_deref() == Some("forward");
+            return reverse_by_forward(cx, &function, forward_inside, original);
         }
         // The forward companion is real if nothing but the `&mut` parameters is refused.
         let forward_is_clean = !cx.has_errors();

@@ -227,7 +227,7 @@ macro_rules! delegate {
 // After the macros, which it uses too.
 mod vector;
 
-pub use vector::DualVec;
+pub use vector::{DualChunk, DualVec};
 
 impl<S: Scalar> crate::adjoint::Diff for Dual<S> {
     type Adjoint = Dual<S>;

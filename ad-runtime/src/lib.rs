@@ -57,7 +57,7 @@ pub mod __private;
 
 pub use ad_macros::{checkpoint, forward, reverse, rule, Differentiable};
 pub use differentiable::Differentiable;
-pub use dual::{Dual, DualVec};
+pub use dual::{Dual, DualChunk, DualVec};
 pub use scalar::{Scalar, ScalarRef};
 
 /// The `num-traits` crate, whose traits [`Dual`] implements (`Float`, `FloatConst`,

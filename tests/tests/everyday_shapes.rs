@@ -23,13 +23,15 @@ fn untyped_closures(x: &[f64]) -> f64 {
     sq(x[0]) + scale(x[1]) + sq(x[2] * x[3])
 }
 
-
-
 #[forward]
 #[reverse]
 fn reduce_max(x: &[f64]) -> f64 {
     let m = x.iter().copied().reduce(f64::max).unwrap();
-    let s = x.iter().map(|v| v.sin()).reduce(|a, b| a * 0.5 + b).unwrap_or(0.0);
+    let s = x
+        .iter()
+        .map(|v| v.sin())
+        .reduce(|a, b| a * 0.5 + b)
+        .unwrap_or(0.0);
     m * x[0] + s
 }
 
@@ -43,7 +45,11 @@ fn total_cmp_max(x: &[f64]) -> f64 {
 #[forward]
 #[reverse]
 fn nested_zip(x: &[f64], y: &[f64], z: &[f64]) -> f64 {
-    x.iter().zip(y.iter()).zip(z.iter()).map(|((a, b), c)| a * b + c).sum()
+    x.iter()
+        .zip(y.iter())
+        .zip(z.iter())
+        .map(|((a, b), c)| a * b + c)
+        .sum()
 }
 
 #[forward]
@@ -61,14 +67,27 @@ fn with_capacity(x: &[f64]) -> f64 {
 fn collect_expr(x: &[f64]) -> f64 {
     let n = x.len();
     let d: Vec<f64> = (0..n).map(|i| x[i] * 2.0).collect();
-    x.iter().map(|v| (v * v + 1.0).powf(1.5)).collect::<Vec<f64>>().iter().sum::<f64>() + d[0]
+    x.iter()
+        .map(|v| (v * v + 1.0).powf(1.5))
+        .collect::<Vec<f64>>()
+        .iter()
+        .sum::<f64>()
+        + d[0]
 }
 
 #[forward]
 #[reverse]
 fn math_fns(x: &[f64]) -> f64 {
-    x[0].hypot(x[1]) + x[0].atan2(x[1]) + x[0].mul_add(x[1], x[2]) + x[2].clamp(-1.0, 1.0)
-        + x[1].exp_m1() + x[2].abs().ln_1p() + x[0].cbrt() + x[1].recip() + x[0].sinh() + x[1].signum()
+    x[0].hypot(x[1])
+        + x[0].atan2(x[1])
+        + x[0].mul_add(x[1], x[2])
+        + x[2].clamp(-1.0, 1.0)
+        + x[1].exp_m1()
+        + x[2].abs().ln_1p()
+        + x[0].cbrt()
+        + x[1].recip()
+        + x[0].sinh()
+        + x[1].signum()
 }
 
 #[forward]
@@ -130,7 +149,9 @@ fn stats(x: &[f64]) -> (f64, f64) {
 #[forward]
 #[reverse]
 fn matvec(a: &[Vec<f64>], x: &[f64]) -> Vec<f64> {
-    a.iter().map(|row| row.iter().zip(x).map(|(r, v)| r * v).sum()).collect()
+    a.iter()
+        .map(|row| row.iter().zip(x).map(|(r, v)| r * v).sum())
+        .collect()
 }
 
 #[forward]
@@ -152,7 +173,11 @@ fn functions_of_one_slice() {
         (sample_deviation, sample_deviation_jvp, sample_deviation_vjp),
         (rev_enumerate, rev_enumerate_jvp, rev_enumerate_vjp),
         (sorted_median, sorted_median_jvp, sorted_median_vjp),
-        (standardized_first, standardized_first_jvp, standardized_first_vjp),
+        (
+            standardized_first,
+            standardized_first_jvp,
+            standardized_first_vjp,
+        ),
         (positive_roots, positive_roots_jvp, positive_roots_vjp),
         (untyped_closures, untyped_closures_jvp, untyped_closures_vjp),
     ];

@@ -68,11 +68,11 @@ fn takes_helpers(function: &Function) -> bool {
 
 /// The float type of `f64`, or of a slice, `Vec` or array of them (behind a shared reference
 /// or not).
-fn floats_of(ty: &Type) -> Option<FloatType> {
+pub(super) fn floats_of(ty: &Type) -> Option<FloatType> {
     float_of_type(ty).or_else(|| container_element(ty).and_then(float_of_type))
 }
 
-fn is_passed_again(ty: &Type) -> bool {
+pub(super) fn is_passed_again(ty: &Type) -> bool {
     const PRIMITIVES: &[&str] = &[
         "usize", "isize", "u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128",
         "bool", "char", "f32", "f64",
@@ -107,7 +107,10 @@ fn params(function: &Function) -> Vec<TokenStream> {
 
 /// The seeding statements of one pass of the vector forward mode and the arguments of the
 /// derivative code run in it.
-fn seeded_arguments(function: &Function, chunk: &Ident) -> (Vec<TokenStream>, Vec<TokenStream>) {
+pub(super) fn seeded_arguments(
+    function: &Function,
+    chunk: &Ident,
+) -> (Vec<TokenStream>, Vec<TokenStream>) {
     let runtime = runtime();
     let float = function.float.ident(function.name().span());
     let mut lets = Vec::new();

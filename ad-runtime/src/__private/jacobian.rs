@@ -331,6 +331,24 @@ flat_tuple!(A 0, B 1, C 2, D 3, E 4, F 5);
 flat_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
 flat_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
 
+/// `cotangent · J`: the adjoints of the inputs, flat, for the Jacobian `jacobian` (a row per
+/// float of the result) and a cotangent shaped as the result.
+pub fn transposed_product<S: Scalar, C: Flat<S>>(
+    jacobian: &[Vec<S>],
+    cotangent: &C,
+    inputs: usize,
+) -> Vec<S> {
+    let mut weights = Vec::with_capacity(jacobian.len());
+    cotangent.flatten_into(&mut weights);
+    let mut adjoints = vec![S::zero(); inputs];
+    for (row, weight) in jacobian.iter().zip(&weights) {
+        for (adjoint, entry) in adjoints.iter_mut().zip(row) {
+            *adjoint += *weight * *entry;
+        }
+    }
+    adjoints
+}
+
 /// The reverse-mode Jacobian: `vjp(cotangent)` gives the adjoints of the inputs for a
 /// cotangent of the result `value`; one call per float of the result.
 pub fn reverse_jacobian<S: Scalar, R: Cotangents, G: Flat<S>>(

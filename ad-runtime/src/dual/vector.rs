@@ -7,6 +7,19 @@ use crate::linear::LinearMap;
 use crate::rules;
 use crate::Scalar;
 
+/// The vector dual number the generated functions run many directions at with: `f_jacfwd`,
+/// `f_hessian`, and `f_vjp`/`f_grad` of a `#[reverse]` function taking a closure, which take
+/// that closure over it (write the closure with untyped parameters, `|t| t.sin()`, or generic
+/// over [`Scalar`]).
+///
+/// ```
+/// use ad_runtime::{DualChunk, Scalar};
+///
+/// let square = |t: DualChunk<f64>| t * t;
+/// assert_eq!(square(DualChunk::constant(3.0)).value, 9.0);
+/// ```
+pub type DualChunk<S> = DualVec<S, { crate::__private::jacobian::CHUNK }>;
+
 /// A value together with `N` tangents, the derivatives along `N` directions at once.
 ///
 /// Each operation takes the rule of [`rules`](crate::rules) for its primitive once and applies

@@ -1,6 +1,6 @@
-use ad_runtime::reverse;
+use ad_runtime::checkpoint;
 
-#[reverse]
+#[checkpoint]
 fn integrate(f: impl Fn(f64) -> f64, a: f64, b: f64) -> f64 {
     (f(a) + f(b)) * 0.5 * (b - a)
 }
