@@ -32,8 +32,9 @@ impl power {
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftConstant as _,
-            LiftConstantOther as _, LiftBorrowed as _, LiftBorrowedOther as _,
-            LiftFloat as _, LiftOption as _, LiftOther as _, LiftTuple as _,
+            LiftConstantOther as _, LiftBorrowed as _, LiftDerived as _,
+            LiftBorrowedOther as _, LiftFloat as _, LiftOption as _, LiftOther as _,
+            LiftTuple as _,
         };
         if n == 0 {
             <__S as ::ad_runtime::Scalar>::from_f64(1.0)
@@ -71,9 +72,9 @@ impl power {
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
             LiftOption as _, LiftConstant as _, LiftConstantOther as _,
-            LiftBorrowed as _, LiftBorrowedOther as _, LiftOther as _, LiftTuple as _,
-            UnliftOther as _, UnliftScalar as _, ir::ReverseOperators as _,
-            ir::ReverseLength as _, ir::Contents as _,
+            LiftBorrowed as _, LiftDerived as _, LiftBorrowedOther as _, LiftOther as _,
+            LiftTuple as _, UnliftOther as _, UnliftScalar as _,
+            ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
         };
         ::ad_runtime::__private::maybe_grow(move || -> (
             __S,

@@ -41,8 +41,9 @@ impl checkpoints {
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftConstant as _,
-            LiftConstantOther as _, LiftBorrowed as _, LiftBorrowedOther as _,
-            LiftFloat as _, LiftOption as _, LiftOther as _, LiftTuple as _,
+            LiftConstantOther as _, LiftBorrowed as _, LiftDerived as _,
+            LiftBorrowedOther as _, LiftFloat as _, LiftOption as _, LiftOther as _,
+            LiftTuple as _,
         };
         let a = {
             let t = x.sin() * x;
@@ -87,9 +88,9 @@ impl checkpoints {
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
             LiftOption as _, LiftConstant as _, LiftConstantOther as _,
-            LiftBorrowed as _, LiftBorrowedOther as _, LiftOther as _, LiftTuple as _,
-            UnliftOther as _, UnliftScalar as _, ir::ReverseOperators as _,
-            ir::ReverseLength as _, ir::Contents as _,
+            LiftBorrowed as _, LiftDerived as _, LiftBorrowedOther as _, LiftOther as _,
+            LiftTuple as _, UnliftOther as _, UnliftScalar as _,
+            ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
         };
         let __ad_v_x_0 = x;
         let __ad_ty_x_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_x_0);

@@ -106,8 +106,9 @@ impl gmm_objective_precomputed {
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftConstant as _,
-            LiftConstantOther as _, LiftBorrowed as _, LiftBorrowedOther as _,
-            LiftFloat as _, LiftOption as _, LiftOther as _, LiftTuple as _,
+            LiftConstantOther as _, LiftBorrowed as _, LiftDerived as _,
+            LiftBorrowedOther as _, LiftFloat as _, LiftOption as _, LiftOther as _,
+            LiftTuple as _,
         };
         let icf_size = d * (d + 1) / 2;
         let mut sum_qs = vec![< __S as ::ad_runtime::Scalar > ::from_f64(0.0); k];
@@ -231,9 +232,9 @@ impl gmm_objective_precomputed {
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
             LiftOption as _, LiftConstant as _, LiftConstantOther as _,
-            LiftBorrowed as _, LiftBorrowedOther as _, LiftOther as _, LiftTuple as _,
-            UnliftOther as _, UnliftScalar as _, ir::ReverseOperators as _,
-            ir::ReverseLength as _, ir::Contents as _,
+            LiftBorrowed as _, LiftDerived as _, LiftBorrowedOther as _, LiftOther as _,
+            LiftTuple as _, UnliftOther as _, UnliftScalar as _,
+            ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
         };
         ::ad_runtime::__private::maybe_grow(move || -> (
             __S,
@@ -1419,9 +1420,9 @@ impl gmm_objective_precomputed {
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
             LiftOption as _, LiftConstant as _, LiftConstantOther as _,
-            LiftBorrowed as _, LiftBorrowedOther as _, LiftOther as _, LiftTuple as _,
-            UnliftOther as _, UnliftScalar as _, ir::ReverseOperators as _,
-            ir::ReverseLength as _, ir::Contents as _,
+            LiftBorrowed as _, LiftDerived as _, LiftBorrowedOther as _, LiftOther as _,
+            LiftTuple as _, UnliftOther as _, UnliftScalar as _,
+            ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
         };
         ::ad_runtime::__private::maybe_grow(move || -> (
             __S,

@@ -41,8 +41,9 @@ impl weighted {
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftConstant as _,
-            LiftConstantOther as _, LiftBorrowed as _, LiftBorrowedOther as _,
-            LiftFloat as _, LiftOption as _, LiftOther as _, LiftTuple as _,
+            LiftConstantOther as _, LiftBorrowed as _, LiftDerived as _,
+            LiftBorrowedOther as _, LiftFloat as _, LiftOption as _, LiftOther as _,
+            LiftTuple as _,
         };
         let mut total = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
         for i in 0..w.len() {
@@ -85,9 +86,9 @@ impl weighted {
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
             LiftOption as _, LiftConstant as _, LiftConstantOther as _,
-            LiftBorrowed as _, LiftBorrowedOther as _, LiftOther as _, LiftTuple as _,
-            UnliftOther as _, UnliftScalar as _, ir::ReverseOperators as _,
-            ir::ReverseLength as _, ir::Contents as _,
+            LiftBorrowed as _, LiftDerived as _, LiftBorrowedOther as _, LiftOther as _,
+            LiftTuple as _, UnliftOther as _, UnliftScalar as _,
+            ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
         };
         let __ad_v_w_0 = w;
         let mut __ad_dv_w_0 = ::ad_runtime::__private::ir::zero_like(__ad_v_w_0);
@@ -303,9 +304,9 @@ impl weighted {
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
             LiftOption as _, LiftConstant as _, LiftConstantOther as _,
-            LiftBorrowed as _, LiftBorrowedOther as _, LiftOther as _, LiftTuple as _,
-            UnliftOther as _, UnliftScalar as _, ir::ReverseOperators as _,
-            ir::ReverseLength as _, ir::Contents as _,
+            LiftBorrowed as _, LiftDerived as _, LiftBorrowedOther as _, LiftOther as _,
+            LiftTuple as _, UnliftOther as _, UnliftScalar as _,
+            ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
         };
         let __ad_v_w_0 = w;
         let mut __ad_dv_w_0 = ::ad_runtime::__private::ir::zero_like(__ad_v_w_0);

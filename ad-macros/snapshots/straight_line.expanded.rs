@@ -33,8 +33,9 @@ impl straight_line {
         #[allow(unused_imports)]
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftConstant as _,
-            LiftConstantOther as _, LiftBorrowed as _, LiftBorrowedOther as _,
-            LiftFloat as _, LiftOption as _, LiftOther as _, LiftTuple as _,
+            LiftConstantOther as _, LiftBorrowed as _, LiftDerived as _,
+            LiftBorrowedOther as _, LiftFloat as _, LiftOption as _, LiftOther as _,
+            LiftTuple as _,
         };
         let z = x * y;
         z.sin() + x / y
@@ -69,9 +70,9 @@ impl straight_line {
         use ::ad_runtime::__private::{
             CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _,
             LiftOption as _, LiftConstant as _, LiftConstantOther as _,
-            LiftBorrowed as _, LiftBorrowedOther as _, LiftOther as _, LiftTuple as _,
-            UnliftOther as _, UnliftScalar as _, ir::ReverseOperators as _,
-            ir::ReverseLength as _, ir::Contents as _,
+            LiftBorrowed as _, LiftDerived as _, LiftBorrowedOther as _, LiftOther as _,
+            LiftTuple as _, UnliftOther as _, UnliftScalar as _,
+            ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
         };
         let __ad_v_x_0 = x;
         let __ad_ty_x_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_x_0);

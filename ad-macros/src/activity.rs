@@ -189,7 +189,10 @@ impl Locals {
             fn visit_local(&mut self, local: &'ast syn::Local) {
                 // `let q = Point { .. };`: `q.norm()` is a method of `Point`.
                 if let (Pat::Ident(name), Some(init)) = (&local.pat, &local.init) {
-                    if let Some(path) = self.built_from_floats(&init.expr) {
+                    let built = self
+                        .built_from_floats(&init.expr)
+                        .or_else(|| crate::user_types::constructed_type(&init.expr));
+                    if let Some(path) = built {
                         self.values.push((name.ident.clone(), path));
                     }
                 }

@@ -110,6 +110,8 @@ pub fn expand(input: DeriveInput) -> TokenStream {
             }
         }
 
+        impl ::ad_runtime::__private::DerivedValue for #name {}
+
         // An operand of an operator whose type the derivative code does not see, copied out
         // as a float is (`ir::ReverseOperators`).
         impl<__S> ::ad_runtime::adjoint::ValueOf for #twin<__S> {

@@ -37,6 +37,8 @@ mod source_facts;
 mod twins;
 mod user_types;
 mod valid;
+#[cfg(test)]
+mod zz_probe;
 
 use proc_macro::TokenStream;
 
@@ -180,6 +182,7 @@ fn guarded(
             .and_then(|function| aliases.as_ref()?.impl_type_of_method(&function))
             .map_or((None, Vec::new()), |(ty, generics)| (Some(ty), generics));
         let facts = source_facts::SourceFacts {
+            derived: derived.clone(),
             derived_fields: aliases
                 .as_ref()
                 .map(aliases::Aliases::derived_fields)

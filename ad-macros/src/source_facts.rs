@@ -13,6 +13,8 @@ pub struct SourceFacts {
     pub derived_fields: HashMap<String, HashMap<String, String>>,
     /// The structs and enums the file defines without deriving `Differentiable`.
     pub underived: std::collections::HashSet<String>,
+    /// Those it defines deriving it.
+    pub derived: std::collections::HashSet<String>,
     /// By type, its methods the crate's attributes differentiate.
     pub differentiated_methods: HashMap<String, std::collections::HashSet<String>>,
     /// The type of the `impl` block whose method is being expanded.
@@ -69,6 +71,11 @@ pub fn impl_generics() -> Vec<syn::Ident> {
             .map(|name| syn::Ident::new(name, proc_macro2::Span::call_site()))
             .collect()
     })
+}
+
+/// Whether the file defines the struct or enum `name` deriving `Differentiable`.
+pub fn defines_derived(name: &str) -> bool {
+    FACTS.with(|current| current.borrow().derived.contains(name))
 }
 
 /// Whether the file defines the struct or enum `name` without deriving `Differentiable`.

@@ -124,6 +124,8 @@ impl UserTypes {
                         self.0.extend(type_of(&path.path, false));
                     }
                 }
+                let call_expr = syn::Expr::Call(call.clone());
+                self.0.extend(constructed_type(&call_expr));
                 syn::visit::visit_expr_call(self, call);
             }
             // A pattern's path (a unit variant is an `ExprPath` there too) takes a value
@@ -477,4 +479,35 @@ pub fn built_value(expr: &syn::Expr) -> Option<(Path, Vec<&syn::Expr>)> {
         syn::Expr::Call(call) => Some((variant_call_type(call)?, call.args.iter().collect())),
         _ => None,
     }
+}
+
+/// `T` of `T::default()`, `T::new(n)` and the other constructors Rust's conventions name
+/// (`zero`, `zeros`, `origin`, `identity`, `new_..`, `from_..`, `with_..`), when the file
+/// defines `T` deriving `Differentiable`: a value of it, made from data.
+pub fn constructed_type(expr: &syn::Expr) -> Option<Path> {
+    let syn::Expr::Call(call) = expr else {
+        return None;
+    };
+    let syn::Expr::Path(path) = &*call.func else {
+        return None;
+    };
+    let count = path.path.segments.len();
+    if path.qself.is_some() || count < 2 {
+        return None;
+    }
+    let name = path.path.segments[count - 1].ident.to_string();
+    let constructor = matches!(
+        name.as_str(),
+        "default" | "new" | "zero" | "zeros" | "origin" | "identity"
+    ) || ["new_", "from_", "with_"]
+        .iter()
+        .any(|prefix| name.starts_with(prefix));
+    let mut type_path = path.path.clone();
+    type_path.segments.pop();
+    type_path.segments.pop_punct();
+    let type_name = type_path.segments.last()?;
+    (constructor
+        && type_name.arguments.is_none()
+        && crate::source_facts::defines_derived(&type_name.ident.to_string()))
+    .then_some(type_path)
 }

@@ -360,6 +360,23 @@ impl<T> LiftConstantOther<T> for LiftProbe<T> {
     }
 }
 
+/// Marks a type that derives `Differentiable` (the derive implements it): a value of it made by
+/// code that carries no derivatives is lifted to its twin (`LiftDerived`).
+pub trait DerivedValue: crate::Differentiable {}
+
+/// Lifts a value of a derived type made from data (`Particle::default()`, `Config::new(3)`)
+/// into its twin over the scalar type, every float a constant.
+pub trait LiftDerived<T: crate::Differentiable> {
+    fn __ad_lift<S: Scalar>(self) -> T::Over<S>;
+}
+
+impl<T: DerivedValue> LiftDerived<T> for LiftProbe<T> {
+    #[inline(always)]
+    fn __ad_lift<S: Scalar>(self) -> T::Over<S> {
+        T::map(&self.take().to_over(), &mut |x| S::from_f64(x.to_f64()))
+    }
+}
+
 /// Passes every non-float value through unchanged.
 pub trait LiftOther<T> {
     fn __ad_lift<S>(&self) -> T;

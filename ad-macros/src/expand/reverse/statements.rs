@@ -137,7 +137,7 @@ impl<'a> Generator<'a> {
             #[allow(unused_imports)]
             use ::ad_runtime::__private::{
                 CastPrimitive as _, CastScalar as _, IndexOfData as _, IndexOfFloat as _,
-                LiftConstant as _, LiftConstantOther as _, LiftBorrowed as _, LiftBorrowedOther as _, LiftFloat as _, LiftOption as _, LiftOther as _, LiftTuple as _, ValueOfReference as _, ValueOfValue as _,
+                LiftConstant as _, LiftConstantOther as _, LiftBorrowed as _, LiftDerived as _, LiftBorrowedOther as _, LiftFloat as _, LiftOption as _, LiftOther as _, LiftTuple as _, ValueOfReference as _, ValueOfValue as _,
             };
             #[allow(non_camel_case_types, dead_code)]
             type __AdAdjoints<__T> = ::ad_runtime::__private::Adjoints<__T, #slots, #vectors>;
