@@ -4,7 +4,8 @@
 //! `mul_add`, `clamp`, `exp_m1`, `ln_1p`, `cbrt`, `recip`, `sinh`, `signum`), sample
 //! statistics, `rev().enumerate()`, a sorted copy's median, a loop left by `return` on a
 //! tolerance, tuple results destructured by the caller, a matrix-vector product, a softmax
-//! cross-entropy. Each is checked at random points against central differences, reverse
+//! cross-entropy, and the spellings of performance-minded code: `for_each`, `extend` with a
+//! chain, `map(f64::exp)`, `std::iter::zip`, `collect::<Vec<_>>()`. Each is checked at random points against central differences, reverse
 //! against forward, and by the dot-product identity.
 
 #![allow(clippy::needless_range_loop)] // written as numerical code writes it
@@ -162,9 +163,114 @@ fn softmax_ce(logits: &[f64], target: usize) -> f64 {
     lse - logits[target]
 }
 
+#[forward]
+#[reverse]
+fn collect_infer(x: &[f64]) -> f64 {
+    let e = x.iter().map(|v| v.exp()).collect::<Vec<_>>();
+    e[0] + e[1]
+}
+
+#[forward]
+#[reverse]
+fn zip_fn(a: &[f64], b: &[f64]) -> f64 {
+    std::iter::zip(a, b).map(|(x, y)| x * y).sum()
+}
+
+#[forward]
+#[reverse]
+fn extend_iter(x: &[f64]) -> f64 {
+    let mut out = Vec::new();
+    out.extend(x.iter().map(|v| v * 2.0));
+    out[0] * out[1]
+}
+
+#[forward]
+#[reverse]
+fn for_each_mut(x: &[f64], k: f64) -> f64 {
+    let mut out = vec![1.0; x.len()];
+    out.iter_mut().zip(x).for_each(|(o, v)| *o += v * k);
+    out.iter().product()
+}
+
+#[forward]
+#[reverse]
+fn map_path(x: &[f64]) -> f64 {
+    x.iter().copied().map(f64::exp).sum()
+}
+
+#[forward]
+#[reverse]
+fn enumerate_filter(x: &[f64]) -> f64 {
+    x.iter()
+        .enumerate()
+        .filter(|(i, _)| i % 2 == 0)
+        .map(|(_, v)| v * v)
+        .sum::<f64>()
+}
+
+#[forward]
+#[reverse]
+fn normalize(x: &[f64]) -> Vec<f64> {
+    let norm = x.iter().map(|v| v * v).sum::<f64>().sqrt();
+    x.iter().map(|v| v / norm).collect()
+}
+
+#[forward]
+#[reverse]
+fn max_abs(x: &[f64]) -> f64 {
+    x.iter().map(|v| v.abs()).fold(0.0, f64::max)
+}
+
+#[forward]
+#[reverse]
+fn sum_iter_map_on_range(x: &[f64], w: &[f64]) -> f64 {
+    (0..x.len()).map(|i| x[i] * w[i]).sum::<f64>()
+}
+
+#[forward]
+#[reverse]
+fn running_total(x: &[f64]) -> f64 {
+    let mut acc = Vec::with_capacity(x.len());
+    let mut s = 0.0;
+    for v in x {
+        s += v;
+        acc.push(s);
+    }
+    *acc.last().unwrap()
+}
+
+#[forward]
+#[reverse]
+fn top_two(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    v.sort_by(|a, b| b.partial_cmp(a).unwrap());
+    v.truncate(2);
+    v.iter().sum()
+}
+
+#[forward]
+#[reverse]
+fn finite_terms(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for &v in x {
+        if v.is_finite() && !v.is_nan() && v.abs() > f64::EPSILON {
+            s += (v * v).ln_1p().powf(1.5);
+        }
+    }
+    s
+}
+
 #[test]
 fn functions_of_one_slice() {
-    let cases: [(common::Plain, common::Jvp, common::Vjp); 11] = [
+    let cases: [(common::Plain, common::Jvp, common::Vjp); 19] = [
+        (collect_infer, collect_infer_jvp, collect_infer_vjp),
+        (extend_iter, extend_iter_jvp, extend_iter_vjp),
+        (map_path, map_path_jvp, map_path_vjp),
+        (enumerate_filter, enumerate_filter_jvp, enumerate_filter_vjp),
+        (max_abs, max_abs_jvp, max_abs_vjp),
+        (running_total, running_total_jvp, running_total_vjp),
+        (top_two, top_two_jvp, top_two_vjp),
+        (finite_terms, finite_terms_jvp, finite_terms_vjp),
         (reduce_max, reduce_max_jvp, reduce_max_vjp),
         (total_cmp_max, total_cmp_max_jvp, total_cmp_max_vjp),
         (with_capacity, with_capacity_jvp, with_capacity_vjp),
@@ -235,6 +341,54 @@ fn a_matrix_vector_product_by_the_dot_product_identity() {
             let mut adjoint = da.concat();
             adjoint.extend(dx);
             (y[0] * weights[0] + y[1] * weights[1], adjoint)
+        },
+    );
+}
+
+#[test]
+fn iterator_spellings_over_two_slices() {
+    check_gradient(
+        6,
+        |x| zip_fn(&x[..3], &x[3..]),
+        |x, t| zip_fn_jvp(&x[..3], &x[3..], &t[..3], &t[3..]),
+        |x, c| {
+            let (value, (a, b)) = zip_fn_vjp(&x[..3], &x[3..], c);
+            (value, [a, b].concat())
+        },
+    );
+    check_gradient(
+        6,
+        |x| sum_iter_map_on_range(&x[..3], &x[3..]),
+        |x, t| sum_iter_map_on_range_jvp(&x[..3], &x[3..], &t[..3], &t[3..]),
+        |x, c| {
+            let (value, (a, b)) = sum_iter_map_on_range_vjp(&x[..3], &x[3..], c);
+            (value, [a, b].concat())
+        },
+    );
+    check_gradient(
+        4,
+        |x| for_each_mut(&x[..3], x[3]),
+        |x, t| for_each_mut_jvp(&x[..3], x[3], &t[..3], t[3]),
+        |x, c| {
+            let (value, (dx, dk)) = for_each_mut_vjp(&x[..3], x[3], c);
+            let mut adjoint = dx;
+            adjoint.push(dk);
+            (value, adjoint)
+        },
+    );
+    // <w, normalize(x)>.
+    let w = [0.5, -1.5, 2.0];
+    let weigh = |y: &[f64]| y.iter().zip(&w).map(|(a, b)| a * b).sum::<f64>();
+    check_gradient(
+        3,
+        |x| weigh(&normalize(x)),
+        |x, t| {
+            let (y, dy) = normalize_jvp(x, t);
+            (weigh(&y), weigh(&dy))
+        },
+        |x, c| {
+            let (y, dx) = normalize_vjp(x, w.iter().map(|w| w * c).collect());
+            (weigh(&y), dx)
         },
     );
 }
