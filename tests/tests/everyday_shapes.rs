@@ -5,9 +5,10 @@
 //! statistics, `rev().enumerate()`, a sorted copy's median, a loop left by `return` on a
 //! tolerance, tuple results destructured by the caller, a matrix-vector product, a softmax
 //! cross-entropy, and the spellings of performance-minded code: `for_each`, `extend` with a
-//! chain, `map(f64::exp)`, `std::iter::zip`, `collect::<Vec<_>>()`. Each is checked at random points against central differences, reverse
-//! against forward, and by the dot-product identity.
-
+//! chain, `map(f64::exp)`, `std::iter::zip`, `collect::<Vec<_>>()`. Each is checked at random
+//! points against central differences, reverse against forward, and by the dot-product
+//! identity.
+#![cfg(not(feature = "previous-engine"))]
 #![allow(clippy::needless_range_loop)] // written as numerical code writes it
 
 mod common;
