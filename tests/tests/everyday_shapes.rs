@@ -5,9 +5,9 @@
 //! statistics, `rev().enumerate()`, a sorted copy's median, a loop left by `return` on a
 //! tolerance, tuple results destructured by the caller, a matrix-vector product, a softmax
 //! cross-entropy, and the spellings of performance-minded code: `for_each`, `extend` with a
-//! chain, `map(f64::exp)`, `std::iter::zip`, `collect::<Vec<_>>()`. Each is checked at random
-//! points against central differences, reverse against forward, and by the dot-product
-//! identity.
+//! chain, `map(f64::exp)`, `std::iter::zip`, `collect::<Vec<_>>()`, iterators kept in
+//! variables. Each is checked at random points against central differences, reverse against
+//! forward, and by the dot-product identity.
 #![cfg(not(feature = "previous-engine"))]
 #![allow(clippy::needless_range_loop)] // written as numerical code writes it
 
@@ -261,9 +261,29 @@ fn finite_terms(x: &[f64]) -> f64 {
     s
 }
 
+#[forward]
+#[reverse]
+fn iter_var(x: &[f64], y: &[f64]) -> f64 {
+    let pairs = x.iter().zip(y.iter());
+    let squares = pairs.map(|(a, b)| (a - b) * (a - b));
+    squares.sum::<f64>().sqrt()
+}
+
+#[forward]
+#[reverse]
+fn iter_var_loop(x: &[f64]) -> f64 {
+    let items = x.iter().enumerate().skip(1);
+    let mut s = 0.0;
+    for (i, v) in items {
+        s += v * i as f64;
+    }
+    s
+}
+
 #[test]
 fn functions_of_one_slice() {
-    let cases: [(common::Plain, common::Jvp, common::Vjp); 19] = [
+    let cases: [(common::Plain, common::Jvp, common::Vjp); 20] = [
+        (iter_var_loop, iter_var_loop_jvp, iter_var_loop_vjp),
         (collect_infer, collect_infer_jvp, collect_infer_vjp),
         (extend_iter, extend_iter_jvp, extend_iter_vjp),
         (map_path, map_path_jvp, map_path_vjp),
@@ -354,6 +374,15 @@ fn iterator_spellings_over_two_slices() {
         |x, t| zip_fn_jvp(&x[..3], &x[3..], &t[..3], &t[3..]),
         |x, c| {
             let (value, (a, b)) = zip_fn_vjp(&x[..3], &x[3..], c);
+            (value, [a, b].concat())
+        },
+    );
+    check_gradient(
+        6,
+        |x| iter_var(&x[..3], &x[3..]),
+        |x, t| iter_var_jvp(&x[..3], &x[3..], &t[..3], &t[3..]),
+        |x, c| {
+            let (value, (a, b)) = iter_var_vjp(&x[..3], &x[3..], c);
             (value, [a, b].concat())
         },
     );

@@ -7,7 +7,10 @@
 //!   through its reference where the chain gives references: `v.extend(x.iter())`);
 //! * `map(f64::exp)`, `filter(is_small)` and the other adapters given a function's path are
 //!   the closure `|item| f64::exp(item)` calling it;
-//! * `std::iter::zip(a, b)` is `a.into_iter().zip(b)`.
+//! * `std::iter::zip(a, b)` is `a.into_iter().zip(b)`;
+//! * an iterator kept in a variable and used once (`let pairs = x.iter().zip(y); let s =
+//!   pairs.map(..).sum();`) is its chain written where it is used: an iterator is lazy, and
+//!   what it borrows or captures cannot change in between while it lives.
 
 use syn::visit_mut::VisitMut;
 use syn::{Expr, Stmt};
@@ -41,6 +44,29 @@ const TAKES_A_FUNCTION: &[&str] = &[
 ];
 
 impl VisitMut for Rewrite {
+    fn visit_block_mut(&mut self, block: &mut syn::Block) {
+        let mut at = 0;
+        while at < block.stmts.len() {
+            if let Some((name, chain)) = iterator_binding(&block.stmts[at]) {
+                let after = &mut block.stmts[at + 1..];
+                if used_once_in_place(&name, after) {
+                    let mut inline = Inline {
+                        name: &name,
+                        chain: &chain,
+                    };
+                    for stmt in after.iter_mut() {
+                        inline.visit_stmt_mut(stmt);
+                    }
+                    block.stmts.remove(at);
+                    self.changed = true;
+                    continue;
+                }
+            }
+            at += 1;
+        }
+        syn::visit_mut::visit_block_mut(self, block);
+    }
+
     fn visit_stmt_mut(&mut self, stmt: &mut Stmt) {
         if let Stmt::Expr(expr, semicolon) = stmt {
             if let Some(looped) = as_for_loop(expr) {
@@ -183,4 +209,143 @@ fn leaves_the_closure(body: &Expr) -> bool {
     let mut leaves = Leaves(false);
     syn::visit::Visit::visit_expr(&mut leaves, body);
     leaves.0
+}
+
+/// The methods that make or adapt an iterator.
+const ITERATOR_METHODS: &[&str] = &[
+    "iter",
+    "iter_mut",
+    "into_iter",
+    "zip",
+    "map",
+    "filter",
+    "enumerate",
+    "rev",
+    "skip",
+    "take",
+    "step_by",
+    "chain",
+    "windows",
+    "chunks",
+    "chunks_exact",
+    "copied",
+    "cloned",
+    "flat_map",
+    "take_while",
+    "skip_while",
+];
+
+/// `let name = chain;` (no `mut`, no type written) of an iterator chain: the name and the chain.
+fn iterator_binding(stmt: &Stmt) -> Option<(syn::Ident, Expr)> {
+    let Stmt::Local(local) = stmt else {
+        return None;
+    };
+    let syn::Pat::Ident(binding) = &local.pat else {
+        return None;
+    };
+    let init = local.init.as_ref()?;
+    if binding.mutability.is_some()
+        || binding.by_ref.is_some()
+        || binding.subpat.is_some()
+        || init.diverge.is_some()
+    {
+        return None;
+    }
+    match strip(&init.expr) {
+        Expr::MethodCall(call) if ITERATOR_METHODS.contains(&call.method.to_string().as_str()) => {
+            Some((binding.ident.clone(), (*init.expr).clone()))
+        }
+        _ => None,
+    }
+}
+
+/// Whether `name` is read exactly once in `stmts`, where it runs once (not in a loop's body
+/// or a closure), and bound again nowhere there.
+fn used_once_in_place(name: &syn::Ident, stmts: &[Stmt]) -> bool {
+    struct Uses<'n> {
+        name: &'n syn::Ident,
+        count: usize,
+        repeated: usize,
+        in_repeated: bool,
+        rebound: bool,
+    }
+    impl Uses<'_> {
+        fn repeated<T>(&mut self, visit: impl FnOnce(&mut Self) -> T) -> T {
+            let outer = std::mem::replace(&mut self.in_repeated, true);
+            let result = visit(self);
+            self.in_repeated = outer;
+            result
+        }
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Uses<'_> {
+        fn visit_expr_path(&mut self, path: &'ast syn::ExprPath) {
+            if path.qself.is_none() && path.path.is_ident(self.name) {
+                self.count += 1;
+                if self.in_repeated {
+                    self.repeated += 1;
+                }
+            }
+        }
+        fn visit_pat_ident(&mut self, pat: &'ast syn::PatIdent) {
+            if pat.ident == *self.name {
+                self.rebound = true;
+            }
+            syn::visit::visit_pat_ident(self, pat);
+        }
+        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+            let named = mac.tokens.clone().into_iter().any(|token| {
+                matches!(token, proc_macro2::TokenTree::Ident(ident) if ident == *self.name)
+            });
+            if named {
+                self.rebound = true;
+            }
+        }
+        fn visit_expr_for_loop(&mut self, for_loop: &'ast syn::ExprForLoop) {
+            self.visit_pat(&for_loop.pat);
+            self.visit_expr(&for_loop.expr);
+            self.repeated(|this| this.visit_block(&for_loop.body));
+        }
+        fn visit_expr_while(&mut self, looped: &'ast syn::ExprWhile) {
+            self.repeated(|this| syn::visit::visit_expr_while(this, looped));
+        }
+        fn visit_expr_loop(&mut self, looped: &'ast syn::ExprLoop) {
+            self.repeated(|this| syn::visit::visit_expr_loop(this, looped));
+        }
+        fn visit_expr_closure(&mut self, closure: &'ast syn::ExprClosure) {
+            self.repeated(|this| syn::visit::visit_expr_closure(this, closure));
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut uses = Uses {
+        name,
+        count: 0,
+        repeated: 0,
+        in_repeated: false,
+        rebound: false,
+    };
+    for stmt in stmts {
+        syn::visit::Visit::visit_stmt(&mut uses, stmt);
+    }
+    uses.count == 1 && uses.repeated == 0 && !uses.rebound
+}
+
+/// Writes `chain` where `name` is read.
+struct Inline<'a> {
+    name: &'a syn::Ident,
+    chain: &'a Expr,
+}
+
+impl VisitMut for Inline<'_> {
+    fn visit_expr_mut(&mut self, expr: &mut Expr) {
+        if let Expr::Path(path) = expr {
+            if path.qself.is_none() && path.path.is_ident(self.name) {
+                let chain = self.chain;
+                *expr = syn::parse_quote!((#chain));
+                return;
+            }
+        }
+        syn::visit_mut::visit_expr_mut(self, expr);
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
