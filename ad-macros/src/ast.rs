@@ -163,6 +163,9 @@ pub struct Function {
     /// mode only), that type parameter: its derivative code runs the function itself at the
     /// dual type, and `float` means nothing.
     pub float_param: Option<Ident>,
+    /// Refused as a whole in a way that leaves no type for stubs of the generated functions to
+    /// name (a method of a generic `impl` block): the errors and the function as written.
+    pub refused_whole: bool,
 }
 
 impl Function {
@@ -204,12 +207,21 @@ impl Function {
         if macro_name == "checkpoint" {
             check_function_parameters(cx, &item, macro_name);
         }
+        let of_generic_impl = check_impl_type_parameters(cx, &item, macro_name);
         let float_param = crate::generics::float_parameter(cx, &item, macro_name);
         let params = item
             .sig
             .inputs
             .iter_mut()
             .filter_map(|input| Param::from_input(cx, input, float_param.as_ref()))
+            .map(|mut param| {
+                // Refused above: data to the stubs, which then name no twin of the parameter.
+                if of_generic_impl {
+                    param.kind = ParamKind::Data;
+                    param.user_type = None;
+                }
+                param
+            })
             .collect::<Vec<_>>();
         // A generic function has no `f64` to find; one that is refused has its one message.
         let float = match crate::generics::has_generics(&item) {
@@ -255,6 +267,7 @@ impl Function {
             params,
             float,
             float_param,
+            refused_whole: of_generic_impl,
         }
     }
 }
@@ -491,6 +504,46 @@ fn check_signature_shape(cx: &Ctxt, item: &ItemFn, macro_name: &str) {
             );
         }
     }
+}
+
+/// A method of a generic `impl` block (`impl<T: Float> Quadratic<T>`) whose signature names
+/// the block's type parameter: its derivative code would need `Self` over dual numbers, which
+/// the block does not make.
+fn check_impl_type_parameters(cx: &Ctxt, item: &ItemFn, macro_name: &str) -> bool {
+    let signature_types: Vec<&Type> = item
+        .sig
+        .inputs
+        .iter()
+        .filter_map(|input| match input {
+            FnArg::Typed(typed) => Some(&*typed.ty),
+            FnArg::Receiver(_) => None,
+        })
+        .chain(match &item.sig.output {
+            ReturnType::Type(_, ty) => Some(&**ty),
+            ReturnType::Default => None,
+        })
+        .collect();
+    let named = crate::source_facts::impl_generics()
+        .into_iter()
+        .find(|name| {
+            signature_types
+                .iter()
+                .any(|ty| crate::generics::mentions(ty, name))
+        });
+    if let Some(name) = &named {
+        cx.error_spanned_by(
+            &item.sig,
+            format!(
+                "#[{macro_name}] does not take a method of a generic `impl` block whose \
+                 signature names the block's type parameter `{name}` yet: its derivative code \
+                 would need `Self` over dual numbers. Write the method in an `impl` for the \
+                 concrete type (`impl Model<f64>`), or as a free function generic over its \
+                 float type that takes the values it reads (`fn eval<{name}: Float>(a: {name}, x: \
+                 {name}) -> {name}`)"
+            ),
+        );
+    }
+    named.is_some()
 }
 
 /// A function parameter (`f: impl Fn(f64) -> f64`) has no adjoint to give reverse mode; such a

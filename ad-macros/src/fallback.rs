@@ -33,6 +33,7 @@ pub fn forward(function: &Function, cx: Ctxt) -> TokenStream {
     // A generic function refused as a whole: stubs would name its undeclared parameters.
     if (generics::has_generics(&function.item) && function.float_param.is_none())
         || floatless(function)
+        || function.refused_whole
     {
         let original = &function.item;
         return quote!(#errors #original);
@@ -46,7 +47,7 @@ pub fn forward(function: &Function, cx: Ctxt) -> TokenStream {
 
 pub fn reverse(function: &Function, cx: Ctxt) -> TokenStream {
     let errors = cx.into_compile_errors();
-    if floatless(function) {
+    if floatless(function) || function.refused_whole {
         let original = &function.item;
         return quote!(#errors #original);
     }

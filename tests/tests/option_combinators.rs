@@ -62,8 +62,29 @@ fn best_in_a_loop_mapped(x: &[f64]) -> f64 {
     best.map(|b| b.sqrt().exp()).unwrap_or(0.0)
 }
 
+/// `Option::take` and `map` share their names with iterator adapters, but run where they are
+/// written: an option taken, then mapped with a closure (a regression: once moved to the
+/// taken value's use as if it were a lazy iterator).
+#[forward]
+#[reverse]
+fn taken_then_mapped(x: &[f64]) -> f64 {
+    let mut a = Some(x[0]);
+    let taken = a.take();
+    let m = a.map(|t| t.exp()).unwrap_or(2.0);
+    let b = Some(x[1]);
+    let doubled = b.map(|t| t * 2.0);
+    m + taken.unwrap_or(0.0) * x[2] + doubled.unwrap_or(0.0)
+}
+
 #[test]
 fn option_combinators_three_ways() {
+    check_slice_function_at_random_points(
+        taken_then_mapped,
+        taken_then_mapped_jvp,
+        taken_then_mapped_vjp,
+        3,
+        7,
+    );
     check_slice_function_at_random_points(
         map_then_unwrap_or,
         map_then_unwrap_or_jvp,

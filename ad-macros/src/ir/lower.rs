@@ -51,6 +51,7 @@ impl NotYet {
             crate::plain_calls::GENERIC_NOT_YET,
             crate::plain_calls::ACTIVE_TO_DATA,
             crate::plain_calls::CLOSURE_TO_PLAIN,
+            desugar::ITERATOR_KEPT,
             UNDERIVED_BUILT,
         ]
         .contains(&self.what)
@@ -95,7 +96,7 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
             .and_then(|_| control::try_as_match(body, control::Tried::Option)),
     };
     let body = without_try.as_ref().unwrap_or(body);
-    let desugared = desugar::iterator_spellings(body);
+    let desugared = desugar::iterator_spellings(body)?;
     let body = desugared.as_ref().unwrap_or(body);
     let mut user_types = crate::user_types::UserTypes::of(function).with_built_types(body);
     for path in derived_types {

@@ -9,24 +9,45 @@
 //!   the closure `|item| f64::exp(item)` calling it;
 //! * `std::iter::zip(a, b)` is `a.into_iter().zip(b)`;
 //! * an iterator kept in a variable and used once (`let pairs = x.iter().zip(y); let s =
-//!   pairs.map(..).sum();`) is its chain written where it is used: an iterator is lazy, and
-//!   what it borrows or captures cannot change in between while it lives.
+//!   pairs.map(..).sum();`) is its chain written where it is used: an iterator is lazy, what
+//!   it borrows cannot change while it lives, and what it read eagerly (`take(k)`) is checked
+//!   to be named nowhere in between.
 
 use syn::visit_mut::VisitMut;
 use syn::{Expr, Stmt};
 
-use super::strip;
+use super::{strip, NotYet};
 
-/// The body with the spellings above rewritten; `None` when it has none.
-pub(super) fn iterator_spellings(body: &syn::Block) -> Option<syn::Block> {
+/// The body with the spellings above rewritten; `None` when it has none. An iterator over a
+/// container kept in a variable that is not used once where it runs once (stepped by hand,
+/// `it.next()`) is refused with one message.
+pub(super) fn iterator_spellings(body: &syn::Block) -> Result<Option<syn::Block>, NotYet> {
     let mut rewritten = body.clone();
-    let mut rewrite = Rewrite { changed: false };
+    let mut rewrite = Rewrite {
+        changed: false,
+        kept: None,
+    };
     rewrite.visit_block_mut(&mut rewritten);
-    rewrite.changed.then_some(rewritten)
+    if let Some(span) = rewrite.kept {
+        return Err(NotYet {
+            span,
+            what: ITERATOR_KEPT,
+        });
+    }
+    Ok(rewrite.changed.then_some(rewritten))
 }
+
+/// The refusal of an iterator over a container kept in a variable and stepped by hand.
+pub(crate) const ITERATOR_KEPT: &str =
+    "an iterator over a container kept in a variable that cannot be written where it is \
+     used (stepped by hand with `next()`, used in a loop or more than once, or reading a \
+     variable that changes before that use): write a `for` loop over the container's \
+     indices, or the chain where it is used";
 
 struct Rewrite {
     changed: bool,
+    /// Where an iterator kept in a variable that cannot be written where it is used is made.
+    kept: Option<proc_macro2::Span>,
 }
 
 /// The adapters and reductions whose closure may be given as a function's path.
@@ -47,9 +68,12 @@ impl VisitMut for Rewrite {
     fn visit_block_mut(&mut self, block: &mut syn::Block) {
         let mut at = 0;
         while at < block.stmts.len() {
-            if let Some((name, chain)) = iterator_binding(&block.stmts[at]) {
+            if let Some((name, chain, mutable)) = iterator_binding(&block.stmts[at]) {
                 let after = &mut block.stmts[at + 1..];
-                if used_once_in_place(&name, after) {
+                if !mutable
+                    && used_once_in_place(&name, after)
+                    && unchanged_until_used(&name, &chain, after)
+                {
                     let mut inline = Inline {
                         name: &name,
                         chain: &chain,
@@ -60,6 +84,9 @@ impl VisitMut for Rewrite {
                     block.stmts.remove(at);
                     self.changed = true;
                     continue;
+                }
+                if iterates_a_container(&chain) {
+                    self.kept.get_or_insert(syn::spanned::Spanned::span(&chain));
                 }
             }
             at += 1;
@@ -211,11 +238,8 @@ fn leaves_the_closure(body: &Expr) -> bool {
     leaves.0
 }
 
-/// The methods that make or adapt an iterator.
+/// The adapters of an iterator.
 const ITERATOR_METHODS: &[&str] = &[
-    "iter",
-    "iter_mut",
-    "into_iter",
     "zip",
     "map",
     "filter",
@@ -225,18 +249,15 @@ const ITERATOR_METHODS: &[&str] = &[
     "take",
     "step_by",
     "chain",
-    "windows",
-    "chunks",
-    "chunks_exact",
     "copied",
     "cloned",
     "flat_map",
     "take_while",
     "skip_while",
 ];
-
-/// `let name = chain;` (no `mut`, no type written) of an iterator chain: the name and the chain.
-fn iterator_binding(stmt: &Stmt) -> Option<(syn::Ident, Expr)> {
+/// `let name = chain;` (no type written) of an iterator chain: the name, the chain, and
+/// whether the binding is `mut`.
+fn iterator_binding(stmt: &Stmt) -> Option<(syn::Ident, Expr, bool)> {
     let Stmt::Local(local) = stmt else {
         return None;
     };
@@ -244,19 +265,70 @@ fn iterator_binding(stmt: &Stmt) -> Option<(syn::Ident, Expr)> {
         return None;
     };
     let init = local.init.as_ref()?;
-    if binding.mutability.is_some()
-        || binding.by_ref.is_some()
-        || binding.subpat.is_some()
-        || init.diverge.is_some()
-    {
+    if binding.by_ref.is_some() || binding.subpat.is_some() || init.diverge.is_some() {
         return None;
     }
-    match strip(&init.expr) {
-        Expr::MethodCall(call) if ITERATOR_METHODS.contains(&call.method.to_string().as_str()) => {
-            Some((binding.ident.clone(), (*init.expr).clone()))
+    is_iterator_chain(&init.expr).then(|| {
+        let mutable = binding.mutability.is_some();
+        (binding.ident.clone(), (*init.expr).clone(), mutable)
+    })
+}
+
+/// Whether `expr` makes an iterator: adapters over a container's `iter()`, `iter_mut()`,
+/// `into_iter()`, `windows(n)`, `chunks(n)` or over a range (not `Option::take`, `map` of an
+/// option, which are eager).
+fn is_iterator_chain(expr: &Expr) -> bool {
+    match strip(expr) {
+        Expr::Range(_) => true,
+        Expr::MethodCall(call) => {
+            let method = call.method.to_string();
+            if ITERATOR_SOURCES.contains(&method.as_str()) {
+                return true;
+            }
+            ITERATOR_METHODS.contains(&method.as_str()) && is_iterator_chain(&call.receiver)
         }
-        _ => None,
+        _ => false,
     }
+}
+
+/// The methods that make an iterator of a container.
+const ITERATOR_SOURCES: &[&str] = &[
+    "iter",
+    "iter_mut",
+    "into_iter",
+    "windows",
+    "chunks",
+    "chunks_exact",
+];
+
+/// Whether nothing the chain reads is named between its `let` and the statement that uses it:
+/// what it evaluated eagerly (`take(k)`, a `move` closure's copies) is what it would evaluate
+/// there.
+fn unchanged_until_used(name: &syn::Ident, chain: &Expr, after: &[Stmt]) -> bool {
+    let read: Vec<proc_macro2::Ident> = idents_of(quote::ToTokens::to_token_stream(chain));
+    for stmt in after {
+        let named = idents_of(quote::ToTokens::to_token_stream(stmt));
+        if named.contains(name) {
+            return true;
+        }
+        if named.iter().any(|ident| read.contains(ident)) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Every identifier in `tokens`, in groups too.
+fn idents_of(tokens: proc_macro2::TokenStream) -> Vec<proc_macro2::Ident> {
+    let mut idents = Vec::new();
+    for token in tokens {
+        match token {
+            proc_macro2::TokenTree::Ident(ident) => idents.push(ident),
+            proc_macro2::TokenTree::Group(group) => idents.extend(idents_of(group.stream())),
+            _ => {}
+        }
+    }
+    idents
 }
 
 /// Whether `name` is read exactly once in `stmts`, where it runs once (not in a loop's body
@@ -348,4 +420,16 @@ impl VisitMut for Inline<'_> {
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// Whether the chain's source is a container's items (`x.iter()`, `v.windows(2)`), not a range.
+fn iterates_a_container(chain: &Expr) -> bool {
+    match strip(chain) {
+        Expr::MethodCall(call) => match call.method.to_string().as_str() {
+            "iter" | "iter_mut" | "windows" | "chunks" | "chunks_exact" => true,
+            "into_iter" => !matches!(strip(&call.receiver), Expr::Range(_)),
+            _ => iterates_a_container(&call.receiver),
+        },
+        _ => false,
+    }
 }
