@@ -43,6 +43,14 @@ struct Definitions {
     fields: HashMap<String, HashMap<String, String>>,
     /// Methods with a receiver, by name: the `impl` blocks that define one.
     methods: HashMap<String, Vec<MethodBlock>>,
+    /// By type, the functions of its `impl` blocks that neither they nor their block mark with
+    /// one of the crate's attributes (and that no marked block of the file also names).
+    unmarked_functions: HashMap<String, std::collections::HashSet<String>>,
+    /// By type, the functions of its `impl` blocks that are marked, or in a marked block.
+    marked_functions: HashMap<String, std::collections::HashSet<String>>,
+    /// By type, the functions of its `impl` blocks without `self` that return `Self` or the
+    /// type (`fn launched(speed: f64) -> Self`).
+    constructors: HashMap<String, std::collections::HashSet<String>>,
     /// By type, its methods taking `&self` that the crate's attributes differentiate (marked
     /// themselves, or in a marked block that marks none and mentioning a float type).
     differentiated_methods: HashMap<String, std::collections::HashSet<String>>,
@@ -264,6 +272,32 @@ impl<'ast> Visit<'ast> for Definitions {
                     })
                     .collect();
                 let block_marked = carries_our_attribute(&item.attrs);
+                for member in &item.items {
+                    if let syn::ImplItem::Fn(function) = member {
+                        let marked = block_marked || carries_our_attribute(&function.attrs);
+                        let set = match marked {
+                            true => &mut self.marked_functions,
+                            false => &mut self.unmarked_functions,
+                        };
+                        set.entry(last.ident.to_string())
+                            .or_default()
+                            .insert(function.sig.ident.to_string());
+                        let returns_the_type = matches!(&function.sig.output,
+                        syn::ReturnType::Type(_, ty) if matches!(&**ty,
+                            syn::Type::Path(path) if path.qself.is_none()
+                                && path.path.segments.last().is_some_and(|segment| {
+                                    segment.ident == "Self" || segment.ident == last.ident
+                                })));
+                        let has_receiver =
+                            matches!(function.sig.inputs.first(), Some(syn::FnArg::Receiver(_)));
+                        if returns_the_type && !has_receiver {
+                            self.constructors
+                                .entry(last.ident.to_string())
+                                .or_default()
+                                .insert(function.sig.ident.to_string());
+                        }
+                    }
+                }
                 let any_marked = methods
                     .iter()
                     .any(|method| carries_our_attribute(&method.attrs));
@@ -440,6 +474,24 @@ impl Aliases {
             }
         };
         Some((block.ty.clone(), block.generics.clone()))
+    }
+
+    /// By type, the functions of its `impl` blocks in the function's file that carry none of
+    /// the crate's attributes (nor does their block): they have no derivative code.
+    pub fn unmarked_functions(&self) -> HashMap<String, std::collections::HashSet<String>> {
+        let mut unmarked = self.own.unmarked_functions.clone();
+        for (ty, functions) in unmarked.iter_mut() {
+            if let Some(marked) = self.own.marked_functions.get(ty) {
+                functions.retain(|function| !marked.contains(function));
+            }
+        }
+        unmarked
+    }
+
+    /// By type, the functions of its `impl` blocks in the function's file that take no `self`
+    /// and return `Self` or the type.
+    pub fn constructors(&self) -> HashMap<String, std::collections::HashSet<String>> {
+        self.own.constructors.clone()
     }
 
     /// By type, its methods the crate's attributes differentiate, in the function's file.

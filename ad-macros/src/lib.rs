@@ -191,6 +191,14 @@ fn guarded(
                 .as_ref()
                 .map(aliases::Aliases::underived_types)
                 .unwrap_or_default(),
+            constructors: aliases
+                .as_ref()
+                .map(aliases::Aliases::constructors)
+                .unwrap_or_default(),
+            unmarked_functions: aliases
+                .as_ref()
+                .map(aliases::Aliases::unmarked_functions)
+                .unwrap_or_default(),
             differentiated_methods: aliases
                 .as_ref()
                 .map(aliases::Aliases::differentiated_methods)

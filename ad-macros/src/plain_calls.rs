@@ -207,6 +207,14 @@ pub const CLOSURE_TO_PLAIN: &str =
      F` with `F: Fn(f64) -> f64`); reverse-mode code calling it differentiates through its \
      forward code, the floats the closure captures included";
 
+/// The one message for a function of a derived type's `impl` without derivative code
+/// (`Particle::new(v)`), called from differentiated code.
+pub const UNMARKED_ASSOCIATED: &str =
+    "a function of an `impl` block that none of the crate's attributes marks, called from \
+     differentiated code: it has no derivative code to call. Mark it (or its `impl` block) \
+     with `#[forward]`/`#[reverse]`, or build the value with a struct literal or \
+     `Default::default()` and assign its fields";
+
 /// The message for a generic plain function whose float type appears in a form the runtime
 /// does not seed.
 pub const GENERIC_NOT_YET: &str =

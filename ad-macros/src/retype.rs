@@ -281,6 +281,21 @@ impl Retype<'_> {
                 ))
             }
             Callee::UserFunction => Some(self.lift(&Expr::Call(call.clone()))),
+            Callee::UserMethod(type_path, method)
+                if with_floats
+                    && type_path.segments.last().is_some_and(|ty| {
+                        crate::source_facts::has_no_derivative_code(
+                            &ty.ident.to_string(),
+                            &method.to_string(),
+                        )
+                    }) =>
+            {
+                let message = format!(
+                    "forward mode does not take {}",
+                    crate::plain_calls::UNMARKED_ASSOCIATED
+                );
+                Some(syn::parse_quote_spanned!(span=> ::core::compile_error!(#message)))
+            }
             Callee::UserMethod(type_path, method) if with_floats => {
                 let companion = names::method_companion_path(&type_path, &method, self.companion);
                 Some(self.companion_call(companion, call, &original_args, span))

@@ -15,6 +15,11 @@ pub struct SourceFacts {
     pub underived: std::collections::HashSet<String>,
     /// Those it defines deriving it.
     pub derived: std::collections::HashSet<String>,
+    /// By type, the functions of its `impl` blocks without derivative code (none of the
+    /// crate's attributes on them or their block).
+    pub unmarked_functions: HashMap<String, std::collections::HashSet<String>>,
+    /// By type, the functions of its `impl` blocks that take no `self` and return `Self`.
+    pub constructors: HashMap<String, std::collections::HashSet<String>>,
     /// By type, its methods the crate's attributes differentiate.
     pub differentiated_methods: HashMap<String, std::collections::HashSet<String>>,
     /// The type of the `impl` block whose method is being expanded.
@@ -125,4 +130,30 @@ pub fn field_type(type_name: &str, field: &str) -> Option<String> {
 /// where the path leads, without the crate's attributes.
 pub fn plain_function(path: &[String]) -> Option<crate::plain_calls::PlainFunction> {
     FACTS.with(|current| current.borrow().functions.as_ref()?.find(path))
+}
+
+/// Whether `type_name` derives `Differentiable` in the file and its `impl` blocks there define
+/// `function` without derivative code (a type without the derive is data: its functions run
+/// as they are).
+pub fn has_no_derivative_code(type_name: &str, function: &str) -> bool {
+    FACTS.with(|current| {
+        let current = current.borrow();
+        current.derived.contains(type_name)
+            && current
+                .unmarked_functions
+                .get(type_name)
+                .is_some_and(|functions| functions.contains(function))
+    })
+}
+
+/// Whether the file's `impl` blocks of `type_name` define `function` taking no `self` and
+/// returning `Self` (or the type).
+pub fn constructs(type_name: &str, function: &str) -> bool {
+    FACTS.with(|current| {
+        current
+            .borrow()
+            .constructors
+            .get(type_name)
+            .is_some_and(|functions| functions.contains(function))
+    })
 }

@@ -482,8 +482,9 @@ pub fn built_value(expr: &syn::Expr) -> Option<(Path, Vec<&syn::Expr>)> {
 }
 
 /// `T` of `T::default()`, `T::new(n)` and the other constructors Rust's conventions name
-/// (`zero`, `zeros`, `origin`, `identity`, `new_..`, `from_..`, `with_..`), when the file
-/// defines `T` deriving `Differentiable`: a value of it, made from data.
+/// (`zero`, `zeros`, `origin`, `identity`, `new_..`, `from_..`, `with_..`) or the file's
+/// `impl T` returns `Self` from, when the file defines `T` deriving `Differentiable`: a value
+/// of it.
 pub fn constructed_type(expr: &syn::Expr) -> Option<Path> {
     let syn::Expr::Call(call) = expr else {
         return None;
@@ -506,6 +507,8 @@ pub fn constructed_type(expr: &syn::Expr) -> Option<Path> {
     type_path.segments.pop();
     type_path.segments.pop_punct();
     let type_name = type_path.segments.last()?;
+    let constructor =
+        constructor || crate::source_facts::constructs(&type_name.ident.to_string(), &name);
     (constructor
         && type_name.arguments.is_none()
         && crate::source_facts::defines_derived(&type_name.ident.to_string()))

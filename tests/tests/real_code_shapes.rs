@@ -1,11 +1,11 @@
 //! Numerical code written as crates write it, annotated as it stands: a two-layer perceptron
 //! whose layers derive `Differentiable` (a method producing a `Vec`, `f64::max` as ReLU), a
 //! particle made by `Particle::default()` and stepped by a `&mut self` method marked on its
-//! own, a normal log-likelihood, a flat row-major matrix product, table interpolation by
-//! `partition_point`, Horner's rule by `rev().fold`, a trait's objective, a backtracking
-//! line search over a closure, and a Kalman covariance prediction over `[[f64; 2]; 2]`. Each
-//! is checked at random points against central differences, reverse against forward, and by
-//! the dot-product identity.
+//! own, a projectile made by a marked constructor, a normal log-likelihood, a flat row-major
+//! matrix product, table interpolation by `partition_point`, Horner's rule by `rev().fold`, a
+//! trait's objective, a backtracking line search over a closure, and a Kalman covariance
+//! prediction over `[[f64; 2]; 2]`. Each is checked at random points against central
+//! differences, reverse against forward, and by the dot-product identity.
 #![cfg(not(feature = "previous-engine"))]
 #![allow(clippy::needless_range_loop, clippy::field_reassign_with_default)] // written as numerical code writes it
 
@@ -64,6 +64,44 @@ impl Particle {
             self.pos[k] += self.vel[k] * dt;
         }
     }
+}
+
+/// A constructor marked as the methods are: differentiated code calls it with floats carrying
+/// derivatives and gets a value of the type.
+#[derive(Clone, Copy, Debug, Differentiable)]
+struct Projectile {
+    pos: [f64; 2],
+    vel: [f64; 2],
+}
+
+impl Projectile {
+    #[forward]
+    #[reverse]
+    fn launched(speed: f64, angle: f64) -> Self {
+        Projectile {
+            pos: [0.0; 2],
+            vel: [speed * angle.cos(), speed * angle.sin()],
+        }
+    }
+
+    #[forward]
+    #[reverse]
+    fn advance(&mut self, dt: f64) {
+        self.vel[1] -= 9.81 * dt;
+        for k in 0..2 {
+            self.pos[k] += self.vel[k] * dt;
+        }
+    }
+}
+
+#[forward]
+#[reverse]
+fn landing_distance(p: &[f64]) -> f64 {
+    let mut shot = Projectile::launched(p[0], p[1]);
+    for _ in 0..20 {
+        shot.advance(0.02);
+    }
+    shot.pos[0] + shot.pos[1] * 0.5
 }
 
 #[forward]
@@ -219,6 +257,12 @@ fn a_two_layer_perceptron_of_derived_layers() {
 #[test]
 fn a_particle_made_by_default_and_stepped_in_place() {
     check_gradient(4, flight, flight_jvp, flight_vjp);
+    check_gradient(
+        2,
+        landing_distance,
+        landing_distance_jvp,
+        landing_distance_vjp,
+    );
 }
 
 #[test]

@@ -754,6 +754,16 @@ impl Lowering {
             // `Seg::len(&s)`: a method of a derived type called by its path (any type's: one
             // nested in a parameter's, `V2::norm(&self.pos)`, is differentiated as the
             // parameter's own are).
+            Callee::UserMethod(type_path, method)
+                if type_path.segments.last().is_some_and(|ty| {
+                    crate::source_facts::has_no_derivative_code(
+                        &ty.ident.to_string(),
+                        &method.to_string(),
+                    )
+                }) =>
+            {
+                not_yet(call, crate::plain_calls::UNMARKED_ASSOCIATED)
+            }
             Callee::UserMethod(type_path, method) => Ok(Rvalue::Call {
                 callee: type_path,
                 method: Some(method),
