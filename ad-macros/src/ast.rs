@@ -737,14 +737,20 @@ pub fn is_float_shaped(ty: &Type) -> bool {
 /// `impl Fn(f64) -> f64`, `&dyn Fn(f64) -> f64`, `&impl FnMut(..)`: a function parameter, which
 /// derivative code passes functions of its own scalar type.
 pub fn is_function_type(ty: &Type) -> bool {
-    let bounds = match ty {
-        Type::ImplTrait(bounds) => &bounds.bounds,
-        Type::TraitObject(bounds) => &bounds.bounds,
-        Type::Reference(reference) => return is_function_type(&reference.elem),
-        Type::Paren(paren) => return is_function_type(&paren.elem),
-        _ => return false,
-    };
-    bounds.iter().any(is_function_bound)
+    trait_bounds(ty).is_some_and(|bounds| bounds.iter().any(is_function_bound))
+}
+
+/// The bounds of `impl Trait` or `dyn Trait`, behind references and parentheses.
+pub fn trait_bounds(
+    ty: &Type,
+) -> Option<&syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>> {
+    match ty {
+        Type::ImplTrait(bounds) => Some(&bounds.bounds),
+        Type::TraitObject(bounds) => Some(&bounds.bounds),
+        Type::Reference(reference) => trait_bounds(&reference.elem),
+        Type::Paren(paren) => trait_bounds(&paren.elem),
+        _ => None,
+    }
 }
 
 /// `Fn(f64) -> f64`, `FnMut(..)`, `FnOnce(..)`: a bound that makes a type a function's.

@@ -81,16 +81,11 @@ pub fn refusal(function: &Function) -> Option<(&dyn quote::ToTokens, &'static st
 
 /// `impl Fn(..)`, `&dyn Fn(..)`: callable through a shared reference.
 fn is_shared_fn(ty: &Type) -> bool {
-    let bounds = match ty {
-        Type::ImplTrait(bounds) => &bounds.bounds,
-        Type::TraitObject(bounds) => &bounds.bounds,
-        Type::Reference(reference) => return is_shared_fn(&reference.elem),
-        Type::Paren(paren) => return is_shared_fn(&paren.elem),
-        _ => return false,
-    };
-    bounds.iter().any(|bound| {
-        matches!(bound, syn::TypeParamBound::Trait(bound)
-            if bound.path.segments.last().is_some_and(|segment| segment.ident == "Fn"))
+    crate::ast::trait_bounds(ty).is_some_and(|bounds| {
+        bounds.iter().any(|bound| {
+            matches!(bound, syn::TypeParamBound::Trait(bound)
+                if bound.path.segments.last().is_some_and(|segment| segment.ident == "Fn"))
+        })
     })
 }
 

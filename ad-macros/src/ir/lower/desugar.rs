@@ -151,12 +151,7 @@ fn is_iter_zip(func: &Expr) -> bool {
     let Expr::Path(path) = strip(func) else {
         return false;
     };
-    let names: Vec<String> = path
-        .path
-        .segments
-        .iter()
-        .map(|segment| segment.ident.to_string())
-        .collect();
+    let names = crate::ast::segment_names(&path.path);
     matches!(
         names
             .iter()
@@ -182,11 +177,14 @@ fn as_for_loop(expr: &Expr) -> Option<Expr> {
             let Expr::Closure(closure) = strip(&call.args[0]) else {
                 return None;
             };
-            if closure.inputs.len() != 1 || leaves_the_closure(&closure.body) {
+            // An exit of the body (`return`, `?`) would leave the closure, not the loop; a
+            // `break` of a loop inside it is refused too, conservatively.
+            let body = &closure.body;
+            if closure.inputs.len() != 1 || super::control::has_exits(&syn::parse_quote!({ #body }))
+            {
                 return None;
             }
             let pat = &closure.inputs[0];
-            let body = &closure.body;
             Some(syn::parse_quote_spanned!(span=> for #pat in #chain { #body; }))
         }
         "extend" if super::places::is_place_expression(chain) => {
@@ -218,24 +216,6 @@ fn gives_references(items: &Expr) -> Option<bool> {
         },
         _ => None,
     }
-}
-
-/// Whether `body` has a `return` or a `?` of its own (not of a closure inside it).
-fn leaves_the_closure(body: &Expr) -> bool {
-    struct Leaves(bool);
-    impl<'ast> syn::visit::Visit<'ast> for Leaves {
-        fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
-            self.0 = true;
-        }
-        fn visit_expr_try(&mut self, _: &'ast syn::ExprTry) {
-            self.0 = true;
-        }
-        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-    }
-    let mut leaves = Leaves(false);
-    syn::visit::Visit::visit_expr(&mut leaves, body);
-    leaves.0
 }
 
 /// The adapters of an iterator.
