@@ -6,8 +6,8 @@
 //! tolerance, tuple results destructured by the caller, a matrix-vector product, a softmax
 //! cross-entropy, and the spellings of performance-minded code: `for_each`, `extend` with a
 //! chain, `map(f64::exp)`, `std::iter::zip`, `collect::<Vec<_>>()`, iterators kept in
-//! variables. Each is checked at random points against central differences, reverse against
-//! forward, and by the dot-product identity.
+//! variables, `scan` (running sums, discounting). Each is checked at random points against
+//! central differences, reverse against forward, and by the dot-product identity.
 #![cfg(not(feature = "previous-engine"))]
 #![allow(clippy::needless_range_loop)] // written as numerical code writes it
 
@@ -86,8 +86,8 @@ fn math_fns(x: &[f64]) -> f64 {
         + x[2].clamp(-1.0, 1.0)
         + x[1].exp_m1()
         + x[2].abs().ln_1p()
-        + x[0].cbrt()
-        + x[1].recip()
+        + (x[0] + 3.0).cbrt()
+        + (x[1] * x[1] + 0.5).recip()
         + x[0].sinh()
         + x[1].signum()
 }
@@ -280,9 +280,35 @@ fn iter_var_loop(x: &[f64]) -> f64 {
     s
 }
 
+#[forward]
+#[reverse]
+fn cumulative(x: &[f64]) -> f64 {
+    let c: Vec<f64> = x
+        .iter()
+        .scan(0.0, |acc, &v| {
+            *acc += v;
+            Some(*acc)
+        })
+        .collect();
+    c.iter().map(|v| v * v).sum()
+}
+
+#[forward]
+#[reverse]
+fn discounted(x: &[f64], gamma: f64) -> f64 {
+    x.iter()
+        .scan(1.0, |w, v| {
+            let term = *w * v;
+            *w *= gamma;
+            Some(term)
+        })
+        .sum::<f64>()
+}
+
 #[test]
 fn functions_of_one_slice() {
-    let cases: [(common::Plain, common::Jvp, common::Vjp); 20] = [
+    let cases: [(common::Plain, common::Jvp, common::Vjp); 21] = [
+        (cumulative, cumulative_jvp, cumulative_vjp),
         (iter_var_loop, iter_var_loop_jvp, iter_var_loop_vjp),
         (collect_infer, collect_infer_jvp, collect_infer_vjp),
         (extend_iter, extend_iter_jvp, extend_iter_vjp),
@@ -375,6 +401,17 @@ fn iterator_spellings_over_two_slices() {
         |x, c| {
             let (value, (a, b)) = zip_fn_vjp(&x[..3], &x[3..], c);
             (value, [a, b].concat())
+        },
+    );
+    check_gradient(
+        4,
+        |x| discounted(&x[..3], x[3]),
+        |x, t| discounted_jvp(&x[..3], x[3], &t[..3], t[3]),
+        |x, c| {
+            let (value, (dx, dgamma)) = discounted_vjp(&x[..3], x[3], c);
+            let mut adjoint = dx;
+            adjoint.push(dgamma);
+            (value, adjoint)
         },
     );
     check_gradient(

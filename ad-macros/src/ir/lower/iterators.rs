@@ -63,6 +63,10 @@ enum Stage<'e> {
     /// says whether items are still taken (still skipped).
     TakeWhile(&'e ExprClosure, Option<Var>),
     SkipWhile(&'e ExprClosure, Option<Var>),
+    /// `scan(init, |state, item| { ..; Some(e) })`: the state, a variable declared before the
+    /// loop with `init`, lent mutably to the closure, whose body ends in `Some(e)` (the item
+    /// given on; a scan that may end early, with `None`, is not taken).
+    Scan(&'e Expr, &'e ExprClosure, Option<Var>),
     /// `copied()`, `cloned()` after another stage (`filter(..).cloned()`): the item read
     /// through its reference (by `clone` for `cloned`, whose items need not be `Copy`).
     Copied {
@@ -78,7 +82,8 @@ impl<'e> Stage<'e> {
             | Stage::FlatMap(closure)
             | Stage::TakeWhile(closure, _)
             | Stage::SkipWhile(closure, _) => Some(closure),
-            Stage::Copied { .. } => None,
+            // Its closure writes its state: checked by `scanned_item`.
+            Stage::Copied { .. } | Stage::Scan(..) => None,
         }
     }
 }
@@ -308,6 +313,22 @@ impl Lowering {
         stmts: &mut Vec<Stmt>,
     ) -> Lowered<()> {
         let span = target.span;
+        // A `scan`'s state, declared before the loop.
+        for stage in &mut stages {
+            if let Stage::Scan(init, closure, state) = stage {
+                let name = match &closure.inputs[0] {
+                    Pat::Ident(name) => name.ident.clone(),
+                    _ => syn::Ident::new("state", span),
+                };
+                let init = self.operand(init, stmts)?;
+                let var = self.new_var(&name);
+                stmts.push(Stmt::DeclareVar {
+                    var,
+                    init: Some(init),
+                });
+                *state = Some(var);
+            }
+        }
         // `take_while` and `skip_while` are open until their test first fails.
         for stage in &mut stages {
             if let Stage::TakeWhile(_, open) | Stage::SkipWhile(_, open) = stage {
@@ -469,6 +490,16 @@ impl Lowering {
                 receiver = strip(&call.receiver);
                 continue;
             }
+            if call.method == "scan" && call.args.len() == 2 && call.turbofish.is_none() {
+                match strip(&call.args[1]) {
+                    Expr::Closure(closure) if closure.inputs.len() == 2 => {
+                        stages.push(Stage::Scan(&call.args[0], closure, None));
+                        receiver = strip(&call.receiver);
+                        continue;
+                    }
+                    _ => return None,
+                }
+            }
             let stage: fn(&'e ExprClosure) -> Stage<'e> = match call.method.to_string().as_str() {
                 "map" => Stage::Map,
                 "filter" => Stage::Filter,
@@ -618,6 +649,19 @@ impl Lowering {
                 closure,
                 "`take_while` and `skip_while` inside a `flat_map`'s closure",
             ),
+            Stage::Scan(_, closure, Some(state)) => {
+                let span = target.span;
+                let (state_name, body) = scanned_item(closure)?;
+                let scanned = self.scoped(|this| {
+                    this.bind_borrowed(&state_name, var_place(*state, span), true);
+                    this.bind_closure_input(&closure.inputs[1], item, false, stmts)?;
+                    this.operand(&body, stmts)
+                })?;
+                self.stages(rest, scanned, target, stmts)
+            }
+            Stage::Scan(_, closure, None) => {
+                not_yet(closure, "`scan` inside a `flat_map`'s closure")
+            }
         }
     }
 
@@ -1203,4 +1247,89 @@ fn combining_closure(arg: &Expr) -> Option<std::borrow::Cow<'_, ExprClosure>> {
         }
         _ => None,
     }
+}
+
+/// A `scan` closure's state name and its body giving the item (`Some(e)` made `e`): a body
+/// that ends in `Some(e)`, writes nothing but its state (`*acc += v`), and has no exit.
+fn scanned_item(closure: &ExprClosure) -> Lowered<(syn::Ident, Expr)> {
+    let Pat::Ident(state) = &closure.inputs[0] else {
+        return not_yet(&closure.inputs[0], "a `scan` state that is not a name");
+    };
+    let state = state.ident.clone();
+    let some_content = |expr: &Expr| -> Option<Expr> {
+        match strip(expr) {
+            Expr::Call(call) if call.args.len() == 1 => match strip(&call.func) {
+                Expr::Path(path) if super::patterns::is_some_path(&path.path) => {
+                    Some(call.args[0].clone())
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    let body = match strip(&closure.body) {
+        Expr::Block(block) => {
+            let mut block = block.clone();
+            let last = match block.block.stmts.last_mut() {
+                Some(syn::Stmt::Expr(last, None)) => last,
+                _ => return not_yet(&closure.body, "a `scan` closure not ending in `Some(..)`"),
+            };
+            let Some(content) = some_content(last) else {
+                return not_yet(&closure.body, "a `scan` closure not ending in `Some(..)`");
+            };
+            *last = content;
+            Expr::Block(block)
+        }
+        other => match some_content(other) {
+            Some(content) => content,
+            None => return not_yet(&closure.body, "a `scan` closure not ending in `Some(..)`"),
+        },
+    };
+    // Only the state is written, and nothing leaves the closure.
+    struct Writes<'s> {
+        state: &'s syn::Ident,
+        other: Option<Span>,
+    }
+    impl Writes<'_> {
+        fn target(&mut self, left: &Expr) {
+            let writes_state = matches!(strip(left), Expr::Unary(unary)
+                if matches!(unary.op, syn::UnOp::Deref(_))
+                    && matches!(strip(&unary.expr), Expr::Path(path) if path.path.is_ident(self.state)));
+            if !writes_state {
+                self.other.get_or_insert(left.span());
+            }
+        }
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Writes<'_> {
+        fn visit_expr_assign(&mut self, assign: &'ast syn::ExprAssign) {
+            self.target(&assign.left);
+            syn::visit::visit_expr_assign(self, assign);
+        }
+        fn visit_expr_binary(&mut self, binary: &'ast syn::ExprBinary) {
+            if super::compound_op(&binary.op).is_some() {
+                self.target(&binary.left);
+            }
+            syn::visit::visit_expr_binary(self, binary);
+        }
+        fn visit_expr_return(&mut self, exit: &'ast syn::ExprReturn) {
+            self.other.get_or_insert(exit.span());
+        }
+        fn visit_expr_try(&mut self, exit: &'ast syn::ExprTry) {
+            self.other.get_or_insert(exit.span());
+        }
+        fn visit_expr_closure(&mut self, _: &'ast ExprClosure) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut writes = Writes {
+        state: &state,
+        other: None,
+    };
+    syn::visit::Visit::visit_expr(&mut writes, &body);
+    if let Some(span) = writes.other {
+        return Err(NotYet {
+            span,
+            what: "a `scan` closure writing other than its state, or leaving it",
+        });
+    }
+    Ok((state, body))
 }
