@@ -6,6 +6,8 @@
 //! * `ast`: the function model (parameters classified, float type), from syn;
 //! * `generics`: functions generic over their float type (forward mode runs them as written at
 //!   the dual type): the type parameter, the parameters sorted by it, what is refused;
+//! * `const_generics`: `const` parameters, lifetimes and closure type parameters, taken off
+//!   before the expansion and given back to every generated function;
 //! * `valid`: every unsupported construct in the body, as spanned errors;
 //! * `activity`: which locals may hold floats (decides how calls are made);
 //! * `retype`: the body rewritten over a generic scalar type;

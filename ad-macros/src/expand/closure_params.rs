@@ -2,7 +2,7 @@
 //! b: f64) -> f64`). The closure is opaque: reverse mode has no code of its own to run
 //! backwards through it, but the function's forward code runs it at any scalar type. So
 //! `f_vjp` and `f_grad` are computed by the vector forward mode, as `f_jacfwd` is: one pass per
-//! [`CHUNK`] floats of the differentiable parameters gives the Jacobian, and the adjoints are
+//! `CHUNK` floats of the differentiable parameters gives the Jacobian, and the adjoints are
 //! the cotangent times it. They take the closure over `ad_runtime::DualChunk<f64>` (a closure
 //! with untyped parameters infers it). The cost is that of `f_jacfwd`: it grows with the
 //! number of input floats, which for functions of this kind (integrators, root finders,
@@ -10,8 +10,6 @@
 //!
 //! Reverse-mode callers of such a function go through its forward code already
 //! (`ir::lower::closures`); these are the public functions only.
-//!
-//! [`CHUNK`]: ../../../ad_runtime/__private/jacobian/constant.CHUNK.html
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
