@@ -39,8 +39,6 @@ mod source_facts;
 mod twins;
 mod user_types;
 mod valid;
-#[cfg(test)]
-mod zz_probe;
 
 use proc_macro::TokenStream;
 
