@@ -223,6 +223,13 @@ impl Retype<'_> {
             self.visit_call_args(call);
             return None;
         }
+        // `Body::default()` of a derived type, from data: its twin, every float a constant.
+        let whole = Expr::Call(call.clone());
+        if crate::user_types::constructed_type(&whole).is_some()
+            && !call.args.iter().any(|arg| self.locals.may_be_float(arg))
+        {
+            return Some(self.lift(&whole));
+        }
         // A tuple struct's twin is named by an alias, which cannot be called as its
         // constructor: `Vec3(a, b, c)` becomes `Twin { 0: a, 1: b, 2: c }`.
         if self.locals.user_types.names_type_itself(&func.path) {

@@ -1,11 +1,11 @@
-//! Numerical code written as crates write it, annotated as it stands: a two-layer perceptron
-//! whose layers derive `Differentiable` (a method producing a `Vec`, `f64::max` as ReLU), a
-//! particle made by `Particle::default()` and stepped by a `&mut self` method marked on its
-//! own, a projectile made by a marked constructor, a normal log-likelihood, a flat row-major
-//! matrix product, table interpolation by `partition_point`, Horner's rule by `rev().fold`, a
-//! trait's objective, a backtracking line search over a closure, and a Kalman covariance
-//! prediction over `[[f64; 2]; 2]`. Each is checked at random points against central
-//! differences, reverse against forward, and by the dot-product identity.
+//! Numerical code written as crates write it, annotated as it stands: a two-layer perceptron whose
+//! layers derive `Differentiable` (a method producing a `Vec`, `f64::max` as ReLU), a particle made
+//! by `Particle::default()` and stepped by a `&mut self` method marked on its own, bodies made by
+//! `Default::default()` in an array, a projectile made by a marked constructor, a normal
+//! log-likelihood, a flat row-major matrix product, table interpolation by `partition_point`,
+//! Horner's rule by `rev().fold`, a trait's objective, a backtracking line search over a closure,
+//! and a Kalman covariance prediction over `[[f64; 2]; 2]`. Each is checked at random points
+//! against central differences, reverse against forward, and by the dot-product identity.
 #![cfg(not(feature = "previous-engine"))]
 #![allow(clippy::needless_range_loop, clippy::field_reassign_with_default)] // written as numerical code writes it
 
@@ -113,6 +113,30 @@ fn flight(v0: &[f64]) -> f64 {
         p.step(0.05, v0[3]);
     }
     p.pos[0] + p.pos[2] * p.pos[1]
+}
+
+/// Bodies made by `Default::default()` in an array, their fields then written, stepped through
+/// `iter_mut` as a spring system.
+#[derive(Clone, Copy, Debug, Default, Differentiable)]
+struct Body {
+    x: f64,
+    v: f64,
+}
+
+#[forward]
+#[reverse]
+fn springs(p: &[f64]) -> f64 {
+    let k = p[2];
+    let mut state = [Body::default(), Body::default()];
+    state[0].x = p[0];
+    state[1].x = p[1];
+    for _ in 0..5 {
+        for b in state.iter_mut() {
+            b.v -= k * b.x * 0.1;
+            b.x += b.v * 0.1;
+        }
+    }
+    state[0].x * state[1].x + k * state[1].v
 }
 
 #[forward]
@@ -257,6 +281,7 @@ fn a_two_layer_perceptron_of_derived_layers() {
 #[test]
 fn a_particle_made_by_default_and_stepped_in_place() {
     check_gradient(4, flight, flight_jvp, flight_vjp);
+    check_gradient(3, springs, springs_jvp, springs_vjp);
     check_gradient(
         2,
         landing_distance,
