@@ -691,6 +691,20 @@ pub fn mentions_a_float(sig: &syn::Signature) -> bool {
 }
 
 /// The names of a path's segments (`std::result::Result` gives `std`, `result`, `Result`).
+/// Every identifier in `tokens`, in groups too (what a macro's arguments or a piece of syntax
+/// may name).
+pub fn idents_of(tokens: proc_macro2::TokenStream) -> Vec<Ident> {
+    let mut idents = Vec::new();
+    for token in tokens {
+        match token {
+            proc_macro2::TokenTree::Ident(ident) => idents.push(ident),
+            proc_macro2::TokenTree::Group(group) => idents.extend(idents_of(group.stream())),
+            _ => {}
+        }
+    }
+    idents
+}
+
 pub fn segment_names(path: &syn::Path) -> Vec<String> {
     path.segments
         .iter()

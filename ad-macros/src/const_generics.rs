@@ -43,6 +43,34 @@ pub fn expand(
     if !taken_off || (macro_name == "forward" && has_float_parameter) {
         return expand(args, item);
     }
+    // The generated functions call each other without turbofish: a `const` no parameter's
+    // type names could not be inferred there.
+    let inferred: Vec<proc_macro2::Ident> = written
+        .sig
+        .inputs
+        .iter()
+        .filter_map(|input| match input {
+            syn::FnArg::Typed(typed) => Some(typed.ty.to_token_stream()),
+            syn::FnArg::Receiver(_) => None,
+        })
+        .flat_map(crate::ast::idents_of)
+        .collect();
+    if let Some(constant) = constants
+        .iter()
+        .find(|constant| !inferred.contains(&constant.ident))
+    {
+        // The same words under each attribute stacked on the function: rustc shows them once.
+        let message = format!(
+            "differentiation takes `const` parameters that the parameters' types name (`x: \
+             &[f64; {0}]`), which every call infers; `{0}` is named by none: take an array of \
+             that length, or make `{0}` a `usize` parameter",
+            constant.ident
+        );
+        let error = syn::Error::new_spanned(constant, message).to_compile_error();
+        let mut written = written;
+        crate::attr::strip_parameter_markers(&mut written);
+        return quote::quote!(#error #written);
+    }
     let name = written.sig.ident.clone();
     let mut function = written.clone();
     function.sig.generics.params = std::mem::take(&mut function.sig.generics.params)
@@ -258,8 +286,8 @@ fn closure_types(function: &ItemFn) -> std::collections::HashMap<Ident, Vec<syn:
             }
             // A bound on another type naming the parameter (`Vec<F>: Trait`).
             _ => {
-                let text = quote::quote!(#bound).to_string();
-                bounds.retain(|name, _| !mentions_word(&text, name));
+                let named = crate::ast::idents_of(bound.to_token_stream());
+                bounds.retain(|name, _| !named.contains(name));
             }
         }
     }
@@ -299,9 +327,9 @@ fn closure_types(function: &ItemFn) -> std::collections::HashMap<Ident, Vec<syn:
             .filter(|input| !matches!(input, syn::FnArg::Typed(typed) if closure_type_name(&typed.ty).is_some()))
             .collect();
         let block = &function.block;
-        quote::quote!(#signature #block).to_string()
+        crate::ast::idents_of(quote::quote!(#signature #block))
     };
-    bounds.retain(|name, _| uses.get(name) == Some(&1) && !mentions_word(&elsewhere, name));
+    bounds.retain(|name, _| uses.get(name) == Some(&1) && !elsewhere.contains(name));
     bounds
 }
 
@@ -319,13 +347,6 @@ fn bounded_name(ty: &syn::Type) -> Option<&Ident> {
         syn::Type::Path(path) if path.qself.is_none() => path.path.get_ident(),
         _ => None,
     }
-}
-
-/// Whether `text` (tokens as a string) has `name` as a whole word.
-fn mentions_word(text: &str, name: &Ident) -> bool {
-    let name = name.to_string();
-    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .any(|word| word == name)
 }
 
 /// `F` made `impl Fn(f64) -> f64` (behind the same references).

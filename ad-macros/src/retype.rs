@@ -290,12 +290,7 @@ impl Retype<'_> {
             Callee::UserFunction => Some(self.lift(&Expr::Call(call.clone()))),
             Callee::UserMethod(type_path, method)
                 if with_floats
-                    && type_path.segments.last().is_some_and(|ty| {
-                        crate::source_facts::has_no_derivative_code(
-                            &ty.ident.to_string(),
-                            &method.to_string(),
-                        )
-                    }) =>
+                    && crate::source_facts::has_no_derivative_code(&type_path, &method) =>
             {
                 let message = format!(
                     "forward mode does not take {}",

@@ -135,14 +135,17 @@ pub fn plain_function(path: &[String]) -> Option<crate::plain_calls::PlainFuncti
 /// Whether `type_name` derives `Differentiable` in the file and its `impl` blocks there define
 /// `function` without derivative code (a type without the derive is data: its functions run
 /// as they are).
-pub fn has_no_derivative_code(type_name: &str, function: &str) -> bool {
+pub fn has_no_derivative_code(type_path: &syn::Path, function: &syn::Ident) -> bool {
+    let Some(type_name) = type_path.segments.last().map(|last| last.ident.to_string()) else {
+        return false;
+    };
     FACTS.with(|current| {
         let current = current.borrow();
-        current.derived.contains(type_name)
+        current.derived.contains(&type_name)
             && current
                 .unmarked_functions
-                .get(type_name)
-                .is_some_and(|functions| functions.contains(function))
+                .get(&type_name)
+                .is_some_and(|functions| functions.contains(&function.to_string()))
     })
 }
 

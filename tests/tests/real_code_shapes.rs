@@ -325,6 +325,18 @@ fn statistics_linear_algebra_tables_and_polynomials() {
         },
     );
     let xs = [-1.0, 0.0, 0.5, 1.5, 3.0];
+    // The table's values and the point, three ways (inside and outside the table).
+    check_gradient(
+        6,
+        |p| interpolate(&xs, &p[..5], p[5]),
+        |p, t| interpolate_jvp(&xs, &p[..5], p[5], &[0.0; 5], &t[..5], t[5]),
+        |p, c| {
+            let (value, (_, dys, dx)) = interpolate_vjp(&xs, &p[..5], p[5], c);
+            let mut adjoint = dys;
+            adjoint.push(dx);
+            (value, adjoint)
+        },
+    );
     let mut rng = Rng::new(3);
     for _ in 0..5 {
         let ys = random_vector(&mut rng, 5);

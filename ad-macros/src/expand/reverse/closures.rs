@@ -53,16 +53,7 @@ impl Generator<'_> {
             // `vec![y, t]` reads `y` too: every identifier in a macro's tokens counts (names
             // that are no variable have no binding site, here or at a call).
             fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-                fn idents(tokens: proc_macro2::TokenStream, found: &mut Vec<Ident>) {
-                    for token in tokens {
-                        match token {
-                            proc_macro2::TokenTree::Ident(ident) => found.push(ident),
-                            proc_macro2::TokenTree::Group(group) => idents(group.stream(), found),
-                            _ => {}
-                        }
-                    }
-                }
-                idents(mac.tokens.clone(), self.0);
+                self.0.extend(crate::ast::idents_of(mac.tokens.clone()));
             }
             fn visit_item(&mut self, _: &'ast syn::Item) {}
         }

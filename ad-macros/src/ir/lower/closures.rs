@@ -283,33 +283,38 @@ fn names_read(expr: &Expr, names: &mut Vec<Ident>) {
 
 /// Where `expr` assigns one of `names` (`k += 1.0`, `k = ..`), if it does.
 fn assigns_to(expr: &Expr, names: &[Ident]) -> Option<proc_macro2::Span> {
-    struct Assigns<'n> {
-        names: &'n [Ident],
+    first_write(expr, &|target| {
+        let mut root = strip(target);
+        loop {
+            match root {
+                Expr::Field(field) => root = strip(&field.base),
+                Expr::Index(index) => root = strip(&index.expr),
+                Expr::Unary(unary) => root = strip(&unary.expr),
+                _ => break,
+            }
+        }
+        !matches!(root, Expr::Path(path)
+            if path.path.get_ident().is_some_and(|name| names.contains(name)))
+    })
+}
+
+/// Where `expr` first assigns (`=`, `op=`) a target that `allowed` refuses, if it does.
+pub(super) fn first_write(
+    expr: &Expr,
+    allowed: &dyn Fn(&Expr) -> bool,
+) -> Option<proc_macro2::Span> {
+    struct Writes<'a> {
+        allowed: &'a dyn Fn(&Expr) -> bool,
         found: Option<proc_macro2::Span>,
     }
-    impl Assigns<'_> {
+    impl Writes<'_> {
         fn target(&mut self, target: &Expr) {
-            let mut root = strip(target);
-            loop {
-                match root {
-                    Expr::Field(field) => root = strip(&field.base),
-                    Expr::Index(index) => root = strip(&index.expr),
-                    Expr::Unary(unary) => root = strip(&unary.expr),
-                    _ => break,
-                }
-            }
-            if let Expr::Path(path) = root {
-                if path
-                    .path
-                    .get_ident()
-                    .is_some_and(|name| self.names.contains(name))
-                {
-                    self.found.get_or_insert(target.span());
-                }
+            if !(self.allowed)(target) {
+                self.found.get_or_insert(target.span());
             }
         }
     }
-    impl<'ast> syn::visit::Visit<'ast> for Assigns<'_> {
+    impl<'ast> syn::visit::Visit<'ast> for Writes<'_> {
         fn visit_expr_assign(&mut self, assign: &'ast syn::ExprAssign) {
             self.target(&assign.left);
             syn::visit::visit_expr_assign(self, assign);
@@ -321,7 +326,10 @@ fn assigns_to(expr: &Expr, names: &[Ident]) -> Option<proc_macro2::Span> {
             syn::visit::visit_expr_binary(self, binary);
         }
     }
-    let mut assigns = Assigns { names, found: None };
-    syn::visit::Visit::visit_expr(&mut assigns, expr);
-    assigns.found
+    let mut writes = Writes {
+        allowed,
+        found: None,
+    };
+    syn::visit::Visit::visit_expr(&mut writes, expr);
+    writes.found
 }

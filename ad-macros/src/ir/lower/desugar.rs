@@ -8,6 +8,10 @@
 //! * `map(f64::exp)`, `filter(is_small)` and the other adapters given a function's path are
 //!   the closure `|item| f64::exp(item)` calling it;
 //! * `std::iter::zip(a, b)` is `a.into_iter().zip(b)`;
+//! * `xs.partition_point(|&v| v < x)` of a container the code names is the first item that
+//!   fails the test, `xs.iter().position(|&v| !(v < x)).unwrap_or(xs.len())`: the same index on
+//!   a partitioned container, the only one `partition_point` is defined on (a loop instead of a
+//!   binary search; the index is data);
 //! * an iterator kept in a variable and used once (`let pairs = x.iter().zip(y); let s =
 //!   pairs.map(..).sum();`) is its chain written where it is used: an iterator is lazy, what
 //!   it borrows cannot change while it lives, and what it read eagerly (`take(k)`) is checked
@@ -122,6 +126,12 @@ impl VisitMut for Rewrite {
                     }
                 }
             }
+            Expr::MethodCall(call) if call.method == "partition_point" => {
+                if let Some(searched) = partition_point_as_position(call) {
+                    *expr = searched;
+                    self.changed = true;
+                }
+            }
             Expr::Call(call) if call.args.len() == 2 && is_iter_zip(&call.func) => {
                 let (a, b) = (&call.args[0], &call.args[1]);
                 let span = match &*call.func {
@@ -234,6 +244,10 @@ const ITERATOR_METHODS: &[&str] = &[
     "flat_map",
     "take_while",
     "skip_while",
+    "filter_map",
+    "scan",
+    "peekable",
+    "inspect",
 ];
 /// `let name = chain;` (no type written) of an iterator chain: the name, the chain, and
 /// whether the binding is `mut`.
@@ -255,9 +269,9 @@ fn iterator_binding(stmt: &Stmt) -> Option<(syn::Ident, Expr, bool)> {
 }
 
 /// Whether `expr` makes an iterator: adapters over a container's `iter()`, `iter_mut()`,
-/// `into_iter()`, `windows(n)`, `chunks(n)` or over a range (not `Option::take`, `map` of an
-/// option, which are eager).
-fn is_iterator_chain(expr: &Expr) -> bool {
+/// `into_iter()`, `windows(n)`, `chunks(n)` (and the other iterators of `std` types) or over a
+/// range (not `Option::take`, `map` of an option, which are eager).
+pub(super) fn is_iterator_chain(expr: &Expr) -> bool {
     match strip(expr) {
         Expr::Range(_) => true,
         Expr::MethodCall(call) => {
@@ -279,15 +293,23 @@ const ITERATOR_SOURCES: &[&str] = &[
     "windows",
     "chunks",
     "chunks_exact",
+    "chars",
+    "bytes",
+    "lines",
+    "split",
+    "keys",
+    "values",
+    "drain",
 ];
 
 /// Whether nothing the chain reads is named between its `let` and the statement that uses it:
 /// what it evaluated eagerly (`take(k)`, a `move` closure's copies) is what it would evaluate
 /// there.
 fn unchanged_until_used(name: &syn::Ident, chain: &Expr, after: &[Stmt]) -> bool {
-    let read: Vec<proc_macro2::Ident> = idents_of(quote::ToTokens::to_token_stream(chain));
+    let read: Vec<proc_macro2::Ident> =
+        crate::ast::idents_of(quote::ToTokens::to_token_stream(chain));
     for stmt in after {
-        let named = idents_of(quote::ToTokens::to_token_stream(stmt));
+        let named = crate::ast::idents_of(quote::ToTokens::to_token_stream(stmt));
         if named.contains(name) {
             return true;
         }
@@ -296,19 +318,6 @@ fn unchanged_until_used(name: &syn::Ident, chain: &Expr, after: &[Stmt]) -> bool
         }
     }
     true
-}
-
-/// Every identifier in `tokens`, in groups too.
-fn idents_of(tokens: proc_macro2::TokenStream) -> Vec<proc_macro2::Ident> {
-    let mut idents = Vec::new();
-    for token in tokens {
-        match token {
-            proc_macro2::TokenTree::Ident(ident) => idents.push(ident),
-            proc_macro2::TokenTree::Group(group) => idents.extend(idents_of(group.stream())),
-            _ => {}
-        }
-    }
-    idents
 }
 
 /// Whether `name` is read exactly once in `stmts`, where it runs once (not in a loop's body
@@ -345,10 +354,7 @@ fn used_once_in_place(name: &syn::Ident, stmts: &[Stmt]) -> bool {
             syn::visit::visit_pat_ident(self, pat);
         }
         fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-            let named = mac.tokens.clone().into_iter().any(|token| {
-                matches!(token, proc_macro2::TokenTree::Ident(ident) if ident == *self.name)
-            });
-            if named {
+            if crate::ast::idents_of(mac.tokens.clone()).contains(self.name) {
                 self.rebound = true;
             }
         }
@@ -412,4 +418,22 @@ fn iterates_a_container(chain: &Expr) -> bool {
         },
         _ => false,
     }
+}
+
+/// `xs.partition_point(|&v| v < x)` as `xs.iter().position(|&v| !(v < x)).unwrap_or(xs.len())`.
+fn partition_point_as_position(call: &syn::ExprMethodCall) -> Option<Expr> {
+    if call.args.len() != 1 || call.turbofish.is_some() {
+        return None;
+    }
+    let Expr::Closure(test) = strip(&call.args[0]) else {
+        return None;
+    };
+    if test.inputs.len() != 1 || !super::places::is_place_expression(&call.receiver) {
+        return None;
+    }
+    let (container, item, body) = (&call.receiver, &test.inputs[0], &test.body);
+    let span = call.method.span();
+    Some(syn::parse_quote_spanned!(span=>
+        #container.iter().position(|#item| !(#body)).unwrap_or(#container.len())
+    ))
 }

@@ -340,8 +340,6 @@ impl Lowering {
                 } else if method == "sin_cos" && call.args.is_empty() {
                     let receiver = self.operand(&call.receiver, stmts)?;
                     self.sin_cos(receiver, call.method.span(), span, stmts)
-                } else if let Some(searched) = partition_point_as_position(call) {
-                    return self.operand(&searched, stmts);
                 } else if let Some(content) = self.option_method(call, stmts)? {
                     return Ok(content);
                 } else if let Some(result) = self.container_method(call, stmts)? {
@@ -755,12 +753,7 @@ impl Lowering {
             // nested in a parameter's, `V2::norm(&self.pos)`, is differentiated as the
             // parameter's own are).
             Callee::UserMethod(type_path, method)
-                if type_path.segments.last().is_some_and(|ty| {
-                    crate::source_facts::has_no_derivative_code(
-                        &ty.ident.to_string(),
-                        &method.to_string(),
-                    )
-                }) =>
+                if crate::source_facts::has_no_derivative_code(&type_path, &method) =>
             {
                 not_yet(call, crate::plain_calls::UNMARKED_ASSOCIATED)
             }
@@ -1255,27 +1248,4 @@ fn operator_call(method: Ident, args: Vec<Operand>) -> Rvalue {
         args,
         dispatch: Dispatch::Operator,
     }
-}
-
-/// `xs.partition_point(|&v| v < x)` of a container the code names: the first item that fails
-/// the test, by the loop `xs.iter().position(|&v| !(v < x)).unwrap_or(xs.len())`, which gives
-/// the same index on a partitioned container (the only one `partition_point` is defined on).
-/// The index is data; the loop compares the floats carrying derivatives as they are.
-fn partition_point_as_position(call: &syn::ExprMethodCall) -> Option<Expr> {
-    if call.method != "partition_point" || call.args.len() != 1 || call.turbofish.is_some() {
-        return None;
-    }
-    let Expr::Closure(test) = strip(&call.args[0]) else {
-        return None;
-    };
-    if test.inputs.len() != 1 || !super::places::is_place_expression(&call.receiver) {
-        return None;
-    }
-    let container = &call.receiver;
-    let item = &test.inputs[0];
-    let body = &test.body;
-    let span = call.method.span();
-    Some(syn::parse_quote_spanned!(span=>
-        #container.iter().position(|#item| !(#body)).unwrap_or(#container.len())
-    ))
 }

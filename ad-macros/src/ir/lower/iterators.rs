@@ -1285,49 +1285,16 @@ fn scanned_item(closure: &ExprClosure) -> Lowered<(syn::Ident, Expr)> {
             None => return not_yet(&closure.body, "a `scan` closure not ending in `Some(..)`"),
         },
     };
-    // Only the state is written, and nothing leaves the closure.
-    struct Writes<'s> {
-        state: &'s syn::Ident,
-        other: Option<Span>,
-    }
-    impl Writes<'_> {
-        fn target(&mut self, left: &Expr) {
-            let writes_state = matches!(strip(left), Expr::Unary(unary)
-                if matches!(unary.op, syn::UnOp::Deref(_))
-                    && matches!(strip(&unary.expr), Expr::Path(path) if path.path.is_ident(self.state)));
-            if !writes_state {
-                self.other.get_or_insert(left.span());
-            }
-        }
-    }
-    impl<'ast> syn::visit::Visit<'ast> for Writes<'_> {
-        fn visit_expr_assign(&mut self, assign: &'ast syn::ExprAssign) {
-            self.target(&assign.left);
-            syn::visit::visit_expr_assign(self, assign);
-        }
-        fn visit_expr_binary(&mut self, binary: &'ast syn::ExprBinary) {
-            if super::compound_op(&binary.op).is_some() {
-                self.target(&binary.left);
-            }
-            syn::visit::visit_expr_binary(self, binary);
-        }
-        fn visit_expr_return(&mut self, exit: &'ast syn::ExprReturn) {
-            self.other.get_or_insert(exit.span());
-        }
-        fn visit_expr_try(&mut self, exit: &'ast syn::ExprTry) {
-            self.other.get_or_insert(exit.span());
-        }
-        fn visit_expr_closure(&mut self, _: &'ast ExprClosure) {}
-        fn visit_item(&mut self, _: &'ast syn::Item) {}
-    }
-    let mut writes = Writes {
-        state: &state,
-        other: None,
+    // Only the state is written (`*acc += v`), and nothing leaves the closure.
+    let writes_state = |target: &Expr| {
+        matches!(strip(target), Expr::Unary(unary)
+            if matches!(unary.op, syn::UnOp::Deref(_))
+                && matches!(strip(&unary.expr), Expr::Path(path) if path.path.is_ident(&state)))
     };
-    syn::visit::Visit::visit_expr(&mut writes, &body);
-    if let Some(span) = writes.other {
+    let other_write = super::closures::first_write(&body, &writes_state);
+    if other_write.is_some() || super::control::has_exits(&syn::parse_quote!({ #body })) {
         return Err(NotYet {
-            span,
+            span: other_write.unwrap_or_else(|| body.span()),
             what: "a `scan` closure writing other than its state, or leaving it",
         });
     }

@@ -15,40 +15,6 @@ use crate::ir::*;
 /// for the combinator only on a receiver that is not an iterator chain or a range.
 const SHARED_NAMES: &[&str] = &["map", "filter", "or", "take", "replace", "copied", "cloned"];
 
-/// Methods whose result is an iterator (or a range), so that `.map(..)` after them is the
-/// iterator's.
-const ITERATOR_METHODS: &[&str] = &[
-    "iter",
-    "iter_mut",
-    "into_iter",
-    "map",
-    "filter",
-    "zip",
-    "enumerate",
-    "rev",
-    "skip",
-    "take",
-    "step_by",
-    "chain",
-    "windows",
-    "chunks",
-    "chunks_exact",
-    "cloned",
-    "copied",
-    "flat_map",
-    "filter_map",
-    "scan",
-    "take_while",
-    "skip_while",
-    "chars",
-    "bytes",
-    "lines",
-    "split",
-    "keys",
-    "values",
-    "drain",
-];
-
 impl Lowering {
     /// The combinator `call` as the `match` it is, lowered; `None` when it is no `Option`
     /// combinator.
@@ -156,13 +122,10 @@ impl Lowering {
     }
 }
 
-/// A receiver that is an iterator chain or a range: `x.iter().map(..)`, `(0..n).map(..)`.
+/// A receiver that is an iterator chain or a range: `x.iter().map(..)`, `(0..n).map(..)` (not
+/// `o.take()`, an option's).
 fn is_iterator(receiver: &Expr) -> bool {
-    match strip(receiver) {
-        Expr::MethodCall(call) => ITERATOR_METHODS.contains(&call.method.to_string().as_str()),
-        Expr::Range(_) => true,
-        _ => false,
-    }
+    super::desugar::is_iterator_chain(receiver)
 }
 
 /// A variable or a field, which `take`/`replace` may borrow mutably.
