@@ -313,7 +313,7 @@ pub fn break_values(body: &syn::Block) -> Vec<Expr> {
     breaks.0
 }
 
-fn block_value(block: &syn::Block) -> Option<&Expr> {
+pub(crate) fn block_value(block: &syn::Block) -> Option<&Expr> {
     match block.stmts.last() {
         Some(syn::Stmt::Expr(expr, None)) => Some(expr),
         _ => None,

@@ -56,6 +56,10 @@ struct Definitions {
     differentiated_methods: HashMap<String, std::collections::HashSet<String>>,
     /// Free functions by name, `None` for one carrying the crate's attributes.
     functions: HashMap<String, Vec<Option<crate::plain_calls::PlainFunction>>>,
+    /// Free functions by name: the inline modules (their path in the file) that define one.
+    function_modules: HashMap<String, Vec<Vec<String>>>,
+    /// While reading: the inline module the reader is in.
+    module_path: Vec<String>,
 }
 
 /// An `impl` block defining a method of some name.
@@ -250,6 +254,10 @@ impl<'ast> Visit<'ast> for Definitions {
             .entry(item.sig.ident.to_string())
             .or_default()
             .push(crate::plain_calls::PlainFunction::of(item));
+        self.function_modules
+            .entry(item.sig.ident.to_string())
+            .or_default()
+            .push(self.module_path.clone());
         syn::visit::visit_item_fn(self, item);
     }
 
@@ -346,7 +354,9 @@ impl<'ast> Visit<'ast> for Definitions {
 
     fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
         self.modules.insert(item.ident.to_string());
+        self.module_path.push(item.ident.to_string());
         syn::visit::visit_item_mod(self, item);
+        self.module_path.pop();
     }
 
     // Items inside function bodies are local to them.
@@ -608,6 +618,16 @@ pub struct Functions {
 }
 
 impl Functions {
+    /// Whether the file defines a free function `name` in the module where it defines the
+    /// free function `beside` (in any of them, if it defines several of that name).
+    pub fn defines_beside(&self, beside: &str, name: &str) -> bool {
+        let modules = &self.own.function_modules;
+        let (Some(theirs), Some(ours)) = (modules.get(name), modules.get(beside)) else {
+            return false;
+        };
+        theirs.iter().any(|module| ours.contains(module))
+    }
+
     /// The plain function `path` names (its segments), if it is certainly one.
     pub fn find(&self, path: &[String]) -> Option<crate::plain_calls::PlainFunction> {
         let (name, modules) = path.split_last()?;

@@ -165,10 +165,20 @@ pub fn suffixed(function: &Function, suffix: &str) -> Ident {
 
 /// A generated local named after a parameter (`__ad_seeded_x`); raw names lose their `r#`.
 pub fn derived(prefix: &str, name: &Ident) -> Ident {
+    Ident::new(&format!("{prefix}{}", snake_text(name)), name.span())
+}
+
+/// A user's name as part of a generated one, which stays snake case (rustc's lint warns of
+/// `__ad_seeded__unused`): leading underscores become their count (`_unused` gives
+/// `1unused`), which no name of the user's starts with. `__ad_self` gives `self`.
+pub fn snake_text(name: &Ident) -> String {
     let text = name.unraw().to_string();
-    // `__ad_self` (a method's receiver) gives `__ad_seeded_self`.
     let text = text.strip_prefix("__ad_").unwrap_or(&text);
-    Ident::new(&format!("{prefix}{text}"), name.span())
+    let trimmed = text.trim_start_matches('_');
+    match text.len() - trimmed.len() {
+        0 => text.to_string(),
+        underscores => format!("{underscores}{trimmed}"),
+    }
 }
 
 /// Functions the macros generate are generic already: calls to them are left as written.
@@ -181,7 +191,7 @@ pub fn is_generated_function_name(name: &str) -> bool {
 /// The tangent parameter of each differentiated parameter: `dx` for `x`, `d_rate` for `rate`,
 /// with `d` prepended again while that collides with another parameter.
 pub fn tangents(function: &Function) -> Vec<Ident> {
-    let taken: Vec<String> = function.params.iter().map(|p| p.name.to_string()).collect();
+    let mut taken: Vec<String> = function.params.iter().map(|p| p.name.to_string()).collect();
     function
         .params
         .iter()
@@ -193,9 +203,11 @@ pub fn tangents(function: &Function) -> Vec<Ident> {
                 param.name.unraw().to_string()
             };
             // `do` and `dyn` are keywords: the tangents of `o` and `yn` are `d_o`, `d_yn`.
-            // An unused parameter's `_t` has `d_t` (not `d__t`, which is not snake case).
-            let mut tangent = if name.starts_with('_') || (name.chars().count() == 1 && name != "o")
-            {
+            // An unused parameter's `_t` or `__t` has `d_t` (`d__t` is not snake case).
+            let unused = name.trim_start_matches('_');
+            let mut tangent = if unused.len() < name.len() {
+                format!("d_{unused}")
+            } else if name.chars().count() == 1 && name != "o" {
                 format!("d{name}")
             } else {
                 format!("d_{name}")
@@ -203,6 +215,7 @@ pub fn tangents(function: &Function) -> Vec<Ident> {
             while taken.contains(&tangent) {
                 tangent.insert(0, 'd');
             }
+            taken.push(tangent.clone());
             Ident::new(&tangent, param.name.span())
         })
         .collect()

@@ -452,10 +452,61 @@ impl Retype<'_> {
         let Ok(mut args) = MacroArgs::parse_from(mac) else {
             return;
         };
+        // `vec![cfg.a, 2.0 * cfg.b]`: the elements meet in one type.
+        let joined = match &args {
+            MacroArgs::List(elements) if macros::name(mac).as_deref() == Some("vec") => {
+                let values: Vec<&Expr> = elements.iter().flat_map(value_leaves).collect();
+                self.data_values_to_lift(&values, false)
+            }
+            _ => Vec::new(),
+        };
         for expr in args.exprs_mut() {
             self.visit_expr_mut(expr);
         }
+        if let MacroArgs::List(elements) = &mut args {
+            let values = elements.iter_mut().flat_map(value_leaves_mut);
+            self.lift_joined(values, joined);
+        }
         mac.tokens = args.into_token_stream();
+    }
+
+    /// Where several values meet in one type (the elements of an array, the branches of an
+    /// `if` or a `match`, the value assigned to a float place), a float read from data beside
+    /// one of the scalar type is lifted to it: `[cfg.a, cfg.b * 0.01]`, `if k { cfg.a } else
+    /// { 0.5 }`. `into_float` when the place is known to hold the scalar type. Returns, for
+    /// each value, the data expression (as written) to lift in its place.
+    fn data_values_to_lift(&self, values: &[&Expr], into_float: bool) -> Vec<Option<Expr>> {
+        let meets_float = into_float || values.iter().any(|value| self.locals.may_be_float(value));
+        values
+            .iter()
+            .map(|value| {
+                // `None`, a unit variant or a constant, is no data of a local (a pattern of
+                // one is taken for a binding by its syntax).
+                let named_by_type = matches!(value, Expr::Path(path)
+                if path.path.get_ident().is_some_and(|name| {
+                    name.to_string().starts_with(|c: char| c.is_ascii_uppercase())
+                }));
+                let data = !self.locals.may_be_float(value)
+                    && !named_by_type
+                    && (reads_data(value, self.locals)
+                        || self.reads_user_value(value)
+                        || self.is_data_constant(value));
+                (meets_float && data).then(|| (*value).clone())
+            })
+            .collect()
+    }
+
+    /// Puts the lifted data values chosen by [`Retype::data_values_to_lift`] in place.
+    fn lift_joined<'e>(
+        &self,
+        values: impl Iterator<Item = &'e mut Expr>,
+        lifted: Vec<Option<Expr>>,
+    ) {
+        for (value, written) in values.zip(lifted) {
+            if let Some(written) = written {
+                *value = self.lift(&written);
+            }
+        }
     }
 }
 
@@ -755,6 +806,81 @@ pub fn reads_data(expr: &Expr, locals: &Locals) -> bool {
     }
 }
 
+/// The expressions whose value an expression takes: itself, or the tails of its blocks and
+/// of the branches of its `if`s and `match`es.
+fn value_leaves(expr: &Expr) -> Vec<&Expr> {
+    match expr {
+        Expr::Block(block) => {
+            crate::activity::block_value(&block.block).map_or_else(Vec::new, value_leaves)
+        }
+        Expr::If(inner) => {
+            let mut leaves = crate::activity::block_value(&inner.then_branch)
+                .map_or_else(Vec::new, value_leaves);
+            if let Some((_, otherwise)) = &inner.else_branch {
+                leaves.extend(value_leaves(otherwise));
+            }
+            leaves
+        }
+        Expr::Match(inner) => inner
+            .arms
+            .iter()
+            .flat_map(|arm| value_leaves(&arm.body))
+            .collect(),
+        Expr::Paren(inner) => value_leaves(&inner.expr),
+        _ => vec![expr],
+    }
+}
+
+/// [`value_leaves`], to rewrite them; in the same order.
+fn value_leaves_mut(expr: &mut Expr) -> Vec<&mut Expr> {
+    match expr {
+        Expr::Block(block) => {
+            block_tail_mut(&mut block.block).map_or_else(Vec::new, value_leaves_mut)
+        }
+        Expr::If(inner) => {
+            let mut leaves =
+                block_tail_mut(&mut inner.then_branch).map_or_else(Vec::new, value_leaves_mut);
+            if let Some((_, otherwise)) = &mut inner.else_branch {
+                leaves.extend(value_leaves_mut(otherwise));
+            }
+            leaves
+        }
+        Expr::Match(inner) => inner
+            .arms
+            .iter_mut()
+            .flat_map(|arm| value_leaves_mut(&mut arm.body))
+            .collect(),
+        Expr::Paren(inner) => value_leaves_mut(&mut inner.expr),
+        _ => vec![expr],
+    }
+}
+
+fn block_tail_mut(block: &mut syn::Block) -> Option<&mut Expr> {
+    match block.stmts.last_mut() {
+        Some(syn::Stmt::Expr(expr, None)) => Some(expr),
+        _ => None,
+    }
+}
+
+/// The values that meet in one type in `expr`: an array's elements, or the branches of an
+/// `if` or a `match`.
+fn joined_values(expr: &Expr) -> Vec<&Expr> {
+    match expr {
+        Expr::Array(array) => array.elems.iter().flat_map(value_leaves).collect(),
+        Expr::If(_) | Expr::Match(_) => value_leaves(expr),
+        _ => Vec::new(),
+    }
+}
+
+/// [`joined_values`], to rewrite them; in the same order.
+fn joined_values_mut(expr: &mut Expr) -> Vec<&mut Expr> {
+    match expr {
+        Expr::Array(array) => array.elems.iter_mut().flat_map(value_leaves_mut).collect(),
+        Expr::If(_) | Expr::Match(_) => value_leaves_mut(expr),
+        _ => Vec::new(),
+    }
+}
+
 /// A float literal operand (`2.0`, `-0.5`, `4f64`), as written.
 fn constant_literal(expr: &Expr) -> Option<TokenStream> {
     match expr {
@@ -790,6 +916,14 @@ impl VisitMut for Retype<'_> {
             self.visit_expr_mut(&mut repeat.expr);
             return;
         }
+        let joined = self.data_values_to_lift(&joined_values(expr), false);
+        // `w[0] = cfg.a` into a float place.
+        let assigned = match &*expr {
+            Expr::Assign(assign) if self.locals.may_be_float(&assign.left) => {
+                self.data_values_to_lift(&value_leaves(&assign.right), true)
+            }
+            _ => Vec::new(),
+        };
         let span = expr.span();
         let replacement = match expr {
             Expr::Lit(lit) if float_literal(&lit.lit) => {
@@ -1036,6 +1170,11 @@ impl VisitMut for Retype<'_> {
         };
         if let Some(replacement) = replacement {
             *expr = replacement;
+            return;
+        }
+        self.lift_joined(joined_values_mut(expr).into_iter(), joined);
+        if let Expr::Assign(assign) = expr {
+            self.lift_joined(value_leaves_mut(&mut assign.right).into_iter(), assigned);
         }
     }
 

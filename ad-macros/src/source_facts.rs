@@ -132,6 +132,18 @@ pub fn plain_function(path: &[String]) -> Option<crate::plain_calls::PlainFuncti
     FACTS.with(|current| current.borrow().functions.as_ref()?.find(path))
 }
 
+/// Whether the file defines a free function `name` in the module of the free function
+/// `beside` (argmin's files define `rosenbrock_hessian` beside `rosenbrock`).
+pub fn defines_function_beside(beside: &str, name: &str) -> bool {
+    FACTS.with(|current| {
+        current
+            .borrow()
+            .functions
+            .as_ref()
+            .is_some_and(|functions| functions.defines_beside(beside, name))
+    })
+}
+
 /// Whether `type_name` derives `Differentiable` in the file and its `impl` blocks there define
 /// `function` without derivative code (a type without the derive is data: its functions run
 /// as they are).

@@ -176,3 +176,45 @@ fn a_function_without_differentiable_parameters_keeps_its_gradient() {
     let (value, ()) = all_data_grad(1.5, 2);
     assert_eq!(value, 3.0);
 }
+
+/// argmin's test functions define `f_hessian` (and `f_derivative`) beside `f`: the user's
+/// function stays, and the helper of that name is not generated.
+mod user_defines_a_helper_name {
+    use ad_runtime::{forward, reverse};
+
+    #[forward]
+    #[reverse]
+    pub fn beale(x: &[f64]) -> f64 {
+        (1.5 - x[0] + x[0] * x[1]).powi(2)
+            + (2.25 - x[0] + x[0] * x[1].powi(2)).powi(2)
+            + (2.625 - x[0] + x[0] * x[1].powi(3)).powi(2)
+    }
+
+    /// The hand-written Hessian, as argmin-testfunctions writes it.
+    pub fn beale_hessian(x: &[f64]) -> Vec<Vec<f64>> {
+        let (a, b) = (x[0], x[1]);
+        let (t1, t2, t3) = (
+            1.5 - a + a * b,
+            2.25 - a + a * b * b,
+            2.625 - a + a * b.powi(3),
+        );
+        let (u1, u2, u3) = (b - 1.0, b * b - 1.0, b.powi(3) - 1.0);
+        let (v1, v2, v3) = (a, 2.0 * a * b, 3.0 * a * b * b);
+        let aa = 2.0 * (u1 * u1 + u2 * u2 + u3 * u3);
+        let ab = 2.0 * (v1 * u1 + t1 + v2 * u2 + t2 * 2.0 * b + v3 * u3 + t3 * 3.0 * b * b);
+        let bb = 2.0 * (v1 * v1 + v2 * v2 + t2 * 2.0 * a + v3 * v3 + t3 * 6.0 * a * b);
+        vec![vec![aa, ab], vec![ab, bb]]
+    }
+
+    #[test]
+    fn the_users_hessian_stays_and_agrees_with_the_other_helpers() {
+        let x = [0.3, -0.7];
+        let by_hand = beale_hessian(&x);
+        let v = [0.25, 1.5];
+        let (_, hv) = beale_hvp(&x, &v);
+        for i in 0..2 {
+            let expected = by_hand[i][0] * v[0] + by_hand[i][1] * v[1];
+            approx::assert_relative_eq!(hv[i], expected, max_relative = 1e-12);
+        }
+    }
+}

@@ -29,12 +29,22 @@ pub fn beside(function: &Function, kind: &str, public: &syn::Signature) -> Token
     else {
         return TokenStream::new();
     };
+    // A helper whose name the file gives a function of its own is not generated: the user's
+    // stays (argmin defines `rosenbrock_hessian` beside `rosenbrock`).
+    let unless_defined = |suffix: &str, helper: &dyn Fn() -> TokenStream| {
+        let name = names::suffixed(function, suffix).to_string();
+        let beside = function.name().to_string();
+        match crate::source_facts::defines_function_beside(&beside, &name) {
+            true => TokenStream::new(),
+            false => helper(),
+        }
+    };
     match kind {
-        "jvp" => jacfwd(function, output),
-        "vjp" => jacrev(function, output),
+        "jvp" => unless_defined("_jacfwd", &|| jacfwd(function, output)),
+        "vjp" => unless_defined("_jacrev", &|| jacrev(function, output)),
         "grad" => {
-            let hvp = hvp(function, public);
-            let hessian = hessian(function);
+            let hvp = unless_defined("_hvp", &|| hvp(function, public));
+            let hessian = unless_defined("_hessian", &|| hessian(function));
             quote!(#hessian #hvp)
         }
         _ => TokenStream::new(),

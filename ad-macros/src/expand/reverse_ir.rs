@@ -542,7 +542,13 @@ impl Emitter<'_> {
 
     fn numbered(&self, category: &str, name: Option<&Ident>, number: u32, span: Span) -> Ident {
         match name {
-            Some(name) => format_ident!("__ad_{}_{}_{}", category, name, number, span = span),
+            Some(name) => format_ident!(
+                "__ad_{}_{}_{}",
+                category,
+                names::snake_text(name),
+                number,
+                span = span
+            ),
             None => format_ident!("__ad_{}_{}", category, number, span = span),
         }
     }

@@ -1,0 +1,146 @@
+//! Floats read from data (a plain struct's fields, a data slice's elements) where they meet
+//! floats that carry derivatives in one type: the elements of an array or a `vec!`, the
+//! branches of an `if` or a `match`, a value assigned to a float place. Forward mode's retyped
+//! body lifts the data value there. Each is checked at random points against central
+//! differences, reverse against forward, and by the dot-product identity.
+#![cfg(not(feature = "previous-engine"))]
+
+mod common;
+
+use ad_runtime::{forward, reverse};
+use common::check_gradient;
+
+#[derive(Clone, Copy)]
+pub struct Params {
+    pub a: f64,
+    pub b: f64,
+}
+
+const P: Params = Params { a: 1.5, b: -0.75 };
+
+#[forward]
+#[reverse]
+fn array_of_data_and_constants(p: &Params, x: &[f64]) -> f64 {
+    let w = [p.a, p.b * 0.01];
+    let u = [1.0, p.b];
+    let v = [p.a, x[1]];
+    w[0] * x[0] + w[1] * x[0] * x[1] + u[0] * u[1] * x[1] + v[0] * v[1]
+}
+
+#[forward]
+#[reverse]
+fn vec_of_data_and_constants(p: &Params, x: &[f64]) -> f64 {
+    let w = vec![p.a, 2.0 * p.b, x[0]];
+    w.iter().zip(x).map(|(w, x)| w * x).sum()
+}
+
+#[forward]
+#[reverse]
+fn branches_of_data_and_constants(p: &Params, x: &[f64], k: usize) -> f64 {
+    let c = if x[0] > 0.0 { p.a } else { 0.5 };
+    let d = match k {
+        0 => p.a,
+        1 => 2.0,
+        _ => p.b * 3.0,
+    };
+    let e = if k == 0 {
+        p.b
+    } else if k == 1 {
+        let t = p.a;
+        t
+    } else {
+        x[1]
+    };
+    c * x[0] + d * x[1] + e * x[0]
+}
+
+#[forward]
+#[reverse]
+fn assigned_into_float_places(p: &Params, table: &Table, x: &[f64], k: usize) -> f64 {
+    let mut s = 0.0;
+    if k > 0 {
+        s = p.a;
+    }
+    let mut v = [0.0; 3];
+    v[0] = p.b;
+    v[1] = table.w[k];
+    v[2] = x[1];
+    s * x[0] + v[0] * x[1] + v[1] * v[2]
+}
+
+/// Data: no float of it carries a derivative.
+pub struct Table {
+    pub w: [f64; 3],
+}
+
+pub struct Model {
+    pub scale: f64,
+    pub offset: f64,
+}
+
+impl Model {
+    #[forward]
+    #[reverse]
+    pub fn predict(&self, x: &[f64]) -> f64 {
+        let w = [self.scale, self.offset * 0.01];
+        let c = if x[0] > 0.0 { self.scale } else { 0.5 };
+        w[0] * x[0] + w[1] * x[0] * x[1] + c * x[1]
+    }
+}
+
+#[test]
+fn arrays_of_data_and_constants() {
+    check_gradient(
+        2,
+        |x| array_of_data_and_constants(&P, x),
+        |x, t| array_of_data_and_constants_jvp(&P, x, t),
+        |x, c| array_of_data_and_constants_vjp(&P, x, c),
+    );
+    check_gradient(
+        3,
+        |x| vec_of_data_and_constants(&P, x),
+        |x, t| vec_of_data_and_constants_jvp(&P, x, t),
+        |x, c| vec_of_data_and_constants_vjp(&P, x, c),
+    );
+}
+
+#[test]
+fn branches_of_data_and_constants_all_ways() {
+    for k in 0..3 {
+        check_gradient(
+            2,
+            |x| branches_of_data_and_constants(&P, x, k),
+            |x, t| branches_of_data_and_constants_jvp(&P, x, k, t),
+            |x, c| branches_of_data_and_constants_vjp(&P, x, k, c),
+        );
+    }
+}
+
+#[test]
+fn data_assigned_into_float_places() {
+    let table = Table {
+        w: [0.3, -1.2, 2.5],
+    };
+    for k in 0..3 {
+        check_gradient(
+            2,
+            |x| assigned_into_float_places(&P, &table, x, k),
+            |x, t| assigned_into_float_places_jvp(&P, &table, x, k, t),
+            |x, c| assigned_into_float_places_vjp(&P, &table, x, k, c),
+        );
+    }
+}
+
+#[test]
+fn fields_of_self_beside_constants() {
+    let model = Model {
+        scale: 0.8,
+        offset: -2.0,
+    };
+    check_gradient(
+        2,
+        |x| model.predict(x),
+        |x, t| model.predict_jvp(x, t),
+        |x, c| model.predict_vjp(x, c),
+    );
+}
