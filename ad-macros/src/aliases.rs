@@ -618,6 +618,16 @@ pub struct Functions {
 }
 
 impl Functions {
+    /// Whether `a.add(b)` in the file can only be `a + b`: it imports the operator's trait
+    /// (`use std::ops::Add;`) and none of its `impl` blocks defines a method of that name.
+    pub fn calls_operator_method(&self, method: &str, trait_name: &str) -> bool {
+        let imported = self.own.imports.get(trait_name).is_some_and(|module| {
+            matches!(module.first().map(String::as_str), Some("std" | "core"))
+                && module.get(1).is_some_and(|second| second == "ops")
+        });
+        imported && !self.own.methods.contains_key(method)
+    }
+
     /// Whether the file defines a free function `name` in the module where it defines the
     /// free function `beside` (in any of them, if it defines several of that name).
     pub fn defines_beside(&self, beside: &str, name: &str) -> bool {

@@ -165,6 +165,24 @@ impl Retype<'_> {
         }
     }
 
+    /// Which arguments of `call` read data, decided before they are rewritten (`DK[0]` of a
+    /// constant table reads data; its rewritten form no longer shows it).
+    fn data_arguments(&self, call: &syn::ExprMethodCall) -> Vec<bool> {
+        call.args
+            .iter()
+            .map(|arg| reads_data_or_constant(arg, self.locals) || self.reads_user_value(arg))
+            .collect()
+    }
+
+    /// Lifts the rewritten arguments that [`Retype::data_arguments`] found reading data.
+    fn lift_data_arguments(&self, call: &mut syn::ExprMethodCall, data: Vec<bool>) {
+        for (arg, reads_data) in call.args.iter_mut().zip(data) {
+            if reads_data {
+                *arg = self.lift(arg);
+            }
+        }
+    }
+
     /// `m.c` where `m` is a `#[grad]` parameter, or a name bound by a pattern over one: a float
     /// of the twin (passed through), or a `#[no_grad]` field's plain float (lifted).
     fn reads_user_value(&self, expr: &Expr) -> bool {
@@ -789,6 +807,18 @@ pub fn tokens_mention(tokens: TokenStream, is_named: &dyn Fn(&Ident) -> bool) ->
 
 /// `n`, `cfg.scale`, `*head`, `node.left.value`: a read of a local that holds no float. An
 /// untyped closure parameter (`|t| t.max(-1.0)` over a slice of floats) may hold one.
+/// [`reads_data`], or reads a constant (`const DK: &[f64] = &[..]`, statrs' tables): `DK[0]`
+/// passed beside floats, `DK.iter()` zipped with them.
+fn reads_data_or_constant(expr: &Expr, locals: &Locals) -> bool {
+    match expr {
+        Expr::Path(path) if path.qself.is_none() && is_constant_path(&path.path, locals) => true,
+        Expr::Field(field) => reads_data_or_constant(&field.base, locals),
+        Expr::Paren(paren) => reads_data_or_constant(&paren.expr, locals),
+        Expr::Index(index) => reads_data_or_constant(&index.expr, locals),
+        _ => reads_data(expr, locals),
+    }
+}
+
 pub fn reads_data(expr: &Expr, locals: &Locals) -> bool {
     match expr {
         Expr::Path(path) => path.path.get_ident().is_some_and(|ident| {
@@ -1140,8 +1170,9 @@ impl VisitMut for Retype<'_> {
                     if inner.method == "iter"
                         && inner.args.is_empty()
                         && inner.turbofish.is_none()
-                        && (reads_data(&inner.receiver, self.locals)
+                        && (reads_data_or_constant(&inner.receiver, self.locals)
                             || self.reads_user_value(&inner.receiver)));
+                let data_args = self.data_arguments(call);
                 if iterates_data {
                     *call.receiver = self.lift_iterated(&call.receiver, true);
                     for arg in call.args.iter_mut() {
@@ -1151,16 +1182,13 @@ impl VisitMut for Retype<'_> {
                     syn::visit_mut::visit_expr_method_call_mut(self, call);
                     self.lift_data(&mut call.receiver);
                 }
-                for arg in call.args.iter_mut() {
-                    self.lift_data(arg);
-                }
+                self.lift_data_arguments(call, data_args);
                 None
             }
             Expr::MethodCall(call) if self.locals.may_be_float(&call.receiver) => {
+                let data_args = self.data_arguments(call);
                 syn::visit_mut::visit_expr_method_call_mut(self, call);
-                for arg in call.args.iter_mut() {
-                    self.lift_data(arg);
-                }
+                self.lift_data_arguments(call, data_args);
                 None
             }
             _ => {

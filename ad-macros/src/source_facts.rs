@@ -132,6 +132,18 @@ pub fn plain_function(path: &[String]) -> Option<crate::plain_calls::PlainFuncti
     FACTS.with(|current| current.borrow().functions.as_ref()?.find(path))
 }
 
+/// Whether a method call `.add(..)` (`sub`, `mul`, `div`, `rem`, `neg`) in the file is the
+/// operator's: see `Functions::calls_operator_method`.
+pub fn calls_operator_method(method: &str, trait_name: &str) -> bool {
+    FACTS.with(|current| {
+        current
+            .borrow()
+            .functions
+            .as_ref()
+            .is_some_and(|functions| functions.calls_operator_method(method, trait_name))
+    })
+}
+
 /// Whether the file defines a free function `name` in the module of the free function
 /// `beside` (argmin's files define `rosenbrock_hessian` beside `rosenbrock`).
 pub fn defines_function_beside(beside: &str, name: &str) -> bool {

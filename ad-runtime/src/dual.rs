@@ -96,6 +96,48 @@ impl<S: Scalar> Dual<S> {
 ///
 /// assert_eq!(format!("{:.2}", Dual::new(1.5_f64, 1.0)), "1.50");
 /// ```
+/// The float methods of [`Scalar`] as inherent methods of a dual number type. A concrete dual
+/// number implements both `Scalar` and `num_traits::Float`, which share these names: with both
+/// traits in scope (generated code imports `Scalar`, numerical code imports `Float`), `x.sin()`
+/// would be ambiguous. Inherent methods come first, and compute the same.
+macro_rules! inherent_float_methods {
+    ($($name:ident($($arg:ident: $ty:ty),*) -> $out:ty;)*) => {
+        $(
+            #[doc = concat!("[`Scalar::", stringify!($name), "`], the value with its derivatives.")]
+            #[inline(always)]
+            pub fn $name(self, $($arg: $ty),*) -> $out {
+                <Self as Scalar>::$name(self, $($arg),*)
+            }
+        )*
+    };
+}
+
+/// The list for [`inherent_float_methods`].
+macro_rules! all_inherent_float_methods {
+    () => {
+        inherent_float_methods! {
+            is_nan() -> bool; is_finite() -> bool; is_infinite() -> bool; is_normal() -> bool;
+            is_sign_positive() -> bool; is_sign_negative() -> bool;
+            sin() -> Self; cos() -> Self; sin_cos() -> (Self, Self); tan() -> Self;
+            asin() -> Self; acos() -> Self; atan() -> Self; atan2(other: Self) -> Self;
+            sinh() -> Self; cosh() -> Self; tanh() -> Self;
+            asinh() -> Self; acosh() -> Self; atanh() -> Self;
+            exp() -> Self; exp2() -> Self; exp_m1() -> Self; ln() -> Self; log(base: Self) -> Self;
+            log2() -> Self; log10() -> Self; ln_1p() -> Self; sqrt() -> Self; cbrt() -> Self;
+            powi(n: i32) -> Self; powf(exponent: Self) -> Self; hypot(other: Self) -> Self;
+            abs() -> Self; signum() -> Self; recip() -> Self; mul_add(a: Self, b: Self) -> Self;
+            min(other: Self) -> Self; max(other: Self) -> Self; clamp(min: Self, max: Self) -> Self;
+            to_degrees() -> Self; to_radians() -> Self;
+            floor() -> Self; ceil() -> Self; round() -> Self; trunc() -> Self; fract() -> Self;
+        }
+    };
+}
+pub(crate) use all_inherent_float_methods;
+
+impl<S: Scalar> Dual<S> {
+    all_inherent_float_methods!();
+}
+
 impl<S: Scalar + fmt::Display> fmt::Display for Dual<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.value, f)

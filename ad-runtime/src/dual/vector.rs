@@ -106,6 +106,10 @@ impl<S: Scalar, const N: usize> DualVec<S, N> {
     }
 }
 
+impl<S: Scalar, const N: usize> DualVec<S, N> {
+    super::all_inherent_float_methods!();
+}
+
 impl<S: Scalar, const N: usize> fmt::Display for DualVec<S, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.value)?;

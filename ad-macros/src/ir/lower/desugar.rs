@@ -3,11 +3,16 @@
 //!
 //! * `chain.for_each(|pat| body);` is `for pat in chain { body }` (a body without `return` or
 //!   `?`, which would leave the closure, not the loop);
+//! * `let s = chain.map(|x| { *x = ..; *x }).sum::<f32>();`, whose closure writes, is the
+//!   loop `for x in chain { acc += { *x = ..; *x }; }` (llama2.rs' softmax);
 //! * `v.extend(chain);` of a local is `for item in chain { v.push(item); }` (the item read
 //!   through its reference where the chain gives references: `v.extend(x.iter())`);
 //! * `map(f64::exp)`, `filter(is_small)` and the other adapters given a function's path are
 //!   the closure `|item| f64::exp(item)` calling it;
 //! * `std::iter::zip(a, b)` is `a.into_iter().zip(b)`;
+//! * `a.add(b)` (`sub`, `mul`, `div`, `rem`; `a.neg()`) is `a + b` where the file imports the
+//!   operator's trait from `std::ops` and defines no method of that name (llama2.rs writes
+//!   `x.iter().map(..).sum::<f32>().div(n).add(1e-5)`);
 //! * `xs.partition_point(|&v| v < x)` of a container the code names is the first item that
 //!   fails the test, `xs.iter().position(|&v| !(v < x)).unwrap_or(xs.len())`: the same index on
 //!   a partitioned container, the only one `partition_point` is defined on (a loop instead of a
@@ -72,6 +77,13 @@ impl VisitMut for Rewrite {
     fn visit_block_mut(&mut self, block: &mut syn::Block) {
         let mut at = 0;
         while at < block.stmts.len() {
+            if let Some(looped) = written_reduction_as_loop(&block.stmts[at]) {
+                let count = looped.len();
+                block.stmts.splice(at..=at, looped);
+                self.changed = true;
+                at += count;
+                continue;
+            }
             if let Some((name, chain, mutable)) = iterator_binding(&block.stmts[at]) {
                 let after = &mut block.stmts[at + 1..];
                 if !mutable
@@ -125,6 +137,21 @@ impl VisitMut for Rewrite {
                         self.changed = true;
                     }
                 }
+            }
+            Expr::MethodCall(call) if operator_of_method(call).is_some() => {
+                let operator = operator_of_method(call).expect("checked by the guard");
+                let receiver = &call.receiver;
+                let span = call.method.span();
+                *expr = match call.args.first() {
+                    Some(operand) => {
+                        syn::parse_quote_spanned!(span=> ((#receiver) #operator (#operand)))
+                    }
+                    None => syn::parse_quote_spanned!(span=> (#operator (#receiver))),
+                };
+                self.changed = true;
+                // The operands may hold more spellings to rewrite.
+                self.visit_expr_mut(expr);
+                return;
             }
             Expr::MethodCall(call) if call.method == "partition_point" => {
                 if let Some(searched) = partition_point_as_position(call) {
@@ -194,7 +221,7 @@ fn as_for_loop(expr: &Expr) -> Option<Expr> {
             {
                 return None;
             }
-            let pat = &closure.inputs[0];
+            let pat = untyped(&closure.inputs[0]);
             Some(syn::parse_quote_spanned!(span=> for #pat in #chain { #body; }))
         }
         "extend" if super::places::is_place_expression(chain) => {
@@ -209,6 +236,72 @@ fn as_for_loop(expr: &Expr) -> Option<Expr> {
         }
         _ => None,
     }
+}
+
+/// A closure parameter's pattern without its written type (`|v: &mut f32|`), as a `for`
+/// loop's pattern.
+fn untyped(pat: &syn::Pat) -> &syn::Pat {
+    match pat {
+        syn::Pat::Type(typed) => &typed.pat,
+        pat => pat,
+    }
+}
+
+/// `let s = chain.map(|x| { *x = ..; *x }).sum::<f32>();`, a `map` closure that writes (its
+/// item, or what it captures), as the loop it runs: `let mut acc: f32 = 0.0; for x in chain {
+/// acc += { *x = ..; *x }; } let s = acc;` (`product` from `1.0` with `*=`). The float type is
+/// the turbofish's or the `let`'s; the closure may not leave itself (`return`, `?`).
+fn written_reduction_as_loop(stmt: &Stmt) -> Option<Vec<Stmt>> {
+    let Stmt::Local(local) = stmt else {
+        return None;
+    };
+    let init = local.init.as_ref().filter(|init| init.diverge.is_none())?;
+    let Expr::MethodCall(reduce) = strip(&init.expr) else {
+        return None;
+    };
+    let (start, operator) = match reduce.method.to_string().as_str() {
+        "sum" => (quote::quote!(0.0), quote::quote!(+=)),
+        "product" => (quote::quote!(1.0), quote::quote!(*=)),
+        _ => return None,
+    };
+    let written_type = match &local.pat {
+        syn::Pat::Type(typed) => Some(&*typed.ty),
+        _ => None,
+    };
+    let float = match &reduce.turbofish {
+        Some(turbofish) => match turbofish.args.first() {
+            Some(syn::GenericArgument::Type(ty)) if turbofish.args.len() == 1 => Some(ty),
+            _ => None,
+        },
+        None => written_type,
+    }
+    .filter(|ty| crate::ast::float_of_type(ty).is_some())?;
+    let Expr::MethodCall(map) = strip(&reduce.receiver) else {
+        return None;
+    };
+    let Some(Expr::Closure(closure)) = map.args.first().map(strip) else {
+        return None;
+    };
+    let body = &closure.body;
+    if map.method != "map"
+        || map.args.len() != 1
+        || closure.inputs.len() != 1
+        || !reduce.args.is_empty()
+        || super::closures::first_write(body, &|_| false).is_none()
+        || super::control::has_exits(&syn::parse_quote!({ #body }))
+    {
+        return None;
+    }
+    let (chain, item, pat) = (&map.receiver, untyped(&closure.inputs[0]), &local.pat);
+    let span = reduce.method.span();
+    let block: syn::Block = syn::parse_quote_spanned!(span=> {
+        let mut __ad_reduced: #float = #start;
+        for #item in #chain {
+            __ad_reduced #operator #body;
+        }
+        let #pat = __ad_reduced;
+    });
+    Some(block.stmts)
 }
 
 /// Whether an iterator of floats gives references to them (`x.iter()`, `&x`, `x.iter().rev()`)
@@ -406,6 +499,24 @@ impl VisitMut for Inline<'_> {
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// The operator `a.add(b)` (or `a.neg()`) calls, when the file makes that certain.
+fn operator_of_method(call: &syn::ExprMethodCall) -> Option<proc_macro2::TokenStream> {
+    let method = call.method.to_string();
+    let (trait_name, operator, arity) = match method.as_str() {
+        "add" => ("Add", quote::quote!(+), 1),
+        "sub" => ("Sub", quote::quote!(-), 1),
+        "mul" => ("Mul", quote::quote!(*), 1),
+        "div" => ("Div", quote::quote!(/), 1),
+        "rem" => ("Rem", quote::quote!(%), 1),
+        "neg" => ("Neg", quote::quote!(-), 0),
+        _ => return None,
+    };
+    (call.args.len() == arity
+        && call.turbofish.is_none()
+        && crate::source_facts::calls_operator_method(&method, trait_name))
+    .then_some(operator)
 }
 
 /// Whether the chain's source is a container's items (`x.iter()`, `v.windows(2)`), not a range.

@@ -133,7 +133,8 @@ impl<'e> WrittenItems<'e> {
 impl Lowering {
     /// What a `for` over a container iterates, by syntax: `&v`, `v.iter()` (elements
     /// borrowed), `.copied()`/`.cloned()` of those (elements read), a parameter of a reference
-    /// type, a parameter that is a `Vec` or an array of numbers (elements read),
+    /// type (elements borrowed, mutably for a `&mut` one), a parameter that is a `Vec` or an
+    /// array of numbers (elements read),
     /// `v.windows(n)`, `v.chunks(n)`, `v.chunks_exact(n)`, and `.enumerate()`, `.zip(..)`,
     /// `.rev()`, `.skip(n)`, `.take(n)` and `.step_by(n)` of those.
     pub(super) fn items<'e>(&self, expr: &'e Expr) -> Option<WrittenItems<'e>> {
@@ -190,6 +191,12 @@ impl Lowering {
             Expr::Path(path) => {
                 let ident = path.path.get_ident()?;
                 match self.resolve(ident)? {
+                    // A `&mut` parameter iterated (`for v in o`, `o.into_iter()`,
+                    // `std::iter::zip(o, ..)`): its elements, lent mutably.
+                    root if self.mutable_references.contains(&root) => Some(Items::Elements {
+                        source: expr,
+                        access: Access::BorrowedMutably,
+                    }),
                     Root::Value(value) if self.references.contains(&value) => {
                         Some(Items::Elements {
                             source: expr,

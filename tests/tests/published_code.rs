@@ -1,0 +1,361 @@
+//! Published numerical Rust, copied as written (only the attributes added), checked three ways
+//! at random points: reverse against forward, against central differences, and by the
+//! dot-product identity. Each function names its source.
+#![cfg(not(feature = "previous-engine"))]
+#![allow(clippy::excessive_precision, clippy::approx_constant)] // the sources' constants
+
+mod common;
+
+// Numerical code imports `Float` for its generic functions; the dual numbers' methods stay
+// unambiguous beside it.
+#[allow(unused_imports)]
+use ad_runtime::num_traits::Float;
+use ad_runtime::{forward, reverse};
+use common::check_gradient;
+// llama2.rs calls the operators' methods (`.div(n).add(1e-5)`).
+use std::ops::{Add, Div};
+
+// statrs (statrs-dev/statrs), src/consts.rs and src/function/gamma.rs: the Lanczos
+// approximation over a `const` table of type `&[f64]`, folded with its first entry as seed.
+mod consts {
+    pub const LN_PI: f64 = 1.1447298858494001741434273513530587116472948129153;
+    pub const LN_2_SQRT_E_OVER_PI: f64 = 0.6207822376352452223455184457816472122518527279025978;
+    pub const TWO_SQRT_E_OVER_PI: f64 = 1.8603827342052657173362492472666631120594218414085755;
+}
+use core::f64::consts as f64_consts;
+
+const GAMMA_R: f64 = 10.900511;
+const GAMMA_DK: &[f64] = &[
+    2.48574089138753565546e-5,
+    1.05142378581721974210,
+    -3.45687097222016235469,
+    4.51227709466894823700,
+    -2.98285225323576655721,
+    1.05639711577126713077,
+    -1.95428773191645869583e-1,
+    1.70970543404441224307e-2,
+    -5.71926117404305781283e-4,
+    4.63399473359905636708e-6,
+    -2.71994908488607703910e-9,
+];
+
+#[forward]
+#[reverse]
+pub fn ln_gamma(x: f64) -> f64 {
+    if x < 0.5 {
+        let s = GAMMA_DK
+            .iter()
+            .enumerate()
+            .skip(1)
+            .fold(GAMMA_DK[0], |s, t| s + t.1 / (t.0 as f64 - x));
+
+        consts::LN_PI
+            - (f64_consts::PI * x).sin().ln()
+            - s.ln()
+            - consts::LN_2_SQRT_E_OVER_PI
+            - (0.5 - x) * ((0.5 - x + GAMMA_R) / f64_consts::E).ln()
+    } else {
+        let s = GAMMA_DK
+            .iter()
+            .enumerate()
+            .skip(1)
+            .fold(GAMMA_DK[0], |s, t| s + t.1 / (x + t.0 as f64 - 1.0));
+
+        s.ln()
+            + consts::LN_2_SQRT_E_OVER_PI
+            + (x - 0.5) * ((x - 0.5 + GAMMA_R) / f64_consts::E).ln()
+    }
+}
+
+#[forward]
+#[reverse]
+pub fn gamma(x: f64) -> f64 {
+    if x < 0.5 {
+        let s = GAMMA_DK
+            .iter()
+            .enumerate()
+            .skip(1)
+            .fold(GAMMA_DK[0], |s, t| s + t.1 / (t.0 as f64 - x));
+
+        f64_consts::PI
+            / ((f64_consts::PI * x).sin()
+                * s
+                * consts::TWO_SQRT_E_OVER_PI
+                * ((0.5 - x + GAMMA_R) / f64_consts::E).powf(0.5 - x))
+    } else {
+        let s = GAMMA_DK
+            .iter()
+            .enumerate()
+            .skip(1)
+            .fold(GAMMA_DK[0], |s, t| s + t.1 / (x + t.0 as f64 - 1.0));
+
+        s * consts::TWO_SQRT_E_OVER_PI * ((x - 0.5 + GAMMA_R) / f64_consts::E).powf(x - 0.5)
+    }
+}
+
+#[test]
+fn statrs_gamma_and_ln_gamma() {
+    // Points away from the poles (x = 0, -1, ..), on both branches (x < 0.5 and above).
+    let shifted = |x: &[f64]| x[0] * 2.0 + 2.6;
+    check_gradient(
+        1,
+        |x| ln_gamma(shifted(x)),
+        |x, t| ln_gamma_jvp(shifted(x), 2.0 * t[0]),
+        |x, c| {
+            let (value, g) = ln_gamma_vjp(shifted(x), c);
+            (value, vec![2.0 * g])
+        },
+    );
+    for x in [0.3, -1.3, 1.7, 4.2] {
+        let (value, d) = gamma_jvp(x, 1.0);
+        let (value_reverse, g) = gamma_grad(x);
+        assert_eq!(value.to_bits(), value_reverse.to_bits());
+        approx::assert_relative_eq!(d, g, max_relative = 1e-12);
+        let central = common::central_difference(gamma, x, 1e-4);
+        approx::assert_relative_eq!(d, central, max_relative = 1e-7);
+        // Γ'(x) = Γ(x) ψ(x), and ψ(x) = d ln Γ(x) / dx (for Γ(x) > 0).
+        if value > 0.0 {
+            let (_, digamma) = ln_gamma_grad(x);
+            approx::assert_relative_eq!(d, value * digamma, max_relative = 1e-10);
+        }
+    }
+}
+
+// TheAlgorithms/Rust, src/math/simpsons_integration.rs and src/math/trapezoidal_integration.rs:
+// integrators taking the integrand as a closure type parameter, called with closures that
+// capture the caller's floats.
+#[forward]
+#[reverse]
+pub fn simpsons_integration<F>(f: F, a: f64, b: f64, n: usize) -> f64
+where
+    F: Fn(f64) -> f64,
+{
+    let h = (b - a) / n as f64;
+    (0..n)
+        .map(|i| {
+            let x0 = a + i as f64 * h;
+            let x1 = x0 + h / 2.0;
+            let x2 = x0 + h;
+            (h / 6.0) * (f(x0) + 4.0 * f(x1) + f(x2))
+        })
+        .sum()
+}
+
+#[forward]
+#[reverse]
+pub fn trapezoidal_integral<F>(a: f64, b: f64, f: F, precision: u32) -> f64
+where
+    F: Fn(f64) -> f64,
+{
+    let delta = (b - a) / precision as f64;
+
+    (0..precision)
+        .map(|trapezoid| {
+            let left_side = a + (delta * trapezoid as f64);
+            let right_side = left_side + delta;
+
+            0.5 * (f(left_side) + f(right_side)) * delta
+        })
+        .sum()
+}
+
+#[forward]
+#[reverse]
+fn integrals_of_parameters(x: &[f64]) -> f64 {
+    let (k, b) = (x[0], x[1]);
+    simpsons_integration(|t| (k * t).sin() * t, 0.0, b, 20)
+        + trapezoidal_integral(0.0, b, |t| (-k * t * t).exp(), 50)
+}
+
+#[test]
+fn integrators_over_capturing_closures() {
+    check_gradient(
+        2,
+        integrals_of_parameters,
+        integrals_of_parameters_jvp,
+        integrals_of_parameters_vjp,
+    );
+    // The closure's own derivative against the integral's: d/db of the integral is f(b).
+    let (k, b) = (0.7, 1.3);
+    let (_, (_, d_b)) = {
+        let (value, gradient) = integrals_of_parameters_grad(&[k, b]);
+        (value, (gradient[0], gradient[1]))
+    };
+    let integrand = |t: f64| (k * t).sin() * t + (-k * t * t).exp();
+    approx::assert_relative_eq!(d_b, integrand(b), max_relative = 1e-3);
+}
+
+// A llama2.rs port (f32, written into `&mut` outputs, as in the source): RMS normalization
+// (`.sum::<f32>().div(n).add(1e-5)` and `for` over `iter_mut().zip(..)`, or `std::iter::zip`
+// with `for_each`), a softmax whose `map` closure writes each item before the sum, and a
+// matrix-vector product.
+#[forward]
+#[reverse]
+pub(crate) fn rmsnorm(o: &mut [f32], x: &[f32], weight: &[f32]) {
+    let ss = rmsnorm_reduce(x);
+    for ((o, &w), &x) in o.iter_mut().zip(x).zip(weight) {
+        *o = w * (ss * x);
+    }
+}
+
+#[inline]
+#[forward]
+#[reverse]
+fn rmsnorm_reduce(x: &[f32]) -> f32 {
+    // (Σx^2 / n + δ)^(-1/2)
+    x.iter()
+        .map(|x| x * x)
+        .sum::<f32>()
+        .div(x.len() as f32)
+        .add(1e-5)
+        .sqrt()
+        .recip()
+}
+
+#[forward]
+#[reverse]
+pub(crate) fn rmsnorm_zip(o: &mut [f32], x: &[f32], weight: &[f32]) {
+    let ss = rmsnorm_reduce(x);
+    std::iter::zip(o, std::iter::zip(x, weight)).for_each(|(o, (x, w))| *o = w * (ss * x));
+}
+
+#[forward]
+#[reverse]
+pub(crate) fn softmax(x: &mut [f32]) {
+    let max = *x.iter().max_by(|a, b| a.partial_cmp(b).unwrap()).unwrap();
+    let sum = x
+        .iter_mut()
+        .map(|x| {
+            *x = (*x - max).exp();
+            *x
+        })
+        .sum::<f32>();
+    x.iter_mut().for_each(|x| *x /= sum);
+}
+
+#[forward]
+#[reverse]
+pub(crate) fn matmul(xout: &mut [f32], x: &[f32], w: &[f32]) {
+    let n = x.len();
+    xout.iter_mut().enumerate().for_each(|(i, y)| {
+        *y = w[i * n..].iter().zip(x).map(|(&w, &x)| w * x).sum::<f32>();
+    });
+}
+
+/// The layer `o = f(input)` as a map of the flat input (`x`, then the weights): its value, its
+/// JVP along `t`, and its VJP of `c` (the `&mut` output's cotangent in, the inputs' out).
+struct Layer {
+    value: fn(&[f32]) -> Vec<f32>,
+    jvp: fn(&[f32], &[f32]) -> Vec<f32>,
+    vjp: fn(&[f32], &[f32]) -> Vec<f32>,
+}
+
+/// The dot-product identity `<J t, c> = <t, J^T c>`, and `J t` against fourth-order central
+/// differences (in f32, whose rounding bounds the agreement).
+fn check_f32_layer(layer: Layer, inputs: usize, seed: u64) {
+    let mut rng = common::Rng::new(seed);
+    let mut random =
+        |n: usize| -> Vec<f32> { (0..n).map(|_| rng.uniform(-1.5, 1.5) as f32).collect() };
+    for _ in 0..3 {
+        let (x, t) = (random(inputs), random(inputs));
+        let outputs = (layer.value)(&x).len();
+        let c = random(outputs);
+        let jt = (layer.jvp)(&x, &t);
+        let jtc = (layer.vjp)(&x, &c);
+        let dot = |a: &[f32], b: &[f32]| -> f64 {
+            a.iter().zip(b).map(|(a, b)| *a as f64 * *b as f64).sum()
+        };
+        approx::assert_relative_eq!(
+            dot(&jt, &c),
+            dot(&t, &jtc),
+            epsilon = 1e-5,
+            max_relative = 1e-5
+        );
+        let h = 1e-2_f32;
+        let at = |k: f32| -> Vec<f32> {
+            let shifted: Vec<f32> = x.iter().zip(&t).map(|(x, t)| x + k * h * t).collect();
+            (layer.value)(&shifted)
+        };
+        let (m2, m1, p1, p2) = (at(-2.0), at(-1.0), at(1.0), at(2.0));
+        for i in 0..outputs {
+            let central = (m2[i] - 8.0 * m1[i] + 8.0 * p1[i] - p2[i]) / (12.0 * h);
+            approx::assert_relative_eq!(jt[i], central, epsilon = 2e-3, max_relative = 2e-3);
+        }
+    }
+}
+
+/// `o = rms(x) * w` for `n` floats of `x` then `n` of `w`, through `rmsnorm` or `rmsnorm_zip`.
+macro_rules! rms_layer {
+    ($f:ident, $jvp:ident, $vjp:ident) => {
+        Layer {
+            value: |xw| {
+                let (x, w) = xw.split_at(xw.len() / 2);
+                let mut o = vec![0.0; x.len()];
+                $f(&mut o, x, w);
+                o
+            },
+            jvp: |xw, t| {
+                let (x, w) = xw.split_at(xw.len() / 2);
+                let (tx, tw) = t.split_at(t.len() / 2);
+                let (mut o, mut d_o) = (vec![0.0; x.len()], vec![0.0; x.len()]);
+                $jvp(&mut o, x, w, &mut d_o, tx, tw);
+                d_o
+            },
+            vjp: |xw, c| {
+                let (x, w) = xw.split_at(xw.len() / 2);
+                let mut o = vec![0.0; x.len()];
+                let mut c = c.to_vec();
+                let (dx, dw) = $vjp(&mut o, x, w, &mut c);
+                [dx, dw].concat()
+            },
+        }
+    };
+}
+
+#[test]
+fn llama2_layers_in_f32() {
+    check_f32_layer(rms_layer!(rmsnorm, rmsnorm_jvp, rmsnorm_vjp), 8, 1);
+    check_f32_layer(
+        rms_layer!(rmsnorm_zip, rmsnorm_zip_jvp, rmsnorm_zip_vjp),
+        8,
+        2,
+    );
+    let softmax_layer = Layer {
+        value: |x| {
+            let mut v = x.to_vec();
+            softmax(&mut v);
+            v
+        },
+        jvp: |x, t| {
+            let (mut v, mut dv) = (x.to_vec(), t.to_vec());
+            softmax_jvp(&mut v, &mut dv);
+            dv
+        },
+        vjp: |x, c| {
+            let (mut v, mut cv) = (x.to_vec(), c.to_vec());
+            softmax_vjp(&mut v, &mut cv);
+            cv
+        },
+    };
+    check_f32_layer(softmax_layer, 5, 3);
+    // xout (3) = W (3 x 4) x (4): the flat input is x, then W's rows.
+    let matmul_layer = Layer {
+        value: |xw| {
+            let mut out = vec![0.0; 3];
+            matmul(&mut out, &xw[..4], &xw[4..]);
+            out
+        },
+        jvp: |xw, t| {
+            let (mut out, mut d_out) = (vec![0.0; 3], vec![0.0; 3]);
+            matmul_jvp(&mut out, &xw[..4], &xw[4..], &mut d_out, &t[..4], &t[4..]);
+            d_out
+        },
+        vjp: |xw, c| {
+            let mut out = vec![0.0; 3];
+            let mut c = c.to_vec();
+            let (dx, dw) = matmul_vjp(&mut out, &xw[..4], &xw[4..], &mut c);
+            [dx, dw].concat()
+        },
+    };
+    check_f32_layer(matmul_layer, 16, 4);
+}
