@@ -56,6 +56,8 @@ struct Definitions {
     differentiated_methods: HashMap<String, std::collections::HashSet<String>>,
     /// Free functions by name, `None` for one carrying the crate's attributes.
     functions: HashMap<String, Vec<Option<crate::plain_calls::PlainFunction>>>,
+    /// Free functions carrying `#[forward]` and neither `#[reverse]` nor `#[checkpoint]`.
+    forward_only: std::collections::HashSet<String>,
     /// Free functions by name: the inline modules (their path in the file) that define one.
     function_modules: HashMap<String, Vec<Vec<String>>>,
     /// While reading: the inline module the reader is in.
@@ -258,6 +260,14 @@ impl<'ast> Visit<'ast> for Definitions {
             .entry(item.sig.ident.to_string())
             .or_default()
             .push(self.module_path.clone());
+        let ours: Vec<String> = item
+            .attrs
+            .iter()
+            .filter_map(crate::attr::our_macro)
+            .collect();
+        if ours.iter().all(|name| name == "forward") && !ours.is_empty() {
+            self.forward_only.insert(item.sig.ident.to_string());
+        }
         syn::visit::visit_item_fn(self, item);
     }
 
@@ -618,6 +628,20 @@ pub struct Functions {
 }
 
 impl Functions {
+    /// Whether the function `path` names is one of the file's with `#[forward]` alone (one
+    /// name, defined once).
+    pub fn forward_only(&self, path: &[String]) -> bool {
+        let [name] = path else {
+            return false;
+        };
+        self.own.forward_only.contains(name)
+            && self
+                .own
+                .functions
+                .get(name)
+                .is_some_and(|defined| defined.len() == 1)
+    }
+
     /// Whether `a.add(b)` in the file can only be `a + b`: it imports the operator's trait
     /// (`use std::ops::Add;`) and none of its `impl` blocks defines a method of that name.
     pub fn calls_operator_method(&self, method: &str, trait_name: &str) -> bool {

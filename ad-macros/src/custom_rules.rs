@@ -271,7 +271,7 @@ fn partial_at_scalar(
     let args: Vec<TokenStream> = params.iter().map(ToTokens::to_token_stream).collect();
     match plain_calls::callee(partial) {
         // A function of the base float: that level only.
-        Some(Callee::Plain) => Ok(quote_spanned!(span=>
+        Some(Callee::Plain | Callee::ValueOnly(_)) => Ok(quote_spanned!(span=>
             ::ad_runtime::custom_rule::first_order::<#scalar>(
                 #label,
                 #partial(#(::ad_runtime::Scalar::primal(#params)),*),

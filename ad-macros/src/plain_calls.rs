@@ -94,6 +94,10 @@ pub enum Callee {
     GenericNotYet,
     /// Not generic over a float type: it takes no derivatives.
     Plain,
+    /// Not generic, and its result carries no float (`fn in_range(v: &[f64]) -> bool`): it
+    /// runs at the primal values of the floats it is given, each parameter by its declared
+    /// type (see [`primal_argument`]).
+    ValueOnly(Vec<String>),
 }
 
 /// The plain function `path` names, if it certainly names one (`aliases::Functions`).
@@ -103,7 +107,16 @@ pub fn callee(path: &syn::Path) -> Option<Callee> {
     }
     let function = crate::source_facts::plain_function(&crate::ast::segment_names(path))?;
     let Some(float) = &function.float else {
-        return Some(Callee::Plain);
+        let gives_data = match &function.output {
+            None => true,
+            Some(output) => {
+                syn::parse_str::<syn::Type>(output).is_ok_and(|ty| carries_no_float(&ty))
+            }
+        };
+        return Some(match gives_data {
+            true => Callee::ValueOnly(function.params.clone()),
+            false => Callee::Plain,
+        });
     };
     let mut params = Vec::new();
     for param in &function.params {
@@ -127,6 +140,92 @@ pub fn callee(path: &syn::Path) -> Option<Callee> {
         });
     }
     Some(Callee::Generic(params))
+}
+
+/// Whether the call of `path` with `arity` arguments is one of a plain function whose result
+/// carries no float, each of whose parameters takes the primal values ([`primal_argument`]):
+/// its result is data, whatever it is given.
+pub fn runs_at_primals(path: &syn::Path, arity: usize) -> bool {
+    match callee(path) {
+        Some(Callee::ValueOnly(params)) => {
+            params.len() == arity
+                && params.iter().all(|param| {
+                    primal_argument(param, &TokenStream::new(), Span::call_site()).is_some()
+                })
+        }
+        _ => false,
+    }
+}
+
+/// A result type that certainly holds no float: `()`, `bool`, `char`, the integers, `String`,
+/// `&str`, `Ordering`, and `Option`s, `Result`s, `Vec`s and tuples of those (a user's type
+/// might hold one).
+fn carries_no_float(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Tuple(tuple) => tuple.elems.iter().all(carries_no_float),
+        syn::Type::Paren(paren) => carries_no_float(&paren.elem),
+        syn::Type::Reference(reference) => {
+            matches!(&*reference.elem, syn::Type::Path(path) if path.path.is_ident("str"))
+        }
+        syn::Type::Path(path) if path.qself.is_none() => {
+            let Some(last) = path.path.segments.last() else {
+                return false;
+            };
+            let name = last.ident.to_string();
+            let data = ["bool", "char", "String", "Ordering"].contains(&name.as_str())
+                || crate::retype::INTEGER_TYPES.contains(&name.as_str());
+            let wraps_data = ["Option", "Result", "Vec"].contains(&name.as_str())
+                && matches!(&last.arguments, syn::PathArguments::AngleBracketed(args)
+                    if args.args.iter().all(|arg| matches!(arg,
+                        syn::GenericArgument::Type(inner) if carries_no_float(inner))));
+            data || wraps_data
+        }
+        _ => false,
+    }
+}
+
+/// The argument `arg` as the plain function's parameter of declared type `param` takes it,
+/// at its primal values: `Scalar::primal(x)` for `f64`, a `Vec` of the primals lent for
+/// `&[f64]` or `&Vec<f64>`, an array of them for `[f64; N]`. A parameter naming no float type
+/// takes `arg` as it is; `None` for another form naming one (`&mut [f64]`, a tuple of floats).
+pub fn primal_argument(param: &str, arg: &TokenStream, span: Span) -> Option<TokenStream> {
+    let ty: syn::Type = syn::parse_str(param).ok()?;
+    let is_float = |ty: &syn::Type| crate::ast::float_of_type(ty).is_some();
+    let names_a_float = names_float(&ty, "f64") || names_float(&ty, "f32");
+    let primal = quote::quote_spanned!(span=> ::ad_runtime::Scalar::primal);
+    let elements = |container: &TokenStream| {
+        quote::quote_spanned!(span=>
+            ::core::iter::Iterator::collect::<::std::vec::Vec<_>>(
+                ::core::iter::Iterator::map((#container).iter(), |__ad_item| #primal(*__ad_item))
+            )
+        )
+    };
+    Some(match &ty {
+        _ if !names_a_float => arg.clone(),
+        ty if is_float(ty) => quote::quote_spanned!(span=> #primal(#arg)),
+        syn::Type::Reference(reference) if reference.mutability.is_none() => {
+            match &*reference.elem {
+                syn::Type::Slice(slice) if is_float(&slice.elem) => {
+                    let lent = elements(arg);
+                    quote::quote_spanned!(span=> &#lent)
+                }
+                elem if is_run(elem, "f64") || is_run(elem, "f32") => {
+                    let lent = elements(arg);
+                    match elem {
+                        syn::Type::Array(_) => quote::quote_spanned!(span=>
+                            &(*#arg).map(|__ad_item| #primal(__ad_item))),
+                        _ => quote::quote_spanned!(span=> &#lent),
+                    }
+                }
+                _ => return None,
+            }
+        }
+        syn::Type::Array(array) if is_float(&array.elem) => {
+            quote::quote_spanned!(span=> (#arg).map(|__ad_item| #primal(__ad_item)))
+        }
+        ty if is_run(ty, "f64") || is_run(ty, "f32") => elements(arg),
+        _ => return None,
+    })
 }
 
 fn names_float(ty: &syn::Type, float: &str) -> bool {

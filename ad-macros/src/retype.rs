@@ -400,7 +400,23 @@ impl Retype<'_> {
                 return self.with_lifts(called, lifts, span);
             }
             crate::plain_calls::Callee::GenericNotYet => crate::plain_calls::GENERIC_NOT_YET,
-            crate::plain_calls::Callee::Plain
+            crate::plain_calls::Callee::ValueOnly(params) if params.len() == call.args.len() => {
+                let args: Option<Vec<proc_macro2::TokenStream>> = params
+                    .iter()
+                    .zip(&call.args)
+                    .map(|(param, arg)| {
+                        crate::plain_calls::primal_argument(param, &arg.to_token_stream(), span)
+                    })
+                    .collect();
+                match args {
+                    Some(args) => {
+                        let function = &function.path;
+                        return syn::parse_quote_spanned!(span=> #function(#(#args),*));
+                    }
+                    None => crate::plain_calls::NOT_ANNOTATED,
+                }
+            }
+            crate::plain_calls::Callee::Plain | crate::plain_calls::Callee::ValueOnly(_)
                 if original_args.iter().any(|arg| {
                     matches!(arg, Expr::Closure(_))
                         || matches!(arg, Expr::Reference(reference)
@@ -409,7 +425,9 @@ impl Retype<'_> {
             {
                 crate::plain_calls::CLOSURE_TO_PLAIN
             }
-            crate::plain_calls::Callee::Plain => crate::plain_calls::NOT_ANNOTATED,
+            crate::plain_calls::Callee::Plain | crate::plain_calls::Callee::ValueOnly(_) => {
+                crate::plain_calls::NOT_ANNOTATED
+            }
         };
         let message = format!("forward mode does not take {message}");
         syn::parse_quote_spanned!(span=> ::core::compile_error!(#message))

@@ -132,6 +132,19 @@ pub fn plain_function(path: &[String]) -> Option<crate::plain_calls::PlainFuncti
     FACTS.with(|current| current.borrow().functions.as_ref()?.find(path))
 }
 
+/// Whether `path` names a function of the file with `#[forward]` alone: reverse code
+/// differentiates a call of it by its forward code (`Functions::forward_only`).
+pub fn forward_only(path: &syn::Path) -> bool {
+    let names = crate::ast::segment_names(path);
+    FACTS.with(|current| {
+        current
+            .borrow()
+            .functions
+            .as_ref()
+            .is_some_and(|functions| functions.forward_only(&names))
+    })
+}
+
 /// Whether a method call `.add(..)` (`sub`, `mul`, `div`, `rem`, `neg`) in the file is the
 /// operator's: see `Functions::calls_operator_method`.
 pub fn calls_operator_method(method: &str, trait_name: &str) -> bool {

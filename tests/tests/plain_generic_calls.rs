@@ -261,3 +261,34 @@ fn the_guide_example_gives_the_gradient_by_hand() {
     let (_, tangent) = guide_example_jvp(0.5, 2.0, 1.0, 0.0);
     assert_relative_eq!(tangent, dx, max_relative = 1e-15);
 }
+
+/// A function with `#[forward]` alone, called from reverse code: its local derivative at the
+/// call comes from its forward code (one pass per float it is given), as a generic plain
+/// function's does.
+#[forward]
+fn forward_only_square(x: f64) -> f64 {
+    x * x
+}
+
+/// The same, over a slice and data.
+#[forward]
+fn forward_only_sines(x: &[f64], k: usize) -> f64 {
+    x.iter().map(|v| v.sin()).sum::<f64>() * k as f64
+}
+
+#[forward]
+#[reverse]
+fn calls_forward_only(x: &[f64]) -> f64 {
+    forward_only_square(x[0]) + 1.0 + forward_only_sines(&x[1..], 2) * x[0]
+}
+
+#[test]
+fn forward_only_functions_called_from_reverse_code() {
+    check_slice_function_at_random_points(
+        calls_forward_only,
+        calls_forward_only_jvp,
+        calls_forward_only_vjp,
+        4,
+        31,
+    );
+}

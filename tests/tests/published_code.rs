@@ -359,3 +359,74 @@ fn llama2_layers_in_f32() {
     };
     check_f32_layer(matmul_layer, 16, 4);
 }
+
+// TheAlgorithms/Rust, src/machine_learning/loss_function/negative_log_likelihood.rs: a `Result`
+// with the crate's error enum, and a plain validation function (its result a `bool`) called
+// with the floats that carry derivatives, which runs at their values.
+#[forward]
+#[reverse]
+pub fn neg_log_likelihood(
+    y_true: &[f64],
+    y_pred: &[f64],
+) -> Result<f64, NegativeLogLikelihoodLossError> {
+    // Checks if the inputs are empty
+    if y_true.len() != y_pred.len() {
+        return Err(NegativeLogLikelihoodLossError::InputsHaveDifferentLength);
+    }
+    // Checks if the length of the actual and predicted values are equal
+    if y_pred.is_empty() {
+        return Err(NegativeLogLikelihoodLossError::EmptyInputs);
+    }
+    // Checks values are between 0 and 1
+    if !are_all_values_in_range(y_true) || !are_all_values_in_range(y_pred) {
+        return Err(NegativeLogLikelihoodLossError::InvalidValues);
+    }
+
+    let mut total_loss: f64 = 0.0;
+    for (p, a) in y_pred.iter().zip(y_true.iter()) {
+        let loss: f64 = -a * p.ln() - (1.0 - a) * (1.0 - p).ln();
+        total_loss += loss;
+    }
+    Ok(total_loss / (y_pred.len() as f64))
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum NegativeLogLikelihoodLossError {
+    InputsHaveDifferentLength,
+    EmptyInputs,
+    InvalidValues,
+}
+
+fn are_all_values_in_range(values: &[f64]) -> bool {
+    values.iter().all(|&x| (0.0..=1.0).contains(&x))
+}
+#[test]
+fn negative_log_likelihood_with_a_plain_check() {
+    let (y_true, y_pred) = ([1.0, 0.0, 1.0], [0.7, 0.2, 0.6]);
+    check_gradient(
+        3,
+        |p| neg_log_likelihood(&y_true, &shifted_into_range(p)).unwrap(),
+        |p, t| {
+            neg_log_likelihood_jvp(&y_true, &shifted_into_range(p), &[0.0; 3], &scaled(t)).unwrap()
+        },
+        |p, c| {
+            let (value, (_, gradient)) =
+                neg_log_likelihood_vjp(&y_true, &shifted_into_range(p), c).unwrap();
+            (value, scaled(&gradient))
+        },
+    );
+    assert_eq!(
+        neg_log_likelihood_grad(&y_true, &[1.5, 0.2, 0.6]).err(),
+        Some(NegativeLogLikelihoodLossError::InvalidValues)
+    );
+    assert!(neg_log_likelihood_grad(&y_true, &y_pred).is_ok());
+}
+
+/// Random points in `[-2, 2]` moved into `(0, 1)`: `0.5 + p / 5`, whose derivative is `1 / 5`.
+fn shifted_into_range(p: &[f64]) -> Vec<f64> {
+    p.iter().map(|p| 0.5 + p / 5.0).collect()
+}
+
+fn scaled(t: &[f64]) -> Vec<f64> {
+    t.iter().map(|t| t / 5.0).collect()
+}

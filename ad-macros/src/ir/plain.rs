@@ -72,6 +72,12 @@ pub fn plain_values(body: &Body, activity: &Activity) -> HashSet<Value> {
             // Read from, matched, printed, asked for data, or passed to a call on data
             // alone.
             Rvalue::Use(Operand::Place(place)) => !place.projections.is_empty(),
+            Rvalue::Call {
+                callee,
+                args,
+                dispatch: Dispatch::Plain,
+                ..
+            } if crate::plain_calls::runs_at_primals(callee, args.len()) => true,
             Rvalue::Call { args, .. } => !args.iter().any(|arg| activity.is_active(arg)),
             Rvalue::PlainMethod { .. }
             | Rvalue::DataMethod { .. }

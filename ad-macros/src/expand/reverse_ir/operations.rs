@@ -225,6 +225,15 @@ impl Emitter<'_> {
                             };
                             crate::plain_calls::call(callee, &params, args, run, span)
                         }
+                        // Its result carries no float: at the primal values.
+                        Some(crate::plain_calls::Callee::ValueOnly(params)) => {
+                            let args = params.iter().zip(operands).map(|(param, operand)| {
+                                let value = self.operand(operand);
+                                crate::plain_calls::primal_argument(param, &value, span)
+                                    .unwrap_or(value)
+                            });
+                            return quote_spanned!(span=> #callee(#(#args),*));
+                        }
                         // `validate::check_plain_callee` refused any other.
                         _ => quote_spanned!(span=> ::core::compile_error!(
                             "internal error: a plain function's call was not checked"

@@ -660,10 +660,13 @@ impl Lowering {
         if let Some(moved) = self.mem_function(func, call, stmts)? {
             return Ok(moved);
         }
-        if call
+        // A function given closures, or one with forward code alone: differentiated through
+        // its forward code at the call (`Dispatch::WithClosures`).
+        if (call
             .args
             .iter()
             .any(|arg| super::closures::passed_closure(arg).is_some())
+            || crate::source_facts::forward_only(&func.path))
             && matches!(classify_callee_path(&func.path), Callee::UserFunction)
             && crate::plain_calls::callee(&func.path).is_none()
         {
