@@ -39,7 +39,11 @@ pub fn expand(
         .lifetimes()
         .map(|param| param.lifetime.ident.clone())
         .collect();
-    let taken_off = !constants.is_empty() || !lifetimes.is_empty() || !closures.is_empty();
+    let function_pointers = written.sig.inputs.iter().any(
+        |input| matches!(input, syn::FnArg::Typed(typed) if as_closure_type(&typed.ty).is_some()),
+    );
+    let taken_off =
+        !constants.is_empty() || !lifetimes.is_empty() || !closures.is_empty() || function_pointers;
     if !taken_off || (macro_name == "forward" && has_float_parameter) {
         return expand(args, item);
     }
@@ -361,7 +365,28 @@ fn impl_closure_type(
             if let Some(bounds) = bounded_name(other).and_then(|name| closures.get(name)) {
                 // In parentheses: `&(impl Fn(f64) -> f64 + Copy)`.
                 *other = syn::parse_quote!((impl #(#bounds)+*));
+            } else if let Some(closure) = as_closure_type(other) {
+                *other = closure;
             }
         }
     }
+}
+
+/// A function pointer parameter (`func: fn(f64) -> f64`, TheAlgorithms' `area_under_curve`)
+/// as the closure type it is called as, `impl Fn(f64) -> f64`: the derivative code passes
+/// closures over its own number types.
+fn as_closure_type(ty: &syn::Type) -> Option<syn::Type> {
+    let syn::Type::BareFn(pointer) = ty else {
+        return None;
+    };
+    if pointer.lifetimes.is_some()
+        || pointer.unsafety.is_some()
+        || pointer.abi.is_some()
+        || pointer.variadic.is_some()
+    {
+        return None;
+    }
+    let inputs = pointer.inputs.iter().map(|input| &input.ty);
+    let output = &pointer.output;
+    Some(syn::parse_quote!(impl Fn(#(#inputs),*) #output))
 }

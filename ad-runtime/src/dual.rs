@@ -16,7 +16,9 @@ use crate::Scalar;
 /// out perturbation confusion.
 ///
 /// Comparisons (`==`, `<`, ...) look at the values only, so branches in differentiated code
-/// take the same path as in the plain code.
+/// take the same path as in the plain code. The arithmetic operators also take a constant of
+/// the base float on either side (`x * 2.0`, `1.0 - x`), and the float methods are inherent,
+/// so they stay unambiguous beside `num_traits::Float`.
 ///
 /// ```
 /// use ad_runtime::{Dual, Scalar};
@@ -25,6 +27,8 @@ use crate::Scalar;
 /// let y = x * x.sin();
 /// assert_eq!(y.value, 2.0 * 2.0_f64.sin());
 /// assert_eq!(y.tangent, 2.0_f64.sin() + 2.0 * 2.0_f64.cos());
+/// let z = 3.0 * x + 1.0;
+/// assert_eq!((z.value, z.tangent), (7.0, 3.0));
 /// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Dual<S> {
@@ -250,6 +254,42 @@ macro_rules! dual_operations {
             #[inline(always)]
             fn $assign(&mut self, other: &'a $ty) {
                 *self = self.binary(*other, crate::rules::$rule);
+            }
+        }
+        dual_operations!(@constant [$($g)*] $ty; f64; $Trait $method $rule, $AssignTrait $assign);
+        dual_operations!(@constant [$($g)*] $ty; f32; $Trait $method $rule, $AssignTrait $assign);
+    };
+    // With a constant of the base float on either side (`t.sin() + 2.0` in a closure a user
+    // gives to a `_jvp`), as num-dual's numbers take them.
+    (@constant [$($g:tt)*] $ty:ty; $float:ty;
+     $Trait:ident $method:ident $rule:ident, $AssignTrait:ident $assign:ident) => {
+        impl<$($g)*> core::ops::$Trait<$float> for $ty
+        where
+            S: Scalar<Base = $float>,
+        {
+            type Output = $ty;
+            #[inline(always)]
+            fn $method(self, other: $float) -> $ty {
+                self.binary(<$ty as Scalar>::from_base(other), crate::rules::$rule)
+            }
+        }
+        impl<$($g)*> core::ops::$Trait<$ty> for $float
+        where
+            S: Scalar<Base = $float>,
+        {
+            type Output = $ty;
+            #[inline(always)]
+            fn $method(self, other: $ty) -> $ty {
+                <$ty as Scalar>::from_base(self).binary(other, crate::rules::$rule)
+            }
+        }
+        impl<$($g)*> core::ops::$AssignTrait<$float> for $ty
+        where
+            S: Scalar<Base = $float>,
+        {
+            #[inline(always)]
+            fn $assign(&mut self, other: $float) {
+                *self = self.binary(<$ty as Scalar>::from_base(other), crate::rules::$rule);
             }
         }
     };

@@ -8,8 +8,7 @@ mod common;
 
 // Numerical code imports `Float` for its generic functions; the dual numbers' methods stay
 // unambiguous beside it.
-#[allow(unused_imports)]
-use ad_runtime::num_traits::Float;
+use ad_runtime::num_traits::{Float, FromPrimitive};
 use ad_runtime::{forward, reverse};
 use common::check_gradient;
 // llama2.rs calls the operators' methods (`.div(n).add(1e-5)`).
@@ -429,4 +428,226 @@ fn shifted_into_range(p: &[f64]) -> Vec<f64> {
 
 fn scaled(t: &[f64]) -> Vec<f64> {
     t.iter().map(|t| t / 5.0).collect()
+}
+
+// argmin-testfunctions, src/picheny.rs: generic over `T: Float`, the point mapped with the
+// array method `map`.
+#[forward]
+#[reverse]
+pub fn picheny<T>(param: &[T; 2]) -> T
+where
+    T: Float + FromPrimitive,
+{
+    let n1 = T::from_f64(1.0).unwrap();
+    let n2 = T::from_f64(2.0).unwrap();
+    let n3 = T::from_f64(3.0).unwrap();
+    let n4 = T::from_f64(4.0).unwrap();
+    let n6 = T::from_f64(6.0).unwrap();
+    let n12 = T::from_f64(12.0).unwrap();
+    let n14 = T::from_f64(14.0).unwrap();
+    let n18 = T::from_f64(18.0).unwrap();
+    let n19 = T::from_f64(19.0).unwrap();
+    let n27 = T::from_f64(27.0).unwrap();
+    let n30 = T::from_f64(30.0).unwrap();
+    let n32 = T::from_f64(32.0).unwrap();
+    let n36 = T::from_f64(36.0).unwrap();
+    let n48 = T::from_f64(48.0).unwrap();
+
+    let [x1, x2] = param.map(|x| n4 * x - n2);
+
+    T::from_f64(1.0 / 2.427).unwrap()
+        * (((n1
+            + (x1 + x2 + n1).powi(2)
+                * (n19 - n14 * (x1 + x2) + n3 * (x1.powi(2) + x2.powi(2)) + n6 * x1 * x2))
+            * (n30
+                + (n2 * x1 - n3 * x2).powi(2)
+                    * (n18 - n32 * x1 + n12 * x1.powi(2) + n48 * x2 - n36 * x1 * x2
+                        + n27 * x2.powi(2))))
+        .log10()
+            - T::from_f64(8.693).unwrap())
+}
+
+#[forward]
+#[reverse]
+fn picheny_at(x: &[f64]) -> f64 {
+    picheny(&[x[0], x[1]])
+}
+
+#[test]
+fn argmin_picheny() {
+    // Near the domain's middle, where the objective is smooth and of moderate size.
+    let shrunk = |x: &[f64]| vec![0.5 + x[0] / 10.0, 0.5 + x[1] / 10.0];
+    check_gradient(
+        2,
+        |x| picheny_at(&shrunk(x)),
+        |x, t| picheny_at_jvp(&shrunk(x), &[t[0] / 10.0, t[1] / 10.0]),
+        |x, c| {
+            let (value, gradient) = picheny_at_vjp(&shrunk(x), c);
+            (value, gradient.iter().map(|g| g / 10.0).collect())
+        },
+    );
+    let (_, direct) = picheny_grad(&[0.3, 0.6]);
+    let (_, through_caller) = picheny_at_grad(&[0.3, 0.6]);
+    approx::assert_relative_eq!(direct[0], through_caller[0], max_relative = 1e-12);
+    approx::assert_relative_eq!(direct[1], through_caller[1], max_relative = 1e-12);
+}
+
+// statrs, src/function/logistic.rs: an argument check written as a range's `contains`.
+#[forward]
+#[reverse]
+pub fn logit(p: f64) -> f64 {
+    checked_logit(p).unwrap()
+}
+
+#[forward]
+#[reverse]
+pub fn checked_logit(p: f64) -> Option<f64> {
+    if (0.0..=1.0).contains(&p) {
+        Some((p / (1.0 - p)).ln())
+    } else {
+        None
+    }
+}
+
+#[test]
+fn statrs_logit() {
+    let into_range = |x: &[f64]| 0.5 + x[0] / 5.0;
+    check_gradient(
+        1,
+        |x| logit(into_range(x)),
+        |x, t| logit_jvp(into_range(x), t[0] / 5.0),
+        |x, c| {
+            let (value, g) = logit_vjp(into_range(x), c);
+            (value, vec![g / 5.0])
+        },
+    );
+    // d logit(p) / dp = 1 / (p (1 - p)).
+    let (_, derivative) = logit_grad(0.2);
+    approx::assert_relative_eq!(derivative, 1.0 / (0.2 * 0.8), max_relative = 1e-12);
+    assert_eq!(checked_logit_jvp(1.5, 1.0), (None, None));
+}
+
+// TheAlgorithms/Rust, src/math/interpolation.rs and src/math/area_under_curve.rs: points
+// iterated as `for (x, y) in defined_points` over `&Vec<(f64, f64)>` (references by Rust's
+// binding mode), a function-pointer parameter, and the bounds swapped by a tuple-valued `if`.
+#[forward]
+#[reverse]
+pub fn lagrange_polynomial_interpolation(x: f64, defined_points: &Vec<(f64, f64)>) -> f64 {
+    let mut defined_x_values: Vec<f64> = Vec::new();
+    let mut defined_y_values: Vec<f64> = Vec::new();
+
+    for (x, y) in defined_points {
+        defined_x_values.push(*x);
+        defined_y_values.push(*y);
+    }
+
+    let mut sum = 0.0;
+
+    for y_index in 0..defined_y_values.len() {
+        let mut numerator = 1.0;
+        let mut denominator = 1.0;
+        for x_index in 0..defined_x_values.len() {
+            if y_index == x_index {
+                continue;
+            }
+            denominator *= defined_x_values[y_index] - defined_x_values[x_index];
+            numerator *= x - defined_x_values[x_index];
+        }
+
+        sum += numerator / denominator * defined_y_values[y_index];
+    }
+    sum
+}
+
+#[forward]
+#[reverse]
+pub fn area_under_curve(start: f64, end: f64, func: fn(f64) -> f64, step_count: usize) -> f64 {
+    assert!(step_count > 0);
+
+    let (start, end) = if start > end {
+        (end, start)
+    } else {
+        (start, end)
+    }; //swap if bounds reversed
+
+    let step_length: f64 = (end - start) / step_count as f64;
+    let mut area = 0f64;
+    let mut fx1 = func(start);
+    let mut fx2: f64;
+
+    for eval_point in (1..=step_count).map(|x| (x as f64 * step_length) + start) {
+        fx2 = func(eval_point);
+        area += (fx2 + fx1).abs() * step_length * 0.5;
+        fx1 = fx2;
+    }
+
+    area
+}
+
+fn bump(x: f64) -> f64 {
+    x.sin() + 2.0
+}
+
+fn as_points(flat: &[f64]) -> Vec<(f64, f64)> {
+    flat.chunks(2).map(|pair| (pair[0], pair[1])).collect()
+}
+
+fn flattened(points: &[(f64, f64)]) -> Vec<f64> {
+    points.iter().flat_map(|&(x, y)| [x, y]).collect()
+}
+
+#[test]
+fn algorithms_interpolation_and_area() {
+    // x, then three points whose abscissas stay apart.
+    let spread = |x: &[f64]| -> (f64, Vec<f64>) {
+        let mut flat = x[1..].to_vec();
+        for (k, abscissa) in flat.iter_mut().step_by(2).enumerate() {
+            *abscissa = *abscissa / 4.0 + 2.0 * k as f64;
+        }
+        (x[0], flat)
+    };
+    let scale = |t: &[f64]| -> Vec<f64> {
+        let mut scaled = t[1..].to_vec();
+        for abscissa in scaled.iter_mut().step_by(2) {
+            *abscissa /= 4.0;
+        }
+        scaled
+    };
+    check_gradient(
+        7,
+        |x| {
+            let (at, flat) = spread(x);
+            lagrange_polynomial_interpolation(at, &as_points(&flat))
+        },
+        |x, t| {
+            let (at, flat) = spread(x);
+            lagrange_polynomial_interpolation_jvp(
+                at,
+                &as_points(&flat),
+                t[0],
+                &as_points(&scale(t)),
+            )
+        },
+        |x, c| {
+            let (at, flat) = spread(x);
+            let (value, (d_at, d_points)) =
+                lagrange_polynomial_interpolation_vjp(at, &as_points(&flat), c);
+            let mut gradient = vec![d_at];
+            let d_points = flattened(&d_points);
+            for (k, d) in d_points.iter().enumerate() {
+                gradient.push(if k % 2 == 0 { d / 4.0 } else { *d });
+            }
+            (value, gradient)
+        },
+    );
+    check_gradient(
+        2,
+        |x| area_under_curve(x[0], x[1], bump, 40),
+        |x, t| area_under_curve_jvp(x[0], x[1], |v| v.sin() + 2.0, 40, t[0], t[1]),
+        |x, c| {
+            let (value, (d_start, d_end)) =
+                area_under_curve_vjp(x[0], x[1], |v| v.sin() + 2.0, 40, c);
+            (value, vec![d_start, d_end])
+        },
+    );
 }

@@ -97,7 +97,7 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
             .and_then(|_| control::try_as_match(body, control::Tried::Option)),
     };
     let body = without_try.as_ref().unwrap_or(body);
-    let desugared = desugar::iterator_spellings(body)?;
+    let desugared = desugar::iterator_spellings(function, body)?;
     let body = desugared.as_ref().unwrap_or(body);
     let mut user_types = crate::user_types::UserTypes::of(function).with_built_types(body);
     for path in derived_types {

@@ -10,6 +10,9 @@
 //! * `map(f64::exp)`, `filter(is_small)` and the other adapters given a function's path are
 //!   the closure `|item| f64::exp(item)` calling it;
 //! * `std::iter::zip(a, b)` is `a.into_iter().zip(b)`;
+//! * `(lo..=hi).contains(&x)` is `lo <= x && x <= hi` (statrs' argument checks);
+//! * `a.map(|x| body)` of an array of a written length `n` is the array `[{ let x = a[0];
+//!   body }, ..]` (argmin's `picheny`);
 //! * `a.add(b)` (`sub`, `mul`, `div`, `rem`; `a.neg()`) is `a + b` where the file imports the
 //!   operator's trait from `std::ops` and defines no method of that name (llama2.rs writes
 //!   `x.iter().map(..).sum::<f32>().div(n).add(1e-5)`);
@@ -30,11 +33,19 @@ use super::{strip, NotYet};
 /// The body with the spellings above rewritten; `None` when it has none. An iterator over a
 /// container kept in a variable that is not used once where it runs once (stepped by hand,
 /// `it.next()`) is refused with one message.
-pub(super) fn iterator_spellings(body: &syn::Block) -> Result<Option<syn::Block>, NotYet> {
+pub(super) fn iterator_spellings(
+    function: &crate::ast::Function,
+    body: &syn::Block,
+) -> Result<Option<syn::Block>, NotYet> {
     let mut rewritten = body.clone();
     let mut rewrite = Rewrite {
         changed: false,
         kept: None,
+        array_lengths: function
+            .params
+            .iter()
+            .filter_map(|param| Some((param.name.to_string(), array_length(&param.ty)?)))
+            .collect(),
     };
     rewrite.visit_block_mut(&mut rewritten);
     if let Some(span) = rewrite.kept {
@@ -57,6 +68,9 @@ struct Rewrite {
     changed: bool,
     /// Where an iterator kept in a variable that cannot be written where it is used is made.
     kept: Option<proc_macro2::Span>,
+    /// The names of arrays of a length the code writes (`p: &[f64; 2]`, `let v: [f64; 3]`,
+    /// `let v = [a, b, c];`), as bound so far.
+    array_lengths: std::collections::HashMap<String, usize>,
 }
 
 /// The adapters and reductions whose closure may be given as a function's path.
@@ -122,6 +136,12 @@ impl VisitMut for Rewrite {
 
     fn visit_expr_mut(&mut self, expr: &mut Expr) {
         match expr {
+            Expr::MethodCall(call) if self.array_map(call).is_some() => {
+                *expr = self.array_map(call).expect("checked by the guard");
+                self.changed = true;
+                self.visit_expr_mut(expr);
+                return;
+            }
             Expr::MethodCall(call)
                 if call.args.len() == 1
                     && call.turbofish.is_none()
@@ -153,6 +173,12 @@ impl VisitMut for Rewrite {
                 self.visit_expr_mut(expr);
                 return;
             }
+            Expr::MethodCall(call) if range_contains(call).is_some() => {
+                *expr = range_contains(call).expect("checked by the guard");
+                self.changed = true;
+                self.visit_expr_mut(expr);
+                return;
+            }
             Expr::MethodCall(call) if call.method == "partition_point" => {
                 if let Some(searched) = partition_point_as_position(call) {
                     *expr = searched;
@@ -178,6 +204,24 @@ impl VisitMut for Rewrite {
             _ => {}
         }
         syn::visit_mut::visit_expr_mut(self, expr);
+    }
+
+    fn visit_local_mut(&mut self, local: &mut syn::Local) {
+        syn::visit_mut::visit_local_mut(self, local);
+        let (pat, written) = match &local.pat {
+            syn::Pat::Type(typed) => (&*typed.pat, array_length(&typed.ty)),
+            pat => (pat, None),
+        };
+        let literal = match local.init.as_ref().map(|init| strip(&init.expr)) {
+            Some(Expr::Array(array)) => Some(array.elems.len()),
+            _ => None,
+        };
+        for name in crate::activity::pattern_bindings(&local.pat).0 {
+            self.array_lengths.remove(&name.to_string());
+        }
+        if let (syn::Pat::Ident(binding), Some(length)) = (pat, written.or(literal)) {
+            self.array_lengths.insert(binding.ident.to_string(), length);
+        }
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
@@ -499,6 +543,84 @@ impl VisitMut for Inline<'_> {
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+impl Rewrite {
+    /// `a.map(|x| body)` of an array `a` whose length `n` the code writes, as the array it
+    /// makes: `[{ let x = a[0]; body }, .., { let x = a[n - 1]; body }]` (the method name is
+    /// `Option::map`'s too, which the lowering would take it for).
+    fn array_map(&self, call: &syn::ExprMethodCall) -> Option<Expr> {
+        let Expr::Path(array) = strip(&call.receiver) else {
+            return None;
+        };
+        let length = *self
+            .array_lengths
+            .get(&array.path.get_ident()?.to_string())?;
+        let Some(Expr::Closure(closure)) = call.args.first().map(strip) else {
+            return None;
+        };
+        let body = &closure.body;
+        if call.method != "map"
+            || call.args.len() != 1
+            || call.turbofish.is_some()
+            || closure.inputs.len() != 1
+            || super::control::has_exits(&syn::parse_quote!({ #body }))
+        {
+            return None;
+        }
+        let pat = &closure.inputs[0];
+        let span = call.method.span();
+        let elements = (0..length).map(|index| {
+            let index = syn::Index::from(index);
+            quote::quote_spanned!(span=> { let #pat = #array[#index]; #body })
+        });
+        Some(syn::parse_quote_spanned!(span=> [#(#elements),*]))
+    }
+}
+
+/// The length of `[T; n]` or `&[T; n]` written as an integer.
+fn array_length(ty: &syn::Type) -> Option<usize> {
+    match ty {
+        syn::Type::Reference(reference) => array_length(&reference.elem),
+        syn::Type::Paren(paren) => array_length(&paren.elem),
+        syn::Type::Array(array) => match &array.len {
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(length),
+                ..
+            }) => length.base10_parse().ok(),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `(lo..=hi).contains(&x)` as the comparisons it makes, `lo <= x && x <= hi` (`x < hi` for
+/// `lo..hi`; either bound may be left out), for a range written as the receiver.
+fn range_contains(call: &syn::ExprMethodCall) -> Option<Expr> {
+    let Expr::Range(range) = strip(&call.receiver) else {
+        return None;
+    };
+    if call.method != "contains" || call.args.len() != 1 || call.turbofish.is_some() {
+        return None;
+    }
+    let span = call.method.span();
+    let item: Expr = match strip(&call.args[0]) {
+        Expr::Reference(reference) if reference.mutability.is_none() => (*reference.expr).clone(),
+        other => syn::parse_quote_spanned!(span=> *#other),
+    };
+    let lower = range
+        .start
+        .as_ref()
+        .map(|start| quote::quote_spanned!(span=> (#start) <= (#item)));
+    let upper = range.end.as_ref().map(|end| match range.limits {
+        syn::RangeLimits::Closed(_) => quote::quote_spanned!(span=> (#item) <= (#end)),
+        syn::RangeLimits::HalfOpen(_) => quote::quote_spanned!(span=> (#item) < (#end)),
+    });
+    Some(match (lower, upper) {
+        (Some(lower), Some(upper)) => syn::parse_quote_spanned!(span=> (#lower && #upper)),
+        (Some(bound), None) | (None, Some(bound)) => syn::parse_quote_spanned!(span=> (#bound)),
+        (None, None) => syn::parse_quote_spanned!(span=> true),
+    })
 }
 
 /// The operator `a.add(b)` (or `a.neg()`) calls, when the file makes that certain.

@@ -515,8 +515,13 @@ impl Lowering {
                         &*reference.pat
                     }
                     Pat::Reference(_) => return not_yet(pat, "this element pattern"),
+                    // `for (x, y) in points` over `&[(f64, f64)]`: Rust's binding mode makes
+                    // each name a reference to its field of the element.
                     _ if access == Access::Borrowed => {
-                        return not_yet(pat, "this element pattern (write `&` before it)")
+                        return match self.bind_fields_borrowed(pat, place.clone()) {
+                            true => Ok(()),
+                            false => not_yet(pat, "this element pattern (write `&` before it)"),
+                        };
                     }
                     _ => pat,
                 };
@@ -775,6 +780,43 @@ fn plain_name(name: &syn::PatIdent) -> bool {
 
 /// Whether an element pattern binds the element (or its reference) whole, or nothing: `v`,
 /// `&v`, `&_`; not one that takes it apart.
+impl Lowering {
+    /// A tuple pattern of names (and `_`, nested tuples) matched against a borrowed element:
+    /// each name borrows its field, as Rust's default binding mode binds it. `false`, binding
+    /// nothing, for any other pattern.
+    fn bind_fields_borrowed(&mut self, pat: &Pat, place: Place) -> bool {
+        fn fields(pat: &Pat, place: Place, names: &mut Vec<(Ident, Place)>) -> bool {
+            match pat {
+                Pat::Wild(_) => true,
+                Pat::Paren(paren) => fields(&paren.pat, place, names),
+                Pat::Ident(name) if name.by_ref.is_none() && name.subpat.is_none() => {
+                    names.push((name.ident.clone(), place));
+                    true
+                }
+                Pat::Tuple(tuple) => tuple.elems.iter().enumerate().all(|(index, elem)| {
+                    let mut field = place.clone();
+                    field
+                        .projections
+                        .push(Projection::Field(syn::Member::Unnamed(syn::Index {
+                            index: index as u32,
+                            span: elem.span(),
+                        })));
+                    fields(elem, field, names)
+                }),
+                _ => false,
+            }
+        }
+        let mut names = Vec::new();
+        if !matches!(pat, Pat::Tuple(_)) || !fields(pat, place, &mut names) {
+            return false;
+        }
+        for (name, field) in names {
+            self.bind_borrowed(&name, field, false);
+        }
+        true
+    }
+}
+
 fn binds_whole_element(pat: &Pat, by_reference: bool) -> bool {
     let plain = |name: &syn::PatIdent| name.by_ref.is_none() && name.subpat.is_none();
     match pat {
