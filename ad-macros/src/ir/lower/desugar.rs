@@ -46,6 +46,12 @@ pub(super) fn iterator_spellings(
             .iter()
             .filter_map(|param| Some((param.name.to_string(), array_length(&param.ty)?)))
             .collect(),
+        vecs: function
+            .params
+            .iter()
+            .filter(|param| crate::ast::is_vec_type(referenced(&param.ty)))
+            .map(|param| param.name.to_string())
+            .collect(),
     };
     rewrite.visit_block_mut(&mut rewritten);
     if let Some(span) = rewrite.kept {
@@ -71,6 +77,9 @@ struct Rewrite {
     /// The names of arrays of a length the code writes (`p: &[f64; 2]`, `let v: [f64; 3]`,
     /// `let v = [a, b, c];`), as bound so far.
     array_lengths: std::collections::HashMap<String, usize>,
+    /// The names of `Vec`s (`v: &mut Vec<f64>`, `let mut v = Vec::new();`, `vec![..]`, a
+    /// written `Vec` type), as bound so far: what `extend` is rewritten for.
+    vecs: std::collections::HashSet<String>,
 }
 
 /// The adapters and reductions whose closure may be given as a function's path.
@@ -126,7 +135,7 @@ impl VisitMut for Rewrite {
 
     fn visit_stmt_mut(&mut self, stmt: &mut Stmt) {
         if let Stmt::Expr(expr, semicolon) = stmt {
-            if let Some(looped) = as_for_loop(expr) {
+            if let Some(looped) = as_for_loop(expr, &self.vecs) {
                 *stmt = Stmt::Expr(looped, semicolon.take());
                 self.changed = true;
             }
@@ -218,9 +227,19 @@ impl VisitMut for Rewrite {
         };
         for name in crate::activity::pattern_bindings(&local.pat).0 {
             self.array_lengths.remove(&name.to_string());
+            self.vecs.remove(&name.to_string());
         }
         if let (syn::Pat::Ident(binding), Some(length)) = (pat, written.or(literal)) {
             self.array_lengths.insert(binding.ident.to_string(), length);
+        }
+        let written_vec = matches!(&local.pat, syn::Pat::Type(typed)
+            if crate::ast::is_vec_type(referenced(&typed.ty)));
+        let built_vec = local
+            .init
+            .as_ref()
+            .is_some_and(|init| builds_a_vec(&init.expr));
+        if let (syn::Pat::Ident(binding), true) = (pat, written_vec || built_vec) {
+            self.vecs.insert(binding.ident.to_string());
         }
     }
 
@@ -244,7 +263,7 @@ fn is_iter_zip(func: &Expr) -> bool {
 }
 
 /// `chain.for_each(|pat| body)` or `v.extend(chain)`, a statement, as the `for` loop it runs.
-fn as_for_loop(expr: &Expr) -> Option<Expr> {
+fn as_for_loop(expr: &Expr, vecs: &std::collections::HashSet<String>) -> Option<Expr> {
     let Expr::MethodCall(call) = expr else {
         return None;
     };
@@ -268,7 +287,12 @@ fn as_for_loop(expr: &Expr) -> Option<Expr> {
             let pat = untyped(&closure.inputs[0]);
             Some(syn::parse_quote_spanned!(span=> for #pat in #chain { #body; }))
         }
-        "extend" if super::places::is_place_expression(chain) => {
+        // Of a `Vec`'s: a `VecDeque`'s items are pushed otherwise.
+        "extend"
+            if super::places::is_place_expression(chain)
+                && matches!(strip(chain), Expr::Path(path)
+                    if path.path.get_ident().is_some_and(|name| vecs.contains(&name.to_string()))) =>
+        {
             let items = &call.args[0];
             let item = match gives_references(items)? {
                 true => quote::quote_spanned!(span=> *__ad_item),
@@ -575,6 +599,26 @@ impl Rewrite {
             quote::quote_spanned!(span=> { let #pat = #array[#index]; #body })
         });
         Some(syn::parse_quote_spanned!(span=> [#(#elements),*]))
+    }
+}
+
+/// The type behind references (`&mut Vec<f64>` gives `Vec<f64>`).
+fn referenced(ty: &syn::Type) -> &syn::Type {
+    match ty {
+        syn::Type::Reference(reference) => referenced(&reference.elem),
+        syn::Type::Paren(paren) => referenced(&paren.elem),
+        ty => ty,
+    }
+}
+
+/// `Vec::new()`, `Vec::with_capacity(n)`, `vec![..]`, `x.to_vec()`: a `Vec` made.
+fn builds_a_vec(expr: &Expr) -> bool {
+    match strip(expr) {
+        Expr::Call(call) => matches!(&*call.func, Expr::Path(path)
+            if path.path.segments.len() == 2 && path.path.segments[0].ident == "Vec"),
+        Expr::Macro(mac) => mac.mac.path.is_ident("vec"),
+        Expr::MethodCall(call) => call.method == "to_vec",
+        _ => false,
     }
 }
 
