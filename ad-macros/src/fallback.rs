@@ -137,8 +137,20 @@ pub fn reverse_generic(
 /// wrong (a `#[forward]` above, and `#[forward]` functions calling this one, use it). No stubs
 /// of `_vjp` and `_grad`: their contract for `&mut` parameters is not settled, and a call to
 /// them fails at the call.
-pub fn reverse_mut_params(function: &Function, cx: Ctxt, forward_is_clean: bool) -> TokenStream {
+pub fn reverse_mut_params(
+    function: &Function,
+    cx: Ctxt,
+    forward_is_clean: bool,
+    calls: Calls,
+) -> TokenStream {
     let errors = cx.into_compile_errors();
+    // A refused `#[checkpoint]` function: stubs of its reverse companions too, so that reverse
+    // code calling it finds them (the message above is the only one).
+    if calls == Calls::Checkpointed {
+        let stubs =
+            crate::expand::reverse::expand(&Ctxt::new(), function, Bodies::Stub, Calls::Recorded);
+        return quote!(#errors #stubs);
+    }
     let bodies = match forward_is_clean {
         true => Bodies::Derivative,
         false => Bodies::Stub,

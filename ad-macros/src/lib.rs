@@ -585,7 +585,7 @@ mod driver {
                 let original = without_checkpoints(original);
                 return quote!(#errors #original);
             }
-            return fallback::reverse_mut_params(&function, cx, forward_is_clean);
+            return fallback::reverse_mut_params(&function, cx, forward_is_clean, calls);
         }
         if inner.as_deref() == Some("forward") {
             // #[forward] below emits the function, the struct and the forward companion; it
