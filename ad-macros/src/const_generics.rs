@@ -373,7 +373,7 @@ fn impl_closure_type(
 }
 
 /// A function pointer parameter (`func: fn(f64) -> f64`, TheAlgorithms' `area_under_curve`)
-/// as the closure type it is called as, `impl Fn(f64) -> f64`: the derivative code passes
+/// as the closure type it is called as, `impl Fn(f64) -> f64 + Copy`: the derivative code passes
 /// closures over its own number types.
 fn as_closure_type(ty: &syn::Type) -> Option<syn::Type> {
     let syn::Type::BareFn(pointer) = ty else {
@@ -388,5 +388,6 @@ fn as_closure_type(ty: &syn::Type) -> Option<syn::Type> {
     }
     let inputs = pointer.inputs.iter().map(|input| &input.ty);
     let output = &pointer.output;
-    Some(syn::parse_quote!(impl Fn(#(#inputs),*) #output))
+    // `Copy`, as a pointer is: the body may pass it on more than once.
+    Some(syn::parse_quote!(impl Fn(#(#inputs),*) #output + Copy))
 }

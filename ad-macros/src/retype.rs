@@ -82,18 +82,7 @@ impl Retype<'_> {
         let scalar = self.scalar_param(span);
         // A data `self` (`self.w.iter()` of a type without the derive) is the companion's
         // parameter there too.
-        struct RenameSelf;
-        impl VisitMut for RenameSelf {
-            fn visit_expr_path_mut(&mut self, path: &mut syn::ExprPath) {
-                if path.qself.is_none() && path.path.is_ident("self") {
-                    let span = path.path.segments[0].ident.span();
-                    path.path = Ident::new(names::SELF, span).into();
-                }
-            }
-            fn visit_item_mut(&mut self, _: &mut syn::Item) {}
-        }
-        let mut value = value.clone();
-        RenameSelf.visit_expr_mut(&mut value);
+        let value = with_self_renamed(value);
         // `w.iter()` of a container of plain floats whose items meet floats carrying
         // derivatives (`w.iter().zip(x)`, `.map(|w| w * x[0])`): the iteration of a lifted copy.
         if let (Expr::MethodCall(call), true) = (&value, iterated_with_floats) {
@@ -458,10 +447,27 @@ impl Retype<'_> {
             .iter()
             .zip(original_args)
             .map(|(arg, original)| {
-                // What the rewriting changed (a constant table it lifted) stays as it is.
+                // A constant table (`poly(z, ERF_AN)` with `const ERF_AN: &[f64]`, statrs'
+                // `erf`): the table as written, lifted as the parameter takes it.
+                let constant = match strip_reference(original) {
+                    Expr::Path(path) => {
+                        path.qself.is_none() && is_constant_path(&path.path, self.locals)
+                    }
+                    _ => false,
+                };
+                if constant {
+                    lifts = true;
+                    return quote::quote!(::ad_runtime::__private::Arg::arg(
+                        &::ad_runtime::__private::LiftProbe::new(#original)
+                            .__ad_lift_arg::<#scalar>()
+                    ));
+                }
+                // What the rewriting changed (a constant table it lifted) stays as it is; a data
+                // `self`'s field (`lp(x, self.mean)` of a type without the derive) is renamed
+                // only.
                 let lifted = !self.locals.may_be_float(original)
                     && !mentions_name(original, &|name| self.locals.untyped.contains(name))
-                    && arg == original
+                    && (arg == original || *arg == with_self_renamed(original))
                     && reads_a_place(original, &self.locals.mutable_references);
                 if !lifted {
                     return quote::quote!(#arg);
@@ -825,6 +831,33 @@ pub fn tokens_mention(tokens: TokenStream, is_named: &dyn Fn(&Ident) -> bool) ->
 
 /// `n`, `cfg.scale`, `*head`, `node.left.value`: a read of a local that holds no float. An
 /// untyped closure parameter (`|t| t.max(-1.0)` over a slice of floats) may hold one.
+/// `expr` with `self` named as the companion's parameter (`names::SELF`), as the rewriting
+/// names it.
+fn with_self_renamed(expr: &Expr) -> Expr {
+    struct RenameSelf;
+    impl VisitMut for RenameSelf {
+        fn visit_expr_path_mut(&mut self, path: &mut syn::ExprPath) {
+            if path.qself.is_none() && path.path.is_ident("self") {
+                let span = path.path.segments[0].ident.span();
+                path.path = Ident::new(names::SELF, span).into();
+            }
+        }
+        fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+    }
+    let mut renamed = expr.clone();
+    RenameSelf.visit_expr_mut(&mut renamed);
+    renamed
+}
+
+/// `expr` without the references taken of it (`&TABLE` gives `TABLE`).
+fn strip_reference(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Reference(reference) => strip_reference(&reference.expr),
+        Expr::Paren(paren) => strip_reference(&paren.expr),
+        expr => expr,
+    }
+}
+
 /// [`reads_data`], or reads a constant (`const DK: &[f64] = &[..]`, statrs' tables): `DK[0]`
 /// passed beside floats, `DK.iter()` zipped with them.
 fn reads_data_or_constant(expr: &Expr, locals: &Locals) -> bool {

@@ -5,6 +5,8 @@
 #![allow(clippy::excessive_precision, clippy::approx_constant)] // the sources' constants
 
 mod common;
+#[path = "published/statrs_erf.rs"]
+mod statrs_erf;
 
 // Numerical code imports `Float` for its generic functions; the dual numbers' methods stay
 // unambiguous beside it.
@@ -650,4 +652,123 @@ fn algorithms_interpolation_and_area() {
             (value, vec![d_start, d_end])
         },
     );
+}
+
+#[test]
+fn statrs_erf_over_constant_tables() {
+    use statrs_erf::erf::{erf, erf_grad, erf_inv_grad, erf_jvp, erfc_grad};
+    // Points in each of erf_impl's ranges (the tables change at 0.5, 0.75, 1.25, 2.25, 3.5).
+    for x in [-1.7, -0.3, 1e-3, 0.2, 0.6, 1.0, 1.8, 3.0, 4.2] {
+        let exact = 2.0 / std::f64::consts::PI.sqrt() * (-x * x).exp();
+        let (value, derivative) = erf_grad(x);
+        assert_eq!(value.to_bits(), erf(x).to_bits());
+        approx::assert_relative_eq!(derivative, exact, max_relative = 1e-12);
+        approx::assert_relative_eq!(erf_jvp(x, 1.0).1, derivative, max_relative = 1e-14);
+        approx::assert_relative_eq!(erfc_grad(x).1, -exact, max_relative = 1e-12);
+        approx::assert_relative_eq!(
+            common::central_difference(erf, x, 1e-4),
+            derivative,
+            epsilon = 1e-10,
+            max_relative = 1e-7
+        );
+    }
+    // The inverse's derivative is the reciprocal of erf's at the inverse.
+    for p in [-0.9, -0.2, 0.1, 0.5, 0.95] {
+        let (x, derivative) = erf_inv_grad(p);
+        let slope = 2.0 / std::f64::consts::PI.sqrt() * (-x * x).exp();
+        approx::assert_relative_eq!(derivative * slope, 1.0, max_relative = 1e-9);
+    }
+}
+
+// statrs, src/distribution/normal.rs (its log-density): a data struct's fields (`self.mean`,
+// no derive) passed to a differentiated function.
+pub struct Normal {
+    mean: f64,
+    std_dev: f64,
+}
+
+impl Normal {
+    #[forward]
+    #[reverse]
+    pub fn ln_pdf(&self, x: f64) -> f64 {
+        ln_pdf_unchecked(x, self.mean, self.std_dev)
+    }
+}
+
+#[forward]
+#[reverse]
+pub fn ln_pdf_unchecked(x: f64, mean: f64, std_dev: f64) -> f64 {
+    let d = (x - mean) / std_dev;
+    (-0.5 * d * d) - LN_SQRT_2PI - std_dev.ln()
+}
+
+const LN_SQRT_2PI: f64 = 0.91893853320467274178032973640561763986139747363778;
+
+#[test]
+fn statrs_normal_log_density_of_data_parameters() {
+    let normal = Normal {
+        mean: 0.4,
+        std_dev: 1.7,
+    };
+    check_gradient(
+        1,
+        |x| normal.ln_pdf(x[0]),
+        |x, t| normal.ln_pdf_jvp(x[0], t[0]),
+        |x, c| {
+            let (value, g) = normal.ln_pdf_vjp(x[0], c);
+            (value, vec![g])
+        },
+    );
+    let (_, derivative) = normal.ln_pdf_grad(1.1);
+    approx::assert_relative_eq!(derivative, -(1.1 - 0.4) / (1.7 * 1.7), max_relative = 1e-14);
+}
+
+// TheAlgorithms/Rust, src/math/newton_raphson.rs: function pointers passed on in a loop.
+#[forward]
+#[reverse]
+pub fn find_root(f: fn(f64) -> f64, fd: fn(f64) -> f64, guess: f64, iterations: i32) -> f64 {
+    let mut result = guess;
+    for _ in 0..iterations {
+        result = iteration(f, fd, result);
+    }
+    result
+}
+
+#[forward]
+#[reverse]
+pub fn iteration(f: fn(f64) -> f64, fd: fn(f64) -> f64, guess: f64) -> f64 {
+    guess - f(guess) / fd(guess)
+}
+
+fn cubic(t: f64) -> f64 {
+    t * t * t - 5.0
+}
+
+fn cubic_slope(t: f64) -> f64 {
+    3.0 * t * t
+}
+
+#[test]
+fn newton_raphson_through_function_pointers() {
+    // Three steps from the guess, not yet converged: the result depends on the guess.
+    check_gradient(
+        1,
+        |x| find_root(cubic, cubic_slope, 2.0 + x[0] / 4.0, 3),
+        |x, t| {
+            find_root_jvp(
+                |t| t * t * t - 5.0,
+                |t| 3.0 * t * t,
+                2.0 + x[0] / 4.0,
+                3,
+                t[0] / 4.0,
+            )
+        },
+        |x, c| {
+            let (value, d_guess) =
+                find_root_vjp(|t| t * t * t - 5.0, |t| 3.0 * t * t, 2.0 + x[0] / 4.0, 3, c);
+            (value, vec![d_guess / 4.0])
+        },
+    );
+    let (root, _) = find_root_grad(|t| t * t * t - 5.0, |t| 3.0 * t * t, 1.5, 40);
+    approx::assert_relative_eq!(root, 5f64.cbrt(), max_relative = 1e-12);
 }

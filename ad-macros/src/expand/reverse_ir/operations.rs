@@ -181,6 +181,18 @@ impl Emitter<'_> {
                         if let Some(reborrowed) = self.passed_on_mutable_parameter(arg) {
                             return reborrowed;
                         }
+                        // A constant table (`poly(z, ERF_AN)`, `const ERF_AN: &[f64]`): as the
+                        // parameter takes it.
+                        if let Operand::Constant(constant) = arg {
+                            if constant.kind == ConstantKind::Path {
+                                lifts = true;
+                                let tokens = &constant.tokens;
+                                return quote!(::ad_runtime::__private::Arg::arg(
+                                    &::ad_runtime::__private::LiftProbe::new(#tokens)
+                                        .__ad_lift_arg::<#scalar>()
+                                ));
+                            }
+                        }
                         let value = self.operand(arg);
                         // Constants are lifted where they are written (and may borrow a
                         // temporary that must live through the call); values built in the
