@@ -56,6 +56,8 @@ struct Definitions {
     differentiated_methods: HashMap<String, std::collections::HashSet<String>>,
     /// Free functions by name, `None` for one carrying the crate's attributes.
     functions: HashMap<String, Vec<Option<crate::plain_calls::PlainFunction>>>,
+    /// Free functions by name: for each definition, which parameters are `&mut`.
+    mutable_parameters: HashMap<String, Vec<Vec<bool>>>,
     /// Free functions carrying `#[forward]` and neither `#[reverse]` nor `#[checkpoint]`.
     forward_only: std::collections::HashSet<String>,
     /// Free functions by name: the inline modules (their path in the file) that define one.
@@ -260,6 +262,20 @@ impl<'ast> Visit<'ast> for Definitions {
             .entry(item.sig.ident.to_string())
             .or_default()
             .push(self.module_path.clone());
+        let mutable = item
+            .sig
+            .inputs
+            .iter()
+            .map(|input| {
+                matches!(input, syn::FnArg::Typed(typed)
+                    if matches!(&*typed.ty, syn::Type::Reference(reference)
+                        if reference.mutability.is_some()))
+            })
+            .collect();
+        self.mutable_parameters
+            .entry(item.sig.ident.to_string())
+            .or_default()
+            .push(mutable);
         let ours: Vec<String> = item
             .attrs
             .iter()
@@ -628,6 +644,18 @@ pub struct Functions {
 }
 
 impl Functions {
+    /// Which parameters of the free function `path` names are `&mut`, when the file defines
+    /// one function of that name (one segment).
+    pub fn mutable_parameters(&self, path: &[String]) -> Option<Vec<bool>> {
+        let [name] = path else {
+            return None;
+        };
+        match self.own.mutable_parameters.get(name)?.as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        }
+    }
+
     /// Whether the function `path` names is one of the file's with `#[forward]` alone (one
     /// name, defined once).
     pub fn forward_only(&self, path: &[String]) -> bool {

@@ -132,6 +132,18 @@ pub fn plain_function(path: &[String]) -> Option<crate::plain_calls::PlainFuncti
     FACTS.with(|current| current.borrow().functions.as_ref()?.find(path))
 }
 
+/// Which parameters of the function `path` names are `&mut` (`Functions::mutable_parameters`).
+pub fn mutable_parameters(path: &syn::Path) -> Option<Vec<bool>> {
+    let names = crate::ast::segment_names(path);
+    FACTS.with(|current| {
+        current
+            .borrow()
+            .functions
+            .as_ref()?
+            .mutable_parameters(&names)
+    })
+}
+
 /// Whether `path` names a function of the file with `#[forward]` alone: reverse code
 /// differentiates a call of it by its forward code (`Functions::forward_only`).
 pub fn forward_only(path: &syn::Path) -> bool {

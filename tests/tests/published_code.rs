@@ -772,3 +772,124 @@ fn newton_raphson_through_function_pointers() {
     let (root, _) = find_root_grad(|t| t * t * t - 5.0, |t| 3.0 * t * t, 1.5, 40);
     approx::assert_relative_eq!(root, 5f64.cbrt(), max_relative = 1e-12);
 }
+
+// TheAlgorithms/Rust, src/math/gaussian_elimination.rs (f32, the augmented matrix written in
+// place): a `&mut` parameter passed on by name to the helpers that write it, and a lint
+// attribute on a loop.
+#[forward]
+#[reverse]
+pub fn gaussian_elimination(matrix: &mut [Vec<f32>]) -> Vec<f32> {
+    let size = matrix.len();
+    assert_eq!(size, matrix[0].len() - 1);
+
+    for i in 0..size - 1 {
+        for j in i..size - 1 {
+            echelon(matrix, i, j);
+        }
+    }
+
+    for i in (1..size).rev() {
+        eliminate(matrix, i);
+    }
+
+    #[allow(clippy::needless_range_loop)]
+    for i in 0..size {
+        if matrix[i][i] == 0f32 {
+            println!("Infinitely many solutions");
+        }
+    }
+
+    let mut result: Vec<f32> = vec![0f32; size];
+    for i in 0..size {
+        result[i] = matrix[i][size] / matrix[i][i];
+    }
+    result
+}
+
+#[forward]
+#[reverse]
+fn echelon(matrix: &mut [Vec<f32>], i: usize, j: usize) {
+    let size = matrix.len();
+    if matrix[i][i] == 0f32 {
+    } else {
+        let factor = matrix[j + 1][i] / matrix[i][i];
+        (i..=size).for_each(|k| {
+            matrix[j + 1][k] -= factor * matrix[i][k];
+        });
+    }
+}
+
+#[forward]
+#[reverse]
+fn eliminate(matrix: &mut [Vec<f32>], i: usize) {
+    let size = matrix.len();
+    if matrix[i][i] == 0f32 {
+    } else {
+        for j in (1..=i).rev() {
+            let factor = matrix[j - 1][i] / matrix[i][i];
+            for k in (0..=size).rev() {
+                matrix[j - 1][k] -= factor * matrix[i][k];
+            }
+        }
+    }
+}
+
+/// Three equations: a diagonally dominant matrix moved by `x / 8`, its right side `x`.
+fn augmented(x: &[f32]) -> Vec<Vec<f32>> {
+    (0..3)
+        .map(|i| {
+            (0..4)
+                .map(|j| {
+                    let base = if i == j { 4.0 } else { 0.0 };
+                    base + if j < 3 {
+                        x[4 * i + j] / 8.0
+                    } else {
+                        x[4 * i + j]
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn augmented_tangent(t: &[f32]) -> Vec<Vec<f32>> {
+    (0..3)
+        .map(|i| {
+            (0..4)
+                .map(|j| {
+                    if j < 3 {
+                        t[4 * i + j] / 8.0
+                    } else {
+                        t[4 * i + j]
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn gaussian_elimination_in_f32() {
+    let layer = Layer {
+        value: |x| gaussian_elimination(&mut augmented(x)),
+        jvp: |x, t| {
+            let (mut m, mut dm) = (augmented(x), augmented_tangent(t));
+            gaussian_elimination_jvp(&mut m, &mut dm).1
+        },
+        vjp: |x, c| {
+            let mut m = augmented(x);
+            let mut adjoint = vec![vec![0.0; 4]; 3];
+            gaussian_elimination_vjp(&mut m, &mut adjoint, c.to_vec());
+            // Through `augmented`: the matrix entries were scaled by 1 / 8.
+            adjoint
+                .iter()
+                .flat_map(|row| {
+                    row.iter()
+                        .enumerate()
+                        .map(|(j, a)| if j < 3 { a / 8.0 } else { *a })
+                })
+                .collect()
+        },
+    };
+    check_f32_layer(layer, 12, 5);
+}

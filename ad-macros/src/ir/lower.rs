@@ -1080,7 +1080,7 @@ impl Lowering {
         if checkpoints::is_checkpointed(expr) {
             return self.checkpointed(expr, stmts).map(drop);
         }
-        if !attributes_of(expr).is_empty() {
+        if has_meaningful_attributes(expr) {
             return not_yet(expr, "attributes on expressions");
         }
         match expr {
@@ -1389,6 +1389,20 @@ macro_rules! with_attributes {
 /// The outer attributes of an expression (`#[checkpoint]` on it, say).
 fn attributes_of(expr: &Expr) -> &[syn::Attribute] {
     with_attributes!(expr).map_or(&[], |attrs| attrs.as_slice())
+}
+
+/// Whether `expr` carries an attribute that may change what it computes: lints (`#[allow(..)]`
+/// on a loop, as TheAlgorithms writes) and `rustfmt` ones do not, and are left out.
+fn has_meaningful_attributes(expr: &Expr) -> bool {
+    attributes_of(expr).iter().any(|attr| {
+        let path = attr.path();
+        let lint = ["allow", "warn", "deny", "expect", "forbid"]
+            .iter()
+            .any(|level| path.is_ident(level));
+        let tool = path.segments.len() > 1
+            && ["rustfmt", "clippy"].contains(&path.segments[0].ident.to_string().as_str());
+        !lint && !tool
+    })
 }
 
 fn attributes_of_mut(expr: &mut Expr) -> Option<&mut Vec<syn::Attribute>> {

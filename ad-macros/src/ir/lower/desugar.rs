@@ -11,6 +11,8 @@
 //!   the closure `|item| f64::exp(item)` calling it;
 //! * `std::iter::zip(a, b)` is `a.into_iter().zip(b)`;
 //! * `(lo..=hi).contains(&x)` is `lo <= x && x <= hi` (statrs' argument checks);
+//! * a `&mut` parameter passed by name to a `&mut` parameter of a function of the file is
+//!   reborrowed mutably, `f(&mut *m)`, as Rust does (TheAlgorithms' `gaussian_elimination`);
 //! * `a.map(|x| body)` of an array of a written length `n` is the array `[{ let x = a[0];
 //!   body }, ..]` (argmin's `picheny`);
 //! * `a.add(b)` (`sub`, `mul`, `div`, `rem`; `a.neg()`) is `a + b` where the file imports the
@@ -52,6 +54,12 @@ pub(super) fn iterator_spellings(
             .filter(|param| crate::ast::is_vec_type(referenced(&param.ty)))
             .map(|param| param.name.to_string())
             .collect(),
+        mutable_parameters: function
+            .params
+            .iter()
+            .filter(|param| param.is_mut_reference() && !param.receiver)
+            .map(|param| param.name.to_string())
+            .collect(),
     };
     rewrite.visit_block_mut(&mut rewritten);
     if let Some(span) = rewrite.kept {
@@ -80,6 +88,8 @@ struct Rewrite {
     /// The names of `Vec`s (`v: &mut Vec<f64>`, `let mut v = Vec::new();`, `vec![..]`, a
     /// written `Vec` type), as bound so far: what `extend` is rewritten for.
     vecs: std::collections::HashSet<String>,
+    /// The function's `&mut` parameters, while no `let` shadows them.
+    mutable_parameters: std::collections::HashSet<String>,
 }
 
 /// The adapters and reductions whose closure may be given as a function's path.
@@ -194,6 +204,22 @@ impl VisitMut for Rewrite {
                     self.changed = true;
                 }
             }
+            // `echelon(matrix, i, j)` with `matrix: &mut [..]` passed on to a `&mut` parameter:
+            // Rust reborrows it mutably, `&mut *matrix`, as written here.
+            Expr::Call(call) if self.reborrows_mutably(call) => {
+                let Expr::Path(callee) = &*call.func else {
+                    unreachable!("checked by the guard")
+                };
+                let mutable = crate::source_facts::mutable_parameters(&callee.path)
+                    .expect("checked by the guard");
+                for (arg, mutable) in call.args.iter_mut().zip(mutable) {
+                    if mutable && self.names_a_mutable_parameter(arg) {
+                        let span = syn::spanned::Spanned::span(arg);
+                        *arg = syn::parse_quote_spanned!(span=> &mut *#arg);
+                    }
+                }
+                self.changed = true;
+            }
             Expr::Call(call) if call.args.len() == 2 && is_iter_zip(&call.func) => {
                 let (a, b) = (&call.args[0], &call.args[1]);
                 let span = match &*call.func {
@@ -228,6 +254,7 @@ impl VisitMut for Rewrite {
         for name in crate::activity::pattern_bindings(&local.pat).0 {
             self.array_lengths.remove(&name.to_string());
             self.vecs.remove(&name.to_string());
+            self.mutable_parameters.remove(&name.to_string());
         }
         if let (syn::Pat::Ident(binding), Some(length)) = (pat, written.or(literal)) {
             self.array_lengths.insert(binding.ident.to_string(), length);
@@ -570,6 +597,30 @@ impl VisitMut for Inline<'_> {
 }
 
 impl Rewrite {
+    /// Whether `call` passes one of the function's `&mut` parameters, as its name, to a `&mut`
+    /// parameter of a function of the file.
+    fn reborrows_mutably(&self, call: &syn::ExprCall) -> bool {
+        let Expr::Path(callee) = &*call.func else {
+            return false;
+        };
+        let Some(mutable) = crate::source_facts::mutable_parameters(&callee.path) else {
+            return false;
+        };
+        mutable.len() == call.args.len()
+            && call
+                .args
+                .iter()
+                .zip(mutable)
+                .any(|(arg, mutable)| mutable && self.names_a_mutable_parameter(arg))
+    }
+
+    fn names_a_mutable_parameter(&self, arg: &Expr) -> bool {
+        matches!(arg, Expr::Path(path) if path.qself.is_none()
+        && path.path.get_ident().is_some_and(|name| {
+            self.mutable_parameters.contains(&name.to_string())
+        }))
+    }
+
     /// `a.map(|x| body)` of an array `a` whose length `n` the code writes, as the array it
     /// makes: `[{ let x = a[0]; body }, .., { let x = a[n - 1]; body }]` (the method name is
     /// `Option::map`'s too, which the lowering would take it for).

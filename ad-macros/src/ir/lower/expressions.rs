@@ -31,7 +31,7 @@ impl Lowering {
                 ),
             };
         }
-        if !attributes_of(expr).is_empty() {
+        if has_meaningful_attributes(expr) {
             return not_yet(expr, "attributes on expressions");
         }
         let span = expr.span();
