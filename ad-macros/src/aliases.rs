@@ -56,6 +56,8 @@ struct Definitions {
     differentiated_methods: HashMap<String, std::collections::HashSet<String>>,
     /// Free functions by name, `None` for one carrying the crate's attributes.
     functions: HashMap<String, Vec<Option<crate::plain_calls::PlainFunction>>>,
+    /// Free functions whose result is a `Result` (`fn checked_beta(..) -> Result<f64>`).
+    result_functions: std::collections::HashSet<String>,
     /// Free functions by name: for each definition, which parameters are `&mut`.
     mutable_parameters: HashMap<String, Vec<Vec<bool>>>,
     /// Free functions carrying `#[forward]` and neither `#[reverse]` nor `#[checkpoint]`.
@@ -276,6 +278,12 @@ impl<'ast> Visit<'ast> for Definitions {
             .entry(item.sig.ident.to_string())
             .or_default()
             .push(mutable);
+        if matches!(&item.sig.output, syn::ReturnType::Type(_, ty)
+            if matches!(&**ty, syn::Type::Path(path) if path.qself.is_none()
+                && path.path.segments.last().is_some_and(|last| last.ident == "Result")))
+        {
+            self.result_functions.insert(item.sig.ident.to_string());
+        }
         let ours: Vec<String> = item
             .attrs
             .iter()
@@ -644,6 +652,16 @@ pub struct Functions {
 }
 
 impl Functions {
+    /// Whether the free function `path` names (one segment) returns a `Result` wherever the
+    /// file defines it.
+    pub fn returns_result(&self, path: &[String]) -> bool {
+        let [name] = path else {
+            return false;
+        };
+        self.own.result_functions.contains(name)
+            && self.own.functions.get(name).is_some_and(|defined| defined.len() == 1)
+    }
+
     /// Which parameters of the free function `path` names are `&mut`, when the file defines
     /// one function of that name (one segment).
     pub fn mutable_parameters(&self, path: &[String]) -> Option<Vec<bool>> {

@@ -132,6 +132,18 @@ pub fn plain_function(path: &[String]) -> Option<crate::plain_calls::PlainFuncti
     FACTS.with(|current| current.borrow().functions.as_ref()?.find(path))
 }
 
+/// Whether the function `path` names returns a `Result` (`Functions::returns_result`).
+pub fn returns_result(path: &syn::Path) -> bool {
+    let names = crate::ast::segment_names(path);
+    FACTS.with(|current| {
+        current
+            .borrow()
+            .functions
+            .as_ref()
+            .is_some_and(|functions| functions.returns_result(&names))
+    })
+}
+
 /// Which parameters of the function `path` names are `&mut` (`Functions::mutable_parameters`).
 pub fn mutable_parameters(path: &syn::Path) -> Option<Vec<bool>> {
     let names = crate::ast::segment_names(path);

@@ -196,3 +196,47 @@ fn the_gradient_is_exact_and_errors_pass_through() {
         Err("not finite".to_string())
     );
 }
+
+/// The combinators of `Result` on a differentiated call's result, as statrs writes
+/// `checked_beta(a, b).map(|x| x.exp())`.
+#[derive(Debug, PartialEq)]
+pub enum DomainError {
+    NotPositive,
+}
+
+#[forward]
+#[reverse]
+fn checked_ln(a: f64) -> Result<f64, DomainError> {
+    if a <= 0.0 {
+        return Err(DomainError::NotPositive);
+    }
+    Ok(a.ln())
+}
+
+#[forward]
+#[reverse]
+fn result_combinators(x: &[f64]) -> f64 {
+    let mapped = checked_ln(x[0]).map(|l| l.exp() * x[1]);
+    let chained = checked_ln(x[1]).and_then(|l| checked_ln(l * l + 2.0));
+    let defaulted = checked_ln(x[2]).unwrap_or(x[0] * x[2]);
+    let recovered = checked_ln(x[0] - 1.0).unwrap_or_else(|_| x[1].sin());
+    let relabelled = checked_ln(x[2]).map_err(|_| "not positive").unwrap_or(0.5);
+    let kept = checked_ln(x[1] + 3.0).ok().unwrap_or(0.0);
+    mapped.unwrap_or(0.0) + chained.unwrap_or(1.0) + defaulted + recovered + relabelled + kept
+}
+
+#[test]
+fn result_combinators_on_differentiated_calls() {
+    // Both arms of each combinator: random points of either sign.
+    check_slice_function_at_random_points(
+        result_combinators,
+        result_combinators_jvp,
+        result_combinators_vjp,
+        3,
+        77,
+    );
+    let (value, gradient) = result_combinators_grad(&[2.0, 1.5, -1.0]);
+    assert_eq!(value, result_combinators(&[2.0, 1.5, -1.0]));
+    // d/dx0: mapped (x0 x1 -> x1), defaulted (x0 x2 -> x2), recovered (ln(x0 - 1) -> 1 / (x0 - 1)).
+    assert_relative_eq!(gradient[0], 1.5 - 1.0 + 1.0, max_relative = 1e-14);
+}

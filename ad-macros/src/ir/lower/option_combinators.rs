@@ -2,7 +2,8 @@
 //! `map_or`, `map_or_else`, `is_some_and`, `or`, `or_else`, `copied`, `cloned`, `take`,
 //! `replace`), lowered as the `match` or the `std::mem` call each one is, with the closure's
 //! body inlined in the arm that runs it: the derivative flows through the arm as through any
-//! `match` on an option.
+//! `match` on an option. On a call of a function of the file returning a `Result`, `map`,
+//! `and_then`, `map_err`, `unwrap_or`, `unwrap_or_else` and `ok` are `Result`'s, lowered alike.
 
 use syn::spanned::Spanned;
 use syn::{Expr, Pat};
@@ -31,6 +32,12 @@ impl Lowering {
         let span = call.span();
         let args: Vec<&Expr> = call.args.iter().collect();
         let content = syn::Ident::new("__ad_content", span);
+        if is_result(receiver) {
+            return match result_combinator(&method, receiver, &args, &content, span)? {
+                Some(expr) => self.operand(&expr, stmts).map(Some),
+                None => Ok(None),
+            };
+        }
         let expr: Expr = match (method.as_str(), args.as_slice()) {
             ("map", [f]) => {
                 let (pattern, body) = closure_parts(f, &content)?;
@@ -120,6 +127,67 @@ impl Lowering {
         };
         self.operand(&expr, stmts).map(Some)
     }
+}
+
+/// A call of a function of the file that returns a `Result` (`checked_beta(a, b)`).
+fn is_result(receiver: &Expr) -> bool {
+    matches!(strip(receiver), Expr::Call(call)
+        if matches!(&*call.func, Expr::Path(path)
+            if path.qself.is_none() && crate::source_facts::returns_result(&path.path)))
+}
+
+/// The combinators of `Result` as the `match` each one is (statrs' `checked_beta(a, b).map(|x|
+/// x.exp())`): `map`, `and_then`, `map_err`, `unwrap_or`, `unwrap_or_else`, `ok`.
+fn result_combinator(
+    method: &str,
+    receiver: &Expr,
+    args: &[&Expr],
+    content: &syn::Ident,
+    span: proc_macro2::Span,
+) -> Lowered<Option<Expr>> {
+    let error = syn::Ident::new("__ad_error", span);
+    Ok(Some(match (method, args) {
+        ("map", [f]) => {
+            let (pattern, body) = closure_parts(f, content)?;
+            syn::parse_quote_spanned!(span=> match #receiver {
+                Ok(#pattern) => Ok(#body),
+                Err(#error) => Err(#error),
+            })
+        }
+        ("and_then", [f]) => {
+            let (pattern, body) = closure_parts(f, content)?;
+            syn::parse_quote_spanned!(span=> match #receiver {
+                Ok(#pattern) => #body,
+                Err(#error) => Err(#error),
+            })
+        }
+        ("map_err", [f]) => {
+            let (pattern, body) = closure_parts(f, &error)?;
+            syn::parse_quote_spanned!(span=> match #receiver {
+                Ok(#content) => Ok(#content),
+                Err(#pattern) => Err(#body),
+            })
+        }
+        ("unwrap_or", [default]) => syn::parse_quote_spanned!(span=> {
+            let __ad_default = #default;
+            match #receiver {
+                Ok(#content) => #content,
+                Err(_) => __ad_default,
+            }
+        }),
+        ("unwrap_or_else", [f]) => {
+            let (pattern, body) = closure_parts(f, &error)?;
+            syn::parse_quote_spanned!(span=> match #receiver {
+                Ok(#content) => #content,
+                Err(#pattern) => #body,
+            })
+        }
+        ("ok", []) => syn::parse_quote_spanned!(span=> match #receiver {
+            Ok(#content) => Some(#content),
+            Err(_) => None,
+        }),
+        _ => return Ok(None),
+    }))
 }
 
 /// A receiver that is an iterator chain or a range: `x.iter().map(..)`, `(0..n).map(..)` (not
