@@ -37,7 +37,7 @@ pub const UNARY_RULES: &[&str] = &[
     "fract",
 ];
 /// Float methods with a rule of two arguments.
-pub const BINARY_RULES: &[&str] = &["atan2", "log", "powf", "hypot", "min", "max"];
+pub const BINARY_RULES: &[&str] = &["atan2", "log", "powf", "hypot", "min", "max", "midpoint"];
 /// Float methods with a rule of three arguments.
 pub const TERNARY_RULES: &[&str] = &["mul_add", "clamp"];
 /// Float methods of `std` that have no derivative rule here.
@@ -45,7 +45,6 @@ pub const FLOAT_METHODS_WITHOUT_RULES: &[&str] = &[
     "copysign",
     "rem_euclid",
     "div_euclid",
-    "midpoint",
     "to_bits",
     "sin_cos",
     "gamma",

@@ -355,6 +355,14 @@ pub fn hypot<S: Scalar>(x: S, y: S) -> (S, Binary<Scale<S>, Scale<S>>) {
     (value, HCat(Scale(x * inverse), Scale(y * inverse)))
 }
 
+/// The midpoint `(x + y) / 2` (`f64::midpoint`); derivative `(1/2, 1/2)` everywhere, also
+/// where the value is computed by halving first.
+#[inline(always)]
+pub fn midpoint<S: Scalar>(x: S, y: S) -> (S, Binary<Scale<S>, Scale<S>>) {
+    let half = S::one() / (S::one() + S::one());
+    (x.midpoint(y), HCat(Scale(half), Scale(half)))
+}
+
 /// `|x|`; derivative `0` at `x = 0`.
 #[inline(always)]
 pub fn abs<S: Scalar>(x: S) -> (S, Scale<S>) {

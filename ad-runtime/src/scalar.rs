@@ -192,6 +192,9 @@ pub trait Scalar:
     fn powf(self, exponent: Self) -> Self;
     /// See [`f64::hypot`].
     fn hypot(self, other: Self) -> Self;
+    /// `(self + other) / 2`, halving first where the sum would overflow: `f64::midpoint`
+    /// (Rust 1.85), the same value bit for bit.
+    fn midpoint(self, other: Self) -> Self;
     /// See [`f64::abs`].
     fn abs(self) -> Self;
     /// See [`f64::signum`].
@@ -282,6 +285,22 @@ macro_rules! impl_scalar_for_float {
             #[inline(always)]
             fn sin_cos(self) -> (Self, Self) {
                 $float::sin_cos(self)
+            }
+            // As `std` computes it (not called: it needs Rust 1.85).
+            #[inline(always)]
+            fn midpoint(self, other: Self) -> Self {
+                const LO: $float = $float::MIN_POSITIVE * 2.0;
+                const HI: $float = $float::MAX / 2.0;
+                let (abs_a, abs_b) = (self.abs(), other.abs());
+                if abs_a <= HI && abs_b <= HI {
+                    (self + other) / 2.0
+                } else if abs_a < LO {
+                    self + (other / 2.0)
+                } else if abs_b < LO {
+                    (self / 2.0) + other
+                } else {
+                    (self / 2.0) + (other / 2.0)
+                }
             }
             #[inline(always)]
             fn powi(self, n: i32) -> Self {

@@ -893,3 +893,32 @@ fn gaussian_elimination_in_f32() {
     };
     check_f32_layer(layer, 12, 5);
 }
+
+// TheAlgorithms/Rust, src/math/interquartile_range.rs: the median of a sorted copy, the mean
+// of the middle two by `f64::midpoint` (Rust 1.85; the workspace's minimum is older, the tests
+// run on stable).
+#[allow(clippy::incompatible_msrv)]
+#[forward]
+#[reverse]
+pub fn find_median(numbers: &[f64]) -> f64 {
+    let mut numbers = numbers.to_vec();
+    numbers.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+
+    let length = numbers.len();
+    let mid = length / 2;
+    if length % 2 == 0 {
+        f64::midpoint(numbers[mid - 1], numbers[mid])
+    } else {
+        numbers[mid]
+    }
+}
+
+#[test]
+fn median_by_midpoint() {
+    for n in [5, 6] {
+        check_gradient(n, find_median, find_median_jvp, find_median_vjp);
+    }
+    let (median, gradient) = find_median_grad(&[4.0, 1.0, 3.0, 2.0]);
+    assert_eq!(median, 2.5);
+    assert_eq!(gradient, vec![0.0, 0.0, 0.5, 0.5]);
+}
