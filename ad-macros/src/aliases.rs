@@ -659,7 +659,11 @@ impl Functions {
             return false;
         };
         self.own.result_functions.contains(name)
-            && self.own.functions.get(name).is_some_and(|defined| defined.len() == 1)
+            && self
+                .own
+                .functions
+                .get(name)
+                .is_some_and(|defined| defined.len() == 1)
     }
 
     /// Which parameters of the free function `path` names are `&mut`, when the file defines

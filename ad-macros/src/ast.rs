@@ -819,8 +819,29 @@ pub fn first_float_in(ty: &Type) -> Option<FloatType> {
     finder.0
 }
 
+/// A type as a message shows it: `&mut Vec<f32>`, `[f64; 3]`, `(f64, f64)`.
 pub fn type_to_string(ty: &Type) -> String {
-    quote::quote!(#ty).to_string().replace(" ", "")
+    let spaced = quote::quote!(#ty).to_string();
+    let mut text = String::new();
+    let mut previous = ' ';
+    for (index, character) in spaced.char_indices() {
+        let next = spaced[index + character.len_utf8()..]
+            .chars()
+            .next()
+            .unwrap_or(' ');
+        // A space stays only between two words (`mut Vec`, `dyn Fn`) and after `,`, `;`.
+        let keep = character != ' '
+            || (previous.is_alphanumeric() || previous == '_')
+                && (next.is_alphanumeric() || next == '_')
+            || matches!(previous, ',' | ';');
+        if keep {
+            text.push(character);
+        }
+        if character != ' ' {
+            previous = character;
+        }
+    }
+    text
 }
 
 /// `Vec<..>`.
