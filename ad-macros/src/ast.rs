@@ -129,7 +129,9 @@ impl Param {
     /// A `#[grad]` slice, `Vec` or array of a user type (`bodies: &[Body; 5]`): `user_type` is
     /// its element's type, and the parameter is not itself a value of that type.
     pub fn is_user_container(&self) -> bool {
-        self.user_type.is_some() && !self.receiver && container_element(&self.ty).is_some()
+        self.user_type.is_some()
+            && !self.receiver
+            && container_element_in_or_out(&self.ty).is_some()
     }
 
     /// Passed by reference (`&[f64]`): derivative code passes a reference to its duals.
@@ -223,6 +225,24 @@ impl Function {
                 param
             })
             .collect::<Vec<_>>();
+        // Forward mode writes a container of a derived type's values back from their twins;
+        // reverse mode has no shadows for them yet.
+        if macro_name != "forward" {
+            if let Some(param) = params
+                .iter()
+                .find(|param| param.is_user_container() && param.is_mut_reference())
+            {
+                cx.error_spanned_by(
+                    &param.ty,
+                    format!(
+                        "#[{macro_name}] does not take a #[grad] slice, `Vec` or array of a user \
+                         type behind `&mut` yet (#[forward] alone does): take it by `&` or by \
+                         value and return the new values (one value of a user type behind \
+                         `&mut`, `p: &mut Point`, is taken)"
+                    ),
+                );
+            }
+        }
         // A generic function has no `f64` to find; one that is refused has its one message.
         let float = match crate::generics::has_generics(&item) {
             true => None,
@@ -360,15 +380,6 @@ impl Param {
                     &typed.pat,
                     "a parameter cannot be both #[grad] and #[no_grad]; keep one",
                 );
-            } else if matches!(&ty, Type::Reference(reference) if reference.mutability.is_some())
-                && user_type_path(&ty).is_none()
-            {
-                cx.error_spanned_by(
-                    &ty,
-                    "a #[grad] slice, `Vec` or array of a user type is read, not written: take it \
-                     by `&` or by value, and return the new values (one value of a user type \
-                     behind `&mut`, `p: &mut Point`, is taken)",
-                );
             } else if user_type.is_none() {
                 cx.error_spanned_by(
                     &ty,
@@ -468,9 +479,20 @@ fn user_type_path(ty: &Type) -> Option<syn::Path> {
 /// `&[Body; N]`, `&[Body]`, `&Vec<Body>`, `Vec<Body>`, `[Body; N]`: the path of the user type
 /// of a container's elements, as `#[grad]` takes it.
 fn user_element_path(ty: &Type) -> Option<syn::Path> {
-    container_element(ty)
+    container_element_in_or_out(ty)
         .filter(|element| matches!(element, Type::Path(_)))
         .and_then(user_type_path)
+}
+
+/// [`container_element`], also of a container behind `&mut` (`&mut [Body]`, `&mut Vec<Body>`).
+fn container_element_in_or_out(ty: &Type) -> Option<&Type> {
+    match ty {
+        Type::Reference(reference) if reference.mutability.is_some() => match &*reference.elem {
+            Type::Slice(slice) => Some(&slice.elem),
+            inner => container_element(inner),
+        },
+        ty => container_element(ty),
+    }
 }
 
 fn check_signature_shape(cx: &Ctxt, item: &ItemFn, macro_name: &str) {

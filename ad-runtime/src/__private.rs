@@ -1590,6 +1590,60 @@ pub fn seed_twins<T: Differentiable>(values: &[T], tangents: &[T]) -> Vec<T::Ove
         .collect()
 }
 
+/// A slice, `Vec` or array of a derived type behind `&mut` (`#[grad] bodies: &mut [Body; 5]`):
+/// its twins over duals, and the final ones written back into the caller's values and tangents
+/// (a `Vec` takes their number).
+pub trait SeedTwinsMut {
+    type Duals;
+    fn seed_twins_mut(&self, tangents: &Self) -> Self::Duals;
+    fn write_back_twins(&mut self, tangents: &mut Self, duals: Self::Duals);
+}
+
+impl<T: Differentiable> SeedTwinsMut for [T] {
+    type Duals = Vec<T::Over<Dual<T::Float>>>;
+    fn seed_twins_mut(&self, tangents: &[T]) -> Self::Duals {
+        seed_twins(self, tangents)
+    }
+    fn write_back_twins(&mut self, tangents: &mut [T], duals: Self::Duals) {
+        // The derivative code wrote through a slice of the same length.
+        for ((value, tangent), twin) in self.iter_mut().zip(tangents.iter_mut()).zip(duals) {
+            write_back_twin(value, tangent, twin);
+        }
+    }
+}
+
+impl<T: Differentiable + Clone> SeedTwinsMut for Vec<T> {
+    type Duals = Vec<T::Over<Dual<T::Float>>>;
+    fn seed_twins_mut(&self, tangents: &Vec<T>) -> Self::Duals {
+        seed_twins(self, tangents)
+    }
+    fn write_back_twins(&mut self, tangents: &mut Vec<T>, duals: Self::Duals) {
+        let (values, tangents_back): (Vec<T>, Vec<T>) = duals
+            .into_iter()
+            .map(|twin| {
+                let value = T::from_over(T::map(&twin, &mut |dual: &Dual<T::Float>| dual.value));
+                let tangent =
+                    T::from_over(T::map(&twin, &mut |dual: &Dual<T::Float>| dual.tangent));
+                (value, tangent)
+            })
+            .unzip();
+        *self = values;
+        *tangents = tangents_back;
+    }
+}
+
+impl<T: Differentiable, const N: usize> SeedTwinsMut for [T; N] {
+    type Duals = [T::Over<Dual<T::Float>>; N];
+    fn seed_twins_mut(&self, tangents: &[T; N]) -> Self::Duals {
+        core::array::from_fn(|index| seed_twin(&self[index], &tangents[index]))
+    }
+    fn write_back_twins(&mut self, tangents: &mut [T; N], duals: Self::Duals) {
+        for ((value, tangent), twin) in self.iter_mut().zip(tangents.iter_mut()).zip(duals) {
+            write_back_twin(value, tangent, twin);
+        }
+    }
+}
+
 /// The final twin of a `&mut self` over duals, back into the caller's value and tangent.
 pub fn write_back_twin<T: Differentiable>(
     value: &mut T,

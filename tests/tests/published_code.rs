@@ -922,3 +922,212 @@ fn median_by_midpoint() {
     assert_eq!(median, 2.5);
     assert_eq!(gradient, vec![0.0, 0.0, 0.5, 0.5]);
 }
+
+// The benchmarks game's n-body (the plain port with x, y, z fields), `Body` given the derive.
+mod nbody {
+    use ad_runtime::{forward, reverse, Differentiable};
+    const PI: f64 = 3.141592653589793;
+    pub const SOLAR_MASS: f64 = 4.0 * PI * PI;
+    pub const DAYS_PER_YEAR: f64 = 365.24;
+    const N_BODIES: usize = 5;
+
+    #[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
+    pub struct Body {
+        pub x: f64,
+        pub y: f64,
+        pub z: f64,
+        pub vx: f64,
+        pub vy: f64,
+        pub vz: f64,
+        pub mass: f64,
+    }
+
+    #[forward]
+    pub fn offset_momentum(#[grad] bodies: &mut [Body; N_BODIES]) {
+        let mut px = 0.0;
+        let mut py = 0.0;
+        let mut pz = 0.0;
+        for i in 0..N_BODIES {
+            px += bodies[i].vx * bodies[i].mass;
+            py += bodies[i].vy * bodies[i].mass;
+            pz += bodies[i].vz * bodies[i].mass;
+        }
+        bodies[0].vx = -px / SOLAR_MASS;
+        bodies[0].vy = -py / SOLAR_MASS;
+        bodies[0].vz = -pz / SOLAR_MASS;
+    }
+
+    #[forward]
+    pub fn advance(#[grad] bodies: &mut [Body; N_BODIES], dt: f64) {
+        for i in 0..N_BODIES {
+            for j in i + 1..N_BODIES {
+                let dx = bodies[i].x - bodies[j].x;
+                let dy = bodies[i].y - bodies[j].y;
+                let dz = bodies[i].z - bodies[j].z;
+                let d2 = dx * dx + dy * dy + dz * dz;
+                let mag = dt / (d2 * f64::sqrt(d2));
+                let mi = bodies[i].mass;
+                let mj = bodies[j].mass;
+                bodies[i].vx -= dx * mj * mag;
+                bodies[i].vy -= dy * mj * mag;
+                bodies[i].vz -= dz * mj * mag;
+                bodies[j].vx += dx * mi * mag;
+                bodies[j].vy += dy * mi * mag;
+                bodies[j].vz += dz * mi * mag;
+            }
+        }
+        for i in 0..N_BODIES {
+            bodies[i].x += dt * bodies[i].vx;
+            bodies[i].y += dt * bodies[i].vy;
+            bodies[i].z += dt * bodies[i].vz;
+        }
+    }
+
+    #[forward]
+    #[reverse]
+    pub fn energy(#[grad] bodies: &[Body; N_BODIES]) -> f64 {
+        let mut e = 0.0;
+        for i in 0..N_BODIES {
+            e += 0.5
+                * bodies[i].mass
+                * (bodies[i].vx * bodies[i].vx
+                    + bodies[i].vy * bodies[i].vy
+                    + bodies[i].vz * bodies[i].vz);
+            for j in i + 1..N_BODIES {
+                let dx = bodies[i].x - bodies[j].x;
+                let dy = bodies[i].y - bodies[j].y;
+                let dz = bodies[i].z - bodies[j].z;
+                e -= bodies[i].mass * bodies[j].mass / f64::sqrt(dx * dx + dy * dy + dz * dz);
+            }
+        }
+        e
+    }
+}
+
+/// The benchmark's five bodies (positions in AU, velocities in AU per year).
+fn solar_system() -> [nbody::Body; 5] {
+    let body = |x: f64, y: f64, z: f64, vx: f64, vy: f64, vz: f64, mass: f64| nbody::Body {
+        x,
+        y,
+        z,
+        vx: vx * nbody::DAYS_PER_YEAR,
+        vy: vy * nbody::DAYS_PER_YEAR,
+        vz: vz * nbody::DAYS_PER_YEAR,
+        mass: mass * nbody::SOLAR_MASS,
+    };
+    [
+        body(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0),
+        body(
+            4.841431442464721,
+            -1.1603200440274284,
+            -0.10362204447112311,
+            0.001660076642744037,
+            0.007699011184197404,
+            -6.90460016972063e-5,
+            0.0009547919384243266,
+        ),
+        body(
+            8.34336671824458,
+            4.124798564124305,
+            -0.4035234171143214,
+            -0.002767425107268624,
+            0.004998528012349172,
+            2.3041729757376393e-5,
+            0.0002858859806661308,
+        ),
+        body(
+            12.894369562139131,
+            -15.111151401698631,
+            -0.22330757889265573,
+            0.002964601375647616,
+            0.0023784717395948095,
+            -2.9658956854023756e-5,
+            4.366244043351563e-5,
+        ),
+        body(
+            15.379697114850917,
+            -25.919314609987964,
+            0.17925877295037118,
+            0.0026806777249038932,
+            0.001628241700382423,
+            -9.515922545197159e-5,
+            5.1513890204661145e-5,
+        ),
+    ]
+}
+
+/// The n-body program's state after `steps` steps, its energy.
+#[forward]
+fn energy_after(#[grad] start: &[nbody::Body; 5], dt: f64, steps: usize) -> f64 {
+    let mut bodies = *start;
+    nbody::offset_momentum(&mut bodies);
+    for _ in 0..steps {
+        nbody::advance(&mut bodies, dt);
+    }
+    nbody::energy(&bodies)
+}
+
+#[test]
+fn nbody_stepped_in_place_in_forward_mode() {
+    let start = solar_system();
+    let mut rng = common::Rng::new(11);
+    let mut direction = start;
+    for body in direction.iter_mut() {
+        for float in [
+            &mut body.x,
+            &mut body.y,
+            &mut body.z,
+            &mut body.vx,
+            &mut body.vy,
+            &mut body.vz,
+            &mut body.mass,
+        ] {
+            *float = rng.uniform(-1e-2, 1e-2) * float.abs().max(1e-3);
+        }
+    }
+    let (value, tangent) = energy_after_jvp(&start, 0.01, 50, &direction, 0.0);
+    assert_eq!(value.to_bits(), energy_after(&start, 0.01, 50).to_bits());
+    let along = |h: f64| {
+        let mut moved = start;
+        for (body, step) in moved.iter_mut().zip(&direction) {
+            body.x += h * step.x;
+            body.y += h * step.y;
+            body.z += h * step.z;
+            body.vx += h * step.vx;
+            body.vy += h * step.vy;
+            body.vz += h * step.vz;
+            body.mass += h * step.mass;
+        }
+        energy_after(&moved, 0.01, 50)
+    };
+    approx::assert_relative_eq!(
+        tangent,
+        common::central_difference(along, 0.0, 1e-3),
+        max_relative = 1e-6
+    );
+    // The step written in place: its tangents against the states of the moved start.
+    let (mut bodies, mut tangents) = (start, direction);
+    nbody::advance_jvp(&mut bodies, 0.01, &mut tangents, 0.0);
+    let mut plain = start;
+    nbody::advance(&mut plain, 0.01);
+    assert_eq!(bodies, plain);
+    let stepped = |h: f64| {
+        let mut moved = start;
+        for (body, step) in moved.iter_mut().zip(&direction) {
+            body.x += h * step.x;
+            body.vx += h * step.vx;
+            body.mass += h * step.mass;
+            body.y += h * step.y;
+            body.vy += h * step.vy;
+            body.z += h * step.z;
+            body.vz += h * step.vz;
+        }
+        nbody::advance(&mut moved, 0.01);
+        moved[1].x
+    };
+    approx::assert_relative_eq!(
+        tangents[1].x,
+        common::central_difference(stepped, 0.0, 1e-3),
+        max_relative = 1e-8
+    );
+}

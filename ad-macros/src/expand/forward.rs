@@ -411,11 +411,22 @@ fn generic_jvp(function: &Function, bodies: Bodies) -> TokenStream {
                         .next()
                         .expect("one tangent per differentiated parameter");
                     let local = names::derived("__ad_seeded_", &param.name);
+                    // A slice, `Vec` or array of them: their twins, each written back.
+                    let (seed, write_back) = match param.is_user_container() {
+                        true => (
+                            quote!(::ad_runtime::__private::SeedTwinsMut::seed_twins_mut),
+                            quote!(::ad_runtime::__private::SeedTwinsMut::write_back_twins),
+                        ),
+                        false => (
+                            quote!(::ad_runtime::__private::seed_twin),
+                            quote!(::ad_runtime::__private::write_back_twin),
+                        ),
+                    };
                     seeding.push(quote! {
-                        let mut #local = ::ad_runtime::__private::seed_twin(&*#param_name, &*#tangent);
+                        let mut #local = #seed(&*#param_name, &*#tangent);
                     });
                     writing_back.push(quote! {
-                        ::ad_runtime::__private::write_back_twin(#param_name, #tangent, #local);
+                        #write_back(#param_name, #tangent, #local);
                     });
                     return quote!(&mut #local);
                 }

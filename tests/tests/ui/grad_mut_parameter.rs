@@ -1,4 +1,4 @@
-use ad_runtime::{forward, Differentiable};
+use ad_runtime::{reverse, Differentiable};
 
 #[derive(Clone, Differentiable)]
 struct Point {
@@ -6,7 +6,8 @@ struct Point {
     y: f64,
 }
 
-#[forward]
+// Forward mode takes it (its twins written back); reverse mode has no shadows for them yet.
+#[reverse]
 fn shift(#[grad] points: &mut [Point], d: f64) -> f64 {
     points[0].x += d;
     points[0].x * points[0].y
