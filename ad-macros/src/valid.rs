@@ -4,7 +4,7 @@
 use syn::visit::Visit;
 use syn::{Expr, Lit, Macro, Pat, Type};
 
-use crate::ast::{float_of_type, FloatType, Function};
+use crate::ast::{float_of_type, FloatType, Function, ParamKind};
 use crate::ctxt::Ctxt;
 use crate::macros::{self, MacroArgs};
 
@@ -19,6 +19,81 @@ pub fn check_body(cx: &Ctxt, function: &Function) {
         differentiated_receiver,
     };
     checker.visit_block(&function.item.block);
+    refuse_floats_stored_in_data_self(cx, function);
+}
+
+/// A `&mut self` method of a type without the derive (its fields are data) that stores a float
+/// carrying derivatives in a field (TheAlgorithms' `Adam::step`: `self.m[i] = b * self.m[i] +
+/// g[i]`): the derivative would be lost with the data, so one message at the assignment.
+fn refuse_floats_stored_in_data_self(cx: &Ctxt, function: &Function) {
+    let data_self = function
+        .params
+        .iter()
+        .any(|param| param.receiver && param.kind == ParamKind::Data && param.is_mut_reference());
+    if !data_self {
+        return;
+    }
+    let locals = crate::activity::Locals::analyze(function);
+    let differentiated: Vec<&syn::Ident> = function
+        .params
+        .iter()
+        .filter(|param| param.kind == ParamKind::Differentiated)
+        .map(|param| &param.name)
+        .collect();
+    let carries_derivatives = |expr: &syn::Expr| {
+        crate::retype::mentions_name(expr, &|name| {
+            differentiated.contains(&name) || locals.floats.contains(name)
+        })
+    };
+    struct Stores<'a> {
+        carries_derivatives: &'a dyn Fn(&syn::Expr) -> bool,
+        found: Option<proc_macro2::TokenStream>,
+    }
+    impl Stores<'_> {
+        fn store(&mut self, target: &syn::Expr, value: &syn::Expr) {
+            if roots_at_self(target) && (self.carries_derivatives)(value) {
+                self.found
+                    .get_or_insert_with(|| quote::ToTokens::to_token_stream(target));
+            }
+        }
+    }
+    impl<'ast> Visit<'ast> for Stores<'_> {
+        fn visit_expr_assign(&mut self, assign: &'ast syn::ExprAssign) {
+            self.store(&assign.left, &assign.right);
+            syn::visit::visit_expr_assign(self, assign);
+        }
+        fn visit_expr_binary(&mut self, binary: &'ast syn::ExprBinary) {
+            if crate::activity::is_any_compound_assignment(&binary.op) {
+                self.store(&binary.left, &binary.right);
+            }
+            syn::visit::visit_expr_binary(self, binary);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    fn roots_at_self(target: &syn::Expr) -> bool {
+        match target {
+            syn::Expr::Field(field) => roots_at_self(&field.base),
+            syn::Expr::Index(index) => roots_at_self(&index.expr),
+            syn::Expr::Paren(paren) => roots_at_self(&paren.expr),
+            syn::Expr::Unary(unary) => roots_at_self(&unary.expr),
+            syn::Expr::Path(path) => path.path.is_ident("self"),
+            _ => false,
+        }
+    }
+    let mut stores = Stores {
+        carries_derivatives: &carries_derivatives,
+        found: None,
+    };
+    stores.visit_block(&function.item.block);
+    if let Some(target) = stores.found {
+        cx.syn_error(syn::Error::new_spanned(
+            target,
+            "this stores a float carrying derivatives in a field of `self`, whose type does not \
+             derive `Differentiable` (its fields are data, and the derivative would be lost): \
+             derive `Differentiable` for the type (`#[no_grad]` on the fields that are data), \
+             or keep the value in a local",
+        ));
+    }
 }
 
 /// `&mut` parameters carrying floats are taken by the IR engine only: their `_vjp` takes the
