@@ -4,6 +4,8 @@
 //! body lifts the data value there. Each is checked at random points against central
 //! differences, reverse against forward, and by the dot-product identity.
 #![cfg(not(feature = "previous-engine"))]
+// The shapes under test: a value named before it is the branch's, a `vec!` of floats.
+#![allow(clippy::let_and_return, clippy::useless_vec)]
 
 mod common;
 

@@ -2,7 +2,13 @@
 //! at random points: reverse against forward, against central differences, and by the
 //! dot-product identity. Each function names its source.
 #![cfg(not(feature = "previous-engine"))]
-#![allow(clippy::excessive_precision, clippy::approx_constant)] // the sources' constants
+// The sources' constants and loops, as written.
+#![allow(
+    clippy::excessive_precision,
+    clippy::approx_constant,
+    clippy::manual_is_multiple_of,
+    clippy::needless_range_loop
+)]
 
 mod common;
 #[path = "published/statrs_erf.rs"]
