@@ -655,15 +655,17 @@ impl Functions {
     /// Whether the free function `path` names (one segment) returns a `Result` wherever the
     /// file defines it.
     pub fn returns_result(&self, path: &[String]) -> bool {
+        self.defined_once(path)
+            .is_some_and(|name| self.own.result_functions.contains(name))
+    }
+
+    /// The one name of `path`, if the file defines one free function of that name.
+    fn defined_once<'p>(&self, path: &'p [String]) -> Option<&'p String> {
         let [name] = path else {
-            return false;
+            return None;
         };
-        self.own.result_functions.contains(name)
-            && self
-                .own
-                .functions
-                .get(name)
-                .is_some_and(|defined| defined.len() == 1)
+        let defined = self.own.functions.get(name)?;
+        (defined.len() == 1).then_some(name)
     }
 
     /// Which parameters of the free function `path` names are `&mut`, when the file defines
@@ -681,15 +683,8 @@ impl Functions {
     /// Whether the function `path` names is one of the file's with `#[forward]` alone (one
     /// name, defined once).
     pub fn forward_only(&self, path: &[String]) -> bool {
-        let [name] = path else {
-            return false;
-        };
-        self.own.forward_only.contains(name)
-            && self
-                .own
-                .functions
-                .get(name)
-                .is_some_and(|defined| defined.len() == 1)
+        self.defined_once(path)
+            .is_some_and(|name| self.own.forward_only.contains(name))
     }
 
     /// Whether `a.add(b)` in the file can only be `a + b`: it imports the operator's trait

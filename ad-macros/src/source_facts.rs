@@ -126,71 +126,47 @@ pub fn field_type(type_name: &str, field: &str) -> Option<String> {
     })
 }
 
+/// What `read` finds in the file's functions (`aliases::Functions`); `None` where the file is
+/// not known.
+fn in_functions<R>(read: impl FnOnce(&crate::aliases::Functions) -> R) -> Option<R> {
+    FACTS.with(|current| current.borrow().functions.as_ref().map(read))
+}
+
 /// The plain function `path` (its segments) names, if it certainly names one: defined once
 /// where the path leads, without the crate's attributes.
 pub fn plain_function(path: &[String]) -> Option<crate::plain_calls::PlainFunction> {
-    FACTS.with(|current| current.borrow().functions.as_ref()?.find(path))
+    in_functions(|functions| functions.find(path)).flatten()
 }
 
 /// Whether the function `path` names returns a `Result` (`Functions::returns_result`).
 pub fn returns_result(path: &syn::Path) -> bool {
     let names = crate::ast::segment_names(path);
-    FACTS.with(|current| {
-        current
-            .borrow()
-            .functions
-            .as_ref()
-            .is_some_and(|functions| functions.returns_result(&names))
-    })
+    in_functions(|functions| functions.returns_result(&names)).unwrap_or(false)
 }
 
 /// Which parameters of the function `path` names are `&mut` (`Functions::mutable_parameters`).
 pub fn mutable_parameters(path: &syn::Path) -> Option<Vec<bool>> {
     let names = crate::ast::segment_names(path);
-    FACTS.with(|current| {
-        current
-            .borrow()
-            .functions
-            .as_ref()?
-            .mutable_parameters(&names)
-    })
+    in_functions(|functions| functions.mutable_parameters(&names)).flatten()
 }
 
 /// Whether `path` names a function of the file with `#[forward]` alone: reverse code
 /// differentiates a call of it by its forward code (`Functions::forward_only`).
 pub fn forward_only(path: &syn::Path) -> bool {
     let names = crate::ast::segment_names(path);
-    FACTS.with(|current| {
-        current
-            .borrow()
-            .functions
-            .as_ref()
-            .is_some_and(|functions| functions.forward_only(&names))
-    })
+    in_functions(|functions| functions.forward_only(&names)).unwrap_or(false)
 }
 
 /// Whether a method call `.add(..)` (`sub`, `mul`, `div`, `rem`, `neg`) in the file is the
 /// operator's: see `Functions::calls_operator_method`.
 pub fn calls_operator_method(method: &str, trait_name: &str) -> bool {
-    FACTS.with(|current| {
-        current
-            .borrow()
-            .functions
-            .as_ref()
-            .is_some_and(|functions| functions.calls_operator_method(method, trait_name))
-    })
+    in_functions(|functions| functions.calls_operator_method(method, trait_name)).unwrap_or(false)
 }
 
 /// Whether the file defines a free function `name` in the module of the free function
 /// `beside` (argmin's files define `rosenbrock_hessian` beside `rosenbrock`).
 pub fn defines_function_beside(beside: &str, name: &str) -> bool {
-    FACTS.with(|current| {
-        current
-            .borrow()
-            .functions
-            .as_ref()
-            .is_some_and(|functions| functions.defines_beside(beside, name))
-    })
+    in_functions(|functions| functions.defines_beside(beside, name)).unwrap_or(false)
 }
 
 /// Whether `type_name` derives `Differentiable` in the file and its `impl` blocks there define
