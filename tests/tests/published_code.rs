@@ -20,6 +20,7 @@ use ad_runtime::num_traits::{Float, FromPrimitive};
 use ad_runtime::{forward, reverse};
 use common::check_gradient;
 // llama2.rs calls the operators' methods (`.div(n).add(1e-5)`).
+use std::iter::Sum;
 use std::ops::{Add, Div};
 
 // statrs (statrs-dev/statrs), src/consts.rs and src/function/gamma.rs: the Lanczos
@@ -1136,4 +1137,48 @@ fn nbody_stepped_in_place_in_forward_mode() {
         common::central_difference(stepped, 0.0, 1e-3),
         max_relative = 1e-8
     );
+}
+
+// argmin-testfunctions, src/styblinskitang.rs: the gradient written into an
+// array by a `map` closure whose items are drained by `count()`, generic over `T: Float`.
+#[forward]
+#[reverse]
+pub fn styblinski_tang_derivative_const<const N: usize, T>(param: &[T; N]) -> [T; N]
+where
+    T: Float + FromPrimitive + Sum,
+{
+    let n0 = T::from_f64(0.0).unwrap();
+    let n2 = T::from_f64(2.0).unwrap();
+    let n2_5 = T::from_f64(2.5).unwrap();
+    let n16 = T::from_f64(16.0).unwrap();
+
+    let mut out = [n0; N];
+
+    param
+        .iter()
+        .zip(out.iter_mut())
+        .map(|(x, o)| *o = n2 * x.powi(3) - n16 * *x + n2_5)
+        .count();
+
+    out
+}
+
+#[test]
+fn argmin_derivative_written_through_count() {
+    let as_array = |x: &[f64]| [x[0], x[1], x[2]];
+    let mut rng = common::Rng::new(9);
+    for _ in 0..3 {
+        let x: Vec<f64> = (0..3).map(|_| rng.uniform(-2.0, 2.0)).collect();
+        let t: Vec<f64> = (0..3).map(|_| rng.uniform(-1.0, 1.0)).collect();
+        let c: Vec<f64> = (0..3).map(|_| rng.uniform(-1.0, 1.0)).collect();
+        let (y, jt) = styblinski_tang_derivative_const_jvp(&as_array(&x), &as_array(&t));
+        assert_eq!(y, styblinski_tang_derivative_const(&as_array(&x)));
+        let (_, jtc) = styblinski_tang_derivative_const_vjp(&as_array(&x), as_array(&c));
+        let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(a, b)| a * b).sum::<f64>();
+        approx::assert_relative_eq!(dot(&jt, &c), dot(&t, &jtc), max_relative = 1e-12);
+        // The Hessian of the Styblinski-Tang function is diagonal: 6 x^2 - 16.
+        for k in 0..3 {
+            approx::assert_relative_eq!(jt[k], (6.0 * x[k] * x[k] - 16.0) * t[k], epsilon = 1e-12);
+        }
+    }
 }

@@ -2,7 +2,8 @@
 //! an identity of Rust's semantics on the code it applies to:
 //!
 //! * `chain.for_each(|pat| body);` is `for pat in chain { body }` (a body without `return` or
-//!   `?`, which would leave the closure, not the loop);
+//!   `?`, which would leave the closure, not the loop), and so is `chain.map(|pat|
+//!   body).count();` whose count is unused (argmin's `_derivative_const` functions);
 //! * `let s = chain.map(|x| { *x = ..; *x }).sum::<f32>();`, whose closure writes, is the
 //!   loop `for x in chain { acc += { *x = ..; *x }; }` (llama2.rs' softmax);
 //! * `v.extend(chain);` of a local is `for item in chain { v.push(item); }` (the item read
@@ -145,7 +146,11 @@ impl VisitMut for Rewrite {
 
     fn visit_stmt_mut(&mut self, stmt: &mut Stmt) {
         if let Stmt::Expr(expr, semicolon) = stmt {
-            if let Some(looped) = as_for_loop(expr, &self.vecs) {
+            let looped = match semicolon {
+                Some(_) => counted_map_as_loop(expr),
+                None => None,
+            };
+            if let Some(looped) = looped.or_else(|| as_for_loop(expr, &self.vecs)) {
                 *stmt = Stmt::Expr(looped, semicolon.take());
                 self.changed = true;
             }
@@ -331,6 +336,34 @@ fn as_for_loop(expr: &Expr, vecs: &std::collections::HashSet<String>) -> Option<
         }
         _ => None,
     }
+}
+
+/// `chain.map(|pat| body).count();`, the count unused: the loop running `body` on every item
+/// (argmin's `_derivative_const` functions write their results so: `.map(|(x, o)| *o =
+/// ..).count();`).
+fn counted_map_as_loop(expr: &Expr) -> Option<Expr> {
+    let Expr::MethodCall(count) = expr else {
+        return None;
+    };
+    let Expr::MethodCall(map) = strip(&count.receiver) else {
+        return None;
+    };
+    let Some(Expr::Closure(closure)) = map.args.first().map(strip) else {
+        return None;
+    };
+    let body = &closure.body;
+    if count.method != "count"
+        || !count.args.is_empty()
+        || map.method != "map"
+        || map.args.len() != 1
+        || closure.inputs.len() != 1
+        || super::control::has_exits(&syn::parse_quote!({ #body }))
+    {
+        return None;
+    }
+    let (pat, chain) = (untyped(&closure.inputs[0]), &map.receiver);
+    let span = count.method.span();
+    Some(syn::parse_quote_spanned!(span=> for #pat in #chain { #body; }))
 }
 
 /// A closure parameter's pattern without its written type (`|v: &mut f32|`), as a `for`
