@@ -280,6 +280,10 @@ impl Function {
         crate::names::rename_self(&mut body);
         attr::strip_closure_parameter_attributes(&mut body);
         attr::strip_checkpoints(&mut item.block);
+        // A result borrowed from a parameter (`-> &mut Vec<f32>`) is refused by
+        // `check_output`; stubs would need its lifetimes.
+        let returns_reference = matches!(&item.sig.output,
+            ReturnType::Type(_, ty) if matches!(&**ty, Type::Reference(_)));
         Function {
             item,
             is_method,
@@ -287,7 +291,7 @@ impl Function {
             params,
             float,
             float_param,
-            refused_whole: of_generic_impl,
+            refused_whole: of_generic_impl || returns_reference,
         }
     }
 }
