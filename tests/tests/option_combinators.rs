@@ -1,6 +1,6 @@
 //! The combinators of `Option` on options of floats built in the body (`map`, `and_then`,
 //! `filter`, `unwrap_or_else`, `map_or`, `map_or_else`, `is_some_and`, `or`, `or_else`, `take`,
-//! `replace`), in both modes: each caller checked against central differences, reverse mode
+//! `replace`, `ok_or`, `ok_or_else`), in both modes: each caller checked against central differences, reverse mode
 //! against forward mode along every basis direction, and the dot-product identity, at random
 //! points on both sides of the branches the options take.
 #![cfg(not(feature = "previous-engine"))]
@@ -189,4 +189,59 @@ fn while_let_over_an_option_three_ways() {
         2,
         8,
     );
+}
+
+/// `ok_or` and `ok_or_else`: an option made a `Result`, then `?` or unwrapped.
+#[derive(Debug, PartialEq)]
+pub enum Missing {
+    NoPositive,
+}
+
+#[forward]
+#[reverse]
+fn first_positive(x: &[f64]) -> Result<f64, Missing> {
+    let found = x
+        .iter()
+        .copied()
+        .find(|v| *v > 0.0)
+        .ok_or(Missing::NoPositive)?;
+    let large = x
+        .iter()
+        .copied()
+        .find(|v| *v > 1.0)
+        .ok_or_else(|| Missing::NoPositive)
+        .unwrap_or(x[0]);
+    Ok(found * found * large)
+}
+
+fn first_positive_or_zero(x: &[f64]) -> f64 {
+    first_positive(x).unwrap_or(0.0)
+}
+
+#[forward]
+#[reverse]
+fn first_positive_or_zero_annotated(x: &[f64]) -> f64 {
+    first_positive(x).unwrap_or(0.0)
+}
+
+#[test]
+fn options_made_results() {
+    check_slice_function_at_random_points(
+        first_positive_or_zero_annotated,
+        first_positive_or_zero_annotated_jvp,
+        first_positive_or_zero_annotated_vjp,
+        4,
+        21,
+    );
+    assert_eq!(
+        first_positive_or_zero_annotated(&[-1.0, 0.5, 3.0]),
+        first_positive_or_zero(&[-1.0, 0.5, 3.0])
+    );
+    assert_eq!(
+        first_positive_grad(&[-1.0, -2.0]).err(),
+        Some(Missing::NoPositive)
+    );
+    let (value, gradient) = first_positive_grad(&[-1.0, 0.5, 3.0]).unwrap();
+    assert_eq!(value, 0.75);
+    assert_eq!(gradient, vec![0.0, 3.0, 0.25]);
 }

@@ -1,7 +1,8 @@
 //! The combinators of `Option` (`o.map(|v| v * v)`, `and_then`, `filter`, `unwrap_or_else`,
-//! `map_or`, `map_or_else`, `is_some_and`, `or`, `or_else`, `copied`, `cloned`, `take`,
-//! `replace`), lowered as the `match` or the `std::mem` call each one is, with the closure's
-//! body inlined in the arm that runs it: the derivative flows through the arm as through any
+//! `map_or`, `map_or_else`, `is_some_and`, `or`, `or_else`, `ok_or`, `ok_or_else`, `copied`,
+//! `cloned`, `take`, `replace`), lowered as the `match` or the `std::mem` call each one is, with
+//! the closure's body inlined in the arm that runs it: the derivative flows through the arm as
+//! through any
 //! `match` on an option. On a call of a function of the file returning a `Result`, `map`,
 //! `and_then`, `map_err`, `unwrap_or`, `unwrap_or_else` and `ok` are `Result`'s, lowered alike.
 
@@ -109,6 +110,20 @@ impl Lowering {
                 syn::parse_quote_spanned!(span=> match #receiver {
                     Some(#content) => Some(#content),
                     None => #otherwise,
+                })
+            }
+            ("ok_or", [error]) => syn::parse_quote_spanned!(span=> {
+                let __ad_error = #error;
+                match #receiver {
+                    Some(#content) => Ok(#content),
+                    None => Err(__ad_error),
+                }
+            }),
+            ("ok_or_else", [f]) => {
+                let otherwise = nullary_body(f)?;
+                syn::parse_quote_spanned!(span=> match #receiver {
+                    Some(#content) => Ok(#content),
+                    None => Err(#otherwise),
                 })
             }
             ("copied" | "cloned", []) if !is_iterator(receiver) => {
