@@ -43,6 +43,8 @@ struct Definitions {
     fields: HashMap<String, HashMap<String, String>>,
     /// Methods with a receiver, by name: the `impl` blocks that define one.
     methods: HashMap<String, Vec<MethodBlock>>,
+    /// Functions of `impl` blocks without a receiver, by name: the blocks that define one.
+    associated: HashMap<String, Vec<MethodBlock>>,
     /// By type, the functions of its `impl` blocks that neither they nor their block mark with
     /// one of the crate's attributes (and that no marked block of the file also names).
     unmarked_functions: HashMap<String, std::collections::HashSet<String>>,
@@ -332,6 +334,16 @@ impl<'ast> Visit<'ast> for Definitions {
                                 })));
                         let has_receiver =
                             matches!(function.sig.inputs.first(), Some(syn::FnArg::Receiver(_)));
+                        if !has_receiver {
+                            self.associated
+                                .entry(function.sig.ident.to_string())
+                                .or_default()
+                                .push(MethodBlock {
+                                    ty: last.ident.to_string(),
+                                    generics: crate::impls::generic_names(&item.generics),
+                                    text: MethodBlock::text_of(&function.sig, &function.block),
+                                });
+                        }
                         if returns_the_type && !has_receiver {
                             self.constructors
                                 .entry(last.ident.to_string())
@@ -505,7 +517,19 @@ impl Aliases {
     /// Methods of the same name in several blocks are told apart by their text: the one whose
     /// signature and body are the method's.
     pub fn impl_type_of_method(&self, method: &syn::ItemFn) -> Option<(String, Vec<String>)> {
-        let blocks = self.own.methods.get(&method.sig.ident.to_string())?;
+        let has_receiver = matches!(method.sig.inputs.first(), Some(syn::FnArg::Receiver(_)));
+        let name = method.sig.ident.to_string();
+        // A function without `self` (`fn loss(x: f64) -> f64` in `impl Model`) is the block's
+        // only by its text: a free function of that name may be the one annotated.
+        if !has_receiver {
+            let text = MethodBlock::text_of(&method.sig, &method.block);
+            let mut written = self.own.associated.get(&name)?.iter();
+            let block = written.find(|block| block.text == text)?;
+            let free = self.own.functions.get(&name).is_some();
+            return (!free && !written.any(|other| other.text == text))
+                .then(|| (block.ty.clone(), block.generics.clone()));
+        }
+        let blocks = self.own.methods.get(&name)?;
         let first = blocks.first()?;
         let same = |block: &MethodBlock| block.ty == first.ty && block.generics == first.generics;
         let block = match blocks.iter().all(same) {

@@ -268,8 +268,9 @@ impl Function {
         // An associated function without `self` that names `Self` lives in an `impl` too: its
         // generated items go beside it, as a method's do. (One that does not name `Self`
         // cannot be told from a free function.)
-        let is_method =
-            matches!(item.sig.inputs.first(), Some(FnArg::Receiver(_))) || names_self(&item);
+        let is_method = matches!(item.sig.inputs.first(), Some(FnArg::Receiver(_)))
+            || names_self(&item)
+            || crate::source_facts::in_impl_block();
         if let Some(receiver) = params
             .iter()
             .find(|param| param.receiver && param.kind == ParamKind::Data)

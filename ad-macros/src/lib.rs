@@ -178,7 +178,6 @@ fn guarded(
         // parameters, when the file says which it is.
         let (impl_type, impl_generics) = syn::parse2::<syn::ItemFn>(item.clone())
             .ok()
-            .filter(|function| matches!(function.sig.inputs.first(), Some(syn::FnArg::Receiver(_))))
             .and_then(|function| aliases.as_ref()?.impl_type_of_method(&function))
             .map_or((None, Vec::new()), |(ty, generics)| (Some(ty), generics));
         let facts = source_facts::SourceFacts {

@@ -83,6 +83,12 @@ pub fn defines_derived(name: &str) -> bool {
     FACTS.with(|current| current.borrow().derived.contains(name))
 }
 
+/// Whether the function being expanded is one of an `impl` block (the file says which), also
+/// one without `self` that does not name `Self` (`fn loss(x: f64) -> f64` in `impl Model`).
+pub fn in_impl_block() -> bool {
+    FACTS.with(|current| current.borrow().impl_type.is_some())
+}
+
 /// Whether the file defines the struct or enum `name` without deriving `Differentiable`.
 pub fn defines_underived(name: &str) -> bool {
     FACTS.with(|current| current.borrow().underived.contains(name))

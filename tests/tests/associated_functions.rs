@@ -50,3 +50,40 @@ fn associated_functions_naming_self_are_differentiated_in_both_modes() {
     let (slope, second) = Solver::square_slope_jvp(3.0, 1.0);
     assert_eq!((slope, second), (12.0, 4.0));
 }
+
+/// Associated functions that do not name `Self` (a loss of two floats in `impl Model`): the
+/// file says which block they are in, so their generated functions sit there too, called by the
+/// type's path or by `Self::`.
+pub struct Model {
+    pub w: f64,
+}
+
+impl Model {
+    #[forward]
+    #[reverse]
+    pub fn loss(x: f64, y: f64) -> f64 {
+        (x - y).powi(2)
+    }
+
+    #[forward]
+    #[reverse]
+    pub fn cost(&self, x: f64) -> f64 {
+        Model::loss(self.w * x, 1.0) + Self::loss(x, 2.0)
+    }
+}
+
+#[test]
+fn associated_functions_not_naming_self() {
+    let (value, (dx, dy)) = Model::loss_grad(1.5, 0.5);
+    assert_eq!(value, 1.0);
+    assert_eq!((dx, dy), (2.0, -2.0));
+    assert_eq!(Model::loss_jvp(1.5, 0.5, 1.0, 0.0), (1.0, 2.0));
+    let model = Model { w: 2.0 };
+    for x in [-1.3, 0.75, 2.2] {
+        let (value, derivative) = model.cost_grad(x);
+        assert_eq!(value, model.cost(x));
+        assert_relative_eq!(derivative, model.cost_jvp(x, 1.0).1, max_relative = 1e-14);
+        let exact = 2.0 * (model.w * x - 1.0) * model.w + 2.0 * (x - 2.0);
+        assert_relative_eq!(derivative, exact, max_relative = 1e-14);
+    }
+}
