@@ -42,17 +42,22 @@ pub struct Locals {
 
 impl Locals {
     pub fn analyze(function: &Function) -> Locals {
+        Locals::analyze_body(function, &function.item.block)
+    }
+
+    /// [`Locals::analyze`] of `body`, a rewriting of the function's body.
+    pub fn analyze_body(function: &Function, body: &syn::Block) -> Locals {
         let mut collector = BindingCollector::default();
-        collector.visit_block(&function.item.block);
+        collector.visit_block(body);
         let mut locals = Locals {
             all: collector.names,
             floats: HashSet::new(),
             user_types: UserTypes::of(function),
             untyped: collector.untyped,
             pattern_bound: HashSet::new(),
-            containers: container_locals(&function.item.block),
-            user_values: user_value_locals(&function.item.block),
-            mutable_locals: mutable_locals(&function.item.block),
+            containers: container_locals(body),
+            user_values: user_value_locals(body),
+            mutable_locals: mutable_locals(body),
             mutable_references: function
                 .params
                 .iter()

@@ -62,6 +62,9 @@ struct Definitions {
     result_functions: std::collections::HashSet<String>,
     /// Free functions by name: for each definition, which parameters are `&mut`.
     mutable_parameters: HashMap<String, Vec<Vec<bool>>>,
+    /// Free functions by name: for each definition, the arity of each parameter that is a
+    /// function pointer (`deriv: fn(f64, f64) -> f64`).
+    pointer_parameters: HashMap<String, Vec<Vec<Option<usize>>>>,
     /// Free functions carrying `#[forward]` and neither `#[reverse]` nor `#[checkpoint]`.
     forward_only: std::collections::HashSet<String>,
     /// Free functions by name: the inline modules (their path in the file) that define one.
@@ -280,6 +283,22 @@ impl<'ast> Visit<'ast> for Definitions {
             .entry(item.sig.ident.to_string())
             .or_default()
             .push(mutable);
+        let pointers = item
+            .sig
+            .inputs
+            .iter()
+            .map(|input| match input {
+                syn::FnArg::Typed(typed) => match &*typed.ty {
+                    syn::Type::BareFn(pointer) => Some(pointer.inputs.len()),
+                    _ => None,
+                },
+                syn::FnArg::Receiver(_) => None,
+            })
+            .collect();
+        self.pointer_parameters
+            .entry(item.sig.ident.to_string())
+            .or_default()
+            .push(pointers);
         if matches!(&item.sig.output, syn::ReturnType::Type(_, ty)
             if matches!(&**ty, syn::Type::Path(path) if path.qself.is_none()
                 && path.path.segments.last().is_some_and(|last| last.ident == "Result")))
@@ -525,7 +544,7 @@ impl Aliases {
             let text = MethodBlock::text_of(&method.sig, &method.block);
             let mut written = self.own.associated.get(&name)?.iter();
             let block = written.find(|block| block.text == text)?;
-            let free = self.own.functions.get(&name).is_some();
+            let free = self.own.functions.contains_key(&name);
             return (!free && !written.any(|other| other.text == text))
                 .then(|| (block.ty.clone(), block.generics.clone()));
         }
@@ -702,6 +721,21 @@ impl Functions {
             [one] => Some(one.clone()),
             _ => None,
         }
+    }
+
+    /// For each parameter of the free function `path` names, the arity of a function pointer
+    /// one (`fn(f64, f64) -> f64`), when the file defines one function of that name.
+    pub fn pointer_parameters(&self, path: &[String]) -> Option<Vec<Option<usize>>> {
+        let name = self.defined_once(path)?;
+        match self.own.pointer_parameters.get(name)?.as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        }
+    }
+
+    /// Whether the file defines a free function `name` (a function item passed by name).
+    pub fn defines_function(&self, name: &str) -> bool {
+        self.own.functions.contains_key(name)
     }
 
     /// Whether the function `path` names is one of the file's with `#[forward]` alone (one

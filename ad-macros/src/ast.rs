@@ -171,6 +171,15 @@ pub struct Function {
 }
 
 impl Function {
+    /// The body as written, with functions passed by name to function pointer parameters
+    /// given as closures (`plain_calls::named_functions_as_closures`): what the derivative code
+    /// rewrites. The function as emitted keeps its body as written.
+    pub fn block_for_derivatives(&self) -> syn::Block {
+        let mut block = (*self.item.block).clone();
+        crate::plain_calls::named_functions_as_closures(&mut block);
+        block
+    }
+
     pub fn name(&self) -> &Ident {
         &self.item.sig.ident
     }
@@ -278,6 +287,9 @@ impl Function {
             calls_on_data_self_by_path(&mut item.block, receiver.is_reference());
         }
         let mut body = (*item.block).clone();
+        // The same calls with a function passed by name given as a closure (the function as
+        // written keeps the name, which lints would want back).
+        crate::plain_calls::named_functions_as_closures(&mut body);
         crate::names::rename_self(&mut body);
         attr::strip_closure_parameter_attributes(&mut body);
         attr::strip_checkpoints(&mut item.block);

@@ -157,6 +157,47 @@ pub fn runs_at_primals(path: &syn::Path, arity: usize) -> bool {
     }
 }
 
+/// A function passed by name where a function of the file takes a function pointer
+/// (`euler(0.0, t, y0, n, logistic_rhs)` with `deriv: fn(f64, f64) -> f64`), written as the
+/// closure calling it: the derivative code takes such a parameter as `impl Fn`, over its own
+/// number types, which a function item of `f64`s is not.
+pub fn named_functions_as_closures(block: &mut syn::Block) {
+    struct Rewrite;
+    impl syn::visit_mut::VisitMut for Rewrite {
+        fn visit_expr_call_mut(&mut self, call: &mut syn::ExprCall) {
+            syn::visit_mut::visit_expr_call_mut(self, call);
+            let syn::Expr::Path(callee) = &*call.func else {
+                return;
+            };
+            let Some(pointers) = crate::source_facts::pointer_parameters(&callee.path) else {
+                return;
+            };
+            if pointers.len() != call.args.len() {
+                return;
+            }
+            for (arg, arity) in call.args.iter_mut().zip(pointers) {
+                let (syn::Expr::Path(function), Some(arity)) = (&*arg, arity) else {
+                    continue;
+                };
+                let named = function.qself.is_none()
+                    && function.path.get_ident().is_some_and(|name| {
+                        crate::source_facts::defines_function(&name.to_string())
+                    });
+                if !named {
+                    continue;
+                }
+                let span = syn::spanned::Spanned::span(function);
+                let inputs: Vec<syn::Ident> = (0..arity)
+                    .map(|index| format_ident!("__ad_argument{}", index, span = span))
+                    .collect();
+                *arg = syn::parse_quote_spanned!(span=> |#(#inputs),*| #function(#(#inputs),*));
+            }
+        }
+        fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+    }
+    syn::visit_mut::VisitMut::visit_block_mut(&mut Rewrite, block);
+}
+
 /// A result type that certainly holds no float: `()`, `bool`, `char`, the integers, `String`,
 /// `&str`, `Ordering`, and `Option`s, `Result`s, `Vec`s and tuples of those (a user's type
 /// might hold one).

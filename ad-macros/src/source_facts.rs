@@ -156,6 +156,18 @@ pub fn mutable_parameters(path: &syn::Path) -> Option<Vec<bool>> {
     in_functions(|functions| functions.mutable_parameters(&names)).flatten()
 }
 
+/// The arities of the function pointer parameters of the function `path` names
+/// (`Functions::pointer_parameters`).
+pub fn pointer_parameters(path: &syn::Path) -> Option<Vec<Option<usize>>> {
+    let names = crate::ast::segment_names(path);
+    in_functions(|functions| functions.pointer_parameters(&names)).flatten()
+}
+
+/// Whether the file defines a free function `name`.
+pub fn defines_function(name: &str) -> bool {
+    in_functions(|functions| functions.defines_function(name)).unwrap_or(false)
+}
+
 /// Whether `path` names a function of the file with `#[forward]` alone: reverse code
 /// differentiates a call of it by its forward code (`Functions::forward_only`).
 pub fn forward_only(path: &syn::Path) -> bool {

@@ -197,6 +197,7 @@ pub enum Missing {
     NoPositive,
 }
 
+#[allow(clippy::unnecessary_lazy_evaluations)] // `ok_or_else` is under test
 #[forward]
 #[reverse]
 fn first_positive(x: &[f64]) -> Result<f64, Missing> {

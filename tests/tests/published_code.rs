@@ -1182,3 +1182,33 @@ fn argmin_derivative_written_through_count() {
         }
     }
 }
+
+// An ODE stepper of a small published numerics collection: the right-hand side a function
+// pointer, passed by its name by the caller.
+#[forward]
+#[reverse]
+pub fn euler(mut x0: f64, x: f64, mut y: f64, n: i64, deriv: fn(f64, f64) -> f64) -> f64 {
+    let h = (x - x0) / n as f64;
+    for _ in 0..n {
+        y += h * deriv(x0, y);
+        x0 += h;
+    }
+    y
+}
+
+#[forward]
+#[reverse]
+fn logistic_rhs(t: f64, y: f64) -> f64 {
+    y * (1.0 - y) + 0.1 * t
+}
+
+#[forward]
+#[reverse]
+fn logistic_at(x: &[f64]) -> f64 {
+    euler(0.0, 1.0 + x[1] / 4.0, 0.5 + x[0] / 10.0, 30, logistic_rhs)
+}
+
+#[test]
+fn euler_given_a_function_by_name() {
+    check_gradient(2, logistic_at, logistic_at_jvp, logistic_at_vjp);
+}

@@ -307,7 +307,8 @@ pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
     let body = match bodies {
         Bodies::Stub => stub_body(),
         Bodies::Derivative => {
-            let locals = Locals::analyze(function);
+            let mut block = function.block_for_derivatives();
+            let locals = Locals::analyze_body(function, &block);
             let mut retype = Retype {
                 float: function.float,
                 locals: &locals,
@@ -315,7 +316,6 @@ pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
                 value_only: false,
                 scalar_type: None,
             };
-            let mut block = (*function.item.block).clone();
             retype.visit_block_mut(&mut block);
             let stmts = &block.stmts;
             let aliases = locals.user_types.aliases();

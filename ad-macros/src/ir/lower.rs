@@ -17,7 +17,9 @@ use super::*;
 use crate::ast::Function;
 use crate::retype::{classify_callee_path, Callee};
 use crate::rules::{float_method_rule, VALUE_ONLY_METHODS};
+use attributes::{attributes_of, attributes_of_mut, has_meaningful_attributes};
 
+mod attributes;
 mod checkpoints;
 mod closures;
 mod container_methods;
@@ -1360,53 +1362,6 @@ fn strip(expr: &Expr) -> &Expr {
         Expr::Group(group) => strip(&group.expr),
         other => other,
     }
-}
-
-macro_rules! expression_attributes {
-    ($expr:expr, $($variant:ident)*) => {
-        match $expr {
-            $(Expr::$variant(e) => Some(&e.attrs),)*
-            _ => None,
-        }
-    };
-    (mut $expr:expr, $($variant:ident)*) => {
-        match $expr {
-            $(Expr::$variant(e) => Some(&mut e.attrs),)*
-            _ => None,
-        }
-    };
-}
-
-macro_rules! with_attributes {
-    ($($prefix:tt)*) => {
-        expression_attributes!($($prefix)*,
-            Array Assign Async Await Binary Block Break Call Cast Closure Const Continue Field
-            ForLoop Group If Index Infer Let Lit Loop Macro Match MethodCall Paren Path Range
-            RawAddr Reference Repeat Return Struct Try TryBlock Tuple Unary Unsafe While Yield)
-    };
-}
-
-/// The outer attributes of an expression (`#[checkpoint]` on it, say).
-fn attributes_of(expr: &Expr) -> &[syn::Attribute] {
-    with_attributes!(expr).map_or(&[], |attrs| attrs.as_slice())
-}
-
-/// Whether `expr` carries an attribute that may change what it computes: lints (`#[allow(..)]`
-/// on a loop, as TheAlgorithms writes) and `rustfmt` ones do not, and are left out.
-fn has_meaningful_attributes(expr: &Expr) -> bool {
-    attributes_of(expr).iter().any(|attr| {
-        let path = attr.path();
-        let lint = ["allow", "warn", "deny", "expect", "forbid"]
-            .iter()
-            .any(|level| path.is_ident(level));
-        let tool = path.segments.len() > 1
-            && ["rustfmt", "clippy"].contains(&path.segments[0].ident.to_string().as_str());
-        !lint && !tool
-    })
-}
-
-fn attributes_of_mut(expr: &mut Expr) -> Option<&mut Vec<syn::Attribute>> {
-    with_attributes!(mut expr)
 }
 
 /// Whether a condition is a `let` chain (`let Some(v) = o && v > 0.0`): a `let` in it, not

@@ -462,7 +462,8 @@ impl Emitter<'_> {
         let generic_call = quote!(::ad_runtime::__private::generic_call);
         let call = &self.body.closure_calls[index];
         let explicit = args.len() - call.captured.len();
-        let locals = crate::activity::Locals::analyze(self.function);
+        let block = self.function.block_for_derivatives();
+        let locals = crate::activity::Locals::analyze_body(self.function, &block);
         let scalar = names::scalar_param(span);
         let mut retype = crate::retype::Retype {
             float: self.function.float,
