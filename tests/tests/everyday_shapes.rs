@@ -459,3 +459,36 @@ fn iterator_spellings_over_two_slices() {
         },
     );
 }
+
+/// A variable declared without a value and assigned on every path, after an early `return`
+/// (puruspe's `invbetai` writes its first guess so).
+#[forward]
+#[reverse]
+fn declared_then_assigned(x: &[f64]) -> f64 {
+    let mut guess: f64;
+    let steps: usize;
+    if x[0] <= -1.5 {
+        return x[1];
+    } else if x[1] >= 0.0 {
+        guess = x[0] * x[1];
+        steps = 2;
+    } else {
+        guess = x[0].exp();
+        steps = 3;
+    }
+    for _ in 0..steps {
+        guess = 0.5 * (guess + x[2] * x[2] / (1.0 + guess.abs()));
+    }
+    guess * x[2]
+}
+
+#[test]
+fn declared_then_assigned_after_an_early_return() {
+    check_gradient(
+        3,
+        declared_then_assigned,
+        declared_then_assigned_jvp,
+        declared_then_assigned_vjp,
+    );
+    assert_eq!(declared_then_assigned_grad(&[-2.0, 0.5, 1.0]).1, vec![0.0, 1.0, 0.0]);
+}

@@ -89,6 +89,13 @@ impl Emitter<'_> {
                         }
                         quote!(let mut #name #ty = #init; #mark)
                     }
+                    // `let mut x: f64;`, assigned on every path before it is read, as rustc
+                    // checked in the function as written: the lowering's flags (an early
+                    // `return` before the assignments) hide that from rustc here, so the
+                    // variable starts at its type's default, never read.
+                    None if ty.is_some() => {
+                        quote!(let mut #name #ty = ::core::default::Default::default();)
+                    }
                     None => quote!(let mut #name #ty;),
                 }
             }
