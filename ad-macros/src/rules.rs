@@ -37,12 +37,13 @@ pub const UNARY_RULES: &[&str] = &[
     "fract",
 ];
 /// Float methods with a rule of two arguments.
-pub const BINARY_RULES: &[&str] = &["atan2", "log", "powf", "hypot", "min", "max", "midpoint"];
+pub const BINARY_RULES: &[&str] = &[
+    "atan2", "log", "powf", "hypot", "min", "max", "midpoint", "copysign",
+];
 /// Float methods with a rule of three arguments.
 pub const TERNARY_RULES: &[&str] = &["mul_add", "clamp"];
 /// Float methods of `std` that have no derivative rule here.
 pub const FLOAT_METHODS_WITHOUT_RULES: &[&str] = &[
-    "copysign",
     "rem_euclid",
     "div_euclid",
     "to_bits",

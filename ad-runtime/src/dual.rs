@@ -129,7 +129,7 @@ macro_rules! all_inherent_float_methods {
             exp() -> Self; exp2() -> Self; exp_m1() -> Self; ln() -> Self; log(base: Self) -> Self;
             log2() -> Self; log10() -> Self; ln_1p() -> Self; sqrt() -> Self; cbrt() -> Self;
             powi(n: i32) -> Self; powf(exponent: Self) -> Self; hypot(other: Self) -> Self;
-            midpoint(other: Self) -> Self;
+            midpoint(other: Self) -> Self; copysign(sign: Self) -> Self;
             abs() -> Self; signum() -> Self; recip() -> Self; mul_add(a: Self, b: Self) -> Self;
             min(other: Self) -> Self; max(other: Self) -> Self; clamp(min: Self, max: Self) -> Self;
             to_degrees() -> Self; to_radians() -> Self;
@@ -368,7 +368,7 @@ impl<S: Scalar> Scalar for Dual<S> {
         unary: sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh exp exp2 exp_m1
                ln log2 log10 ln_1p sqrt cbrt abs signum recip to_degrees to_radians
                floor ceil round trunc fract;
-        binary: atan2 log powf hypot min max midpoint;
+        binary: atan2 log powf hypot min max midpoint copysign;
     }
 
     #[inline(always)]

@@ -192,6 +192,8 @@ pub trait Scalar:
     fn powf(self, exponent: Self) -> Self;
     /// See [`f64::hypot`].
     fn hypot(self, other: Self) -> Self;
+    /// See [`f64::copysign`]: the magnitude of `self`, the sign of `sign`.
+    fn copysign(self, sign: Self) -> Self;
     /// `(self + other) / 2`, halving first where the sum would overflow: `f64::midpoint`
     /// (Rust 1.85), the same value bit for bit.
     fn midpoint(self, other: Self) -> Self;
@@ -280,7 +282,7 @@ macro_rules! impl_scalar_for_float {
                 unary: sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh exp exp2 exp_m1
                        ln log2 log10 ln_1p sqrt cbrt abs signum recip to_degrees to_radians
                        floor ceil round trunc fract;
-                binary: atan2 log powf hypot min max;
+                binary: atan2 log powf hypot min max copysign;
             );
             #[inline(always)]
             fn sin_cos(self) -> (Self, Self) {

@@ -490,5 +490,28 @@ fn declared_then_assigned_after_an_early_return() {
         declared_then_assigned_jvp,
         declared_then_assigned_vjp,
     );
-    assert_eq!(declared_then_assigned_grad(&[-2.0, 0.5, 1.0]).1, vec![0.0, 1.0, 0.0]);
+    assert_eq!(
+        declared_then_assigned_grad(&[-2.0, 0.5, 1.0]).1,
+        vec![0.0, 1.0, 0.0]
+    );
+}
+
+/// `copysign` (puruspe's `gamma` returns `f64::INFINITY.copysign(z)` at the poles): `±1` in
+/// the magnitude, `0` in the sign.
+#[forward]
+#[reverse]
+fn signed_magnitudes(x: &[f64]) -> f64 {
+    let m = x[0].copysign(x[1]);
+    let unit = 1.0f64.copysign(x[2]);
+    m * x[2] + unit * x[1] + f64::copysign(x[1] * x[1], x[0])
+}
+
+#[test]
+fn copysign_three_ways() {
+    check_gradient(
+        3,
+        signed_magnitudes,
+        signed_magnitudes_jvp,
+        signed_magnitudes_vjp,
+    );
 }

@@ -200,7 +200,7 @@ impl<S: Scalar, const N: usize> Scalar for DualVec<S, N> {
         unary: sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh exp exp2 exp_m1
                ln log2 log10 ln_1p sqrt cbrt abs signum recip to_degrees to_radians
                floor ceil round trunc fract;
-        binary: atan2 log powf hypot min max midpoint;
+        binary: atan2 log powf hypot min max midpoint copysign;
     }
 
     #[inline(always)]
