@@ -345,25 +345,31 @@ fn counted_map_as_loop(expr: &Expr) -> Option<Expr> {
     let Expr::MethodCall(count) = expr else {
         return None;
     };
-    let Expr::MethodCall(map) = strip(&count.receiver) else {
+    let (map, closure) = mapped_by_a_closure(&count.receiver)?;
+    if count.method != "count" || !count.args.is_empty() {
+        return None;
+    }
+    let body = &closure.body;
+    let (pat, chain) = (untyped(&closure.inputs[0]), &map.receiver);
+    let span = count.method.span();
+    Some(syn::parse_quote_spanned!(span=> for #pat in #chain { #body; }))
+}
+
+/// `chain.map(|pat| body)` with a closure of one parameter that does not leave itself
+/// (`return`, `?`, which a loop's body would take for the function's): the call and the closure.
+fn mapped_by_a_closure(expr: &Expr) -> Option<(&syn::ExprMethodCall, &syn::ExprClosure)> {
+    let Expr::MethodCall(map) = strip(expr) else {
         return None;
     };
     let Some(Expr::Closure(closure)) = map.args.first().map(strip) else {
         return None;
     };
     let body = &closure.body;
-    if count.method != "count"
-        || !count.args.is_empty()
-        || map.method != "map"
-        || map.args.len() != 1
-        || closure.inputs.len() != 1
-        || super::control::has_exits(&syn::parse_quote!({ #body }))
-    {
-        return None;
-    }
-    let (pat, chain) = (untyped(&closure.inputs[0]), &map.receiver);
-    let span = count.method.span();
-    Some(syn::parse_quote_spanned!(span=> for #pat in #chain { #body; }))
+    let runs_as_a_loop_body = map.method == "map"
+        && map.args.len() == 1
+        && closure.inputs.len() == 1
+        && !super::control::has_exits(&syn::parse_quote!({ #body }));
+    runs_as_a_loop_body.then_some((map, closure))
 }
 
 /// A closure parameter's pattern without its written type (`|v: &mut f32|`), as a `for`
@@ -404,20 +410,9 @@ fn written_reduction_as_loop(stmt: &Stmt) -> Option<Vec<Stmt>> {
         None => written_type,
     }
     .filter(|ty| crate::ast::float_of_type(ty).is_some())?;
-    let Expr::MethodCall(map) = strip(&reduce.receiver) else {
-        return None;
-    };
-    let Some(Expr::Closure(closure)) = map.args.first().map(strip) else {
-        return None;
-    };
+    let (map, closure) = mapped_by_a_closure(&reduce.receiver)?;
     let body = &closure.body;
-    if map.method != "map"
-        || map.args.len() != 1
-        || closure.inputs.len() != 1
-        || !reduce.args.is_empty()
-        || super::closures::first_write(body, &|_| false).is_none()
-        || super::control::has_exits(&syn::parse_quote!({ #body }))
-    {
+    if !reduce.args.is_empty() || super::closures::first_write(body, &|_| false).is_none() {
         return None;
     }
     let (chain, item, pat) = (&map.receiver, untyped(&closure.inputs[0]), &local.pat);
