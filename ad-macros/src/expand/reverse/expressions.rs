@@ -665,6 +665,18 @@ impl<'a> Generator<'a> {
                      `clone`), loops and reductions over them; write what `{name}` does with \
                      a loop over the elements (forward mode takes it as it is)"
                 )
+            } else if matches!(whole, Expr::MethodCall(call)
+                if self.is_float_expression(strip_parens(&call.receiver)))
+            {
+                // Not an iterator chain: a method of a float that has no rule, such as a
+                // trait's implemented for `f64` (the `special` crate's `x.error()`).
+                format!(
+                    "`.{name}(..)` is not a float method with a derivative rule (a trait's method \
+                     implemented for `f64`?): give the computation its derivative with \
+                     `#[rule]` on a function that calls it, and call that function (see the \
+                     guide's \"Custom rules\"), or write it with the float methods of \
+                     `ad_runtime::rules`"
+                )
             } else {
                 format!(
                     "reverse mode does not take `.{name}(..)` over floats here yet: it follows \
@@ -1057,5 +1069,21 @@ impl<'a> Generator<'a> {
             loop_depth: 0,
         };
         checker.visit_expr(expr);
+    }
+}
+
+impl Generator<'_> {
+    /// Arithmetic (`x * c`, `-x`, a literal) or a float parameter: certainly a float, not an
+    /// iterator chain or a container, as a method's receiver.
+    fn is_float_expression(&self, receiver: &Expr) -> bool {
+        match receiver {
+            Expr::Binary(_) | Expr::Unary(_) | Expr::Lit(_) => true,
+            Expr::Path(path) => path.path.get_ident().is_some_and(|name| {
+                self.function.params.iter().any(|param| {
+                    param.name == *name && crate::ast::float_of_type(&param.ty).is_some()
+                })
+            }),
+            _ => false,
+        }
     }
 }
