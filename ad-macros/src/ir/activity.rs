@@ -206,11 +206,9 @@ pub fn differentiable_operands(rvalue: &Rvalue) -> Vec<&Operand> {
         Rvalue::Cast(operand, ty) if float_of_type(ty).is_some() => vec![operand],
         // A plain function whose result carries no float (`in_range(x)`) gives data.
         Rvalue::Call {
-            callee,
-            args,
-            dispatch: Dispatch::Plain,
+            dispatch: Dispatch::AtPrimals,
             ..
-        } if crate::plain_calls::runs_at_primals(callee, args.len()) => Vec::new(),
+        } => Vec::new(),
         Rvalue::Call { args, .. } => args.iter().collect(),
         Rvalue::Ref(place) => vec![place],
         Rvalue::Construct { fields, .. } => fields.iter().map(|(_, value)| value).collect(),

@@ -286,6 +286,10 @@ pub enum Dispatch {
     /// A plain function of the file, not annotated (`plain_calls`): one generic over its
     /// float type runs at dual numbers; any other is called on data only.
     Plain,
+    /// A plain function of the file whose result holds no float (`fn in_range(v: &[f64]) ->
+    /// bool`): run at the primal values of what it is given, its result data
+    /// (`plain_calls::runs_at_primals`).
+    AtPrimals,
     /// Another function's generic derivative code (`g::grad` for `g_grad`): run at dual
     /// numbers, its local Jacobian taken by forward mode (`plain_calls`), so that derivatives
     /// nest in any order.

@@ -73,11 +73,9 @@ pub fn plain_values(body: &Body, activity: &Activity) -> HashSet<Value> {
             // alone.
             Rvalue::Use(Operand::Place(place)) => !place.projections.is_empty(),
             Rvalue::Call {
-                callee,
-                args,
-                dispatch: Dispatch::Plain,
+                dispatch: Dispatch::AtPrimals,
                 ..
-            } if crate::plain_calls::runs_at_primals(callee, args.len()) => true,
+            } => true,
             Rvalue::Call { args, .. } => !args.iter().any(|arg| activity.is_active(arg)),
             Rvalue::PlainMethod { .. }
             | Rvalue::DataMethod { .. }

@@ -207,13 +207,6 @@ fn check_plain_callee(stmt: &Stmt, activity: &Activity) -> Result<(), NotYet> {
                 }
             }
             Some(crate::plain_calls::Callee::GenericNotYet) => crate::plain_calls::GENERIC_NOT_YET,
-            // Its result carries no float: it runs at the primal values, if each parameter
-            // takes them.
-            Some(crate::plain_calls::Callee::ValueOnly(_))
-                if crate::plain_calls::runs_at_primals(callee, args.len()) =>
-            {
-                return Ok(())
-            }
             _ => crate::plain_calls::NOT_ANNOTATED,
         };
         return Err(NotYet { span: *span, what });

@@ -50,10 +50,8 @@ impl Emitter<'_> {
                 let mut keep = self.keep(*value, depth);
                 keep.extend(self.mark(Root::Value(*value), depth));
                 if !self.primal_only
-                    && matches!(rvalue_ir, Rvalue::Call { callee, args, dispatch, .. }
-                        if self.is_active_call(args)
-                            && !(*dispatch == Dispatch::Plain
-                                && crate::plain_calls::runs_at_primals(callee, args.len())))
+                    && matches!(rvalue_ir, Rvalue::Call { args, dispatch, .. }
+                        if self.is_active_call(args) && *dispatch != Dispatch::AtPrimals)
                 {
                     let pullback = self.pullback_name(*value);
                     let keep_pullback = self.keep_pullback(*value, depth);

@@ -220,6 +220,16 @@ impl Emitter<'_> {
                     let called = crate::plain_calls::nested_call(callee, args, run, span);
                     return crate::retype::with_lifted_arguments(called, lifts, span);
                 }
+                // Its result carries no float: at the primal values.
+                if let (Dispatch::AtPrimals, Some(crate::plain_calls::Callee::ValueOnly(params))) =
+                    (dispatch, crate::plain_calls::callee(callee))
+                {
+                    let args = params.iter().zip(operands).map(|(param, operand)| {
+                        let value = self.operand(operand);
+                        crate::plain_calls::primal_argument(param, &value, span).unwrap_or(value)
+                    });
+                    return quote_spanned!(span=> #callee(#(#args),*));
+                }
                 if *dispatch == Dispatch::Plain {
                     let called = match crate::plain_calls::callee(callee) {
                         Some(crate::plain_calls::Callee::Generic(params)) => {
@@ -236,15 +246,6 @@ impl Emitter<'_> {
                                 false => crate::plain_calls::Run::Reverse,
                             };
                             crate::plain_calls::call(callee, &params, args, run, span)
-                        }
-                        // Its result carries no float: at the primal values.
-                        Some(crate::plain_calls::Callee::ValueOnly(params)) => {
-                            let args = params.iter().zip(operands).map(|(param, operand)| {
-                                let value = self.operand(operand);
-                                crate::plain_calls::primal_argument(param, &value, span)
-                                    .unwrap_or(value)
-                            });
-                            return quote_spanned!(span=> #callee(#(#args),*));
                         }
                         // `validate::check_plain_callee` refused any other.
                         _ => quote_spanned!(span=> ::core::compile_error!(

@@ -744,11 +744,15 @@ impl Lowering {
             });
         }
         if crate::plain_calls::callee(&func.path).is_some() {
+            let dispatch = match crate::plain_calls::runs_at_primals(&func.path, args.len()) {
+                true => Dispatch::AtPrimals,
+                false => Dispatch::Plain,
+            };
             return Ok(Rvalue::Call {
                 callee: func.path.clone(),
                 method: None,
                 args,
-                dispatch: Dispatch::Plain,
+                dispatch,
             });
         }
         match classify_callee_path(&func.path) {
