@@ -730,8 +730,6 @@ pub fn is_data_constant(
             | Expr::Paren(_)
             | Expr::Unary(_)
     );
-    // A closure's own parameters (`|w| w * cfg.hi` inside the expression) are bound by it.
-    let bound_inside = closure_parameters(expr);
     // `v.len()`, `v[i].len()`, `v.is_empty()` of a container of floats are data (not a
     // user type's method that happens to be named `len`).
     let mut measured = expr.clone();
@@ -762,10 +760,12 @@ pub fn is_data_constant(
         }
     }
     syn::visit_mut::VisitMut::visit_expr_mut(&mut Lengths(is_container), &mut measured);
-    let expr = &measured;
+    // A closure's own parameters (`|w| w * cfg.hi`) are bound by it, inside it only: the `w`
+    // of `w.iter().map(|w| w * w)` before the closure is the float parameter.
+    let expr = &closure_bindings_renamed(&measured);
     compound
         && !mentions_name(expr, &|name| {
-            (may_hold_float(name) && !bound_inside.contains(name))
+            may_hold_float(name)
                 || ["return", "break", "continue", "self", names::SELF]
                     .iter()
                     .any(|keyword| name == keyword)
@@ -775,20 +775,36 @@ pub fn is_data_constant(
         && !names_float_type_argument(expr)
 }
 
-/// The names bound by the parameters of the closures in `expr`.
-fn closure_parameters(expr: &Expr) -> Vec<Ident> {
-    struct Finder(Vec<Ident>);
-    impl<'ast> syn::visit::Visit<'ast> for Finder {
-        fn visit_expr_closure(&mut self, closure: &'ast syn::ExprClosure) {
-            for input in &closure.inputs {
-                self.0.extend(crate::activity::pattern_bindings(input).0);
+/// `expr` with each name a closure's parameters bind renamed inside that closure, so that the
+/// names it mentions are the ones free in it.
+fn closure_bindings_renamed(expr: &Expr) -> Expr {
+    struct Bound<'a>(&'a [Ident]);
+    impl VisitMut for Bound<'_> {
+        fn visit_ident_mut(&mut self, ident: &mut Ident) {
+            if self.0.contains(ident) {
+                *ident = Ident::new("__ad_closure_bound", ident.span());
             }
-            syn::visit::visit_expr_closure(self, closure);
         }
     }
-    let mut finder = Finder(Vec::new());
-    syn::visit::Visit::visit_expr(&mut finder, expr);
-    finder.0
+    struct Closures;
+    impl VisitMut for Closures {
+        fn visit_expr_closure_mut(&mut self, closure: &mut syn::ExprClosure) {
+            syn::visit_mut::visit_expr_closure_mut(self, closure);
+            let bound: Vec<Ident> = closure
+                .inputs
+                .iter()
+                .flat_map(|input| crate::activity::pattern_bindings(input).0)
+                .collect();
+            let mut rename = Bound(&bound);
+            for input in &mut closure.inputs {
+                rename.visit_pat_mut(input);
+            }
+            rename.visit_expr_mut(&mut closure.body);
+        }
+    }
+    let mut renamed = expr.clone();
+    Closures.visit_expr_mut(&mut renamed);
+    renamed
 }
 
 /// `Vec::<f64>::new()`, `x.collect::<Vec<f64>>()`: a value whose type is written over floats,

@@ -515,3 +515,31 @@ fn copysign_three_ways() {
         signed_magnitudes_vjp,
     );
 }
+
+/// A closure parameter named as the slice it iterates (`w.iter().map(|w| w * w)`): the outer
+/// `w` carries derivatives, so the sum does too (forward mode took it for data once).
+#[forward]
+#[reverse]
+fn closure_parameter_shadows_its_slice(w: &[f64]) -> f64 {
+    let penalty: f64 = w.iter().map(|w| w * w).sum();
+    let waves: f64 = w.iter().map(|w| w.sin()).sum();
+    penalty * waves
+}
+
+#[test]
+fn a_closure_parameter_may_shadow_the_slice_it_maps() {
+    check_slice_function_at_random_points(
+        closure_parameter_shadows_its_slice,
+        closure_parameter_shadows_its_slice_jvp,
+        closure_parameter_shadows_its_slice_vjp,
+        4,
+        61,
+    );
+    let (_, gradient, hessian) = closure_parameter_shadows_its_slice_hessian(&[0.3, -0.5]);
+    let (_, again) = closure_parameter_shadows_its_slice_grad(&[0.3, -0.5]);
+    assert_eq!(gradient, again);
+    // d²/dw0² of (w0² + w1²)(sin w0 + sin w1) at (0.3, -0.5).
+    let (w0, w1) = (0.3_f64, -0.5_f64);
+    let exact = 2.0 * (w0.sin() + w1.sin()) + 4.0 * w0 * w0.cos() - (w0 * w0 + w1 * w1) * w0.sin();
+    approx::assert_relative_eq!(hessian[0][0], exact, max_relative = 1e-12);
+}
