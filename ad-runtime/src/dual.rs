@@ -3,6 +3,8 @@
 use core::fmt;
 
 mod float;
+#[cfg(feature = "nalgebra")]
+mod nalgebra;
 
 use crate::linear::LinearMap;
 use crate::rules;

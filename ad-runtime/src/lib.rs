@@ -36,10 +36,14 @@
 //! The [`guide`] is the full tour: every generated function with its signature, what is
 //! supported in each mode, checkpoint schedules, how the macros work, and the benchmarks.
 
-#![forbid(unsafe_code)]
+// Denied, not forbidden: simba's `SimdValue` declares two `unsafe fn`s, which the dual
+// numbers implement with safe bodies (`dual/nalgebra.rs`), the one place allowed.
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod adjoint;
+#[cfg(feature = "argmin")]
+pub mod argmin;
 pub mod guide {
     #![doc = include_str!("guide.md")]
 }

@@ -67,8 +67,15 @@ pub trait Scalar:
     + crate::adjoint::ValueOf<Value = Self>
     + 'static
 {
-    /// The float type at the bottom of the tower: `f64` for `f64` and `Dual<Dual<f64>>`.
-    type Base: Scalar<Base = Self::Base>;
+    /// The float type at the bottom of the tower: `f64` for `f64` and `Dual<Dual<f64>>`. Its
+    /// num-traits traits are asked here, once, so that the dual numbers' impls of num-traits
+    /// and nalgebra traits hold for every `S: Scalar` without bounds of their own.
+    type Base: Scalar<Base = Self::Base>
+        + num_traits::Float
+        + num_traits::FloatConst
+        + num_traits::Signed
+        + num_traits::FromPrimitive
+        + num_traits::Bounded;
 
     /// The constant `value` (its derivative is zero).
     fn from_f64(value: f64) -> Self;

@@ -16,45 +16,8 @@ use num_traits::{
     Bounded, Float, FloatConst, FromPrimitive, Num, NumCast, One, Signed, ToPrimitive, Zero,
 };
 
-use super::Dual;
+use super::{Dual, DualVec};
 use crate::{rules, Scalar};
-
-/// A constant of the dual type from a value of the base float.
-#[inline(always)]
-fn lifted<S: Scalar>(value: S::Base) -> Dual<S> {
-    Dual::constant(S::from_base(value))
-}
-
-/// `zero()` is the constant `0`; `is_zero` looks at the value only, as `==` does, so that
-/// generic code branching on it takes the path the plain code takes.
-impl<S: Scalar> Zero for Dual<S> {
-    #[inline(always)]
-    fn zero() -> Self {
-        Dual::constant(<S as Scalar>::zero())
-    }
-    #[inline(always)]
-    fn is_zero(&self) -> bool {
-        self.value == <S as Scalar>::zero()
-    }
-}
-
-impl<S: Scalar> One for Dual<S> {
-    #[inline(always)]
-    fn one() -> Self {
-        Dual::constant(<S as Scalar>::one())
-    }
-}
-
-/// Parses the base float: a constant.
-impl<S: Scalar> Num for Dual<S>
-where
-    S::Base: Num,
-{
-    type FromStrRadixErr = <S::Base as Num>::FromStrRadixErr;
-    fn from_str_radix(text: &str, radix: u32) -> Result<Self, Self::FromStrRadixErr> {
-        <S::Base as Num>::from_str_radix(text, radix).map(lifted)
-    }
-}
 
 macro_rules! to_primitive {
     ($($method:ident -> $ty:ty),*) => {$(
@@ -65,108 +28,20 @@ macro_rules! to_primitive {
     )*};
 }
 
-/// The value, converted as the base float converts (every derivative dropped).
-impl<S: Scalar> ToPrimitive for Dual<S>
-where
-    S::Base: ToPrimitive,
-{
-    to_primitive!(
-        to_i64 -> i64, to_u64 -> u64, to_isize -> isize, to_i8 -> i8, to_i16 -> i16,
-        to_i32 -> i32, to_i128 -> i128, to_usize -> usize, to_u8 -> u8, to_u16 -> u16,
-        to_u32 -> u32, to_u128 -> u128, to_f32 -> f32, to_f64 -> f64
-    );
-}
-
 macro_rules! from_primitive {
     ($($method:ident($ty:ty)),*) => {$(
         #[inline(always)]
         fn $method(value: $ty) -> Option<Self> {
-            <S::Base as FromPrimitive>::$method(value).map(lifted)
+            <S::Base as FromPrimitive>::$method(value).map(Self::lifted_constant)
         }
     )*};
-}
-
-/// A constant, converted as the base float converts (`T::from_f64(2.625).unwrap()`).
-impl<S: Scalar> FromPrimitive for Dual<S>
-where
-    S::Base: FromPrimitive,
-{
-    from_primitive!(
-        from_i64(i64),
-        from_u64(u64),
-        from_isize(isize),
-        from_i8(i8),
-        from_i16(i16),
-        from_i32(i32),
-        from_i128(i128),
-        from_usize(usize),
-        from_u8(u8),
-        from_u16(u16),
-        from_u32(u32),
-        from_u128(u128),
-        from_f32(f32),
-        from_f64(f64)
-    );
-}
-
-/// A constant, converted as the base float converts (`T::from(0.5).unwrap()`).
-impl<S: Scalar> NumCast for Dual<S>
-where
-    S::Base: NumCast,
-{
-    #[inline(always)]
-    fn from<N: ToPrimitive>(value: N) -> Option<Self> {
-        <S::Base as NumCast>::from(value).map(lifted)
-    }
-}
-
-impl<S: Scalar> Bounded for Dual<S>
-where
-    S::Base: Bounded,
-{
-    #[inline(always)]
-    fn min_value() -> Self {
-        lifted(<S::Base as Bounded>::min_value())
-    }
-    #[inline(always)]
-    fn max_value() -> Self {
-        lifted(<S::Base as Bounded>::max_value())
-    }
-}
-
-/// `abs` and `signum` through their rules, `abs_sub` through `rules::abs_sub`; the sign
-/// predicates look at the value.
-impl<S: Scalar> Signed for Dual<S>
-where
-    S::Base: Signed,
-{
-    #[inline(always)]
-    fn abs(&self) -> Self {
-        <Self as Scalar>::abs(*self)
-    }
-    #[inline(always)]
-    fn abs_sub(&self, other: &Self) -> Self {
-        self.binary(*other, rules::abs_sub)
-    }
-    #[inline(always)]
-    fn signum(&self) -> Self {
-        <Self as Scalar>::signum(*self)
-    }
-    #[inline(always)]
-    fn is_positive(&self) -> bool {
-        Signed::is_positive(&Scalar::primal(*self))
-    }
-    #[inline(always)]
-    fn is_negative(&self) -> bool {
-        Signed::is_negative(&Scalar::primal(*self))
-    }
 }
 
 macro_rules! float_constants {
     ($($constant:ident)*) => {$(
         #[inline(always)]
         fn $constant() -> Self {
-            lifted(<S::Base as Float>::$constant())
+            Self::lifted_constant(<S::Base as Float>::$constant())
         }
     )*};
 }
@@ -179,102 +54,222 @@ macro_rules! through_scalar {
     };
 }
 
-/// Every method through the rule of [`rules`](crate::rules) of the same name; `floor`, `ceil`,
-/// `round`, `trunc` and `signum` have derivative zero, `max`/`min` give the derivative of the
-/// argument they return (half each at a tie), `clamp` that of `self` or of the active bound.
-/// `classify`, `integer_decode` and the predicates look at the value; the constants (`nan()`,
-/// `epsilon()`, `max_value()`, ...) are the base float's, with tangent zero.
-///
-/// ```
-/// use ad_runtime::Dual;
-/// use num_traits::{Float, FromPrimitive};
-///
-/// fn half_cube<T: Float + FromPrimitive>(x: T) -> T {
-///     x.powi(3) * T::from_f64(0.5).unwrap()
-/// }
-/// let y = half_cube(Dual::new(2.0_f64, 1.0)); // seed dx = 1
-/// assert_eq!((y.value, y.tangent), (4.0, 6.0));
-/// ```
-impl<S: Scalar> Float for Dual<S>
-where
-    S::Base: Float,
-{
-    float_constants!(
-        nan infinity neg_infinity neg_zero min_value min_positive_value epsilon max_value
-    );
-
-    through_scalar! {
-        predicates: is_nan is_infinite is_finite is_normal is_sign_positive is_sign_negative;
-        unary: floor ceil round trunc fract abs signum recip sqrt exp exp2 ln log2 log10 cbrt
-               sin cos tan asin acos atan exp_m1 ln_1p sinh cosh tanh asinh acosh atanh
-               to_degrees to_radians;
-        binary: powf log max min hypot atan2;
-    }
-
-    #[inline(always)]
-    fn is_subnormal(self) -> bool {
-        Float::is_subnormal(Scalar::primal(self))
-    }
-    #[inline(always)]
-    fn classify(self) -> FpCategory {
-        Float::classify(Scalar::primal(self))
-    }
-    #[inline(always)]
-    fn integer_decode(self) -> (u64, i16, i8) {
-        Float::integer_decode(Scalar::primal(self))
-    }
-    #[inline(always)]
-    fn mul_add(self, a: Self, b: Self) -> Self {
-        <Self as Scalar>::mul_add(self, a, b)
-    }
-    #[inline(always)]
-    fn powi(self, n: i32) -> Self {
-        <Self as Scalar>::powi(self, n)
-    }
-    #[inline(always)]
-    fn sin_cos(self) -> (Self, Self) {
-        <Self as Scalar>::sin_cos(self)
-    }
-    #[inline(always)]
-    fn clamp(self, min: Self, max: Self) -> Self {
-        <Self as Scalar>::clamp(self, min, max)
-    }
-    #[inline(always)]
-    fn abs_sub(self, other: Self) -> Self {
-        self.binary(other, rules::abs_sub)
-    }
-    #[inline(always)]
-    fn copysign(self, sign: Self) -> Self {
-        self.binary(sign, rules::copysign)
-    }
-}
-
 macro_rules! float_const {
     ($($constant:ident)*) => {$(
         #[inline(always)]
         fn $constant() -> Self {
-            lifted(<S::Base as FloatConst>::$constant())
+            Self::lifted_constant(<S::Base as FloatConst>::$constant())
         }
     )*};
 }
 
-/// The base float's constants (`T::PI()`), with tangent zero.
-impl<S: Scalar> FloatConst for Dual<S>
-where
-    S::Base: FloatConst,
-{
-    float_const!(
-        E FRAC_1_PI FRAC_1_SQRT_2 FRAC_2_PI FRAC_2_SQRT_PI FRAC_PI_2 FRAC_PI_3 FRAC_PI_4
-        FRAC_PI_6 FRAC_PI_8 LN_10 LN_2 LOG10_E LOG2_E PI SQRT_2 TAU LOG10_2 LOG2_10
-    );
+/// The num-traits impls of one dual type (`Dual<S>`, `DualVec<S, N>`): both have `constant`,
+/// `binary` and the [`Scalar`] methods, so one text serves both.
+macro_rules! num_traits_for {
+    ([$($g:tt)*] $ty:ty) => {
+        impl<$($g)*> $ty {
+            /// A constant of the dual type from a value of the base float.
+            #[inline(always)]
+            pub(super) fn lifted_constant(value: S::Base) -> Self {
+                <$ty>::constant(S::from_base(value))
+            }
+        }
+
+    /// `zero()` is the constant `0`; `is_zero` looks at the value only, as `==` does, so that
+    /// generic code branching on it takes the path the plain code takes.
+    impl<$($g)*> Zero for $ty {
+        #[inline(always)]
+        fn zero() -> Self {
+            <$ty>::constant(<S as Scalar>::zero())
+        }
+        #[inline(always)]
+        fn is_zero(&self) -> bool {
+            self.value == <S as Scalar>::zero()
+        }
+    }
+
+    impl<$($g)*> One for $ty {
+        #[inline(always)]
+        fn one() -> Self {
+            <$ty>::constant(<S as Scalar>::one())
+        }
+    }
+
+    /// Parses the base float: a constant.
+    impl<$($g)*> Num for $ty
+    {
+        type FromStrRadixErr = <S::Base as Num>::FromStrRadixErr;
+        fn from_str_radix(text: &str, radix: u32) -> Result<Self, Self::FromStrRadixErr> {
+            <S::Base as Num>::from_str_radix(text, radix).map(Self::lifted_constant)
+        }
+    }
+
+    /// The value, converted as the base float converts (every derivative dropped).
+    impl<$($g)*> ToPrimitive for $ty
+    {
+        to_primitive!(
+            to_i64 -> i64, to_u64 -> u64, to_isize -> isize, to_i8 -> i8, to_i16 -> i16,
+            to_i32 -> i32, to_i128 -> i128, to_usize -> usize, to_u8 -> u8, to_u16 -> u16,
+            to_u32 -> u32, to_u128 -> u128, to_f32 -> f32, to_f64 -> f64
+        );
+    }
+
+    /// A constant, converted as the base float converts (`T::from_f64(2.625).unwrap()`).
+    impl<$($g)*> FromPrimitive for $ty
+    {
+        from_primitive!(
+            from_i64(i64),
+            from_u64(u64),
+            from_isize(isize),
+            from_i8(i8),
+            from_i16(i16),
+            from_i32(i32),
+            from_i128(i128),
+            from_usize(usize),
+            from_u8(u8),
+            from_u16(u16),
+            from_u32(u32),
+            from_u128(u128),
+            from_f32(f32),
+            from_f64(f64)
+        );
+    }
+
+    /// A constant, converted as the base float converts (`T::from(0.5).unwrap()`).
+    impl<$($g)*> NumCast for $ty
+    {
+        #[inline(always)]
+        fn from<P: ToPrimitive>(value: P) -> Option<Self> {
+            <S::Base as NumCast>::from(value).map(Self::lifted_constant)
+        }
+    }
+
+    impl<$($g)*> Bounded for $ty
+    {
+        #[inline(always)]
+        fn min_value() -> Self {
+            Self::lifted_constant(<S::Base as Bounded>::min_value())
+        }
+        #[inline(always)]
+        fn max_value() -> Self {
+            Self::lifted_constant(<S::Base as Bounded>::max_value())
+        }
+    }
+
+    /// `abs` and `signum` through their rules, `abs_sub` through `rules::abs_sub`; the sign
+    /// predicates look at the value.
+    impl<$($g)*> Signed for $ty
+    {
+        #[inline(always)]
+        fn abs(&self) -> Self {
+            <Self as Scalar>::abs(*self)
+        }
+        #[inline(always)]
+        fn abs_sub(&self, other: &Self) -> Self {
+            self.binary(*other, rules::abs_sub)
+        }
+        #[inline(always)]
+        fn signum(&self) -> Self {
+            <Self as Scalar>::signum(*self)
+        }
+        #[inline(always)]
+        fn is_positive(&self) -> bool {
+            Signed::is_positive(&Scalar::primal(*self))
+        }
+        #[inline(always)]
+        fn is_negative(&self) -> bool {
+            Signed::is_negative(&Scalar::primal(*self))
+        }
+    }
+
+    /// Every method through the rule of [`rules`](crate::rules) of the same name; `floor`, `ceil`,
+    /// `round`, `trunc` and `signum` have derivative zero, `max`/`min` give the derivative of the
+    /// argument they return (half each at a tie), `clamp` that of `self` or of the active bound.
+    /// `classify`, `integer_decode` and the predicates look at the value; the constants (`nan()`,
+    /// `epsilon()`, `max_value()`, ...) are the base float's, with tangent zero.
+    ///
+    /// ```
+    /// use ad_runtime::Dual;
+    /// use num_traits::{Float, FromPrimitive};
+    ///
+    /// fn half_cube<T: Float + FromPrimitive>(x: T) -> T {
+    ///     x.powi(3) * T::from_f64(0.5).unwrap()
+    /// }
+    /// let y = half_cube(Dual::new(2.0_f64, 1.0)); // seed dx = 1
+    /// assert_eq!((y.value, y.tangent), (4.0, 6.0));
+    /// ```
+    impl<$($g)*> Float for $ty
+    {
+        float_constants!(
+            nan infinity neg_infinity neg_zero min_value min_positive_value epsilon max_value
+        );
+
+        through_scalar! {
+            predicates: is_nan is_infinite is_finite is_normal is_sign_positive is_sign_negative;
+            unary: floor ceil round trunc fract abs signum recip sqrt exp exp2 ln log2 log10 cbrt
+                   sin cos tan asin acos atan exp_m1 ln_1p sinh cosh tanh asinh acosh atanh
+                   to_degrees to_radians;
+            binary: powf log max min hypot atan2;
+        }
+
+        #[inline(always)]
+        fn is_subnormal(self) -> bool {
+            Float::is_subnormal(Scalar::primal(self))
+        }
+        #[inline(always)]
+        fn classify(self) -> FpCategory {
+            Float::classify(Scalar::primal(self))
+        }
+        #[inline(always)]
+        fn integer_decode(self) -> (u64, i16, i8) {
+            Float::integer_decode(Scalar::primal(self))
+        }
+        #[inline(always)]
+        fn mul_add(self, a: Self, b: Self) -> Self {
+            <Self as Scalar>::mul_add(self, a, b)
+        }
+        #[inline(always)]
+        fn powi(self, n: i32) -> Self {
+            <Self as Scalar>::powi(self, n)
+        }
+        #[inline(always)]
+        fn sin_cos(self) -> (Self, Self) {
+            <Self as Scalar>::sin_cos(self)
+        }
+        #[inline(always)]
+        fn clamp(self, min: Self, max: Self) -> Self {
+            <Self as Scalar>::clamp(self, min, max)
+        }
+        #[inline(always)]
+        fn abs_sub(self, other: Self) -> Self {
+            self.binary(other, rules::abs_sub)
+        }
+        #[inline(always)]
+        fn copysign(self, sign: Self) -> Self {
+            self.binary(sign, rules::copysign)
+        }
+    }
+
+    /// The base float's constants (`T::PI()`), with tangent zero.
+    impl<$($g)*> FloatConst for $ty
+    {
+        float_const!(
+            E FRAC_1_PI FRAC_1_SQRT_2 FRAC_2_PI FRAC_2_SQRT_PI FRAC_PI_2 FRAC_PI_3 FRAC_PI_4
+            FRAC_PI_6 FRAC_PI_8 LN_10 LN_2 LOG10_E LOG2_E PI SQRT_2 TAU LOG10_2 LOG2_10
+        );
+    }
+    };
 }
+
+num_traits_for!([S: Scalar] Dual<S>);
+num_traits_for!([S: Scalar, const N: usize] DualVec<S, N>);
 
 #[cfg(test)]
 mod tests {
     use approx::assert_relative_eq;
     use num_traits::{Float, FloatConst, FromPrimitive, NumCast, Signed, ToPrimitive};
 
-    use crate::Dual;
+    use crate::{Dual, DualVec};
 
     type D = Dual<f64>;
 
@@ -419,5 +414,23 @@ mod tests {
             .tangent;
         let exact = (x0.cos().powi(2) - x0.sin()) * x0.sin().exp();
         assert_relative_eq!(second, exact, max_relative = 1e-14);
+    }
+
+    #[test]
+    fn vector_duals_are_floats_too() {
+        // Both partials of a generic function in one pass over DualVec<f64, 2>.
+        fn f<T: Float + FloatConst + FromPrimitive>(x: T, y: T) -> T {
+            (x * y).sin() + x.hypot(y) * T::PI() - T::from_f64(0.5).unwrap() * y.powi(3)
+        }
+        let (x0, y0) = (0.7_f64, -1.3_f64);
+        let result = f(DualVec::new(x0, [1.0, 0.0]), DualVec::new(y0, [0.0, 1.0]));
+        assert_eq!(result.value, f(x0, y0));
+        let h = 1e-6;
+        let along_x = (f(x0 + h, y0) - f(x0 - h, y0)) / (2.0 * h);
+        let along_y = (f(x0, y0 + h) - f(x0, y0 - h)) / (2.0 * h);
+        assert_relative_eq!(result.tangents[0], along_x, max_relative = 1e-8);
+        assert_relative_eq!(result.tangents[1], along_y, max_relative = 1e-8);
+        let epsilon: DualVec<f64, 3> = Float::epsilon();
+        assert_eq!((epsilon.value, epsilon.tangents), (f64::EPSILON, [0.0; 3]));
     }
 }

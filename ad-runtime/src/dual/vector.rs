@@ -77,7 +77,7 @@ impl<S: Scalar, const N: usize> DualVec<S, N> {
     }
 
     #[inline(always)]
-    fn binary<M: LinearMap<Domain = (S, S), Codomain = S>>(
+    pub(super) fn binary<M: LinearMap<Domain = (S, S), Codomain = S>>(
         self,
         other: Self,
         rule: fn(S, S) -> (S, M),
