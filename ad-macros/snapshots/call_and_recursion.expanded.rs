@@ -34,7 +34,7 @@ impl power {
             CastPrimitive as _, CastScalar as _, LiftConstant as _,
             LiftConstantOther as _, LiftBorrowed as _, LiftDerived as _,
             LiftBorrowedOther as _, LiftFloat as _, LiftOption as _, LiftOther as _,
-            LiftTuple as _,
+            LiftTuple as _, LiftZipped as _, LiftZippedOther as _,
         };
         if n == 0 {
             <__S as ::ad_runtime::Scalar>::from_f64(1.0)
@@ -83,9 +83,9 @@ impl power {
             let __ad_v_x_0 = x;
             let __ad_ty_x_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_x_0);
             let __ad_v_n_1 = n;
-            let mut __ad_keep_v_4 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_4 = ::ad_runtime::__private::ir::Slot::new();
             let mut __ad_keep_zero_4 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_pb_4 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_pb_4 = ::ad_runtime::__private::ir::Slot::new();
             let mut __ad_ty_5 = ::ad_runtime::__private::ir::AdjointOf::new();
             let __ad_v_2 = __ad_v_n_1 == 0;
             let __ad_v_6 = if __ad_v_2 {

@@ -43,7 +43,7 @@ impl checkpoints {
             CastPrimitive as _, CastScalar as _, LiftConstant as _,
             LiftConstantOther as _, LiftBorrowed as _, LiftDerived as _,
             LiftBorrowedOther as _, LiftFloat as _, LiftOption as _, LiftOther as _,
-            LiftTuple as _,
+            LiftTuple as _, LiftZipped as _, LiftZippedOther as _,
         };
         let a = {
             let t = x.sin() * x;
@@ -98,9 +98,9 @@ impl checkpoints {
         let mut __ad_keep_v_12 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_pb_14 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_count_0 = ::ad_runtime::__private::ir::Stack::new();
-        let mut __ad_keep_v_2 = ::ad_runtime::__private::ir::Stack::new();
-        let mut __ad_keep_pb_2 = ::ad_runtime::__private::ir::Stack::new();
-        let mut __ad_keep_v_5 = ::ad_runtime::__private::ir::Stack::new();
+        let mut __ad_keep_v_2 = ::ad_runtime::__private::ir::Slot::new();
+        let mut __ad_keep_pb_2 = ::ad_runtime::__private::ir::Slot::new();
+        let mut __ad_keep_v_5 = ::ad_runtime::__private::ir::Slot::new();
         let mut __ad_keep_region_0 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_region_1 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_ty_10 = ::ad_runtime::__private::ir::AdjointOf::new();

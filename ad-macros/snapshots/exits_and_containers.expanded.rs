@@ -50,7 +50,7 @@ impl first_large {
             CastPrimitive as _, CastScalar as _, LiftConstant as _,
             LiftConstantOther as _, LiftBorrowed as _, LiftDerived as _,
             LiftBorrowedOther as _, LiftFloat as _, LiftOption as _, LiftOther as _,
-            LiftTuple as _,
+            LiftTuple as _, LiftZipped as _, LiftZippedOther as _,
         };
         let mut kept = ::ad_runtime::__private::LiftProbe::new(Vec::new())
             .__ad_lift::<__S>();

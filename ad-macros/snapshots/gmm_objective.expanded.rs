@@ -108,7 +108,7 @@ impl gmm_objective_precomputed {
             CastPrimitive as _, CastScalar as _, LiftConstant as _,
             LiftConstantOther as _, LiftBorrowed as _, LiftDerived as _,
             LiftBorrowedOther as _, LiftFloat as _, LiftOption as _, LiftOther as _,
-            LiftTuple as _,
+            LiftTuple as _, LiftZipped as _, LiftZippedOther as _,
         };
         let icf_size = d * (d + 1) / 2;
         let mut sum_qs = vec![< __S as ::ad_runtime::Scalar > ::from_f64(0.0); k];

@@ -43,7 +43,7 @@ impl weighted {
             CastPrimitive as _, CastScalar as _, LiftConstant as _,
             LiftConstantOther as _, LiftBorrowed as _, LiftDerived as _,
             LiftBorrowedOther as _, LiftFloat as _, LiftOption as _, LiftOther as _,
-            LiftTuple as _,
+            LiftTuple as _, LiftZipped as _, LiftZippedOther as _,
         };
         let mut total = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
         for i in 0..w.len() {

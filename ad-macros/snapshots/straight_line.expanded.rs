@@ -35,7 +35,7 @@ impl straight_line {
             CastPrimitive as _, CastScalar as _, LiftConstant as _,
             LiftConstantOther as _, LiftBorrowed as _, LiftDerived as _,
             LiftBorrowedOther as _, LiftFloat as _, LiftOption as _, LiftOther as _,
-            LiftTuple as _,
+            LiftTuple as _, LiftZipped as _, LiftZippedOther as _,
         };
         let z = x * y;
         z.sin() + x / y

@@ -395,6 +395,35 @@ const ITEM_CLOSURE_METHODS: &[&str] = &[
 ];
 
 impl BindingCollector {
+    /// Binds the pattern of an iterator's items: `(i, v)` over `x.iter().enumerate()` (the
+    /// index is data, the element what `x` gives), `(a, b)` over `a_s.iter().zip(b_s)` (each
+    /// what its own side gives: a data struct beside a float stays data), nested as the
+    /// adapters nest; any other pattern what the whole iterator gives.
+    fn bind_items(&mut self, pat: &Pat, iterable: &Expr) {
+        let pat = match pat {
+            Pat::Paren(paren) => &*paren.pat,
+            pat => pat,
+        };
+        if let (Pat::Tuple(pair), Expr::MethodCall(call)) = (pat, iterable) {
+            if pair.elems.len() == 2 && call.turbofish.is_none() {
+                match (call.method.to_string().as_str(), call.args.len()) {
+                    ("enumerate", 0) => {
+                        self.bind(&pair.elems[0], None);
+                        self.bind_items(&pair.elems[1], &call.receiver);
+                        return;
+                    }
+                    ("zip", 1) => {
+                        self.bind_items(&pair.elems[0], &call.receiver);
+                        self.bind_items(&pair.elems[1], &call.args[0]);
+                        return;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        self.bind(pat, Some(iterable));
+    }
+
     fn bind(&mut self, pat: &Pat, value: Option<&Expr>) {
         let (names, ty) = pattern_bindings(pat);
         self.names.extend(names.iter().cloned());
@@ -512,7 +541,7 @@ impl<'ast> Visit<'ast> for BindingCollector {
             (method, 1) if ITEM_CLOSURE_METHODS.contains(&method) => {
                 if let Some(mapped) = closure(&call.args[0]) {
                     for input in &mapped.inputs {
-                        self.bind(input, Some(&call.receiver));
+                        self.bind_items(input, &call.receiver);
                     }
                     self.fed_by_iterators.insert(mapped);
                 }
@@ -523,17 +552,7 @@ impl<'ast> Visit<'ast> for BindingCollector {
     }
 
     fn visit_expr_for_loop(&mut self, for_loop: &'ast syn::ExprForLoop) {
-        // `for (i, v) in x.iter().enumerate()`: the index is data, the element what the
-        // iterator gives.
-        if let (Pat::Tuple(pair), Expr::MethodCall(call)) = (&*for_loop.pat, &*for_loop.expr) {
-            if call.method == "enumerate" && call.args.is_empty() && pair.elems.len() == 2 {
-                self.bind(&pair.elems[0], None);
-                self.bind(&pair.elems[1], Some(&call.receiver));
-                syn::visit::visit_expr_for_loop(self, for_loop);
-                return;
-            }
-        }
-        self.bind(&for_loop.pat, Some(&for_loop.expr));
+        self.bind_items(&for_loop.pat, &for_loop.expr);
         syn::visit::visit_expr_for_loop(self, for_loop);
     }
 

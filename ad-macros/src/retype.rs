@@ -138,6 +138,20 @@ impl Retype<'_> {
             )
     }
 
+    /// `floats.iter().zip(&data.x)` (or `.zip(data.x.iter())`): an iteration over a container
+    /// holding floats, zipped with a container read from data.
+    fn zips_data_with_floats(&self, call: &syn::ExprMethodCall) -> bool {
+        call.method == "zip"
+            && call.args.len() == 1
+            && chain_base(&call.receiver)
+                .and_then(|base| base.path.get_ident())
+                .is_some_and(|name| self.locals.floats.contains(name))
+            && {
+                let container = zipped_container(&call.args[0]);
+                reads_data(container, self.locals) || self.reads_user_value(container)
+            }
+    }
+
     /// `Shape::Circle(2.0)`, `Point { x: 1.0, y }` of a type that derives `Differentiable`:
     /// built as its twin (passed to differentiated code), even from constants.
     fn builds_user_value(&self, expr: &Expr) -> bool {
@@ -886,6 +900,53 @@ fn reads_data_or_constant(expr: &Expr, locals: &Locals) -> bool {
     }
 }
 
+/// `Vec<f64>`, `[f32; 3]`, `Vec<[f64; 2]>`, `Vec<Vec<f64>>`: containers, nested as deep as
+/// they are, of floats.
+fn holds_floats_only(ty: &Type) -> bool {
+    crate::ast::container_element(ty).is_some_and(|element| {
+        crate::ast::float_of_type(element).is_some() || holds_floats_only(element)
+    })
+}
+
+/// The local a chain of method calls starts from (`w` of `w.iter().enumerate()`, of `(&w)`).
+fn chain_base(expr: &Expr) -> Option<&syn::ExprPath> {
+    match expr {
+        Expr::MethodCall(call) => chain_base(&call.receiver),
+        Expr::Reference(reference) => chain_base(&reference.expr),
+        Expr::Paren(paren) => chain_base(&paren.expr),
+        Expr::Path(path) => Some(path),
+        _ => None,
+    }
+}
+
+/// The container a `zip` argument iterates: `data.x` of `&data.x`, of `data.x.iter()` and of
+/// `data.x` (an iterator held in data passes through the lifting unchanged).
+fn zipped_container(arg: &Expr) -> &Expr {
+    match arg {
+        Expr::Reference(reference) if reference.mutability.is_none() => &reference.expr,
+        Expr::MethodCall(call)
+            if call.method == "iter" && call.args.is_empty() && call.turbofish.is_none() =>
+        {
+            &call.receiver
+        }
+        Expr::Paren(paren) => zipped_container(&paren.expr),
+        other => other,
+    }
+}
+
+/// The `zip` argument as the lifting takes it: `data.x.iter()` as `&data.x`.
+fn zipped_argument(arg: &Expr) -> Expr {
+    match arg {
+        Expr::MethodCall(call)
+            if call.method == "iter" && call.args.is_empty() && call.turbofish.is_none() =>
+        {
+            let receiver = &call.receiver;
+            syn::parse_quote_spanned!(receiver.span()=> &#receiver)
+        }
+        other => other.clone(),
+    }
+}
+
 pub fn reads_data(expr: &Expr, locals: &Locals) -> bool {
     match expr {
         Expr::Path(path) => path.path.get_ident().is_some_and(|ident| {
@@ -1252,6 +1313,19 @@ impl VisitMut for Retype<'_> {
                 self.lift_data_arguments(call, data_args);
                 None
             }
+            // `w.iter().zip(&data.x)`: plain floats zipped with floats carrying derivatives;
+            // the zipped items are those of a copy as constants (anything else passes).
+            Expr::MethodCall(call) if self.zips_data_with_floats(call) => {
+                self.visit_expr_mut(&mut call.receiver);
+                let zipped = zipped_argument(&call.args[0]);
+                let span = zipped.span();
+                let scalar = self.scalar_param(span);
+                call.args[0] = syn::parse_quote_spanned!(span=>
+                    ::ad_runtime::__private::LiftProbe::new(#zipped)
+                        .__ad_lift_zipped(&mut ::std::vec::Vec::<#scalar>::new())
+                );
+                None
+            }
             Expr::MethodCall(call) if self.locals.may_be_float(&call.receiver) => {
                 let data_args = self.data_arguments(call);
                 syn::visit_mut::visit_expr_method_call_mut(self, call);
@@ -1295,13 +1369,7 @@ impl VisitMut for Retype<'_> {
         };
         // `let d: Vec<f64> = data(n);`: the plain container, its elements lifted.
         let written_container = match &local.pat {
-            Pat::Type(typed)
-                if crate::ast::container_element(&typed.ty)
-                    .and_then(crate::ast::float_of_type)
-                    .is_some() =>
-            {
-                Some((*typed.ty).clone())
-            }
+            Pat::Type(typed) if holds_floats_only(&typed.ty) => Some((*typed.ty).clone()),
             _ => None,
         };
         if let (Some(ty), Some(init)) = (&written_container, &mut local.init) {

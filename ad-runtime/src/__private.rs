@@ -64,38 +64,39 @@ impl LiftFloat for LiftProbe<&f32> {
     }
 }
 
-/// A container of plain floats (`Vec<f64>`, `[f32; N]`) computed from data, as constants of
-/// the scalar type: `let d: Vec<f64> = data(n);` in differentiated code.
+/// A container of plain floats (`Vec<f64>`, `[f32; N]`, `Vec<[f64; 2]>`) computed from data,
+/// as constants of the scalar type: `let d: Vec<f64> = data(n);` in differentiated code.
 pub trait LiftElements<S> {
     type Lifted;
     fn lift_elements(self) -> Self::Lifted;
 }
 
-impl<S: Scalar> LiftElements<S> for Vec<f64> {
-    type Lifted = Vec<S>;
-    fn lift_elements(self) -> Vec<S> {
-        self.into_iter().map(S::from_f64).collect()
+impl<S: Scalar> LiftElements<S> for f64 {
+    type Lifted = S;
+    fn lift_elements(self) -> S {
+        S::from_f64(self)
     }
 }
 
-impl<S: Scalar> LiftElements<S> for Vec<f32> {
-    type Lifted = Vec<S>;
-    fn lift_elements(self) -> Vec<S> {
-        self.into_iter().map(S::from_f32).collect()
+impl<S: Scalar> LiftElements<S> for f32 {
+    type Lifted = S;
+    fn lift_elements(self) -> S {
+        S::from_f32(self)
     }
 }
 
-impl<S: Scalar, const N: usize> LiftElements<S> for [f64; N] {
-    type Lifted = [S; N];
-    fn lift_elements(self) -> [S; N] {
-        self.map(S::from_f64)
+/// Nested as deep as the container is (`Vec<[f64; 2]>`, `Vec<Vec<f64>>`).
+impl<S: Scalar, T: LiftElements<S>> LiftElements<S> for Vec<T> {
+    type Lifted = Vec<T::Lifted>;
+    fn lift_elements(self) -> Vec<T::Lifted> {
+        self.into_iter().map(T::lift_elements).collect()
     }
 }
 
-impl<S: Scalar, const N: usize> LiftElements<S> for [f32; N] {
-    type Lifted = [S; N];
-    fn lift_elements(self) -> [S; N] {
-        self.map(S::from_f32)
+impl<S: Scalar, T: LiftElements<S>, const N: usize> LiftElements<S> for [T; N] {
+    type Lifted = [T::Lifted; N];
+    fn lift_elements(self) -> [T::Lifted; N] {
+        self.map(T::lift_elements)
     }
 }
 
@@ -335,6 +336,72 @@ macro_rules! lift_borrowed {
 
 lift_borrowed!(f64, from_f64);
 lift_borrowed!(f32, from_f32);
+
+/// A container of plain floats zipped with floats carrying derivatives (`w.iter().zip(&data.x)`,
+/// `.zip(x)` of a row `x` of data): its items as constants of the scalar type. A borrowed
+/// container yields references into the copy `slot` holds, as the original yields references,
+/// so that patterns like `|(w, &x)|` still match; a container by value yields values.
+pub trait LiftZipped<'a, S> {
+    type Items: Iterator;
+    fn __ad_lift_zipped(self, slot: &'a mut Vec<S>) -> Self::Items;
+}
+
+macro_rules! lift_zipped {
+    ($float:ty, $from:ident) => {
+        lift_zipped!(@borrowed $float, $from, &Vec<$float>, &[$float], &&Vec<$float>, &&[$float]);
+
+        impl<'a, S: Scalar, const N: usize> LiftZipped<'a, S> for LiftProbe<&[$float; N]> {
+            type Items = core::slice::Iter<'a, S>;
+            #[inline(always)]
+            fn __ad_lift_zipped(self, slot: &'a mut Vec<S>) -> Self::Items {
+                slot.extend(self.take().iter().map(|x| S::$from(*x)));
+                slot.iter()
+            }
+        }
+
+        impl<'a, S: Scalar> LiftZipped<'a, S> for LiftProbe<Vec<$float>> {
+            type Items = std::vec::IntoIter<S>;
+            #[inline(always)]
+            fn __ad_lift_zipped(self, _: &'a mut Vec<S>) -> Self::Items {
+                let lifted: Vec<S> = self.take().into_iter().map(S::$from).collect();
+                lifted.into_iter()
+            }
+        }
+
+        impl<'a, S: Scalar, const N: usize> LiftZipped<'a, S> for LiftProbe<[$float; N]> {
+            type Items = core::array::IntoIter<S, N>;
+            #[inline(always)]
+            fn __ad_lift_zipped(self, _: &'a mut Vec<S>) -> Self::Items {
+                self.take().map(S::$from).into_iter()
+            }
+        }
+    };
+    (@borrowed $float:ty, $from:ident, $($container:ty),*) => {$(
+        impl<'a, S: Scalar> LiftZipped<'a, S> for LiftProbe<$container> {
+            type Items = core::slice::Iter<'a, S>;
+            #[inline(always)]
+            fn __ad_lift_zipped(self, slot: &'a mut Vec<S>) -> Self::Items {
+                slot.extend(self.take().iter().map(|x| S::$from(*x)));
+                slot.iter()
+            }
+        }
+    )*};
+}
+
+lift_zipped!(f64, from_f64);
+lift_zipped!(f32, from_f32);
+
+/// Passes every other zipped value (an iterator, a container of data) through unchanged.
+pub trait LiftZippedOther<T> {
+    fn __ad_lift_zipped<S>(&self, slot: &mut Vec<S>) -> T;
+}
+
+impl<T> LiftZippedOther<T> for LiftProbe<T> {
+    #[inline(always)]
+    fn __ad_lift_zipped<S>(&self, _: &mut Vec<S>) -> T {
+        self.take()
+    }
+}
 
 /// Passes every other container through unchanged.
 pub trait LiftBorrowedOther<T> {

@@ -336,7 +336,7 @@ pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
                 #aliases
                 #[allow(unused_imports)]
                 use ::ad_runtime::__private::{
-                    CastPrimitive as _, CastScalar as _, LiftConstant as _, LiftConstantOther as _, LiftBorrowed as _, LiftDerived as _, LiftBorrowedOther as _, LiftFloat as _, LiftOption as _, LiftOther as _, LiftTuple as _,
+                    CastPrimitive as _, CastScalar as _, LiftConstant as _, LiftConstantOther as _, LiftBorrowed as _, LiftDerived as _, LiftBorrowedOther as _, LiftFloat as _, LiftOption as _, LiftOther as _, LiftTuple as _, LiftZipped as _, LiftZippedOther as _,
                 };
                 #(#stmts)*
             }
