@@ -142,6 +142,9 @@ fn companion_body_borrowing(
         activity,
         needed: HashSet::new(),
         stacks: Vec::new(),
+        loop_nesting: 0,
+        single_entry: HashSet::new(),
+        pushed_in_loops: HashSet::new(),
         residuals: Residuals::new(&body, passes, borrowable, inductions),
         recomputed: HashSet::new(),
         borrowed,
@@ -233,6 +236,12 @@ struct Emitter<'a> {
     needed: HashSet<Value>,
     /// The stacks of values kept inside loops and branches, with the depth of their pushes.
     stacks: Vec<(Ident, usize)>,
+    /// How many loops enclose the code being emitted.
+    loop_nesting: usize,
+    /// Stacks of values and pullbacks kept in a branch outside every loop, where at most one
+    /// entry is ever held (`ir::Slot`, no allocation), and those pushed inside a loop too.
+    single_entry: HashSet<Ident>,
+    pushed_in_loops: HashSet<Ident>,
     /// Where each value the backward sweep reads comes from (`ir::residuals`).
     residuals: Residuals<'a>,
     /// Values the backward sweep computes again instead of taking them back.
@@ -409,9 +418,15 @@ impl Emitter<'_> {
         let stacks = self
             .stacks
             .iter()
-            .map(|(stack, _)| match self.states.contains(stack) {
-                true => quote!(let mut #stack = #ir::States::new();),
-                false => quote!(let mut #stack = #ir::Stack::new();),
+            .map(|(stack, _)| {
+                if self.states.contains(stack) {
+                    quote!(let mut #stack = #ir::States::new();)
+                } else if self.single_entry.contains(stack) && !self.pushed_in_loops.contains(stack)
+                {
+                    quote!(let mut #stack = #ir::Slot::new();)
+                } else {
+                    quote!(let mut #stack = #ir::Stack::new();)
+                }
             })
             .chain(
                 self.markers
@@ -571,6 +586,7 @@ impl Emitter<'_> {
         let stack = self.pullback_stack_name(value);
         let name = self.pullback_name(value);
         self.stacks.push((stack.clone(), depth));
+        self.note_single_entry(&stack);
         quote!(#stack.push(#name);)
     }
 
@@ -665,6 +681,15 @@ impl Emitter<'_> {
     fn zero_stack_name(&self, value: Value) -> Ident {
         let info = self.body.value_info(value);
         self.numbered("keep_zero", info.name.as_ref(), value.0, info.span)
+    }
+
+    /// Notes where `stack` is pushed to: outside every loop, a branch runs at most once before
+    /// the backward sweep takes its entry back, so one slot holds it.
+    fn note_single_entry(&mut self, stack: &Ident) {
+        match self.loop_nesting {
+            0 => self.single_entry.insert(stack.clone()),
+            _ => self.pushed_in_loops.insert(stack.clone()),
+        };
     }
 
     fn stack_name(&self, value: Value) -> Ident {

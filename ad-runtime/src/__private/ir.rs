@@ -438,6 +438,33 @@ pub fn zero_like<T: crate::adjoint::Diff + ?Sized>(value: &T) -> T::Adjoint {
     value.zero_like()
 }
 
+/// What the backward sweep reads of a value defined in a branch outside every loop: the
+/// branch runs at most once before the backward sweep takes the entry back, so one slot holds
+/// it, without the allocation a [`Stack`]'s first chunk costs (a small function with an `if`,
+/// called in a loop, would pay it at every call).
+pub struct Slot<T>(Option<T>);
+
+impl<T> Slot<T> {
+    #[inline(always)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        Slot(None)
+    }
+
+    #[inline(always)]
+    pub fn push(&mut self, value: T) {
+        self.0 = Some(value);
+    }
+
+    #[inline(always)]
+    pub fn pop(&mut self) -> T {
+        match self.0.take() {
+            Some(value) => value,
+            None => nothing_kept(),
+        }
+    }
+}
+
 /// What the backward sweep reads of a value defined inside a loop or a branch: one entry per
 /// time the definition ran, read back last first. It grows in chunks, each twice the one
 /// before up to about 64 KiB, so that growing never copies what it holds nor asks the system

@@ -25,6 +25,7 @@ impl Emitter<'_> {
         let stack = self.stack_name(value);
         let name = self.value_name(value);
         self.stacks.push((stack.clone(), depth));
+        self.note_single_entry(&stack);
         let ir = self.ir();
         quote!(#stack.push(#ir::value_of(#name));)
     }
@@ -165,10 +166,12 @@ impl Emitter<'_> {
                 };
                 let binding_name = self.value_name(*binding);
                 let stacks_before = self.stacks.len();
+                self.loop_nesting += 1;
                 let mut keep_binding = self.keep(*binding, depth + 1);
                 keep_binding.extend(self.mark(Root::Value(*binding), depth + 1));
                 let mut body = self.forward_block(body, depth + 1);
                 body.extend(self.keep_states(index, depth + 1));
+                self.loop_nesting -= 1;
                 let stop = flags.map(|flags| self.stop(flags));
                 let keep_count = if self.residuals.count_bounds(stmt).is_some() {
                     TokenStream::new()
@@ -193,8 +196,10 @@ impl Emitter<'_> {
                 let index = self.loop_index(stmt);
                 let count = format_ident!("__ad_count_{}", index);
                 let segment = self.segment.take();
+                self.loop_nesting += 1;
                 let mut body = self.forward_block(body, depth + 1);
                 body.extend(self.keep_states(index, depth + 1));
+                self.loop_nesting -= 1;
                 let stop = self.stop(*flags);
                 let keep_count = self.keep_count(index, depth);
                 let repeat = match segment {
