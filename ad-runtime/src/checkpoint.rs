@@ -292,6 +292,45 @@ pub fn snapshot<T: Snapshot>(value: T) -> T {
     value
 }
 
+/// What a `#[checkpoint] fn` keeps of a parameter passed by shared reference: an owned copy
+/// (a slice's `Vec`, a `Clone` struct's clone), which the recomputation borrows again.
+///
+/// ```
+/// use ad_runtime::checkpoint::KeptBorrowed;
+///
+/// let kept: Vec<f64> = [1.0_f64, 2.0][..].kept();
+/// assert_eq!(kept, [1.0, 2.0]);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`#[checkpoint]` cannot keep a copy of `{Self}`",
+    label = "a #[checkpoint] function keeps a copy of each argument, to run again later",
+    note = "it copies floats, containers of floats and other `Clone` values that borrow \
+            nothing: implement `Clone` for this type, or write #[reverse] instead of #[checkpoint]"
+)]
+pub trait KeptBorrowed {
+    /// The copy kept.
+    type Owned: 'static;
+    /// Copies the value.
+    fn kept(&self) -> Self::Owned;
+}
+
+impl<T: ?Sized + ToOwned> KeptBorrowed for T
+where
+    T::Owned: 'static,
+{
+    type Owned = T::Owned;
+    fn kept(&self) -> T::Owned {
+        self.to_owned()
+    }
+}
+
+/// Copies a parameter passed by reference for a `#[checkpoint] fn`.
+#[doc(hidden)]
+#[inline(always)]
+pub fn snapshot_borrowed<T: ?Sized + KeptBorrowed>(value: &T) -> T::Owned {
+    value.kept()
+}
+
 /// What a checkpointed region of reverse mode on the AD-IR keeps of the values and variables
 /// it reads from the code before it: a copy, which must borrow nothing.
 ///

@@ -170,9 +170,23 @@ fn checkpointed_companion(function: &Function, bodies: Bodies) -> TokenStream {
     let pullback = pullback_type(function, &scalar, None);
     let output = output_type(function, &scalar);
     let cotangent = cotangent_type(function, &scalar);
+    // A parameter by shared reference is kept as an owned copy (a slice's `Vec`), which the
+    // recomputation borrows again.
     let saved = function.params.iter().map(|param| {
         let name = &param.name;
-        quote_spanned!(param.ty.span()=> ::ad_runtime::checkpoint::snapshot(#name))
+        match param.is_reference() {
+            true => {
+                quote_spanned!(param.ty.span()=> ::ad_runtime::checkpoint::snapshot_borrowed(#name))
+            }
+            false => quote_spanned!(param.ty.span()=> ::ad_runtime::checkpoint::snapshot(#name)),
+        }
+    });
+    let again = function.params.iter().map(|param| {
+        let name = &param.name;
+        match param.is_reference() {
+            true => quote!(&#name),
+            false => quote!(#name),
+        }
     });
     let body = match bodies {
         Bodies::Stub => stub_body(),
@@ -181,7 +195,7 @@ fn checkpointed_companion(function: &Function, bodies: Bodies) -> TokenStream {
             let __ad_value = #name::#primal::<#scalar>(#(#args),*);
             (__ad_value, ::std::boxed::Box::new(move |__ad_ct: #cotangent| -> #adjoints {
                 let (#(#args,)*) = __ad_saved;
-                let (_, __ad_pullback) = #name::#recorded(#(#args),*);
+                let (_, __ad_pullback) = #name::#recorded(#(#again),*);
                 __ad_pullback(__ad_ct)
             }))
         },
