@@ -218,3 +218,57 @@ mod user_defines_a_helper_name {
         }
     }
 }
+
+/// A least-squares loss over `#[no_grad]` rows of data given as nested containers: the
+/// helpers pass them as constants on every pass (they were not generated before).
+#[forward]
+#[reverse]
+fn fit_rows(p: &[f64], #[no_grad] rows: &[[f64; 2]], #[no_grad] weights: &[Vec<f64>]) -> f64 {
+    let mut loss = 0.0;
+    for (k, row) in rows.iter().enumerate() {
+        let residual = p[0] * row[0].sin() + p[1] * p[1] * row[1] - weights[k][0];
+        loss += weights[k][1] * residual * residual;
+    }
+    loss
+}
+
+#[test]
+fn helpers_take_nested_containers_of_constants() {
+    let rows = [[0.5, 1.0], [1.5, -0.5], [-1.0, 2.0]];
+    let weights = vec![vec![0.2, 1.0], vec![-0.3, 0.5], vec![0.1, 2.0]];
+    let p = [0.7, -0.4];
+    let (value, gradient, hessian) = fit_rows_hessian(&p, &rows, &weights);
+    assert_eq!(value, fit_rows(&p, &rows, &weights));
+    assert_eq!(gradient, fit_rows_grad(&p, &rows, &weights).1);
+    let (_, jacobian) = fit_rows_jacfwd(&p, &rows, &weights);
+    let (_, jacobian_reverse) = fit_rows_jacrev(&p, &rows, &weights);
+    for k in 0..2 {
+        assert_relative_eq!(jacobian[0][k], gradient[k], max_relative = 1e-14);
+        assert_relative_eq!(jacobian_reverse[0][k], gradient[k], max_relative = 1e-14);
+    }
+    // Central differences of the gradient.
+    let h = 1e-6;
+    for j in 0..2 {
+        let (mut plus, mut minus) = (p, p);
+        plus[j] += h;
+        minus[j] -= h;
+        let (g_plus, g_minus) = (
+            fit_rows_grad(&plus, &rows, &weights).1,
+            fit_rows_grad(&minus, &rows, &weights).1,
+        );
+        for i in 0..2 {
+            let difference = (g_plus[i] - g_minus[i]) / (2.0 * h);
+            assert_relative_eq!(
+                hessian[i][j],
+                difference,
+                epsilon = 1e-7,
+                max_relative = 1e-6
+            );
+        }
+    }
+    let (_, product) = fit_rows_hvp(&p, &rows, &weights, &[1.0, 0.5]);
+    for i in 0..2 {
+        let expected = hessian[i][0] + 0.5 * hessian[i][1];
+        assert_relative_eq!(product[i], expected, max_relative = 1e-12);
+    }
+}

@@ -67,10 +67,17 @@ fn takes_helpers(function: &Function) -> bool {
             .iter()
             .any(|param| crate::ast::is_function_type(&param.ty))
         && function.params.iter().all(|param| match param.kind {
-            ParamKind::Differentiated | ParamKind::Constant => {
+            ParamKind::Differentiated => {
                 param.user_type.is_none()
                     && !param.is_mut_reference()
                     && floats_of(&param.ty) == Some(function.float)
+            }
+            // Passed as constants on every pass, nested as deep as they are (`#[no_grad]
+            // rows: &[[f64; 2]]`).
+            ParamKind::Constant => {
+                param.user_type.is_none()
+                    && !param.is_mut_reference()
+                    && nested_floats_of(&param.ty) == Some(function.float)
             }
             ParamKind::Data => is_passed_again(&param.ty),
         })
@@ -80,6 +87,11 @@ fn takes_helpers(function: &Function) -> bool {
 /// or not).
 pub(super) fn floats_of(ty: &Type) -> Option<FloatType> {
     float_of_type(ty).or_else(|| container_element(ty).and_then(float_of_type))
+}
+
+/// The float type of a float or of containers of them nested as deep as they are.
+fn nested_floats_of(ty: &Type) -> Option<FloatType> {
+    float_of_type(ty).or_else(|| container_element(ty).and_then(nested_floats_of))
 }
 
 pub(super) fn is_passed_again(ty: &Type) -> bool {

@@ -49,48 +49,51 @@ macro_rules! float_directions {
             }
         }
 
-        impl Directions<$float> for [$float] {
-            type Seeded<const N: usize> = Vec<DualVec<$float, N>>;
-            fn count(&self) -> usize {
-                self.len()
-            }
-            fn seeded<const N: usize>(&self, start: usize, offset: &mut usize) -> Self::Seeded<N> {
-                self.iter().map(|x| x.seeded(start, offset)).collect()
-            }
-            fn constant<const N: usize>(&self) -> Self::Seeded<N> {
-                self.iter().map(|x| DualVec::constant(*x)).collect()
-            }
-        }
-
-        impl Directions<$float> for Vec<$float> {
-            type Seeded<const N: usize> = Vec<DualVec<$float, N>>;
-            fn count(&self) -> usize {
-                self.len()
-            }
-            fn seeded<const N: usize>(&self, start: usize, offset: &mut usize) -> Self::Seeded<N> {
-                self.as_slice().seeded(start, offset)
-            }
-            fn constant<const N: usize>(&self) -> Self::Seeded<N> {
-                Directions::<$float>::constant(self.as_slice())
-            }
-        }
-
-        impl<const M: usize> Directions<$float> for [$float; M] {
-            type Seeded<const N: usize> = [DualVec<$float, N>; M];
-            fn count(&self) -> usize {
-                M
-            }
-            fn seeded<const N: usize>(&self, start: usize, offset: &mut usize) -> Self::Seeded<N> {
-                self.map(|x| x.seeded(start, offset))
-            }
-            fn constant<const N: usize>(&self) -> Self::Seeded<N> {
-                self.map(DualVec::constant)
-            }
-        }
     )*};
 }
 
 float_directions!(f64 f32);
+
+/// Containers of what has directions, nested as deep as they are (`&[[f64; 2]]`, the
+/// `#[no_grad]` rows of a data set).
+impl<S: Scalar, T: Directions<S>> Directions<S> for [T] {
+    type Seeded<const N: usize> = Vec<T::Seeded<N>>;
+    fn count(&self) -> usize {
+        self.iter().map(Directions::count).sum()
+    }
+    fn seeded<const N: usize>(&self, start: usize, offset: &mut usize) -> Self::Seeded<N> {
+        self.iter().map(|x| x.seeded(start, offset)).collect()
+    }
+    fn constant<const N: usize>(&self) -> Self::Seeded<N> {
+        self.iter().map(Directions::constant).collect()
+    }
+}
+
+impl<S: Scalar, T: Directions<S>> Directions<S> for Vec<T> {
+    type Seeded<const N: usize> = Vec<T::Seeded<N>>;
+    fn count(&self) -> usize {
+        self.as_slice().count()
+    }
+    fn seeded<const N: usize>(&self, start: usize, offset: &mut usize) -> Self::Seeded<N> {
+        self.as_slice().seeded(start, offset)
+    }
+    fn constant<const N: usize>(&self) -> Self::Seeded<N> {
+        self.as_slice().constant()
+    }
+}
+
+impl<S: Scalar, T: Directions<S>, const M: usize> Directions<S> for [T; M] {
+    type Seeded<const N: usize> = [T::Seeded<N>; M];
+    fn count(&self) -> usize {
+        self.as_slice().count()
+    }
+    fn seeded<const N: usize>(&self, start: usize, offset: &mut usize) -> Self::Seeded<N> {
+        self.each_ref().map(|x| x.seeded(start, offset))
+    }
+    fn constant<const N: usize>(&self) -> Self::Seeded<N> {
+        self.each_ref().map(Directions::constant)
+    }
+}
 
 impl<S: Scalar, T: Directions<S> + ?Sized> Directions<S> for &T {
     type Seeded<const N: usize> = T::Seeded<N>;
