@@ -73,11 +73,9 @@ fn loss_every(
     #[no_grad] target: &[f64],
 ) -> f64 {
     let mut y = y0.to_vec();
-    // A checkpointed region cannot read a slice parameter yet: it reads a local copy.
-    let p = p.to_vec();
     #[checkpoint(every = 20)]
     for _ in 0..steps {
-        rk4_step(&mut y, &p, dt);
+        rk4_step(&mut y, p, dt);
     }
     y.iter().zip(target).map(|(a, b)| (a - b).powi(2)).sum()
 }
@@ -92,10 +90,9 @@ fn loss_binomial(
     #[no_grad] target: &[f64],
 ) -> f64 {
     let mut y = y0.to_vec();
-    let p = p.to_vec();
     #[checkpoint(binomial, snapshots = 8)]
     for _ in 0..steps {
-        rk4_step(&mut y, &p, dt);
+        rk4_step(&mut y, p, dt);
     }
     y.iter().zip(target).map(|(a, b)| (a - b).powi(2)).sum()
 }

@@ -5,7 +5,7 @@
 #![cfg(not(feature = "previous-engine"))]
 
 use ad_runtime::checkpoint::{binomial_recomputations, counts, reset_counts, Counts};
-use ad_runtime::{forward, reverse};
+use ad_runtime::{checkpoint, forward, reverse};
 use approx::assert_relative_eq;
 
 /// Explicit steps of the heat equation on a rod, with a source term: the state is a `Vec`
@@ -191,5 +191,120 @@ fn checkpointed_statements_of_every_kind() {
             statements_checked_jvp(x, y, 0.0, 1.0).1,
             max_relative = 1e-12
         );
+    }
+}
+
+/// An ODE's rates as a slice parameter, read inside a scheduled loop and a region: each is
+/// kept as an owned copy, which the region borrows again (refused before; the ODE example
+/// copied the slice into a local first).
+#[forward]
+#[reverse]
+fn decay_with_borrowed_rates(y0: &[f64], rates: &[f64], n: usize) -> f64 {
+    let mut y = y0.to_vec();
+    #[checkpoint(every = 4)]
+    for _ in 0..n {
+        y[0] = (rates[0] * y[0]).sin() + rates[1] * y[1];
+        y[1] -= 0.1 * rates[1] * y[0];
+    }
+    let total = #[checkpoint]
+    {
+        rates[0] * y[0] + rates[1].exp() * y[1]
+    };
+    total * rates[1]
+}
+
+#[reverse]
+fn decay_with_borrowed_rates_unchecked(y0: &[f64], rates: &[f64], n: usize) -> f64 {
+    let mut y = y0.to_vec();
+    for _ in 0..n {
+        y[0] = (rates[0] * y[0]).sin() + rates[1] * y[1];
+        y[1] -= 0.1 * rates[1] * y[0];
+    }
+    (rates[0] * y[0] + rates[1].exp() * y[1]) * rates[1]
+}
+
+#[test]
+fn regions_read_slice_parameters_through_copies() {
+    let (y0, rates) = ([0.4, -0.2], [1.3, 0.7]);
+    for n in [0, 1, 7, 20] {
+        let (value, (dy0, drates)) = decay_with_borrowed_rates_grad(&y0, &rates, n);
+        let (unchecked, (uy0, urates)) = decay_with_borrowed_rates_unchecked_grad(&y0, &rates, n);
+        assert_eq!(value.to_bits(), unchecked.to_bits());
+        assert_eq!((&dy0, &drates), (&uy0, &urates));
+        let (_, along) = decay_with_borrowed_rates_jvp(&y0, &rates, n, &[0.0, 0.0], &[1.0, 0.0]);
+        assert_relative_eq!(along, drates[0], epsilon = 1e-13, max_relative = 1e-12);
+    }
+}
+
+// A `#[checkpoint] fn` with parameters by shared reference keeps owned copies of them (the
+// rates of an ODE step as a slice, an array and a `Vec`): rustc's E0521 before.
+
+#[checkpoint]
+fn decay_step(y: f64, rates: &[f64]) -> f64 {
+    (rates[0] * y).sin() + rates[1] * y
+}
+
+#[checkpoint]
+#[allow(clippy::ptr_arg)] // a `&Vec` parameter is one of the shapes under test
+fn coupled_step(y: [f64; 2], rates: &[f64; 2], forcing: &Vec<f64>) -> [f64; 2] {
+    [
+        y[0] * rates[0] + forcing[0],
+        (y[1] * rates[1]).cos() * forcing[1],
+    ]
+}
+
+#[reverse]
+fn plain_decay_step(y: f64, rates: &[f64]) -> f64 {
+    (rates[0] * y).sin() + rates[1] * y
+}
+
+#[reverse]
+#[allow(clippy::ptr_arg)]
+fn plain_coupled_step(y: [f64; 2], rates: &[f64; 2], forcing: &Vec<f64>) -> [f64; 2] {
+    [
+        y[0] * rates[0] + forcing[0],
+        (y[1] * rates[1]).cos() * forcing[1],
+    ]
+}
+
+#[reverse]
+fn checkpointed_with_borrowed_rates(p: &[f64]) -> f64 {
+    let mut y = 1.0;
+    for _ in 0..3 {
+        y = decay_step(y, p);
+    }
+    let forcing = vec![p[0], p[1] * 2.0];
+    let z = coupled_step([y, p[0]], &[p[1], y], &forcing);
+    z[0] * z[1]
+}
+
+#[reverse]
+fn unchecked_with_borrowed_rates(p: &[f64]) -> f64 {
+    let mut y = 1.0;
+    for _ in 0..3 {
+        y = plain_decay_step(y, p);
+    }
+    let forcing = vec![p[0], p[1] * 2.0];
+    let z = plain_coupled_step([y, p[0]], &[p[1], y], &forcing);
+    z[0] * z[1]
+}
+
+#[test]
+fn checkpointed_functions_keep_copies_of_borrowed_parameters() {
+    for p in [[0.3, -0.8], [1.2, 0.4], [-0.5, 1.5]] {
+        let (value, gradient) = checkpointed_with_borrowed_rates_grad(&p);
+        let (unchecked_value, unchecked) = unchecked_with_borrowed_rates_grad(&p);
+        assert_eq!(value.to_bits(), unchecked_value.to_bits());
+        assert_eq!(gradient, unchecked);
+        for k in 0..2 {
+            let h = 1e-6;
+            let (mut plus, mut minus) = (p, p);
+            plus[k] += h;
+            minus[k] -= h;
+            let difference = (checkpointed_with_borrowed_rates(&plus)
+                - checkpointed_with_borrowed_rates(&minus))
+                / (2.0 * h);
+            assert_relative_eq!(gradient[k], difference, epsilon = 1e-8, max_relative = 1e-7);
+        }
     }
 }

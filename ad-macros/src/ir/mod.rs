@@ -373,6 +373,9 @@ pub enum Stmt {
         schedule: Option<Schedule>,
         /// The value the region gives (`let y = #[checkpoint] { .. };`): its body's result.
         result: Option<Value>,
+        /// The shared references among the values it reads from before it (a slice
+        /// parameter): kept as owned copies, which the region borrows again when it runs again.
+        borrowed: Vec<Value>,
         span: Span,
     },
 }

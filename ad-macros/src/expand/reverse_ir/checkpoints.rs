@@ -20,15 +20,18 @@ struct InputNames {
     vars: Vec<(Ident, Span)>,
     /// Variables the region only assigns: declared afresh where it runs again.
     assigned_only: Vec<Ident>,
+    /// The values that are shared references, kept as owned copies.
+    borrowed: Vec<Ident>,
 }
 
 impl InputNames {
     /// Copies of the inputs, in order: `(values.., vars..)` or the part asked for.
-    fn copies(inputs: &[(Ident, Span)]) -> Vec<TokenStream> {
+    fn copies(&self, inputs: &[(Ident, Span)]) -> Vec<TokenStream> {
         inputs
             .iter()
-            .map(|(name, span)| {
-                quote_spanned!(*span=> ::ad_runtime::checkpoint::snapshot_of(&#name))
+            .map(|(name, span)| match self.borrowed.contains(name) {
+                true => quote_spanned!(*span=> ::ad_runtime::checkpoint::snapshot_borrowed(#name)),
+                false => quote_spanned!(*span=> ::ad_runtime::checkpoint::snapshot_of(&#name)),
             })
             .collect()
     }
@@ -36,12 +39,40 @@ impl InputNames {
     fn names(inputs: &[(Ident, Span)]) -> Vec<&Ident> {
         inputs.iter().map(|(name, _)| name).collect()
     }
+
+    /// The pattern the kept values are taken back with (a borrowed one's copy under its own
+    /// name), and the statements that borrow those copies again under the values' names.
+    fn taken_back(&self) -> (Vec<Ident>, TokenStream) {
+        let mut borrows = TokenStream::new();
+        let pattern = self
+            .values
+            .iter()
+            .map(|(name, _)| match self.borrowed.contains(name) {
+                true => {
+                    let copy = format_ident!("__ad_copy_of{}", name);
+                    borrows.extend(quote!(let #name = &#copy;));
+                    copy
+                }
+                false => name.clone(),
+            })
+            .collect();
+        (pattern, borrows)
+    }
 }
 
 impl Emitter<'_> {
-    fn input_names(&self, body: &Block, schedule: Option<&Schedule>) -> InputNames {
+    fn input_names(
+        &self,
+        body: &Block,
+        schedule: Option<&Schedule>,
+        borrowed: &[Value],
+    ) -> InputNames {
         let inputs = inputs(body, schedule);
         InputNames {
+            borrowed: borrowed
+                .iter()
+                .map(|value| self.value_name(*value))
+                .collect(),
             values: inputs
                 .values
                 .iter()
@@ -81,6 +112,7 @@ impl Emitter<'_> {
             body,
             schedule,
             result,
+            borrowed,
             span,
         } = stmt
         else {
@@ -93,17 +125,18 @@ impl Emitter<'_> {
                 self.primal_only_code(|emitter| emitter.forward_branch(body, depth + 1))
             }
             None => {
-                let inputs = self.input_names(body, None);
+                let inputs = self.input_names(body, None, borrowed);
                 let kept = format_ident!("__ad_keep_region_{}", region);
                 self.stacks.push((kept.clone(), depth));
-                let copies = InputNames::copies(&inputs.values)
+                let copies = inputs
+                    .copies(&inputs.values)
                     .into_iter()
-                    .chain(InputNames::copies(&inputs.vars));
+                    .chain(inputs.copies(&inputs.vars));
                 let primal =
                     self.primal_only_code(|emitter| emitter.forward_branch(body, depth + 1));
                 quote!(#kept.push((#(#copies,)*)); #primal)
             }
-            Some(schedule) => self.forward_scheduled(region, body, schedule, depth),
+            Some(schedule) => self.forward_scheduled(region, body, schedule, borrowed, depth),
         };
         match result {
             Some(result) => {
@@ -124,9 +157,10 @@ impl Emitter<'_> {
         region: usize,
         body: &Block,
         schedule: &Schedule,
+        borrowed: &[Value],
         depth: usize,
     ) -> TokenStream {
-        let inputs = self.input_names(body, Some(schedule));
+        let inputs = self.input_names(body, Some(schedule), borrowed);
         let (checkpoints, iterations, iterator) = scheduled_names(region);
         let kept = format_ident!("__ad_keep_region_{}", region);
         self.stacks.push((kept.clone(), depth));
@@ -135,8 +169,8 @@ impl Emitter<'_> {
             Schedule::Every(_) => quote!(Every),
             Schedule::Binomial(_) => quote!(Binomial),
         };
-        let state = InputNames::copies(&inputs.vars);
-        let invariants = InputNames::copies(&inputs.values);
+        let state = inputs.copies(&inputs.vars);
+        let invariants = inputs.copies(&inputs.values);
         let checkpoint = quote!(::ad_runtime::checkpoint);
         let (setup, next, state_iterator, loop_body, flags) = match &body.stmts[..] {
             [Stmt::For {
@@ -201,6 +235,7 @@ impl Emitter<'_> {
             body,
             schedule,
             result,
+            borrowed,
             ..
         } = stmt
         else {
@@ -215,15 +250,16 @@ impl Emitter<'_> {
             return Ok(TokenStream::new());
         }
         self.recorded_regions.insert(region);
-        let inputs = self.input_names(body, schedule.as_ref());
+        let inputs = self.input_names(body, schedule.as_ref(), borrowed);
         let kept = format_ident!("__ad_keep_region_{}", region);
-        let values = InputNames::names(&inputs.values);
+        let (values, borrows) = inputs.taken_back();
         let vars = InputNames::names(&inputs.vars);
         let assigned_only = &inputs.assigned_only;
         if schedule.is_none() {
             let recording = self.forward_block(body, depth + 1);
             return Ok(quote! {{
                 let (#(#values,)* #(mut #vars,)*) = #kept.pop();
+                #borrows
                 #(let mut #assigned_only;)*
                 #recording
                 #backward
@@ -273,6 +309,7 @@ impl Emitter<'_> {
         };
         Ok(quote! {
             let (#checkpoints, (#(#values,)*)) = #kept.pop();
+            #borrows
             #checkpoints.reverse(
                 |((#(mut #vars,)*), mut #iterator), #steps: usize| {
                     #(let mut #assigned_only;)*

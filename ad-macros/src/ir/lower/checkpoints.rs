@@ -96,22 +96,21 @@ impl Lowering {
             }
         };
         let inputs = crate::ir::checkpoint::inputs(&body, schedule.as_ref());
-        if inputs
+        // Shared references only (`&mut` ones are variables): a copy of what one points to is
+        // what the region reads through it, which nothing can change while it is borrowed.
+        let borrowed: Vec<Value> = inputs
             .values
             .iter()
-            .any(|value| self.references.contains(value))
-        {
-            return not_yet(
-                expr,
-                "a checkpointed region that reads a reference from outside it",
-            );
-        }
+            .copied()
+            .filter(|value| self.references.contains(value))
+            .collect();
         let result = body.result.as_ref().map(|_| self.new_value(None, span));
         self.regions += 1;
         stmts.push(Stmt::Checkpoint {
             body,
             schedule,
             result,
+            borrowed,
             span,
         });
         Ok(result.map(Operand::Value))
