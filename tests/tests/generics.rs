@@ -509,3 +509,41 @@ fn nesting_has_no_perturbation_confusion() {
     let s0 = 0.4_f64.exp() / (0.4_f64.exp() + (-0.2_f64).exp());
     assert_relative_eq!(d.tangent, s0 * (1.0 - s0), max_relative = 1e-14);
 }
+
+/// A generic map to a `Vec`, for `f_jacfwd` of a generic function with several outputs.
+#[forward]
+fn polar_to_cartesian<T: Float>(r_theta: &[T], scale: T, n: usize) -> Vec<T> {
+    let (r, theta) = (r_theta[0] * scale, r_theta[1]);
+    (0..n)
+        .map(|k| {
+            let angle = theta * T::from(k + 1).unwrap();
+            r * angle.cos() + r * angle.sin()
+        })
+        .collect()
+}
+
+#[test]
+fn jacobians_of_generic_functions_run_them_at_vector_duals() {
+    for x in &POINTS {
+        let (value, jacobian) = rosenbrock_jacfwd(&x[..]);
+        assert_eq!(value, rosenbrock(&x[..]));
+        let gradient = rosenbrock_gradient(&x[..]);
+        for k in 0..3 {
+            close(gradient[k], jacobian[0][k]);
+        }
+        // Columns along r, theta and scale; rows per output.
+        let (values, jacobian) = polar_to_cartesian_jacfwd(&x[..2], x[2], 3);
+        assert_eq!(values, polar_to_cartesian(&x[..2], x[2], 3));
+        assert_eq!((jacobian.len(), jacobian[0].len()), (3, 3));
+        for (k, v) in DIRECTIONS.iter().enumerate() {
+            let along: Vec<f64> = (0..3)
+                .map(|row| (0..3).map(|col| jacobian[row][col] * v[col]).sum())
+                .collect();
+            let f = |p: &[f64]| polar_to_cartesian(&p[..2], p[2], 3)[k % 3];
+            close(central(f, &x[..], v), along[k % 3]);
+        }
+    }
+    // f32 too.
+    let (_, jacobian) = rosenbrock_jacfwd(&[1.5_f32, 2.0, 0.5][..]);
+    assert!((jacobian[0][0] - rosenbrock_gradient(&[1.5, 2.0, 0.5])[0] as f32).abs() < 1e-2);
+}

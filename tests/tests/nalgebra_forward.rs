@@ -135,3 +135,17 @@ fn second_derivative_by_nesting() {
         assert_relative_eq!(curvature, 13.0 / length.powi(3), max_relative = 1e-14);
     }
 }
+
+#[test]
+fn jacobian_through_nalgebra_at_vector_duals() {
+    // `f_jacfwd` runs the generic function at `DualChunk<T>`, which is a `RealField` too.
+    for x in &POINTS {
+        let (value, jacobian) = spring_energy_jacfwd(&x[..]);
+        assert_eq!(value, spring_energy(&x[..]));
+        for v in &DIRECTIONS {
+            let (_, tangent) = spring_energy_jvp(&x[..], &v[..]);
+            let along: f64 = (0..3).map(|k| jacobian[0][k] * v[k]).sum();
+            assert_relative_eq!(along, tangent, epsilon = 1e-13, max_relative = 1e-12);
+        }
+    }
+}

@@ -89,6 +89,30 @@ pub(super) fn floats_of(ty: &Type) -> Option<FloatType> {
     float_of_type(ty).or_else(|| container_element(ty).and_then(float_of_type))
 }
 
+/// A free function generic over its float type `float` whose differentiable parameters and
+/// result are `float`s or slices, `Vec`s and arrays of them, and whose data is passed again:
+/// `f_jacfwd` runs it at `DualChunk<float>` (`forward::generic::jacfwd`).
+pub(super) fn takes_generic_jacfwd(function: &Function, float: &Ident) -> bool {
+    let of_float = |ty: &Type| {
+        let is_float = |ty: &Type| matches!(ty, Type::Path(path) if path.qself.is_none() && path.path.is_ident(float));
+        is_float(ty) || container_element(ty).is_some_and(is_float)
+    };
+    !function.is_method
+        && function
+            .params
+            .iter()
+            .any(|param| param.kind == ParamKind::Differentiated)
+        && function.output().is_some_and(of_float)
+        && function.params.iter().all(|param| match param.kind {
+            ParamKind::Differentiated | ParamKind::Constant => {
+                param.user_type.is_none() && !param.is_mut_reference() && of_float(&param.ty)
+            }
+            ParamKind::Data => {
+                is_passed_again(&param.ty) && !crate::ast::is_function_type(&param.ty)
+            }
+        })
+}
+
 /// The float type of a float or of containers of them nested as deep as they are.
 fn nested_floats_of(ty: &Type) -> Option<FloatType> {
     float_of_type(ty).or_else(|| container_element(ty).and_then(nested_floats_of))

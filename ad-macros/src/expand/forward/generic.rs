@@ -31,10 +31,12 @@ pub fn expand(function: &Function, float: &Ident, bodies: Bodies) -> TokenStream
     let original = &function.item;
     let companion = companion(function, float, bodies);
     let jvp = super::jvp(function, bodies);
+    let jacfwd = jacfwd(function, float, bodies);
     quote! {
         #original
         #companion
         #jvp
+        #jacfwd
     }
 }
 
@@ -55,11 +57,18 @@ struct Signature {
 }
 
 fn signature(function: &Function, float: &Ident) -> Signature {
+    signature_at(function, float, &dual_of(float), TokenStream::new())
+}
+
+/// [`signature`] with the bounds declared on the float type required of `at`, and `extra`
+/// bounds on the float type beside `Scalar` (inline: one place for its bounds, as clippy's
+/// `multiple_bound_locations` asks of the user's code the span points to).
+fn signature_at(function: &Function, float: &Ident, at: &Type, extra: TokenStream) -> Signature {
     let item = &function.item;
     let span = float.span();
-    let scalar_bound = quote_spanned!(span=> ::ad_runtime::Scalar);
+    let scalar_bound = quote_spanned!(span=> ::ad_runtime::Scalar #extra);
     let generics = generics::generic_params(item, float, scalar_bound);
-    let predicates = generics::where_predicates(item, float, &dual_of(float));
+    let predicates = generics::where_predicates(item, float, at);
     let where_clause = match predicates.is_empty() {
         true => quote!(),
         false => quote!(where #(#predicates),*),
@@ -123,8 +132,17 @@ fn dual_arguments(
 }
 
 fn call(function: &Function, float: &Ident, arguments: &[TokenStream]) -> TokenStream {
+    call_at(function, float, &dual_of(float), arguments)
+}
+
+fn call_at(
+    function: &Function,
+    float: &Ident,
+    at: &Type,
+    arguments: &[TokenStream],
+) -> TokenStream {
     let name = function.name();
-    let generic_arguments = generics::call_arguments(&function.item, float, &dual_of(float));
+    let generic_arguments = generics::call_arguments(&function.item, float, at);
     quote!(#name::<#generic_arguments>(#(#arguments),*))
 }
 
@@ -227,6 +245,100 @@ pub fn jvp(function: &Function, float: &Ident, bodies: Bodies) -> TokenStream {
         #[doc = #doc]
         #[allow(dead_code, unused_variables, clippy::too_many_arguments, clippy::type_complexity, unreachable_code)]
         #vis fn #jvp<#generics>(#(#params,)* #(#tangent_params),*) -> (#output, #output) #where_clause {
+            #body
+        }
+    }
+}
+
+/// `f_jacfwd` of a function generic over its float type: the function itself at
+/// `DualChunk<T>` (`CHUNK` inputs seeded per pass), for the shapes the non-generic helpers
+/// take: parameters `T`, slices, `Vec`s and arrays of `T` (or data passed again), a result
+/// of `T` or a container of them.
+pub fn jacfwd(function: &Function, float: &Ident, bodies: Bodies) -> TokenStream {
+    if !super::super::helpers::takes_generic_jacfwd(function, float) {
+        return TokenStream::new();
+    }
+    let name = function.name();
+    let helper = names::suffixed(function, "_jacfwd");
+    if crate::source_facts::defines_function_beside(&name.to_string(), &helper.to_string()) {
+        return TokenStream::new();
+    }
+    let vis = &function.item.vis;
+    let span = name.span();
+    let jacobian = quote!(::ad_runtime::__private::jacobian);
+    let chunk_type: Type = syn::parse_quote!(::ad_runtime::DualChunk<#float>);
+    let directions = quote!(#jacobian::Directions<#float>);
+    // The seeded float's type, which a bound on `T` alone leaves opaque.
+    let seeded_float = quote! {
+        + #jacobian::Directions<#float, Seeded<{ #jacobian::CHUNK }> = #chunk_type>
+    };
+    let Signature {
+        generics,
+        where_clause,
+        params,
+        output,
+    } = signature_at(function, float, &chunk_type, seeded_float);
+    let body = match bodies {
+        Bodies::Stub => stub_body(),
+        Bodies::Derivative => {
+            let mut lets = Vec::new();
+            let mut counts = Vec::new();
+            let arguments: Vec<TokenStream> = function
+                .params
+                .iter()
+                .map(|param| {
+                    let name = &param.name;
+                    let seeded = names::derived("__ad_seeded_", name);
+                    match param.kind {
+                        ParamKind::Data if crate::ast::float_of_type(&param.ty).is_some() => {
+                            let ty = &param.ty;
+                            return quote!(::ad_runtime::__private::PlainFloat::<#ty>::plain(#name));
+                        }
+                        ParamKind::Data => return quote!(#name),
+                        ParamKind::Differentiated => {
+                            counts.push(quote!(<_ as #directions>::count(&#name)));
+                            lets.push(quote! {
+                                let #seeded = <_ as #directions>::seeded::<__AD_CHUNK>(
+                                    &#name, __ad_start, &mut __ad_offset,
+                                );
+                            });
+                        }
+                        ParamKind::Constant => lets.push(quote! {
+                            let #seeded = <_ as #directions>::constant::<__AD_CHUNK>(&#name);
+                        }),
+                    }
+                    match param.is_reference() {
+                        true => quote!(&#seeded),
+                        false => quote!(#seeded),
+                    }
+                })
+                .collect();
+            let call = call_at(function, float, &chunk_type, &arguments);
+            quote! {
+                const __AD_CHUNK: usize = #jacobian::CHUNK;
+                let __ad_inputs = 0usize #(+ #counts)*;
+                #jacobian::forward_jacobian::<#float, __AD_CHUNK, _>(__ad_inputs, |__ad_start: usize| {
+                    let mut __ad_offset = 0usize;
+                    #(#lets)*
+                    let _ = __ad_offset;
+                    #call
+                })
+            }
+        }
+    };
+    let doc = format!(
+        " Jacobian of [`{name}`] by forward mode, generated by `#[forward]`: the value, and one \
+         row per float of the result, one column per float of the differentiable parameters in \
+         declared order; `{name}` runs at `ad_runtime::DualChunk<{float}>`, {} columns per pass.",
+        "`ad_runtime::__private::jacobian::CHUNK`"
+    );
+    let cfgs = cfg_attrs(function);
+    quote_spanned! {span=>
+        #(#cfgs)*
+        #[doc = #doc]
+        #[inline]
+        #[allow(dead_code, unused_mut, unused_variables, clippy::too_many_arguments, clippy::type_complexity)]
+        #vis fn #helper<#generics>(#(#params),*) -> (#output, ::std::vec::Vec<::std::vec::Vec<#float>>) #where_clause {
             #body
         }
     }
