@@ -223,3 +223,34 @@ fn a_reverse_function_taking_a_closure() {
 fn wave<S: Scalar>(t: S, k: f64) -> S {
     (t * S::from_f64(k)).sin() * t
 }
+
+/// A closure taken by reference as `&impl Fn` (a recursive adaptive Simpson writes it so): the
+/// derivative code no longer names the function alone, whose `impl` type has no instance
+/// there (E0283 in generated code before).
+#[forward]
+#[reverse]
+fn scaled_by_a_borrowed_closure(f: &impl Fn(f64) -> f64, a: f64) -> f64 {
+    f(a) * a
+}
+
+#[forward]
+#[reverse]
+fn calls_with_a_borrowed_closure(k: f64, a: f64) -> f64 {
+    scaled_by_a_borrowed_closure(&|t| (k * t).sin(), a)
+}
+
+#[test]
+fn a_closure_borrowed_as_impl_fn() {
+    for (k, a) in [(0.7, 1.3), (-1.1, 0.4)] {
+        let (value, along_k) = calls_with_a_borrowed_closure_jvp(k, a, 1.0, 0.0);
+        let (same, (dk, da)) = calls_with_a_borrowed_closure_grad(k, a);
+        assert_eq!(value, same);
+        assert_relative_eq!(along_k, dk, max_relative = 1e-14);
+        let h = 1e-6;
+        let along_a = (calls_with_a_borrowed_closure(k, a + h)
+            - calls_with_a_borrowed_closure(k, a - h))
+            / (2.0 * h);
+        assert_relative_eq!(da, along_a, epsilon = 1e-8, max_relative = 1e-7);
+        assert_relative_eq!(dk, a * a * (k * a).cos(), max_relative = 1e-14);
+    }
+}

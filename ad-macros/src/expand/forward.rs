@@ -47,6 +47,16 @@ pub fn expand(function: &Function, bodies: Bodies) -> TokenStream {
     }
 }
 
+/// `impl Fn(f64) -> f64`, also behind references (`&impl Fn(..)`) and parentheses.
+fn is_impl_trait(ty: &Type) -> bool {
+    match ty {
+        Type::ImplTrait(_) => true,
+        Type::Reference(reference) => is_impl_trait(&reference.elem),
+        Type::Paren(paren) => is_impl_trait(&paren.elem),
+        _ => false,
+    }
+}
+
 pub fn retype_type(function: &Function, ty: &Type) -> Type {
     let locals = Locals {
         all: Default::default(),
@@ -321,10 +331,7 @@ pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
             let aliases = locals.user_types.aliases();
             // (A function with `impl Trait` parameters is generic: named alone, its instance
             // cannot be inferred, and it is used by the caller that passes the closure.)
-            let generic_argument = function
-                .params
-                .iter()
-                .any(|param| matches!(param.ty, syn::Type::ImplTrait(_)));
+            let generic_argument = function.params.iter().any(|param| is_impl_trait(&param.ty));
             let uses_function = match (function.is_method, generic_argument) {
                 (_, true) => quote!(),
                 (true, false) => quote!(let _ = Self::#name;),
