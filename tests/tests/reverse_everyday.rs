@@ -277,3 +277,27 @@ fn insert_remove_and_resize_three_ways() {
         );
     }
 }
+
+/// Sub-slices of a local written through the methods that keep their length (a natural
+/// cubic spline's `m[1..n - 1].copy_from_slice(&inner)`): indexed through the sub-slice.
+#[forward]
+#[reverse]
+fn sub_slices_written_in_place(a: &[f64]) -> f64 {
+    let mut m = vec![0.0; 5];
+    m[1..3].copy_from_slice(&a[0..2]);
+    m[3..].fill(a[2]);
+    m[0..4].swap(0, 2);
+    m[1..4].reverse();
+    m[1] * m[2] + m[0].sin() * m[3] + m[4]
+}
+
+#[test]
+fn sub_slices_take_copy_from_slice_fill_swap_and_reverse() {
+    check_slice_function_at_random_points(
+        sub_slices_written_in_place,
+        sub_slices_written_in_place_jvp,
+        sub_slices_written_in_place_vjp,
+        3,
+        71,
+    );
+}

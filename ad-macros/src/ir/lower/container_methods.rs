@@ -35,7 +35,10 @@ impl Lowering {
                     1
                 )
         );
-        if !known || call.turbofish.is_some() || !is_place_expression(&call.receiver) {
+        if !known
+            || call.turbofish.is_some()
+            || !(is_place_expression(&call.receiver) || is_sub_slice(&call.receiver))
+        {
             return Ok(None);
         }
         let Ok(container) = self.place(&call.receiver, stmts) else {
@@ -44,13 +47,26 @@ impl Lowering {
         // A local container, or one a `&mut` parameter lends (`v: &mut Vec<f64>`, whose
         // shadow is the caller's).
         let lent = self.mutable_references.contains(&container.root);
+        // A sub-slice (`m[1..n - 1].copy_from_slice(..)`) takes the methods that keep its
+        // length, its elements indexed through it.
+        let (last, before) = match container.projections.split_last() {
+            Some((last, before)) => (Some(last), before),
+            None => (None, &[][..]),
+        };
+        let keeps_length = matches!(
+            method.as_str(),
+            "fill" | "copy_from_slice" | "clone_from_slice" | "swap" | "reverse"
+        );
+        let sub_slice = matches!(last, Some(Projection::Slice(..))) && keeps_length;
+        let plain_projection = |projection: &Projection| {
+            matches!(
+                projection,
+                Projection::Index(_) | Projection::Field(_) | Projection::Deref
+            )
+        };
         if !(matches!(container.root, Root::Var(var) if self.containers.contains(&var)) || lent)
-            || container.projections.iter().any(|projection| {
-                !matches!(
-                    projection,
-                    Projection::Index(_) | Projection::Field(_) | Projection::Deref
-                )
-            })
+            || !before.iter().all(plain_projection)
+            || !(last.is_none_or(plain_projection) || sub_slice)
         {
             return Ok(None);
         }
