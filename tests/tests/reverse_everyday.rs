@@ -301,3 +301,35 @@ fn sub_slices_take_copy_from_slice_fill_swap_and_reverse() {
         71,
     );
 }
+
+/// Mutable chunks (an n-body drift over flat position and velocity slices): each chunk a
+/// sub-slice lent mutably, what is written through it written to the container; `chunks_mut`'s
+/// last chunk may be shorter.
+#[forward]
+#[reverse]
+fn drift_by_mutable_chunks(x: &[f64]) -> f64 {
+    let (pos, vel, dt) = (&x[0..6], &x[6..12], x[12]);
+    let mut p = pos.to_vec();
+    for (pi, vi) in p.chunks_exact_mut(3).zip(vel.chunks_exact(3)) {
+        for k in 0..3 {
+            pi[k] += dt * vi[k];
+        }
+    }
+    for c in p.chunks_mut(4) {
+        c[0] *= c[c.len() - 1];
+    }
+    p.chunks_exact(3)
+        .map(|c| (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]).sqrt())
+        .sum()
+}
+
+#[test]
+fn mutable_chunks_write_through_to_their_container() {
+    check_slice_function_at_random_points(
+        drift_by_mutable_chunks,
+        drift_by_mutable_chunks_jvp,
+        drift_by_mutable_chunks_vjp,
+        13,
+        73,
+    );
+}

@@ -509,6 +509,8 @@ const ITERATOR_SOURCES: &[&str] = &[
     "windows",
     "chunks",
     "chunks_exact",
+    "chunks_mut",
+    "chunks_exact_mut",
     "chars",
     "bytes",
     "lines",
@@ -768,7 +770,8 @@ fn operator_of_method(call: &syn::ExprMethodCall) -> Option<proc_macro2::TokenSt
 fn iterates_a_container(chain: &Expr) -> bool {
     match strip(chain) {
         Expr::MethodCall(call) => match call.method.to_string().as_str() {
-            "iter" | "iter_mut" | "windows" | "chunks" | "chunks_exact" => true,
+            "iter" | "iter_mut" | "windows" | "chunks" | "chunks_exact" | "chunks_mut"
+            | "chunks_exact_mut" => true,
             "into_iter" => !matches!(strip(&call.receiver), Expr::Range(_)),
             _ => iterates_a_container(&call.receiver),
         },

@@ -22,11 +22,13 @@ pub(super) enum Items<S, A> {
         source: S,
         access: Access,
     },
-    /// Sub-slices of `source` (`windows(n)`, `chunks(n)`, `chunks_exact(n)`), borrowed.
+    /// Sub-slices of `source` (`windows(n)`, `chunks(n)`, `chunks_exact(n)`), borrowed, or
+    /// borrowed mutably (`chunks_mut(n)`, `chunks_exact_mut(n)`).
     Slices {
         source: S,
         kind: SliceKind,
         size: A,
+        mutable: bool,
     },
     Enumerated(Box<Items<S, A>>),
     Zipped(Box<Items<S, A>>, Box<Items<S, A>>),
@@ -64,8 +66,8 @@ pub(super) enum SliceKind {
 pub(super) enum Item {
     /// An element of a source: `place` is the source at the iteration's index.
     Element { place: Place, access: Access },
-    /// A sub-slice of a source, borrowed.
-    Slice(Place),
+    /// A sub-slice of a source, borrowed (mutably when the flag says so).
+    Slice(Place, bool),
     /// An index of `enumerate`.
     Data(Value),
     /// What `enumerate` and `zip` pair.
@@ -148,10 +150,11 @@ impl Lowering {
             }),
             Expr::MethodCall(call) if call.turbofish.is_none() => {
                 let method = call.method.to_string();
-                let slices = |kind| Items::Slices {
+                let slices = |kind, mutable| Items::Slices {
                     source: &*call.receiver,
                     kind,
                     size: &call.args[0],
+                    mutable,
                 };
                 let adapted = |inner| Items::Adapted {
                     inner: Box::new(inner),
@@ -172,9 +175,11 @@ impl Lowering {
                     }
                     // What iterating the receiver itself gives.
                     ("into_iter" | "clone", 0) => self.items(&call.receiver),
-                    ("windows", 1) => Some(slices(SliceKind::Windows)),
-                    ("chunks", 1) => Some(slices(SliceKind::Chunks)),
-                    ("chunks_exact", 1) => Some(slices(SliceKind::ChunksExact)),
+                    ("windows", 1) => Some(slices(SliceKind::Windows, false)),
+                    ("chunks", 1) => Some(slices(SliceKind::Chunks, false)),
+                    ("chunks_exact", 1) => Some(slices(SliceKind::ChunksExact, false)),
+                    ("chunks_mut", 1) => Some(slices(SliceKind::Chunks, true)),
+                    ("chunks_exact_mut", 1) => Some(slices(SliceKind::ChunksExact, true)),
                     ("enumerate", 0) => {
                         Some(Items::Enumerated(Box::new(self.items(&call.receiver)?)))
                     }
@@ -245,10 +250,16 @@ impl Lowering {
                 source: self.iterated_place(source, stmts)?,
                 access,
             },
-            Items::Slices { source, kind, size } => Items::Slices {
+            Items::Slices {
+                source,
+                kind,
+                size,
+                mutable,
+            } => Items::Slices {
                 source: self.iterated_place(source, stmts)?,
                 kind,
                 size: self.operand(size, stmts)?,
+                mutable,
             },
             Items::Enumerated(inner) => {
                 Items::Enumerated(Box::new(self.place_items(*inner, stmts)?))
@@ -327,7 +338,12 @@ impl Lowering {
                     access: *access,
                 }
             }
-            Items::Slices { source, kind, size } => {
+            Items::Slices {
+                source,
+                kind,
+                size,
+                mutable,
+            } => {
                 let end = self.data_method(
                     Operand::Value(at),
                     "saturating_add",
@@ -349,7 +365,7 @@ impl Lowering {
                     .projections
                     .push(Projection::Slice(Operand::Value(at), Operand::Value(end)));
                 place.span = span;
-                Item::Slice(place)
+                Item::Slice(place, *mutable)
             }
             Items::Enumerated(inner) if iteration.shared_index => Item::Pair(
                 Box::new(Item::Data(at)),
@@ -402,14 +418,14 @@ impl Lowering {
                 };
                 Operand::Value(self.define(rvalue, span, stmts))
             }
-            Item::Slice(place) => Operand::Place(place),
+            Item::Slice(place, _) => Operand::Place(place),
             Item::Data(value) => Operand::Value(value),
             Item::Pair(left, right) => {
                 let mut parts = Vec::new();
                 for part in [*left, *right] {
                     parts.push(match part {
                         // Inside a tuple a sub-slice is a reference to it.
-                        Item::Slice(place) => Operand::Value(self.define(
+                        Item::Slice(place, _) => Operand::Value(self.define(
                             Rvalue::Ref(Operand::Place(place)),
                             span,
                             stmts,
@@ -454,8 +470,8 @@ impl Lowering {
                 Ok(())
             }
             (other, Item::Data(_)) => not_yet(other, "this index pattern"),
-            (Pat::Ident(name), Item::Slice(place)) if plain_name(name) => {
-                self.bind_borrowed(&name.ident, place, false);
+            (Pat::Ident(name), Item::Slice(place, mutable)) if plain_name(name) => {
+                self.bind_borrowed(&name.ident, place, mutable);
                 Ok(())
             }
             // `for e in v.iter_mut()`: `e` borrows the element, and what is written through it
@@ -624,7 +640,9 @@ impl Lowering {
             }
             // The starts of the sub-slices: those with `size` elements from them, or (`chunks`)
             // every `size`-th.
-            Items::Slices { source, kind, size } => {
+            Items::Slices {
+                source, kind, size, ..
+            } => {
                 let len = self.length(source, span, stmts);
                 // `windows(0)` and `chunks(0)` panic, as `std`'s do.
                 let checks = Operand::Constant(Constant {
