@@ -254,3 +254,41 @@ fn a_closure_borrowed_as_impl_fn() {
         assert_relative_eq!(dk, a * a * (k * a).cos(), max_relative = 1e-14);
     }
 }
+
+#[forward]
+fn simpson_by_reference<F: Fn(f64) -> f64>(f: &F, a: f64, b: f64, n: usize) -> f64 {
+    let h = (b - a) / n as f64;
+    let mut s = f(a) + f(b);
+    for i in 1..n {
+        let x = a + i as f64 * h;
+        s += if i % 2 == 1 { 4.0 } else { 2.0 } * f(x);
+    }
+    s * h / 3.0
+}
+
+#[forward]
+fn trapezoid_by_value(f: impl Fn(f64) -> f64, a: f64, b: f64) -> f64 {
+    0.5 * (f(a) + f(b)) * (b - a)
+}
+
+/// Closures bound by `let` and passed by name (`simpson(&f, ..)`, `trapezoid(g, ..)`), also
+/// called directly: reverse mode takes each call as if the closure were written there.
+#[forward]
+#[reverse]
+fn integrals_of_named_closures(p: &[f64]) -> f64 {
+    let (k, b) = (p[0], p[1]);
+    let f = |x: f64| (k * x).sin() * (-x).exp();
+    let g = |x: f64| x * k;
+    simpson_by_reference(&f, 0.0, b, 8) + trapezoid_by_value(g, 0.0, b) + f(0.3)
+}
+
+#[test]
+fn closures_bound_by_let_passed_by_name() {
+    check_slice_function_at_random_points(
+        integrals_of_named_closures,
+        integrals_of_named_closures_jvp,
+        integrals_of_named_closures_vjp,
+        2,
+        79,
+    );
+}

@@ -241,6 +241,73 @@ impl Lowering {
     }
 }
 
+impl Lowering {
+    /// `integrate(&f, a, b)` of a closure bound by `let f = |t| ..;` (not `move`): the call as
+    /// if the closure were written there, which means the same when every name it reads is
+    /// bound here as where it was written (nothing can change what a closure borrows while it
+    /// lives). `None` when no argument names such a closure, or a name it reads means another
+    /// thing here.
+    pub(super) fn with_named_closures_written(
+        &self,
+        call: &syn::ExprCall,
+    ) -> Option<syn::ExprCall> {
+        let mut written = call.clone();
+        let mut changed = false;
+        for arg in written.args.iter_mut() {
+            let (name, lent) = match strip(arg) {
+                Expr::Path(path) => (path.path.get_ident()?.clone(), false),
+                Expr::Reference(reference) if reference.mutability.is_none() => {
+                    match strip(&reference.expr) {
+                        Expr::Path(path) => (path.path.get_ident()?.clone(), true),
+                        _ => continue,
+                    }
+                }
+                _ => continue,
+            };
+            let Some(Binding::Closure(definition)) = self.binding(&name) else {
+                continue;
+            };
+            let closure = &definition.closure;
+            if closure.capture.is_some() || !self.reads_as_where_written(definition) {
+                return None;
+            }
+            *arg = match lent {
+                true => syn::parse_quote_spanned!(arg.span()=> &#closure),
+                false => Expr::Closure(closure.clone()),
+            };
+            changed = true;
+        }
+        changed.then_some(written)
+    }
+
+    /// Whether every name the closure reads, but its parameters, is bound here as where it
+    /// was written.
+    fn reads_as_where_written(&self, definition: &ClosureDef) -> bool {
+        let mut parameters = HashSet::new();
+        for input in &definition.closure.inputs {
+            pattern_names(input, &mut parameters);
+        }
+        let mut read = Vec::new();
+        names_read(&definition.closure.body, &mut read);
+        read.iter()
+            .filter(|name| !parameters.contains(&scope_key(name)))
+            .all(|name| {
+                let key = scope_key(name);
+                let there = definition
+                    .scopes
+                    .iter()
+                    .rev()
+                    .find_map(|scope| scope.get(&key));
+                match (there, self.binding(name)) {
+                    (None, None) | (Some(Binding::Item), Some(Binding::Item)) => true,
+                    (Some(Binding::Local(a)), Some(Binding::Local(b))) => a == b,
+                    (Some(Binding::Closure(a)), Some(Binding::Closure(b))) => Rc::ptr_eq(a, b),
+                    _ => false,
+                }
+            })
+    }
+}
+
 /// A closure written as an argument (`|t| ..`), or lent (`&|t| ..`, then `true`).
 pub(super) fn passed_closure(arg: &Expr) -> Option<(&syn::ExprClosure, bool)> {
     match strip(arg) {

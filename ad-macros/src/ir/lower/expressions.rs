@@ -660,6 +660,10 @@ impl Lowering {
         if let Some(moved) = self.mem_function(func, call, stmts)? {
             return Ok(moved);
         }
+        // `integrate(&f, a, b)` of `let f = |t| ..;`: as if the closure were written there.
+        if let Some(written) = self.with_named_closures_written(call) {
+            return self.call(&written, stmts);
+        }
         // A function given closures, or one with forward code alone: differentiated through
         // its forward code at the call (`Dispatch::WithClosures`).
         if (call
