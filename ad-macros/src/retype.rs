@@ -1126,6 +1126,20 @@ impl VisitMut for Retype<'_> {
                 self.visit_expr_mut(&mut cast.expr);
                 self.rewrite_cast(cast)
             }
+            // `for yr in YS.iter()` binding data only: the plain iteration (its items are lifted
+            // where they meet floats, as a data local's are).
+            Expr::ForLoop(for_loop)
+                if !crate::activity::pattern_bindings(&for_loop.pat)
+                    .0
+                    .iter()
+                    .any(|name| self.locals.floats.contains(name))
+                    && self.is_data_constant(&for_loop.expr) =>
+            {
+                *for_loop.expr = with_self_renamed(&for_loop.expr);
+                self.visit_pat_mut(&mut for_loop.pat);
+                self.visit_block_mut(&mut for_loop.body);
+                None
+            }
             Expr::Call(call) => self.rewrite_call(call),
             // A primitive's `place op= value` evaluates `value` first; the scalar type's
             // `OpAssign::op_assign(&mut place, value)` would take the place first.
@@ -1160,6 +1174,7 @@ impl VisitMut for Retype<'_> {
                         self.locals.floats.contains(name) || self.locals.untyped.contains(name)
                     })
                 {
+                    *expr = with_self_renamed(expr);
                     return;
                 }
                 // An untyped closure parameter (`|v| v * cfg.hi`) may hold a float.
@@ -1317,7 +1332,7 @@ impl VisitMut for Retype<'_> {
             // the zipped items are those of a copy as constants (anything else passes).
             Expr::MethodCall(call) if self.zips_data_with_floats(call) => {
                 self.visit_expr_mut(&mut call.receiver);
-                let zipped = zipped_argument(&call.args[0]);
+                let zipped = with_self_renamed(&zipped_argument(&call.args[0]));
                 let span = zipped.span();
                 let scalar = self.scalar_param(span);
                 call.args[0] = syn::parse_quote_spanned!(span=>
@@ -1386,12 +1401,19 @@ impl VisitMut for Retype<'_> {
                 return;
             }
         }
-        // `let k = DRAG;` of a constant, where `k` holds data only: the plain value, lifted
+        // `let k = DRAG;`, `let y = YS[0];`, `let noise = rng.uniform();`, `let y: f64 = *yr;`
+        // where the local holds data only: the plain value (its written type too), lifted
         // where it is used (`GRAVITY / k` stays a computation on data, lifted as a whole).
         if let Some(init) = &local.init {
             let constant = matches!(&*init.expr, Expr::Path(path)
                 if path.qself.is_none() && is_constant_path(&path.path, self.locals));
-            if !binds_float && init.diverge.is_none() && constant {
+            if !binds_float
+                && init.diverge.is_none()
+                && (constant || self.is_data_constant(&init.expr))
+            {
+                if let Some(init) = &mut local.init {
+                    *init.expr = with_self_renamed(&init.expr);
+                }
                 return;
             }
         }

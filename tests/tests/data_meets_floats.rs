@@ -237,3 +237,53 @@ fn data_zipped_with_floats_all_ways() {
         collected_rows_of_data_vjp,
     );
 }
+
+// Floats read from a constant table or from a method of data, bound by `let` without a type
+// (or with `f64` written), then used with float literals: the local stays data, lifted where
+// it meets floats (E0277/E0034 in generated code before).
+
+const WEIGHTS: [f64; 2] = [1.0, 0.25];
+
+pub struct Uniform(u64);
+
+impl Uniform {
+    pub fn next(&mut self) -> f64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1);
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+#[forward]
+#[reverse]
+fn constant_table_read_into_locals(w: &[f64]) -> f64 {
+    let y = WEIGHTS[0];
+    let mut total = (1.0 - y) * w[0] + 2.0 * y * w[1];
+    for weight in WEIGHTS.iter() {
+        let c: f64 = *weight;
+        total += c * w[1] * 0.5;
+    }
+    total
+}
+
+#[forward]
+#[reverse]
+fn noise_from_a_generator(x: &[f64], rng: &mut Uniform) -> f64 {
+    let noise = rng.next();
+    0.1 * noise * x[0] + (x[1] + noise).sin()
+}
+
+#[test]
+fn locals_read_from_constants_and_data_methods() {
+    check_gradient(
+        2,
+        constant_table_read_into_locals,
+        constant_table_read_into_locals_jvp,
+        constant_table_read_into_locals_vjp,
+    );
+    check_gradient(
+        2,
+        |x| noise_from_a_generator(x, &mut Uniform(3)),
+        |x, t| noise_from_a_generator_jvp(x, &mut Uniform(3), t),
+        |x, c| noise_from_a_generator_vjp(x, &mut Uniform(3), c),
+    );
+}

@@ -197,3 +197,62 @@ fn gradients_of_data_types_methods_by_hand() {
         assert_relative_eq!(gradient[i], expected, max_relative = 1e-13);
     }
 }
+
+/// A data `self` whose field is zipped with floats carrying derivatives, and a `&mut self`
+/// method counting its evaluations (a field of data written): `self` is the companion's
+/// parameter there too (E0424 in generated code before).
+pub struct SquaredError {
+    target: Vec<f64>,
+    evaluations: usize,
+}
+
+impl SquaredError {
+    #[forward]
+    #[reverse]
+    fn cost(&self, prediction: &[f64]) -> f64 {
+        prediction
+            .iter()
+            .zip(&self.target)
+            .map(|(p, t)| (p - t) * (p - t))
+            .sum::<f64>()
+    }
+
+    #[forward]
+    #[reverse]
+    fn counted(&mut self, prediction: &[f64]) -> f64 {
+        self.evaluations += 1;
+        let mut total = 0.0;
+        for (p, t) in prediction.iter().zip(self.target.iter()) {
+            total += (p - t).powi(2) * 0.5;
+        }
+        total
+    }
+}
+
+#[test]
+fn data_self_fields_zipped_and_written() {
+    let mut loss = SquaredError {
+        target: vec![0.5, -1.0, 2.0],
+        evaluations: 0,
+    };
+    let x = [0.3, 0.7, -1.1];
+    let (value, gradient) = loss.cost_grad(&x);
+    assert_eq!(value, loss.cost(&x));
+    for k in 0..3 {
+        assert_relative_eq!(
+            gradient[k],
+            2.0 * (x[k] - loss.target[k]),
+            max_relative = 1e-14
+        );
+        let mut direction = [0.0; 3];
+        direction[k] = 1.0;
+        let (_, along) = loss.cost_jvp(&x, &direction);
+        assert_relative_eq!(along, gradient[k], max_relative = 1e-14);
+    }
+    let (half, gradient) = loss.counted_grad(&x);
+    let (same, along_first) = loss.counted_jvp(&x, &[1.0, 0.0, 0.0]);
+    assert_eq!(half, same);
+    assert_relative_eq!(half, 0.5 * loss.cost(&x), max_relative = 1e-14);
+    assert_relative_eq!(along_first, gradient[0], max_relative = 1e-14);
+    assert_eq!(loss.evaluations, 2);
+}
