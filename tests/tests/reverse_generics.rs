@@ -158,3 +158,20 @@ fn generic_functions_called_from_reverse_mode() {
         assert_relative_eq!(gradient[i], expected, epsilon = 1e-12, max_relative = 1e-12);
     }
 }
+
+/// Both attributes stacked, `#[forward]` outside: `f_jacfwd` as with `#[forward]` alone.
+#[forward]
+#[reverse]
+fn stacked_product<T: Float>(x: &[T]) -> T {
+    x[0] * x[1] + x[1].sin()
+}
+
+#[test]
+fn stacked_generic_functions_have_their_jacobian() {
+    let x = [0.4, 1.2];
+    let (value, jacobian) = stacked_product_jacfwd(&x[..]);
+    let (same, gradient) = stacked_product_grad(&x[..]);
+    assert_eq!(value, same);
+    assert_relative_eq!(gradient[0], jacobian[0][0], max_relative = 1e-14);
+    assert_relative_eq!(gradient[1], jacobian[0][1], max_relative = 1e-14);
+}

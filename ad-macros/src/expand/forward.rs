@@ -372,11 +372,15 @@ pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
 
 /// `f_jvp`, in the function's declared types, and its generic version (`f::jvp`).
 pub fn jvp(function: &Function, bodies: Bodies) -> TokenStream {
-    let generic = match &function.float_param {
-        Some(float) => generic::jvp(function, float, bodies),
-        None => generic_jvp(function, bodies),
-    };
-    super::public::in_declared_types(function, bodies, generic)
+    match &function.float_param {
+        // `f_jvp` and `f_jacfwd` as written over the float type.
+        Some(float) => {
+            let jvp = generic::jvp(function, float, bodies);
+            let jacfwd = generic::jacfwd(function, float, bodies);
+            super::public::in_declared_types(function, bodies, quote!(#jvp #jacfwd))
+        }
+        None => super::public::in_declared_types(function, bodies, generic_jvp(function, bodies)),
+    }
 }
 
 fn generic_jvp(function: &Function, bodies: Bodies) -> TokenStream {

@@ -31,12 +31,10 @@ pub fn expand(function: &Function, float: &Ident, bodies: Bodies) -> TokenStream
     let original = &function.item;
     let companion = companion(function, float, bodies);
     let jvp = super::jvp(function, bodies);
-    let jacfwd = jacfwd(function, float, bodies);
     quote! {
         #original
         #companion
         #jvp
-        #jacfwd
     }
 }
 
