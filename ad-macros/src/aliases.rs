@@ -800,8 +800,18 @@ impl Functions {
             // The deepest module file on the path; what follows are modules inline in it.
             let file = (1..=module.len())
                 .rev()
-                .find_map(|depth| module_file(&self.source, &module[..depth]))?;
-            return only_plain(&definitions_in(&file), name);
+                .find_map(|depth| module_file(&self.source, &module[..depth]));
+            return match file {
+                Some(file) => only_plain(&definitions_in(&file), name),
+                // Modules inline in this file (`mod util { pub fn sq(..) }`).
+                None => self
+                    .own
+                    .function_modules
+                    .get(name)
+                    .is_some_and(|paths| paths.iter().any(|path| path == module))
+                    .then(|| only_plain(&self.own, name))
+                    .flatten(),
+            };
         }
         match first.as_str() {
             // `self::stats::mean`, or `crate::stats::mean` from the crate's root file: a module

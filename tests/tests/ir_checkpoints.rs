@@ -308,3 +308,47 @@ fn checkpointed_functions_keep_copies_of_borrowed_parameters() {
         }
     }
 }
+
+#[derive(Clone, Copy, ad_runtime::Differentiable)]
+pub struct Rates {
+    pub growth: f64,
+    pub decay: f64,
+}
+
+/// A `#[grad]` value by reference read inside a scheduled loop: kept as a copy as a slice
+/// parameter is, its adjoint still the parameter's.
+#[reverse]
+fn grows_by_borrowed_rates(#[grad] rates: &Rates, x: f64, n: usize) -> f64 {
+    let mut s = x;
+    #[checkpoint(every = 2)]
+    for _ in 0..n {
+        s = s * rates.growth - rates.decay * s * s;
+    }
+    s
+}
+
+#[reverse]
+fn grows_by_borrowed_rates_unchecked(#[grad] rates: &Rates, x: f64, n: usize) -> f64 {
+    let mut s = x;
+    for _ in 0..n {
+        s = s * rates.growth - rates.decay * s * s;
+    }
+    s
+}
+
+#[test]
+fn grad_values_read_in_regions_through_copies() {
+    let rates = Rates {
+        growth: 1.1,
+        decay: 0.05,
+    };
+    for n in [0, 1, 5, 8] {
+        let (value, (d_rates, dx)) = grows_by_borrowed_rates_grad(&rates, 0.7, n);
+        let (same, (u_rates, udx)) = grows_by_borrowed_rates_unchecked_grad(&rates, 0.7, n);
+        assert_eq!(value.to_bits(), same.to_bits());
+        assert_eq!(
+            (d_rates.growth, d_rates.decay, dx),
+            (u_rates.growth, u_rates.decay, udx)
+        );
+    }
+}
