@@ -339,6 +339,14 @@ pub const NOT_ANNOTATED: &str =
      generic over its float type (`fn f<T: Float>(x: T) -> T`), which derivative code runs at \
      dual numbers";
 
+/// The message for a `&mut` argument of a call reverse mode differentiates through the callee's
+/// forward code.
+pub const MUTABLE_TO_FORWARD_CODE: &str =
+    "a `&mut` argument to a function differentiated through its forward code (one with \
+     `#[forward]` alone, a plain generic one, or one given closures): that code runs once per 8 \
+     floats the call reads, and would write through it each time; annotate the function with \
+     `#[reverse]`, or pass what it reads by shared reference and return what it computes";
+
 /// The one message for a closure reading the function's variables, given to a plain function.
 pub const CLOSURE_TO_PLAIN: &str =
     "a closure reading this function's variables, given to a function that is not annotated: \

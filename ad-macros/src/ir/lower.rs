@@ -53,6 +53,7 @@ impl NotYet {
             crate::plain_calls::GENERIC_NOT_YET,
             crate::plain_calls::ACTIVE_TO_DATA,
             crate::plain_calls::CLOSURE_TO_PLAIN,
+            crate::plain_calls::MUTABLE_TO_FORWARD_CODE,
             crate::plain_calls::UNMARKED_ASSOCIATED,
             desugar::ITERATOR_KEPT,
             UNDERIVED_BUILT,

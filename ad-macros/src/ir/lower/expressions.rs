@@ -645,6 +645,18 @@ impl Lowering {
         }
     }
 
+    /// `&mut v`, or a `&mut` parameter passed on by name.
+    fn lends_mutably(&self, arg: &Expr) -> bool {
+        match strip(arg) {
+            Expr::Reference(reference) => reference.mutability.is_some(),
+            Expr::Path(path) => path.path.get_ident().is_some_and(|name| {
+                self.resolve(name)
+                    .is_some_and(|root| self.mutable_references.contains(&root))
+            }),
+            _ => false,
+        }
+    }
+
     fn call(&mut self, call: &syn::ExprCall, stmts: &mut Vec<Stmt>) -> Lowered<Rvalue> {
         let Expr::Path(func) = &*call.func else {
             return not_yet(&call.func, "calls of anything but a path");
@@ -663,6 +675,20 @@ impl Lowering {
         // `integrate(&f, a, b)` of `let f = |t| ..;`: as if the closure were written there.
         if let Some(written) = self.with_named_closures_written(call) {
             return self.call(&written, stmts);
+        }
+        let through_forward_code = crate::source_facts::forward_only(&func.path)
+            || call
+                .args
+                .iter()
+                .any(|arg| super::closures::passed_closure(arg).is_some())
+            || matches!(
+                crate::plain_calls::callee(&func.path),
+                Some(crate::plain_calls::Callee::Generic(_))
+            );
+        if through_forward_code {
+            if let Some(lent) = call.args.iter().find(|arg| self.lends_mutably(arg)) {
+                return not_yet(lent, crate::plain_calls::MUTABLE_TO_FORWARD_CODE);
+            }
         }
         // A function given closures, or one with forward code alone: differentiated through
         // its forward code at the call (`Dispatch::WithClosures`).
