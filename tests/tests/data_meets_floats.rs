@@ -247,7 +247,7 @@ const WEIGHTS: [f64; 2] = [1.0, 0.25];
 pub struct Uniform(u64);
 
 impl Uniform {
-    pub fn next(&mut self) -> f64 {
+    pub fn draw(&mut self) -> f64 {
         self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1);
         (self.0 >> 11) as f64 / (1u64 << 53) as f64
     }
@@ -268,7 +268,7 @@ fn constant_table_read_into_locals(w: &[f64]) -> f64 {
 #[forward]
 #[reverse]
 fn noise_from_a_generator(x: &[f64], rng: &mut Uniform) -> f64 {
-    let noise = rng.next();
+    let noise = rng.draw();
     0.1 * noise * x[0] + (x[1] + noise).sin()
 }
 

@@ -282,6 +282,7 @@ fn insert_remove_and_resize_three_ways() {
 /// cubic spline's `m[1..n - 1].copy_from_slice(&inner)`): indexed through the sub-slice.
 #[forward]
 #[reverse]
+#[allow(clippy::useless_vec)] // a local `Vec`, as the spline writes it
 fn sub_slices_written_in_place(a: &[f64]) -> f64 {
     let mut m = vec![0.0; 5];
     m[1..3].copy_from_slice(&a[0..2]);
