@@ -686,9 +686,9 @@ impl Emitter<'_> {
     /// Notes where `stack` is pushed to: outside every loop, a branch runs at most once before
     /// the backward sweep takes its entry back, so one slot holds it.
     fn note_single_entry(&mut self, stack: &Ident) {
-        match self.loop_nesting {
-            0 => self.single_entry.insert(stack.clone()),
-            _ => self.pushed_in_loops.insert(stack.clone()),
+        match self.loop_nesting == 0 && self.residuals.passes().single_slots {
+            true => self.single_entry.insert(stack.clone()),
+            false => self.pushed_in_loops.insert(stack.clone()),
         };
     }
 

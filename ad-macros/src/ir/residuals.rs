@@ -43,6 +43,9 @@ pub struct Passes {
     /// Add a callee's adjoint of an argument `&place` straight into the place's shadow, rather
     /// than into a zero of the argument's shape first (`ir::aliased_arguments`).
     pub alias_arguments: bool,
+    /// Keep a value or pullback of a branch outside every loop in one slot (`ir::Slot`)
+    /// instead of a stack, which allocates its first chunk on the first push.
+    pub single_slots: bool,
 }
 
 impl Passes {
@@ -59,6 +62,7 @@ impl Passes {
             sized_shadows: on,
             assign_first: on,
             alias_arguments: on,
+            single_slots: on,
         }
     }
 }
