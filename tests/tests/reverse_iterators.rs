@@ -418,3 +418,38 @@ fn tables_against_forward_mode_and_central_differences() {
         check_slice_function_at_random_points(rk4_table, rk4_table_jvp, rk4_table_vjp, n, n as u64);
     }
 }
+
+/// `max_by`/`min_by` of a container's items matched rather than unwrapped (`match .. {
+/// Some(m) => .., None => .. }`, `if let Some(&m) = ..`): the selection where the container
+/// is not empty, the other arm where it is.
+#[forward]
+#[reverse]
+fn matched_selections(x: &[f64]) -> f64 {
+    let top = match x.iter().max_by(|a, b| a.partial_cmp(b).unwrap()) {
+        Some(m) => m * m,
+        None => 0.0,
+    };
+    let low = if let Some(&m) = x.iter().min_by(|a, b| a.total_cmp(b)) {
+        m.sin()
+    } else {
+        1.0
+    };
+    let last = match x.iter().copied().max_by(|a, b| a.total_cmp(b)) {
+        Some(v) => v,
+        _ => 0.0,
+    };
+    top + low * last
+}
+
+#[test]
+fn selections_matched_as_options() {
+    check_slice_function_at_random_points(
+        matched_selections,
+        matched_selections_jvp,
+        matched_selections_vjp,
+        4,
+        83,
+    );
+    let (value, gradient) = matched_selections_grad(&[]);
+    assert_eq!((value, gradient), (0.0, Vec::new()));
+}

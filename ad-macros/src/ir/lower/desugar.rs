@@ -29,7 +29,7 @@
 //!   to be named nowhere in between.
 
 use syn::visit_mut::VisitMut;
-use syn::{Expr, Stmt};
+use syn::{Expr, Pat, Stmt};
 
 use super::{strip, NotYet};
 
@@ -199,6 +199,14 @@ impl VisitMut for Rewrite {
             }
             Expr::MethodCall(call) if range_contains(call).is_some() => {
                 *expr = range_contains(call).expect("checked by the guard");
+                self.changed = true;
+                self.visit_expr_mut(expr);
+                return;
+            }
+            // `match x.iter().max_by(cmp) { Some(m) => a, None => b }` (or `if let`): the
+            // selection unwrapped where the container is not empty.
+            Expr::Match(_) | Expr::If(_) if matched_selection(expr).is_some() => {
+                *expr = matched_selection(expr).expect("checked by the guard");
                 self.changed = true;
                 self.visit_expr_mut(expr);
                 return;
@@ -795,4 +803,84 @@ fn partition_point_as_position(call: &syn::ExprMethodCall) -> Option<Expr> {
     Some(syn::parse_quote_spanned!(span=>
         #container.iter().position(|#item| !(#body)).unwrap_or(#container.len())
     ))
+}
+
+/// `match sel { Some(pat) => a, None => b }` and `if let Some(pat) = sel { a } else { b }` of
+/// a selection `sel` = `x.iter().max_by(cmp)` or `min_by` (also after `copied()`/`cloned()`)
+/// as `if x.is_empty() { b } else { match sel.unwrap() { pat => a } }`: the selection is
+/// `None` exactly when the container is empty, and unwrapped it is a reduction reverse mode
+/// takes.
+fn matched_selection(expr: &Expr) -> Option<Expr> {
+    let (selection, pat, some, none) = match expr {
+        Expr::Match(matched) if matched.arms.len() == 2 => {
+            let (mut some, mut none) = (None, None);
+            for arm in &matched.arms {
+                if arm.guard.is_some() {
+                    return None;
+                }
+                match &arm.pat {
+                    Pat::TupleStruct(tuple)
+                        if tuple.path.is_ident("Some") && tuple.elems.len() == 1 =>
+                    {
+                        some = Some((&tuple.elems[0], &*arm.body));
+                    }
+                    Pat::Ident(ident) if ident.ident == "None" && ident.subpat.is_none() => {
+                        none = Some(&*arm.body)
+                    }
+                    Pat::Path(path) if path.path.is_ident("None") => none = Some(&*arm.body),
+                    Pat::Wild(_) => none = Some(&*arm.body),
+                    _ => return None,
+                }
+            }
+            let (pat, some) = some?;
+            (&*matched.expr, pat, some.clone(), none?.clone())
+        }
+        Expr::If(branch) => {
+            let Expr::Let(test) = &*branch.cond else {
+                return None;
+            };
+            let Pat::TupleStruct(tuple) = &*test.pat else {
+                return None;
+            };
+            if !tuple.path.is_ident("Some") || tuple.elems.len() != 1 {
+                return None;
+            }
+            let then = &branch.then_branch;
+            let otherwise = match &branch.else_branch {
+                Some((_, otherwise)) => (**otherwise).clone(),
+                None => syn::parse_quote!({}),
+            };
+            (
+                &*test.expr,
+                &tuple.elems[0],
+                syn::parse_quote!(#then),
+                otherwise,
+            )
+        }
+        _ => return None,
+    };
+    let Expr::MethodCall(call) = strip(selection) else {
+        return None;
+    };
+    let method = call.method.to_string();
+    if !(method == "max_by" || method == "min_by") || call.args.len() != 1 {
+        return None;
+    }
+    let mut source = strip(&call.receiver);
+    while let Expr::MethodCall(inner) = source {
+        match (inner.method.to_string().as_str(), inner.args.len()) {
+            ("copied" | "cloned", 0) => source = strip(&inner.receiver),
+            ("iter", 0) => {
+                let container = &inner.receiver;
+                let span = call.method.span();
+                return Some(syn::parse_quote_spanned!(span=>
+                    if (#container).is_empty() { #none } else {
+                        match (#selection).unwrap() { #pat => #some }
+                    }
+                ));
+            }
+            _ => return None,
+        }
+    }
+    None
 }
