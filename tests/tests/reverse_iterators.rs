@@ -435,7 +435,7 @@ fn matched_selections(x: &[f64]) -> f64 {
         1.0
     };
     let last = match x.iter().copied().max_by(|a, b| a.total_cmp(b)) {
-        Some(v) => v,
+        Some(v) => v.cos(),
         _ => 0.0,
     };
     top + low * last
