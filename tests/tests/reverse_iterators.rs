@@ -453,3 +453,29 @@ fn selections_matched_as_options() {
     let (value, gradient) = matched_selections_grad(&[]);
     assert_eq!((value, gradient), (0.0, Vec::new()));
 }
+
+/// `chunks_exact(n).remainder()`: the sub-slice after the last whole chunk (it sent the whole
+/// function to the previous engine, whose messages then blamed every chain in it).
+#[forward]
+#[reverse]
+fn pairs_and_remainder(x: &[f64]) -> f64 {
+    let mut s: f64 = x.chunks_exact(2).map(|c| c[0] * c[1]).sum();
+    let rest = x.chunks_exact(2).remainder();
+    for r in rest {
+        s += r.exp();
+    }
+    s + x.windows(2).map(|w| w[1] - w[0]).sum::<f64>()
+}
+
+#[test]
+fn chunk_remainders() {
+    for n in [4, 5] {
+        check_slice_function_at_random_points(
+            pairs_and_remainder,
+            pairs_and_remainder_jvp,
+            pairs_and_remainder_vjp,
+            n,
+            89,
+        );
+    }
+}

@@ -211,6 +211,13 @@ impl VisitMut for Rewrite {
                 self.visit_expr_mut(expr);
                 return;
             }
+            // `x.chunks_exact(n).remainder()`: the sub-slice after the last whole chunk.
+            Expr::MethodCall(call) if chunks_remainder(call).is_some() => {
+                *expr = chunks_remainder(call).expect("checked by the guard");
+                self.changed = true;
+                self.visit_expr_mut(expr);
+                return;
+            }
             Expr::MethodCall(call) if call.method == "partition_point" => {
                 if let Some(searched) = partition_point_as_position(call) {
                     *expr = searched;
@@ -883,4 +890,22 @@ fn matched_selection(expr: &Expr) -> Option<Expr> {
         }
     }
     None
+}
+
+/// `x.chunks_exact(n).remainder()` as `&x[x.len() - x.len() % n..]`.
+fn chunks_remainder(call: &syn::ExprMethodCall) -> Option<Expr> {
+    if call.method != "remainder" || !call.args.is_empty() || call.turbofish.is_some() {
+        return None;
+    }
+    let Expr::MethodCall(chunks) = strip(&call.receiver) else {
+        return None;
+    };
+    if chunks.method != "chunks_exact" || chunks.args.len() != 1 || chunks.turbofish.is_some() {
+        return None;
+    }
+    let (container, size) = (&chunks.receiver, &chunks.args[0]);
+    let span = call.method.span();
+    Some(syn::parse_quote_spanned!(span=>
+        (&(#container)[(#container).len() - (#container).len() % (#size)..])
+    ))
 }
