@@ -352,3 +352,30 @@ fn grad_values_read_in_regions_through_copies() {
         );
     }
 }
+
+/// A data slice read in a scheduled loop (it was refused: "cannot be kept"), kept as a copy.
+#[reverse]
+fn scaled_by_data_weights(x: f64, weights: &[usize]) -> f64 {
+    let mut y = x;
+    #[checkpoint(every = 4)]
+    for i in 0..weights.len() {
+        y = (y * weights[i] as f64).sin();
+    }
+    y
+}
+
+#[test]
+fn data_slices_read_in_scheduled_loops() {
+    let weights = [1, 3, 2, 5, 1, 2, 4];
+    let (value, gradient) = scaled_by_data_weights_grad(0.3, &weights);
+    let mut expected = (0.3, 1.0);
+    for w in weights {
+        let w = w as f64;
+        expected = (
+            (expected.0 * w).sin(),
+            expected.1 * w * (expected.0 * w).cos(),
+        );
+    }
+    assert_eq!(value, expected.0);
+    assert_relative_eq!(gradient, expected.1, max_relative = 1e-14);
+}
