@@ -355,6 +355,7 @@ fn grad_values_read_in_regions_through_copies() {
 
 /// A data slice read in a scheduled loop (it was refused: "cannot be kept"), kept as a copy.
 #[reverse]
+#[allow(clippy::needless_range_loop)] // the refused shape, as it was written
 fn scaled_by_data_weights(x: f64, weights: &[usize]) -> f64 {
     let mut y = x;
     #[checkpoint(every = 4)]
