@@ -24,6 +24,9 @@ use crate::ast::FloatType;
 use crate::macros::{self, MacroArgs};
 use crate::names;
 
+mod zips;
+use zips::{chain_base, zipped_argument, zipped_container};
+
 pub struct Retype<'a> {
     pub float: FloatType,
     pub locals: &'a Locals,
@@ -906,45 +909,6 @@ fn holds_floats_only(ty: &Type) -> bool {
     crate::ast::container_element(ty).is_some_and(|element| {
         crate::ast::float_of_type(element).is_some() || holds_floats_only(element)
     })
-}
-
-/// The local a chain of method calls starts from (`w` of `w.iter().enumerate()`, of `(&w)`).
-fn chain_base(expr: &Expr) -> Option<&syn::ExprPath> {
-    match expr {
-        Expr::MethodCall(call) => chain_base(&call.receiver),
-        Expr::Reference(reference) => chain_base(&reference.expr),
-        Expr::Paren(paren) => chain_base(&paren.expr),
-        Expr::Path(path) => Some(path),
-        _ => None,
-    }
-}
-
-/// The container a `zip` argument iterates: `data.x` of `&data.x`, of `data.x.iter()` and of
-/// `data.x` (an iterator held in data passes through the lifting unchanged).
-fn zipped_container(arg: &Expr) -> &Expr {
-    match arg {
-        Expr::Reference(reference) if reference.mutability.is_none() => &reference.expr,
-        Expr::MethodCall(call)
-            if call.method == "iter" && call.args.is_empty() && call.turbofish.is_none() =>
-        {
-            &call.receiver
-        }
-        Expr::Paren(paren) => zipped_container(&paren.expr),
-        other => other,
-    }
-}
-
-/// The `zip` argument as the lifting takes it: `data.x.iter()` as `&data.x`.
-fn zipped_argument(arg: &Expr) -> Expr {
-    match arg {
-        Expr::MethodCall(call)
-            if call.method == "iter" && call.args.is_empty() && call.turbofish.is_none() =>
-        {
-            let receiver = &call.receiver;
-            syn::parse_quote_spanned!(receiver.span()=> &#receiver)
-        }
-        other => other.clone(),
-    }
 }
 
 pub fn reads_data(expr: &Expr, locals: &Locals) -> bool {
