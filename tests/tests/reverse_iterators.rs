@@ -479,3 +479,54 @@ fn chunk_remainders() {
         );
     }
 }
+
+/// `max_by`/`min_by` after `map` (a k-means assignment), unwrapped: the loop `std` runs, the
+/// last greatest and the first least kept at ties.
+#[forward]
+#[reverse]
+fn nearest_and_farthest(x: &[f64]) -> f64 {
+    let centroids = [0.5, -1.0, 2.0];
+    let nearest = centroids
+        .iter()
+        .map(|c| (x[0] - c) * (x[0] - c) + x[1])
+        .min_by(|a, b| a.partial_cmp(b).unwrap())
+        .unwrap();
+    let farthest = x
+        .chunks(2)
+        .map(|c| c[0] * c[1])
+        .max_by(|a, b| a.total_cmp(b))
+        .unwrap();
+    nearest * x[1] + farthest
+}
+
+#[forward]
+#[reverse]
+fn selections_at_ties(x: &[f64]) -> f64 {
+    let largest = x
+        .iter()
+        .map(|v| v.abs())
+        .max_by(|a, b| a.total_cmp(b))
+        .unwrap();
+    let smallest = x
+        .iter()
+        .map(|v| v * v)
+        .min_by(|a, b| a.total_cmp(b))
+        .unwrap();
+    largest + 3.0 * smallest
+}
+
+#[test]
+fn selections_after_map() {
+    check_slice_function_at_random_points(
+        nearest_and_farthest,
+        nearest_and_farthest_jvp,
+        nearest_and_farthest_vjp,
+        4,
+        97,
+    );
+    // |-2| = |2|: the last greatest; 1 * 1 = (-1) * (-1): the first least.
+    let (_, gradient) = selections_at_ties_grad(&[-2.0, 1.0, 2.0, -1.0]);
+    assert_eq!(gradient, vec![0.0, 6.0, 1.0, 0.0]);
+    let (_, along) = selections_at_ties_jvp(&[-2.0, 1.0, 2.0, -1.0], &[1.0, 1.0, 1.0, 1.0]);
+    assert_eq!(along, 7.0);
+}

@@ -211,6 +211,14 @@ impl VisitMut for Rewrite {
                 self.visit_expr_mut(expr);
                 return;
             }
+            // `centroids.iter().map(|c| dist(x, c)).min_by(cmp).unwrap()`: a loop that keeps the
+            // item selected so far.
+            Expr::MethodCall(call) if mapped_selection(call).is_some() => {
+                *expr = mapped_selection(call).expect("checked by the guard");
+                self.changed = true;
+                self.visit_expr_mut(expr);
+                return;
+            }
             // `x.chunks_exact(n).remainder()`: the sub-slice after the last whole chunk.
             Expr::MethodCall(call) if chunks_remainder(call).is_some() => {
                 *expr = chunks_remainder(call).expect("checked by the guard");
@@ -908,4 +916,51 @@ fn chunks_remainder(call: &syn::ExprMethodCall) -> Option<Expr> {
     Some(syn::parse_quote_spanned!(span=>
         (&(#container)[(#container).len() - (#container).len() % (#size)..])
     ))
+}
+
+/// `chain.map(f).max_by(cmp).unwrap()` (or `min_by`) as the loop `std` runs: the item selected
+/// so far is replaced where `cmp(&selected, &item)` is not `Greater` (`max_by` keeps the last
+/// greatest) or is `Greater` (`min_by` keeps the first least); an empty chain panics, as the
+/// unwrap does. The items are floats (the selection starts at `0.0`, never read).
+fn mapped_selection(unwrap: &syn::ExprMethodCall) -> Option<Expr> {
+    if unwrap.method != "unwrap" || !unwrap.args.is_empty() || unwrap.turbofish.is_some() {
+        return None;
+    }
+    let Expr::MethodCall(selection) = strip(&unwrap.receiver) else {
+        return None;
+    };
+    let replaces = match selection.method.to_string().as_str() {
+        "max_by" => quote::quote!(!=),
+        "min_by" => quote::quote!(==),
+        _ => return None,
+    };
+    let (1, None) = (selection.args.len(), &selection.turbofish) else {
+        return None;
+    };
+    let Expr::Closure(compare) = strip(&selection.args[0]) else {
+        return None;
+    };
+    let Expr::MethodCall(mapped) = strip(&selection.receiver) else {
+        return None;
+    };
+    if mapped.method != "map" || mapped.args.len() != 1 || compare.inputs.len() != 2 {
+        return None;
+    }
+    let chain = &selection.receiver;
+    let span = selection.method.span();
+    Some(syn::parse_quote_spanned!(span=> {
+        let __ad_compare = #compare;
+        let mut __ad_empty = true;
+        let mut __ad_selected = 0.0;
+        for __ad_item in #chain {
+            if __ad_empty
+                || __ad_compare(&__ad_selected, &__ad_item) #replaces ::core::cmp::Ordering::Greater
+            {
+                __ad_selected = __ad_item;
+                __ad_empty = false;
+            }
+        }
+        assert!(!__ad_empty, "called `Option::unwrap()` on a `None` value");
+        __ad_selected
+    }))
 }
