@@ -157,8 +157,17 @@ pub(super) fn seeded_arguments(
     function: &Function,
     chunk: &Ident,
 ) -> (Vec<TokenStream>, Vec<TokenStream>) {
-    let runtime = runtime();
     let float = function.float.ident(function.name().span());
+    seeded_arguments_over(function, chunk, &quote!(#float))
+}
+
+/// [`seeded_arguments`] over the float type `float` (a generic function's `T`).
+pub(super) fn seeded_arguments_over(
+    function: &Function,
+    chunk: &Ident,
+    float: &TokenStream,
+) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    let runtime = runtime();
     let mut lets = Vec::new();
     let arguments = function
         .params
@@ -192,8 +201,13 @@ fn reference_if(param: &Param, value: &Ident) -> TokenStream {
 
 /// How many input floats there are: those of the differentiable parameters.
 fn input_count(function: &Function) -> TokenStream {
-    let runtime = runtime();
     let float = function.float.ident(function.name().span());
+    input_count_over(function, &quote!(#float))
+}
+
+/// [`input_count`] over the float type `float`.
+pub(super) fn input_count_over(function: &Function, float: &TokenStream) -> TokenStream {
+    let runtime = runtime();
     let counts = function
         .params
         .iter()

@@ -265,7 +265,6 @@ pub fn jacfwd(function: &Function, float: &Ident, bodies: Bodies) -> TokenStream
     let span = name.span();
     let jacobian = quote!(::ad_runtime::__private::jacobian);
     let chunk_type: Type = syn::parse_quote!(::ad_runtime::DualChunk<#float>);
-    let directions = quote!(#jacobian::Directions<#float>);
     // The seeded float's type, which a bound on `T` alone leaves opaque.
     let seeded_float = quote! {
         + #jacobian::Directions<#float, Seeded<{ #jacobian::CHUNK }> = #chunk_type>
@@ -279,42 +278,15 @@ pub fn jacfwd(function: &Function, float: &Ident, bodies: Bodies) -> TokenStream
     let body = match bodies {
         Bodies::Stub => stub_body(),
         Bodies::Derivative => {
-            let mut lets = Vec::new();
-            let mut counts = Vec::new();
-            let arguments: Vec<TokenStream> = function
-                .params
-                .iter()
-                .map(|param| {
-                    let name = &param.name;
-                    let seeded = names::derived("__ad_seeded_", name);
-                    match param.kind {
-                        ParamKind::Data if crate::ast::float_of_type(&param.ty).is_some() => {
-                            let ty = &param.ty;
-                            return quote!(::ad_runtime::__private::PlainFloat::<#ty>::plain(#name));
-                        }
-                        ParamKind::Data => return quote!(#name),
-                        ParamKind::Differentiated => {
-                            counts.push(quote!(<_ as #directions>::count(&#name)));
-                            lets.push(quote! {
-                                let #seeded = <_ as #directions>::seeded::<__AD_CHUNK>(
-                                    &#name, __ad_start, &mut __ad_offset,
-                                );
-                            });
-                        }
-                        ParamKind::Constant => lets.push(quote! {
-                            let #seeded = <_ as #directions>::constant::<__AD_CHUNK>(&#name);
-                        }),
-                    }
-                    match param.is_reference() {
-                        true => quote!(&#seeded),
-                        false => quote!(#seeded),
-                    }
-                })
-                .collect();
+            let chunk = Ident::new("__AD_CHUNK", span);
+            let float_tokens = quote!(#float);
+            let (lets, arguments) =
+                super::super::helpers::seeded_arguments_over(function, &chunk, &float_tokens);
+            let inputs = super::super::helpers::input_count_over(function, &float_tokens);
             let call = call_at(function, float, &chunk_type, &arguments);
             quote! {
                 const __AD_CHUNK: usize = #jacobian::CHUNK;
-                let __ad_inputs = 0usize #(+ #counts)*;
+                let __ad_inputs = #inputs;
                 #jacobian::forward_jacobian::<#float, __AD_CHUNK, _>(__ad_inputs, |__ad_start: usize| {
                     let mut __ad_offset = 0usize;
                     #(#lets)*
