@@ -76,6 +76,8 @@ impl power {
             LiftTuple as _, UnliftOther as _, UnliftScalar as _,
             ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
         };
+        #[allow(unused_imports)]
+        use ::ad_runtime::__private::linalg::traits::*;
         ::ad_runtime::__private::maybe_grow(move || -> (
             __S,
             ::std::boxed::Box<dyn ::core::ops::FnOnce(__S) -> (__S, ())>,

@@ -92,6 +92,8 @@ impl checkpoints {
             LiftTuple as _, UnliftOther as _, UnliftScalar as _,
             ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
         };
+        #[allow(unused_imports)]
+        use ::ad_runtime::__private::linalg::traits::*;
         let __ad_v_x_0 = x;
         let __ad_ty_x_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_x_0);
         let __ad_v_n_1 = n;

@@ -108,6 +108,8 @@ impl first_large {
             LiftTuple as _, UnliftOther as _, UnliftScalar as _,
             ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
         };
+        #[allow(unused_imports)]
+        use ::ad_runtime::__private::linalg::traits::*;
         ::ad_runtime::__private::maybe_grow(move || -> (
             __S,
             ::std::boxed::Box<
@@ -364,6 +366,8 @@ impl first_large {
             LiftTuple as _, UnliftOther as _, UnliftScalar as _,
             ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
         };
+        #[allow(unused_imports)]
+        use ::ad_runtime::__private::linalg::traits::*;
         ::ad_runtime::__private::maybe_grow(move || -> (
             __S,
             ::std::boxed::Box<

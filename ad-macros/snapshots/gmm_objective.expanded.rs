@@ -236,6 +236,8 @@ impl gmm_objective_precomputed {
             LiftTuple as _, UnliftOther as _, UnliftScalar as _,
             ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
         };
+        #[allow(unused_imports)]
+        use ::ad_runtime::__private::linalg::traits::*;
         ::ad_runtime::__private::maybe_grow(move || -> (
             __S,
             ::std::boxed::Box<
@@ -1424,6 +1426,8 @@ impl gmm_objective_precomputed {
             LiftTuple as _, UnliftOther as _, UnliftScalar as _,
             ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
         };
+        #[allow(unused_imports)]
+        use ::ad_runtime::__private::linalg::traits::*;
         ::ad_runtime::__private::maybe_grow(move || -> (
             __S,
             ::std::boxed::Box<

@@ -90,6 +90,8 @@ impl weighted {
             LiftTuple as _, UnliftOther as _, UnliftScalar as _,
             ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
         };
+        #[allow(unused_imports)]
+        use ::ad_runtime::__private::linalg::traits::*;
         let __ad_v_w_0 = w;
         let mut __ad_dv_w_0 = ::ad_runtime::__private::ir::zero_like(__ad_v_w_0);
         let __ad_v_scale_1 = scale;
@@ -308,6 +310,8 @@ impl weighted {
             LiftTuple as _, UnliftOther as _, UnliftScalar as _,
             ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
         };
+        #[allow(unused_imports)]
+        use ::ad_runtime::__private::linalg::traits::*;
         let __ad_v_w_0 = w;
         let mut __ad_dv_w_0 = ::ad_runtime::__private::ir::zero_like(__ad_v_w_0);
         let __ad_v_scale_1 = scale;

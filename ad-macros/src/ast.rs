@@ -826,17 +826,85 @@ pub fn float_of_type(ty: &Type) -> Option<FloatType> {
 }
 
 /// Slices, `Vec`s, arrays, tuples and references: the containers DESIGN.md makes
-/// differentiable (as opposed to `Option<f64>` or a user type, which are data).
+/// differentiable (as opposed to `Option<f64>` or a user type, which are data), and nalgebra's
+/// vectors and matrices of floats.
 fn is_differentiable_container(ty: &Type) -> bool {
     match ty {
         Type::Slice(_) | Type::Array(_) | Type::Tuple(_) | Type::Reference(_) => true,
         Type::Paren(inner) => is_differentiable_container(&inner.elem),
-        Type::Path(path) => path
-            .path
-            .segments
-            .last()
-            .is_some_and(|segment| segment.ident == "Vec"),
+        Type::Path(path) => {
+            path.path
+                .segments
+                .last()
+                .is_some_and(|segment| segment.ident == "Vec")
+                || is_linalg_type(ty)
+        }
         _ => false,
+    }
+}
+
+/// A nalgebra vector or matrix of floats, by value or behind `&` (`DVector<f64>`,
+/// `&Matrix3<f64>`, `SMatrix<f64, 2, 3>`, `nalgebra::Vector3<f32>`): a value whose adjoint is
+/// a matrix of its shape, and whose operations have rules in the runtime (`ad_runtime::linalg`,
+/// feature `nalgebra`). Known by the names nalgebra gives its owned matrix types, with the float
+/// type as their first argument.
+pub fn is_linalg_type(ty: &Type) -> bool {
+    let ty = match ty {
+        Type::Reference(reference) if reference.mutability.is_none() => &*reference.elem,
+        Type::Paren(inner) => return is_linalg_type(&inner.elem),
+        ty => ty,
+    };
+    let Type::Path(path) = ty else {
+        return false;
+    };
+    let Some(last) = path.path.segments.last() else {
+        return false;
+    };
+    let syn::PathArguments::AngleBracketed(arguments) = &last.arguments else {
+        return false;
+    };
+    let Some(syn::GenericArgument::Type(element)) = arguments.args.first() else {
+        return false;
+    };
+    path.qself.is_none() && float_of_type(element).is_some() && is_linalg_name(&last.ident)
+}
+
+/// `Vector3`, `Matrix2x3`, `SVector`, `DMatrix`, `RowDVector`, `OMatrix`, ...
+pub fn is_linalg_name(ident: &Ident) -> bool {
+    let name = ident.to_string();
+    // The file's own `Vector3` is not nalgebra's.
+    if crate::source_facts::defines_derived(&name) || crate::source_facts::defines_underived(&name)
+    {
+        return false;
+    }
+    let name = name
+        .strip_prefix("Row")
+        .map(|rest| rest.replacen("Vector", "RowVector", 1))
+        .unwrap_or(name);
+    let name = name
+        .strip_prefix(['S', 'D', 'O'])
+        .filter(|rest| {
+            rest.starts_with("Vector")
+                || rest.starts_with("RowVector")
+                || rest.starts_with("Matrix")
+        })
+        .map(str::to_string)
+        .unwrap_or(name);
+    let dims = ["RowVector", "Vector", "Matrix"]
+        .iter()
+        .find_map(|kind| name.strip_prefix(kind));
+    match dims {
+        Some("") => true,
+        Some(dims) => {
+            let mut parts = dims.split('x');
+            let dim = |part: Option<&str>| {
+                part.is_some_and(|part| matches!(part, "1" | "2" | "3" | "4" | "5" | "6" | "X"))
+            };
+            dim(parts.next())
+                && parts.next().is_none_or(|part| dim(Some(part)))
+                && parts.next().is_none()
+        }
+        None => false,
     }
 }
 

@@ -226,6 +226,7 @@ pub fn check_reverse_signature(cx: &Ctxt, function: &Function) -> Vec<usize> {
             && !param.is_nested_vector()
             && param.scalar_tuple_len().is_none()
             && !holds_floats_the_types_follow(&param.ty)
+            && !(cfg!(not(feature = "previous-engine")) && crate::ast::is_linalg_type(&param.ty))
             && !(cfg!(not(feature = "previous-engine")) && lends_floats(&param.ty))
         {
             cx.error_spanned_by(

@@ -1934,6 +1934,7 @@ pub mod generic_call;
 pub mod generic_float;
 pub mod ir;
 pub mod jacobian;
+pub mod linalg;
 
 pub use call_args::{Arg, LiftArgFloats, LiftArgOther, PlainFloat};
 

@@ -486,6 +486,15 @@ macro_rules! value_of_itself {
 
 value_of_itself!(f32 f64 i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize bool);
 
+/// A matrix's `(row, column)` index.
+impl ValueOf for (usize, usize) {
+    type Value = (usize, usize);
+    #[inline(always)]
+    fn value_of(self) -> (usize, usize) {
+        self
+    }
+}
+
 impl<S: Scalar> ValueOf for crate::Dual<S> {
     type Value = crate::Dual<S>;
     #[inline(always)]
@@ -494,10 +503,10 @@ impl<S: Scalar> ValueOf for crate::Dual<S> {
     }
 }
 
-impl<T: ValueOf + Copy> ValueOf for &T {
+impl<T: ValueOf + Clone> ValueOf for &T {
     type Value = T::Value;
     #[inline(always)]
     fn value_of(self) -> T::Value {
-        (*self).value_of()
+        self.clone().value_of()
     }
 }

@@ -51,6 +51,8 @@ pub mod checkpoint;
 pub mod custom_rule;
 mod differentiable;
 mod dual;
+#[cfg(feature = "nalgebra")]
+pub mod linalg;
 pub mod linear;
 pub mod rules;
 mod scalar;

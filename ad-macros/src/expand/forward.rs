@@ -314,8 +314,24 @@ pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
     let name = function.name();
     let span = name.span();
     let output = output_type(function);
+    // nalgebra's own methods and operators do not run over the scalar type: a body with its
+    // vectors and matrices runs their rules (`ad_runtime::linalg`), as reverse mode's IR
+    // emits them with nothing recorded.
+    let over_linalg = crate::ir::lower::mentions_linalg(function);
+    let primal = match (bodies, over_linalg) {
+        (Bodies::Derivative, true) => crate::expand::reverse_ir::primal_body(function).ok(),
+        _ => None,
+    };
     let body = match bodies {
         Bodies::Stub => stub_body(),
+        Bodies::Derivative if primal.is_some() => {
+            let primal = primal.expect("checked");
+            let uses_function = match function.is_method {
+                true => quote!(let _ = Self::#name;),
+                false => quote!(let _ = #name;),
+            };
+            quote!(#uses_function #primal)
+        }
         Bodies::Derivative => {
             let mut block = function.block_for_derivatives();
             let locals = Locals::analyze_body(function, &block);

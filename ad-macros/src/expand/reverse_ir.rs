@@ -56,11 +56,27 @@ pub fn borrowed_companion_body(
     }
 }
 
+/// The body of the companion that computes the value alone (`__ad_forward`), from the IR with
+/// nothing recorded: for a function whose body only the IR engine's rules run over the scalar
+/// type (nalgebra's methods and operators, `ad_runtime::linalg`).
+pub fn primal_body(function: &Function) -> Result<TokenStream, NotYet> {
+    companion_body_in(function, false, None, true).map(|(body, _)| body)
+}
+
 /// The companion's body, and whether its backward sweep reads parameters again.
 fn companion_body_borrowing(
     function: &Function,
     boxed: bool,
     borrowed: Option<&syn::Lifetime>,
+) -> Result<(TokenStream, bool), NotYet> {
+    companion_body_in(function, boxed, borrowed, false)
+}
+
+fn companion_body_in(
+    function: &Function,
+    boxed: bool,
+    borrowed: Option<&syn::Lifetime>,
+    primal_only: bool,
 ) -> Result<(TokenStream, bool), NotYet> {
     check_signature(function)?;
     let passes = Passes::from_environment();
@@ -169,7 +185,7 @@ fn companion_body_borrowing(
         zero_stacks: HashSet::new(),
         unreached: Vec::new(),
         plain_values,
-        primal_only: false,
+        primal_only,
         recorded_regions: HashSet::new(),
         segment: None,
     };
@@ -315,8 +331,12 @@ impl Emitter<'_> {
                 })
             }
         };
-        let backward =
-            self.backward_block(&body.block, 0, result.is_some().then(|| quote!(__ad_ct)))?;
+        let backward = match self.primal_only {
+            true => TokenStream::new(),
+            false => {
+                self.backward_block(&body.block, 0, result.is_some().then(|| quote!(__ad_ct)))?
+            }
+        };
         let forward = self.forward_block(&body.block, 0);
         let result = match result {
             Some(result) => self.operand(result),
@@ -474,7 +494,18 @@ impl Emitter<'_> {
                 LiftConstant as _, LiftConstantOther as _, LiftBorrowed as _, LiftDerived as _, LiftBorrowedOther as _, LiftOther as _, LiftTuple as _, UnliftOther as _, UnliftScalar as _,
                 ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
             };
+            #[allow(unused_imports)]
+            use ::ad_runtime::__private::linalg::traits::*;
         };
+        if self.primal_only {
+            return Ok(quote! {
+                #imports
+                #(#bind_params)*
+                #(#stacks)*
+                #forward
+                #result
+            });
+        }
         if !boxed {
             return Ok(quote! {
                 #imports

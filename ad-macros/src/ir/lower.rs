@@ -38,6 +38,8 @@ mod places;
 use control::{default_value, leaves, returns_early, var_place, FunctionExit, LoopContext};
 use places::{borrowing_name, is_place_expression, is_sub_slice};
 
+pub use expressions::mentions_linalg;
+
 /// A construct the IR engine does not lower yet, and where it is.
 pub struct NotYet {
     pub span: Span,
@@ -177,6 +179,11 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
                 lowering.user_containers.insert(root, type_path.clone());
             }
             (None, _) => {}
+        }
+        // A nalgebra vector or matrix: its methods and operators are its type's rules
+        // (`ad_runtime::linalg`), chosen by rustc as a derived value's are.
+        if crate::ast::is_linalg_type(&param.ty) {
+            lowering.user_results.insert(root);
         }
         if holds_numbers(&param.ty) {
             lowering.number_containers.insert(root);
@@ -1123,9 +1130,23 @@ impl Lowering {
                     let place = self.assigned_place(&binary.left, stmts)?;
                     let old = self.read(place.clone(), binary.left.span(), stmts);
                     let new = self.new_value(None, binary.span());
+                    // A value of a type the body does not show (`acc += m * x` of nalgebra
+                    // vectors): its type's operator.
+                    let rvalue = match self.may_be_user_result(&binary.left, &Operand::Value(old)) {
+                        true => Rvalue::Call {
+                            callee: Ident::new(op.rule(), binary.op.span()).into(),
+                            method: Some(Ident::new(op.rule(), binary.op.span())),
+                            args: vec![Operand::Value(old), right],
+                            dispatch: Dispatch::Operator,
+                        },
+                        false => Rvalue::Binary(op, Operand::Value(old), right),
+                    };
+                    if matches!(rvalue, Rvalue::Call { .. }) {
+                        self.user_results.insert(Root::Value(new));
+                    }
                     stmts.push(Stmt::Let(Let {
                         value: new,
-                        rvalue: Rvalue::Binary(op, Operand::Value(old), right),
+                        rvalue,
                         span: binary.span(),
                     }));
                     stmts.push(Stmt::Assign {

@@ -290,12 +290,15 @@ pub trait ReverseOperators: Scalar {
     fn __ad_reverse_div(self, rhs: Self) -> (Self, impl FnOnce(Self) -> (Self, Self));
     fn __ad_reverse_rem(self, rhs: Self) -> (Self, impl FnOnce(Self) -> (Self, Self));
     fn __ad_reverse_neg(self) -> (Self, impl FnOnce(Self) -> (Self,));
+    /// `lhs * self`, written with the float on the left (`2.0 * x.dot(y)`).
+    fn __ad_reverse_rmul(self, lhs: Self) -> (Self, impl FnOnce(Self) -> (Self, Self));
     fn __ad_forward_add(self, rhs: Self) -> Self;
     fn __ad_forward_sub(self, rhs: Self) -> Self;
     fn __ad_forward_mul(self, rhs: Self) -> Self;
     fn __ad_forward_div(self, rhs: Self) -> Self;
     fn __ad_forward_rem(self, rhs: Self) -> Self;
     fn __ad_forward_neg(self) -> Self;
+    fn __ad_forward_rmul(self, lhs: Self) -> Self;
 }
 
 impl<S: Scalar> ReverseOperators for S {
@@ -325,6 +328,18 @@ impl<S: Scalar> ReverseOperators for S {
     #[inline(always)]
     fn __ad_reverse_neg(self) -> (S, impl FnOnce(S) -> (S,)) {
         (-self, |cotangent: S| (-cotangent,))
+    }
+    #[inline(always)]
+    fn __ad_reverse_rmul(self, lhs: S) -> (S, impl FnOnce(S) -> (S, S)) {
+        let (value, map) = rules::mul(lhs, self);
+        (value, move |cotangent| {
+            let (lhs, rhs) = map.reverse_apply(cotangent);
+            (rhs, lhs)
+        })
+    }
+    #[inline(always)]
+    fn __ad_forward_rmul(self, lhs: S) -> S {
+        lhs * self
     }
     #[inline(always)]
     fn __ad_forward_add(self, rhs: S) -> S {
@@ -876,9 +891,25 @@ impl<T> Slots for [T] {
     }
 }
 
+/// The adjoint of element `index` of a value's adjoint, whatever indexes it: a position in a
+/// container's ([`Slots`]), a position or a `(row, column)` pair in a matrix's
+/// (`crate::linalg`).
+pub trait SlotAt<I> {
+    type Element;
+    fn slot_at(&mut self, index: I) -> &mut Self::Element;
+}
+
+impl<C: Slots + ?Sized> SlotAt<usize> for C {
+    type Element = C::Element;
+    #[inline(always)]
+    fn slot_at(&mut self, index: usize) -> &mut C::Element {
+        self.slot(index)
+    }
+}
+
 #[inline(always)]
-pub fn slot<C: Slots + ?Sized>(adjoint: &mut C, index: usize) -> &mut C::Element {
-    adjoint.slot(index)
+pub fn slot<C: SlotAt<I> + ?Sized, I>(adjoint: &mut C, index: I) -> &mut C::Element {
+    adjoint.slot_at(index)
 }
 
 #[inline(always)]

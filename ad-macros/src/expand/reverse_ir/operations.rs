@@ -149,6 +149,17 @@ impl Emitter<'_> {
                         ::ad_runtime::__private::LiftProbe::new(#operation).__ad_lift::<#scalar>()
                     );
                 }
+                // A constructor of a nalgebra vector or matrix: the runtime's, at the scalar
+                // type (`Matrix3::__ad_forward_identity_0()`), its floats constants of it.
+                if let (Dispatch::Path, Some(method)) = (dispatch, method) {
+                    if is_linalg_type_path(callee) {
+                        let companion = names::method_companion(method, names::FORWARD_COMPANION);
+                        let args = args.iter().map(|arg| {
+                            quote!(::ad_runtime::__private::LiftProbe::new(#arg).__ad_lift::<#scalar>())
+                        });
+                        return quote_spanned!(span=> #callee::#companion(#(#args),*));
+                    }
+                }
                 let function = match method {
                     // The receiver's own method: `(&receiver).method(..)`.
                     Some(method) if *dispatch == Dispatch::Receiver => {
@@ -744,7 +755,17 @@ fn operator_on_data(method: &Ident, args: &[TokenStream]) -> TokenStream {
         _ => quote!(%),
     };
     match args {
+        // `k * v`, called on `v` (`ir::lower`'s `rmul`).
+        [rhs, lhs] if method == "rmul" => quote!((#lhs) * (#rhs)),
         [lhs, rhs] => quote!((#lhs) #operator (#rhs)),
         operand => quote!(#operator (#(#operand)*)),
     }
+}
+
+/// `Vector3`, `nalgebra::DMatrix`: the path of a nalgebra vector or matrix type, as a
+/// constructor's callee names it (`ir::lower::linalg_constructor`).
+fn is_linalg_type_path(path: &syn::Path) -> bool {
+    path.segments
+        .last()
+        .is_some_and(|last| crate::ast::is_linalg_name(&last.ident))
 }

@@ -178,6 +178,20 @@ impl Lowering {
                             (None, Some(_)) if self.is_a_float(&binary.left) => {
                                 return not_yet(expr, DERIVED_ON_THE_RIGHT);
                             }
+                            // A float times a value of a type the body does not show
+                            // (`2.0 * v` of a nalgebra vector): `v`'s `rmul`, which only a
+                            // scaling by a float has (`ad_runtime::linalg`), so that rustc
+                            // refuses a left operand of any other type.
+                            (None, None)
+                                if op.rule() == "mul"
+                                    && !self.may_be_user_result(&binary.left, &left)
+                                    && self.may_be_user_result(&binary.right, &right) =>
+                            {
+                                operator_call(
+                                    Ident::new("rmul", binary.op.span()),
+                                    vec![right, left],
+                                )
+                            }
                             // Of a type the body does not show, with a value of a derived type
                             // (`self.center - *p`, `pts[i] - p`), or a value a method returned:
                             // whatever operator its type has.
@@ -227,8 +241,15 @@ impl Lowering {
                     _ => call,
                 };
                 let expected = self.expected_type(expr);
-                if let Some(reduced) = self.iterator_reduction(call, expected.as_ref(), stmts)? {
-                    return Ok(reduced);
+                // `v.sum()` of a nalgebra vector is its type's rule, not an iterator's sum.
+                let of_receiver_type = is_linalg_method(&call.method.to_string(), call.args.len())
+                    && self.may_be_user_value(&call.receiver);
+                if !of_receiver_type {
+                    if let Some(reduced) =
+                        self.iterator_reduction(call, expected.as_ref(), stmts)?
+                    {
+                        return Ok(reduced);
+                    }
                 }
                 if call.turbofish.is_some() {
                     return not_yet(expr, "method calls with a turbofish");
@@ -304,6 +325,7 @@ impl Lowering {
                         dispatch: Dispatch::Path,
                     }
                 } else if (is_user_method_name(&method, call.args.len())
+                    || is_linalg_method(&method, call.args.len())
                     || (is_length_method(&method)
                         && !matches!(strip(&call.receiver), Expr::Field(_))))
                     && self.may_be_user_value(&call.receiver)
@@ -549,7 +571,7 @@ impl Lowering {
 
     /// Whether `expr` is a value a method of a derived type returned (`user_results`), by
     /// its name or as the call.
-    fn may_be_user_result(&self, expr: &Expr, operand: &Operand) -> bool {
+    pub(super) fn may_be_user_result(&self, expr: &Expr, operand: &Operand) -> bool {
         if matches!(operand, Operand::Value(value) if self.user_results.contains(&Root::Value(*value)))
         {
             return true;
@@ -558,7 +580,9 @@ impl Lowering {
             Expr::Path(_) => self
                 .local_named(expr)
                 .is_some_and(|root| self.user_results.contains(&root)),
-            Expr::MethodCall(_) => self.may_be_user_value(expr),
+            Expr::MethodCall(_) | Expr::Reference(_) | Expr::Call(_) => {
+                self.may_be_user_value(expr)
+            }
             _ => false,
         }
     }
@@ -585,11 +609,31 @@ impl Lowering {
                 self.user_results.contains(&root) || self.user_values.contains_key(&root)
             }),
             Expr::Field(field) => self.may_be_user_value(&field.base),
+            // A copy of one (`y.clone()`).
+            Expr::MethodCall(call)
+                if matches!(call.method.to_string().as_str(), "clone" | "to_owned")
+                    && call.args.is_empty() =>
+            {
+                self.may_be_user_value(&call.receiver)
+            }
             Expr::MethodCall(call) => {
                 self.may_be_user_value(&call.receiver)
-                    && is_user_method_name(&call.method.to_string(), call.args.len())
+                    && (is_user_method_name(&call.method.to_string(), call.args.len())
+                        || is_linalg_method(&call.method.to_string(), call.args.len()))
             }
-            Expr::Binary(binary) => self.may_be_user_value(&binary.left),
+            Expr::Binary(binary) => {
+                self.may_be_user_value(&binary.left)
+                    // `2.0 * v` (`rmul`).
+                    || (matches!(binary.op, syn::BinOp::Mul(_))
+                        && self.may_be_user_value(&binary.right))
+            }
+            Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Neg(_)) => {
+                self.may_be_user_value(&unary.expr)
+            }
+            // `&a + &b` of nalgebra values, borrowed as their operators take them.
+            Expr::Reference(reference) => self.may_be_user_value(&reference.expr),
+            Expr::Call(call) => matches!(&*call.func, Expr::Path(path)
+                if linalg_constructor(&path.path, call.args.len()).is_some()),
             Expr::Struct(structure) => self.user_types.type_named(&structure.path).is_some(),
             _ => false,
         }
@@ -714,6 +758,23 @@ impl Lowering {
             })
         {
             return not_yet(call, crate::plain_calls::CLOSURE_TO_PLAIN);
+        }
+        if let Some((type_path, constructor)) = linalg_constructor(&func.path, call.args.len()) {
+            // `new`'s floats as one array (`ad_runtime::__private::linalg::LinalgConstruct`).
+            let args = match constructor == "new_1" {
+                true => {
+                    let elements = &call.args;
+                    let array: Expr = syn::parse_quote_spanned!(call.span()=> [#elements]);
+                    vec![self.operand(&array, stmts)?]
+                }
+                false => self.operands(&call.args, stmts)?,
+            };
+            return Ok(Rvalue::Call {
+                callee: type_path,
+                method: Some(constructor),
+                args,
+                dispatch: Dispatch::Path,
+            });
         }
         let mut args = self.operands(&call.args, stmts)?;
         let segments: Vec<String> = func
@@ -1179,6 +1240,93 @@ impl Lowering {
 /// (`ir::ReverseLength`), so rustc's types choose.
 fn is_length_method(method: &str) -> bool {
     matches!(method, "len" | "is_empty")
+}
+
+/// Whether the function takes or builds nalgebra vectors or matrices, whose methods and
+/// operators only their rules run over the scalar type.
+pub fn mentions_linalg(function: &crate::ast::Function) -> bool {
+    struct Finder(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Finder {
+        fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+            if let Expr::Path(path) = &*call.func {
+                self.0 |= linalg_constructor(&path.path, call.args.len()).is_some();
+            }
+            syn::visit::visit_expr_call(self, call);
+        }
+    }
+    let mut finder = Finder(
+        function
+            .params
+            .iter()
+            .any(|param| crate::ast::is_linalg_type(&param.ty)),
+    );
+    syn::visit::Visit::visit_block(&mut finder, &function.item.block);
+    finder.0
+}
+
+/// A constructor of a nalgebra vector or matrix (`Vector3::new(x, y, z)`, `DVector::from_vec(v)`,
+/// `nalgebra::DMatrix::<f64>::zeros(r, c)`): the type's path without its generic arguments
+/// (the scalar type is inferred), and the constructor's name in the runtime, which counts its
+/// arguments (`new_1` of one array, `from_vec_3`).
+pub(super) fn linalg_constructor(path: &syn::Path, arity: usize) -> Option<(syn::Path, Ident)> {
+    let count = path.segments.len();
+    let method = &path.segments.last()?.ident;
+    let type_segment = path.segments.iter().nth(count.checked_sub(2)?)?;
+    if !crate::ast::is_linalg_name(&type_segment.ident) {
+        return None;
+    }
+    let arity = match (method.to_string().as_str(), arity) {
+        ("new", 1..) => 1,
+        ("from_vec" | "from_column_slice" | "from_row_slice", 1 | 3) => arity,
+        ("from_element", 1..=3) => arity,
+        ("zeros", 0..=2) => arity,
+        ("identity", 0 | 2) => arity,
+        _ => return None,
+    };
+    let mut type_path = path.clone();
+    type_path.segments.pop();
+    let type_segment = type_path.segments.pop()?.into_value();
+    type_path
+        .segments
+        .push(syn::PathSegment::from(type_segment.ident));
+    let constructor = Ident::new(&format!("{method}_{arity}"), method.span());
+    Some((type_path, constructor))
+}
+
+/// The methods of nalgebra's vectors and matrices with reverse rules (`ad_runtime::linalg`),
+/// some named as a float's or an iterator's (`sum`): on a value whose type the body does not
+/// show, its type's.
+fn is_linalg_method(method: &str, arity: usize) -> bool {
+    const NO_ARGUMENT: &[&str] = &[
+        "norm",
+        "norm_squared",
+        "sum",
+        "transpose",
+        "determinant",
+        "trace",
+        "try_inverse",
+        // Of the `Option` such a method returns (`try_inverse`).
+        "unwrap",
+        "nrows",
+        "ncols",
+        "shape",
+        // A Cholesky factorization and its methods.
+        "cholesky",
+        "l",
+    ];
+    const ONE_ARGUMENT: &[&str] = &[
+        "dot",
+        "cross",
+        "component_mul",
+        "component_div",
+        "scale",
+        "solve",
+    ];
+    match arity {
+        0 => NO_ARGUMENT.contains(&method),
+        1 => ONE_ARGUMENT.contains(&method),
+        _ => false,
+    }
 }
 
 /// Whether a method of this name and arity may be a derived type's own: not a float's with a
