@@ -8,6 +8,7 @@
 //! cargo run --release -p ad-bench -- gmm             # ADBench GMM, J/F
 //! cargo run --release -p ad-bench -- lstm            # ADBench LSTM, J/F
 //! cargo run --release -p ad-bench -- ba              # ADBench BA: one block and the whole ba1
+//! cargo run --release -p ad-bench -- nalgebra        # nalgebra in reverse mode / hand-written adjoint
 //! cargo run --release -p ad-bench -- peers           # num-dual, ad_trait, reverse: Rosenbrock, GMM
 //! cargo run --release -p ad-bench -- all             # everything
 //! cargo run --release -p ad-bench -- all --write BENCHMARKS.md   # regenerate BENCHMARKS.md
@@ -15,6 +16,7 @@
 
 mod adbench_bench;
 mod findings;
+mod linalg_bench;
 mod memory;
 mod peers;
 mod peers_bench;
@@ -90,6 +92,9 @@ fn main() {
     }
     if all || benches.contains(&"ba") {
         adbench_bench::run_ba(quick);
+    }
+    if all || benches.contains(&"nalgebra") {
+        linalg_bench::run(quick);
     }
     if all || benches.contains(&"peers") {
         peers_bench::run_rosenbrock(quick);
