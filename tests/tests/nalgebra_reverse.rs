@@ -428,3 +428,80 @@ fn element_writes_then_element_reads() {
     }
     .check(&[0.3, -0.7, 1.1]);
 }
+
+/// `map` with a closure over each element, reading the function's variables.
+#[forward]
+#[reverse]
+fn mapped(x: &Vector3<f64>, w: &Matrix2x3<f64>, k: f64) -> f64 {
+    let activated = (w * x).map(|z| (z * k).tanh());
+    let squared = x.map(|v: f64| v * v + k);
+    activated.sum() + squared.norm() + w.map(|v| v.exp()).sum()
+}
+
+/// Parts of a matrix: a column, a row, columns and rows (copies of nalgebra's views).
+#[forward]
+#[reverse]
+fn parts(m: &DMatrix<f64>, v: &DVector<f64>) -> f64 {
+    let first = m.column(0);
+    let last_row = m.row(m.nrows() - 1);
+    let middle = m.columns(1, 2);
+    let top = m.rows(0, 2);
+    first.dot(v) * last_row.sum() + (middle.transpose() * v).norm_squared() + top.norm()
+}
+
+#[test]
+fn map_applies_a_closure_to_every_element() {
+    let split = |p: &[f64]| {
+        (
+            Vector3::new(p[0], p[1], p[2]),
+            Matrix2x3::from_column_slice(&p[3..9]),
+            p[9],
+        )
+    };
+    Case {
+        n: 10,
+        value: |p: &[f64]| {
+            let (x, w, k) = split(p);
+            mapped(&x, &w, k)
+        },
+        gradient: |p: &[f64]| {
+            let (x, w, k) = split(p);
+            let (value, (dx, dw, dk)) = mapped_grad(&x, &w, k);
+            let mut flat: Vec<f64> = dx.iter().chain(dw.iter()).copied().collect();
+            flat.push(dk);
+            (value, flat)
+        },
+        directional: |p: &[f64], t: &[f64]| {
+            let ((x, w, k), (dx, dw, dk)) = (split(p), split(t));
+            mapped_jvp(&x, &w, k, &dx, &dw, dk)
+        },
+    }
+    .check(&[0.3, -0.7, 1.1, 0.5, -0.2, 0.1, 0.8, -0.4, 0.3, 0.9]);
+}
+
+#[test]
+fn columns_rows_and_their_ranges() {
+    let split = |p: &[f64]| {
+        (
+            DMatrix::from_column_slice(3, 3, &p[..9]),
+            DVector::from_column_slice(&p[9..12]),
+        )
+    };
+    Case {
+        n: 12,
+        value: |p: &[f64]| {
+            let (m, v) = split(p);
+            parts(&m, &v)
+        },
+        gradient: |p: &[f64]| {
+            let (m, v) = split(p);
+            let (value, (dm, dv)) = parts_grad(&m, &v);
+            (value, dm.iter().chain(dv.iter()).copied().collect())
+        },
+        directional: |p: &[f64], t: &[f64]| {
+            let ((m, v), (dm, dv)) = (split(p), split(t));
+            parts_jvp(&m, &v, &dm, &dv)
+        },
+    }
+    .check(&[2.0, 0.5, 0.1, 0.3, 1.5, -0.2, 0.0, 0.4, 3.0, 0.3, -0.7, 1.1]);
+}

@@ -319,8 +319,17 @@ pub fn companion(function: &Function, bodies: Bodies) -> TokenStream {
     // emits them with nothing recorded.
     let over_linalg = crate::ir::lower::mentions_linalg(function);
     let primal = match (bodies, over_linalg) {
-        (Bodies::Derivative, true) => crate::expand::reverse_ir::primal_body(function).ok(),
+        (Bodies::Derivative, true) => Some(crate::expand::reverse_ir::primal_body(function)),
         _ => None,
+    };
+    // What the rules do not take has its message; anything else falls back to the body as
+    // written, where rustc says what nalgebra asks of the scalar type.
+    let primal = match primal {
+        Some(Err(not_yet)) if not_yet.is_final() => {
+            let message = format!("forward mode does not take {}", not_yet.what);
+            Some(syn::Error::new(not_yet.span, message).to_compile_error())
+        }
+        primal => primal.and_then(Result::ok),
     };
     let body = match bodies {
         Bodies::Stub => stub_body(),

@@ -89,8 +89,13 @@ pub enum Calls {
 
 pub fn expand(cx: &Ctxt, function: &Function, bodies: Bodies, calls: Calls) -> TokenStream {
     let original = &function.item;
-    let forward_companion = forward::companion(function, bodies);
     let reverse = reverse_companions(cx, function, bodies, calls);
+    // A body refused has its message once, from the reverse companions.
+    let bodies = match cx.has_errors() {
+        true => Bodies::Stub,
+        false => bodies,
+    };
+    let forward_companion = forward::companion(function, bodies);
     quote! {
         #original
         #forward_companion

@@ -59,10 +59,21 @@ impl NotYet {
             crate::plain_calls::UNMARKED_ASSOCIATED,
             desugar::ITERATOR_KEPT,
             UNDERIVED_BUILT,
+            LINALG_WITHOUT_RULE,
         ]
         .contains(&self.what)
     }
 }
+
+/// The refusal of a method of a nalgebra value that has no rule in `ad_runtime::linalg`.
+pub(crate) const LINALG_WITHOUT_RULE: &str =
+    "this method of a nalgebra vector or matrix: derivative code has no rule for it yet \
+     (`ad_runtime::linalg`). The rules are the \
+     operators, element access, `dot`, `norm`, `norm_squared`, `sum`, `transpose`, `cross`, \
+     `component_mul`, `component_div`, `scale`, `map`, `determinant`, `trace`, `try_inverse`, \
+     `cholesky` (then `solve`, `l`, `determinant`), `column`, `row`, `columns`, `rows` \
+     (copies), `len`, `nrows`, `ncols`, `shape` and `clone`; write this one with those or with a loop over the elements (forward mode takes \
+     it in a function generic over `T: RealField`)";
 
 /// The refusal of a value built from floats carrying derivatives, of a type the file defines
 /// without the derive.
@@ -132,6 +143,7 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         result_type: function.output().cloned(),
         user_values: HashMap::new(),
         user_results: Default::default(),
+        linalg_values: Default::default(),
         float_params: Default::default(),
         user_containers: HashMap::new(),
         float: function.float,
@@ -184,6 +196,7 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         // (`ad_runtime::linalg`), chosen by rustc as a derived value's are.
         if crate::ast::is_linalg_type(&param.ty) {
             lowering.user_results.insert(root);
+            lowering.linalg_values.insert(root);
         }
         if holds_numbers(&param.ty) {
             lowering.number_containers.insert(root);
@@ -341,6 +354,10 @@ struct Lowering {
     /// body does not show (a derived type's, or a float). A method called on one that is no
     /// float's is the type's own, found on the receiver (`Rvalue::Call::of_receiver_type`).
     user_results: std::collections::HashSet<Root>,
+    /// Values and variables that hold a nalgebra vector or matrix (or a factorization of one):
+    /// among `user_results`, those whose methods are the runtime's rules
+    /// (`expressions::is_linalg_value`).
+    linalg_values: std::collections::HashSet<Root>,
     /// The parameters of the function's float type.
     float_params: std::collections::HashSet<Root>,
     /// `#[grad]` containers of a derived type (`xs: &[LogP]`), with the type of their elements.
@@ -862,6 +879,12 @@ impl Lowering {
             {
                 self.user_results.insert(Root::Var(var));
             }
+            if matches!(init, Some(Operand::Value(value)) if self.linalg_values.contains(&Root::Value(value)))
+                || annotation.is_some_and(|ty| crate::ast::is_linalg_type(ty))
+            {
+                self.user_results.insert(Root::Var(var));
+                self.linalg_values.insert(Root::Var(var));
+            }
             stmts.push(Stmt::DeclareVar { var, init });
             self.bind(&binding.ident, Root::Var(var));
             if let Some(type_path) = built.clone() {
@@ -875,6 +898,12 @@ impl Lowering {
             if matches!(init, Operand::Value(result) if self.user_results.contains(&Root::Value(result)))
             {
                 self.user_results.insert(Root::Value(value));
+            }
+            if matches!(init, Operand::Value(result) if self.linalg_values.contains(&Root::Value(result)))
+                || annotation.is_some_and(|ty| crate::ast::is_linalg_type(ty))
+            {
+                self.user_results.insert(Root::Value(value));
+                self.linalg_values.insert(Root::Value(value));
             }
             self.values[value.0 as usize].ty = ty;
             if matches!(init, Operand::Value(copied) if self.references.contains(&copied)) {
@@ -1143,6 +1172,9 @@ impl Lowering {
                     };
                     if matches!(rvalue, Rvalue::Call { .. }) {
                         self.user_results.insert(Root::Value(new));
+                    }
+                    if self.is_linalg_value(&binary.left) {
+                        self.linalg_values.insert(Root::Value(new));
                     }
                     stmts.push(Stmt::Let(Let {
                         value: new,

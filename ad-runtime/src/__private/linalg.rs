@@ -91,6 +91,51 @@ pub trait LinalgMethods<S>: Sized {
     fn __ad_reverse_shape(&self) -> ((usize, usize), fn(NoAdjoint) -> ((),));
     fn __ad_forward_shape(&self) -> (usize, usize);
 
+    /// Copies of parts: `column(j)`, `row(i)`, `columns(j, n)`, `rows(i, n)` (nalgebra's
+    /// views, read), and of the whole (`into_owned`, `clone_owned`).
+    type Column;
+    type Row;
+    type Columns;
+    type Rows;
+    fn __ad_reverse_column(
+        &self,
+        j: usize,
+    ) -> (
+        Self::Column,
+        impl FnOnce(Self::Column) -> (Self, ()) + use<Self, S>,
+    );
+    fn __ad_forward_column(&self, j: usize) -> Self::Column;
+    fn __ad_reverse_row(
+        &self,
+        i: usize,
+    ) -> (
+        Self::Row,
+        impl FnOnce(Self::Row) -> (Self, ()) + use<Self, S>,
+    );
+    fn __ad_forward_row(&self, i: usize) -> Self::Row;
+    fn __ad_reverse_columns(
+        &self,
+        j: usize,
+        n: usize,
+    ) -> (
+        Self::Columns,
+        impl FnOnce(Self::Columns) -> (Self, (), ()) + use<Self, S>,
+    );
+    fn __ad_forward_columns(&self, j: usize, n: usize) -> Self::Columns;
+    fn __ad_reverse_rows(
+        &self,
+        i: usize,
+        n: usize,
+    ) -> (
+        Self::Rows,
+        impl FnOnce(Self::Rows) -> (Self, (), ()) + use<Self, S>,
+    );
+    fn __ad_forward_rows(&self, i: usize, n: usize) -> Self::Rows;
+    fn __ad_reverse_into_owned(&self) -> (Self, impl FnOnce(Self) -> (Self,) + use<Self, S>);
+    fn __ad_forward_into_owned(&self) -> Self;
+    fn __ad_reverse_clone_owned(&self) -> (Self, impl FnOnce(Self) -> (Self,) + use<Self, S>);
+    fn __ad_forward_clone_owned(&self) -> Self;
+
     /// `m / k` for a float `k`.
     fn __ad_reverse_div(&self, k: S) -> (Self, impl FnOnce(Self) -> (Self, S) + use<Self, S>);
     fn __ad_forward_div(&self, k: S) -> Self;

@@ -27,6 +27,7 @@ where
 {
     /// The factorization, `None` where a pivot is not positive.
     fn new(a: &OMatrix<S, D, D>) -> Option<Self> {
+        assert!(a.is_square(), "The input matrix must be square.");
         let n = a.nrows();
         let mut l = shaped(a, |_, _| S::zero());
         for j in 0..n {

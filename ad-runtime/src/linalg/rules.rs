@@ -3,7 +3,7 @@
 use nalgebra::allocator::Allocator;
 use nalgebra::{DefaultAllocator, Dim, OMatrix};
 
-use nalgebra::{U1, U3};
+use nalgebra::{Dyn, U1, U3};
 
 use super::kernels::{
     dot, product, product_transpose, scaled, shaped, transpose_product, transposed, zip_with,
@@ -14,9 +14,118 @@ use crate::Scalar;
 
 impl<S: Scalar, R: Dim, C: Dim> LinalgMethods<S> for OMatrix<S, R, C>
 where
-    DefaultAllocator: Allocator<R, C> + Allocator<C, R>,
+    DefaultAllocator: Allocator<R, C>
+        + Allocator<C, R>
+        + Allocator<R, U1>
+        + Allocator<U1, C>
+        + Allocator<R, Dyn>
+        + Allocator<Dyn, C>,
 {
     type Transposed = OMatrix<S, C, R>;
+    type Column = OMatrix<S, R, U1>;
+    type Row = OMatrix<S, U1, C>;
+    type Columns = OMatrix<S, R, Dyn>;
+    type Rows = OMatrix<S, Dyn, C>;
+
+    // A part: its elements' cotangents go back to where they were, zeros elsewhere.
+    fn __ad_reverse_column(
+        &self,
+        j: usize,
+    ) -> (
+        OMatrix<S, R, U1>,
+        impl FnOnce(OMatrix<S, R, U1>) -> (Self, ()) + use<S, R, C>,
+    ) {
+        let zero = self.zero_like();
+        (self.__ad_forward_column(j), move |c: OMatrix<S, R, U1>| {
+            (
+                shaped(&zero, |r, k| if k == j { c[r] } else { S::zero() }),
+                (),
+            )
+        })
+    }
+    fn __ad_forward_column(&self, j: usize) -> OMatrix<S, R, U1> {
+        assert!(j < self.ncols(), "Matrix slicing out of bounds.");
+        OMatrix::from_fn_generic(self.shape_generic().0, U1, |i, _| self[(i, j)])
+    }
+    fn __ad_reverse_row(
+        &self,
+        i: usize,
+    ) -> (
+        OMatrix<S, U1, C>,
+        impl FnOnce(OMatrix<S, U1, C>) -> (Self, ()) + use<S, R, C>,
+    ) {
+        let zero = self.zero_like();
+        (self.__ad_forward_row(i), move |c: OMatrix<S, U1, C>| {
+            (
+                shaped(&zero, |r, k| if r == i { c[k] } else { S::zero() }),
+                (),
+            )
+        })
+    }
+    fn __ad_forward_row(&self, i: usize) -> OMatrix<S, U1, C> {
+        assert!(i < self.nrows(), "Matrix slicing out of bounds.");
+        OMatrix::from_fn_generic(U1, self.shape_generic().1, |_, j| self[(i, j)])
+    }
+    fn __ad_reverse_columns(
+        &self,
+        j: usize,
+        n: usize,
+    ) -> (
+        OMatrix<S, R, Dyn>,
+        impl FnOnce(OMatrix<S, R, Dyn>) -> (Self, (), ()) + use<S, R, C>,
+    ) {
+        let zero = self.zero_like();
+        (
+            self.__ad_forward_columns(j, n),
+            move |c: OMatrix<S, R, Dyn>| {
+                let back = shaped(&zero, |r, k| match (j..j + n).contains(&k) {
+                    true => c[(r, k - j)],
+                    false => S::zero(),
+                });
+                (back, (), ())
+            },
+        )
+    }
+    fn __ad_forward_columns(&self, j: usize, n: usize) -> OMatrix<S, R, Dyn> {
+        assert!(j + n <= self.ncols(), "Matrix slicing out of bounds.");
+        OMatrix::from_fn_generic(self.shape_generic().0, Dyn(n), |i, k| self[(i, j + k)])
+    }
+    fn __ad_reverse_rows(
+        &self,
+        i: usize,
+        n: usize,
+    ) -> (
+        OMatrix<S, Dyn, C>,
+        impl FnOnce(OMatrix<S, Dyn, C>) -> (Self, (), ()) + use<S, R, C>,
+    ) {
+        let zero = self.zero_like();
+        (
+            self.__ad_forward_rows(i, n),
+            move |c: OMatrix<S, Dyn, C>| {
+                let back = shaped(&zero, |r, k| match (i..i + n).contains(&r) {
+                    true => c[(r - i, k)],
+                    false => S::zero(),
+                });
+                (back, (), ())
+            },
+        )
+    }
+    fn __ad_forward_rows(&self, i: usize, n: usize) -> OMatrix<S, Dyn, C> {
+        assert!(i + n <= self.nrows(), "Matrix slicing out of bounds.");
+        OMatrix::from_fn_generic(Dyn(n), self.shape_generic().1, |r, k| self[(i + r, k)])
+    }
+    fn __ad_reverse_into_owned(&self) -> (Self, impl FnOnce(Self) -> (Self,) + use<S, R, C>) {
+        (self.clone(), |c: Self| (c,))
+    }
+    fn __ad_forward_into_owned(&self) -> Self {
+        self.clone()
+    }
+    fn __ad_reverse_clone_owned(&self) -> (Self, impl FnOnce(Self) -> (Self,) + use<S, R, C>) {
+        (self.clone(), |c: Self| (c,))
+    }
+    fn __ad_forward_clone_owned(&self) -> Self {
+        self.clone()
+    }
 
     // ⟨a, b⟩: ā = c̄ b, b̄ = c̄ a.
     fn __ad_reverse_dot(&self, rhs: &Self) -> (S, impl FnOnce(S) -> (Self, Self) + use<S, R, C>) {
@@ -266,7 +375,7 @@ where
     // tr a: ā = c̄ I.
     fn __ad_reverse_trace(&self) -> (S, impl FnOnce(S) -> (Self,) + use<S, D>) {
         let shape = self.shape_generic();
-        let trace = (0..self.nrows()).fold(S::zero(), |sum, i| sum + self[(i, i)]);
+        let trace = self.__ad_forward_trace();
         (trace, move |c| {
             let identity = OMatrix::from_fn_generic(shape.0, shape.1, |i, j| match i == j {
                 true => c,
@@ -276,6 +385,10 @@ where
         })
     }
     fn __ad_forward_trace(&self) -> S {
+        assert!(
+            self.is_square(),
+            "Cannot compute the trace of non-square matrix."
+        );
         (0..self.nrows()).fold(S::zero(), |sum, i| sum + self[(i, i)])
     }
 
@@ -307,6 +420,10 @@ pub(super) fn determinant<S: Scalar, D: Dim>(a: &OMatrix<S, D, D>) -> S
 where
     DefaultAllocator: Allocator<D, D>,
 {
+    assert!(
+        a.is_square(),
+        "Unable to compute the determinant of a non-square matrix."
+    );
     let n = a.nrows();
     match n {
         0 => return S::one(),
@@ -404,6 +521,7 @@ fn inverse<S: Scalar, D: Dim>(a: &OMatrix<S, D, D>) -> Option<OMatrix<S, D, D>>
 where
     DefaultAllocator: Allocator<D, D>,
 {
+    assert!(a.is_square(), "Unable to invert a non-square matrix.");
     let n = a.nrows();
     let mut left: Vec<Vec<S>> = (0..n)
         .map(|i| (0..n).map(|j| a[(i, j)]).collect())

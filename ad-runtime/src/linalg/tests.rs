@@ -327,3 +327,29 @@ fn cholesky_solve_factor_and_determinant() {
     let not_positive = DMatrix::from_row_slice(2, 2, &[1.0, 2.0, 2.0, 1.0]);
     assert!(not_positive.__ad_forward_cholesky().is_none());
 }
+
+#[test]
+fn parts_of_a_matrix() {
+    let m = random(&DMatrix::<f64>::zeros(4, 3), 31);
+    let dm = random(&m, 32);
+    let at_duals = seeded(&m, &dm);
+
+    let (column, pullback) = m.__ad_reverse_column(1);
+    matrix_rule(&at_duals.__ad_forward_column(1), &column, |c| {
+        dot(&pullback(c.clone()).0, &dm)
+    });
+    let (row, pullback) = m.__ad_reverse_row(2);
+    matrix_rule(&at_duals.__ad_forward_row(2), &row, |c| {
+        dot(&pullback(c.clone()).0, &dm)
+    });
+    let (columns, pullback) = m.__ad_reverse_columns(1, 2);
+    matrix_rule(&at_duals.__ad_forward_columns(1, 2), &columns, |c| {
+        dot(&pullback(c.clone()).0, &dm)
+    });
+    let (rows, pullback) = m.__ad_reverse_rows(1, 3);
+    matrix_rule(&at_duals.__ad_forward_rows(1, 3), &rows, |c| {
+        dot(&pullback(c.clone()).0, &dm)
+    });
+    assert_eq!(rows, m.rows(1, 3));
+    assert_eq!(columns, m.columns(1, 2));
+}

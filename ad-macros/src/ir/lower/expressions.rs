@@ -240,6 +240,23 @@ impl Lowering {
                     }
                     _ => call,
                 };
+                if self.is_linalg_value(&call.receiver) {
+                    if let Some(mapped) = linalg_map(call) {
+                        let operand = self.operand(&mapped, stmts)?;
+                        if let Operand::Value(value) = operand {
+                            self.user_results.insert(Root::Value(value));
+                            self.linalg_values.insert(Root::Value(value));
+                        }
+                        return Ok(operand);
+                    }
+                    let method = call.method.to_string();
+                    if !is_linalg_method(&method, call.args.len())
+                        && !matches!(method.as_str(), "clone" | "to_owned")
+                        && !is_length_method(&method)
+                    {
+                        return not_yet(&call.method, super::LINALG_WITHOUT_RULE);
+                    }
+                }
                 let expected = self.expected_type(expr);
                 // `v.sum()` of a nalgebra vector is its type's rule, not an iterator's sum.
                 let of_receiver_type = is_linalg_method(&call.method.to_string(), call.args.len())
@@ -493,10 +510,13 @@ impl Lowering {
         // What a method of a derived type returns is of a type the body does not show (but
         // a length is data).
         let user_result = matches!(&rvalue, Rvalue::Call { method: Some(method), .. }
-            if !is_length_method(&method.to_string()));
+            if !gives_data(&method.to_string()));
         let value = self.define(rvalue, span, stmts);
         if let Some(type_path) = built {
             self.user_values.insert(Root::Value(value), type_path);
+        }
+        if self.is_linalg_value(expr) {
+            self.linalg_values.insert(Root::Value(value));
         }
         match operator_result {
             Some(Some(type_path)) => {
@@ -599,11 +619,44 @@ impl Lowering {
         }
     }
 
+    /// Whether `expr` is a nalgebra vector or matrix, or a factorization of one (as far as
+    /// the body shows): a parameter of such a type, what a constructor builds, and what
+    /// operators and the rules' methods that give matrices make of them.
+    pub(super) fn is_linalg_value(&self, expr: &Expr) -> bool {
+        match strip(expr) {
+            Expr::Path(_) => self
+                .local_named(expr)
+                .is_some_and(|root| self.linalg_values.contains(&root)),
+            Expr::Reference(reference) => self.is_linalg_value(&reference.expr),
+            Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Neg(_)) => {
+                self.is_linalg_value(&unary.expr)
+            }
+            Expr::Binary(binary) => match binary.op {
+                syn::BinOp::Add(_) | syn::BinOp::Sub(_) | syn::BinOp::Div(_) => {
+                    self.is_linalg_value(&binary.left)
+                }
+                syn::BinOp::Mul(_) => {
+                    self.is_linalg_value(&binary.left) || self.is_linalg_value(&binary.right)
+                }
+                _ => false,
+            },
+            Expr::MethodCall(call) => {
+                gives_linalg_value(&call.method.to_string()) && self.is_linalg_value(&call.receiver)
+            }
+            Expr::Call(call) => matches!(&*call.func, Expr::Path(path)
+                if linalg_constructor(&path.path, call.args.len()).is_some()),
+            _ => false,
+        }
+    }
+
     /// Whether `expr` may be a value of a derived type the body does not show: a method of
     /// one returned it (`user_results`), or it is a part of a value of one (`self.left`),
     /// or a method of such a value (by its name, one of no float or `std` container)
     /// returned it. A method called on it is then the type's own, found on the value.
     pub(super) fn may_be_user_value(&self, expr: &Expr) -> bool {
+        if self.is_linalg_value(expr) {
+            return true;
+        }
         match strip(expr) {
             Expr::Path(_) => self.local_named(expr).is_some_and(|root| {
                 self.user_results.contains(&root) || self.user_values.contains_key(&root)
@@ -616,6 +669,7 @@ impl Lowering {
             {
                 self.may_be_user_value(&call.receiver)
             }
+            Expr::MethodCall(call) if gives_data(&call.method.to_string()) => false,
             Expr::MethodCall(call) => {
                 self.may_be_user_value(&call.receiver)
                     && (is_user_method_name(&call.method.to_string(), call.args.len())
@@ -1238,6 +1292,11 @@ impl Lowering {
 /// `len` and `is_empty`: a container's, or a derived type's own. Called on a value whose type
 /// the body does not show, they go through the twin's methods, which containers have too
 /// (`ir::ReverseLength`), so rustc's types choose.
+/// A length or a shape: data, whatever the receiver's type.
+fn gives_data(method: &str) -> bool {
+    is_length_method(method) || matches!(method, "nrows" | "ncols" | "shape")
+}
+
 fn is_length_method(method: &str) -> bool {
     matches!(method, "len" | "is_empty")
 }
@@ -1293,6 +1352,56 @@ pub(super) fn linalg_constructor(path: &syn::Path, arity: usize) -> Option<(syn:
     Some((type_path, constructor))
 }
 
+/// `v.map(|x| body)` of a nalgebra vector or matrix, as the loop over its elements it is:
+/// element reads and writes, whose adjoints the IR follows.
+fn linalg_map(call: &syn::ExprMethodCall) -> Option<Expr> {
+    if call.method != "map" || call.args.len() != 1 {
+        return None;
+    }
+    let Expr::Closure(closure) = strip(&call.args[0]) else {
+        return None;
+    };
+    let [element] = closure.inputs.iter().collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    let (receiver, body) = (&call.receiver, &closure.body);
+    Some(syn::parse_quote_spanned!(call.span()=> {
+        let mut __ad_mapped = (#receiver).clone();
+        for __ad_index in 0..__ad_mapped.len() {
+            let #element = __ad_mapped[__ad_index];
+            __ad_mapped[__ad_index] = #body;
+        }
+        __ad_mapped
+    }))
+}
+
+/// The methods of a vector or matrix (or of what they give) whose result is one again, or a
+/// factorization, or an `Option` of either.
+fn gives_linalg_value(method: &str) -> bool {
+    matches!(
+        method,
+        "clone"
+            | "to_owned"
+            | "transpose"
+            | "component_mul"
+            | "component_div"
+            | "scale"
+            | "cross"
+            | "try_inverse"
+            | "cholesky"
+            | "unwrap"
+            | "l"
+            | "solve"
+            | "map"
+            | "column"
+            | "row"
+            | "columns"
+            | "rows"
+            | "into_owned"
+            | "clone_owned"
+    )
+}
+
 /// The methods of nalgebra's vectors and matrices with reverse rules (`ad_runtime::linalg`),
 /// some named as a float's or an iterator's (`sum`): on a value whose type the body does not
 /// show, its type's.
@@ -1313,6 +1422,8 @@ fn is_linalg_method(method: &str, arity: usize) -> bool {
         // A Cholesky factorization and its methods.
         "cholesky",
         "l",
+        "into_owned",
+        "clone_owned",
     ];
     const ONE_ARGUMENT: &[&str] = &[
         "dot",
@@ -1321,10 +1432,14 @@ fn is_linalg_method(method: &str, arity: usize) -> bool {
         "component_div",
         "scale",
         "solve",
+        "column",
+        "row",
     ];
+    const TWO_ARGUMENTS: &[&str] = &["columns", "rows"];
     match arity {
         0 => NO_ARGUMENT.contains(&method),
         1 => ONE_ARGUMENT.contains(&method),
+        2 => TWO_ARGUMENTS.contains(&method),
         _ => false,
     }
 }
