@@ -661,7 +661,11 @@ fn check_output(cx: &Ctxt, item: &ItemFn, float: FloatType) {
         ),
         ReturnType::Type(_, ty) => {
             let fallible = fallible_result(ty).is_some_and(|(ok, _)| is_float_shaped(ok));
-            if !is_float_shaped(ty) && derived_type_path(ty).is_none() && !fallible {
+            if !is_float_shaped(ty)
+                && derived_type_path(ty).is_none()
+                && !fallible
+                && !is_linalg_type(ty)
+            {
                 cx.error_spanned_by(
                     ty,
                     format!(

@@ -252,6 +252,10 @@ pub fn check_reverse_signature(cx: &Ctxt, function: &Function) -> Vec<usize> {
                     .is_some_and(|element| float_of_type(element).is_some()))
             || crate::ast::is_vec_of_float_rows(ty)
             || (cfg!(not(feature = "previous-engine")) && made_of_floats(ty))
+            // A nalgebra vector or matrix (`_vjp` takes a cotangent of its type).
+            || (cfg!(not(feature = "previous-engine"))
+                && !matches!(ty, syn::Type::Reference(_))
+                && crate::ast::is_linalg_type(ty))
             || crate::ast::option_content(ty).is_some_and(|inner| float_of_type(inner).is_some());
         // A result that is not made of floats at all has its message already (`ast.rs`).
         if !supported && crate::ast::is_float_shaped(ty) {

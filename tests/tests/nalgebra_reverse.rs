@@ -505,3 +505,46 @@ fn columns_rows_and_their_ranges() {
     }
     .check(&[2.0, 0.5, 0.1, 0.3, 1.5, -0.2, 0.0, 0.4, 3.0, 0.3, -0.7, 1.1]);
 }
+
+/// A matrix built by `from_fn` from the parameters, and a vector result: `_vjp` takes a
+/// cotangent of the result's type, `_jvp` gives a tangent of it.
+#[forward]
+#[reverse]
+fn rotated(x: &Vector3<f64>, angle: f64) -> Vector3<f64> {
+    let (s, c) = angle.sin_cos();
+    let rotation = Matrix3::from_fn(|i, j| match (i, j) {
+        (0, 0) | (1, 1) => c,
+        (0, 1) => -s,
+        (1, 0) => s,
+        (2, 2) => 1.0,
+        _ => 0.0,
+    });
+    let weights = DVector::from_fn(3, |i, _| 1.0 + i as f64 * angle);
+    rotation * x * weights.norm() + x.cross(&Vector3::new(0.0, 0.0, angle))
+}
+
+#[test]
+fn vector_results_against_differences_and_the_other_mode() {
+    let mut next = numbers(41);
+    for _ in 0..3 {
+        let x = Vector3::new(next(), next(), next());
+        let angle = next();
+        let (dx, dangle) = (Vector3::new(next(), next(), next()), next());
+        let cotangent = Vector3::new(next(), next(), next());
+        let (value, tangent) = rotated_jvp(&x, angle, &dx, dangle);
+        assert_relative_eq!(value, rotated(&x, angle), max_relative = 1e-13);
+        let (value_r, (x_bar, angle_bar)) = rotated_vjp(&x, angle, cotangent);
+        assert_relative_eq!(value_r, value, max_relative = 1e-13);
+        // ⟨c̄, J ẋ⟩ = ⟨Jᵀ c̄, ẋ⟩.
+        assert_relative_eq!(
+            cotangent.dot(&tangent),
+            x_bar.dot(&dx) + angle_bar * dangle,
+            epsilon = 1e-12
+        );
+        let h = 1e-6;
+        let central = (rotated(&(x + dx * h), angle + dangle * h)
+            - rotated(&(x - dx * h), angle - dangle * h))
+            / (2.0 * h);
+        assert_relative_eq!(tangent, central, epsilon = 1e-8);
+    }
+}

@@ -5,7 +5,7 @@ use nalgebra::{DefaultAllocator, Dim, OMatrix};
 
 use super::kernels::{all_static, shaped};
 use crate::__private::ir::{take_shaped, FlatAdjoint, ReverseLength, SlotAt, TakeWritten};
-use crate::__private::Seed;
+use crate::__private::{DualParts, Seed};
 use crate::adjoint::{Adjoint, Diff, NoAdjoint, ValueOf};
 use crate::{Dual, Scalar};
 
@@ -233,5 +233,20 @@ where
     fn constant(self) -> Self::Dual {
         let (rows, columns) = self.shape_generic();
         OMatrix::from_fn_generic(rows, columns, |i, j| Dual::constant(self[(i, j)]))
+    }
+}
+
+/// A `_jvp` function's vector or matrix result, split into its value and its tangent.
+impl<S: Scalar, R: Dim, C: Dim> DualParts for OMatrix<Dual<S>, R, C>
+where
+    DefaultAllocator: Allocator<R, C>,
+{
+    type Primal = OMatrix<S, R, C>;
+    type Tangent = OMatrix<S, R, C>;
+    fn split(self) -> (OMatrix<S, R, C>, OMatrix<S, R, C>) {
+        let (rows, columns) = self.shape_generic();
+        let value = OMatrix::from_fn_generic(rows, columns, |i, j| self[(i, j)].value);
+        let tangent = OMatrix::from_fn_generic(rows, columns, |i, j| self[(i, j)].tangent);
+        (value, tangent)
     }
 }

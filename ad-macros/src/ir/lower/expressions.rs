@@ -644,7 +644,8 @@ impl Lowering {
                 gives_linalg_value(&call.method.to_string()) && self.is_linalg_value(&call.receiver)
             }
             Expr::Call(call) => matches!(&*call.func, Expr::Path(path)
-                if linalg_constructor(&path.path, call.args.len()).is_some()),
+                if linalg_constructor(&path.path, call.args.len()).is_some()
+                    || linalg_from_fn(&path.path, call).is_some()),
             _ => false,
         }
     }
@@ -687,7 +688,8 @@ impl Lowering {
             // `&a + &b` of nalgebra values, borrowed as their operators take them.
             Expr::Reference(reference) => self.may_be_user_value(&reference.expr),
             Expr::Call(call) => matches!(&*call.func, Expr::Path(path)
-                if linalg_constructor(&path.path, call.args.len()).is_some()),
+                if linalg_constructor(&path.path, call.args.len()).is_some()
+                    || linalg_from_fn(&path.path, call).is_some()),
             Expr::Struct(structure) => self.user_types.type_named(&structure.path).is_some(),
             _ => false,
         }
@@ -812,6 +814,14 @@ impl Lowering {
             })
         {
             return not_yet(call, crate::plain_calls::CLOSURE_TO_PLAIN);
+        }
+        if let Some(built) = linalg_from_fn(&func.path, call) {
+            let operand = self.operand(&built, stmts)?;
+            if let Operand::Value(value) = operand {
+                self.user_results.insert(Root::Value(value));
+                self.linalg_values.insert(Root::Value(value));
+            }
+            return Ok(Rvalue::Use(operand));
         }
         if let Some((type_path, constructor)) = linalg_constructor(&func.path, call.args.len()) {
             // `new`'s floats as one array (`ad_runtime::__private::linalg::LinalgConstruct`).
@@ -1350,6 +1360,38 @@ pub(super) fn linalg_constructor(path: &syn::Path, arity: usize) -> Option<(syn:
         .push(syn::PathSegment::from(type_segment.ident));
     let constructor = Ident::new(&format!("{method}_{arity}"), method.span());
     Some((type_path, constructor))
+}
+
+/// `DMatrix::from_fn(r, c, |i, j| body)` (`DVector::from_fn(n, ..)`, `Matrix3::from_fn(..)`),
+/// as the loops over the elements it is: zeros of the shape, each element written.
+fn linalg_from_fn(path: &syn::Path, call: &syn::ExprCall) -> Option<Expr> {
+    let method = &path.segments.last()?.ident;
+    let args: Vec<&Expr> = call.args.iter().collect();
+    let (closure, shape) = args.split_last()?;
+    if method != "from_fn" || shape.len() > 2 {
+        return None;
+    }
+    let Expr::Closure(closure) = strip(closure) else {
+        return None;
+    };
+    let [row, column] = closure.inputs.iter().collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    let mut zeros = path.clone();
+    zeros.segments.last_mut()?.ident = Ident::new("zeros", method.span());
+    linalg_constructor(&zeros, shape.len())?;
+    let body = &closure.body;
+    Some(syn::parse_quote_spanned!(call.span()=> {
+        let mut __ad_built = #zeros(#(#shape),*);
+        for __ad_column in 0..__ad_built.ncols() {
+            for __ad_row in 0..__ad_built.nrows() {
+                let #row = __ad_row;
+                let #column = __ad_column;
+                __ad_built[(__ad_row, __ad_column)] = #body;
+            }
+        }
+        __ad_built
+    }))
 }
 
 /// `v.map(|x| body)` of a nalgebra vector or matrix, as the loop over its elements it is:
