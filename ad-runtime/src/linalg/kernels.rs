@@ -110,8 +110,7 @@ where
     OMatrix::from_fn_generic(columns, rows, |i, j| a[(j, i)])
 }
 
-/// `a * b`, the matrix product: each column of the result a combination of `a`'s columns
-/// (contiguous in nalgebra's column-major storage).
+/// `a * b`, the matrix product.
 pub(super) fn product<S: Scalar, R: Dim, K: Dim, C: Dim>(
     a: &OMatrix<S, R, K>,
     b: &OMatrix<S, K, C>,
@@ -124,23 +123,36 @@ where
         b.nrows(),
         "Matrix multiplication dimensions mismatch."
     );
+    combinations_of_columns::<S, R, K, C>(a, b.shape_generic().1, |column, k| b[(k, column)])
+}
+
+/// The matrix whose column `j` is `Σₖ a[:, k] · coefficient(j, k)`: a product with `a` on the
+/// left, the right factor given by its elements. Each column of the result is a combination
+/// of `a`'s columns, contiguous in nalgebra's column-major storage; small fixed sizes are
+/// loops the compiler unrolls.
+fn combinations_of_columns<S: Scalar, R: Dim, K: Dim, C: Dim>(
+    a: &OMatrix<S, R, K>,
+    columns: C,
+    coefficient: impl Fn(usize, usize) -> S,
+) -> OMatrix<S, R, C>
+where
+    DefaultAllocator: Allocator<R, K> + Allocator<R, C>,
+{
     let (rows, inner) = (a.nrows(), a.ncols());
     if all_static::<R, K, C>() {
-        // Small and fixed: loops the compiler unrolls.
-        return OMatrix::from_fn_generic(a.shape_generic().0, b.shape_generic().1, |i, j| {
+        return OMatrix::from_fn_generic(a.shape_generic().0, columns, |i, j| {
             let mut sum = S::zero();
             for k in 0..inner {
-                sum += a[(i, k)] * b[(k, j)];
+                sum += a[(i, k)] * coefficient(j, k);
             }
             sum
         });
     }
-    let mut out =
-        OMatrix::from_element_generic(a.shape_generic().0, b.shape_generic().1, S::zero());
-    let (a, b) = (a.as_slice(), b.as_slice());
+    let mut out = OMatrix::from_element_generic(a.shape_generic().0, columns, S::zero());
+    let a = a.as_slice();
     for (column, out) in out.as_mut_slice().chunks_exact_mut(rows.max(1)).enumerate() {
         for k in 0..inner {
-            add_scaled(out, &a[k * rows..(k + 1) * rows], b[column * inner + k]);
+            add_scaled(out, &a[k * rows..(k + 1) * rows], coefficient(column, k));
         }
     }
     out
@@ -184,7 +196,7 @@ where
     })
 }
 
-/// `a * bᵀ` without forming `bᵀ`: each column of the result a combination of `a`'s columns.
+/// `a * bᵀ` without forming `bᵀ`.
 pub(super) fn product_transpose<S: Scalar, R: Dim, K: Dim, C: Dim>(
     a: &OMatrix<S, R, C>,
     b: &OMatrix<S, K, C>,
@@ -197,23 +209,5 @@ where
         b.ncols(),
         "Matrix multiplication dimensions mismatch."
     );
-    let (rows, inner, columns) = (a.nrows(), a.ncols(), b.nrows());
-    if all_static::<R, K, C>() {
-        return OMatrix::from_fn_generic(a.shape_generic().0, b.shape_generic().0, |i, k| {
-            let mut sum = S::zero();
-            for j in 0..inner {
-                sum += a[(i, j)] * b[(k, j)];
-            }
-            sum
-        });
-    }
-    let mut out =
-        OMatrix::from_element_generic(a.shape_generic().0, b.shape_generic().0, S::zero());
-    let (a, b) = (a.as_slice(), b.as_slice());
-    for (column, out) in out.as_mut_slice().chunks_exact_mut(rows.max(1)).enumerate() {
-        for j in 0..inner {
-            add_scaled(out, &a[j * rows..(j + 1) * rows], b[j * columns + column]);
-        }
-    }
-    out
+    combinations_of_columns::<S, R, C, K>(a, b.shape_generic().0, |column, j| b[(column, j)])
 }
