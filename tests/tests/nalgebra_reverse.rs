@@ -548,3 +548,50 @@ fn vector_results_against_differences_and_the_other_mode() {
         assert_relative_eq!(tangent, central, epsilon = 1e-8);
     }
 }
+
+/// A slice function given `as_slice()` of a vector.
+#[forward]
+#[reverse]
+fn sum_of_squares(v: &[f64]) -> f64 {
+    v.iter().map(|a| a * a).sum::<f64>()
+}
+
+/// Iterators over a vector's elements, and its elements lent as a slice.
+#[forward]
+#[reverse]
+fn iterated(x: &DVector<f64>, y: &DVector<f64>) -> f64 {
+    let a: f64 = x.iter().map(|v| v * v).sum();
+    let b: f64 = x.iter().zip(y.iter()).map(|(p, q)| p * q).sum();
+    let mut c = 0.0;
+    for (i, xi) in x.iter().enumerate() {
+        c += xi * y[i];
+    }
+    a + b * sum_of_squares(x.as_slice()) + c * c
+}
+
+#[test]
+fn iterators_and_slices_of_vectors() {
+    let split = |p: &[f64]| {
+        (
+            DVector::from_column_slice(&p[..3]),
+            DVector::from_column_slice(&p[3..6]),
+        )
+    };
+    Case {
+        n: 6,
+        value: |p: &[f64]| {
+            let (x, y) = split(p);
+            iterated(&x, &y)
+        },
+        gradient: |p: &[f64]| {
+            let (x, y) = split(p);
+            let (value, (dx, dy)) = iterated_grad(&x, &y);
+            (value, dx.iter().chain(dy.iter()).copied().collect())
+        },
+        directional: |p: &[f64], t: &[f64]| {
+            let ((x, y), (dx, dy)) = (split(p), split(t));
+            iterated_jvp(&x, &y, &dx, &dy)
+        },
+    }
+    .check(&[0.3, -0.7, 1.1, 1.0, 2.0, 3.0]);
+}

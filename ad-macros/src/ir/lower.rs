@@ -72,7 +72,7 @@ pub(crate) const LINALG_WITHOUT_RULE: &str =
      operators, element access, `dot`, `norm`, `norm_squared`, `sum`, `transpose`, `cross`, \
      `component_mul`, `component_div`, `scale`, `map`, `determinant`, `trace`, `try_inverse`, \
      `cholesky` (then `solve`, `l`, `determinant`), `column`, `row`, `columns`, `rows` \
-     (copies), `len`, `nrows`, `ncols`, `shape` and `clone`; write this one with those or with a loop over the elements (forward mode takes \
+     (copies), `as_slice`, `iter`, `len`, `nrows`, `ncols`, `shape` and `clone`; write this one with those or with a loop over the elements (forward mode takes \
      it in a function generic over `T: RealField`)";
 
 /// The refusal of a value built from floats carrying derivatives, of a type the file defines

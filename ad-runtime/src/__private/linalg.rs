@@ -136,6 +136,11 @@ pub trait LinalgMethods<S>: Sized {
     fn __ad_reverse_clone_owned(&self) -> (Self, impl FnOnce(Self) -> (Self,) + use<Self, S>);
     fn __ad_forward_clone_owned(&self) -> Self;
 
+    /// The elements in column-major order, lent (`helper(x.as_slice())`); the cotangent of
+    /// the slice comes back as a `Vec`, grown only as far as it was reached.
+    fn __ad_reverse_as_slice(&self) -> (&[S], impl FnOnce(Vec<S>) -> (Self,) + use<Self, S>);
+    fn __ad_forward_as_slice(&self) -> &[S];
+
     /// `m / k` for a float `k`.
     fn __ad_reverse_div(&self, k: S) -> (Self, impl FnOnce(Self) -> (Self, S) + use<Self, S>);
     fn __ad_forward_div(&self, k: S) -> Self;

@@ -114,6 +114,19 @@ where
         assert!(i + n <= self.nrows(), "Matrix slicing out of bounds.");
         OMatrix::from_fn_generic(Dyn(n), self.shape_generic().1, |r, k| self[(i + r, k)])
     }
+    fn __ad_reverse_as_slice(&self) -> (&[S], impl FnOnce(Vec<S>) -> (Self,) + use<S, R, C>) {
+        let zero = self.zero_like();
+        (self.as_slice(), move |c: Vec<S>| {
+            let mut back = zero;
+            for (adjoint, part) in back.as_mut_slice().iter_mut().zip(c) {
+                *adjoint = part;
+            }
+            (back,)
+        })
+    }
+    fn __ad_forward_as_slice(&self) -> &[S] {
+        self.as_slice()
+    }
     fn __ad_reverse_into_owned(&self) -> (Self, impl FnOnce(Self) -> (Self,) + use<S, R, C>) {
         (self.clone(), |c: Self| (c,))
     }

@@ -7,7 +7,8 @@ use nalgebra::{DefaultAllocator, Dim, OMatrix};
 use super::kernels::{dot, shaped};
 use super::rules::determinant;
 use crate::__private::linalg::{
-    LinalgCholesky, LinalgCross, LinalgFactor, LinalgMethods, LinalgMul, LinalgSolve, LinalgSquare,
+    LinalgCholesky, LinalgConstruct, LinalgCross, LinalgFactor, LinalgMethods, LinalgMul,
+    LinalgSolve, LinalgSquare,
 };
 use crate::__private::Seed;
 use crate::Dual;
@@ -352,4 +353,41 @@ fn parts_of_a_matrix() {
     });
     assert_eq!(rows, m.rows(1, 3));
     assert_eq!(columns, m.columns(1, 2));
+}
+
+/// The constructors: the elements' cotangents go back in the order the elements came.
+#[test]
+fn constructors_give_each_element_its_cotangent() {
+    let mut next = numbers(51);
+    let elements: [f64; 6] = core::array::from_fn(|_| next());
+    let tangents: [f64; 6] = core::array::from_fn(|_| next());
+    let at_duals: [D; 6] = core::array::from_fn(|i| Dual::new(elements[i], tangents[i]));
+    let along =
+        |adjoints: &[f64]| -> f64 { adjoints.iter().zip(&tangents).map(|(a, t)| a * t).sum() };
+
+    // `Matrix2x3::new(a, b, c, d, e, f)`: row by row.
+    let (value, pullback) = Matrix2x3::<f64>::__ad_reverse_new_1(elements);
+    assert_eq!(value, Matrix2x3::from_row_slice(&elements));
+    let y = Matrix2x3::<D>::__ad_forward_new_1(at_duals);
+    matrix_rule(&y, &value, |c| along(&pullback(*c).0));
+
+    let (value, pullback) = DMatrix::<f64>::__ad_reverse_from_vec_3(2, 3, elements.to_vec());
+    assert_eq!(value, DMatrix::from_vec(2, 3, elements.to_vec()));
+    let y = DMatrix::<D>::__ad_forward_from_vec_3(2, 3, at_duals.to_vec());
+    matrix_rule(&y, &value, |c| along(&pullback(c.clone()).2));
+
+    let (value, pullback) = DMatrix::<f64>::__ad_reverse_from_row_slice_3(3, 2, &elements);
+    assert_eq!(value, DMatrix::from_row_slice(3, 2, &elements));
+    let y = DMatrix::<D>::__ad_forward_from_row_slice_3(3, 2, &at_duals);
+    matrix_rule(&y, &value, |c| along(&pullback(c.clone()).2));
+
+    let (value, pullback) = DVector::<f64>::__ad_reverse_from_column_slice_1(&elements);
+    assert_eq!(value, DVector::from_column_slice(&elements));
+    let y = DVector::<D>::__ad_forward_from_column_slice_1(&at_duals);
+    matrix_rule(&y, &value, |c| along(&pullback(c.clone()).0));
+
+    let (value, pullback) = DMatrix::<f64>::__ad_reverse_from_element_3(2, 2, elements[0]);
+    assert_eq!(value, DMatrix::from_element(2, 2, elements[0]));
+    let y = DMatrix::<D>::__ad_forward_from_element_3(2, 2, at_duals[0]);
+    matrix_rule(&y, &value, |c| pullback(c.clone()).2 * tangents[0]);
 }

@@ -1466,6 +1466,7 @@ fn is_linalg_method(method: &str, arity: usize) -> bool {
         "l",
         "into_owned",
         "clone_owned",
+        "as_slice",
     ];
     const ONE_ARGUMENT: &[&str] = &[
         "dot",
