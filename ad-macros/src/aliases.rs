@@ -41,6 +41,9 @@ struct Definitions {
     /// The named fields of the derived structs, each with its type's name when that is a
     /// plain path (`Segment`: `from` of type `V3`).
     fields: HashMap<String, HashMap<String, String>>,
+    /// The named fields of the derived structs whose type is a nalgebra vector or matrix of
+    /// floats (`position: Vector3<f64>`).
+    linalg_fields: HashMap<String, std::collections::HashSet<String>>,
     /// Methods with a receiver, by name: the `impl` blocks that define one.
     methods: HashMap<String, Vec<MethodBlock>>,
     /// Functions of `impl` blocks without a receiver, by name: the blocks that define one.
@@ -249,6 +252,13 @@ impl<'ast> Visit<'ast> for Definitions {
                 })
                 .collect();
             self.fields.insert(item.ident.to_string(), fields);
+            let linalg = item
+                .fields
+                .iter()
+                .filter(|field| crate::ast::is_linalg_type(&field.ty))
+                .filter_map(|field| Some(field.ident.as_ref()?.to_string()))
+                .collect();
+            self.linalg_fields.insert(item.ident.to_string(), linalg);
         }
     }
 
@@ -617,6 +627,12 @@ impl Aliases {
                 (name.clone(), derived)
             })
             .collect()
+    }
+
+    /// The fields of the derived structs of the function's file that hold nalgebra vectors or
+    /// matrices, by struct.
+    pub fn linalg_fields(&self) -> HashMap<String, std::collections::HashSet<String>> {
+        self.own.linalg_fields.clone()
     }
 
     /// Where the plain functions the function calls are looked up.

@@ -186,6 +186,10 @@ fn guarded(
                 .as_ref()
                 .map(aliases::Aliases::derived_fields)
                 .unwrap_or_default(),
+            linalg_fields: aliases
+                .as_ref()
+                .map(aliases::Aliases::linalg_fields)
+                .unwrap_or_default(),
             underived: aliases
                 .as_ref()
                 .map(aliases::Aliases::underived_types)

@@ -11,6 +11,8 @@ use std::collections::HashMap;
 pub struct SourceFacts {
     /// By derived struct, its fields whose type is a derived type of the file, with that type.
     pub derived_fields: HashMap<String, HashMap<String, String>>,
+    /// By derived struct, its fields of nalgebra vector or matrix types.
+    pub linalg_fields: HashMap<String, std::collections::HashSet<String>>,
     /// The structs and enums the file defines without deriving `Differentiable`.
     pub underived: std::collections::HashSet<String>,
     /// Those it defines deriving it.
@@ -129,6 +131,43 @@ pub fn field_type(type_name: &str, field: &str) -> Option<String> {
             other => other.to_string(),
         };
         current.derived_fields.get(&type_name)?.get(field).cloned()
+    })
+}
+
+/// Whether the field `field` of the derived struct `type_name` (`Self` for the `impl` block's
+/// type) holds a nalgebra vector or matrix, when the file says.
+pub fn field_is_linalg(type_name: &str, field: &str) -> bool {
+    FACTS.with(|current| {
+        let current = current.borrow();
+        let type_name = match type_name {
+            "Self" => match &current.impl_type {
+                Some(name) => name.clone(),
+                None => return false,
+            },
+            other => other.to_string(),
+        };
+        current
+            .linalg_fields
+            .get(&type_name)
+            .is_some_and(|fields| fields.contains(field))
+    })
+}
+
+/// Whether the derived struct `type_name` has a field of a nalgebra vector or matrix type.
+pub fn has_linalg_fields(type_name: &str) -> bool {
+    FACTS.with(|current| {
+        let current = current.borrow();
+        let type_name = match type_name {
+            "Self" => match &current.impl_type {
+                Some(name) => name.clone(),
+                None => return false,
+            },
+            other => other.to_string(),
+        };
+        current
+            .linalg_fields
+            .get(&type_name)
+            .is_some_and(|fields| !fields.is_empty())
     })
 }
 

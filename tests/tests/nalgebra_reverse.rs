@@ -7,7 +7,7 @@
 //! identity between the two modes.
 #![cfg(not(feature = "previous-engine"))]
 
-use ad_runtime::{forward, reverse};
+use ad_runtime::{forward, reverse, Differentiable};
 use approx::assert_relative_eq;
 use nalgebra::{DMatrix, DVector, Matrix2, Matrix2x3, Matrix3, Matrix4, SMatrix, Vector2, Vector3};
 
@@ -594,4 +594,54 @@ fn iterators_and_slices_of_vectors() {
         },
     }
     .check(&[0.3, -0.7, 1.1, 1.0, 2.0, 3.0]);
+}
+
+/// A particle whose position and velocity are nalgebra vectors: a type that derives
+/// `Differentiable` with fields of nalgebra types, its gradient of the same type.
+#[derive(Clone, Debug, PartialEq, Differentiable)]
+pub struct Particle {
+    pub position: Vector3<f64>,
+    pub velocity: Vector3<f64>,
+    pub mass: f64,
+}
+
+#[forward]
+#[reverse]
+impl Particle {
+    pub fn kinetic_energy(&self) -> f64 {
+        0.5 * self.mass * self.velocity.norm_squared()
+    }
+}
+
+#[forward]
+#[reverse]
+fn after_step(#[grad] p: &Particle, dt: f64) -> f64 {
+    let moved = p.position + p.velocity * dt;
+    p.kinetic_energy() + moved.norm() + p.position[2] * p.velocity.dot(&moved)
+}
+
+#[test]
+fn derived_types_with_nalgebra_fields() {
+    let particle = |x: &[f64]| Particle {
+        position: Vector3::new(x[0], x[1], x[2]),
+        velocity: Vector3::new(x[3], x[4], x[5]),
+        mass: x[6],
+    };
+    Case {
+        n: 8,
+        value: |x: &[f64]| after_step(&particle(x), x[7]),
+        gradient: |x: &[f64]| {
+            let (value, (p, dt)) = after_step_grad(&particle(x), x[7]);
+            let mut flat: Vec<f64> = p
+                .position
+                .iter()
+                .chain(p.velocity.iter())
+                .copied()
+                .collect();
+            flat.extend([p.mass, dt]);
+            (value, flat)
+        },
+        directional: |x: &[f64], v: &[f64]| after_step_jvp(&particle(x), x[7], &particle(v), v[7]),
+    }
+    .check(&[0.3, -0.7, 1.1, 1.0, 0.5, -0.2, 2.0, 0.1]);
 }

@@ -32,6 +32,7 @@
 mod adjoint;
 mod cholesky;
 mod construct;
+mod differentiable;
 mod kernels;
 mod rules;
 #[cfg(test)]

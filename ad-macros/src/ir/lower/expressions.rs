@@ -592,6 +592,9 @@ impl Lowering {
     /// Whether `expr` is a value a method of a derived type returned (`user_results`), by
     /// its name or as the call.
     pub(super) fn may_be_user_result(&self, expr: &Expr, operand: &Operand) -> bool {
+        if self.is_linalg_value(expr) {
+            return true;
+        }
         if matches!(operand, Operand::Value(value) if self.user_results.contains(&Root::Value(*value)))
         {
             return true;
@@ -646,6 +649,17 @@ impl Lowering {
             Expr::Call(call) => matches!(&*call.func, Expr::Path(path)
                 if linalg_constructor(&path.path, call.args.len()).is_some()
                     || linalg_from_fn(&path.path, call).is_some()),
+            // `p.position` of a derived `p` whose struct gives the field a nalgebra type.
+            Expr::Field(field) => {
+                let syn::Member::Named(name) = &field.member else {
+                    return false;
+                };
+                self.user_type_written(&field.base)
+                    .and_then(|base| base.segments.last().map(|last| last.ident.to_string()))
+                    .is_some_and(|base| {
+                        crate::source_facts::field_is_linalg(&base, &name.to_string())
+                    })
+            }
             _ => false,
         }
     }
@@ -1323,12 +1337,14 @@ pub fn mentions_linalg(function: &crate::ast::Function) -> bool {
             syn::visit::visit_expr_call(self, call);
         }
     }
-    let mut finder = Finder(
-        function
-            .params
-            .iter()
-            .any(|param| crate::ast::is_linalg_type(&param.ty)),
-    );
+    let mut finder = Finder(function.params.iter().any(|param| {
+        crate::ast::is_linalg_type(&param.ty)
+            || param.user_type.as_ref().is_some_and(|path| {
+                path.segments.last().is_some_and(|last| {
+                    crate::source_facts::has_linalg_fields(&last.ident.to_string())
+                })
+            })
+    }));
     syn::visit::Visit::visit_block(&mut finder, &function.item.block);
     finder.0
 }
