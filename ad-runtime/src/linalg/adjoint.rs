@@ -19,11 +19,6 @@ where
     fn zero_like(&self) -> Self {
         shaped(self, |_, _| S::zero())
     }
-    // Shaped where a `Vec`'s would start empty: a matrix's adjoint cannot grow to where its
-    // elements are reached (`m[(i, j)]`).
-    fn argument_zero(&self) -> Self {
-        self.zero_like()
-    }
 }
 
 impl<S: Scalar, R: Dim, C: Dim> Adjoint for OMatrix<S, R, C>
