@@ -137,37 +137,27 @@ pub fn field_type(type_name: &str, field: &str) -> Option<String> {
 /// Whether the field `field` of the derived struct `type_name` (`Self` for the `impl` block's
 /// type) holds a nalgebra vector or matrix, when the file says.
 pub fn field_is_linalg(type_name: &str, field: &str) -> bool {
-    FACTS.with(|current| {
-        let current = current.borrow();
-        let type_name = match type_name {
-            "Self" => match &current.impl_type {
-                Some(name) => name.clone(),
-                None => return false,
-            },
-            other => other.to_string(),
-        };
-        current
-            .linalg_fields
-            .get(&type_name)
-            .is_some_and(|fields| fields.contains(field))
-    })
+    with_linalg_fields(type_name, |fields| fields.contains(field))
 }
 
 /// Whether the derived struct `type_name` has a field of a nalgebra vector or matrix type.
 pub fn has_linalg_fields(type_name: &str) -> bool {
+    with_linalg_fields(type_name, |fields| !fields.is_empty())
+}
+
+fn with_linalg_fields(
+    type_name: &str,
+    read: impl FnOnce(&std::collections::HashSet<String>) -> bool,
+) -> bool {
     FACTS.with(|current| {
         let current = current.borrow();
         let type_name = match type_name {
-            "Self" => match &current.impl_type {
-                Some(name) => name.clone(),
-                None => return false,
-            },
-            other => other.to_string(),
+            "Self" => current.impl_type.as_deref(),
+            other => Some(other),
         };
-        current
-            .linalg_fields
-            .get(&type_name)
-            .is_some_and(|fields| !fields.is_empty())
+        type_name
+            .and_then(|name| current.linalg_fields.get(name))
+            .is_some_and(read)
     })
 }
 
