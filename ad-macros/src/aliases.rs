@@ -255,7 +255,7 @@ impl<'ast> Visit<'ast> for Definitions {
             let linalg = item
                 .fields
                 .iter()
-                .filter(|field| crate::ast::is_linalg_type(&field.ty))
+                .filter(|field| crate::ast::spells_linalg_type(&field.ty))
                 .filter_map(|field| Some(field.ident.as_ref()?.to_string()))
                 .collect();
             self.linalg_fields.insert(item.ident.to_string(), linalg);
@@ -711,6 +711,22 @@ pub struct Functions {
 }
 
 impl Functions {
+    /// Whether `name` is a type of the user's crate where the function is: defined in its file,
+    /// imported from the crate's own modules, or defined in the package and glob-imported from
+    /// one of them (a `Vector3` of the user's, not nalgebra's).
+    pub fn names_own_type(&self, name: &str) -> bool {
+        if self.own.types.contains_key(name) || self.own.aliases.contains_key(name) {
+            return true;
+        }
+        if let Some(path) = self.own.imports.get(name) {
+            return path.first().is_some_and(|first| {
+                matches!(first.as_str(), "crate" | "super" | "self")
+                    || self.own.modules.contains(first)
+            });
+        }
+        self.own.glob_imports && package_definitions().types.contains_key(name)
+    }
+
     /// Whether the free function `path` names (one segment) returns a `Result` wherever the
     /// file defines it.
     pub fn returns_result(&self, path: &[String]) -> bool {

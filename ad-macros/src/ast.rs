@@ -853,34 +853,50 @@ fn is_differentiable_container(ty: &Type) -> bool {
 /// feature `nalgebra`). Known by the names nalgebra gives its owned matrix types, with the float
 /// type as their first argument.
 pub fn is_linalg_type(ty: &Type) -> bool {
+    linalg_type_name(ty).is_some_and(is_linalg_name)
+}
+
+/// Whether `ty` is spelled as a nalgebra vector or matrix of floats, whatever the user's
+/// crate defines (what reading a file's definitions asks, before anything is known of the
+/// crate).
+pub fn spells_linalg_type(ty: &Type) -> bool {
+    linalg_type_name(ty).is_some_and(|name| is_linalg_spelling(name.to_string()))
+}
+
+/// The name of `ty`'s type when it is a path whose first argument is a float
+/// (`Vector3<f64>`, `&DMatrix<f32>`).
+fn linalg_type_name(ty: &Type) -> Option<&Ident> {
     let ty = match ty {
         Type::Reference(reference) if reference.mutability.is_none() => &*reference.elem,
-        Type::Paren(inner) => return is_linalg_type(&inner.elem),
+        Type::Paren(inner) => return linalg_type_name(&inner.elem),
         ty => ty,
     };
     let Type::Path(path) = ty else {
-        return false;
+        return None;
     };
-    let Some(last) = path.path.segments.last() else {
-        return false;
-    };
+    let last = path.path.segments.last()?;
     let syn::PathArguments::AngleBracketed(arguments) = &last.arguments else {
-        return false;
+        return None;
     };
     let Some(syn::GenericArgument::Type(element)) = arguments.args.first() else {
-        return false;
+        return None;
     };
-    path.qself.is_none() && float_of_type(element).is_some() && is_linalg_name(&last.ident)
+    (path.qself.is_none() && float_of_type(element).is_some()).then_some(&last.ident)
 }
 
 /// `Vector3`, `Matrix2x3`, `SVector`, `DMatrix`, `RowDVector`, `OMatrix`, ...
 pub fn is_linalg_name(ident: &Ident) -> bool {
+    // A name of nalgebra's, and not the user's own `Vector3` (the second question reads the
+    // package's files: asked only of such names).
     let name = ident.to_string();
-    // The file's own `Vector3` is not nalgebra's.
-    if crate::source_facts::defines_derived(&name) || crate::source_facts::defines_underived(&name)
-    {
-        return false;
-    }
+    is_linalg_spelling(name.clone())
+        && !crate::source_facts::defines_derived(&name)
+        && !crate::source_facts::defines_underived(&name)
+        && !crate::source_facts::names_own_type(&name)
+}
+
+/// `Vector3`, `Matrix2x3`, `SVector`, `DMatrix`, `RowDVector`, `OMatrix`, ... by spelling.
+fn is_linalg_spelling(name: String) -> bool {
     let name = name
         .strip_prefix("Row")
         .map(|rest| rest.replacen("Vector", "RowVector", 1))

@@ -161,6 +161,12 @@ fn with_linalg_fields(
     })
 }
 
+/// Whether `name` is a type of the user's crate (defined in the file, or imported from the
+/// crate's modules), when the file is known.
+pub fn names_own_type(name: &str) -> bool {
+    in_functions(|functions| functions.names_own_type(name)).unwrap_or(false)
+}
+
 /// What `read` finds in the file's functions (`aliases::Functions`); `None` where the file is
 /// not known.
 fn in_functions<R>(read: impl FnOnce(&crate::aliases::Functions) -> R) -> Option<R> {

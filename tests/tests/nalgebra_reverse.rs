@@ -645,3 +645,55 @@ fn derived_types_with_nalgebra_fields() {
     }
     .check(&[0.3, -0.7, 1.1, 1.0, 0.5, -0.2, 2.0, 0.1]);
 }
+
+/// Element reads by position and by `(row, column)` of dynamically sized locals whose
+/// adjoints no whole-matrix operation reaches first, and constructors given one dimension or
+/// a turbofish.
+#[forward]
+#[reverse]
+fn element_reads(a: &DMatrix<f64>, b: &DMatrix<f64>, x: f64) -> f64 {
+    let c = a * 2.0;
+    let d = a * b;
+    let e = a.map(|v| v * v);
+    let tall = nalgebra::MatrixXx3::from_element(a.nrows() * 2, x);
+    let wide = nalgebra::Matrix3xX::zeros(2) + nalgebra::Matrix3xX::from_element(2, x);
+    let fixed = SMatrix::<f64, 2, 3>::from_element(x) * 2.0;
+    c[1] + c[(0, 1)] + d[0] * e[3] + tall.sum() * wide[(2, 1)] + fixed.sum()
+}
+
+#[test]
+fn element_reads_of_locals_and_one_dimension_constructors() {
+    let split = |p: &[f64]| {
+        (
+            DMatrix::from_column_slice(2, 2, &p[..4]),
+            DMatrix::from_column_slice(2, 2, &p[4..8]),
+            p[8],
+        )
+    };
+    let (a, b, x) = split(&[0.5, -0.3, 1.2, 0.8, 0.1, 0.9, -0.4, 0.7, 1.5]);
+    // nalgebra's shapes: 4×3 and 3×2.
+    assert_relative_eq!(
+        element_reads(&a, &b, x),
+        2.0 * (a[1] + a[(0, 1)]) + (&a * &b)[0] * a[3] * a[3] + 12.0 * x * x + 12.0 * x,
+        max_relative = 1e-14
+    );
+    Case {
+        n: 9,
+        value: |p: &[f64]| {
+            let (a, b, x) = split(p);
+            element_reads(&a, &b, x)
+        },
+        gradient: |p: &[f64]| {
+            let (a, b, x) = split(p);
+            let (value, (da, db, dx)) = element_reads_grad(&a, &b, x);
+            let mut flat: Vec<f64> = da.iter().chain(db.iter()).copied().collect();
+            flat.push(dx);
+            (value, flat)
+        },
+        directional: |p: &[f64], t: &[f64]| {
+            let ((a, b, x), (da, db, dx)) = (split(p), split(t));
+            element_reads_jvp(&a, &b, x, &da, &db, dx)
+        },
+    }
+    .check(&[0.5, -0.3, 1.2, 0.8, 0.1, 0.9, -0.4, 0.7, 1.5]);
+}

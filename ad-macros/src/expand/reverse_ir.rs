@@ -165,7 +165,17 @@ fn companion_body_in(
         recomputed: HashSet::new(),
         borrowed,
         markers: Vec::new(),
-        call_values: call_values(&body),
+        shaped_markers: HashSet::new(),
+        call_values: {
+            // A nalgebra value's adjoint starts shaped as the value, as a call's result's.
+            let mut values = call_values(&body);
+            for root in &body.linalg {
+                if let Root::Value(value) = root {
+                    values.entry(*value).or_insert(CallValue::Result);
+                }
+            }
+            values
+        },
         // Only into a shadow made at full length where its variable is declared: another's
         // may not have the shape a callee's flat adjoint is added into (an enum's variant).
         aliased_arguments: match passes.alias_arguments {
@@ -266,6 +276,8 @@ struct Emitter<'a> {
     borrowed: Option<&'a syn::Lifetime>,
     /// The adjoint-type markers declared at the top (`mark`).
     markers: Vec<Ident>,
+    /// Those of nalgebra variables, which hold a zero of the variable's shape.
+    shaped_markers: HashSet<Ident>,
     /// Values defined by calls: their adjoints start as zeros of their shape (`mark`).
     call_values: HashMap<Value, CallValue>,
     /// References passed to a call whose adjoint the call's pullback adds to the place's
@@ -435,25 +447,27 @@ impl Emitter<'_> {
                 quote!(let #name = #ir::value_of(#name);)
             })
             .collect::<Vec<_>>();
-        let stacks = self
-            .stacks
-            .iter()
-            .map(|(stack, _)| {
-                if self.states.contains(stack) {
-                    quote!(let mut #stack = #ir::States::new();)
-                } else if self.single_entry.contains(stack) && !self.pushed_in_loops.contains(stack)
-                {
-                    quote!(let mut #stack = #ir::Slot::new();)
-                } else {
-                    quote!(let mut #stack = #ir::Stack::new();)
-                }
-            })
-            .chain(
-                self.markers
-                    .iter()
-                    .map(|marker| quote!(let mut #marker = #ir::AdjointOf::new();)),
-            )
-            .collect::<Vec<_>>();
+        let stacks =
+            self.stacks
+                .iter()
+                .map(|(stack, _)| {
+                    if self.states.contains(stack) {
+                        quote!(let mut #stack = #ir::States::new();)
+                    } else if self.single_entry.contains(stack)
+                        && !self.pushed_in_loops.contains(stack)
+                    {
+                        quote!(let mut #stack = #ir::Slot::new();)
+                    } else {
+                        quote!(let mut #stack = #ir::Stack::new();)
+                    }
+                })
+                .chain(self.markers.iter().map(
+                    |marker| match self.shaped_markers.contains(marker) {
+                        true => quote!(let mut #marker = #ir::ShapedAdjointOf::new();),
+                        false => quote!(let mut #marker = #ir::AdjointOf::new();),
+                    },
+                ))
+                .collect::<Vec<_>>();
         let output = super::reverse::output_type(self.function, &scalar);
         let cotangent = super::reverse::cotangent_type(self.function, &scalar);
         let (pullback_param, take_cotangents) = match in_out_cotangents.is_empty() {
@@ -687,6 +701,11 @@ impl Emitter<'_> {
         }
         if !self.markers.contains(&marker) {
             self.markers.push(marker.clone());
+        }
+        // A nalgebra variable's: the zero of its shape (`ir::ShapedAdjointOf`).
+        if self.body.linalg.contains(&root) {
+            self.shaped_markers.insert(marker.clone());
+            return quote!(#marker = #ir::ShapedAdjointOf::of(&#name););
         }
         // A variable lent `&mut` to a call may be data of a type without adjoints.
         let lent = self

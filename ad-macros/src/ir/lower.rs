@@ -262,6 +262,7 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         receivers: lowering.receivers,
         iterated: lowering.iterated,
         closure_calls: lowering.closure_calls,
+        linalg: lowering.linalg_values,
     })
 }
 

@@ -435,6 +435,10 @@ pub struct Body {
     pub iterated: std::collections::HashSet<Value>,
     /// The closures passed to calls (`Dispatch::WithClosures` indexes them).
     pub closure_calls: Vec<ClosureCall>,
+    /// Values and variables holding nalgebra vectors or matrices: their adjoints start as
+    /// zeros of their shape (a dynamically sized one cannot grow to where its elements are
+    /// reached, as a `Vec`'s does, without knowing its number of rows).
+    pub linalg: std::collections::HashSet<Root>,
 }
 
 /// A call that passes closures (`integrate(|t| (k * t).sin(), a, b)`): the closures, by

@@ -943,6 +943,27 @@ impl<A: Adjoint> AdjointOf<A> {
     }
 }
 
+/// The adjoint of a variable whose zero has the shape of its value (a nalgebra matrix, whose
+/// adjoint cannot grow to where its elements are reached without knowing its rows): the zero
+/// itself, kept where the variable is assigned.
+pub struct ShapedAdjointOf<A>(Option<A>);
+
+impl<A: Adjoint> ShapedAdjointOf<A> {
+    /// Before the variable is assigned.
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        ShapedAdjointOf(None)
+    }
+
+    pub fn of<T: crate::adjoint::Diff<Adjoint = A> + ?Sized>(value: &T) -> Self {
+        ShapedAdjointOf(Some(value.zero_like()))
+    }
+
+    pub fn zero(&self) -> A {
+        self.0.clone().unwrap_or_else(A::zero)
+    }
+}
+
 /// The zero adjoint of a value passed to a call (`Diff::argument_zero`).
 #[inline(always)]
 pub fn argument_zero<T: crate::adjoint::Diff + ?Sized>(value: &T) -> T::Adjoint {

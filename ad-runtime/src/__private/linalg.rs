@@ -263,10 +263,10 @@ pub trait LinalgConstruct<S>: Sized {
     fn __ad_reverse_from_element_1(element: S) -> (Self, impl FnOnce(Self) -> (S,) + use<Self, S>);
     fn __ad_forward_from_element_1(element: S) -> Self;
     fn __ad_reverse_from_element_2(
-        length: usize,
+        dimension: usize,
         element: S,
     ) -> (Self, impl FnOnce(Self) -> ((), S) + use<Self, S>);
-    fn __ad_forward_from_element_2(length: usize, element: S) -> Self;
+    fn __ad_forward_from_element_2(dimension: usize, element: S) -> Self;
     fn __ad_reverse_from_element_3(
         rows: usize,
         columns: usize,
@@ -277,8 +277,8 @@ pub trait LinalgConstruct<S>: Sized {
     // Constants, their pullbacks to the data they are given.
     fn __ad_reverse_zeros_0() -> (Self, fn(Self) -> ());
     fn __ad_forward_zeros_0() -> Self;
-    fn __ad_reverse_zeros_1(length: usize) -> (Self, fn(Self) -> ((),));
-    fn __ad_forward_zeros_1(length: usize) -> Self;
+    fn __ad_reverse_zeros_1(dimension: usize) -> (Self, fn(Self) -> ((),));
+    fn __ad_forward_zeros_1(dimension: usize) -> Self;
     fn __ad_reverse_zeros_2(rows: usize, columns: usize) -> (Self, fn(Self) -> ((), ()));
     fn __ad_forward_zeros_2(rows: usize, columns: usize) -> Self;
     fn __ad_reverse_identity_0() -> (Self, fn(Self) -> ());

@@ -23,6 +23,19 @@ fn shape_of_length<R: Dim, C: Dim>(length: usize) -> (R, C) {
     (R::from_usize(rows), C::from_usize(columns))
 }
 
+/// The shape a constructor given one dimension builds (`DVector::zeros(n)`,
+/// `MatrixXx3::from_element(n, x)`, `Matrix3xX::zeros(n)`): `n` is the dynamic dimension, as
+/// nalgebra takes it.
+fn shape_of_dimension<R: Dim, C: Dim>(dimension: usize) -> (R, C) {
+    let (rows, columns) = match (R::try_to_usize(), C::try_to_usize()) {
+        (Some(rows), None) => (rows, dimension),
+        (None, Some(columns)) => (dimension, columns),
+        (Some(rows), Some(columns)) => (rows, columns),
+        (None, None) => panic!("a dynamically sized matrix needs its number of rows and columns"),
+    };
+    (R::from_usize(rows), C::from_usize(columns))
+}
+
 /// `m`'s elements in column-major order (nalgebra's storage order).
 fn column_major<S: Scalar, R: Dim, C: Dim>(m: &OMatrix<S, R, C>) -> Vec<S>
 where
@@ -185,16 +198,16 @@ where
         OMatrix::from_fn_generic(rows, columns, |_, _| element)
     }
     fn __ad_reverse_from_element_2(
-        length: usize,
+        dimension: usize,
         element: S,
     ) -> (Self, impl FnOnce(Self) -> ((), S) + use<S, R, C>) {
         (
-            Self::__ad_forward_from_element_2(length, element),
+            Self::__ad_forward_from_element_2(dimension, element),
             |c: Self| ((), sum_of(&c)),
         )
     }
-    fn __ad_forward_from_element_2(length: usize, element: S) -> Self {
-        let (rows, columns) = shape_of_length::<R, C>(length);
+    fn __ad_forward_from_element_2(dimension: usize, element: S) -> Self {
+        let (rows, columns) = shape_of_dimension::<R, C>(dimension);
         OMatrix::from_fn_generic(rows, columns, |_, _| element)
     }
     fn __ad_reverse_from_element_3(

@@ -1370,10 +1370,22 @@ pub(super) fn linalg_constructor(path: &syn::Path, arity: usize) -> Option<(syn:
     };
     let mut type_path = path.clone();
     type_path.segments.pop();
-    let type_segment = type_path.segments.pop()?.into_value();
-    type_path
-        .segments
-        .push(syn::PathSegment::from(type_segment.ident));
+    // Without the separator the method left.
+    let mut type_segment = type_path.segments.pop()?.into_value();
+    // `SMatrix::<f64, 2, 3>`: the shape kept, the scalar inferred (`SMatrix::<_, 2, 3>`).
+    {
+        let last = &mut type_segment;
+        if let syn::PathArguments::AngleBracketed(arguments) = &mut last.arguments {
+            for argument in &mut arguments.args {
+                if matches!(argument, syn::GenericArgument::Type(ty)
+                    if crate::ast::float_of_type(ty).is_some())
+                {
+                    *argument = syn::parse_quote!(_);
+                }
+            }
+        }
+    }
+    type_path.segments.push(type_segment);
     let constructor = Ident::new(&format!("{method}_{arity}"), method.span());
     Some((type_path, constructor))
 }
