@@ -25,6 +25,7 @@ mod closures;
 mod container_methods;
 mod control;
 mod desugar;
+mod dispatch;
 mod element_access;
 mod expressions;
 mod items;
@@ -34,11 +35,13 @@ mod macros;
 mod option_combinators;
 mod patterns;
 mod places;
+mod refusals;
 
 use control::{default_value, leaves, returns_early, var_place, FunctionExit, LoopContext};
 use places::{borrowing_name, is_place_expression, is_sub_slice};
 
-pub use expressions::mentions_linalg;
+pub use dispatch::mentions_linalg;
+pub(crate) use refusals::{DERIVED_ON_THE_RIGHT, LINALG_WITHOUT_RULE, UNDERIVED_BUILT};
 
 /// A construct the IR engine does not lower yet, and where it is.
 pub struct NotYet {
@@ -64,30 +67,6 @@ impl NotYet {
         .contains(&self.what)
     }
 }
-
-/// The refusal of a method of a nalgebra value that has no rule in `ad_runtime::linalg`.
-pub(crate) const LINALG_WITHOUT_RULE: &str =
-    "this method of a nalgebra vector or matrix: derivative code has no rule for it yet \
-     (`ad_runtime::linalg`). The rules are the \
-     operators, element access, `dot`, `norm`, `norm_squared`, `sum`, `transpose`, `cross`, \
-     `component_mul`, `component_div`, `scale`, `map`, `determinant`, `trace`, `try_inverse`, \
-     `cholesky` (then `solve`, `l`, `determinant`), `column`, `row`, `columns`, `rows` \
-     (copies), `as_slice`, `iter`, `len`, `nrows`, `ncols`, `shape` and `clone`; write this one with those or with a loop over the elements (forward mode takes \
-     it in a function generic over `T: RealField`)";
-
-/// The refusal of a value built from floats carrying derivatives, of a type the file defines
-/// without the derive.
-pub(crate) const UNDERIVED_BUILT: &str =
-    "a value built from floats carrying derivatives, of a type defined without \
-     `#[derive(Differentiable)]`: it has no derivatives to carry; add \
-     `#[derive(ad_runtime::Differentiable)]` to the type (or compute the float with \
-     `if`/`match` directly)";
-
-/// The refusal of `2.0 * v` with `v` of a derived type.
-pub(crate) const DERIVED_ON_THE_RIGHT: &str =
-    "an operator with a value of a derived type on its right only (`k * v`): that is the \
-     float's operator, which has no derivative code; write the derived value on the left \
-     (`v * k`), whose type's operator has";
 
 type Lowered<T> = Result<T, NotYet>;
 

@@ -964,3 +964,62 @@ fn mapped_selection(unwrap: &syn::ExprMethodCall) -> Option<Expr> {
         __ad_selected
     }))
 }
+
+/// `DMatrix::from_fn(r, c, |i, j| body)` (`DVector::from_fn(n, ..)`, `Matrix3::from_fn(..)`),
+/// as the loops over the elements it is: zeros of the shape, each element written.
+pub(super) fn linalg_from_fn(path: &syn::Path, call: &syn::ExprCall) -> Option<Expr> {
+    let method = &path.segments.last()?.ident;
+    let args: Vec<&Expr> = call.args.iter().collect();
+    let (closure, shape) = args.split_last()?;
+    if method != "from_fn" || shape.len() > 2 {
+        return None;
+    }
+    let Expr::Closure(closure) = strip(closure) else {
+        return None;
+    };
+    let [row, column] = closure.inputs.iter().collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    let mut zeros = path.clone();
+    zeros.segments.last_mut()?.ident = syn::Ident::new("zeros", method.span());
+    super::dispatch::linalg_constructor(&zeros, shape.len())?;
+    let body = &closure.body;
+    Some(
+        syn::parse_quote_spanned!(syn::spanned::Spanned::span(call)=> {
+            let mut __ad_built = #zeros(#(#shape),*);
+            for __ad_column in 0..__ad_built.ncols() {
+                for __ad_row in 0..__ad_built.nrows() {
+                    let #row = __ad_row;
+                    let #column = __ad_column;
+                    __ad_built[(__ad_row, __ad_column)] = #body;
+                }
+            }
+            __ad_built
+        }),
+    )
+}
+
+/// `v.map(|x| body)` of a nalgebra vector or matrix, as the loop over its elements it is:
+/// element reads and writes, whose adjoints the IR follows.
+pub(super) fn linalg_map(call: &syn::ExprMethodCall) -> Option<Expr> {
+    if call.method != "map" || call.args.len() != 1 {
+        return None;
+    }
+    let Expr::Closure(closure) = strip(&call.args[0]) else {
+        return None;
+    };
+    let [element] = closure.inputs.iter().collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    let (receiver, body) = (&call.receiver, &closure.body);
+    Some(
+        syn::parse_quote_spanned!(syn::spanned::Spanned::span(call)=> {
+            let mut __ad_mapped = (#receiver).clone();
+            for __ad_index in 0..__ad_mapped.len() {
+                let #element = __ad_mapped[__ad_index];
+                __ad_mapped[__ad_index] = #body;
+            }
+            __ad_mapped
+        }),
+    )
+}
