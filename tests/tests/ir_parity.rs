@@ -1,0 +1,90 @@
+//! Constructs that only the previous engine took, until the IR engine took them too: each
+//! function runs on the IR engine (`__AD_ENGINE`), its gradient checked against central
+//! differences and forward mode.
+
+#![cfg(not(feature = "previous-engine"))]
+
+mod common;
+
+use ad_runtime::{forward, reverse};
+use approx::assert_relative_eq;
+use common::central_difference;
+
+macro_rules! on_ir_engine {
+    ($($function:ident),*) => {$(
+        assert_eq!($function::__AD_ENGINE, "ir", stringify!($function));
+    )*};
+}
+
+/// `grad(x, y)` against forward mode and central differences along each parameter.
+fn check2(
+    plain: impl Fn(f64, f64) -> f64,
+    grad: impl Fn(f64, f64) -> (f64, (f64, f64)),
+    tangent: impl Fn(f64, f64, f64, f64) -> f64,
+    points: &[(f64, f64)],
+) {
+    for &(x, y) in points {
+        let (value, (dx, dy)) = grad(x, y);
+        assert_eq!(
+            value.to_bits(),
+            plain(x, y).to_bits(),
+            "value at ({x}, {y})"
+        );
+        assert_relative_eq!(
+            dx,
+            tangent(x, y, 1.0, 0.0),
+            epsilon = 1e-12,
+            max_relative = 1e-12
+        );
+        assert_relative_eq!(
+            dy,
+            tangent(x, y, 0.0, 1.0),
+            epsilon = 1e-12,
+            max_relative = 1e-12
+        );
+        let along_x = central_difference(|x| plain(x, y), x, 1e-5);
+        let along_y = central_difference(|y| plain(x, y), y, 1e-5);
+        assert_relative_eq!(dx, along_x, epsilon = 1e-7, max_relative = 1e-6);
+        assert_relative_eq!(dy, along_y, epsilon = 1e-7, max_relative = 1e-6);
+    }
+}
+
+const POINTS: &[(f64, f64)] = &[
+    (-1.3, 0.4),
+    (-0.4, -0.9),
+    (0.35, 1.2),
+    (0.8, 0.0),
+    (1.7, -2.1),
+];
+
+/// A tuple declared without a value, assigned in both branches (ADBench BA's rotation).
+#[forward]
+#[reverse]
+fn tuple_declared_later(x: f64, y: f64) -> f64 {
+    let (a, b);
+    let c: f64;
+    if x > 0.0 {
+        a = x * y;
+        b = y.sin();
+        c = x.exp();
+    } else {
+        a = x - y;
+        b = y * y;
+        c = 1.0;
+    }
+    let (p, q): (f64, f64);
+    p = a * b;
+    q = b + c * x;
+    p / (1.0 + q * q)
+}
+
+#[test]
+fn tuples_declared_without_a_value() {
+    on_ir_engine!(tuple_declared_later);
+    check2(
+        tuple_declared_later,
+        tuple_declared_later_grad,
+        |x, y, tx, ty| tuple_declared_later_jvp(x, y, tx, ty).1,
+        POINTS,
+    );
+}
