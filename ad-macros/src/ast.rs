@@ -1165,3 +1165,20 @@ fn names_self(item: &ItemFn) -> bool {
     finder.visit_block(&item.block);
     finder.0
 }
+
+/// The path of the float type's function a call names, as `f64::name`: written so
+/// (`f64::sin`, `std::f64::max`) or qualified (`<f64 as Float>::sin`, `<f64>::exp`).
+pub fn float_function_path(func: &syn::ExprPath) -> Option<syn::Path> {
+    let Some(qself) = &func.qself else {
+        return crate::activity::is_float_type_path(&func.path).then(|| func.path.clone());
+    };
+    let syn::Type::Path(ty) = &*qself.ty else {
+        return None;
+    };
+    let float = ty
+        .path
+        .get_ident()
+        .filter(|ident| ty.qself.is_none() && (*ident == "f64" || *ident == "f32"))?;
+    let name = &func.path.segments.last()?.ident;
+    Some(syn::parse_quote_spanned!(name.span()=> #float::#name))
+}

@@ -243,6 +243,17 @@ impl Retype<'_> {
             self.visit_call_args(call);
             return None;
         };
+        // `<f64 as Float>::sin(x)`, `<f64>::exp(x)`: `f64::sin(x)`, at the scalar type.
+        if let Some(unqualified) = crate::ast::float_function_path(func)
+            .filter(|_| func.qself.is_some() && !call.args.is_empty())
+        {
+            *call.func = Expr::Path(syn::ExprPath {
+                attrs: Vec::new(),
+                qself: None,
+                path: unqualified,
+            });
+            return self.rewrite_call(call);
+        }
         if func.qself.is_some() {
             self.visit_call_args(call);
             return None;

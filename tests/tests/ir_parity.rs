@@ -9,6 +9,7 @@ mod common;
 use ad_runtime::{forward, reverse};
 use approx::assert_relative_eq;
 use common::central_difference;
+use num_traits::{Float, FloatConst};
 
 macro_rules! on_ir_engine {
     ($($function:ident),*) => {$(
@@ -85,6 +86,28 @@ fn tuples_declared_without_a_value() {
         tuple_declared_later,
         tuple_declared_later_grad,
         |x, y, tx, ty| tuple_declared_later_jvp(x, y, tx, ty).1,
+        POINTS,
+    );
+}
+
+/// Qualified paths to the float type's functions, and constants made by calls.
+#[forward]
+#[reverse]
+fn qualified_paths(x: f64, y: f64) -> f64 {
+    let pi = <f64 as FloatConst>::PI();
+    <f64>::exp(x * 0.5) * <f64 as Float>::sin(y)
+        + pi * <f64 as Float>::epsilon().sqrt() * x
+        + f64::max(x, y) * <f64>::max_value().recip()
+        + <f64 as Float>::powi(x, 3) * <f64 as Float>::hypot(x, y)
+}
+
+#[test]
+fn qualified_paths_to_float_functions() {
+    on_ir_engine!(qualified_paths);
+    check2(
+        qualified_paths,
+        qualified_paths_grad,
+        |x, y, tx, ty| qualified_paths_jvp(x, y, tx, ty).1,
         POINTS,
     );
 }

@@ -1918,13 +1918,7 @@ mod morse {
 
 // ===== idioms =====
 
-// Refused:
-// reverse mode takes a function generic over its float type at `f64`, through its engine on the
-// AD-IR, which does not take calls of closures and qualified paths yet; write this function over
-// `f64`, or differentiate it with #[forward]
-// at `<T as FloatConst>::PI()` (only `T::PI()` is rewritten). Over `f64` the previous engine
-// takes `<f64 as FloatConst>::PI()` (`qualified_f64`); generic functions have no fallback.
-#[cfg(any())]
+// `<T as FloatConst>::PI()`: at `f64`, `<f64 as FloatConst>::PI()`, a constant.
 mod qualified_const {
     use super::*;
 
@@ -3698,10 +3692,7 @@ mod over_f64_twins {
         assert_eq!(
             engines,
             [
-                (
-                    "qualified_f64",
-                    "syntax: the IR engine does not take calls of closures and qualified paths yet"
-                ),
+                ("qualified_f64", "ir"),
                 ("enumerate_fold_f64", "ir"),
                 ("sum_in_sum_f64", "ir"),
             ]

@@ -115,6 +115,7 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         receivers: std::collections::HashSet::new(),
         mutable_references: std::collections::HashSet::new(),
         built_options: std::collections::HashSet::new(),
+        data_options: HashMap::new(),
         closure_calls: Vec::new(),
         containers: std::collections::HashSet::new(),
         iterated: std::collections::HashSet::new(),
@@ -189,6 +190,9 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         }
         if let (Root::Value(value), true) = (root, names_an_option(&param.ty)) {
             lowering.options.insert(value);
+            if param.kind == crate::ast::ParamKind::Data && is_option_of_numbers(&param.ty) {
+                lowering.data_options.insert(value, param.name.clone());
+            }
         }
         if param.is_scalar() {
             lowering.float_params.insert(root);
@@ -308,6 +312,10 @@ struct Lowering {
     options: std::collections::HashSet<Value>,
     /// Values `Some(..)` built: not iterated by index (`for v in o`).
     built_options: std::collections::HashSet<Value>,
+    /// Copies of data parameters declared as `Option`s of numbers (`offset: Option<f64>`),
+    /// with the parameter's name: passed to a call as the parameter itself, unlifted, which
+    /// is what the callee's data parameter of that declared type takes.
+    data_options: HashMap<Value, Ident>,
     /// Calls that pass closures (`Body::closure_calls`).
     closure_calls: Vec<ClosureCall>,
     /// Variables holding a `Vec` or an array (built in the body, or with the type written),
@@ -702,6 +710,15 @@ impl Lowering {
         Ok(Block { stmts, result })
     }
 
+    /// The data parameter an operand copies, if it is an `Option` of numbers
+    /// (`Lowering::data_options`).
+    fn data_option(&self, operand: &Operand) -> Option<Ident> {
+        match operand {
+            Operand::Value(value) => self.data_options.get(value).cloned(),
+            _ => None,
+        }
+    }
+
     fn local(&mut self, local: &syn::Local, stmts: &mut Vec<Stmt>) -> Lowered<()> {
         // Lint attributes (`#[allow(..)]`) are the function's own business: the derivative
         // code has its own.
@@ -891,6 +908,9 @@ impl Lowering {
             }
             if matches!(init, Operand::Value(copied) if self.built_options.contains(&copied)) {
                 self.built_options.insert(value);
+            }
+            if let Some(param) = self.data_option(&init) {
+                self.data_options.insert(value, param);
             }
             stmts.push(Stmt::Let(Let {
                 value,
@@ -1300,6 +1320,23 @@ fn expression_kind(expr: &Expr) -> &'static str {
 }
 
 /// Whether a type names `Option` anywhere in it (`Option<f64>`, `&Option<Vec<f64>>`).
+/// `Option<f64>`, `Option<usize>`: an option of a number, which is `Copy`.
+fn is_option_of_numbers(ty: &syn::Type) -> bool {
+    let syn::Type::Path(path) = ty else {
+        return false;
+    };
+    let Some(segment) = path.path.segments.last().filter(|s| s.ident == "Option") else {
+        return false;
+    };
+    let syn::PathArguments::AngleBracketed(arguments) = &segment.arguments else {
+        return false;
+    };
+    matches!(arguments.args.first(), Some(syn::GenericArgument::Type(syn::Type::Path(inner)))
+    if inner.path.get_ident().is_some_and(|name| {
+        crate::retype::INTEGER_TYPES.iter().chain(&["f64", "f32"]).any(|n| name == n)
+    }))
+}
+
 fn names_an_option(ty: &syn::Type) -> bool {
     ty.to_token_stream()
         .into_iter()

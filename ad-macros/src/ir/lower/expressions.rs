@@ -777,6 +777,26 @@ impl Lowering {
         let Expr::Path(func) = &*call.func else {
             return not_yet(&call.func, "calls of anything but a path");
         };
+        // `<f64 as Float>::sin(x)`, `<f64>::exp(x)`: `f64::sin(x)`; a float made of nothing
+        // (`<f64 as FloatConst>::PI()`, `f64::epsilon()`) is a constant.
+        if let Some(unqualified) = crate::ast::float_function_path(func) {
+            if call.args.is_empty() {
+                return Ok(Rvalue::Use(Operand::Constant(Constant {
+                    tokens: call.to_token_stream(),
+                    kind: ConstantKind::Path,
+                    span: call.span(),
+                })));
+            }
+            if func.qself.is_some() {
+                let mut plain = call.clone();
+                *plain.func = Expr::Path(syn::ExprPath {
+                    attrs: Vec::new(),
+                    qself: None,
+                    path: unqualified,
+                });
+                return self.call(&plain, stmts);
+            }
+        }
         if func.qself.is_some()
             || func
                 .path
@@ -876,6 +896,15 @@ impl Lowering {
                 self.unlifted(*error, stmts);
             }
             return Ok(Rvalue::Err(args.remove(0)));
+        }
+        for arg in &mut args {
+            if let Some(param) = self.data_option(arg) {
+                *arg = Operand::Constant(Constant {
+                    tokens: param.to_token_stream(),
+                    kind: ConstantKind::Data,
+                    span: call.span(),
+                });
+            }
         }
         if args
             .iter()
