@@ -201,6 +201,47 @@ impl<T> UnliftOther<T> for UnliftProbe<T> {
     }
 }
 
+/// See [`UnliftProbe`]: a borrowed container of scalars without derivatives (a `Vec<f64>`
+/// of data the derivative code lifted) to an owned one of their float type, which the call
+/// borrows (`&*`) as the plain function takes it: `&Vec<f64>`, coerced to `&[f64]` where
+/// that is the parameter's type.
+pub trait UnliftBorrowed {
+    type Plain;
+    fn __ad_plain(self) -> Self::Plain;
+}
+
+/// A container unlifted for a plain call ([`UnliftBorrowed`]), dereferencing to it.
+pub struct Unlifted<T>(T);
+
+impl<T> core::ops::Deref for Unlifted<T> {
+    type Target = T;
+    #[inline(always)]
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<S: Scalar> UnliftBorrowed for UnliftProbe<&Vec<S>> {
+    type Plain = Unlifted<Vec<S::Base>>;
+    fn __ad_plain(self) -> Self::Plain {
+        Unlifted(self.take().iter().map(|s| s.primal()).collect())
+    }
+}
+
+impl<S: Scalar> UnliftBorrowed for UnliftProbe<&[S]> {
+    type Plain = Unlifted<Vec<S::Base>>;
+    fn __ad_plain(self) -> Self::Plain {
+        Unlifted(self.take().iter().map(|s| s.primal()).collect())
+    }
+}
+
+impl<S: Scalar, const N: usize> UnliftBorrowed for UnliftProbe<&[S; N]> {
+    type Plain = Unlifted<[S::Base; N]>;
+    fn __ad_plain(self) -> Self::Plain {
+        Unlifted(self.take().map(|s| s.primal()))
+    }
+}
+
 /// Lifts a container of float constants (a `Vec<f64>` returned by a function of data) into
 /// one of the scalar type.
 pub trait LiftContainer {

@@ -2135,21 +2135,16 @@ fn assoc_and_data(x: &[f64]) -> f64 {
     let s = Seg { a: 0.5, b: 0.25 };
     let d: [f64; 3] = data_arr();
     let e: Vec<f64> = data_vec(3);
-    // An untyped `let y = squares(&e);` (called on data only), then `y[1]`, is refused with the
-    // misleading "bind this value to a name first (`let y = g(x);`, then `y[i]`)".
-    // FAILS: compile errors inside generated code, reverse only (forward compiles): E0308
-    // "expected `&[__S]`, found `&Vec<f64>`" and "expected `Vec<f64>`, found `Vec<__S>`" at
-    //     let z: Vec<f64> = squares(&e);   // e: Vec<f64> = data_vec(3), then z[2] * x[0]
+    // Calls on data alone that borrow values the derivative code lifted (`e: Vec<f64>`):
+    // the plain functions, given the floats unlifted.
+    let z: Vec<f64> = squares(&e);
     let w = weighted(&e);
-    // FAILS: compile errors in generated types, in both modes: E0277 "cannot add `f64` to `__S`"
-    // (and, with `e2` typed `Vec<f64>`, E0308 in reverse) at
-    //     let e2 = data_vec(3);
-    //     let w2 = weighted(&e2) + e2[1];
-    // (with `let e2 = vec![1.0, 2.0];` it compiles; so does `let w2 = weighted(&e2);`).
+    let e3 = data_vec(3);
+    let w4 = weighted(&e3) + e3[1];
     let e2 = data_vec(x.len());
     let w2 = weighted(&e2);
     let w3 = e2[0] + e2[1];
-    d[2] * x[1] + w * x[0] + w2 * x[2] + w3 * x[1]
+    d[2] * x[1] + w * x[0] + w2 * x[2] + w3 * x[1] + z[2] * x[0] + w4 * x[2]
 }
 case!(
     t_assoc_and_data,

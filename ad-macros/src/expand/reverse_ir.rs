@@ -127,7 +127,7 @@ fn companion_body_in(
         learned.extend(unknown);
     };
     let plain_values = crate::ir::plain::plain_values(&body, &activity);
-    crate::ir::validate::check(&body, &activity, &plain_values)?;
+    crate::ir::validate::check(&body, &activity)?;
     let sized_shadows = match passes.sized_shadows {
         true => crate::ir::fixed_length_vars(&body)
             .into_iter()
@@ -505,7 +505,7 @@ impl Emitter<'_> {
             #[allow(unused_imports)]
             use ::ad_runtime::__private::{
                 CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _, LiftOption as _,
-                LiftConstant as _, LiftConstantOther as _, LiftBorrowed as _, LiftDerived as _, LiftBorrowedOther as _, LiftOther as _, LiftTuple as _, UnliftOther as _, UnliftScalar as _,
+                LiftConstant as _, LiftConstantOther as _, LiftBorrowed as _, LiftDerived as _, LiftBorrowedOther as _, LiftOther as _, LiftTuple as _, UnliftOther as _, UnliftScalar as _, UnliftBorrowed as _,
                 ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
             };
             #[allow(unused_imports)]

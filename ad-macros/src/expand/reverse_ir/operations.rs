@@ -567,6 +567,14 @@ impl Emitter<'_> {
             Operand::Constant(constant) if constant.kind != ConstantKind::Path => {
                 constant.tokens.clone()
             }
+            // A reference (`&f` of `let f: Vec<f64> = data(3)`, lifted): to what the plain
+            // function borrows, its floats unlifted where they were lifted.
+            Operand::Value(value)
+                if matches!(self.residuals.definition(*value), Some(Rvalue::Ref(_))) =>
+            {
+                let arg = self.operand(arg);
+                quote!(&*::ad_runtime::__private::UnliftProbe::new(#arg).__ad_plain())
+            }
             _ => {
                 let arg = self.operand(arg);
                 quote!(::ad_runtime::__private::UnliftProbe::new(#arg).__ad_plain())
