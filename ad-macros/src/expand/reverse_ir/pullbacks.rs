@@ -387,7 +387,14 @@ fn pattern_adjoint(
                     .enumerate()
                     .map(|(index, element)| (syn::Member::from(index), part(element)))
                     .collect();
-                let rest = variant.elems.iter().any(|e| matches!(e, Pat::Rest(_)));
+                let rest = variant
+                    .elems
+                    .iter()
+                    .position(|e| matches!(e, Pat::Rest(_)))
+                    .map(|at| match at + 1 == variant.elems.len() {
+                        true => Rest::Last,
+                        false => Rest::At(at),
+                    });
                 derived_adjoint(&variant.path, adjoint, fields, rest, user_types)
             }
             // `Some(..)`: an option's adjoint is an option.
@@ -403,7 +410,7 @@ fn pattern_adjoint(
                     .iter()
                     .map(|field| (field.member.clone(), part(&field.pat)))
                     .collect();
-                let rest = structure.rest.is_some();
+                let rest = structure.rest.as_ref().map(|_| Rest::Last);
                 derived_adjoint(&structure.path, adjoint, fields, rest, user_types)
             }
             None => zero,
@@ -420,13 +427,13 @@ fn derived_adjoint(
     path: &syn::Path,
     adjoint: syn::Path,
     fields: Vec<(syn::Member, TokenStream)>,
-    rest: bool,
+    rest: Option<Rest>,
     user_types: &crate::user_types::UserTypes,
 ) -> TokenStream {
     let (members, parts): (Vec<_>, Vec<_>) = fields.into_iter().unzip();
-    if !rest {
+    let Some(rest) = rest else {
         return quote!(#adjoint { #(#members: #parts),* });
-    }
+    };
     let zero = if user_types.names_type_itself(path) {
         quote!(<#adjoint as ::ad_runtime::adjoint::Adjoint>::zero())
     } else {
@@ -444,15 +451,34 @@ fn derived_adjoint(
     let bindings: Vec<Ident> = (0..members.len())
         .map(|index| format_ident!("__ad_field{}", index))
         .collect();
+    // The fields after a `..` before the last (`Tube(r, .., n)`) are known by their place
+    // from the end alone: matched as written, which a variant's path allows.
+    let pattern = match rest {
+        Rest::Last => quote!(#adjoint { #(#members: #bindings,)* .. }),
+        Rest::At(at) => {
+            let mut elements: Vec<TokenStream> = bindings.iter().map(|b| quote!(#b)).collect();
+            elements.insert(at, quote!(..));
+            quote!(#adjoint(#(#elements),*))
+        }
+    };
     quote!({
         let mut __ad_adjoint = #zero;
         #[allow(unreachable_patterns)]
         match &mut __ad_adjoint {
-            #adjoint { #(#members: #bindings,)* .. } => { #(*#bindings = #parts;)* }
+            #pattern => { #(*#bindings = #parts;)* }
             _ => ::core::unreachable!(),
         }
         __ad_adjoint
     })
+}
+
+/// Where a struct or variant pattern has its `..`.
+#[derive(Clone, Copy)]
+enum Rest {
+    /// Last (`Point { x, .. }`, `Tube(r, ..)`).
+    Last,
+    /// Before the element of this place (`Tube(r, .., n)`: 1), in a variant's pattern.
+    At(usize),
 }
 
 /// The names of `names` that `pattern` binds.

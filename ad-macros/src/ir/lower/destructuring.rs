@@ -85,14 +85,8 @@ impl Lowering {
                 && matches!(place.root, Root::Value(value) if self.references.contains(&value)));
         match pat {
             Pat::Tuple(tuple) => {
-                if tuple
-                    .elems
-                    .iter()
-                    .any(|element| matches!(element, Pat::Rest(_)))
-                {
-                    return not_yet(pat, "`..` in tuple patterns");
-                }
-                self.destructure_positions(&tuple.elems, place, parts_borrowed, stmts)
+                let leading = leading_positions(pat, &tuple.elems)?;
+                self.destructure_positions(leading, place, parts_borrowed, stmts)
             }
             Pat::Paren(paren) => self.destructure_in(&paren.pat, place, borrowed, stmts),
             // An array's elements (`let [x, y] = s.position;`), by index.
@@ -126,14 +120,9 @@ impl Lowering {
                 }
                 Ok(())
             }
-            Pat::TupleStruct(tuple)
-                if self.names_struct(tuple.qself.as_ref(), &tuple.path)
-                    && !tuple
-                        .elems
-                        .iter()
-                        .any(|element| matches!(element, Pat::Rest(_))) =>
-            {
-                self.destructure_positions(&tuple.elems, place, parts_borrowed, stmts)
+            Pat::TupleStruct(tuple) if self.names_struct(tuple.qself.as_ref(), &tuple.path) => {
+                let leading = leading_positions(pat, &tuple.elems)?;
+                self.destructure_positions(leading, place, parts_borrowed, stmts)
             }
             Pat::Reference(reference) if reference.mutability.is_none() => {
                 let mut referent = place;
@@ -202,5 +191,22 @@ impl Lowering {
             self.destructure_in(element, part, borrowed, stmts)?;
         }
         Ok(())
+    }
+}
+
+/// The elements of a tuple or tuple struct pattern that take fields `0`, `1`, ..: all of them,
+/// or those before a `..` that ends the pattern (`V3(a, ..)`). A `..` before the last field
+/// would need the type's number of fields.
+fn leading_positions<'p>(
+    pat: &Pat,
+    elements: &'p syn::punctuated::Punctuated<Pat, syn::Token![,]>,
+) -> Lowered<Vec<&'p Pat>> {
+    let rest = elements
+        .iter()
+        .position(|element| matches!(element, Pat::Rest(_)));
+    match rest {
+        None => Ok(elements.iter().collect()),
+        Some(at) if at + 1 == elements.len() => Ok(elements.iter().take(at).collect()),
+        Some(_) => not_yet(pat, "`..` before the last field of a tuple pattern"),
     }
 }

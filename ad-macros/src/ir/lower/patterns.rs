@@ -119,8 +119,8 @@ fn collect(pat: &Pat, found: &mut Vec<Binding>) -> Lowered<()> {
 
 /// Whether the names `pat` binds can be taken apart from data only: it names a type whose
 /// adjoint the engine does not know (neither a `#[grad]` parameter's nor one learned from a
-/// value carrying derivatives: `lower::lower`), or it leaves out tuple fields with `..`
-/// before names (the adjoint names its fields by position).
+/// value carrying derivatives: `lower::lower`), or it leaves out a tuple struct's fields with
+/// `..` before names (the adjoint names its fields by position).
 pub(super) fn only_for_data(pat: &Pat, user_types: &UserTypes) -> bool {
     let binds = |pat: &Pat| bindings(pat).is_ok_and(|found| !found.is_empty());
     match pat {
@@ -145,9 +145,12 @@ pub(super) fn only_for_data(pat: &Pat, user_types: &UserTypes) -> bool {
                 .elems
                 .iter()
                 .position(|part| matches!(part, Pat::Rest(_)));
+            // A variant's pattern is matched as written on its adjoint, `..` anywhere; a
+            // struct's, by field number.
             binds(pat)
                 && (!user_types.names_type(&variant.path)
-                    || rest_at.is_some_and(|at| at + 1 != variant.elems.len())
+                    || (rest_at.is_some_and(|at| at + 1 != variant.elems.len())
+                        && user_types.names_type_itself(&variant.path))
                     || variant
                         .elems
                         .iter()
