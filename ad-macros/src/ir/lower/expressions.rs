@@ -242,6 +242,9 @@ impl Lowering {
                     }
                     _ => call,
                 };
+                if let Some(length) = self.length_of_adapters(call, stmts)? {
+                    return Ok(Operand::Value(self.define(length, span, stmts)));
+                }
                 if self.is_linalg_value(&call.receiver) {
                     if let Some(mapped) = linalg_map(call) {
                         let operand = self.operand(&mapped, stmts)?;

@@ -1300,3 +1300,57 @@ fn scanned_item(closure: &ExprClosure) -> Lowered<(syn::Ident, Expr)> {
     }
     Ok((state, body))
 }
+
+impl Lowering {
+    /// `x.chunks(3).len()`, `x.windows(2).is_empty()`, `v.iter().skip(1).len()`: the length of
+    /// adapters over a container, which reads no float, so the chain runs as written on the
+    /// values there are, its result data. `None` for anything else.
+    pub(super) fn length_of_adapters(
+        &mut self,
+        call: &syn::ExprMethodCall,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Option<Rvalue>> {
+        const SHAPE_ADAPTERS: &[&str] = &[
+            "iter",
+            "chunks",
+            "chunks_exact",
+            "rchunks",
+            "windows",
+            "skip",
+            "take",
+            "step_by",
+            "rev",
+            "enumerate",
+        ];
+        if !super::dispatch::is_length_method(&call.method.to_string()) || !call.args.is_empty() {
+            return Ok(None);
+        }
+        let mut links = Vec::new();
+        let mut base = &*call.receiver;
+        while let Expr::MethodCall(link) = strip(base) {
+            if !SHAPE_ADAPTERS.contains(&link.method.to_string().as_str()) {
+                return Ok(None);
+            }
+            links.push(link);
+            base = &link.receiver;
+        }
+        if links.is_empty() {
+            return Ok(None);
+        }
+        let mut receiver = self.operand(base, stmts)?;
+        for link in links.into_iter().rev() {
+            let args = self.operands(&link.args, stmts)?;
+            let adapted = Rvalue::DataMethod {
+                receiver,
+                method: link.method.clone(),
+                args,
+            };
+            receiver = Operand::Value(self.define(adapted, link.span(), stmts));
+        }
+        Ok(Some(Rvalue::DataMethod {
+            receiver,
+            method: call.method.clone(),
+            args: Vec::new(),
+        }))
+    }
+}
