@@ -111,3 +111,26 @@ fn qualified_paths_to_float_functions() {
         POINTS,
     );
 }
+
+/// `ref` names inside a pattern borrow parts of the place matched, which is not moved.
+#[forward]
+#[reverse]
+fn ref_bindings(x: f64, y: f64) -> f64 {
+    let pair = (x * y, Some(y.sin()), vec![x, y]);
+    let first = match pair {
+        (ref p, Some(ref q), ref v) => p * q + *p * v[1],
+        (p, None, _) => p,
+    };
+    first + pair.0 * pair.2[0]
+}
+
+#[test]
+fn ref_names_in_patterns() {
+    on_ir_engine!(ref_bindings);
+    check2(
+        ref_bindings,
+        ref_bindings_grad,
+        |x, y, tx, ty| ref_bindings_jvp(x, y, tx, ty).1,
+        POINTS,
+    );
+}

@@ -44,6 +44,29 @@ impl Lowering {
         if let Some(lowered) = self.match_on_accessor(scrutinee, arms, span, stmts)? {
             return Ok(lowered);
         }
+        // `match *l { List::Cons(a, ref rest) => .. }`: names bound by `ref` inside borrow
+        // parts of the place matched, which is not moved: matched as `match &*l {
+        // &List::Cons(a, ref rest) => .. }`, as Rust matches it.
+        let by_reference: syn::Expr;
+        let referenced_arms: Vec<syn::Arm>;
+        let (scrutinee, arms) = match super::is_place_expression(scrutinee)
+            && arms
+                .iter()
+                .any(|arm| patterns::binds_by_ref_inside(&arm.pat))
+        {
+            true => {
+                by_reference = syn::parse_quote_spanned!(scrutinee.span()=> &#scrutinee);
+                referenced_arms = arms
+                    .iter()
+                    .map(|arm| syn::Arm {
+                        pat: patterns::behind_reference(&arm.pat),
+                        ..arm.clone()
+                    })
+                    .collect();
+                (&by_reference, referenced_arms.as_slice())
+            }
+            false => (scrutinee, arms),
+        };
         let scrutinee_expr = scrutinee;
         // An arm binding the whole by reference (`ref mut r => *r += 1`) borrows the place
         // matched, not a copy of it.
@@ -263,8 +286,11 @@ impl Lowering {
         for (index, binding) in bindings.iter().enumerate() {
             let span = binding.name.span();
             if data_only && through_reference {
-                if binding.mutable {
-                    return not_yet(pat, "`mut` names bound through a reference into data");
+                if binding.mutable || binding.by_ref {
+                    return not_yet(
+                        pat,
+                        "`mut` or `ref` names bound through a reference into data",
+                    );
                 }
                 let part = super::Binding::Part {
                     parts,

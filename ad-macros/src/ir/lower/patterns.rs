@@ -8,15 +8,18 @@
 //! derived types); any other pattern takes apart data only (`only_for_data`).
 
 use proc_macro2::Span;
+use syn::spanned::Spanned;
 use syn::{Ident, Pat};
 
 use super::{not_yet, Lowered};
 use crate::user_types::UserTypes;
 
-/// A name a pattern binds, and whether it is `mut`.
+/// A name a pattern binds, and whether it is `mut` or `ref`.
 pub(super) struct Binding {
     pub name: Ident,
     pub mutable: bool,
+    /// `ref name`: a borrow of the part.
+    pub by_ref: bool,
 }
 
 /// An identifier in a pattern is a binding unless it names a constant or a unit variant
@@ -66,8 +69,8 @@ fn collect(pat: &Pat, found: &mut Vec<Binding>) -> Lowered<()> {
             Ok(())
         }
         Pat::Ident(binding) => {
-            if binding.by_ref.is_some() {
-                return not_yet(pat, "`ref` bindings");
+            if binding.by_ref.is_some() && binding.mutability.is_some() {
+                return not_yet(pat, "`ref mut` bindings in patterns that take values apart");
             }
             if let Some((_, inner)) = &binding.subpat {
                 let mut inside = Vec::new();
@@ -79,6 +82,7 @@ fn collect(pat: &Pat, found: &mut Vec<Binding>) -> Lowered<()> {
             found.push(Binding {
                 name: binding.ident.clone(),
                 mutable: binding.mutability.is_some(),
+                by_ref: binding.by_ref.is_some(),
             });
             Ok(())
         }
@@ -197,6 +201,41 @@ fn names_an_unknown_type(pat: &Pat, user_types: &UserTypes) -> bool {
     }
 }
 
+/// Whether a name inside `pat` (not the whole) is bound by `ref` (`List::Cons(a, ref rest)`).
+pub(super) fn binds_by_ref_inside(pat: &Pat) -> bool {
+    struct Finder(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Finder {
+        fn visit_pat_ident(&mut self, binding: &'ast syn::PatIdent) {
+            self.0 |= binding.by_ref.is_some();
+            syn::visit::visit_pat_ident(self, binding);
+        }
+    }
+    let mut finder = Finder(false);
+    match pat {
+        Pat::Ident(whole) => {
+            if let Some((_, inner)) = &whole.subpat {
+                syn::visit::Visit::visit_pat(&mut finder, inner);
+            }
+        }
+        other => syn::visit::Visit::visit_pat(&mut finder, other),
+    }
+    finder.0
+}
+
+/// `&pat`, matching a reference to what `pat` matches (alternatives each behind it).
+pub(super) fn behind_reference(pat: &Pat) -> Pat {
+    match pat {
+        Pat::Or(or) => {
+            let mut or = or.clone();
+            for case in or.cases.iter_mut() {
+                *case = behind_reference(case);
+            }
+            Pat::Or(or)
+        }
+        other => syn::parse_quote_spanned!(other.span()=> &#other),
+    }
+}
+
 /// `pat` with every binding replaced by `_`: what the branch tests (`matches!`), with no name
 /// left unused.
 pub(super) fn without_bindings(pat: &Pat) -> Pat {
@@ -225,10 +264,11 @@ fn rewrite_in_place(pat: &mut Pat, rename: &dyn Fn(&Ident) -> Option<Ident>) {
                 rewrite_in_place(&mut inner, rename);
                 (at, Box::new(inner))
             });
+            let by_ref = binding.by_ref;
             *pat = match rename(&binding.ident) {
                 Some(ident) => Pat::Ident(syn::PatIdent {
                     attrs: Vec::new(),
-                    by_ref: None,
+                    by_ref,
                     mutability: None,
                     ident,
                     subpat: inner,
