@@ -6,7 +6,7 @@
 
 mod common;
 
-use ad_runtime::{forward, reverse};
+use ad_runtime::{forward, reverse, Differentiable};
 use approx::assert_relative_eq;
 use common::central_difference;
 use num_traits::{Float, FloatConst};
@@ -133,4 +133,41 @@ fn ref_names_in_patterns() {
         |x, y, tx, ty| ref_bindings_jvp(x, y, tx, ty).1,
         POINTS,
     );
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
+pub struct Two {
+    pub a: f64,
+    pub b: f64,
+}
+
+/// A destructuring assignment to a struct pattern, in a loop.
+#[forward]
+#[reverse]
+fn struct_assignment(#[grad] start: &Two, x: f64) -> f64 {
+    let (mut p, mut q) = (start.a, start.b);
+    let mut n = 0;
+    for _ in 0..3 {
+        Two { a: p, b: q } = Two { a: q, b: p * x };
+        (n, _) = (n + 1, 0);
+    }
+    p * q + n as f64
+}
+
+#[test]
+fn destructuring_assignment_to_a_struct() {
+    on_ir_engine!(struct_assignment);
+    let start = Two { a: 0.7, b: -1.3 };
+    for &x in &[-1.1, 0.4, 1.6] {
+        let (value, (d_start, dx)) = struct_assignment_grad(&start, x);
+        assert_eq!(value, struct_assignment(&start, x));
+        let along_x = central_difference(|x| struct_assignment(&start, x), x, 1e-5);
+        assert_relative_eq!(dx, along_x, epsilon = 1e-7, max_relative = 1e-6);
+        let along_a = central_difference(|a| struct_assignment(&Two { a, ..start }, x), 0.7, 1e-5);
+        let along_b = central_difference(|b| struct_assignment(&Two { b, ..start }, x), -1.3, 1e-5);
+        assert_relative_eq!(d_start.a, along_a, epsilon = 1e-7, max_relative = 1e-6);
+        assert_relative_eq!(d_start.b, along_b, epsilon = 1e-7, max_relative = 1e-6);
+        let tangent = struct_assignment_jvp(&start, x, &Two { a: 1.0, b: 0.0 }, 0.0).1;
+        assert_relative_eq!(d_start.a, tangent, epsilon = 1e-12, max_relative = 1e-12);
+    }
 }

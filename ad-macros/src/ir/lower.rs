@@ -994,7 +994,12 @@ impl Lowering {
                     None => not_yet(expr, "a value after an early exit in a block"),
                 }
             }
-            Expr::Assign(assign) if matches!(&*assign.left, Expr::Tuple(_) | Expr::Array(_)) => {
+            Expr::Assign(assign)
+                if matches!(
+                    &*assign.left,
+                    Expr::Tuple(_) | Expr::Array(_) | Expr::Struct(_)
+                ) =>
+            {
                 let operand = self.operand(&assign.right, stmts)?;
                 self.assign_parts(&assign.left, operand, stmts)
             }

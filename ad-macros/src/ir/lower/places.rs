@@ -159,8 +159,9 @@ impl Lowering {
         }
     }
 
-    /// A destructuring assignment, `(a, b) = (b, a)`, `[k, m] = [m, k + 1]`: the right side
-    /// is evaluated whole, then each part of it is written to its place, left to right.
+    /// A destructuring assignment, `(a, b) = (b, a)`, `[k, m] = [m, k + 1]`, `Pair { a: k, b:
+    /// m } = p`: the right side is evaluated whole, then each part of it is written to its
+    /// place, left to right (the fields `..` leaves out, not at all).
     pub(super) fn assign_parts(
         &mut self,
         left: &Expr,
@@ -195,6 +196,14 @@ impl Lowering {
                     )
                 })
                 .collect(),
+            Expr::Struct(structure) if structure.qself.is_none() && structure.rest.is_none() => {
+                structure
+                    .fields
+                    .iter()
+                    .map(|field| (&field.expr, Projection::Field(field.member.clone())))
+                    .collect()
+            }
+            Expr::Struct(structure) => return not_yet(structure, "`..` in this assignment"),
             _ => {
                 let place = self.assigned_place(left, stmts)?;
                 stmts.push(Stmt::Assign {
