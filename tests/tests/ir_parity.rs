@@ -3,6 +3,7 @@
 //! differences and forward mode.
 
 #![cfg(not(feature = "previous-engine"))]
+#![allow(clippy::needless_range_loop)]
 
 mod common;
 
@@ -169,5 +170,45 @@ fn destructuring_assignment_to_a_struct() {
         assert_relative_eq!(d_start.b, along_b, epsilon = 1e-7, max_relative = 1e-6);
         let tangent = struct_assignment_jvp(&start, x, &Two { a: 1.0, b: 0.0 }, 0.0).1;
         assert_relative_eq!(d_start.a, tangent, epsilon = 1e-12, max_relative = 1e-12);
+    }
+}
+
+/// A compound assignment whose value leaves the loop on some paths.
+#[forward]
+#[reverse]
+fn compound_with_exit(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        s += match i % 3 {
+            0 => x[i] * x[i],
+            1 => {
+                if s > 2.0 {
+                    break;
+                }
+                x[i].sin()
+            }
+            _ => {
+                if x[i] < 0.0 {
+                    continue;
+                }
+                x[i] * s
+            }
+        };
+        s *= 0.9;
+    }
+    s
+}
+
+#[test]
+fn compound_assignment_of_a_value_after_an_exit() {
+    on_ir_engine!(compound_with_exit);
+    for n in [1, 4, 9] {
+        common::check_slice_function_at_random_points(
+            compound_with_exit,
+            compound_with_exit_jvp,
+            compound_with_exit_vjp,
+            n,
+            n as u64 + 5,
+        );
     }
 }

@@ -994,6 +994,23 @@ impl Lowering {
                     None => not_yet(expr, "a value after an early exit in a block"),
                 }
             }
+            // `s += match .. { .. => { if s > 1.0 { break; } w } }`: the same, `s += w` where
+            // the value is made (the right side is evaluated before the place is read, as Rust
+            // does on numbers).
+            Expr::Binary(binary)
+                if compound_op(&binary.op).is_some()
+                    && control::leaves_inside(&binary.right)
+                    && self.assigned_before(&binary.left) =>
+            {
+                let (left, op) = (&binary.left, &binary.op);
+                let assign_tail = |value: Expr| -> syn::Stmt {
+                    syn::parse_quote_spanned!(value.span()=> #left #op #value;)
+                };
+                match control::into_branch_tails(&binary.right, &assign_tail) {
+                    Some(rewritten) => self.effect(&rewritten, stmts),
+                    None => not_yet(expr, "a value after an early exit in a block"),
+                }
+            }
             Expr::Assign(assign)
                 if matches!(
                     &*assign.left,
