@@ -72,6 +72,9 @@ struct Definitions {
     forward_only: std::collections::HashSet<String>,
     /// Free functions by name: the inline modules (their path in the file) that define one.
     function_modules: HashMap<String, Vec<Vec<String>>>,
+    /// The inline modules by path in the file, each with the names of its public items and
+    /// re-exports; `None` for one whose names only rustc knows (it re-exports a glob).
+    module_items: HashMap<Vec<String>, Option<Vec<String>>>,
     /// While reading: the inline module the reader is in.
     module_path: Vec<String>,
 }
@@ -430,6 +433,10 @@ impl<'ast> Visit<'ast> for Definitions {
     fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
         self.modules.insert(item.ident.to_string());
         self.module_path.push(item.ident.to_string());
+        if let Some((_, items)) = &item.content {
+            self.module_items
+                .insert(self.module_path.clone(), public_names(items));
+        }
         syn::visit::visit_item_mod(self, item);
         self.module_path.pop();
     }
@@ -795,6 +802,34 @@ impl Functions {
             return false;
         };
         theirs.iter().any(|module| ours.contains(module))
+    }
+
+    /// The names a glob import of the inline module `path` brings (`use shifts::*;` in a
+    /// body): `path` taken from the file's root, or from any of its modules when only one
+    /// module of the file is at that path's end. `None` when that is not certain.
+    pub fn glob_names(&self, path: &[String]) -> Option<Vec<String>> {
+        let path = match path.first().map(String::as_str) {
+            Some("crate") if self.source_is_root() => {
+                return self.own.module_items.get(&path[1..])?.clone()
+            }
+            Some("self") => &path[1..],
+            _ => path,
+        };
+        let mut found = self
+            .own
+            .module_items
+            .iter()
+            .filter(|(module, _)| module.ends_with(path));
+        match (found.next(), found.next()) {
+            (Some((_, names)), None) => names.clone(),
+            _ => None,
+        }
+    }
+
+    fn source_is_root(&self) -> bool {
+        self.source
+            .file_name()
+            .is_some_and(|name| name == "lib.rs" || name == "main.rs")
     }
 
     /// The plain function `path` names (its segments), if it is certainly one.
@@ -1262,4 +1297,51 @@ impl VisitMut for Substitute<'_> {
         }
         syn::visit_mut::visit_type_mut(self, ty);
     }
+}
+
+/// The names a glob import of a module with these items brings: its public items' and its
+/// public re-exports' (`None` when it re-exports a glob).
+fn public_names(items: &[syn::Item]) -> Option<Vec<String>> {
+    fn use_names(tree: &syn::UseTree, names: &mut Vec<String>) -> Option<()> {
+        match tree {
+            syn::UseTree::Path(path) => use_names(&path.tree, names),
+            syn::UseTree::Name(name) if name.ident != "self" => {
+                names.push(name.ident.to_string());
+                Some(())
+            }
+            syn::UseTree::Name(_) | syn::UseTree::Glob(_) => None,
+            syn::UseTree::Rename(rename) => {
+                names.push(rename.rename.to_string());
+                Some(())
+            }
+            syn::UseTree::Group(group) => group
+                .items
+                .iter()
+                .try_for_each(|tree| use_names(tree, names)),
+        }
+    }
+    let public = |vis: &syn::Visibility| !matches!(vis, syn::Visibility::Inherited);
+    let mut names = Vec::new();
+    for item in items {
+        let ident = match item {
+            syn::Item::Const(item) if public(&item.vis) => &item.ident,
+            syn::Item::Static(item) if public(&item.vis) => &item.ident,
+            syn::Item::Fn(item) if public(&item.vis) => &item.sig.ident,
+            syn::Item::Struct(item) if public(&item.vis) => &item.ident,
+            syn::Item::Enum(item) if public(&item.vis) => &item.ident,
+            syn::Item::Union(item) if public(&item.vis) => &item.ident,
+            syn::Item::Type(item) if public(&item.vis) => &item.ident,
+            syn::Item::Trait(item) if public(&item.vis) => &item.ident,
+            syn::Item::Mod(item) if public(&item.vis) => &item.ident,
+            syn::Item::Use(item) if public(&item.vis) => {
+                use_names(&item.tree, &mut names)?;
+                continue;
+            }
+            // A macro may define items of any name.
+            syn::Item::Macro(_) => return None,
+            _ => continue,
+        };
+        names.push(ident.to_string());
+    }
+    Some(names)
 }

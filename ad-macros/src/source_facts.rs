@@ -173,6 +173,12 @@ fn in_functions<R>(read: impl FnOnce(&crate::aliases::Functions) -> R) -> Option
     FACTS.with(|current| current.borrow().functions.as_ref().map(read))
 }
 
+/// The names a glob import of the module `path` brings, when the file says for certain
+/// (`Functions::glob_names`).
+pub fn glob_names(path: &[String]) -> Option<Vec<String>> {
+    in_functions(|functions| functions.glob_names(path)).flatten()
+}
+
 /// The plain function `path` (its segments) names, if it certainly names one: defined once
 /// where the path leads, without the crate's attributes.
 pub fn plain_function(path: &[String]) -> Option<crate::plain_calls::PlainFunction> {

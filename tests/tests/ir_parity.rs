@@ -212,3 +212,50 @@ fn compound_assignment_of_a_value_after_an_exit() {
         );
     }
 }
+
+#[allow(non_upper_case_globals)]
+mod shifts {
+    use ad_runtime::{forward, reverse};
+
+    pub const SHIFT: usize = 1;
+    pub const k: usize = 2;
+
+    #[forward]
+    #[reverse]
+    pub fn scaled(v: f64) -> f64 {
+        2.0 * v
+    }
+}
+
+/// Glob imports in blocks: of a module inline in the file (its lowercase constant shadowing a
+/// `let` around the loop) and of `std::f64::consts`.
+#[forward]
+#[reverse]
+fn glob_imports(x: &[f64]) -> f64 {
+    let n = x.len();
+    let k = 1;
+    let mut s = 0.0;
+    for i in 0..n {
+        use shifts::*;
+        s += x[(i + k) % n] * x[(i + SHIFT) % n] + scaled(x[i]);
+    }
+    let tau = {
+        use std::f64::consts::*;
+        TAU + PI
+    };
+    s * tau + k as f64
+}
+
+#[test]
+fn glob_imports_in_blocks() {
+    on_ir_engine!(glob_imports);
+    for n in [1, 3, 5] {
+        common::check_slice_function_at_random_points(
+            glob_imports,
+            glob_imports_jvp,
+            glob_imports_vjp,
+            n,
+            n as u64 + 11,
+        );
+    }
+}

@@ -81,8 +81,10 @@ fn not_yet<T>(node: &impl Spanned, what: &'static str) -> Lowered<T> {
 /// The function's body as IR. `derived_types` are types its patterns name that derive
 /// `Differentiable` beyond those the syntax shows (`validate::derived_types_to_learn`).
 pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> {
-    let renamed = items::renamed_nested_items(&function.body);
-    let body = renamed.as_ref().unwrap_or(&function.body);
+    let expanded = items::expanded_globs(&function.body)?;
+    let body = expanded.as_ref().unwrap_or(&function.body);
+    let renamed = items::renamed_nested_items(body);
+    let body = renamed.as_ref().unwrap_or(body);
     let without_try = match function.fallible_output() {
         Some((_, error)) => {
             control::try_as_match(body, control::Tried::Result(Box::new(error.clone())))

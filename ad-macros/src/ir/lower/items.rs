@@ -45,11 +45,20 @@ pub(super) fn renamed_nested_items(body: &syn::Block) -> Option<syn::Block> {
                 }
                 let renamed = format_ident!("__ad_item{}_{}", self.renamer.renamed, name);
                 self.renamer.renamed += 1;
-                let tokens = rename(
-                    block.stmts.iter().map(ToTokens::to_token_stream).collect(),
-                    &name,
-                    &renamed,
-                );
+                // A `use` bringing the name imports it under the new one (`use m::k as
+                // __ad_item0_k;`); the other statements are renamed token by token.
+                let tokens: TokenStream = block
+                    .stmts
+                    .iter()
+                    .map(|stmt| match stmt {
+                        syn::Stmt::Item(syn::Item::Use(item)) => {
+                            let mut item = item.clone();
+                            import_as(&mut item.tree, &name, &renamed);
+                            item.to_token_stream()
+                        }
+                        other => rename(other.to_token_stream(), &name, &renamed),
+                    })
+                    .collect();
                 if let Ok(new_block) = syn::parse2::<syn::Block>(quote!({ #tokens })) {
                     // The whole body is counted again with the block renamed.
                     let old = block.to_token_stream().to_string();
@@ -74,18 +83,145 @@ pub(super) fn renamed_nested_items(body: &syn::Block) -> Option<syn::Block> {
     (renamer.renamed > 0).then_some(copy)
 }
 
-/// The names of a block's own `const`, `static` and `fn` items.
+/// The names of a block's own `const`, `static` and `fn` items, and of the names its `use`
+/// items import (a lowercase one may shadow a `let`: `use shifts::k;`).
 fn renamable_item_names(block: &syn::Block) -> Vec<String> {
-    block
-        .stmts
-        .iter()
-        .filter_map(|stmt| match stmt {
-            syn::Stmt::Item(syn::Item::Const(item)) => Some(item.ident.to_string()),
-            syn::Stmt::Item(syn::Item::Static(item)) => Some(item.ident.to_string()),
-            syn::Stmt::Item(syn::Item::Fn(item)) => Some(item.sig.ident.to_string()),
-            _ => None,
-        })
-        .collect()
+    fn imported(tree: &syn::UseTree, names: &mut Vec<String>) {
+        match tree {
+            syn::UseTree::Path(path) => imported(&path.tree, names),
+            syn::UseTree::Name(name) if name.ident != "self" => names.push(name.ident.to_string()),
+            syn::UseTree::Rename(rename) => names.push(rename.rename.to_string()),
+            syn::UseTree::Group(group) => group.items.iter().for_each(|tree| imported(tree, names)),
+            syn::UseTree::Name(_) | syn::UseTree::Glob(_) => {}
+        }
+    }
+    let mut names = Vec::new();
+    for stmt in &block.stmts {
+        match stmt {
+            syn::Stmt::Item(syn::Item::Const(item)) => names.push(item.ident.to_string()),
+            syn::Stmt::Item(syn::Item::Static(item)) => names.push(item.ident.to_string()),
+            syn::Stmt::Item(syn::Item::Fn(item)) => names.push(item.sig.ident.to_string()),
+            syn::Stmt::Item(syn::Item::Use(item)) => imported(&item.tree, &mut names),
+            _ => {}
+        }
+    }
+    names
+}
+
+/// The import of `name` in `tree` made under `renamed` (`k` to `k as renamed`).
+fn import_as(tree: &mut syn::UseTree, name: &str, renamed: &Ident) {
+    match tree {
+        syn::UseTree::Path(path) => import_as(&mut path.tree, name, renamed),
+        syn::UseTree::Name(leaf) if leaf.ident == name => {
+            let ident = leaf.ident.clone();
+            *tree = syn::UseTree::Rename(syn::UseRename {
+                ident,
+                as_token: Default::default(),
+                rename: renamed.clone(),
+            });
+        }
+        syn::UseTree::Rename(rename) if rename.rename == name => rename.rename = renamed.clone(),
+        syn::UseTree::Group(group) => group
+            .items
+            .iter_mut()
+            .for_each(|tree| import_as(tree, name, renamed)),
+        _ => {}
+    }
+}
+
+/// The body with each glob import of its blocks (`use shifts::*;`) written as the names it
+/// brings (`use shifts::{SHIFT, k};`), which the lowering must know to resolve names: those of
+/// a module inline in the function's file, or of `std::f64::consts`. `None` when there is
+/// none; an error for one whose names the file does not say.
+pub(super) fn expanded_globs(body: &syn::Block) -> super::Lowered<Option<syn::Block>> {
+    struct Globs {
+        expanded: bool,
+        unknown: Option<super::NotYet>,
+    }
+    impl Globs {
+        fn expand(&mut self, tree: &mut syn::UseTree, prefix: &mut Vec<String>) {
+            match tree {
+                syn::UseTree::Path(path) => {
+                    prefix.push(path.ident.to_string());
+                    self.expand(&mut path.tree, prefix);
+                    prefix.pop();
+                }
+                syn::UseTree::Group(group) => group
+                    .items
+                    .iter_mut()
+                    .for_each(|tree| self.expand(tree, prefix)),
+                syn::UseTree::Glob(glob) => {
+                    let Some(names) = glob_names(prefix) else {
+                        self.unknown.get_or_insert(super::NotYet {
+                            span: syn::spanned::Spanned::span(&glob.star_token),
+                            what: "glob imports in the body but of a module inline in the \
+                                   function's file: import the names used (`use m::{A, b};`)",
+                        });
+                        return;
+                    };
+                    let span = glob.star_token.spans[0];
+                    let names = names.iter().map(|name| Ident::new(name, span));
+                    *tree = syn::parse_quote_spanned!(span=> { #(#names),* });
+                    self.expanded = true;
+                }
+                syn::UseTree::Name(_) | syn::UseTree::Rename(_) => {}
+            }
+        }
+    }
+    impl VisitMut for Globs {
+        fn visit_item_use_mut(&mut self, item: &mut syn::ItemUse) {
+            self.expand(&mut item.tree, &mut Vec::new());
+        }
+        // Items' own bodies are not lowered.
+        fn visit_item_fn_mut(&mut self, _: &mut syn::ItemFn) {}
+        fn visit_item_impl_mut(&mut self, _: &mut syn::ItemImpl) {}
+        fn visit_item_mod_mut(&mut self, _: &mut syn::ItemMod) {}
+    }
+    let mut globs = Globs {
+        expanded: false,
+        unknown: None,
+    };
+    let mut copy = body.clone();
+    globs.visit_block_mut(&mut copy);
+    match globs.unknown {
+        Some(unknown) => Err(unknown),
+        None => Ok(globs.expanded.then_some(copy)),
+    }
+}
+
+/// The names a glob import of the module at `path` brings, when they are known.
+fn glob_names(path: &[String]) -> Option<Vec<String>> {
+    const FLOAT_CONSTANTS: &[&str] = &[
+        "E",
+        "FRAC_1_PI",
+        "FRAC_1_SQRT_2",
+        "FRAC_2_PI",
+        "FRAC_2_SQRT_PI",
+        "FRAC_PI_2",
+        "FRAC_PI_3",
+        "FRAC_PI_4",
+        "FRAC_PI_6",
+        "FRAC_PI_8",
+        "LN_10",
+        "LN_2",
+        "LOG10_2",
+        "LOG10_E",
+        "LOG2_10",
+        "LOG2_E",
+        "PI",
+        "SQRT_2",
+        "TAU",
+    ];
+    let segments: Vec<&str> = path.iter().map(String::as_str).collect();
+    match segments.as_slice() {
+        ["std" | "core", "f64" | "f32", "consts"] | ["f64" | "f32", "consts"] => Some(
+            FLOAT_CONSTANTS
+                .iter()
+                .map(|name| name.to_string())
+                .collect(),
+        ),
+        _ => crate::source_facts::glob_names(path),
+    }
 }
 
 /// Replaces, in `body`, the block whose tokens read `old` by `new`.
