@@ -44,6 +44,8 @@ struct Definitions {
     /// The named fields of the derived structs whose type is a nalgebra vector or matrix of
     /// floats (`position: Vector3<f64>`).
     linalg_fields: HashMap<String, std::collections::HashSet<String>>,
+    /// The named fields of the derived structs whose type is a `Box`.
+    boxed_fields: HashMap<String, std::collections::HashSet<String>>,
     /// Methods with a receiver, by name: the `impl` blocks that define one.
     methods: HashMap<String, Vec<MethodBlock>>,
     /// Functions of `impl` blocks without a receiver, by name: the blocks that define one.
@@ -262,6 +264,16 @@ impl<'ast> Visit<'ast> for Definitions {
                 .filter_map(|field| Some(field.ident.as_ref()?.to_string()))
                 .collect();
             self.linalg_fields.insert(item.ident.to_string(), linalg);
+            let boxed = item
+                .fields
+                .iter()
+                .filter(|field| {
+                    matches!(&field.ty, syn::Type::Path(path)
+                    if path.path.segments.last().is_some_and(|last| last.ident == "Box"))
+                })
+                .filter_map(|field| Some(field.ident.as_ref()?.to_string()))
+                .collect();
+            self.boxed_fields.insert(item.ident.to_string(), boxed);
         }
     }
 
@@ -640,6 +652,11 @@ impl Aliases {
     /// matrices, by struct.
     pub fn linalg_fields(&self) -> HashMap<String, std::collections::HashSet<String>> {
         self.own.linalg_fields.clone()
+    }
+
+    /// The fields of the derived structs of the function's file that hold a `Box`, by struct.
+    pub fn boxed_fields(&self) -> HashMap<String, std::collections::HashSet<String>> {
+        self.own.boxed_fields.clone()
     }
 
     /// Where the plain functions the function calls are looked up.

@@ -190,6 +190,10 @@ fn guarded(
                 .as_ref()
                 .map(aliases::Aliases::linalg_fields)
                 .unwrap_or_default(),
+            boxed_fields: aliases
+                .as_ref()
+                .map(aliases::Aliases::boxed_fields)
+                .unwrap_or_default(),
             underived: aliases
                 .as_ref()
                 .map(aliases::Aliases::underived_types)

@@ -13,6 +13,8 @@ pub struct SourceFacts {
     pub derived_fields: HashMap<String, HashMap<String, String>>,
     /// By derived struct, its fields of nalgebra vector or matrix types.
     pub linalg_fields: HashMap<String, std::collections::HashSet<String>>,
+    /// By derived struct, its fields of `Box` types.
+    pub boxed_fields: HashMap<String, std::collections::HashSet<String>>,
     /// The structs and enums the file defines without deriving `Differentiable`.
     pub underived: std::collections::HashSet<String>,
     /// Those it defines deriving it.
@@ -140,6 +142,16 @@ pub fn field_is_linalg(type_name: &str, field: &str) -> bool {
     with_linalg_fields(type_name, |fields| fields.contains(field))
 }
 
+/// Whether the field `field` of the derived struct `type_name` (`Self` for the `impl` block's
+/// type) holds a `Box`, when the file says.
+pub fn field_is_boxed(type_name: &str, field: &str) -> bool {
+    with_fields(
+        type_name,
+        |facts| &facts.boxed_fields,
+        |fields| fields.contains(field),
+    )
+}
+
 /// Whether the derived struct `type_name` has a field of a nalgebra vector or matrix type.
 pub fn has_linalg_fields(type_name: &str) -> bool {
     with_linalg_fields(type_name, |fields| !fields.is_empty())
@@ -149,6 +161,16 @@ fn with_linalg_fields(
     type_name: &str,
     read: impl FnOnce(&std::collections::HashSet<String>) -> bool,
 ) -> bool {
+    with_fields(type_name, |facts| &facts.linalg_fields, read)
+}
+
+/// `read` of the fields `select` picks of the struct `type_name` (`Self` for the `impl`
+/// block's type); `false` when the file does not say.
+fn with_fields(
+    type_name: &str,
+    select: impl FnOnce(&SourceFacts) -> &HashMap<String, std::collections::HashSet<String>>,
+    read: impl FnOnce(&std::collections::HashSet<String>) -> bool,
+) -> bool {
     FACTS.with(|current| {
         let current = current.borrow();
         let type_name = match type_name {
@@ -156,7 +178,7 @@ fn with_linalg_fields(
             other => Some(other),
         };
         type_name
-            .and_then(|name| current.linalg_fields.get(name))
+            .and_then(|name| select(&current).get(name))
             .is_some_and(read)
     })
 }

@@ -245,6 +245,15 @@ impl Lowering {
                 if let Some(length) = self.length_of_adapters(call, stmts)? {
                     return Ok(Operand::Value(self.define(length, span, stmts)));
                 }
+                // `self.boxed.as_ref()` of a `Box` field: `&*self.boxed`.
+                if self.is_boxed_field(&call.receiver)
+                    && call.method == "as_ref"
+                    && call.args.is_empty()
+                {
+                    let receiver = &call.receiver;
+                    let borrowed: Expr = syn::parse_quote_spanned!(span=> &*#receiver);
+                    return self.operand(&borrowed, stmts);
+                }
                 if self.is_linalg_value(&call.receiver) {
                     if let Some(mapped) = linalg_map(call) {
                         let operand = self.operand(&mapped, stmts)?;
@@ -550,6 +559,19 @@ impl Lowering {
     /// The derived type of `expr` as the body (and its file) shows it: a local of one, an
     /// element of a `#[grad]` container of one, a field of one whose type the file's struct
     /// definition gives (`self.to` of a `Segment { from: V3, to: V3 }`).
+    /// Whether `expr` is a field of a derived value that the file declares as a `Box`.
+    fn is_boxed_field(&self, expr: &Expr) -> bool {
+        let Expr::Field(field) = strip(expr) else {
+            return false;
+        };
+        let syn::Member::Named(name) = &field.member else {
+            return false;
+        };
+        self.user_type_written(&field.base)
+            .and_then(|base| Some(base.segments.last()?.ident.to_string()))
+            .is_some_and(|base| crate::source_facts::field_is_boxed(&base, &name.to_string()))
+    }
+
     pub(super) fn user_type_written(&self, expr: &Expr) -> Option<syn::Path> {
         // `*p` of a `p: &Point`: the value it borrows.
         let expr = match strip(expr) {
