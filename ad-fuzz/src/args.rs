@@ -1,8 +1,8 @@
 //! The command line.
 
 pub const USAGE: &str = "usage:
-  ad-fuzz programs  [--count N] [--seed S] [--batch B] [--no-reduce] [--previous-engine]
-  ad-fuzz mutations [--count N] [--seed S] [--batch B] [--previous-engine]
+  ad-fuzz programs  [--count N] [--seed S] [--batch B] [--no-reduce]
+  ad-fuzz mutations [--count N] [--seed S] [--batch B]
   ad-fuzz ci
   ad-fuzz show      [--seed S] [--count N]";
 
@@ -20,7 +20,6 @@ pub struct Args {
     seed: Option<u64>,
     batch: Option<usize>,
     no_reduce: bool,
-    ir_engine: bool,
 }
 
 /// What a campaign of random programs does.
@@ -34,9 +33,6 @@ pub struct ProgramOptions {
     pub reduce: bool,
     /// Name of the scratch crate (campaigns with different names can run side by side).
     pub scratch: String,
-    /// Reverse mode through the engine on the AD-IR where it takes the function (the default;
-    /// `false` with `--previous-engine`, the `previous-engine` feature of `ad-runtime`).
-    pub ir_engine: bool,
 }
 
 /// What a campaign of token mutations does.
@@ -46,7 +42,6 @@ pub struct MutationOptions {
     pub seed: u64,
     pub batch: usize,
     pub scratch: String,
-    pub ir_engine: bool,
 }
 
 impl ProgramOptions {
@@ -58,7 +53,6 @@ impl ProgramOptions {
             batch: 100,
             reduce: true,
             scratch: "ci_programs".to_string(),
-            ir_engine: true,
         }
     }
 }
@@ -71,7 +65,6 @@ impl MutationOptions {
             seed: 2026,
             batch: 100,
             scratch: "ci_mutations".to_string(),
-            ir_engine: true,
         }
     }
 }
@@ -92,7 +85,6 @@ impl Args {
             seed: None,
             batch: None,
             no_reduce: false,
-            ir_engine: true,
         };
         while let Some(flag) = words.next() {
             let mut value = |name: &str| {
@@ -107,7 +99,6 @@ impl Args {
                 "--seed" => args.seed = Some(number(&flag, &value(&flag)?)?),
                 "--batch" => args.batch = Some(number(&flag, &value(&flag)?)?),
                 "--no-reduce" => args.no_reduce = true,
-                "--previous-engine" => args.ir_engine = false,
                 other => return Err(format!("unknown flag `{other}`")),
             }
         }
@@ -121,12 +112,7 @@ impl Args {
             batch: self.batch.unwrap_or(100).max(1),
             reduce: !self.no_reduce,
             // One scratch crate per seed: campaigns of different seeds run side by side.
-            scratch: format!(
-                "programs-seed{}{}",
-                self.seed.unwrap_or(1),
-                self.engine_suffix()
-            ),
-            ir_engine: self.ir_engine,
+            scratch: format!("programs-seed{}", self.seed.unwrap_or(1)),
         }
     }
 
@@ -136,16 +122,7 @@ impl Args {
             seed: self.seed.unwrap_or(1),
             // Measured: cost per mutant grows with the batch; 100 is the fastest.
             batch: self.batch.unwrap_or(100).max(1),
-            scratch: format!("mutations{}", self.engine_suffix()),
-            ir_engine: self.ir_engine,
-        }
-    }
-
-    fn engine_suffix(&self) -> &'static str {
-        if self.ir_engine {
-            ""
-        } else {
-            "-previous"
+            scratch: "mutations".to_string(),
         }
     }
 }

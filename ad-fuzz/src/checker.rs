@@ -100,7 +100,7 @@ pub struct Outcome {
     pub points: usize,
     pub skipped: usize,
     pub against_differences: usize,
-    /// Unless `--previous-engine`: whether the IR engine differentiated the function in reverse mode.
+    /// Whether the IR engine differentiated the function in reverse mode.
     pub ir_engine: Option<bool>,
 }
 
@@ -137,7 +137,7 @@ pub struct Summary {
     pub against_differences: usize,
     pub findings: Vec<Finding>,
     pub elapsed: Duration,
-    /// Unless `--previous-engine`: functions run whose reverse mode the IR engine made.
+    /// Functions run whose reverse mode the IR engine made.
     pub ir_engine: usize,
 }
 
@@ -206,7 +206,7 @@ const REDUCED_PER_CLASS: usize = 3;
 
 pub fn campaign(options: &ProgramOptions) -> Summary {
     let started = Instant::now();
-    let scratch = match Scratch::new(&options.scratch, options.ir_engine) {
+    let scratch = match Scratch::new(&options.scratch) {
         Ok(scratch) => scratch,
         Err(error) => {
             eprintln!("ad-fuzz: cannot make the scratch crate: {error}");

@@ -92,14 +92,10 @@ pub fn source(functions: &[UnderTest], checked: &[String]) -> Source {
         .iter()
         .map(|name| format!("(\"{name}\", check_{name} as fuzz_support::Check)"))
         .collect();
-    // Without the scratch crate's `previous-engine` feature: which engine took each function.
+    // Which engine took each function.
     let engines: Vec<String> = drivers
         .iter()
-        .map(|name| {
-            format!(
-                "    #[cfg(not(feature = \"previous-engine\"))]\n    println!(\"ENGINE {name} {{}}\", {name}::__AD_ENGINE);\n"
-            )
-        })
+        .map(|name| format!("    println!(\"ENGINE {name} {{}}\", {name}::__AD_ENGINE);\n"))
         .collect();
     source.push_shared(&format!(
         "fn main() {{\n{}    fuzz_support::run_all(&[{}]);\n}}\n",

@@ -450,7 +450,7 @@ impl Summary {
 
 pub fn campaign(options: &MutationOptions) -> Summary {
     let started = Instant::now();
-    let scratch = match Scratch::new(&options.scratch, options.ir_engine) {
+    let scratch = match Scratch::new(&options.scratch) {
         Ok(scratch) => scratch,
         Err(error) => return Summary::failed(format!("scratch crate: {error}"), started),
     };

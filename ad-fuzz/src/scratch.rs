@@ -136,9 +136,7 @@ pub struct Scratch {
 impl Scratch {
     /// Creates (or reuses) `target/ad-fuzz/<name>`, a binary crate named `name` depending on this
     /// workspace's `ad-runtime`, with this workspace's `Cargo.lock`.
-    /// With `ir_engine` (the default), reverse mode goes through the engine on the AD-IR where
-    /// it takes the function; without, through the previous engine only.
-    pub fn new(name: &str, ir_engine: bool) -> std::io::Result<Scratch> {
+    pub fn new(name: &str) -> std::io::Result<Scratch> {
         let root = workspace_root();
         let dir = root.join("target").join("ad-fuzz").join(name);
         std::fs::create_dir_all(dir.join("src"))?;
@@ -152,10 +150,6 @@ publish = false
 [dependencies]
 ad-runtime = {{ path = {runtime:?} }}
 
-[features]
-default = [{features}]
-previous-engine = ["ad-runtime/previous-engine"]
-
 # Its own workspace: not a member of the one it sits in.
 [workspace]
 
@@ -168,7 +162,6 @@ incremental = false
 opt-level = 2
 "#,
             runtime = root.join("ad-runtime").display().to_string(),
-            features = if ir_engine { "" } else { "\"previous-engine\"" },
         );
         write_if_changed(&dir.join("Cargo.toml"), &manifest)?;
         let lock = std::fs::read_to_string(root.join("Cargo.lock"))?;

@@ -1029,29 +1029,6 @@ pub fn option_content(ty: &Type) -> Option<&Type> {
     }
 }
 
-/// The block `{ expr }`, built as a syntax tree: reparsing its tokens would read a path
-/// such as `crate` at a statement's start as the start of an item (and syn panics on it).
-pub fn block_of(expr: &syn::Expr) -> syn::Block {
-    block_of_statements(Vec::new(), expr)
-}
-
-/// The block `{ statements; expr }`, built as a syntax tree (see `block_of`).
-pub fn block_of_statements(mut stmts: Vec<syn::Stmt>, expr: &syn::Expr) -> syn::Block {
-    stmts.push(syn::Stmt::Expr(expr.clone(), None));
-    syn::Block {
-        brace_token: Default::default(),
-        stmts,
-    }
-}
-
-/// The block `{ expr; }`, built as a syntax tree (see `block_of`).
-pub fn block_of_statement(expr: &syn::Expr) -> syn::Block {
-    syn::Block {
-        brace_token: Default::default(),
-        stmts: vec![syn::Stmt::Expr(expr.clone(), Some(Default::default()))],
-    }
-}
-
 /// A parameter written as a pattern (`(t, r): (f64, f64)`, `[x, y]: [f64; 2]`,
 /// `Point { x, y }: Point`, `&x: &f64`, `_: f64`) becomes a named one, taken apart by a `let` at the top of the body:
 /// the function is the same, and every later stage sees a name. The name joins the pattern's

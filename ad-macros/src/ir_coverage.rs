@@ -5,10 +5,8 @@
 //! table).
 
 /// Functions of the suite the IR engine must take; raised as it grows.
-#[cfg(not(feature = "previous-engine"))]
 const TAKEN_AT_LEAST: usize = 1218;
 
-#[cfg(not(feature = "previous-engine"))]
 #[test]
 fn ir_engine_coverage_of_the_test_suite() {
     use std::collections::BTreeMap;

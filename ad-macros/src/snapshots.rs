@@ -6,7 +6,6 @@
 //! The snapshots are of the IR engine, so they are checked with its feature:
 //! `cargo test -p ad-macros`.
 
-#[cfg(not(feature = "previous-engine"))]
 #[test]
 fn reverse_expansions_match_their_snapshots() {
     let directory = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("snapshots");

@@ -109,10 +109,7 @@ pub fn refuse_mut_params(
     let Some(param) = function.params.iter().find(|param| param.is_in_out()) else {
         return false;
     };
-    if param.receiver
-        && (cfg!(feature = "previous-engine")
-            || calls == crate::expand::reverse::Calls::Checkpointed)
-    {
+    if param.receiver && calls == crate::expand::reverse::Calls::Checkpointed {
         cx.error_spanned_by(
             &param.name,
             format!(
@@ -123,10 +120,7 @@ pub fn refuse_mut_params(
         );
         return true;
     }
-    let why = if cfg!(feature = "previous-engine") {
-        "the previous engine does not take `&mut` parameters; #[forward] alone takes it (its \
-         `_jvp` takes the tangent as `&mut` too), or return the new values"
-    } else if calls == crate::expand::reverse::Calls::Checkpointed {
+    let why = if calls == crate::expand::reverse::Calls::Checkpointed {
         "a #[checkpoint] function, which keeps copies of its arguments to run again, does not \
          take `&mut` parameters yet; write #[reverse], which does"
     } else if cx.has_errors() {
@@ -158,10 +152,8 @@ pub fn refuse_mut_params(
     true
 }
 
-/// `#[grad]` slices, `Vec`s and arrays of derived types (`bodies: &[Body]`) are taken by the IR
-/// engine only: the previous engine follows a `#[grad]` value's floats through its fields by
-/// name, not through elements. Where the IR engine does not take the function, one message
-/// that says what it stopped at.
+/// `#[grad]` slices, `Vec`s and arrays of derived types (`bodies: &[Body]`): where the engine
+/// does not take the function, one message that says what it stopped at.
 pub fn refuse_user_containers(cx: &Ctxt, function: &Function, macro_name: &str) {
     let Some(param) = function
         .params
@@ -170,17 +162,6 @@ pub fn refuse_user_containers(cx: &Ctxt, function: &Function, macro_name: &str) 
     else {
         return;
     };
-    if cfg!(feature = "previous-engine") {
-        cx.error_spanned_by(
-            &param.ty,
-            format!(
-                "#[{macro_name}]: the previous engine does not take #[grad] slices, `Vec`s and \
-                 arrays of derived types (`{}`); #[forward] alone takes them",
-                param.name
-            ),
-        );
-        return;
-    }
     if cx.has_errors() {
         return;
     }
@@ -226,8 +207,8 @@ pub fn check_reverse_signature(cx: &Ctxt, function: &Function) -> Vec<usize> {
             && !param.is_nested_vector()
             && param.scalar_tuple_len().is_none()
             && !holds_floats_the_types_follow(&param.ty)
-            && !(cfg!(not(feature = "previous-engine")) && crate::ast::is_linalg_type(&param.ty))
-            && !(cfg!(not(feature = "previous-engine")) && lends_floats(&param.ty))
+            && !crate::ast::is_linalg_type(&param.ty)
+            && !lends_floats(&param.ty)
         {
             cx.error_spanned_by(
                 &param.ty,
@@ -251,11 +232,9 @@ pub fn check_reverse_signature(cx: &Ctxt, function: &Function) -> Vec<usize> {
                 && crate::ast::container_element(ty)
                     .is_some_and(|element| float_of_type(element).is_some()))
             || crate::ast::is_vec_of_float_rows(ty)
-            || (cfg!(not(feature = "previous-engine")) && made_of_floats(ty))
+            || made_of_floats(ty)
             // A nalgebra vector or matrix (`_vjp` takes a cotangent of its type).
-            || (cfg!(not(feature = "previous-engine"))
-                && !matches!(ty, syn::Type::Reference(_))
-                && crate::ast::is_linalg_type(ty))
+            || (!matches!(ty, syn::Type::Reference(_)) && crate::ast::is_linalg_type(ty))
             || crate::ast::option_content(ty).is_some_and(|inner| float_of_type(inner).is_some());
         // A result that is not made of floats at all has its message already (`ast.rs`).
         if !supported && crate::ast::is_float_shaped(ty) {

@@ -4,8 +4,6 @@
 //! Hessian, and a trust region over `Vec`s; each minimum is checked against the known one (or
 //! a zero gradient), and the problem's gradient and Hessian against the generated functions.
 
-#![cfg(not(feature = "previous-engine"))]
-
 use ad_runtime::argmin::Problem;
 use ad_runtime::reverse;
 use approx::assert_relative_eq;

@@ -451,7 +451,6 @@ fn a_checkpointed_let_may_shadow_its_input() {
 }
 
 #[test]
-#[cfg(not(feature = "previous-engine"))]
 fn the_ir_engine_takes_every_placement() {
     let engines = [
         ("taylor_every", taylor_every::__AD_ENGINE),

@@ -4,7 +4,6 @@
 //! modes: rustc infers `N` at every call, generated functions included. Each is checked at
 //! random points against central differences, reverse against forward, and by the dot-product
 //! identity.
-#![cfg(not(feature = "previous-engine"))]
 #![allow(clippy::needless_range_loop)] // written as numerical code writes it
 
 mod common;

@@ -1225,7 +1225,6 @@ fn casts_of_names_the_analysis_cannot_type() {
 /// An integer reduction whose `let` writes its type (`let count: usize = ..sum();`): data,
 /// not lifted to the scalar type (forward mode lifted it, and rustc could not tell which
 /// lifting applies: E0034). The previous engine refuses it.
-#[cfg(not(feature = "previous-engine"))]
 #[forward]
 #[reverse]
 fn counted_by_an_integer_sum(x: &[f64]) -> f64 {
@@ -1234,7 +1233,6 @@ fn counted_by_an_integer_sum(x: &[f64]) -> f64 {
     x[0] * count as f64 + if odd { x[1] } else { 0.0 }
 }
 
-#[cfg(not(feature = "previous-engine"))]
 #[test]
 fn integer_reductions_with_their_type_written() {
     common::check_gradient(

@@ -6,7 +6,6 @@
 //! mode that takes them (or none), with a comment saying what the other mode does.
 
 // The corpus measures the default engine (the previous one is on its way out).
-#![cfg(not(feature = "previous-engine"))]
 
 mod common;
 

@@ -2,7 +2,6 @@
 //! tables, floats read from data, in both modes. The derivative code lifts them by their type
 //! (`call_args`), and data floats beside values with derivatives (`s - y`, `y` a `&f64`) are
 //! lifted as Rust's own `f64 - &f64` reads.
-#![cfg(not(feature = "previous-engine"))]
 
 use ad_runtime::num_traits::{Float, FromPrimitive};
 use ad_runtime::{forward, reverse};

@@ -3,7 +3,6 @@
 //! branches of an `if` or a `match`, a value assigned to a float place. Forward mode's retyped
 //! body lifts the data value there. Each is checked at random points against central
 //! differences, reverse against forward, and by the dot-product identity.
-#![cfg(not(feature = "previous-engine"))]
 // The shapes under test: a value named before it is the branch's, a `vec!` of floats.
 #![allow(clippy::let_and_return, clippy::useless_vec)]
 

@@ -4,7 +4,6 @@
 //! a model holding its weights as data, a trait `impl`). Checked against forward mode,
 //! central differences and the dot-product identity at random points, and against the
 //! gradient by hand.
-#![cfg(not(feature = "previous-engine"))]
 #![allow(clippy::needless_range_loop)]
 
 mod common;

@@ -9,7 +9,6 @@
 //! against forward (the dot-product identity), values bit for bit.
 
 // Reverse mode takes these parameters through its engine on the AD-IR only.
-#![cfg(not(feature = "previous-engine"))]
 // The functions spell out what users write (index loops over the bodies).
 #![allow(clippy::needless_range_loop)]
 

@@ -5,7 +5,6 @@
 //! central differences, reverse against forward, and each result of a derived type by the
 //! dot-product identity `<w, J v> = <J^T w, v>`.
 // The previous engine does not take results of derived types.
-#![cfg(not(feature = "previous-engine"))]
 // Elements called by index are what some cases check.
 #![allow(clippy::needless_range_loop)]
 

@@ -5,7 +5,6 @@
 //! checked against forward mode along every basis direction, central differences and the
 //! dot-product identity at random points; those with a `&mut` parameter as maps from the
 //! inputs and the parameter's initial contents to its final contents.
-#![cfg(not(feature = "previous-engine"))]
 // The functions spell out the ways people write them on purpose.
 #![allow(
     clippy::needless_range_loop,

@@ -8,7 +8,6 @@
 //! chain, `map(f64::exp)`, `std::iter::zip`, `collect::<Vec<_>>()`, iterators kept in
 //! variables, `scan` (running sums, discounting). Each is checked at random points against
 //! central differences, reverse against forward, and by the dot-product identity.
-#![cfg(not(feature = "previous-engine"))]
 #![allow(clippy::needless_range_loop)] // written as numerical code writes it
 
 mod common;

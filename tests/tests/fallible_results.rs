@@ -5,7 +5,6 @@
 //! functions and of plain ones on data, the error converted by `From`), early `return Err(..)`,
 //! and callers over `f64` unwrapping them. Checked against central differences, forward
 //! against reverse along every basis direction, and the dot-product identity, at random points.
-#![cfg(not(feature = "previous-engine"))]
 
 mod common;
 

@@ -7,7 +7,6 @@
 //! the vector forward mode through its forward code, the closure given over `DualChunk<f64>`.
 //! Each is checked against central differences, reverse against forward mode, and the
 //! dot-product identity.
-#![cfg(not(feature = "previous-engine"))]
 
 mod common;
 

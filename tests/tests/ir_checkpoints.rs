@@ -2,7 +2,6 @@
 //! scheduled loops whose state holds containers (a `Vec` stepped element by element, a tuple),
 //! and regions reading local containers. Each against the same function without checkpoints,
 //! bit for bit, and against forward mode, with the schedules' counts.
-#![cfg(not(feature = "previous-engine"))]
 
 use ad_runtime::checkpoint::{binomial_recomputations, counts, reset_counts, Counts};
 use ad_runtime::{checkpoint, forward, reverse};

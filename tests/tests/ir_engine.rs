@@ -1,6 +1,5 @@
-//! The constructs the reverse-mode engine on the AD-IR takes so far. Each test first requires
-//! that the IR engine differentiated its functions; with the `previous-engine` feature they
-//! run on the previous engine instead (`.ci/run` runs them both ways).
+//! The constructs the reverse-mode engine on the AD-IR takes. Each test first requires that
+//! the engine differentiated its functions (`f::__AD_ENGINE`).
 
 // The functions are written the way the constructs under test are spelled, not as clippy
 // would have them.
@@ -485,10 +484,9 @@ fn built_from_floats(x: f64, y: f64) -> f64 {
     part_area(&plate, y) + part_area(&rod, x) * picked + plate.size(x) + Part::size(&rod, y)
 }
 
-/// Unless the `previous-engine` feature is on, that the IR engine differentiated the function.
+/// That the IR engine differentiated the function.
 macro_rules! on_ir_engine {
     ($($function:ident),*) => {$(
-        #[cfg(not(feature = "previous-engine"))]
         assert_eq!($function::__AD_ENGINE, "ir", stringify!($function));
     )*};
 }
@@ -978,7 +976,6 @@ fn iterator_chains_as_loops() {
 
 /// What the previous engine refuses (its compile errors are pinned in `tests/ui`) and the IR
 /// engine differentiates: aliases and moves of containers, rows pushed and replaced.
-#[cfg(not(feature = "previous-engine"))]
 mod beyond_the_previous_engine {
     use super::*;
 
@@ -1478,7 +1475,6 @@ fn derived_values_built_from_floats() {
 
 /// More of what the previous engine refuses: patterns of types learned from the values they
 /// take apart, `..` in them, borrows, `&mut` of data, jumps inside assigned values.
-#[cfg(not(feature = "previous-engine"))]
 mod beyond_the_previous_engine_too {
     use super::*;
 

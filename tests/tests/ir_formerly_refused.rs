@@ -2,7 +2,6 @@
 //! the IR engine, now the default, takes: each derivative against central differences and,
 //! where forward mode takes the function too, against forward mode.
 
-#![cfg(not(feature = "previous-engine"))]
 #![allow(
     clippy::match_single_binding,
     clippy::vec_init_then_push,

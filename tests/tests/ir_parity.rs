@@ -2,7 +2,6 @@
 //! function runs on the IR engine (`__AD_ENGINE`), its gradient checked against central
 //! differences and forward mode.
 
-#![cfg(not(feature = "previous-engine"))]
 #![allow(clippy::needless_range_loop)]
 
 mod common;
@@ -258,4 +257,75 @@ fn glob_imports_in_blocks() {
             n as u64 + 11,
         );
     }
+}
+
+#[forward]
+#[reverse]
+fn doubled(x: &[f64]) -> Vec<f64> {
+    x.iter().map(|v| 2.0 * v).collect()
+}
+
+/// Elements of values computed where they are indexed (`doubled(x)[0]`, `vec![..][1]`).
+#[forward]
+#[reverse]
+fn elements_of_computed_values(x: f64, y: f64) -> f64 {
+    doubled(&[x, y])[0] * y + vec![x, y][1] * doubled(&[y, x])[1]
+}
+
+#[test]
+fn indexing_computed_values() {
+    on_ir_engine!(elements_of_computed_values);
+    check2(
+        elements_of_computed_values,
+        elements_of_computed_values_grad,
+        |x, y, tx, ty| elements_of_computed_values_jvp(x, y, tx, ty).1,
+        POINTS,
+    );
+}
+
+/// `Some(ref v)` of an option built in the body (formerly refused: `tests/ui`).
+#[forward]
+#[reverse]
+fn option_ref_pattern(x: f64) -> f64 {
+    let o = if x > 0.0 { Some(x * x) } else { None };
+    match o {
+        Some(ref v) => *v * x,
+        None => x,
+    }
+}
+
+#[forward]
+#[reverse]
+fn grid(x: f64) -> [[f64; 2]; 2] {
+    [[x, x * x], [x.sin(), 2.0 * x]]
+}
+
+/// A result of rows from a call, and an element of a computed `Vec` (formerly refused).
+#[forward]
+#[reverse]
+fn rows_from_a_call(x: f64, y: f64) -> f64 {
+    let rows: [[f64; 2]; 2] = grid(x);
+    rows[0][1] * y + rows[1][0] + doubled(&[x, y])[1] * rows[1][1]
+}
+
+#[test]
+fn options_and_rows_formerly_refused() {
+    on_ir_engine!(option_ref_pattern, rows_from_a_call);
+    for &x in &[-1.3, -0.2, 0.4, 1.1] {
+        let (value, dx) = option_ref_pattern_grad(x);
+        assert_eq!(value, option_ref_pattern(x));
+        assert_relative_eq!(dx, option_ref_pattern_jvp(x, 1.0).1, max_relative = 1e-12);
+        assert_relative_eq!(
+            dx,
+            central_difference(option_ref_pattern, x, 1e-5),
+            epsilon = 1e-7,
+            max_relative = 1e-6
+        );
+    }
+    check2(
+        rows_from_a_call,
+        rows_from_a_call_grad,
+        |x, y, tx, ty| rows_from_a_call_jvp(x, y, tx, ty).1,
+        POINTS,
+    );
 }

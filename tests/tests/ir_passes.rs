@@ -8,8 +8,7 @@
 //! `x[i] * w[j] + x[i] * x[i]`, has its adjoint's contributions summed before they reach
 //! `dx[i]`, instead of added to it one by one), at most 4 units in the last place, and for the
 //! sign of a zero (`Passes::assign_first` assigns a first contribution of `-0.0` where adding
-//! it to `0.0` gives `0.0`). Every other pass keeps the same additions in the same order. With the `previous-engine` feature it only checks the gradients against
-//! forward mode.
+//! it to `0.0` gives `0.0`). Every other pass keeps the same additions in the same order.
 
 // The functions are written to give each pass something to do.
 #![allow(clippy::needless_range_loop, clippy::assign_op_pattern)]
@@ -197,7 +196,6 @@ fn recomputed_indices(s: &[f64], w: &[f64], h: usize) -> f64 {
 /// where they are reached); `t[j] += ..` in a loop leaves the exact zero behind in a local's
 /// shadow and not in a parameter's. (The previous engine does not take a container replaced
 /// whole.)
-#[cfg(not(feature = "previous-engine"))]
 #[forward]
 #[reverse]
 fn shadows(x: &[f64], mut y: Vec<f64>) -> f64 {
@@ -218,7 +216,6 @@ fn shadows(x: &[f64], mut y: Vec<f64>) -> f64 {
     total + fixed[0] * pushed[n - 1]
 }
 
-#[cfg(not(feature = "previous-engine"))]
 fn gradients() -> String {
     let w: Vec<f64> = (0..7).map(|i| 0.3 * i as f64 - 0.8).collect();
     let mut lines = Vec::new();
@@ -374,7 +371,6 @@ fn gradients_agree_with_forward_mode() {
     }
 }
 
-#[cfg(not(feature = "previous-engine"))]
 #[test]
 fn the_passes_change_no_gradient() {
     let directory = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/ir-passes");
@@ -420,7 +416,6 @@ fn the_passes_change_no_gradient() {
     assert_eq!(owned_tables::__AD_ENGINE, "ir");
 }
 
-#[cfg(not(feature = "previous-engine"))]
 #[test]
 fn shadows_agree_with_forward_mode() {
     for n in [1, 3, 4] {

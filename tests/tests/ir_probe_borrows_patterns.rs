@@ -8,7 +8,6 @@
 //! along random directions (and basis directions for slices), forward against central
 //! differences, values bit for bit.
 
-#![cfg(not(feature = "previous-engine"))]
 #![allow(
     clippy::assign_op_pattern,
     clippy::needless_range_loop,
@@ -39,7 +38,6 @@ use common::{check_slice_function_at_random_points as check_slice, check_user_ty
 /// The IR engine took these functions (the previous engine otherwise).
 macro_rules! on_ir {
     ($($function:ident),*) => {$(
-        #[cfg(not(feature = "previous-engine"))]
         assert_eq!($function::__AD_ENGINE, "ir", stringify!($function));
     )*};
 }

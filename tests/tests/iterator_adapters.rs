@@ -4,7 +4,6 @@
 //! `flat_map`, and keeps whether `take_while`/`skip_while` still take (skip) items. Each function is checked against
 //! central differences, reverse against forward mode along every basis direction, and the
 //! dot-product identity, at random points.
-#![cfg(not(feature = "previous-engine"))]
 
 mod common;
 

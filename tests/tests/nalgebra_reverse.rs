@@ -5,7 +5,6 @@
 //! differences, and against forward mode (the same function under `#[forward]`, whose
 //! `_jvp` runs the same rules at dual numbers): `⟨∇f, v⟩ = f_jvp(x, v)`, the dot-product
 //! identity between the two modes.
-#![cfg(not(feature = "previous-engine"))]
 
 use ad_runtime::{forward, reverse, Differentiable};
 use approx::assert_relative_eq;

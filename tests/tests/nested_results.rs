@@ -2,7 +2,6 @@
 //! `Vec<Vec<Vec<f64>>>`): `f_vjp` takes a cotangent of the result's type. Checked by the
 //! dot-product identity against forward mode (`<J t, c> = <t, J^T c>`) and against central
 //! differences of `<f(x + h t), c>`, at random points.
-#![cfg(not(feature = "previous-engine"))]
 
 mod common;
 

@@ -5,7 +5,6 @@
 //! (d/dx (x · d/dy (x + y)) = 1, not 2); seed `003`'s saddle point (an inner gradient ascent
 //! inside an outer gradient); each checked against forward mode, central differences and the
 //! dot-product identity.
-#![cfg(not(feature = "previous-engine"))]
 
 mod common;
 

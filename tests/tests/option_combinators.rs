@@ -3,7 +3,6 @@
 //! `replace`, `ok_or`, `ok_or_else`), in both modes: each caller checked against central differences, reverse mode
 //! against forward mode along every basis direction, and the dot-product identity, at random
 //! points on both sides of the branches the options take.
-#![cfg(not(feature = "previous-engine"))]
 
 mod common;
 

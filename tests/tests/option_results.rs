@@ -3,8 +3,6 @@
 //! a `None` result). Callers unwrap them (`.unwrap()`, `.unwrap_or(..)`, `?`). Checked against
 //! central differences, forward against reverse, at several random points.
 
-#![cfg(not(feature = "previous-engine"))]
-
 mod common;
 
 use ad_runtime::{forward, reverse};

@@ -2,7 +2,6 @@
 //! their patterns (`t_r`, `x_y`; `arg3` for `_` in fourth place) and take them whole.
 
 // The previous engine does not take array patterns in `let`.
-#![cfg(not(feature = "previous-engine"))]
 
 use ad_runtime::{forward, reverse};
 use approx::assert_relative_eq;

@@ -4,7 +4,6 @@
 //! Each caller is checked three ways: reverse against forward mode along every basis
 //! direction, forward mode against central differences, and the dot-product identity; and its
 //! Hessian (forward over reverse, through the local Jacobian) against central differences.
-#![cfg(not(feature = "previous-engine"))]
 // Index loops over matrices, as the checks read.
 #![allow(clippy::needless_range_loop)]
 

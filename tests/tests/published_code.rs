@@ -1,7 +1,6 @@
 //! Published numerical Rust, copied as written (only the attributes added), checked three ways
 //! at random points: reverse against forward, against central differences, and by the
 //! dot-product identity. Each function names its source.
-#![cfg(not(feature = "previous-engine"))]
 // The sources' constants and loops, as written.
 #![allow(
     clippy::excessive_precision,

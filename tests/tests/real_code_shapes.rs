@@ -6,7 +6,6 @@
 //! Horner's rule by `rev().fold`, a trait's objective, a backtracking line search over a closure,
 //! and a Kalman covariance prediction over `[[f64; 2]; 2]`. Each is checked at random points
 //! against central differences, reverse against forward, and by the dot-product identity.
-#![cfg(not(feature = "previous-engine"))]
 #![allow(clippy::needless_range_loop, clippy::field_reassign_with_default)] // written as numerical code writes it
 
 mod common;

@@ -5,8 +5,6 @@
 //! forward mode and central differences at random points (its `Vec` result weighted to one
 //! float).
 
-#![cfg(not(feature = "previous-engine"))]
-
 mod common;
 
 use ad_runtime::{forward, reverse};

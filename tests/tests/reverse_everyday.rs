@@ -4,7 +4,6 @@
 //! `copy_from_slice`, `extend_from_slice`, `pop` and `while let Some(v) = v.pop()`, `truncate`,
 //! `clear`, `sort_by` with a float comparison, `insert`, `remove`, `swap_remove`, `resize`), checked against forward mode, central
 //! differences and the dot-product identity.
-#![cfg(not(feature = "previous-engine"))]
 
 mod common;
 

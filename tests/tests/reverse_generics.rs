@@ -3,7 +3,6 @@
 //! `T::from_f64(100.0).unwrap()`, `T::PI()` give the values num-traits gives) and keeps the
 //! function as written. Each gradient is checked against forward mode (which runs the function
 //! itself at dual numbers), against central differences, and for linearity in the cotangent.
-#![cfg(not(feature = "previous-engine"))]
 
 use ad_runtime::{forward, reverse};
 use approx::assert_relative_eq;

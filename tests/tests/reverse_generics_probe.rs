@@ -38,7 +38,6 @@
 //! `gravity_2d` over `&points[i + 1..]`, `spring_chain` and `rosenbrock_for_windows` by
 //! `windows`, `compound_assign` by `iter_mut`, `early_return` by `last()`, ..., and their
 //! twins over `f64`).
-#![cfg(not(feature = "previous-engine"))]
 #![allow(clippy::all, unused_mut, unused_imports, dead_code)]
 
 use std::f64::consts::PI;

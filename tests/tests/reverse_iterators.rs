@@ -3,7 +3,6 @@
 //! `split_at`), in `for` loops and in reductions. Each function is checked against forward
 //! mode, against central differences and by the dot-product identity, at random points of
 //! several lengths (also lengths where a window or a chunk does not fit).
-#![cfg(not(feature = "previous-engine"))]
 
 mod common;
 

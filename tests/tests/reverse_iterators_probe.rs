@@ -1,4 +1,3 @@
-#![cfg(not(feature = "previous-engine"))]
 //! A helper's adversarial probe of reverse mode's iterator shapes (commit 8f161d8): sub-slices
 //! as places, `rev`/`skip`/`take`/`step_by`, `windows`/`chunks`/`chunks_exact`, `iter_mut`,
 //! `first`/`last`/`get` unwrapped, `max_by`/`min_by`, `any`/`all`/`position`/`count`, in

@@ -11,7 +11,6 @@
 //! function along `t`.
 
 // The functions spell out the usual ways of writing them on purpose.
-#![cfg(not(feature = "previous-engine"))]
 #![allow(clippy::needless_range_loop)]
 
 mod common;

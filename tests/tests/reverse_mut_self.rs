@@ -2,8 +2,6 @@
 //! `self` as a `&mut Self` after the parameters and leaves there the adjoint of the initial
 //! state; callers lend their variables to such methods (and to `&self` ones) as Rust does.
 
-#![cfg(not(feature = "previous-engine"))]
-
 mod common;
 
 use ad_runtime::{forward, reverse, Differentiable};

@@ -3,8 +3,6 @@
 //! (`let (x, y) = v[i]`, `for &(t, c) in flows`). Checked against forward mode and central
 //! differences at random points.
 
-#![cfg(not(feature = "previous-engine"))]
-
 mod common;
 
 use ad_runtime::{forward, reverse};

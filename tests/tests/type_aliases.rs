@@ -1,8 +1,6 @@
 //! Parameters, results and locals whose types are type aliases (`type State = [f64; 3];`),
 //! defined in the function's file or in another file of the package, in both modes.
 
-#![cfg(not(feature = "previous-engine"))]
-
 mod aliases_elsewhere;
 mod common;
 

@@ -1,6 +1,5 @@
 //! From the checked function to Rust tokens, one module per mode.
 
-mod captures;
 pub mod closure_params;
 pub mod forward;
 mod helpers;

@@ -31,53 +31,18 @@
 //! fn f_grad<__S: Scalar>(x: __S, n: usize) -> (__S, __S)
 //! ```
 
-use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned, ToTokens};
-use syn::ext::IdentExt;
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::visit::Visit;
-use syn::visit_mut::VisitMut;
-use syn::{BinOp, Block, Expr, Ident, Lifetime, Pat, Stmt, UnOp};
+use syn::{Expr, Ident, Lifetime};
 
-use crate::activity::{
-    assigns, bound_once, builds_empty_vec, container_use_depth, container_use_depth_in,
-    is_float_type_path, keeps_its_length, pattern_bindings, pushes_rows, Locals,
-};
-use crate::ast::{
-    block_of, block_of_statement, first_float_in, float_of_type, Function, ParamKind,
-};
-use crate::attr::{self, CheckpointArgs};
+use crate::activity::is_float_type_path;
+use crate::ast::{first_float_in, float_of_type, Function, ParamKind};
 use crate::ctxt::Ctxt;
-use crate::expand::captures;
 use crate::expand::forward::{self, cfg_attrs, retype_type, stub_body, Bodies};
-use crate::macros::{self, MacroArgs};
 use crate::names;
-use crate::retype::{classify_callee, quote_scalar_bound, quote_scalar_where, Callee, Retype};
-use crate::rules::{
-    BINARY_RULES, FLOAT_METHODS_WITHOUT_RULES, TERNARY_RULES, UNARY_RULES, VALUE_ONLY_METHODS,
-};
-
-mod checkpoints;
-mod closures;
-mod containers;
-mod control_flow;
-mod expressions;
-mod leaks;
-mod loop_env;
-mod nested;
-mod options;
-mod results;
-mod statements;
-mod syntax;
-mod user_values;
-
-use leaks::LeakChecker;
-use syntax::*;
-
-const NESTED_ELEMENT_BY_ELEMENT: &str =
-    "reverse mode reads a container of containers element by element, as `x[i][j]` (with \
-     `x.len()` and `x[i].len()` for the bounds); write the loop over indices (forward mode \
-     takes rows and iterators too)";
+use crate::retype::{quote_scalar_bound, quote_scalar_where};
 
 /// Whether every call of the function from reverse-mode code is checkpointed
 /// (`#[checkpoint] fn`).
@@ -110,34 +75,32 @@ pub fn expand_stacked(cx: &Ctxt, function: &Function, calls: Calls) -> TokenStre
 }
 
 fn reverse_companions(cx: &Ctxt, function: &Function, bodies: Bodies, calls: Calls) -> TokenStream {
+    check_checkpoint_attributes(cx, &function.body);
     let ir = ir_engine(cx, function, bodies);
-    // What only the IR engine would take (a result of a derived type or a `Result`, operators
-    // of derived types) is refused with its reason, not handed to this engine.
-    let ir_only = function.derived_result().is_some() || function.fallible_output().is_some();
+    // What the engine does not take is refused with its reason, spanned on the construct, and
+    // what to write instead where the reason says (after a colon).
     let bodies = match &ir {
-        Some(Err(not_yet)) if ir_only || not_yet.is_final() => {
+        Some(Err(not_yet)) => {
+            let (what, advice) = match not_yet.what.split_once(": ") {
+                Some((what, advice)) => (what, format!(": {advice}")),
+                None => (not_yet.what, String::new()),
+            };
+            let yet = if not_yet.is_final() { "" } else { " yet" };
             cx.error_spanned_by(
                 quote::quote_spanned!(not_yet.span=> span),
-                match not_yet.is_final() {
-                    true => format!("reverse mode does not take {}", not_yet.what),
-                    false => format!("reverse mode does not take {} yet", not_yet.what),
-                },
+                format!("reverse mode does not take {what}{yet}{advice}"),
             );
             Bodies::Stub
         }
         _ => bodies,
     };
     let ir_body = ir.as_ref().and_then(|outcome| outcome.as_ref().ok());
-    let engine = engine_marker(function, ir.as_ref());
+    let engine = engine_marker(function, ir_body.is_some());
     match calls {
         Calls::Recorded => {
-            let companion =
-                reverse_companion(cx, function, bodies, names::REVERSE_COMPANION, ir_body);
-            let borrowed = match bodies {
-                Bodies::Derivative if !cx.has_errors() && ir_body.is_none() => {
-                    borrowed_companion(function)
-                }
-                Bodies::Derivative if !cx.has_errors() => ir_borrowed_companion(function),
+            let companion = reverse_companion(function, bodies, names::REVERSE_COMPANION, ir_body);
+            let borrowed = match (bodies, ir_body) {
+                (Bodies::Derivative, Some(_)) => ir_borrowed_companion(function),
                 _ => None,
             };
             let called = match borrowed {
@@ -148,8 +111,7 @@ fn reverse_companions(cx: &Ctxt, function: &Function, bodies: Bodies, calls: Cal
             quote!(#companion #borrowed #public #engine)
         }
         Calls::Checkpointed => {
-            let recorded =
-                reverse_companion(cx, function, bodies, names::RECORDED_COMPANION, ir_body);
+            let recorded = reverse_companion(function, bodies, names::RECORDED_COMPANION, ir_body);
             let wrapper = checkpointed_companion(function, bodies);
             let public = public_functions(function, bodies, names::RECORDED_COMPANION);
             quote!(#recorded #wrapper #public #engine)
@@ -397,23 +359,22 @@ pub(super) fn mutable_params(function: &Function) -> impl Iterator<Item = &crate
         .filter(|param| param.is_mut_reference())
 }
 
-/// Unless the `previous-engine` feature is on, what the IR engine (`reverse_ir`) makes of the function: the
-/// body of its reverse companion, or what it does not take yet (the function then goes
-/// through this engine).
+/// What the engine on the AD-IR (`reverse_ir`) makes of the function: the body of its reverse
+/// companion, or what it does not take; `None` for a stub (or after an error).
 fn ir_engine(
     cx: &Ctxt,
     function: &Function,
     bodies: Bodies,
 ) -> Option<Result<TokenStream, crate::ir::lower::NotYet>> {
-    if cfg!(feature = "previous-engine") || bodies != Bodies::Derivative || cx.has_errors() {
+    if bodies != Bodies::Derivative || cx.has_errors() {
         return None;
     }
     let body = super::reverse_ir::companion_body(function, !is_leaf(function));
-    // For the engine's developers: why a function went to this engine.
+    // For the engine's developers: where the refusal comes from.
     if let Err(not_yet) = &body {
         if std::env::var_os("AD_IR_EXPLAIN").is_some() {
             eprintln!(
-                "ad: the IR engine does not take `{}` yet: {} (at {:?})",
+                "ad: the IR engine does not take `{}`: {} (at {:?})",
                 function.name(),
                 not_yet.what,
                 not_yet.span
@@ -423,38 +384,25 @@ fn ir_engine(
     Some(body)
 }
 
-/// Unless the `previous-engine` feature is on, `f::__AD_ENGINE` says which engine differentiated `f`
-/// (`"ir"`, or why not), so tests can require the IR engine while it grows.
-fn engine_marker(
-    function: &Function,
-    ir: Option<&Result<TokenStream, crate::ir::lower::NotYet>>,
-) -> TokenStream {
-    let Some(outcome) = ir.filter(|_| !function.is_method) else {
+/// `f::__AD_ENGINE` is `"ir"` for a function the engine on the AD-IR differentiated, which
+/// tests that pin a construct to it read.
+fn engine_marker(function: &Function, differentiated: bool) -> TokenStream {
+    if function.is_method || !differentiated {
         return TokenStream::new();
-    };
+    }
     let name = function.name();
-    // Spanned at the construct the IR engine stopped at, for "go to definition".
-    let (engine, span) = match outcome {
-        Ok(_) => ("ir".to_string(), name.span()),
-        Err(not_yet) => (
-            format!("syntax: the IR engine does not take {} yet", not_yet.what),
-            not_yet.span,
-        ),
-    };
     let cfgs = cfg_attrs(function);
-    let constant = quote_spanned!(span=> __AD_ENGINE);
     quote! {
         #(#cfgs)*
         #[allow(dead_code)]
         impl #name {
             #[doc(hidden)]
-            pub const #constant: &'static str = #engine;
+            pub const __AD_ENGINE: &'static str = "ir";
         }
     }
 }
 
 fn reverse_companion(
-    cx: &Ctxt,
     function: &Function,
     bodies: Bodies,
     method: &str,
@@ -462,13 +410,8 @@ fn reverse_companion(
 ) -> TokenStream {
     let leaf = bodies == Bodies::Derivative && is_leaf(function);
     let body = match (bodies, ir_body) {
-        (Bodies::Stub, _) => stub_body(),
         (Bodies::Derivative, Some(body)) => body.clone(),
-        (Bodies::Derivative, None) => {
-            let mut generator = Generator::new(cx, function);
-            generator.leaf = leaf;
-            generator.function_body().0
-        }
+        _ => stub_body(),
     };
     let output = companion_output(function, leaf, None);
     forward::companion_method(function, method, None, output, body)
@@ -503,20 +446,6 @@ pub(super) fn pullback_type(
     let cotangent = cotangent_type(function, scalar);
     let bound = borrow.map(|lifetime| quote!(+ #lifetime));
     quote!(::std::boxed::Box<dyn ::core::ops::FnOnce(#cotangent) -> #adjoints #bound>)
-}
-
-/// The borrowed reverse companion (`names::BORROWED_COMPANION`), when its backward code reads
-/// elements of container parameters again; `None` when it would be `__ad_reverse` over again.
-/// Generated after `__ad_reverse` without errors, so it reports none of its own.
-fn borrowed_companion(function: &Function) -> Option<TokenStream> {
-    borrowed_method(function, |leaf, lifetime| {
-        let quiet = Ctxt::new();
-        let mut generator = Generator::new(&quiet, function);
-        generator.leaf = leaf;
-        generator.borrowed = Some(lifetime.clone());
-        let (body, reads_again) = generator.function_body();
-        (reads_again > 0 && !quiet.has_errors()).then_some(body)
-    })
 }
 
 /// The borrowed companion around the body `body(leaf, lifetime)` gives, if any.
@@ -824,564 +753,66 @@ fn generic_public_functions(function: &Function, bodies: Bodies, companion: &str
     }
 }
 
-/// A value in the derivative code: a constant (no derivative), a variable (an adjoint slot),
-/// or the result of a rule applied to other nodes.
-#[derive(Clone)]
-enum Node {
-    Constant(TokenStream),
-    Var {
-        name: Ident,
-        slot: usize,
-    },
-    /// An element of a container variable: `x[i]`, or `v` in `for v in &x`.
-    Element {
-        value: TokenStream,
-        vector: usize,
-        index: Ident,
-        /// How the backward code reads the element again (an element of a container parameter
-        /// in the borrowed companion), rather than keeping its value.
-        again: Option<TokenStream>,
-        /// An element read once before the loop (`LoopEnv::hoisted`): its place among those,
-        /// where its cotangent goes.
-        hoisted: Option<usize>,
-    },
-    /// A whole container variable, passed to a function.
-    Vector {
-        value: TokenStream,
-        vector: usize,
-    },
-    /// A tuple of floats held in a variable, passed on whole: one slot per element.
-    Tuple {
-        value: TokenStream,
-        slots: Vec<usize>,
-    },
-    /// A float read from a `#[grad]` value (`p.x`, `*head`): element `index` of `vector`, an
-    /// `Option<usize>` that is `None` when what was read is a data field (`p.n as f64`).
-    Part {
-        value: TokenStream,
-        vector: usize,
-        index: Ident,
-    },
-    /// A `#[grad]` parameter of a user type, or a part of it bound by a pattern, passed to a
-    /// function: its floats' adjoints are consecutive in `vector` from `first` on.
-    Shaped {
-        value: TokenStream,
-        vector: usize,
-        first: Ident,
-    },
-    /// A value whose cotangent is another node's: `Some(e)` (of `e`), `o.unwrap()` (of `o`).
-    Same {
-        value: TokenStream,
-        inner: Box<Node>,
-    },
-    /// `o.unwrap_or(e)`: `o`'s value when `taken` (it was `Some`), else `e`'s; the cotangent
-    /// goes to the one that was taken.
-    Choice {
-        value: Ident,
-        taken: Ident,
-        some: Box<Node>,
-        none: Box<Node>,
-    },
-    Op {
-        value: Ident,
-        pullback: Ident,
-        arity: Arity,
-        children: Vec<Node>,
-        /// How the backward code builds the rule's derivative from what it keeps of the
-        /// operands and the value, when the forward code does not keep the derivative itself:
-        /// a derivative that holds a value another one holds too (`x.exp() * y`) or one that
-        /// is read again is then kept once or not at all.
-        lazy: Option<TokenStream>,
-    },
+/// No call that could reach a differentiated function (which might recurse back) and a single
+/// way out (no `return`), so the pullback has one type that does not contain itself.
+fn is_leaf(function: &Function) -> bool {
+    struct Leaf(bool, Vec<Ident>);
+    impl<'ast> Visit<'ast> for Leaf {
+        fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+            match &*call.func {
+                Expr::Path(path) if is_float_type_path(&path.path) => {}
+                Expr::Path(path)
+                    if path.path.segments.last().is_some_and(|segment| {
+                        segment
+                            .ident
+                            .to_string()
+                            .starts_with(|c: char| c.is_ascii_uppercase())
+                    }) => {}
+                _ => self.0 = false,
+            }
+            syn::visit::visit_expr_call(self, call);
+        }
+        fn visit_expr_return(&mut self, _: &'ast syn::ExprReturn) {
+            self.0 = false;
+        }
+        // A method of a user type on `self` (the body says `__ad_self`) or a parameter.
+        fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+            if matches!(&*call.receiver, Expr::Path(path) if path.path.get_ident().is_some_and(|name| self.1.contains(name)))
+            {
+                self.0 = false;
+            }
+            syn::visit::visit_expr_method_call(self, call);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let user_values = function
+        .params
+        .iter()
+        .filter(|param| param.user_type.is_some())
+        .map(|param| param.name.clone())
+        .collect();
+    let mut leaf = Leaf(true, user_values);
+    leaf.visit_block(&function.body);
+    leaf.0
 }
 
-#[derive(Clone, Copy)]
-enum Arity {
-    /// The rule's derivative takes one tangent.
-    One,
-    /// `(dx, dy)`.
-    Two,
-    /// `(dx, (dy, dz))`.
-    Three,
-    /// A call: the callee's pullback returns an array, one entry per float argument. It takes
-    /// the result's cotangent and, after it, one slot per argument passed `&mut` (data, in this
-    /// engine: each slot gets a zero).
-    Call { mutable_arguments: usize },
-}
-
-impl Node {
-    fn value(&self) -> TokenStream {
-        match self {
-            Node::Constant(tokens) => tokens.clone(),
-            Node::Var { name, .. } => name.to_token_stream(),
-            Node::Element { value, .. }
-            | Node::Part { value, .. }
-            | Node::Tuple { value, .. }
-            | Node::Vector { value, .. }
-            | Node::Shaped { value, .. }
-            | Node::Same { value, .. } => value.clone(),
-            Node::Op { value, .. } | Node::Choice { value, .. } => value.to_token_stream(),
-        }
-    }
-
-    fn is_constant(&self) -> bool {
-        matches!(self, Node::Constant(_))
-    }
-
-    /// The node's value as the backward code reads it.
-    fn backward_value(&self) -> TokenStream {
-        match self {
-            Node::Element {
-                again: Some(again), ..
-            } => again.clone(),
-            _ => self.value(),
-        }
+fn strip_references(ty: &syn::Type) -> &syn::Type {
+    match ty {
+        syn::Type::Reference(reference) => strip_references(&reference.elem),
+        other => other,
     }
 }
 
-#[derive(Clone)]
-enum Binding {
-    Float(usize),
-    /// A slice or `Vec` of scalars, with a vector of adjoints.
-    Vector(usize),
-    /// `v` in `for v in &x`: a reference to element `index` of the container `vector`
-    /// (`by_value` for `for &v in ...`).
-    Element {
-        vector: usize,
-        index: Ident,
-        by_value: bool,
-    },
-    /// A container of containers of scalars, read and written by `x[i][j]`: its elements'
-    /// adjoints in one vector, row `i` starting at `offsets[i]`. Rows may be pushed onto it
-    /// when it is `growable` (built in the body, not a copy sharing its source's offsets).
-    Nested {
-        vector: usize,
-        offsets: Ident,
-        growable: bool,
-    },
-    /// A tuple of scalars: one slot per element.
-    Tuple(Vec<usize>),
-    /// A row of a container of containers (`let row = &x[i];`): its elements' adjoints are
-    /// consecutive in `vector` from `start` on.
-    Row {
-        vector: usize,
-        start: Ident,
-    },
-    /// A `#[grad]` parameter of a user type (its twin over the scalar type), or a part of one
-    /// bound by a pattern: its floats' adjoints in one vector, numbered by `indices`, an
-    /// expression of its index twin (the same shape, each float replaced by its number).
-    Shaped {
-        vector: usize,
-        indices: TokenStream,
-    },
-    /// A closure, inlined where it is called: its index in `Generator::closures`.
-    Closure(usize),
-    /// An `Option` of a float built in the body: one slot, the adjoint of its value when it is
-    /// `Some` (nothing reads it when it is `None`).
-    Option(usize),
-    Data,
-}
-
-/// Where the value of a control-flow expression goes.
-#[derive(Clone)]
-enum ResultVar {
-    /// Its value is not used.
-    Discard,
-    /// A float: a variable with an adjoint slot.
-    Float(Ident, usize),
-    /// An `Option` of a float: a variable with the adjoint slot of its value.
-    Option(Ident, usize),
-    /// A value of a type that derives `Differentiable` (its twin): a variable whose floats'
-    /// adjoints are in a vector, numbered where the construct ends.
-    Shaped(Ident, usize),
-    /// Anything else: a plain variable.
-    Data(Ident),
-}
-
-enum FrameKind {
-    Function,
-    Nested,
-    Loop {
-        label: Lifetime,
-        user_label: Option<Lifetime>,
-        record: Ident,
-        result: ResultVar,
-        /// `None` for a loop whose iterations' pullbacks are boxed (it has exits).
-        pool: Option<Pool>,
-        /// `None` for a loop whose iterations' pullbacks are boxed (it has exits).
-        env: Option<Box<LoopEnv>>,
-    },
-}
-
-/// What the backward sweep of a loop's iteration is handed so that it recomputes indices
-/// instead of keeping them (a loop over `0..n` would otherwise keep one `usize` per element it
-/// reads, per iteration): the counters of the loops around it, and the integers from around
-/// the whole nest that the nest does not change. Each iteration's pullback takes it by value
-/// as nested pairs: `((around, own part of the outermost loop), ..., own part of this loop)`,
-/// where a loop's own part is `(counter, iteration number, entries of its running indices,
-/// hoisted elements)`, each `()` when nothing reads it.
-struct LoopEnv {
-    /// 1 for a loop whose iterations' pullbacks are run by the code around it, one more for
-    /// each loop it is nested in, directly, that pools its pullbacks.
-    depth: usize,
-    /// The scope sites of the names that are this loop's counter (`j` in `for j in a..b`, `i`
-    /// in `for (i, v) in x.iter().enumerate()`).
-    counter_sites: Vec<(usize, usize)>,
-    /// The counter's value in the forward code, when the loop has one.
-    counter_forward: Option<TokenStream>,
-    /// The generated counter of a loop over containers, which elements bound by the loop
-    /// (`v` in `for v in &x`) use as their index.
-    counter_ident: Option<Ident>,
-    /// The counter's first value as the backward code of the loop around computes it.
-    counter_first: TokenStream,
-    /// Whether recomputed code reads the counter (if not, `()` is passed).
-    counter_used: bool,
-    /// Whether recomputed code reads the iteration's number.
-    number_used: bool,
-    /// Names from around the loop that its body advances once per iteration.
-    running: Vec<RunningIndex>,
-    /// Elements the loop's iterations read that its body does not change (`c[i]` inside
-    /// `for j in ..`), read once before the loop runs (when it runs at all) and kept once for
-    /// all its iterations; each iteration's pullback returns their cotangents, which the loop
-    /// around sums (in a register, where adding to the adjoint in memory every iteration would
-    /// chain the iterations through it) and adds once.
-    hoisted: Vec<Hoisted>,
-    /// The iterator of a loop over a range, which says whether the loop runs.
-    iterator: Option<Ident>,
-    /// The whole loop (a `while` condition changes names too).
-    looped: Expr,
-    /// This iteration's part of the environment in the forward code, whose type the
-    /// iteration's pullback takes.
-    own: Ident,
-    /// For the outermost loop of a nest: the integers from around it.
-    around: Option<Box<AroundLoops>>,
-}
-
-/// A name from around a loop that its body advances by a constant step once per iteration, in
-/// a statement of its own (`l += 1;`) and nowhere else: at iteration `t` it is
-/// `entry + step * t` before that statement and `entry + step * (t + 1)` after it.
-struct RunningIndex {
-    name: Ident,
-    site: (usize, usize),
-    step: syn::LitInt,
-    /// The statement that advances it, to know whether code comes after it (compared, never
-    /// read).
-    statement: *const Stmt,
-    advanced: bool,
-    /// Its value when the loop starts, in the forward code.
-    entry: Ident,
-    /// The entry as the backward code of the loop around computes it.
-    entry_backward: TokenStream,
-    used: bool,
-}
-
-/// An element read once before a loop (see `LoopEnv::hoisted`).
-struct Hoisted {
-    /// Its value and position, in the forward code.
-    value: Ident,
-    position: Ident,
-    /// The container (a place in the forward code), its vector of adjoints, and the index.
-    container: TokenStream,
-    vector: usize,
-    index: TokenStream,
-}
-
-/// The names from around a loop nest that its backward code reads, as a tuple made before the
-/// nest runs.
-struct AroundLoops {
-    tuple: Ident,
-    names: Vec<((usize, usize), Ident)>,
-    /// The outermost loop, which must not change them.
-    looped: Expr,
-}
-
-/// How recomputed code reads a name.
-enum EnvName {
-    /// The counter of the loop in this frame.
-    Counter(usize),
-    /// A name from around the nest.
-    Around((usize, usize), Ident),
-    /// Running index `index` of the loop in this frame.
-    Running(usize, usize),
-    /// A constant (an item named in upper case).
-    Constant(Ident),
-}
-
-/// The iterations' pullbacks of loops nested directly in a loop's body go to one `Vec` per
-/// loop (a stack) for the whole run of the outermost loop, not to a `Vec` per execution: a
-/// short inner loop would otherwise allocate every time it runs. The backward sweep pops
-/// them in reverse order. The outermost loop owns the pools, a tuple with one
-/// `(pullbacks, pools of the loops nested in that one)` pair per nested loop; each
-/// iteration's pullback is handed the pools of the loops nested in it.
-struct Pool {
-    /// The pools of the loops nested in this one, as a place in the forward code.
-    nested: TokenStream,
-    /// What those pools start as: one `(Vec::new(), nested pools)` per nested loop.
-    children: Vec<TokenStream>,
-}
-
-struct Frame {
-    kind: FrameKind,
-    forward: Vec<TokenStream>,
-    pieces: Vec<TokenStream>,
-    scope: Vec<(Ident, Binding)>,
-    /// What a loop iteration's pullback recomputes before its pieces run, with the names it
-    /// binds.
-    prologue: Vec<(Ident, TokenStream)>,
-}
-
-impl Frame {
-    fn new(kind: FrameKind) -> Self {
-        Frame {
-            kind,
-            forward: Vec::new(),
-            pieces: Vec::new(),
-            scope: Vec::new(),
-            prologue: Vec::new(),
-        }
-    }
-
-    fn env(&self) -> Option<&LoopEnv> {
-        match &self.kind {
-            FrameKind::Loop { env, .. } => env.as_deref(),
-            _ => None,
-        }
-    }
-
-    fn env_mut(&mut self) -> Option<&mut LoopEnv> {
-        match &mut self.kind {
-            FrameKind::Loop { env, .. } => env.as_deref_mut(),
-            _ => None,
-        }
-    }
-}
-
-struct Generator<'a> {
-    cx: &'a Ctxt,
-    function: &'a Function,
-    locals: Locals,
-    counter: usize,
-    slots: usize,
-    vectors: usize,
-    frames: Vec<Frame>,
-    /// What the pullback returns for each float parameter, in order.
-    parameter_adjoints: Vec<TokenStream>,
-    /// The pullback is returned unboxed, and the stack needs no growth checks (`is_leaf`).
-    leaf: bool,
-    /// Vector slots of owned containers (`Vec` parameters and locals), which `for v in x`
-    /// iterates by value.
-    owned_vectors: std::collections::HashSet<usize>,
-    /// Closures bound by `let`, with the binding sites their free names had where they were
-    /// defined.
-    closures: Vec<InlinedClosure>,
-    /// For the borrowed companion, the lifetime for which its pullback may borrow the
-    /// parameters, so the backward code of loop iterations reads elements of container
-    /// parameters again instead of keeping them.
-    borrowed: Option<Lifetime>,
-    /// The scope sites of the container parameters taken by shared reference.
-    shared_containers: Vec<(usize, usize)>,
-    /// Their vectors of adjoints, with their lengths: sized once when the backward sweep
-    /// starts, so that adding to an element never grows them (no call in the hot code).
-    sized_vectors: Vec<(usize, Ident)>,
-    /// The statements of the block being lowered, and the position of the one after the
-    /// statement being lowered: what a `let` is followed by in its scope.
-    following: Option<(std::rc::Rc<Vec<Stmt>>, usize)>,
-    /// How many element reads the backward code does again.
-    reads_again: usize,
-    /// Names of the constants and statics the body declares: one in a loop's body may shadow a
-    /// name from around the loop (even a `let`), so none of them is read from the loop
-    /// environment or before the loop. `None` when the body has a glob import (`use m::*;`),
-    /// which may shadow any name: then nothing is.
-    body_items: Option<Vec<Ident>>,
-    /// The names the body binds or assigns `Option`s of floats to (`options::option_names`).
-    option_names: options::OptionNames,
-}
-
-/// `let (s, c) = e.sin_cos();` (also `let (s, c): (f64, f64) = ..`, `f64::sin_cos(e)`):
-/// the pattern and the angle `e`.
-fn sin_cos_binding(local: &syn::Local) -> Option<(&syn::PatTuple, &Expr)> {
-    let pattern = match &local.pat {
-        Pat::Tuple(pattern) => pattern,
-        Pat::Type(typed) => match &*typed.pat {
-            Pat::Tuple(pattern) => pattern,
-            _ => return None,
-        },
-        _ => return None,
-    };
-    let init = local.init.as_ref().filter(|init| init.diverge.is_none())?;
-    let angle = match &*init.expr {
-        Expr::MethodCall(call) if call.method == "sin_cos" && call.args.is_empty() => {
-            &*call.receiver
-        }
-        Expr::Call(call) if call.args.len() == 1 => {
-            let Expr::Path(path) = &*call.func else {
-                return None;
-            };
-            let segments: Vec<String> = path
-                .path
-                .segments
-                .iter()
-                .map(|segment| segment.ident.to_string())
-                .collect();
-            match segments.iter().map(String::as_str).collect::<Vec<_>>()[..] {
-                ["f64" | "f32", "sin_cos"] => &call.args[0],
-                _ => return None,
+/// The arguments of every inner `#[checkpoint]` of the body, each malformed one with its own
+/// message (`attr::checkpoint_args`).
+fn check_checkpoint_attributes(cx: &Ctxt, body: &syn::Block) {
+    struct Attributes<'c>(&'c Ctxt);
+    impl<'ast> Visit<'ast> for Attributes<'_> {
+        fn visit_attribute(&mut self, attr: &'ast syn::Attribute) {
+            if crate::attr::is_checkpoint(attr) {
+                crate::attr::checkpoint_args(self.0, std::slice::from_ref(attr));
             }
         }
-        _ => return None,
-    };
-    (pattern.elems.len() == 2).then_some((pattern, angle))
-}
-
-/// A closure bound by `let`, inlined where it is called.
-#[derive(Clone)]
-struct InlinedClosure {
-    closure: syn::ExprClosure,
-    /// The names its body reads, with their binding sites where it is defined.
-    free: Vec<FreeName>,
-    /// For a `move` closure: each captured variable, and the copy taken where the closure is
-    /// defined (what the closure's body sees, whatever happens to the variable later).
-    captures: Vec<(Ident, Ident)>,
-}
-
-/// A name a closure body reads, with where it was bound when the closure was defined
-/// (scope depth, position), so a call elsewhere can check it still means the same variable.
-type FreeName = (Ident, Option<(usize, usize)>);
-
-impl<'a> Generator<'a> {
-    fn new(cx: &'a Ctxt, function: &'a Function) -> Self {
-        let locals = Locals::analyze(function);
-        let option_names = options::option_names(&function.body, &locals);
-        Generator {
-            cx,
-            function,
-            locals,
-            counter: 0,
-            slots: 0,
-            vectors: 0,
-            frames: Vec::new(),
-            parameter_adjoints: Vec::new(),
-            leaf: false,
-            owned_vectors: Default::default(),
-            closures: Vec::new(),
-            borrowed: None,
-            shared_containers: Vec::new(),
-            sized_vectors: Vec::new(),
-            following: None,
-            reads_again: 0,
-            body_items: declared_items(&function.body),
-            option_names,
-        }
     }
-
-    fn vector_slot(&mut self) -> usize {
-        self.vectors += 1;
-        self.vectors - 1
-    }
-
-    fn scalar(&self) -> Ident {
-        names::scalar_param(Span::call_site())
-    }
-
-    /// Whether `node` is a literal constant, which the backward code may evaluate again.
-    fn is_literal(&self, node: &Node) -> bool {
-        matches!(node, Node::Constant(tokens)
-            if captures::is_literal(tokens, &self.scalar().to_token_stream()))
-    }
-
-    fn scalar_zero(&self) -> TokenStream {
-        let scalar = self.scalar();
-        quote!(<#scalar as ::ad_runtime::Scalar>::zero())
-    }
-
-    /// The start of a sum of cotangents (see `__private::sum_start`).
-    fn sum_start(&self) -> TokenStream {
-        let scalar = self.scalar();
-        quote!(::ad_runtime::__private::sum_start::<#scalar>())
-    }
-
-    fn fresh(&mut self, prefix: &str) -> Ident {
-        self.counter += 1;
-        format_ident!("__ad_{}{}", prefix, self.counter)
-    }
-
-    fn slot(&mut self) -> usize {
-        self.slots += 1;
-        self.slots - 1
-    }
-
-    fn frame(&mut self) -> &mut Frame {
-        self.frames
-            .last_mut()
-            .expect("a frame is open while generating")
-    }
-
-    fn emit(&mut self, tokens: TokenStream) {
-        self.frame().forward.push(tokens);
-    }
-
-    fn piece(&mut self, tokens: TokenStream) {
-        self.frame().pieces.push(tokens);
-    }
-
-    /// Scopes hold names without `r#`, so `r#y` and `y` find the same variable.
-    fn bind(&mut self, name: Ident, binding: Binding) {
-        self.frame().scope.push((name.unraw(), binding));
-    }
-
-    fn lookup(&self, name: &Ident) -> Option<Binding> {
-        let name = name.unraw();
-        for frame in self.frames.iter().rev() {
-            if let Some((_, binding)) = frame.scope.iter().rev().find(|(n, _)| *n == name) {
-                return Some(binding.clone());
-            }
-        }
-        None
-    }
-
-    /// Where `name` is bound: the frame's depth and the position in its scope. Two lookups that
-    /// give the same site name the same variable.
-    fn binding_site(&self, name: &Ident) -> Option<(usize, usize)> {
-        let name = name.unraw();
-        for (depth, frame) in self.frames.iter().enumerate().rev() {
-            if let Some(position) = frame.scope.iter().rposition(|(n, _)| *n == name) {
-                return Some((depth, position));
-            }
-        }
-        None
-    }
-
-    fn is_float_var(&self, name: &Ident) -> bool {
-        matches!(
-            self.lookup(name),
-            Some(
-                Binding::Float(_)
-                    | Binding::Vector(_)
-                    | Binding::Element { .. }
-                    | Binding::Tuple(_)
-                    | Binding::Closure(_)
-                    | Binding::Option(_)
-            )
-        )
-    }
-
-    /// Names bound in scope answer for themselves; a name not bound yet is one that `expr`
-    /// binds itself (a block's `let`), for which the whole-function analysis answers.
-    fn may_be_float(&self, expr: &Expr) -> bool {
-        self.locals
-            .may_be_float_with(expr, &|ident| match self.lookup(ident) {
-                Some(Binding::Data) => false,
-                Some(_) => true,
-                None => self.locals.floats.contains(ident),
-            })
-    }
-
-    fn adjoints_type(&self) -> TokenStream {
-        let scalar = self.scalar();
-        quote!(__AdAdjoints<#scalar>)
-    }
-
-    fn error(&self, tokens: impl ToTokens, message: impl std::fmt::Display) {
-        self.cx.error_spanned_by(tokens, message);
-    }
+    Attributes(cx).visit_block(body);
 }

@@ -8,9 +8,8 @@
 //! forward loop ran. Every adjoint is a local whose type rustc infers from what reaches it
 //! (`ad_runtime::adjoint`): a float's is a float, an integer's is zero-sized.
 //!
-//! The engine grows beside the previous one (`expand/reverse.rs`): a function whose every
-//! construct the IR lowers and emits goes through here, any other through the previous
-//! engine (all of them with the `previous-engine` feature).
+//! `expand/reverse.rs` writes the companions around this body; a construct the IR does not
+//! lower or emit is refused there, with what it is.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 

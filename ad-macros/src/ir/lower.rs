@@ -71,6 +71,8 @@ impl NotYet {
 
 type Lowered<T> = Result<T, NotYet>;
 
+const LET_ELSE: &str = "`let ... else`: write a `match` whose other arm leaves";
+
 fn not_yet<T>(node: &impl Spanned, what: &'static str) -> Lowered<T> {
     Err(NotYet {
         span: node.span(),
@@ -740,7 +742,7 @@ impl Lowering {
             // `let _ = e;` evaluates `e` for what it does, and keeps nothing.
             if let Some(init) = &local.init {
                 if init.diverge.is_some() {
-                    return not_yet(local, "`let ... else`");
+                    return not_yet(local, LET_ELSE);
                 }
                 self.value_of(&init.expr, stmts)?;
             }
@@ -756,7 +758,7 @@ impl Lowering {
                 return self.declare_each(local, pat, annotation.map(|ty| &**ty), stmts);
             };
             if init.diverge.is_some() {
-                return not_yet(local, "`let ... else`");
+                return not_yet(local, LET_ELSE);
             }
             if self.split_at(pat, &init.expr, stmts)? {
                 return Ok(());
@@ -823,7 +825,7 @@ impl Lowering {
             }
         }
         let init = match &local.init {
-            Some(init) if init.diverge.is_some() => return not_yet(local, "`let ... else`"),
+            Some(init) if init.diverge.is_some() => return not_yet(local, LET_ELSE),
             Some(init) => Some(self.noting(|this| {
                 if let Some(ty) = annotation {
                     this.expect(&init.expr, ty);
@@ -858,7 +860,8 @@ impl Lowering {
             {
                 return not_yet(
                     local,
-                    "variables holding references to values of derived types",
+                    "variables holding references to values of derived types: walk the value \
+                     by recursion, or take it apart with `match`",
                 );
             }
             let var = self.new_var(&binding.ident);

@@ -75,7 +75,10 @@ fn check_plain_method_on_data(stmt: &Stmt, activity: &Activity) -> Result<(), No
         {
             return Err(NotYet {
                 span: method.span(),
-                what: "this method",
+                what:
+                    "this method on a value carrying a derivative: it has no derivative rule (see \
+                       `ad_runtime::rules` for the float methods that have one, or give a \
+                       function of yours one with `#[rule]`, the guide's \"Custom rules\")",
             });
         }
     }

@@ -55,14 +55,19 @@ impl Lowering {
             _ => false,
         };
         if !matches!(args, CheckpointArgs::Region) && !is_loop {
-            return not_yet(expr, "a checkpoint schedule on anything but a loop");
+            return not_yet(
+                expr,
+                "a checkpoint schedule (`every`, `binomial`) on anything but a loop: write \
+                 `#[checkpoint]` alone on a `let`, a statement or a block",
+            );
         }
         // The region is run again on its own, from its start to its end: no exit may leave
         // it (a loop's own `break` stays inside).
         if let Some(exit) = control::first_exit(&syn::Stmt::Expr(inner.clone(), None)) {
             return Err(NotYet {
                 span: exit,
-                what: "an exit out of a checkpointed region",
+                what: "an exit out of a checkpointed region (it runs again on its own, from \
+                       its start to its end): compute the value, and leave after the region",
             });
         }
         let schedule = match &args {

@@ -844,7 +844,11 @@ impl Lowering {
                     if self.for_over_chain(for_loop, stmts)? {
                         return Ok(());
                     }
-                    return not_yet(&for_loop.expr, "`for` over this iterator");
+                    return not_yet(
+                        &for_loop.expr,
+                        "`for` over this iterator: loop over a range of indices, or over a \
+                         slice, `Vec` or array",
+                    );
                 };
                 let items = self.place_items(items, stmts)?;
                 let iteration = self.iteration(&items, span, stmts, &for_loop.expr)?;

@@ -492,7 +492,10 @@ impl Lowering {
                 inclusive: matches!(range.limits, syn::RangeLimits::Closed(_)),
             },
             Expr::Block(block) if block.label.is_some() => {
-                return not_yet(expr, "labeled blocks");
+                return not_yet(
+                    expr,
+                    "labeled blocks: use a `loop` with `break 'label value`",
+                );
             }
             Expr::Loop(_) => {
                 return match self.value_of(expr, stmts)? {
@@ -800,7 +803,10 @@ impl Lowering {
 
     fn call(&mut self, call: &syn::ExprCall, stmts: &mut Vec<Stmt>) -> Lowered<Rvalue> {
         let Expr::Path(func) = &*call.func else {
-            return not_yet(&call.func, "calls of anything but a path");
+            return not_yet(
+                &call.func,
+                "calls of anything but a path: bind the closure with `let` and call it by name",
+            );
         };
         // `<f64 as Float>::sin(x)`, `<f64>::exp(x)`: `f64::sin(x)`; a float made of nothing
         // (`<f64 as FloatConst>::PI()`, `f64::epsilon()`) is a constant.
@@ -828,7 +834,11 @@ impl Lowering {
                 .get_ident()
                 .is_some_and(|ident| self.resolve(ident).is_some())
         {
-            return not_yet(&call.func, "calls of closures and qualified paths");
+            return not_yet(
+                &call.func,
+                "calls through a local variable or a qualified path: call a differentiated \
+                 function by its name, or bind the closure with `let` in the function",
+            );
         }
         if let Some(moved) = self.mem_function(func, call, stmts)? {
             return Ok(moved);
@@ -1034,7 +1044,11 @@ impl Lowering {
                 args,
                 dispatch: Dispatch::Path,
             }),
-            _ => not_yet(&call.func, "calls of this function"),
+            _ => not_yet(
+                &call.func,
+                "calls of this function with floats carrying derivatives: annotate it, or write \
+                 the loop it runs",
+            ),
         }
     }
 

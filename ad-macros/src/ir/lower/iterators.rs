@@ -1016,7 +1016,8 @@ pub(super) fn check_closure(closure: &ExprClosure) -> Lowered<()> {
     if let Some(span) = exits.exit {
         return Err(NotYet {
             span,
-            what: "a `return` or `?` inside a closure",
+            what: "a `return` or `?` inside a closure: write its body as one expression (an `if` \
+                   with both branches), or the loop it runs",
         });
     }
     if closure.capture.is_none() {
@@ -1025,7 +1026,9 @@ pub(super) fn check_closure(closure: &ExprClosure) -> Lowered<()> {
     match exits.assignment {
         Some(span) => Err(NotYet {
             span,
-            what: "assignments inside a `move` closure",
+            what:
+                "assignments inside a `move` closure (it changes its own copy, kept from call to \
+                   call; closures are inlined where called): drop `move`, or return the new value",
         }),
         None => Ok(()),
     }

@@ -308,7 +308,11 @@ impl Lowering {
             });
         }
         let Some(length) = length else {
-            return not_yet(iterated, "`for` over this iterator");
+            return not_yet(
+                iterated,
+                "`for` over this iterator: loop over a range of indices, or over a slice, `Vec` or \
+                 array",
+            );
         };
         let range = self.index_range(Operand::Value(length), span, stmts);
         Ok(Iteration {

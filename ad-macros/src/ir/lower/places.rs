@@ -155,6 +155,10 @@ impl Lowering {
                 place.span = span;
                 Ok(place)
             }
+            // `doubled(x)[0]`: an element of a value computed there, held in a temporary.
+            Expr::Call(_) | Expr::MethodCall(_) | Expr::Macro(_) => {
+                self.temporary(expr, span, stmts)
+            }
             _ => not_yet(expr, "this place"),
         }
     }
@@ -326,7 +330,10 @@ impl Lowering {
             // A `&mut` parameter: the reference is the variable's own, its referent its place.
             Root::Var(_) if self.param_roots.contains(&place.root) => Ok(place),
             Root::Var(_) => not_yet(expr, "writes through a reference"),
-            Root::Value(_) => not_yet(expr, "writes through a parameter or an immutable binding"),
+            Root::Value(_) => not_yet(
+                expr,
+                "writes through a parameter or an immutable binding: write to a `let mut` copy",
+            ),
         }
     }
 }
