@@ -405,8 +405,33 @@ pub fn over_f64(item: &ItemFn, float: &Ident) -> Option<ItemFn> {
     Some(item)
 }
 
+/// The constants of `std::f64::consts`, which num-traits' `FloatConst` gives as functions
+/// (`T::PI()`).
+pub const FLOAT_CONSTANTS: &[&str] = &[
+    "E",
+    "FRAC_1_PI",
+    "FRAC_1_SQRT_2",
+    "FRAC_2_PI",
+    "FRAC_2_SQRT_PI",
+    "FRAC_PI_2",
+    "FRAC_PI_3",
+    "FRAC_PI_4",
+    "FRAC_PI_6",
+    "FRAC_PI_8",
+    "LN_10",
+    "LN_2",
+    "LOG10_E",
+    "LOG2_E",
+    "PI",
+    "SQRT_2",
+    "TAU",
+    "LOG10_2",
+    "LOG2_10",
+];
+
 /// What `T::<name>` of a generic function calls in `ad_runtime::__private::generic_float`
-/// (num-traits' constructors and constants, one function each there).
+/// (num-traits' constructors, and the constants of [`FLOAT_CONSTANTS`]: one function each
+/// there).
 const GENERIC_FLOAT_FUNCTIONS: &[&str] = &[
     "from_f64",
     "from_f32",
@@ -433,25 +458,6 @@ const GENERIC_FLOAT_FUNCTIONS: &[&str] = &[
     "max_value",
     "min_value",
     "min_positive_value",
-    "E",
-    "FRAC_1_PI",
-    "FRAC_1_SQRT_2",
-    "FRAC_2_PI",
-    "FRAC_2_SQRT_PI",
-    "FRAC_PI_2",
-    "FRAC_PI_3",
-    "FRAC_PI_4",
-    "FRAC_PI_6",
-    "FRAC_PI_8",
-    "LN_10",
-    "LN_2",
-    "LOG10_E",
-    "LOG2_E",
-    "PI",
-    "SQRT_2",
-    "TAU",
-    "LOG10_2",
-    "LOG2_10",
 ];
 
 /// Reverse mode differentiates a function generic over its float type at `f64`: the function
@@ -563,7 +569,10 @@ fn substitute_tokens(tokens: TokenStream, float: &Ident) -> TokenStream {
                     is_punct(trees.get(index + 1), ':') && is_punct(trees.get(index + 2), ':');
                 let function = match (path_follows, trees.get(index + 3)) {
                     (true, Some(TokenTree::Ident(name)))
-                        if GENERIC_FLOAT_FUNCTIONS.contains(&name.to_string().as_str()) =>
+                        if GENERIC_FLOAT_FUNCTIONS
+                            .iter()
+                            .chain(FLOAT_CONSTANTS)
+                            .any(|function| name == function) =>
                     {
                         Some(name.clone())
                     }

@@ -329,3 +329,50 @@ fn options_and_rows_formerly_refused() {
         POINTS,
     );
 }
+
+/// A `let` whose value leaves the function on some paths (found by the fuzzer once the
+/// previous engine was gone).
+#[forward]
+#[reverse]
+fn let_leaving_early(b: f64, a: f64) -> f64 {
+    let mut total = 0.0;
+    for i1 in 0..2 {
+        for i2 in 0..4 {
+            let v3: f64 = match i2 % 3 {
+                0 => {
+                    if a > 1.0 && i1 == 1 {
+                        return a * b + total;
+                    }
+                    (0.75_f64).cosh() * b
+                }
+                1 => {
+                    if b < -1.0 {
+                        break;
+                    }
+                    a.sin() * b
+                }
+                _ => (a * b) - (b * 0.75),
+            };
+            total += v3 * v3;
+        }
+    }
+    total
+}
+
+#[test]
+fn a_let_whose_value_leaves_early() {
+    on_ir_engine!(let_leaving_early);
+    check2(
+        let_leaving_early,
+        let_leaving_early_grad,
+        |x, y, tx, ty| let_leaving_early_jvp(x, y, tx, ty).1,
+        &[
+            (-1.3, 0.4),
+            (-0.4, -0.9),
+            (0.35, 1.2),
+            (0.8, 0.1),
+            (1.7, -2.1),
+            (-1.5, 1.4),
+        ],
+    );
+}

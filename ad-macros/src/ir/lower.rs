@@ -738,6 +738,9 @@ impl Lowering {
             Pat::Type(typed) => (&*typed.pat, Some(&typed.ty)),
             other => (other, None),
         };
+        if self.let_leaving_early(local, pat, stmts)? {
+            return Ok(());
+        }
         if let Pat::Wild(_) = pat {
             // `let _ = e;` evaluates `e` for what it does, and keeps nothing.
             if let Some(init) = &local.init {

@@ -1,13 +1,65 @@
 //! `let` patterns that take a value apart (`let (a, b) = pair;`, `let V3(x, ..) = v;`,
-//! `let Point { x, y } = p;`) into values and variables bound to its parts, and tuples
-//! declared without a value (`let (y0, y1);`).
+//! `let Point { x, y } = p;`) into values and variables bound to its parts, tuples declared
+//! without a value (`let (y0, y1);`), and a `let` whose value leaves early on some paths.
 
 use syn::spanned::Spanned;
-use syn::Pat;
+use syn::{Expr, Pat};
 
 use super::*;
 
 impl Lowering {
+    /// `let v: f64 = match i { 0 => { if c { return x; } y } _ => z };`: a variable, assigned
+    /// where each value is made (`Expr::Assign` of `Lowering::effect`). On the path that
+    /// leaves it holds a stand-in, `Default::default()`, that nothing reads: the exits are flags
+    /// in the derivative code, through which rustc does not see the variable unassigned.
+    /// Whether the `let` was that.
+    pub(super) fn let_leaving_early(
+        &mut self,
+        local: &syn::Local,
+        pat: &Pat,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<bool> {
+        let (Pat::Ident(binding), Some(init)) = (pat, &local.init) else {
+            return Ok(false);
+        };
+        if init.diverge.is_some()
+            || binding.by_ref.is_some()
+            || binding.subpat.is_some()
+            || !exits_before_a_value(&init.expr)
+        {
+            return Ok(false);
+        }
+        // Under a name of its own, which no pattern of the value's arms can shadow.
+        let hidden = quote::format_ident!("__ad_let_{}", binding.ident);
+        let declared = syn::Local {
+            init: None,
+            pat: match &local.pat {
+                Pat::Type(typed) => Pat::Type(syn::PatType {
+                    pat: Box::new(syn::parse_quote!(#hidden)),
+                    ..typed.clone()
+                }),
+                _ => syn::parse_quote!(#hidden),
+            },
+            ..local.clone()
+        };
+        self.local(&declared, stmts)?;
+        let declared_var = stmts.iter_mut().rev().find_map(|stmt| match stmt {
+            Stmt::DeclareVar { var, init } => Some((var, init)),
+            _ => None,
+        });
+        let Some((var, stand_in)) = declared_var else {
+            return not_yet(local, "a value after an early exit in a block");
+        };
+        *stand_in = Some(super::control::default_value(local.span()));
+        let var = *var;
+        self.declared_without_value.remove(&var);
+        let value = &init.expr;
+        let assignment: Expr = syn::parse_quote_spanned!(local.span()=> #hidden = #value);
+        self.effect(&assignment, stmts)?;
+        self.bind(&binding.ident, Root::Var(var));
+        Ok(true)
+    }
+
     /// `let (y0, y1): (f64, f64);`, assigned later: a variable declared without a value per
     /// name, as if each had its own `let`.
     pub(super) fn declare_each(
@@ -209,4 +261,35 @@ fn leading_positions<'p>(
         Some(at) if at + 1 == elements.len() => Ok(elements.iter().take(at).collect()),
         Some(_) => not_yet(pat, "`..` before the last field of a tuple pattern"),
     }
+}
+
+/// Whether a branch of `expr` (a block, `if` or `match`) leaves before the value it makes
+/// (`{ if c { return x; } y }`), which a value of the branch cannot stand for.
+fn exits_before_a_value(expr: &Expr) -> bool {
+    match expr {
+        Expr::Paren(paren) => exits_before_a_value(&paren.expr),
+        Expr::Block(block) if block.label.is_none() => block_exits_before_a_value(&block.block),
+        Expr::If(expr_if) => {
+            block_exits_before_a_value(&expr_if.then_branch)
+                || expr_if
+                    .else_branch
+                    .as_ref()
+                    .is_some_and(|(_, other)| exits_before_a_value(other))
+        }
+        Expr::Match(expr_match) => expr_match
+            .arms
+            .iter()
+            .any(|arm| exits_before_a_value(&arm.body)),
+        _ => false,
+    }
+}
+
+fn block_exits_before_a_value(block: &syn::Block) -> bool {
+    let Some((syn::Stmt::Expr(tail, None), before)) = block.stmts.split_last() else {
+        return false;
+    };
+    before
+        .iter()
+        .any(|stmt| super::control::first_exit(stmt).is_some())
+        || exits_before_a_value(tail)
 }

@@ -191,31 +191,10 @@ pub(super) fn expanded_globs(body: &syn::Block) -> super::Lowered<Option<syn::Bl
 
 /// The names a glob import of the module at `path` brings, when they are known.
 fn glob_names(path: &[String]) -> Option<Vec<String>> {
-    const FLOAT_CONSTANTS: &[&str] = &[
-        "E",
-        "FRAC_1_PI",
-        "FRAC_1_SQRT_2",
-        "FRAC_2_PI",
-        "FRAC_2_SQRT_PI",
-        "FRAC_PI_2",
-        "FRAC_PI_3",
-        "FRAC_PI_4",
-        "FRAC_PI_6",
-        "FRAC_PI_8",
-        "LN_10",
-        "LN_2",
-        "LOG10_2",
-        "LOG10_E",
-        "LOG2_10",
-        "LOG2_E",
-        "PI",
-        "SQRT_2",
-        "TAU",
-    ];
     let segments: Vec<&str> = path.iter().map(String::as_str).collect();
     match segments.as_slice() {
         ["std" | "core", "f64" | "f32", "consts"] | ["f64" | "f32", "consts"] => Some(
-            FLOAT_CONSTANTS
+            crate::generics::FLOAT_CONSTANTS
                 .iter()
                 .map(|name| name.to_string())
                 .collect(),
