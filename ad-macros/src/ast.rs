@@ -1149,6 +1149,24 @@ pub fn float_function_path(func: &syn::ExprPath) -> Option<syn::Path> {
     let Some(qself) = &func.qself else {
         return crate::activity::is_float_type_path(&func.path).then(|| func.path.clone());
     };
+    // `<f64 as T>::name`: the float's own function only through num-traits' float traits (a
+    // trait of the user's may have a method of the same name).
+    let float_trait = qself.position == 0
+        || func
+            .path
+            .segments
+            .iter()
+            .take(qself.position)
+            .last()
+            .is_some_and(|trait_name| {
+                matches!(
+                    trait_name.ident.to_string().as_str(),
+                    "Float" | "FloatCore" | "Real" | "FloatConst" | "RealField" | "ComplexField"
+                )
+            });
+    if !float_trait {
+        return None;
+    }
     let syn::Type::Path(ty) = &*qself.ty else {
         return None;
     };

@@ -201,16 +201,28 @@ impl<T> UnliftOther<T> for UnliftProbe<T> {
     }
 }
 
-/// See [`UnliftProbe`]: a borrowed container of scalars without derivatives (a `Vec<f64>`
-/// of data the derivative code lifted) to an owned one of their float type, which the call
-/// borrows (`&*`) as the plain function takes it: `&Vec<f64>`, coerced to `&[f64]` where
-/// that is the parameter's type.
+/// See [`UnliftProbe`]: what a plain function called on data borrows (`&f` of `let f:
+/// Vec<f64> = data(3)`, lifted), with its floats unlifted where they were lifted: an owned copy
+/// of their float type, which the call borrows again (`&*`), as `&Vec<f64>` (coerced to
+/// `&[f64]` where that is the parameter's type), `&[f64; N]` or `&f64`.
 pub trait UnliftBorrowed {
     type Plain;
-    fn __ad_plain(self) -> Self::Plain;
+    fn __ad_plain_borrowed(self) -> Self::Plain;
 }
 
-/// A container unlifted for a plain call ([`UnliftBorrowed`]), dereferencing to it.
+/// See [`UnliftBorrowed`]: a borrow of anything else, passed on as it is.
+pub trait UnliftBorrowedOther<T> {
+    fn __ad_plain_borrowed(&self) -> T;
+}
+
+impl<T> UnliftBorrowedOther<T> for UnliftProbe<T> {
+    #[inline(always)]
+    fn __ad_plain_borrowed(&self) -> T {
+        self.take()
+    }
+}
+
+/// A value unlifted for a plain call ([`UnliftBorrowed`]), dereferencing to it.
 pub struct Unlifted<T>(T);
 
 impl<T> core::ops::Deref for Unlifted<T> {
@@ -221,24 +233,43 @@ impl<T> core::ops::Deref for Unlifted<T> {
     }
 }
 
+impl<S: Scalar> UnliftBorrowed for UnliftProbe<&S> {
+    type Plain = Unlifted<S::Base>;
+    fn __ad_plain_borrowed(self) -> Self::Plain {
+        Unlifted(self.take().primal())
+    }
+}
+
 impl<S: Scalar> UnliftBorrowed for UnliftProbe<&Vec<S>> {
     type Plain = Unlifted<Vec<S::Base>>;
-    fn __ad_plain(self) -> Self::Plain {
+    fn __ad_plain_borrowed(self) -> Self::Plain {
         Unlifted(self.take().iter().map(|s| s.primal()).collect())
     }
 }
 
 impl<S: Scalar> UnliftBorrowed for UnliftProbe<&[S]> {
     type Plain = Unlifted<Vec<S::Base>>;
-    fn __ad_plain(self) -> Self::Plain {
+    fn __ad_plain_borrowed(self) -> Self::Plain {
         Unlifted(self.take().iter().map(|s| s.primal()).collect())
     }
 }
 
 impl<S: Scalar, const N: usize> UnliftBorrowed for UnliftProbe<&[S; N]> {
     type Plain = Unlifted<[S::Base; N]>;
-    fn __ad_plain(self) -> Self::Plain {
+    fn __ad_plain_borrowed(self) -> Self::Plain {
         Unlifted(self.take().map(|s| s.primal()))
+    }
+}
+
+impl<S: Scalar> UnliftBorrowed for UnliftProbe<&Vec<Vec<S>>> {
+    type Plain = Unlifted<Vec<Vec<S::Base>>>;
+    fn __ad_plain_borrowed(self) -> Self::Plain {
+        Unlifted(
+            self.take()
+                .iter()
+                .map(|row| row.iter().map(|s| s.primal()).collect())
+                .collect(),
+        )
     }
 }
 

@@ -119,7 +119,7 @@ fn ref_bindings(x: f64, y: f64) -> f64 {
     let pair = (x * y, Some(y.sin()), vec![x, y]);
     let first = match pair {
         (ref p, Some(ref q), ref v) => p * q + *p * v[1],
-        (p, None, _) => p,
+        (ref p, None, _) => *p,
     };
     first + pair.0 * pair.2[0]
 }
@@ -375,4 +375,81 @@ fn a_let_whose_value_leaves_early() {
             (-1.5, 1.4),
         ],
     );
+}
+
+// ----- found by a review of the constructs above -----
+
+/// Nested `let`s of one name whose values leave early: each its own variable.
+#[forward]
+#[reverse]
+fn nested_lets_leaving_early(x: f64, y: f64) -> f64 {
+    let v: f64 = match y > 0.0 {
+        true => {
+            let v: f64 = if x > 1.0 {
+                if x > 100.0 {
+                    return x;
+                }
+                x * 2.0
+            } else {
+                x * y
+            };
+            v + 1.0
+        }
+        false => x,
+    };
+    v * 3.0
+}
+
+trait Soft {
+    fn sqrt(self) -> Self;
+}
+
+impl Soft for f64 {
+    fn sqrt(self) -> f64 {
+        (self * self + 1.0).sqrt()
+    }
+}
+
+const TABLE: &[f64] = &[1.0, 0.5, 0.25];
+
+fn horner<T: num_traits::Float>(c: &[f64], x: T) -> T {
+    c.iter()
+        .rev()
+        .fold(T::zero(), |a, &k| a * x + T::from(k).unwrap())
+}
+
+/// A constant table given to a plain generic function, and `len` of chunks of a local `Vec`.
+#[forward]
+#[reverse]
+fn plain_calls_on_borrowed_data(x: f64, y: f64) -> f64 {
+    let mut v = vec![x, y];
+    v.push(1.0);
+    let chunks = v.chunks(2).len() as f64;
+    horner(TABLE, x) * y + chunks * x * v[1]
+}
+
+#[test]
+fn review_findings() {
+    on_ir_engine!(nested_lets_leaving_early, plain_calls_on_borrowed_data);
+    check2(
+        nested_lets_leaving_early,
+        nested_lets_leaving_early_grad,
+        |x, y, tx, ty| nested_lets_leaving_early_jvp(x, y, tx, ty).1,
+        &[
+            (-1.3, 0.4),
+            (1.4, 0.9),
+            (0.35, -1.2),
+            (2.5, 0.1),
+            (150.0, 1.0),
+        ],
+    );
+    check2(
+        plain_calls_on_borrowed_data,
+        plain_calls_on_borrowed_data_grad,
+        |x, y, tx, ty| plain_calls_on_borrowed_data_jvp(x, y, tx, ty).1,
+        POINTS,
+    );
+    // A user trait's method of a float method's name, by its qualified path, is refused
+    // (`tests/ui/reverse_qualified_user_trait.rs`); the trait is used here as Rust reads it.
+    assert_eq!(<f64 as Soft>::sqrt(0.0), 1.0);
 }

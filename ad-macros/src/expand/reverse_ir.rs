@@ -504,7 +504,7 @@ impl Emitter<'_> {
             #[allow(unused_imports)]
             use ::ad_runtime::__private::{
                 CastPrimitive as _, CastScalar as _, LiftContainer as _, LiftFloat as _, LiftOption as _,
-                LiftConstant as _, LiftConstantOther as _, LiftBorrowed as _, LiftDerived as _, LiftBorrowedOther as _, LiftOther as _, LiftTuple as _, UnliftOther as _, UnliftScalar as _, UnliftBorrowed as _,
+                LiftConstant as _, LiftConstantOther as _, LiftBorrowed as _, LiftDerived as _, LiftBorrowedOther as _, LiftOther as _, LiftTuple as _, UnliftOther as _, UnliftScalar as _, UnliftBorrowed as _, UnliftBorrowedOther as _,
                 ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
             };
             #[allow(unused_imports)]

@@ -976,6 +976,33 @@ impl Lowering {
         known.known.then_some(ty)
     }
 
+    /// `left op value;` written at the end of each branch of `right` that makes a value. A
+    /// name of `left` bound inside `right` would be another variable there: not taken.
+    fn assigned_in_branch_tails(
+        &mut self,
+        expr: &Expr,
+        left: &Expr,
+        op: proc_macro2::TokenStream,
+        right: &Expr,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<()> {
+        let bound_inside = control::names_bound_in(right);
+        if crate::retype::mentions_name(left, &|name| bound_inside.contains(name)) {
+            return not_yet(
+                expr,
+                "an assignment whose value leaves early and binds a name of the assigned place: \
+                 rename the name bound inside",
+            );
+        }
+        let assign_tail = |value: Expr| -> syn::Stmt {
+            syn::parse_quote_spanned!(value.span()=> #left #op #value;)
+        };
+        match control::into_branch_tails(right, &assign_tail) {
+            Some(rewritten) => self.effect(&rewritten, stmts),
+            None => not_yet(expr, "a value after an early exit in a block"),
+        }
+    }
+
     /// An expression evaluated for its effect.
     fn effect(&mut self, expr: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<()> {
         if let Some(statement) = checkpoints::checkpointed_assignment(expr) {
@@ -988,36 +1015,23 @@ impl Lowering {
             return not_yet(expr, "attributes on expressions");
         }
         match expr {
-            // `s = { if i == 3 { break; } s * x };`: the value is assigned where it is made, so
-            // the path that leaves early needs none.
+            // `s = { if i == 3 { break; } s * x };`, `s += match .. { .. => { if s > 1.0 {
+            // break; } w } }`: the value is assigned where it is made, so the path that leaves
+            // early needs none (the right side is evaluated before the place is read, as Rust
+            // does on numbers).
             Expr::Assign(assign)
                 if control::leaves_inside(&assign.right) && self.assigned_before(&assign.left) =>
             {
-                let left = &assign.left;
-                let assign_tail = |value: Expr| -> syn::Stmt {
-                    syn::parse_quote_spanned!(value.span()=> #left = #value;)
-                };
-                match control::into_branch_tails(&assign.right, &assign_tail) {
-                    Some(rewritten) => self.effect(&rewritten, stmts),
-                    None => not_yet(expr, "a value after an early exit in a block"),
-                }
+                let eq = assign.eq_token.to_token_stream();
+                self.assigned_in_branch_tails(expr, &assign.left, eq, &assign.right, stmts)
             }
-            // `s += match .. { .. => { if s > 1.0 { break; } w } }`: the same, `s += w` where
-            // the value is made (the right side is evaluated before the place is read, as Rust
-            // does on numbers).
             Expr::Binary(binary)
                 if compound_op(&binary.op).is_some()
                     && control::leaves_inside(&binary.right)
                     && self.assigned_before(&binary.left) =>
             {
-                let (left, op) = (&binary.left, &binary.op);
-                let assign_tail = |value: Expr| -> syn::Stmt {
-                    syn::parse_quote_spanned!(value.span()=> #left #op #value;)
-                };
-                match control::into_branch_tails(&binary.right, &assign_tail) {
-                    Some(rewritten) => self.effect(&rewritten, stmts),
-                    None => not_yet(expr, "a value after an early exit in a block"),
-                }
+                let op = binary.op.to_token_stream();
+                self.assigned_in_branch_tails(expr, &binary.left, op, &binary.right, stmts)
             }
             Expr::Assign(assign)
                 if matches!(

@@ -573,7 +573,7 @@ impl Emitter<'_> {
                 if matches!(self.residuals.definition(*value), Some(Rvalue::Ref(_))) =>
             {
                 let arg = self.operand(arg);
-                quote!(&*::ad_runtime::__private::UnliftProbe::new(#arg).__ad_plain())
+                quote!(&*::ad_runtime::__private::UnliftProbe::new(#arg).__ad_plain_borrowed())
             }
             _ => {
                 let arg = self.operand(arg);

@@ -49,7 +49,16 @@ impl Lowering {
         // &List::Cons(a, ref rest) => .. }`, as Rust matches it.
         let by_reference: syn::Expr;
         let referenced_arms: Vec<syn::Arm>;
+        // Only where no arm moves a part out (a dereference, whose parts only `Copy` names
+        // bind by value, or arms binding by `ref` alone), which `&` would make an error.
+        let dereference = matches!(
+            super::strip(scrutinee),
+            Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Deref(_))
+        );
+        let moves_nothing =
+            dereference || arms.iter().all(|arm| !patterns::binds_by_value(&arm.pat));
         let (scrutinee, arms) = match super::is_place_expression(scrutinee)
+            && moves_nothing
             && arms
                 .iter()
                 .any(|arm| patterns::binds_by_ref_inside(&arm.pat))
@@ -1211,6 +1220,20 @@ fn whole_by_reference(pat: &Pat) -> Option<(&Ident, bool)> {
 
 /// Whether `expr` may leave early from inside (`return`, `?`, a `break` or `continue` out of
 /// it) while it gives a value.
+/// The names patterns inside `expr` bind (`let`s, arms, closures' and loops' parameters).
+pub(super) fn names_bound_in(expr: &Expr) -> std::collections::HashSet<syn::Ident> {
+    struct Bound(std::collections::HashSet<syn::Ident>);
+    impl<'ast> syn::visit::Visit<'ast> for Bound {
+        fn visit_pat_ident(&mut self, binding: &'ast syn::PatIdent) {
+            self.0.insert(binding.ident.clone());
+            syn::visit::visit_pat_ident(self, binding);
+        }
+    }
+    let mut bound = Bound(std::collections::HashSet::new());
+    syn::visit::Visit::visit_expr(&mut bound, expr);
+    bound.0
+}
+
 pub(super) fn leaves_inside(expr: &Expr) -> bool {
     matches!(
         strip_parens(expr),

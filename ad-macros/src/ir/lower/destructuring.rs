@@ -30,7 +30,7 @@ impl Lowering {
             return Ok(false);
         }
         // Under a name of its own, which no pattern of the value's arms can shadow.
-        let hidden = quote::format_ident!("__ad_let_{}", binding.ident);
+        let hidden = quote::format_ident!("__ad_let{}_{}", self.vars.len(), binding.ident);
         let declared = syn::Local {
             init: None,
             pat: match &local.pat {

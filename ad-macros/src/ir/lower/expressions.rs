@@ -932,21 +932,10 @@ impl Lowering {
             }
             return Ok(Rvalue::Err(args.remove(0)));
         }
-        for arg in &mut args {
-            if let Some(param) = self.data_option(arg) {
-                *arg = Operand::Constant(Constant {
-                    tokens: param.to_token_stream(),
-                    kind: ConstantKind::Data,
-                    span: call.span(),
-                });
-            }
-        }
-        if args
-            .iter()
-            .any(|arg| matches!(arg, Operand::Value(value) if self.options.contains(value)))
-        {
-            return not_yet(call, "`Option`s passed to calls");
-        }
+        let passes_an_option = |this: &Self, args: &[Operand]| {
+            args.iter()
+                .any(|arg| matches!(arg, Operand::Value(value) if this.options.contains(value)))
+        };
         let fields: Vec<(syn::Member, Operand)> = args
             .iter()
             .enumerate()
@@ -959,7 +948,23 @@ impl Lowering {
             })
             .collect();
         if let Some(rvalue) = self.construct(&func.path, ConstructForm::Tuple, fields) {
+            if passes_an_option(self, &args) {
+                return not_yet(call, "`Option`s passed to calls");
+            }
             return Ok(rvalue);
+        }
+        // A data parameter `Option` of numbers, to a function's data parameter of that type.
+        for arg in &mut args {
+            if let Some(param) = self.data_option(arg) {
+                *arg = Operand::Constant(Constant {
+                    tokens: param.to_token_stream(),
+                    kind: ConstantKind::Data,
+                    span: call.span(),
+                });
+            }
+        }
+        if passes_an_option(self, &args) {
+            return not_yet(call, "`Option`s passed to calls");
         }
         match (segments.as_slice(), args.len()) {
             ([vec, new], 0) if vec == "Vec" && new == "new" => return Ok(Rvalue::EmptyVec(None)),
@@ -1253,7 +1258,7 @@ impl Lowering {
 
     /// The receiver of a method that reads it (`v.len()`, `v.to_vec()`): the place itself
     /// when it is one, so that a variable is not moved.
-    fn receiver(&mut self, receiver: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Operand> {
+    pub(super) fn receiver(&mut self, receiver: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Operand> {
         match self.place(receiver, stmts) {
             Ok(place) => Ok(Operand::Place(place)),
             Err(_) => self.operand(receiver, stmts),

@@ -101,11 +101,22 @@ fn renamable_item_names(block: &syn::Block) -> Vec<String> {
             syn::Stmt::Item(syn::Item::Const(item)) => names.push(item.ident.to_string()),
             syn::Stmt::Item(syn::Item::Static(item)) => names.push(item.ident.to_string()),
             syn::Stmt::Item(syn::Item::Fn(item)) => names.push(item.sig.ident.to_string()),
-            syn::Stmt::Item(syn::Item::Use(item)) => imported(&item.tree, &mut names),
+            // Types (`Vector3`) stay: the macros know some by their names.
+            syn::Stmt::Item(syn::Item::Use(item)) => {
+                let mut imports = Vec::new();
+                imported(&item.tree, &mut imports);
+                names.extend(imports.into_iter().filter(|name| !names_a_type(name)));
+            }
             _ => {}
         }
     }
     names
+}
+
+/// Whether a name is written as Rust names types and traits (`Vector3`, `Float`), not as
+/// constants (`SHIFT`) or functions.
+fn names_a_type(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_uppercase()) && name.chars().any(|c| c.is_lowercase())
 }
 
 /// The import of `name` in `tree` made under `renamed` (`k` to `k as renamed`).

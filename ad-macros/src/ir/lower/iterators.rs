@@ -1340,7 +1340,8 @@ impl Lowering {
         if links.is_empty() {
             return Ok(None);
         }
-        let mut receiver = self.operand(base, stmts)?;
+        // The container read where it is (a variable, a field), not moved out.
+        let mut receiver = self.receiver(base, stmts)?;
         for link in links.into_iter().rev() {
             let args = self.operands(&link.args, stmts)?;
             let adapted = Rvalue::DataMethod {

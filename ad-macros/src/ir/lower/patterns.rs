@@ -222,6 +222,11 @@ pub(super) fn binds_by_ref_inside(pat: &Pat) -> bool {
     finder.0
 }
 
+/// Whether `pat` binds a name by value (not `ref`).
+pub(super) fn binds_by_value(pat: &Pat) -> bool {
+    bindings(pat).is_ok_and(|found| found.iter().any(|binding| !binding.by_ref))
+}
+
 /// `&pat`, matching a reference to what `pat` matches (alternatives each behind it).
 pub(super) fn behind_reference(pat: &Pat) -> Pat {
     match pat {
