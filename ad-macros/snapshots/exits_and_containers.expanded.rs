@@ -106,7 +106,8 @@ impl first_large {
             LiftOption as _, LiftConstant as _, LiftConstantOther as _,
             LiftBorrowed as _, LiftDerived as _, LiftBorrowedOther as _, LiftOther as _,
             LiftTuple as _, UnliftOther as _, UnliftScalar as _, UnliftBorrowed as _,
-            ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
+            UnliftBorrowedOther as _, ir::ReverseOperators as _, ir::ReverseLength as _,
+            ir::Contents as _,
         };
         #[allow(unused_imports)]
         use ::ad_runtime::__private::linalg::traits::*;
@@ -364,7 +365,8 @@ impl first_large {
             LiftOption as _, LiftConstant as _, LiftConstantOther as _,
             LiftBorrowed as _, LiftDerived as _, LiftBorrowedOther as _, LiftOther as _,
             LiftTuple as _, UnliftOther as _, UnliftScalar as _, UnliftBorrowed as _,
-            ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
+            UnliftBorrowedOther as _, ir::ReverseOperators as _, ir::ReverseLength as _,
+            ir::Contents as _,
         };
         #[allow(unused_imports)]
         use ::ad_runtime::__private::linalg::traits::*;

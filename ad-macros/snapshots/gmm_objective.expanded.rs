@@ -234,7 +234,8 @@ impl gmm_objective_precomputed {
             LiftOption as _, LiftConstant as _, LiftConstantOther as _,
             LiftBorrowed as _, LiftDerived as _, LiftBorrowedOther as _, LiftOther as _,
             LiftTuple as _, UnliftOther as _, UnliftScalar as _, UnliftBorrowed as _,
-            ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
+            UnliftBorrowedOther as _, ir::ReverseOperators as _, ir::ReverseLength as _,
+            ir::Contents as _,
         };
         #[allow(unused_imports)]
         use ::ad_runtime::__private::linalg::traits::*;
@@ -1424,7 +1425,8 @@ impl gmm_objective_precomputed {
             LiftOption as _, LiftConstant as _, LiftConstantOther as _,
             LiftBorrowed as _, LiftDerived as _, LiftBorrowedOther as _, LiftOther as _,
             LiftTuple as _, UnliftOther as _, UnliftScalar as _, UnliftBorrowed as _,
-            ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
+            UnliftBorrowedOther as _, ir::ReverseOperators as _, ir::ReverseLength as _,
+            ir::Contents as _,
         };
         #[allow(unused_imports)]
         use ::ad_runtime::__private::linalg::traits::*;

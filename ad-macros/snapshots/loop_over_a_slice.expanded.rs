@@ -88,7 +88,8 @@ impl weighted {
             LiftOption as _, LiftConstant as _, LiftConstantOther as _,
             LiftBorrowed as _, LiftDerived as _, LiftBorrowedOther as _, LiftOther as _,
             LiftTuple as _, UnliftOther as _, UnliftScalar as _, UnliftBorrowed as _,
-            ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
+            UnliftBorrowedOther as _, ir::ReverseOperators as _, ir::ReverseLength as _,
+            ir::Contents as _,
         };
         #[allow(unused_imports)]
         use ::ad_runtime::__private::linalg::traits::*;
@@ -308,7 +309,8 @@ impl weighted {
             LiftOption as _, LiftConstant as _, LiftConstantOther as _,
             LiftBorrowed as _, LiftDerived as _, LiftBorrowedOther as _, LiftOther as _,
             LiftTuple as _, UnliftOther as _, UnliftScalar as _, UnliftBorrowed as _,
-            ir::ReverseOperators as _, ir::ReverseLength as _, ir::Contents as _,
+            UnliftBorrowedOther as _, ir::ReverseOperators as _, ir::ReverseLength as _,
+            ir::Contents as _,
         };
         #[allow(unused_imports)]
         use ::ad_runtime::__private::linalg::traits::*;
