@@ -1319,24 +1319,6 @@ impl VisitMut for Substitute<'_> {
 /// The names a glob import of a module with these items brings: its public items' and its
 /// public re-exports' (`None` when it re-exports a glob).
 fn public_names(items: &[syn::Item]) -> Option<Vec<String>> {
-    fn use_names(tree: &syn::UseTree, names: &mut Vec<String>) -> Option<()> {
-        match tree {
-            syn::UseTree::Path(path) => use_names(&path.tree, names),
-            syn::UseTree::Name(name) if name.ident != "self" => {
-                names.push(name.ident.to_string());
-                Some(())
-            }
-            syn::UseTree::Name(_) | syn::UseTree::Glob(_) => None,
-            syn::UseTree::Rename(rename) => {
-                names.push(rename.rename.to_string());
-                Some(())
-            }
-            syn::UseTree::Group(group) => group
-                .items
-                .iter()
-                .try_for_each(|tree| use_names(tree, names)),
-        }
-    }
     let public = |vis: &syn::Visibility| !matches!(vis, syn::Visibility::Inherited);
     let mut names = Vec::new();
     for item in items {
@@ -1351,7 +1333,8 @@ fn public_names(items: &[syn::Item]) -> Option<Vec<String>> {
             syn::Item::Trait(item) if public(&item.vis) => &item.ident,
             syn::Item::Mod(item) if public(&item.vis) => &item.ident,
             syn::Item::Use(item) if public(&item.vis) => {
-                use_names(&item.tree, &mut names)?;
+                let imported = crate::ast::imported_names(&item.tree)?;
+                names.extend(imported.iter().map(ToString::to_string));
                 continue;
             }
             // A macro may define items of any name.

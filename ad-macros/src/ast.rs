@@ -1177,3 +1177,37 @@ pub fn float_function_path(func: &syn::ExprPath) -> Option<syn::Path> {
     let name = &func.path.segments.last()?.ident;
     Some(syn::parse_quote_spanned!(name.span()=> #float::#name))
 }
+
+/// The names a `use` tree brings into scope (`use m::{a, b as c, self}`: `a`, `c`, `m`);
+/// `None` for a glob, whose names only the module knows.
+pub fn imported_names(tree: &syn::UseTree) -> Option<Vec<syn::Ident>> {
+    fn collect(
+        tree: &syn::UseTree,
+        parent: Option<&syn::Ident>,
+        names: &mut Vec<syn::Ident>,
+    ) -> Option<()> {
+        match tree {
+            syn::UseTree::Path(path) => collect(&path.tree, Some(&path.ident), names),
+            syn::UseTree::Name(name) if name.ident == "self" => {
+                names.push(parent?.clone());
+                Some(())
+            }
+            syn::UseTree::Name(name) => {
+                names.push(name.ident.clone());
+                Some(())
+            }
+            syn::UseTree::Rename(rename) => {
+                names.push(rename.rename.clone());
+                Some(())
+            }
+            syn::UseTree::Glob(_) => None,
+            syn::UseTree::Group(group) => group
+                .items
+                .iter()
+                .try_for_each(|tree| collect(tree, parent, names)),
+        }
+    }
+    let mut names = Vec::new();
+    collect(tree, None, &mut names)?;
+    Some(names)
+}

@@ -1170,25 +1170,6 @@ impl Lowering {
 
 /// The names an item of the body declares, or why the IR engine does not take it yet.
 fn item_names(item: &syn::Item) -> Lowered<Vec<String>> {
-    fn use_names(tree: &syn::UseTree, names: &mut Vec<String>) -> Lowered<()> {
-        match tree {
-            syn::UseTree::Path(path) => use_names(&path.tree, names),
-            syn::UseTree::Name(name) => {
-                names.push(scope_key(&name.ident));
-                Ok(())
-            }
-            syn::UseTree::Rename(rename) => {
-                names.push(scope_key(&rename.rename));
-                Ok(())
-            }
-            // Which names a glob brings, only rustc knows.
-            syn::UseTree::Glob(glob) => not_yet(glob, "glob imports in the body"),
-            syn::UseTree::Group(group) => group
-                .items
-                .iter()
-                .try_for_each(|tree| use_names(tree, names)),
-        }
-    }
     let ident = match item {
         syn::Item::Const(item) => &item.ident,
         syn::Item::Static(item) => &item.ident,
@@ -1196,11 +1177,12 @@ fn item_names(item: &syn::Item) -> Lowered<Vec<String>> {
         syn::Item::Struct(item) => &item.ident,
         syn::Item::Enum(item) => &item.ident,
         syn::Item::Type(item) => &item.ident,
-        syn::Item::Use(item) => {
-            let mut names = Vec::new();
-            use_names(&item.tree, &mut names)?;
-            return Ok(names);
-        }
+        // Which names a glob brings, only rustc knows (those of the file's modules are
+        // written out before: `items::expanded_globs`).
+        syn::Item::Use(item) => match crate::ast::imported_names(&item.tree) {
+            Some(names) => return Ok(names.iter().map(scope_key).collect()),
+            None => return not_yet(item, "glob imports in the body"),
+        },
         other => return not_yet(other, "this item in the body"),
     };
     Ok(vec![scope_key(ident)])

@@ -1576,3 +1576,76 @@ mod tests {
         }
     }
 }
+
+/// What a variable holds on the path that leaves before its `let` gets a value (`let v: f64 =
+/// match i { 0 => { if c { return x; } y } _ => z };`): the exits are flags in the derivative
+/// code, through which rustc does not see the variable unassigned; nothing reads the stand-in.
+#[diagnostic::on_unimplemented(
+    message = "reverse mode needs a stand-in value of this `let`'s type for the path that leaves before it gets its value",
+    label = "this `let`'s value leaves early on some paths",
+    note = "a float, an integer, `bool`, an `Option`, a `Vec`, an array or a tuple of those has one; for another type, compute the value first and leave after the `let`"
+)]
+pub trait StandIn {
+    /// The stand-in.
+    fn stand_in() -> Self;
+}
+
+/// See [`StandIn`].
+#[inline(always)]
+pub fn stand_in<T: StandIn>() -> T {
+    T::stand_in()
+}
+
+impl<S: Scalar> StandIn for S {
+    #[inline(always)]
+    fn stand_in() -> S {
+        S::zero()
+    }
+}
+
+macro_rules! stand_in_default {
+    ($($data:ty)*) => {$(
+        impl StandIn for $data {
+            #[inline(always)]
+            fn stand_in() -> $data {
+                <$data>::default()
+            }
+        }
+    )*};
+}
+
+stand_in_default!(bool usize u8 u16 u32 u64 u128 isize i8 i16 i32 i64 i128);
+
+impl<T> StandIn for Option<T> {
+    #[inline(always)]
+    fn stand_in() -> Option<T> {
+        None
+    }
+}
+
+impl<T> StandIn for Vec<T> {
+    #[inline(always)]
+    fn stand_in() -> Vec<T> {
+        Vec::new()
+    }
+}
+
+impl<T: StandIn, const N: usize> StandIn for [T; N] {
+    #[inline(always)]
+    fn stand_in() -> [T; N] {
+        core::array::from_fn(|_| T::stand_in())
+    }
+}
+
+macro_rules! stand_in_tuples {
+    ($(($($part:ident),*))*) => {$(
+        impl<$($part: StandIn),*> StandIn for ($($part,)*) {
+            #[inline(always)]
+            fn stand_in() -> Self {
+                ($($part::stand_in(),)*)
+            }
+        }
+    )*};
+}
+
+stand_in_tuples!((A, B)(A, B, C)(A, B, C, D));

@@ -10,8 +10,8 @@ use super::*;
 impl Lowering {
     /// `let v: f64 = match i { 0 => { if c { return x; } y } _ => z };`: a variable, assigned
     /// where each value is made (`Expr::Assign` of `Lowering::effect`). On the path that
-    /// leaves it holds a stand-in, `Default::default()`, that nothing reads: the exits are flags
-    /// in the derivative code, through which rustc does not see the variable unassigned.
+    /// leaves it holds a stand-in that nothing reads (`ad_runtime::__private::ir::StandIn`,
+    /// whose message names the types that have one).
     /// Whether the `let` was that.
     pub(super) fn let_leaving_early(
         &mut self,
@@ -50,7 +50,12 @@ impl Lowering {
         let Some((var, stand_in)) = declared_var else {
             return not_yet(local, "a value after an early exit in a block");
         };
-        *stand_in = Some(super::control::default_value(local.span()));
+        let span = local.span();
+        *stand_in = Some(Operand::Constant(Constant {
+            tokens: quote::quote_spanned!(span=> ::ad_runtime::__private::ir::stand_in()),
+            kind: ConstantKind::Data,
+            span,
+        }));
         let var = *var;
         self.declared_without_value.remove(&var);
         let value = &init.expr;

@@ -86,15 +86,6 @@ pub(super) fn renamed_nested_items(body: &syn::Block) -> Option<syn::Block> {
 /// The names of a block's own `const`, `static` and `fn` items, and of the names its `use`
 /// items import (a lowercase one may shadow a `let`: `use shifts::k;`).
 fn renamable_item_names(block: &syn::Block) -> Vec<String> {
-    fn imported(tree: &syn::UseTree, names: &mut Vec<String>) {
-        match tree {
-            syn::UseTree::Path(path) => imported(&path.tree, names),
-            syn::UseTree::Name(name) if name.ident != "self" => names.push(name.ident.to_string()),
-            syn::UseTree::Rename(rename) => names.push(rename.rename.to_string()),
-            syn::UseTree::Group(group) => group.items.iter().for_each(|tree| imported(tree, names)),
-            syn::UseTree::Name(_) | syn::UseTree::Glob(_) => {}
-        }
-    }
     let mut names = Vec::new();
     for stmt in &block.stmts {
         match stmt {
@@ -102,11 +93,13 @@ fn renamable_item_names(block: &syn::Block) -> Vec<String> {
             syn::Stmt::Item(syn::Item::Static(item)) => names.push(item.ident.to_string()),
             syn::Stmt::Item(syn::Item::Fn(item)) => names.push(item.sig.ident.to_string()),
             // Types (`Vector3`) stay: the macros know some by their names.
-            syn::Stmt::Item(syn::Item::Use(item)) => {
-                let mut imports = Vec::new();
-                imported(&item.tree, &mut imports);
-                names.extend(imports.into_iter().filter(|name| !names_a_type(name)));
-            }
+            syn::Stmt::Item(syn::Item::Use(item)) => names.extend(
+                crate::ast::imported_names(&item.tree)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(ToString::to_string)
+                    .filter(|name| !names_a_type(name)),
+            ),
             _ => {}
         }
     }
