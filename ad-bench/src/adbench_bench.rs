@@ -9,7 +9,7 @@ use ad_bench::adbench::ba_whole::BaProblem;
 use ad_bench::adbench::{data_dir, gmm::Gmm, lstm::Lstm, manual};
 
 use crate::findings::note;
-use crate::timing::{format_time, seconds_per_call, Budget};
+use crate::timing::{format_time, interleaved, repeated, Budget};
 
 /// One row's measurements.
 pub struct Row {
@@ -39,14 +39,22 @@ fn table_header(problem: &str) {
 fn measure_row(
     name: &str,
     budget: Budget,
-    mut objective: impl FnMut(),
-    mut ours: impl FnMut(),
-    mut manual: impl FnMut(),
+    objective: impl FnMut(),
+    ours: impl FnMut(),
+    manual: impl FnMut(),
 ) -> Row {
+    let [objective, ours, manual] = interleaved(
+        budget,
+        [
+            &mut repeated(objective),
+            &mut repeated(ours),
+            &mut repeated(manual),
+        ],
+    );
     let row = Row {
-        objective: seconds_per_call(budget, &mut objective),
-        ours: seconds_per_call(budget, &mut ours),
-        manual: seconds_per_call(budget, &mut manual),
+        objective,
+        ours,
+        manual,
     };
     println!(
         "| {name} | {} | {} | {} | {:.1} | {:.1} | {:.2} |",
@@ -224,19 +232,19 @@ pub fn run_ba(quick: bool) {
     let budget = budget(quick);
     let mut residuals = vec![0.0; 2 * problem.p];
     let mut weight_errors = vec![0.0; problem.p];
-    let mut jacobian = problem.empty_jacobian();
-    let objective = seconds_per_call(budget, || {
-        problem.objective_into(black_box(&mut residuals), black_box(&mut weight_errors));
-    });
-    let reverse = seconds_per_call(budget, || {
-        problem.jacobian_reverse_into(black_box(&mut jacobian));
-    });
-    let forward = seconds_per_call(budget, || {
-        problem.jacobian_forward_into(black_box(&mut jacobian));
-    });
-    let by_hand = seconds_per_call(budget, || {
-        problem.jacobian_manual_into(black_box(&mut jacobian));
-    });
+    let mut jacobians = [(); 3].map(|_| problem.empty_jacobian());
+    let [reverse_jacobian, forward_jacobian, manual_jacobian] = &mut jacobians;
+    let [objective, reverse, forward, by_hand] = interleaved(
+        budget,
+        [
+            &mut repeated(|| {
+                problem.objective_into(black_box(&mut residuals), black_box(&mut weight_errors));
+            }),
+            &mut repeated(|| problem.jacobian_reverse_into(black_box(reverse_jacobian))),
+            &mut repeated(|| problem.jacobian_forward_into(black_box(forward_jacobian))),
+            &mut repeated(|| problem.jacobian_manual_into(black_box(manual_jacobian))),
+        ],
+    );
     for (what, ours) in [
         ("whole ba1, reverse", reverse),
         ("whole ba1, forward (`_jacfwd` per block)", forward),

@@ -5,7 +5,7 @@
 
 use std::hint::black_box;
 
-use crate::timing::{format_time, seconds_per_call, Budget};
+use crate::timing::{format_time, interleaved, repeated, Budget};
 use ad_runtime::reverse;
 use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 
@@ -83,25 +83,30 @@ pub fn run(quick: bool) {
     let close = |p: f64, q: f64| (p - q).abs() <= 1e-12 * (1.0 + p.abs());
     assert!(close(value, hand) && close(dl, hl));
     assert!((da - ha).norm() + (dx - hx).norm() + (db - hb).norm() < 1e-12);
-    let primal = seconds_per_call(budget, || {
-        black_box(ridge3(black_box(&a), black_box(&x), black_box(&b), 0.1));
-    });
-    let ours = seconds_per_call(budget, || {
-        black_box(ridge3_grad(
-            black_box(&a),
-            black_box(&x),
-            black_box(&b),
-            0.1,
-        ));
-    });
-    let by_hand = seconds_per_call(budget, || {
-        black_box(ridge3_by_hand(
-            black_box(&a),
-            black_box(&x),
-            black_box(&b),
-            0.1,
-        ));
-    });
+    let [primal, ours, by_hand] = interleaved(
+        budget,
+        [
+            &mut repeated(|| {
+                black_box(ridge3(black_box(&a), black_box(&x), black_box(&b), 0.1));
+            }),
+            &mut repeated(|| {
+                black_box(ridge3_grad(
+                    black_box(&a),
+                    black_box(&x),
+                    black_box(&b),
+                    0.1,
+                ));
+            }),
+            &mut repeated(|| {
+                black_box(ridge3_by_hand(
+                    black_box(&a),
+                    black_box(&x),
+                    black_box(&b),
+                    0.1,
+                ));
+            }),
+        ],
+    );
     row("3×3 (`Matrix3`)", primal, ours, by_hand);
 
     let (rows, columns) = (40, 20);
@@ -112,20 +117,25 @@ pub fn run(quick: bool) {
     let (hand, (ha, hx, hb, hl)) = ridge_by_hand(&a, &x, &b, 0.1);
     assert!(close(value, hand) && close(dl, hl));
     assert!((da - ha).norm() + (dx - hx).norm() + (db - hb).norm() < 1e-10);
-    let primal = seconds_per_call(budget, || {
-        black_box(ridge(black_box(&a), black_box(&x), black_box(&b), 0.1));
-    });
-    let ours = seconds_per_call(budget, || {
-        black_box(ridge_grad(black_box(&a), black_box(&x), black_box(&b), 0.1));
-    });
-    let by_hand = seconds_per_call(budget, || {
-        black_box(ridge_by_hand(
-            black_box(&a),
-            black_box(&x),
-            black_box(&b),
-            0.1,
-        ));
-    });
+    let [primal, ours, by_hand] = interleaved(
+        budget,
+        [
+            &mut repeated(|| {
+                black_box(ridge(black_box(&a), black_box(&x), black_box(&b), 0.1));
+            }),
+            &mut repeated(|| {
+                black_box(ridge_grad(black_box(&a), black_box(&x), black_box(&b), 0.1));
+            }),
+            &mut repeated(|| {
+                black_box(ridge_by_hand(
+                    black_box(&a),
+                    black_box(&x),
+                    black_box(&b),
+                    0.1,
+                ));
+            }),
+        ],
+    );
     row("40×20 (`DMatrix`)", primal, ours, by_hand);
     println!();
 }

@@ -147,7 +147,9 @@ fn write_report(path: &str, args: &[String]) {
          Machine: {cpu}, {cores} cores; {rustc}; release build.\n\n\
          Method: every time is the minimum over batches of at least 0.5 s of the mean time per \
          call in the batch (ADBench's method); ratios are taken between times measured in this \
-         one process. Peak memory is the maximum resident set size (`VmHWM`) of a separate \
+         one process, and the functions a table compares take their batches in turn (one batch \
+         of each, five rounds), so that a slower spell of the machine slows one batch of each \
+         rather than every batch of one. Peak memory is the maximum resident set size (`VmHWM`) of a separate \
          process (this binary re-run) that runs one computation, compared with the same process \
          computing only the objective; no counting allocator is used.\n\n\
          Correctness: every timed derivative is tested (`cargo test -p ad-bench`) before it is \

@@ -8,7 +8,7 @@ use ad_runtime::checkpoint::{binomial_recomputations, counts, reset_counts};
 
 pub use ad_bench::taylor_series::*;
 
-use crate::timing::{linear_fit, seconds_per_call, Budget};
+use crate::timing::{interleaved, linear_fit, repeated, seconds_per_call, Budget};
 
 pub struct Row {
     pub iters: usize,
@@ -21,29 +21,34 @@ pub struct Row {
 
 pub fn measure(iters: usize, budget: Budget) -> Row {
     let x = 0.5;
-    let primal = seconds_per_call(budget, || {
-        black_box(taylor_recip(black_box(x), black_box(iters)));
-    });
-    let forward = seconds_per_call(budget, || {
-        black_box(taylor_recip_jvp(
-            black_box(x),
-            black_box(iters),
-            black_box(1.0),
-        ));
-    });
-    let tangent_by_hand = seconds_per_call(budget, || {
-        black_box(taylor_recip_tangent_by_hand(
-            black_box(x),
-            black_box(1.0),
-            black_box(iters),
-        ));
-    });
-    let reverse = seconds_per_call(budget, || {
-        black_box(taylor_recip_grad(black_box(x), black_box(iters)));
-    });
-    let adjoint_by_hand = seconds_per_call(budget, || {
-        black_box(taylor_recip_adjoint_by_hand(black_box(x), black_box(iters)));
-    });
+    let [primal, forward, tangent_by_hand, reverse, adjoint_by_hand] = interleaved(
+        budget,
+        [
+            &mut repeated(|| {
+                black_box(taylor_recip(black_box(x), black_box(iters)));
+            }),
+            &mut repeated(|| {
+                black_box(taylor_recip_jvp(
+                    black_box(x),
+                    black_box(iters),
+                    black_box(1.0),
+                ));
+            }),
+            &mut repeated(|| {
+                black_box(taylor_recip_tangent_by_hand(
+                    black_box(x),
+                    black_box(1.0),
+                    black_box(iters),
+                ));
+            }),
+            &mut repeated(|| {
+                black_box(taylor_recip_grad(black_box(x), black_box(iters)));
+            }),
+            &mut repeated(|| {
+                black_box(taylor_recip_adjoint_by_hand(black_box(x), black_box(iters)));
+            }),
+        ],
+    );
     Row {
         iters,
         primal,

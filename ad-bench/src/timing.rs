@@ -23,28 +23,52 @@ impl Budget {
 }
 
 /// Seconds per call of `f`: the minimum over batches of the mean time per call in the batch.
-pub fn seconds_per_call(budget: Budget, mut f: impl FnMut()) -> f64 {
-    f();
-    let mut calls_per_batch = 1u64;
-    loop {
-        let start = Instant::now();
-        for _ in 0..calls_per_batch {
+pub fn seconds_per_call(budget: Budget, f: impl FnMut()) -> f64 {
+    let [seconds] = interleaved(budget, [&mut repeated(f)]);
+    seconds
+}
+
+/// `f` as a batch: called with `n`, it runs `f` `n` times (the loop is compiled with `f`, so
+/// only the batch is called through a pointer).
+pub fn repeated(mut f: impl FnMut()) -> impl FnMut(u64) {
+    move |calls| {
+        for _ in 0..calls {
             f();
         }
-        if start.elapsed() >= budget.min_batch {
-            break;
-        }
-        calls_per_batch *= 2;
     }
-    (0..budget.batches)
-        .map(|_| {
+}
+
+/// Seconds per call of each function, each the minimum over batches of the mean time per
+/// call in the batch, with the functions' batches taken in turn: round `k` times one batch of
+/// each. A machine slower for a few seconds then slows a batch of each function rather than
+/// all batches of one, so the ratios between them, which are what the tables report, hold.
+pub fn interleaved<const N: usize>(
+    budget: Budget,
+    mut batches: [&mut dyn FnMut(u64); N],
+) -> [f64; N] {
+    let calls: [u64; N] = core::array::from_fn(|index| {
+        let batch = &mut batches[index];
+        batch(1);
+        let mut calls = 1u64;
+        loop {
             let start = Instant::now();
-            for _ in 0..calls_per_batch {
-                f();
+            batch(calls);
+            if start.elapsed() >= budget.min_batch {
+                break calls;
             }
-            start.elapsed().as_secs_f64() / calls_per_batch as f64
-        })
-        .fold(f64::INFINITY, f64::min)
+            calls *= 2;
+        }
+    });
+    let mut best = [f64::INFINITY; N];
+    for _ in 0..budget.batches {
+        for (index, batch) in batches.iter_mut().enumerate() {
+            let start = Instant::now();
+            batch(calls[index]);
+            let seconds = start.elapsed().as_secs_f64() / calls[index] as f64;
+            best[index] = best[index].min(seconds);
+        }
+    }
+    best
 }
 
 /// Least-squares line `t = a + b n`; returns (slope b, R^2).

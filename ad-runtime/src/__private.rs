@@ -769,40 +769,11 @@ pub fn take<S: Scalar>(slot: &mut S) -> S {
     core::mem::replace(slot, S::zero())
 }
 
-/// The pullback of an iteration of a loop: it is handed the pools where the loops nested in it
-/// keep their iterations' pullbacks, and the loop's environment: the counters of the loops
-/// around it and the integers from around the nest that its indices are computed from, so
-/// that the backward sweep recomputes those indices instead of keeping them. Taking the pools
-/// and an environment of the forward code as witnesses gives the closure's parameters their
-/// types, which its own code needs to pop from the pools and read the environment.
-#[inline(always)]
-pub fn loop_pullback<A, P, E, R, F: FnOnce(&mut A, &mut P, E) -> R>(
-    _pools: &P,
-    _environment: &E,
-    pullback: F,
-) -> F {
-    pullback
-}
-
 /// The start of a sum: negative zero, to which adding any value gives that value exactly
 /// (`-0 + -0` is `-0`; `+0 + -0` would be `+0`), so the compiler drops the first addition.
 #[inline(always)]
 pub fn sum_start<S: Scalar>() -> S {
     -S::zero()
-}
-
-/// Runs `run` for the iterations `count - 1` down to `0`, threading `sums` through: the
-/// backward code of a nested loop whose iterations share one pullback (it reads nothing of
-/// its iteration but the loop environment), so the forward code only counted them.
-#[inline(always)]
-pub fn fold_count<A>(count: usize, sums: A, mut run: impl FnMut(A, usize) -> A) -> A {
-    let mut sums = sums;
-    let mut remaining = count;
-    while remaining > 0 {
-        remaining -= 1;
-        sums = run(sums, remaining);
-    }
-    sums
 }
 
 /// The counter of a loop over a range at a given iteration: `first + steps`, which the forward
@@ -868,183 +839,6 @@ mod counter_tests {
     }
 }
 
-/// A loop over a range ran more iterations than its iterator's size hint allowed.
-#[cold]
-#[inline(never)]
-fn room_exhausted() -> ! {
-    panic!("a range loop ran more iterations than its size hint promised")
-}
-
-/// Makes room in the records of a loop over a range for its `bound` iterations.
-#[inline(always)]
-pub fn make_room<F>(records: &mut Vec<F>, bound: Option<usize>) {
-    let needed = bound.unwrap_or(0);
-    if records.capacity() - records.len() < needed {
-        records.reserve(needed);
-    }
-}
-
-/// Pushes into the room `make_room` made (see `PullbackPool::push_in_room`).
-#[inline(always)]
-pub fn push_in_room<F>(records: &mut Vec<F>, pullback: F) {
-    if records.len() == records.capacity() {
-        room_exhausted();
-    }
-    records.push(pullback);
-}
-
-/// Where a loop nested in another loop keeps its iterations' pullbacks for the whole run of
-/// the outermost loop: a stack in chunks of about 64 KiB, so that growing it neither copies
-/// what it holds nor asks the system for fresh pages in one large block.
-pub struct PullbackPool<F> {
-    full: Vec<Vec<F>>,
-    current: Vec<F>,
-    /// How many pullbacks the full chunks hold: kept apart from `current`'s length so that a
-    /// push touches one counter.
-    in_full: usize,
-}
-
-impl<F> PullbackPool<F> {
-    const CHUNK_BYTES: usize = 1 << 16;
-
-    #[inline(always)]
-    pub fn new() -> Self {
-        PullbackPool {
-            full: Vec::new(),
-            current: Vec::new(),
-            in_full: 0,
-        }
-    }
-
-    /// How many pullbacks have been pushed and not popped.
-    #[inline(always)]
-    pub fn len(&self) -> usize {
-        self.in_full + self.current.len()
-    }
-
-    #[inline(always)]
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    #[inline(always)]
-    pub fn push(&mut self, pullback: F) {
-        if self.current.len() == self.current.capacity() {
-            self.grow();
-        }
-        self.current.push(pullback);
-    }
-
-    /// Makes room in the current chunk for `bound` more pullbacks: the iteration count of a
-    /// range loop, given by its iterator's size hint, so that `push_in_room` never grows.
-    #[inline(always)]
-    pub fn make_room(&mut self, bound: Option<usize>) {
-        let needed = bound.unwrap_or(0);
-        if self.current.capacity() - self.current.len() < needed {
-            self.new_chunk(needed);
-        }
-    }
-
-    /// Pushes into the room `make_room` made. Its only slow path panics (the loop ran more
-    /// iterations than its range has, which a range cannot), so no value of the loop is kept
-    /// in memory for a call that returns into it.
-    #[inline(always)]
-    pub fn push_in_room(&mut self, pullback: F) {
-        if self.current.len() == self.current.capacity() {
-            room_exhausted();
-        }
-        self.current.push(pullback);
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn new_chunk(&mut self, needed: usize) {
-        let chunk = (Self::CHUNK_BYTES / core::mem::size_of::<F>().max(1))
-            .max(16)
-            .max(needed);
-        let full = core::mem::replace(&mut self.current, Vec::with_capacity(chunk));
-        if full.capacity() > 0 {
-            self.in_full += full.len();
-            self.full.push(full);
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn grow(&mut self) {
-        self.new_chunk(0);
-    }
-
-    /// The last pullback pushed: the backward sweep pops exactly what the forward sweep
-    /// pushed, in reverse.
-    #[inline(always)]
-    pub fn pop(&mut self) -> F {
-        match self.current.pop() {
-            Some(pullback) => pullback,
-            None => self.pop_from_full(),
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn pop_from_full(&mut self) -> F {
-        self.refill();
-        self.current.pop().expect("a full chunk holds pullbacks")
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn refill(&mut self) {
-        self.current = self
-            .full
-            .pop()
-            .expect("the backward sweep pops what the forward sweep pushed");
-        self.in_full -= self.current.len();
-    }
-
-    /// Runs the last `count` pullbacks pushed, the last first, handing each the number of its
-    /// iteration (`count - 1` down to `0`) and what the runs before it made of `sums`. Each
-    /// chunk is run from a local vector, and refilled outside the loop that runs it, which then
-    /// holds no call: the sums stay in registers.
-    /// The sums start at `zero` for each chunk and are combined after it, so that the running
-    /// sums live only inside the loop (held across no call).
-    #[inline(always)]
-    pub fn fold_back<A: Copy>(
-        &mut self,
-        count: usize,
-        zero: A,
-        mut run: impl FnMut(A, usize, F) -> A,
-        mut combine: impl FnMut(A, A) -> A,
-    ) -> A {
-        let mut total = zero;
-        let mut remaining = count;
-        while remaining > 0 {
-            if self.current.is_empty() {
-                self.refill();
-            }
-            let mut chunk = core::mem::take(&mut self.current);
-            let here = remaining.min(chunk.len());
-            let mut sums = zero;
-            for _ in 0..here {
-                remaining -= 1;
-                let Some(pullback) = chunk.pop() else {
-                    unreachable!("the chunk holds `here` pullbacks")
-                };
-                sums = run(sums, remaining, pullback);
-            }
-            total = combine(total, sums);
-            self.current = chunk;
-        }
-        total
-    }
-}
-
-impl<F> Default for PullbackPool<F> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 /// A pullback of a differentiated function: the adjoints of its float parameters given the
 /// cotangent of its result.
 pub type Pullback<S, const P: usize> = Box<dyn FnOnce(S) -> [S; P]>;
@@ -1068,15 +862,6 @@ impl<S: Scalar> Seed for S {
     fn constant(self) -> Dual<S> {
         Dual::constant(self)
     }
-}
-
-/// The cotangent of a container result must have the result's length.
-#[track_caller]
-pub fn cotangent_of_length(result: usize, cotangent: usize) {
-    assert_eq!(
-        result, cotangent,
-        "a cotangent must have the shape of the result: lengths {result} and {cotangent} differ"
-    );
 }
 
 fn same_length(primal: usize, tangent: usize) {
@@ -1433,33 +1218,6 @@ pub fn sum_of<S: Scalar>(cotangents: Vec<S>) -> S {
     cotangents.into_iter().fold(S::zero(), |sum, c| sum + c)
 }
 
-/// The cotangent of element `index` of a container whose adjoints are `cotangents` (zero past
-/// their end: nothing was added there).
-pub fn cotangent_at<S: Scalar>(cotangents: &[S], index: usize) -> S {
-    cotangents.get(index).copied().unwrap_or_else(S::zero)
-}
-
-/// The sum of the cotangents of elements `start..end`: the cotangent of `x` in row
-/// `vec![x; n]` of a container of containers built in the body.
-pub fn sum_range<S: Scalar>(cotangents: &[S], start: usize, end: usize) -> S {
-    let end = end.min(cotangents.len());
-    cotangents
-        .get(start..end)
-        .unwrap_or(&[])
-        .iter()
-        .fold(S::zero(), |sum, c| sum + *c)
-}
-
-/// The sum of the cotangents of elements `first`, `first + stride`, `first + 2 stride`, ...:
-/// the cotangent of the `first`-th element of the row repeated in `vec![vec![a, b]; m]`.
-pub fn sum_strided<S: Scalar>(cotangents: &[S], first: usize, stride: usize) -> S {
-    cotangents
-        .iter()
-        .skip(first)
-        .step_by(stride.max(1))
-        .fold(S::zero(), |sum, c| sum + *c)
-}
-
 /// The adjoint of an `[f64; N]` parameter, from its vector of adjoints.
 pub fn into_array<S: Scalar, const N: usize>(adjoint: Vec<S>) -> [S; N] {
     let mut array = [S::zero(); N];
@@ -1467,26 +1225,6 @@ pub fn into_array<S: Scalar, const N: usize>(adjoint: Vec<S>) -> [S; N] {
         *slot = value;
     }
     array
-}
-
-/// The adjoint of an `[[f64; M]; N]` parameter, from its rows (as many as the parameter has).
-pub fn rows_into_array<R, const N: usize>(rows: Vec<R>) -> [R; N] {
-    match rows.try_into() {
-        Ok(array) => array,
-        Err(_) => unreachable!("an array parameter's adjoint has its rows"),
-    }
-}
-
-/// Where each row of a container of containers starts in the flat vector of its elements'
-/// adjoints, and (last) how many elements there are.
-pub fn row_offsets(lengths: impl Iterator<Item = usize>) -> Vec<usize> {
-    let mut offsets = vec![0];
-    let mut total = 0;
-    for length in lengths {
-        total += length;
-        offsets.push(total);
-    }
-    offsets
 }
 
 /// A row of the adjoint of a container of containers: `Vec<S>` or `[S; N]`.
@@ -1569,40 +1307,6 @@ impl IndexTwin for Index {
     }
 }
 
-/// What a name or field of a `#[grad]` value's index twin holds: the number of a float, or
-/// (for a data field, which the macro cannot tell apart by its syntax) nothing. Autoref
-/// specialization, like [`LiftProbe`]: the probed types are concrete at the call site.
-pub struct IndexProbe<'a, T>(pub &'a T);
-
-pub trait IndexOfFloat {
-    fn __ad_index(self) -> Option<usize>;
-}
-
-impl IndexOfFloat for IndexProbe<'_, Index> {
-    #[inline(always)]
-    fn __ad_index(self) -> Option<usize> {
-        Some(self.0 .0)
-    }
-}
-
-impl IndexOfFloat for IndexProbe<'_, &Index> {
-    #[inline(always)]
-    fn __ad_index(self) -> Option<usize> {
-        Some(self.0 .0)
-    }
-}
-
-pub trait IndexOfData {
-    fn __ad_index(&self) -> Option<usize>;
-}
-
-impl<T> IndexOfData for IndexProbe<'_, T> {
-    #[inline(always)]
-    fn __ad_index(&self) -> Option<usize> {
-        None
-    }
-}
-
 impl<T: IndexTwin + ?Sized> IndexTwin for &T {
     #[inline(always)]
     fn for_each_index(&self, f: &mut impl FnMut(usize)) {
@@ -1672,16 +1376,6 @@ macro_rules! index_twin_tuple {
 index_twin_tuple!(T0 0, T1 1);
 index_twin_tuple!(T0 0, T1 1, T2 2);
 index_twin_tuple!(T0 0, T1 1, T2 2, T3 3);
-
-/// The floats of a `#[grad]` parameter numbered in order: its index twin, and their count.
-pub fn number_floats<T: Differentiable, S>(over: &T::Over<S>) -> (T::Over<Index>, usize) {
-    let mut count = 0;
-    let indices = T::map(over, &mut |_| {
-        count += 1;
-        Index(count - 1)
-    });
-    (indices, count)
-}
 
 /// The duals of a `#[grad]` parameter of a user type: value and tangent float by float.
 pub fn seed_twin<T: Differentiable>(value: &T, tangent: &T) -> T::Over<Dual<T::Float>> {
@@ -1850,32 +1544,6 @@ impl<S: Scalar, const N: usize, const M: usize> Adjoints<S, N, M> {
     }
 }
 
-/// A name bound by a pattern over a `#[grad]` value, by reference (`&f64`) or by value, read
-/// as a value: autoref specialization, the by-reference impl first.
-pub struct ValueProbe<T>(pub T);
-
-pub trait ValueOfReference<T> {
-    fn __ad_value(self) -> T;
-}
-
-impl<T: Copy> ValueOfReference<T> for ValueProbe<&T> {
-    #[inline(always)]
-    fn __ad_value(self) -> T {
-        *self.0
-    }
-}
-
-pub trait ValueOfValue<T> {
-    fn __ad_value(&self) -> T;
-}
-
-impl<T: Copy> ValueOfValue<T> for ValueProbe<T> {
-    #[inline(always)]
-    fn __ad_value(&self) -> T {
-        self.0
-    }
-}
-
 /// The adjoint a callee returns for an argument bound by a pattern over a `#[grad]` value: a
 /// scalar when the argument is one of its floats, the flat adjoints of a part's floats when it
 /// is a part (the callee's parameter is `#[grad]`). Added where its floats start.
@@ -1959,6 +1627,8 @@ container_part_cotangent!(add_flat: Vec<S>, ; [S; K], K);
 container_part_cotangent!(add_rows: Vec<Vec<S>>, ; Vec<[S; K]>, K);
 
 pub mod call_args;
+#[allow(unsafe_code)]
+mod chunk_pool;
 pub mod in_out;
 
 /// `x op c` for a constant `c` in forward-mode code (`2.0 * x`, `x - 1.0`, `1.0 - x`,

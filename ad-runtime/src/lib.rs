@@ -37,7 +37,9 @@
 //! supported in each mode, checkpoint schedules, how the macros work, and the benchmarks.
 
 // Denied, not forbidden: simba's `SimdValue` declares two `unsafe fn`s, which the dual
-// numbers implement with safe bodies (`dual/nalgebra.rs`), the one place allowed.
+// numbers implement with safe bodies (`dual/nalgebra.rs`), and the thread's pool of stack
+// chunks hands a buffer from one element type to another of the same layout
+// (`__private/chunk_pool.rs`, two `unsafe` blocks). Those are the places allowed.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

@@ -199,6 +199,13 @@ pub fn vacate<T: Adjoint>(adjoint: &mut T) -> T {
     core::mem::replace(adjoint, T::exact_zero())
 }
 
+/// The adjoint of the sum an increment assigns (`place += e`): the place's, which stays, as
+/// the place read in the sum would add it back (`ir::increments` in the macro crate).
+#[inline(always)]
+pub fn peek<T: Clone>(adjoint: &mut T) -> T {
+    adjoint.clone()
+}
+
 #[inline(always)]
 pub fn zero<T: Adjoint>() -> T {
     T::zero()
@@ -486,8 +493,8 @@ impl<T> Slot<T> {
 /// for one large block of fresh pages, and a function called in a loop whose own loops are
 /// short allocates little. Going back to an earlier chunk swaps it in, and calls nothing: a
 /// call that returns, even on a cold path, would make the backward loop keep its adjoints in
-/// memory instead of registers. (The previous engine's `PullbackPool` grows the same way; it
-/// goes with that engine, and this is the one to keep.)
+/// memory instead of registers. Its chunks of full size go to the thread's pool when it is
+/// dropped, for the next gradient's stacks.
 pub struct Stack<T> {
     current: Vec<T>,
     /// The chunks before `current`: the first `filled` hold entries; the rest are spent
@@ -578,7 +585,7 @@ impl<T> Stack<T> {
     #[cold]
     #[inline(never)]
     fn new_chunk(&mut self, needed: usize) {
-        let largest = (STACK_CHUNK_BYTES / core::mem::size_of::<T>().max(1)).max(STACK_FIRST_CHUNK);
+        let largest = largest_chunk::<T>();
         let size = self
             .current
             .capacity()
@@ -588,6 +595,7 @@ impl<T> Stack<T> {
         // A spent chunk with the room is taken back rather than a new one allocated.
         let next = match self.chunks.get_mut(self.filled) {
             Some(spent) if spent.capacity() >= size => core::mem::take(spent),
+            _ if size == largest => super::chunk_pool::take(size),
             _ => Vec::with_capacity(size),
         };
         let full = core::mem::replace(&mut self.current, next);
@@ -597,6 +605,28 @@ impl<T> Stack<T> {
             self.chunks.push(full);
         }
         self.filled += 1;
+    }
+}
+
+/// The capacity of a [`Stack`]'s chunks of full size, in entries.
+#[inline(always)]
+fn largest_chunk<T>() -> usize {
+    (STACK_CHUNK_BYTES / core::mem::size_of::<T>().max(1)).max(STACK_FIRST_CHUNK)
+}
+
+/// A stack's chunks of full size go back to the thread's pool, for the next gradient's stacks.
+impl<T> Drop for Stack<T> {
+    fn drop(&mut self) {
+        let largest = largest_chunk::<T>();
+        let chunks = self
+            .chunks
+            .drain(..)
+            .chain([core::mem::take(&mut self.current)]);
+        for chunk in chunks {
+            if chunk.capacity() == largest {
+                super::chunk_pool::give_back(chunk);
+            }
+        }
     }
 }
 
@@ -1516,6 +1546,29 @@ mod tests {
         vectors.keep_zero(vec![0.0; 1]);
         assert_eq!(vectors.zero_back().len(), 1);
         assert_eq!(vectors.zero_back().len(), 3);
+    }
+
+    #[test]
+    fn a_dropped_stack_drops_what_it_still_holds() {
+        // Several chunks of full size (8192 entries of 8 bytes), which go to the thread's pool.
+        let counter = std::rc::Rc::new(());
+        for popped in [0, 5, 20_000] {
+            let mut stack = Stack::new();
+            for _ in 0..20_000 {
+                stack.push(counter.clone());
+            }
+            for _ in 0..popped {
+                stack.pop();
+            }
+            drop(stack);
+            assert_eq!(std::rc::Rc::strong_count(&counter), 1);
+        }
+        // A stack after them takes the pooled chunks and works as a fresh one.
+        let mut stack = Stack::new();
+        for k in 0..20_000u64 {
+            stack.push(k);
+        }
+        assert!((0..20_000u64).rev().all(|k| stack.pop() == k));
     }
 
     #[test]
