@@ -255,7 +255,7 @@ impl first_large {
                                 let mut __ad_dv_20 = __ad_ty_20.zero();
                                 let mut __ad_dv_21 = __ad_ty_21.zero();
                                 let mut __ad_dv_22 = __ad_ty_22.zero();
-                                __ad_dv_22 = ::ad_runtime::__private::ir::vacate(
+                                __ad_dv_22 = ::ad_runtime::__private::ir::peek(
                                     &mut __ad_dm_total_3,
                                 );
                                 {
@@ -265,10 +265,6 @@ impl first_large {
                                     __ad_dv_21 = __ad_c.0;
                                     __ad_dv_20 = __ad_c.1;
                                 }
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dm_total_3,
-                                    __ad_dv_21,
-                                );
                                 {
                                     let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
                                         &::ad_runtime::rules::sqrt_from_value(
@@ -511,7 +507,7 @@ impl first_large {
                                 let mut __ad_dv_20 = __ad_ty_20.zero();
                                 let mut __ad_dv_21 = __ad_ty_21.zero();
                                 let mut __ad_dv_22 = __ad_ty_22.zero();
-                                __ad_dv_22 = ::ad_runtime::__private::ir::vacate(
+                                __ad_dv_22 = ::ad_runtime::__private::ir::peek(
                                     &mut __ad_dm_total_3,
                                 );
                                 {
@@ -521,10 +517,6 @@ impl first_large {
                                     __ad_dv_21 = __ad_c.0;
                                     __ad_dv_20 = __ad_c.1;
                                 }
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dm_total_3,
-                                    __ad_dv_21,
-                                );
                                 {
                                     let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
                                         &::ad_runtime::rules::sqrt_from_value(

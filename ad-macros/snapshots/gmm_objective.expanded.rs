@@ -811,7 +811,7 @@ impl gmm_objective_precomputed {
                             let mut __ad_dv_117 = __ad_ty_117.zero();
                             let mut __ad_dv_118 = __ad_ty_118.zero();
                             let mut __ad_dv_119 = __ad_ty_119.zero();
-                            __ad_dv_119 = ::ad_runtime::__private::ir::vacate(
+                            __ad_dv_119 = ::ad_runtime::__private::ir::peek(
                                 &mut __ad_dm_prior_9,
                             );
                             {
@@ -821,10 +821,6 @@ impl gmm_objective_precomputed {
                                 __ad_dv_118 = __ad_c.0;
                                 __ad_dv_117 = __ad_c.1;
                             }
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dm_prior_9,
-                                __ad_dv_118,
-                            );
                             {
                                 let __ad_c = ::ad_runtime::__private::ir::sub_back(
                                     __ad_dv_117,
@@ -890,7 +886,7 @@ impl gmm_objective_precomputed {
                                 let mut __ad_dv_107 = __ad_ty_107.zero();
                                 let mut __ad_dv_108 = __ad_ty_108.zero();
                                 let mut __ad_dv_109 = __ad_ty_109.zero();
-                                __ad_dv_109 = ::ad_runtime::__private::ir::vacate(
+                                __ad_dv_109 = ::ad_runtime::__private::ir::peek(
                                     &mut __ad_dm_frobenius_10,
                                 );
                                 {
@@ -900,10 +896,6 @@ impl gmm_objective_precomputed {
                                     __ad_dv_108 = __ad_c.0;
                                     __ad_dv_107 = __ad_c.1;
                                 }
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dm_frobenius_10,
-                                    __ad_dv_108,
-                                );
                                 {
                                     let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
                                         ::ad_runtime::__private::ir::value_of(__ad_v_v_106),
@@ -937,7 +929,7 @@ impl gmm_objective_precomputed {
                                 let mut __ad_dv_98 = __ad_ty_98.zero();
                                 let mut __ad_dv_99 = __ad_ty_99.zero();
                                 let mut __ad_dv_100 = __ad_ty_100.zero();
-                                __ad_dv_100 = ::ad_runtime::__private::ir::vacate(
+                                __ad_dv_100 = ::ad_runtime::__private::ir::peek(
                                     &mut __ad_dm_frobenius_10,
                                 );
                                 {
@@ -947,10 +939,6 @@ impl gmm_objective_precomputed {
                                     __ad_dv_99 = __ad_c.0;
                                     __ad_dv_98 = __ad_c.1;
                                 }
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dm_frobenius_10,
-                                    __ad_dv_99,
-                                );
                                 {
                                     let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
                                         ::ad_runtime::__private::ir::value_of(__ad_v_q_97),
@@ -996,7 +984,7 @@ impl gmm_objective_precomputed {
                             let mut __ad_dv_85 = __ad_keep_zero_85.zero_back();
                             let mut __ad_dv_86 = __ad_ty_86.zero();
                             let mut __ad_dv_87 = __ad_ty_87.zero();
-                            __ad_dv_87 = ::ad_runtime::__private::ir::vacate(
+                            __ad_dv_87 = ::ad_runtime::__private::ir::peek(
                                 &mut __ad_dm_slse_6,
                             );
                             {
@@ -1009,10 +997,6 @@ impl gmm_objective_precomputed {
                                     __ad_c.1,
                                 );
                             }
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dm_slse_6,
-                                __ad_dv_86,
-                            );
                             {
                                 let __ad_c = __ad_pb_85(__ad_dv_85);
                                 ::ad_runtime::__private::ir::accumulate_argument(
@@ -1102,7 +1086,7 @@ impl gmm_objective_precomputed {
                                     let mut __ad_dv_75 = __ad_ty_75.zero();
                                     let mut __ad_dv_76 = __ad_ty_76.zero();
                                     let mut __ad_dv_77 = __ad_ty_77.zero();
-                                    __ad_dv_77 = ::ad_runtime::__private::ir::vacate(
+                                    __ad_dv_77 = ::ad_runtime::__private::ir::peek(
                                         &mut __ad_dm_sqnorm_8,
                                     );
                                     {
@@ -1112,10 +1096,6 @@ impl gmm_objective_precomputed {
                                         __ad_dv_76 = __ad_c.0;
                                         __ad_dv_75 = __ad_c.1;
                                     }
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dm_sqnorm_8,
-                                        __ad_dv_76,
-                                    );
                                     {
                                         let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
                                             ::ad_runtime::__private::ir::value_of(__ad_v_73),
@@ -1173,7 +1153,7 @@ impl gmm_objective_precomputed {
                                         let mut __ad_dv_66 = __ad_ty_66.zero();
                                         let mut __ad_dv_67 = __ad_ty_67.zero();
                                         let mut __ad_dv_68 = __ad_ty_68.zero();
-                                        __ad_dv_68 = ::ad_runtime::__private::ir::vacate(
+                                        __ad_dv_68 = ::ad_runtime::__private::ir::peek(
                                             &mut __ad_dm_transformed_5[__ad_v_j_62],
                                         );
                                         {
@@ -1183,10 +1163,6 @@ impl gmm_objective_precomputed {
                                             __ad_dv_67 = __ad_c.0;
                                             __ad_dv_66 = __ad_c.1;
                                         }
-                                        ::ad_runtime::__private::ir::accumulate(
-                                            &mut __ad_dm_transformed_5[__ad_v_j_62],
-                                            __ad_dv_67,
-                                        );
                                         {
                                             let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
                                                 ::ad_runtime::__private::ir::value_of(__ad_v_64),
@@ -1326,7 +1302,7 @@ impl gmm_objective_precomputed {
                                     __ad_dv_28 = __ad_c;
                                 }
                                 __ad_dv_23 = __ad_dv_28;
-                                __ad_dv_25 = ::ad_runtime::__private::ir::vacate(
+                                __ad_dv_25 = ::ad_runtime::__private::ir::peek(
                                     &mut __ad_dm_s_2,
                                 );
                                 {
@@ -1339,10 +1315,6 @@ impl gmm_objective_precomputed {
                                         __ad_c.1,
                                     );
                                 }
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dm_s_2,
-                                    __ad_dv_24,
-                                );
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dv_icf_2[__ad_v_22],
                                     __ad_dv_23,
@@ -1983,7 +1955,7 @@ impl gmm_objective_precomputed {
                             let mut __ad_dv_117 = __ad_ty_117.zero();
                             let mut __ad_dv_118 = __ad_ty_118.zero();
                             let mut __ad_dv_119 = __ad_ty_119.zero();
-                            __ad_dv_119 = ::ad_runtime::__private::ir::vacate(
+                            __ad_dv_119 = ::ad_runtime::__private::ir::peek(
                                 &mut __ad_dm_prior_9,
                             );
                             {
@@ -1993,10 +1965,6 @@ impl gmm_objective_precomputed {
                                 __ad_dv_118 = __ad_c.0;
                                 __ad_dv_117 = __ad_c.1;
                             }
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dm_prior_9,
-                                __ad_dv_118,
-                            );
                             {
                                 let __ad_c = ::ad_runtime::__private::ir::sub_back(
                                     __ad_dv_117,
@@ -2041,7 +2009,7 @@ impl gmm_objective_precomputed {
                                 let mut __ad_dv_107 = __ad_ty_107.zero();
                                 let mut __ad_dv_108 = __ad_ty_108.zero();
                                 let mut __ad_dv_109 = __ad_ty_109.zero();
-                                __ad_dv_109 = ::ad_runtime::__private::ir::vacate(
+                                __ad_dv_109 = ::ad_runtime::__private::ir::peek(
                                     &mut __ad_dm_frobenius_10,
                                 );
                                 {
@@ -2051,10 +2019,6 @@ impl gmm_objective_precomputed {
                                     __ad_dv_108 = __ad_c.0;
                                     __ad_dv_107 = __ad_c.1;
                                 }
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dm_frobenius_10,
-                                    __ad_dv_108,
-                                );
                                 {
                                     let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
                                         ::ad_runtime::__private::ir::value_of(__ad_v_v_106),
@@ -2088,7 +2052,7 @@ impl gmm_objective_precomputed {
                                 let mut __ad_dv_98 = __ad_ty_98.zero();
                                 let mut __ad_dv_99 = __ad_ty_99.zero();
                                 let mut __ad_dv_100 = __ad_ty_100.zero();
-                                __ad_dv_100 = ::ad_runtime::__private::ir::vacate(
+                                __ad_dv_100 = ::ad_runtime::__private::ir::peek(
                                     &mut __ad_dm_frobenius_10,
                                 );
                                 {
@@ -2098,10 +2062,6 @@ impl gmm_objective_precomputed {
                                     __ad_dv_99 = __ad_c.0;
                                     __ad_dv_98 = __ad_c.1;
                                 }
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dm_frobenius_10,
-                                    __ad_dv_99,
-                                );
                                 {
                                     let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
                                         ::ad_runtime::__private::ir::value_of(__ad_v_q_97),
@@ -2142,7 +2102,7 @@ impl gmm_objective_precomputed {
                             let mut __ad_dv_85 = __ad_keep_zero_85.zero_back();
                             let mut __ad_dv_86 = __ad_ty_86.zero();
                             let mut __ad_dv_87 = __ad_ty_87.zero();
-                            __ad_dv_87 = ::ad_runtime::__private::ir::vacate(
+                            __ad_dv_87 = ::ad_runtime::__private::ir::peek(
                                 &mut __ad_dm_slse_6,
                             );
                             {
@@ -2155,10 +2115,6 @@ impl gmm_objective_precomputed {
                                     __ad_c.1,
                                 );
                             }
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dm_slse_6,
-                                __ad_dv_86,
-                            );
                             {
                                 let __ad_c = __ad_pb_85(__ad_dv_85);
                                 ::ad_runtime::__private::ir::accumulate_argument(
@@ -2248,7 +2204,7 @@ impl gmm_objective_precomputed {
                                     let mut __ad_dv_75 = __ad_ty_75.zero();
                                     let mut __ad_dv_76 = __ad_ty_76.zero();
                                     let mut __ad_dv_77 = __ad_ty_77.zero();
-                                    __ad_dv_77 = ::ad_runtime::__private::ir::vacate(
+                                    __ad_dv_77 = ::ad_runtime::__private::ir::peek(
                                         &mut __ad_dm_sqnorm_8,
                                     );
                                     {
@@ -2258,10 +2214,6 @@ impl gmm_objective_precomputed {
                                         __ad_dv_76 = __ad_c.0;
                                         __ad_dv_75 = __ad_c.1;
                                     }
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dm_sqnorm_8,
-                                        __ad_dv_76,
-                                    );
                                     {
                                         let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
                                             ::ad_runtime::__private::ir::value_of(__ad_v_73),
@@ -2319,7 +2271,7 @@ impl gmm_objective_precomputed {
                                         let mut __ad_dv_66 = __ad_ty_66.zero();
                                         let mut __ad_dv_67 = __ad_ty_67.zero();
                                         let mut __ad_dv_68 = __ad_ty_68.zero();
-                                        __ad_dv_68 = ::ad_runtime::__private::ir::vacate(
+                                        __ad_dv_68 = ::ad_runtime::__private::ir::peek(
                                             &mut __ad_dm_transformed_5[__ad_v_j_62],
                                         );
                                         {
@@ -2329,10 +2281,6 @@ impl gmm_objective_precomputed {
                                             __ad_dv_67 = __ad_c.0;
                                             __ad_dv_66 = __ad_c.1;
                                         }
-                                        ::ad_runtime::__private::ir::accumulate(
-                                            &mut __ad_dm_transformed_5[__ad_v_j_62],
-                                            __ad_dv_67,
-                                        );
                                         {
                                             let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
                                                 ::ad_runtime::__private::ir::value_of(__ad_v_64),
@@ -2464,7 +2412,7 @@ impl gmm_objective_precomputed {
                                     __ad_dv_28 = __ad_c;
                                 }
                                 __ad_dv_23 = __ad_dv_28;
-                                __ad_dv_25 = ::ad_runtime::__private::ir::vacate(
+                                __ad_dv_25 = ::ad_runtime::__private::ir::peek(
                                     &mut __ad_dm_s_2,
                                 );
                                 {
@@ -2477,10 +2425,6 @@ impl gmm_objective_precomputed {
                                         __ad_c.1,
                                     );
                                 }
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dm_s_2,
-                                    __ad_dv_24,
-                                );
                                 ::ad_runtime::__private::ir::accumulate(
                                     &mut __ad_dv_icf_2[__ad_v_22],
                                     __ad_dv_23,

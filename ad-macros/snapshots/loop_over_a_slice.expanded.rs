@@ -194,7 +194,7 @@ impl weighted {
                         let mut __ad_dv_10 = __ad_ty_10.zero();
                         let mut __ad_dv_11 = __ad_ty_11.zero();
                         let mut __ad_dv_12 = __ad_ty_12.zero();
-                        __ad_dv_12 = ::ad_runtime::__private::ir::vacate(
+                        __ad_dv_12 = ::ad_runtime::__private::ir::peek(
                             &mut __ad_dm_total_0,
                         );
                         {
@@ -204,10 +204,6 @@ impl weighted {
                             __ad_dv_11 = __ad_c.0;
                             __ad_dv_10 = __ad_c.1;
                         }
-                        ::ad_runtime::__private::ir::accumulate(
-                            &mut __ad_dm_total_0,
-                            __ad_dv_11,
-                        );
                         {
                             let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
                                 ::ad_runtime::__private::ir::value_of(__ad_v_8),
@@ -245,7 +241,7 @@ impl weighted {
                     } else {
                         let mut __ad_dv_13 = __ad_ty_13.zero();
                         let mut __ad_dv_14 = __ad_ty_14.zero();
-                        __ad_dv_14 = ::ad_runtime::__private::ir::vacate(
+                        __ad_dv_14 = ::ad_runtime::__private::ir::peek(
                             &mut __ad_dm_total_0,
                         );
                         {
@@ -258,10 +254,6 @@ impl weighted {
                                 __ad_c.1,
                             );
                         }
-                        ::ad_runtime::__private::ir::accumulate(
-                            &mut __ad_dm_total_0,
-                            __ad_dv_13,
-                        );
                     }
                     __ad_dv_5 = __ad_dv_v_6;
                     ::ad_runtime::__private::ir::accumulate(
@@ -412,7 +404,7 @@ impl weighted {
                         let mut __ad_dv_10 = __ad_ty_10.zero();
                         let mut __ad_dv_11 = __ad_ty_11.zero();
                         let mut __ad_dv_12 = __ad_ty_12.zero();
-                        __ad_dv_12 = ::ad_runtime::__private::ir::vacate(
+                        __ad_dv_12 = ::ad_runtime::__private::ir::peek(
                             &mut __ad_dm_total_0,
                         );
                         {
@@ -422,10 +414,6 @@ impl weighted {
                             __ad_dv_11 = __ad_c.0;
                             __ad_dv_10 = __ad_c.1;
                         }
-                        ::ad_runtime::__private::ir::accumulate(
-                            &mut __ad_dm_total_0,
-                            __ad_dv_11,
-                        );
                         {
                             let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
                                 ::ad_runtime::__private::ir::value_of(__ad_v_8),
@@ -455,7 +443,7 @@ impl weighted {
                     } else {
                         let mut __ad_dv_13 = __ad_ty_13.zero();
                         let mut __ad_dv_14 = __ad_ty_14.zero();
-                        __ad_dv_14 = ::ad_runtime::__private::ir::vacate(
+                        __ad_dv_14 = ::ad_runtime::__private::ir::peek(
                             &mut __ad_dm_total_0,
                         );
                         {
@@ -468,10 +456,6 @@ impl weighted {
                                 __ad_c.1,
                             );
                         }
-                        ::ad_runtime::__private::ir::accumulate(
-                            &mut __ad_dm_total_0,
-                            __ad_dv_13,
-                        );
                     }
                     __ad_dv_5 = __ad_dv_v_6;
                     ::ad_runtime::__private::ir::accumulate(

@@ -216,6 +216,32 @@ fn shadows(x: &[f64], mut y: Vec<f64>) -> f64 {
     total + fixed[0] * pushed[n - 1]
 }
 
+/// Increments (`ir::increments`): `t[j] = t[j] + ..` where the other term reads `t` at an index
+/// that may be `j` itself, `-=` on an element and on a local, an addition of the place on the
+/// right (`s = a + s`), an element read between the read and the assignment, and an increment
+/// inside a branch.
+#[forward]
+#[reverse]
+fn increments(x: &[f64], shift: usize) -> f64 {
+    let n = x.len();
+    let mut t = x.to_vec();
+    let mut s = 1.0;
+    for j in 0..n {
+        let other = t[(j + shift) % n];
+        t[j] = t[j] + other * x[j];
+        t[j] -= x[(j + 1) % n] * s;
+        let before = t[j] * 0.5;
+        s = before * x[j] + s;
+        if x[j] > 0.0 {
+            s -= t[(j + 1) % n] * before;
+        }
+    }
+    for j in 0..n {
+        s += t[j] * t[j];
+    }
+    s
+}
+
 fn gradients() -> String {
     let w: Vec<f64> = (0..7).map(|i| 0.3 * i as f64 - 0.8).collect();
     let mut lines = Vec::new();
@@ -290,6 +316,13 @@ fn gradients() -> String {
             bits(&[&[value][..], &dx, &dy].concat())
         ));
     }
+    for (x, shift) in [(&w[..1], 0), (&w[..4], 0), (&w[..4], 1), (&w[..], 3)] {
+        let (value, dx) = increments_grad(x, shift);
+        lines.push(format!(
+            "increments {shift} {}",
+            bits(&[&[value][..], &dx].concat())
+        ));
+    }
     lines.join("\n") + "\n"
 }
 
@@ -320,6 +353,15 @@ fn gradients_agree_with_forward_mode() {
     approx::assert_relative_eq!(along_x, central_x, epsilon = 1e-7, max_relative = 1e-7);
     common::check_slice_function_at_random_points(branching, branching_jvp, branching_vjp, 4, 5);
     common::check_slice_function_at_random_points(counters, counters_jvp, counters_vjp, 5, 6);
+    for shift in [0, 1, 3] {
+        let plain = |x: &[f64]| increments(x, shift);
+        let jvp = |x: &[f64], t: &[f64]| increments_jvp(x, shift, t);
+        let vjp = |x: &[f64], c: f64| {
+            let (value, dx) = increments_grad(x, shift);
+            (value, dx.iter().map(|d| d * c).collect())
+        };
+        common::check_gradient(5, plain, jvp, vjp);
+    }
     common::check_slice_function_at_random_points(
         owned_tables,
         owned_tables_jvp,

@@ -151,6 +151,17 @@ fn companion_body_in(
             .collect(),
         None => HashSet::new(),
     };
+    let increments: Vec<_> = match passes.increments {
+        true => crate::ir::increments::increments(&body)
+            .into_iter()
+            .filter(|increment| {
+                activity.useful.contains(&increment.root)
+                    && activity.is_useful_value(increment.sum)
+                    && activity.is_useful_value(increment.read)
+            })
+            .collect(),
+        false => Vec::new(),
+    };
     let mut emitter = Emitter {
         function,
         body: &body,
@@ -186,6 +197,8 @@ fn companion_body_in(
                 .collect(),
             false => HashMap::new(),
         },
+        increment_sums: increments.iter().map(|increment| increment.sum).collect(),
+        increment_reads: increments.iter().map(|increment| increment.read).collect(),
         captured: Vec::new(),
         restored: BTreeSet::new(),
         states: HashSet::new(),
@@ -282,6 +295,10 @@ struct Emitter<'a> {
     /// References passed to a call whose adjoint the call's pullback adds to the place's
     /// shadow directly (`ir::aliased_arguments`): they get no adjoint of their own.
     aliased_arguments: HashMap<Value, Place>,
+    /// The sums of increments `place = read + e` (`ir::increments`), whose backward code
+    /// reads the place's adjoint and leaves it, and their reads, which then have none.
+    increment_sums: HashSet<Value>,
+    increment_reads: HashSet<Value>,
     /// Top-level values the pullback captures.
     captured: Vec<Value>,
     /// The containers whose state at the end of each iteration of a loop (by number) the

@@ -14,6 +14,7 @@
 
 pub mod activity;
 pub mod checkpoint;
+pub mod increments;
 pub mod induction;
 pub mod lower;
 pub mod plain;
@@ -708,12 +709,9 @@ pub fn operands(rvalue: &Rvalue) -> Vec<&Operand> {
     }
 }
 
-/// Values `r = &place` passed once, to a call later in the same block, and read nowhere else:
-/// the callee's adjoint of the argument can go straight to the place's shadow (a borrow
-/// keeps the place unchanged until the call), with no adjoint of the reference itself. A
-/// place through a field or a `Deref` is left out: its reads add to the field's adjoint by
-/// their own rule.
-pub fn aliased_arguments(body: &Body) -> std::collections::HashMap<Value, Place> {
+/// How many times each value is read: as an operand, as a place's root or index, or as a
+/// block's result.
+pub fn use_counts(body: &Body) -> std::collections::HashMap<Value, usize> {
     let mut uses = std::collections::HashMap::<Value, usize>::new();
     fn count_operand(operand: &Operand, uses: &mut std::collections::HashMap<Value, usize>) {
         match operand {
@@ -740,7 +738,25 @@ pub fn aliased_arguments(body: &Body) -> std::collections::HashMap<Value, Place>
         if let Some(place) = place {
             count_operand(&Operand::Place(place.clone()), &mut uses);
         }
+        if let Stmt::For { body, .. } | Stmt::Loop { body, .. } = stmt {
+            if let Some(result) = &body.result {
+                count_operand(result, &mut uses);
+            }
+        }
     });
+    if let Some(result) = &body.block.result {
+        count_operand(result, &mut uses);
+    }
+    uses
+}
+
+/// Values `r = &place` passed once, to a call later in the same block, and read nowhere else:
+/// the callee's adjoint of the argument can go straight to the place's shadow (a borrow
+/// keeps the place unchanged until the call), with no adjoint of the reference itself. A
+/// place through a field or a `Deref` is left out: its reads add to the field's adjoint by
+/// their own rule.
+pub fn aliased_arguments(body: &Body) -> std::collections::HashMap<Value, Place> {
+    let uses = use_counts(body);
     let mut aliased = std::collections::HashMap::new();
     let mut blocks = vec![&body.block];
     for_each_stmt(&body.block, &mut |stmt| match stmt {

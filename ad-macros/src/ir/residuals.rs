@@ -46,6 +46,9 @@ pub struct Passes {
     /// Keep a value or pullback of a branch outside every loop in one slot (`ir::Slot`)
     /// instead of a stack, which allocates its first chunk on the first push.
     pub single_slots: bool,
+    /// Pass the adjoint of a place through an increment `place += e` unchanged, rather than
+    /// take it and add it back (`ir::increments`).
+    pub increments: bool,
 }
 
 impl Passes {
@@ -63,6 +66,7 @@ impl Passes {
             assign_first: on,
             alias_arguments: on,
             single_slots: on,
+            increments: on,
         }
     }
 }

@@ -298,6 +298,7 @@ impl Emitter<'_> {
             Stmt::Let(Let { value, rvalue, .. }) => {
                 if !self.activity.is_useful_value(*value)
                     || self.aliased_arguments.contains_key(value)
+                    || self.increment_reads.contains(value)
                 {
                     return Ok(TokenStream::new());
                 }
@@ -338,10 +339,14 @@ impl Emitter<'_> {
                     return Ok(TokenStream::new());
                 }
                 let adjoint = self.place_adjoint(place)?;
-                let taken = match self.is_param(place.root) || !self.residuals.passes().assign_first
-                {
-                    true => quote!(#ir::take(#adjoint)),
-                    false => quote!(#ir::vacate(#adjoint)),
+                let increment =
+                    matches!(operand, Operand::Value(sum) if self.increment_sums.contains(sum));
+                let taken = if increment {
+                    quote!(#ir::peek(#adjoint))
+                } else if self.is_param(place.root) || !self.residuals.passes().assign_first {
+                    quote!(#ir::take(#adjoint))
+                } else {
+                    quote!(#ir::vacate(#adjoint))
                 };
                 if self.activity.is_useful(operand) {
                     self.contribute(operand, taken)
