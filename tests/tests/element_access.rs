@@ -98,6 +98,20 @@ fn sub_slices_and_rows(x: &[f64]) -> f64 {
     total
 }
 
+/// Inclusive sub-slices (`x[a..=b]`, `x[..=k]`): read, iterated, written through `&mut`.
+#[forward]
+#[reverse]
+fn inclusive_sub_slices(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut v = x.to_vec();
+    for t in &mut v[1..=n - 2] {
+        *t *= 2.0;
+    }
+    let middle = &x[1..=2];
+    let head: f64 = v[..=1].iter().map(|t| t * t).sum();
+    head + middle[0] * middle[1] + x[..=n - 1].iter().sum::<f64>() * v[n - 1]
+}
+
 /// A map's `get` is no element access: its entry, read as data.
 #[forward]
 #[reverse]
@@ -141,6 +155,15 @@ fn accessors_and_sub_slices_three_ways() {
         2,
     );
     check_slice_function_at_random_points(split_halves, split_halves_jvp, split_halves_vjp, 4, 3);
+    for n in [3, 4, 6] {
+        check_slice_function_at_random_points(
+            inclusive_sub_slices,
+            inclusive_sub_slices_jvp,
+            inclusive_sub_slices_vjp,
+            n,
+            n as u64,
+        );
+    }
     check_slice_function_at_random_points(
         sub_slices_and_rows,
         sub_slices_and_rows_jvp,

@@ -333,3 +333,45 @@ fn mutable_chunks_write_through_to_their_container() {
         73,
     );
 }
+
+/// `let ... else` (the rest of the block in the matching arm of a `match`): on a slice's
+/// `first()`, with a `mut` binding, with `&` in the pattern, a tuple of options, inside a loop
+/// whose `else` continues, and nested.
+#[forward]
+#[reverse]
+fn let_else(x: &[f64]) -> f64 {
+    let Some(&first) = x.first() else {
+        return 0.0;
+    };
+    let Some(mut last) = x.last().copied() else {
+        unreachable!()
+    };
+    last *= first;
+    let mut total = 0.0;
+    for (i, v) in x.iter().enumerate() {
+        let Some(scale) = (if i % 2 == 0 { Some(v * 0.5) } else { None }) else {
+            total += v.sin();
+            continue;
+        };
+        let (Some(a), None) = (Some(scale * last), if i > 10 { Some(1.0) } else { None }) else {
+            break;
+        };
+        total += a * v;
+    }
+    total + last
+}
+
+#[test]
+fn let_else_against_forward_mode_and_central_differences() {
+    for n in [1, 2, 3, 6] {
+        check_slice_function_at_random_points(
+            let_else,
+            let_else_jvp,
+            let_else_vjp,
+            n,
+            40 + n as u64,
+        );
+    }
+    let (value, gradient) = let_else_grad(&[]);
+    assert_eq!((value, gradient.len()), (0.0, 0));
+}

@@ -170,6 +170,38 @@ fn product_of_a_list() {
     assert_eq!(dx, 30.0);
 }
 
+/// The head of a list times `x`, taken apart by `let ... else`, and the head of its tail.
+#[forward]
+#[reverse]
+fn list_heads(#[grad] l: &List, x: f64) -> f64 {
+    let List::Cons(head, tail) = l else { return x };
+    let List::Cons(second, _) = &**tail else {
+        return head * x;
+    };
+    head * x + second.sin()
+}
+
+#[test]
+fn heads_of_a_list_by_let_else() {
+    let mut rng = Rng::new(17);
+    for length in [0, 1, 2, 5] {
+        let values: Vec<f64> = (0..length).map(|_| rng.uniform(0.5, 1.5)).collect();
+        let l = list_of(&values);
+        check(
+            list_heads,
+            list_heads_jvp,
+            list_heads_vjp,
+            &l,
+            0.7,
+            &mut rng,
+        );
+    }
+    let (value, (adjoint, dx)) = list_heads_grad(&list_of(&[2.0, 0.5, 9.0]), 3.0);
+    assert_eq!(value, 6.0 + 0.5_f64.sin());
+    assert_eq!(adjoint, list_of(&[3.0, 0.5_f64.cos(), 0.0]));
+    assert_eq!(dx, 2.0);
+}
+
 #[derive(Clone, Debug, PartialEq, Differentiable)]
 pub enum Tree {
     Leaf,

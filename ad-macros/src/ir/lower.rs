@@ -71,7 +71,8 @@ impl NotYet {
 
 type Lowered<T> = Result<T, NotYet>;
 
-const LET_ELSE: &str = "`let ... else`: write a `match` whose other arm leaves";
+const LET_ELSE: &str =
+    "`let ... else` with a type written on its pattern: write the type on the value, or a `match` whose other arm leaves";
 
 fn not_yet<T>(node: &impl Spanned, what: &'static str) -> Lowered<T> {
     Err(NotYet {

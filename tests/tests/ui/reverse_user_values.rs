@@ -17,12 +17,6 @@ fn walk(#[grad] l: &List, x: f64) -> f64 {
     sum
 }
 
-#[reverse]
-fn let_else(#[grad] l: &List, x: f64) -> f64 {
-    let List::Cons(head, _) = l else { return x };
-    head * x
-}
-
 fn main() {}
 
 #[reverse]

@@ -23,6 +23,8 @@
 //!   fails the test, `xs.iter().position(|&v| !(v < x)).unwrap_or(xs.len())`: the same index on
 //!   a partitioned container, the only one `partition_point` is defined on (a loop instead of a
 //!   binary search; the index is data);
+//! * `let PAT = e else { leave }; rest` is `match e { PAT => { rest } _ => { leave } }`, the
+//!   rest of the block in the matching arm;
 //! * an iterator kept in a variable and used once (`let pairs = x.iter().zip(y); let s =
 //!   pairs.map(..).sum();`) is its chain written where it is used: an iterator is lazy, what
 //!   it borrows cannot change while it lives, and what it read eagerly (`take(k)`) is checked
@@ -111,6 +113,16 @@ impl VisitMut for Rewrite {
     fn visit_block_mut(&mut self, block: &mut syn::Block) {
         let mut at = 0;
         while at < block.stmts.len() {
+            if is_let_else(&block.stmts[at]) {
+                let rest = block.stmts.split_off(at + 1);
+                match let_else_as_match(&block.stmts[at], rest) {
+                    Ok(matched) => {
+                        block.stmts[at] = matched;
+                        self.changed = true;
+                    }
+                    Err(rest) => block.stmts.extend(rest),
+                }
+            }
             if let Some(looped) = written_reduction_as_loop(&block.stmts[at]) {
                 let count = looped.len();
                 block.stmts.splice(at..=at, looped);
@@ -1022,4 +1034,35 @@ pub(super) fn linalg_map(call: &syn::ExprMethodCall) -> Option<Expr> {
             __ad_mapped
         }),
     )
+}
+
+fn is_let_else(stmt: &Stmt) -> bool {
+    matches!(stmt, Stmt::Local(local) if local.init.as_ref().is_some_and(|init| init.diverge.is_some()))
+}
+
+/// `let PAT = e else { leave }; rest` as the `match` it means, the rest of the block in the
+/// matching arm: `match e { PAT => { rest } _ => { leave } }` (the block's value is the arm's,
+/// `leave` diverging). The names `PAT` binds are the arm's, bound as written (`mut`, `ref`).
+fn let_else_as_match(stmt: &Stmt, rest: Vec<Stmt>) -> Result<Stmt, Vec<Stmt>> {
+    let Stmt::Local(local) = stmt else {
+        return Err(rest);
+    };
+    let Some((init, (_, leave))) = local
+        .init
+        .as_ref()
+        .and_then(|init| Some((init, init.diverge.as_ref()?)))
+    else {
+        return Err(rest);
+    };
+    if matches!(local.pat, Pat::Type(_)) || !local.attrs.is_empty() {
+        return Err(rest);
+    }
+    let (pattern, expr) = (&local.pat, &init.expr);
+    let span = local.let_token.span;
+    Ok(Stmt::Expr(
+        syn::parse_quote_spanned!(span=>
+            match #expr { #pattern => { #(#rest)* } _ => #leave }
+        ),
+        None,
+    ))
 }

@@ -296,9 +296,6 @@ impl Lowering {
         span: Span,
         stmts: &mut Vec<Stmt>,
     ) -> Lowered<Place> {
-        if matches!(range.limits, syn::RangeLimits::Closed(_)) {
-            return not_yet(range, "inclusive sub-slices (`&x[a..=b]`)");
-        }
         let start = match &range.start {
             Some(start) => self.operand(start, stmts)?,
             None => Operand::Constant(Constant {
@@ -307,9 +304,15 @@ impl Lowering {
                 span,
             }),
         };
-        let end = match &range.end {
-            Some(end) => self.operand(end, stmts)?,
-            None => Operand::Value(self.length(&place, span, stmts)),
+        let end = match (&range.end, range.limits) {
+            // `a..=b` is `a..b + 1` (`b` the largest `usize` overflows there, where Rust's
+            // inclusive range panics).
+            (Some(end), syn::RangeLimits::Closed(_)) => {
+                let past: Expr = syn::parse_quote_spanned!(end.span()=> (#end) + 1);
+                self.operand(&past, stmts)?
+            }
+            (Some(end), syn::RangeLimits::HalfOpen(_)) => self.operand(end, stmts)?,
+            (None, _) => Operand::Value(self.length(&place, span, stmts)),
         };
         place.projections.push(Projection::Slice(start, end));
         place.span = span;
