@@ -40,20 +40,8 @@ pub fn increments(body: &Body) -> Vec<Increment> {
         }
         key(&canonical)
     };
-    let mut blocks = vec![&body.block];
-    for_each_stmt(&body.block, &mut |stmt| match stmt {
-        Stmt::If {
-            then_branch,
-            else_branch,
-            ..
-        } => blocks.extend([then_branch, else_branch]),
-        Stmt::For { body, .. } | Stmt::Loop { body, .. } | Stmt::Checkpoint { body, .. } => {
-            blocks.push(body)
-        }
-        _ => {}
-    });
     let mut increments = Vec::new();
-    for block in blocks {
+    for block in straight_blocks(body) {
         // The places read in this block and not written since, by key: the value read, used
         // once, and the place's root.
         let mut reads: HashMap<String, (Value, Root)> = HashMap::new();

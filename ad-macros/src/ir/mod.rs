@@ -709,6 +709,23 @@ pub fn operands(rvalue: &Rvalue) -> Vec<&Operand> {
     }
 }
 
+/// The function's block and every block nested in it (branches, loop bodies) but the
+/// checkpointed regions' own, whose code runs twice, its backward code from its second run:
+/// the blocks a pass may look along, statement after statement.
+pub fn straight_blocks(body: &Body) -> Vec<&Block> {
+    let mut blocks = vec![&body.block];
+    for_each_stmt(&body.block, &mut |stmt| match stmt {
+        Stmt::If {
+            then_branch,
+            else_branch,
+            ..
+        } => blocks.extend([then_branch, else_branch]),
+        Stmt::For { body, .. } | Stmt::Loop { body, .. } => blocks.push(body),
+        _ => {}
+    });
+    blocks
+}
+
 /// How many times each value is read: as an operand, as a place's root or index, or as a
 /// block's result.
 pub fn use_counts(body: &Body) -> std::collections::HashMap<Value, usize> {
@@ -758,18 +775,7 @@ pub fn use_counts(body: &Body) -> std::collections::HashMap<Value, usize> {
 pub fn aliased_arguments(body: &Body) -> std::collections::HashMap<Value, Place> {
     let uses = use_counts(body);
     let mut aliased = std::collections::HashMap::new();
-    let mut blocks = vec![&body.block];
-    for_each_stmt(&body.block, &mut |stmt| match stmt {
-        Stmt::If {
-            then_branch,
-            else_branch,
-            ..
-        } => blocks.extend([then_branch, else_branch]),
-        // A checkpointed region's code runs twice, its backward code from its second run.
-        Stmt::For { body, .. } | Stmt::Loop { body, .. } => blocks.push(body),
-        _ => {}
-    });
-    for block in blocks {
+    for block in straight_blocks(body) {
         let mut references = std::collections::HashMap::new();
         for stmt in &block.stmts {
             let Stmt::Let(Let { value, rvalue, .. }) = stmt else {
