@@ -529,3 +529,61 @@ fn selections_after_map() {
     let (_, along) = selections_at_ties_jvp(&[-2.0, 1.0, 2.0, -1.0], &[1.0, 1.0, 1.0, 1.0]);
     assert_eq!(along, 7.0);
 }
+
+/// An iterator stepped by hand: the first item taken by `next()`, the rest by a `for` loop.
+#[forward]
+#[reverse]
+fn first_then_rest(x: &[f64]) -> f64 {
+    let mut it = x.iter();
+    let first = *it.next().unwrap();
+    let mut s = first;
+    for v in it {
+        s = s * v + 0.1;
+    }
+    s
+}
+
+/// Items taken two at a time by `next()` in a `while let` (a `let ... else` for the second),
+/// what is left summed by an adapter chain.
+#[forward]
+#[reverse]
+fn pairs_by_next(x: &[f64]) -> f64 {
+    let mut items = x.iter().copied();
+    let mut total = 0.0;
+    while let Some(a) = items.next() {
+        let Some(b) = items.next() else {
+            total += a.sin();
+            break;
+        };
+        total += a * b;
+        if total > 10.0 {
+            break;
+        }
+    }
+    total + items.map(|v| v * v).sum::<f64>()
+}
+
+#[test]
+fn iterators_stepped_by_hand_three_ways() {
+    for n in [1, 2, 3, 5, 8] {
+        check_slice_function_at_random_points(
+            first_then_rest,
+            first_then_rest_jvp,
+            first_then_rest_vjp,
+            n,
+            60 + n as u64,
+        );
+        check_slice_function_at_random_points(
+            pairs_by_next,
+            pairs_by_next_jvp,
+            pairs_by_next_vjp,
+            n,
+            70 + n as u64,
+        );
+    }
+    // The rest after an early `break`: the items not stepped are summed squared.
+    let x = [3.0, 4.0, 0.5, 2.0];
+    let (value, gradient) = pairs_by_next_grad(&x);
+    assert_eq!(value, 12.0 + 0.25 + 4.0);
+    assert_eq!(gradient, vec![4.0, 3.0, 1.0, 4.0]);
+}

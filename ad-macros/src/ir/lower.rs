@@ -37,6 +37,7 @@ mod option_combinators;
 mod patterns;
 mod places;
 mod refusals;
+mod stepped_iterators;
 
 use control::{default_value, leaves, returns_early, var_place, FunctionExit, LoopContext};
 use places::{borrowing_name, is_place_expression, is_sub_slice};

@@ -1,12 +1,13 @@
 use ad_runtime::reverse;
 
 #[reverse]
-fn total(x: &[f64]) -> f64 {
-    let mut items = x.iter();
-    let first = *items.next().unwrap();
-    let mut sum = first;
-    for v in items {
-        sum += v * first;
+fn runs_of_increase(x: &[f64]) -> f64 {
+    let mut items = x.iter().peekable();
+    let mut sum = 0.0;
+    while let Some(v) = items.next() {
+        if let Some(&&next) = items.peek() {
+            sum += (next - v).max(0.0);
+        }
     }
     sum
 }

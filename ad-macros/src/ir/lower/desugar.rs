@@ -77,9 +77,10 @@ pub(super) fn iterator_spellings(
 /// The refusal of an iterator over a container kept in a variable and stepped by hand.
 pub(crate) const ITERATOR_KEPT: &str =
     "an iterator over a container kept in a variable that cannot be written where it is \
-     used (stepped by hand with `next()`, used in a loop or more than once, or reading a \
-     variable that changes before that use): write a `for` loop over the container's \
-     indices, or the chain where it is used";
+     used (an adapter stepped by hand, such as `peekable()` and `peek()`, or an iterator used \
+     in a loop or more than once, or reading a variable that changes before that use): write \
+     a `for` loop over the container's indices, the chain where it is used, or step \
+     `x.iter()` itself with `next()`";
 
 struct Rewrite {
     changed: bool,
@@ -146,6 +147,18 @@ impl VisitMut for Rewrite {
                     block.stmts.remove(at);
                     self.changed = true;
                     continue;
+                }
+                if mutable {
+                    if let Some((declared, rewritten)) =
+                        super::stepped_iterators::stepped_by_position(&name, &chain, after)
+                    {
+                        block.stmts.truncate(at);
+                        block.stmts.push(declared);
+                        block.stmts.extend(rewritten);
+                        self.changed = true;
+                        at += 1;
+                        continue;
+                    }
                 }
                 if iterates_a_container(&chain) {
                     self.kept.get_or_insert(syn::spanned::Spanned::span(&chain));
