@@ -1,6 +1,6 @@
 //! An iterator over a slice or `Vec` kept in a variable and stepped by hand:
 //!
-//! ```ignore
+//! ```text
 //! let mut items = x.iter();
 //! let mut best = *items.next().unwrap();
 //! for v in items { .. }
