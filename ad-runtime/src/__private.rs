@@ -1592,7 +1592,7 @@ fn add_flat<S: Scalar, const N: usize, const M: usize>(
 }
 
 /// A container of containers passed on whole: its rows' adjoints, one after the other, as
-/// the caller numbers them (`row_offsets`).
+/// the caller numbers them.
 fn add_rows<S: Scalar, R: AsRef<[S]>, const N: usize, const M: usize>(
     rows: &[R],
     adjoints: &mut Adjoints<S, N, M>,

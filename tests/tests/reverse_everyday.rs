@@ -361,8 +361,41 @@ fn let_else(x: &[f64]) -> f64 {
     total + last
 }
 
+/// Arrays' `map` (unrolled at the array's length) after a `let ... else`, whose rest of the
+/// block becomes a match arm, and next to a nested block's array of the same name and another
+/// length, which does not reach past the block.
+#[forward]
+#[reverse]
+fn let_else_before_array_maps(x: &[f64]) -> f64 {
+    let w = x[0];
+    let a = [w, 2.0 * w];
+    let Some(s) = (if w > -10.0 { Some(3.0 * w) } else { None }) else {
+        return 0.0;
+    };
+    let inner = {
+        let a = [x[x.len() - 1], w, w, w];
+        let sines = a.map(|v| v.sin());
+        sines.iter().sum::<f64>()
+    };
+    let scaled = a.map(|v| v * s);
+    scaled.iter().sum::<f64>() + inner
+}
+
 #[test]
 fn let_else_against_forward_mode_and_central_differences() {
+    for n in [1, 3] {
+        check_slice_function_at_random_points(
+            let_else_before_array_maps,
+            let_else_before_array_maps_jvp,
+            let_else_before_array_maps_vjp,
+            n,
+            50 + n as u64,
+        );
+    }
+    // 3w² + 6w² + sin(w) + 3 sin(w) at x = [1]: the outer `a` has two elements.
+    let (value, gradient) = let_else_before_array_maps_grad(&[1.0]);
+    assert!((value - (9.0 + 4.0 * 1.0_f64.sin())).abs() < 1e-12);
+    assert!((gradient[0] - (18.0 + 4.0 * 1.0_f64.cos())).abs() < 1e-12);
     for n in [1, 2, 3, 6] {
         check_slice_function_at_random_points(
             let_else,

@@ -12,4 +12,15 @@ fn runs_of_increase(x: &[f64]) -> f64 {
     sum
 }
 
+// The iterator walks the first `x` to its end; a position read from `x` after `x` names another
+// slice would not.
+#[reverse]
+fn shadowed_container(x: &[f64], y: &[f64]) -> f64 {
+    let mut it = x.iter();
+    let a = *it.next().unwrap();
+    let x = y;
+    let b = *it.next().unwrap();
+    a * b * x[0]
+}
+
 fn main() {}

@@ -112,6 +112,8 @@ const TAKES_A_FUNCTION: &[&str] = &[
 
 impl VisitMut for Rewrite {
     fn visit_block_mut(&mut self, block: &mut syn::Block) {
+        // What the block's `let`s bind goes out of scope with it.
+        let outer = self.names();
         let mut at = 0;
         while at < block.stmts.len() {
             if is_let_else(&block.stmts[at]) {
@@ -167,6 +169,40 @@ impl VisitMut for Rewrite {
             at += 1;
         }
         syn::visit_mut::visit_block_mut(self, block);
+        self.restore(outer);
+    }
+
+    // The names a pattern binds shadow the arrays, `Vec`s and `&mut` parameters of those
+    // names where the pattern's scope runs: a match arm, a closure, a `for` loop's body, the
+    // rest of the block after an `if let`'s or `while let`'s condition (taken as longer than
+    // it is, which only forgoes a rewrite).
+    fn visit_arm_mut(&mut self, arm: &mut syn::Arm) {
+        let outer = self.names();
+        self.forget(&arm.pat);
+        syn::visit_mut::visit_arm_mut(self, arm);
+        self.restore(outer);
+    }
+
+    fn visit_expr_closure_mut(&mut self, closure: &mut syn::ExprClosure) {
+        let outer = self.names();
+        for input in &closure.inputs {
+            self.forget(input);
+        }
+        syn::visit_mut::visit_expr_closure_mut(self, closure);
+        self.restore(outer);
+    }
+
+    fn visit_expr_for_loop_mut(&mut self, for_loop: &mut syn::ExprForLoop) {
+        self.visit_expr_mut(&mut for_loop.expr);
+        let outer = self.names();
+        self.forget(&for_loop.pat);
+        self.visit_block_mut(&mut for_loop.body);
+        self.restore(outer);
+    }
+
+    fn visit_expr_let_mut(&mut self, binding: &mut syn::ExprLet) {
+        syn::visit_mut::visit_expr_let_mut(self, binding);
+        self.forget(&binding.pat);
     }
 
     fn visit_stmt_mut(&mut self, stmt: &mut Stmt) {
@@ -304,11 +340,7 @@ impl VisitMut for Rewrite {
             Some(Expr::Array(array)) => Some(array.elems.len()),
             _ => None,
         };
-        for name in crate::activity::pattern_bindings(&local.pat).0 {
-            self.array_lengths.remove(&name.to_string());
-            self.vecs.remove(&name.to_string());
-            self.mutable_parameters.remove(&name.to_string());
-        }
+        self.forget(&local.pat);
         if let (syn::Pat::Ident(binding), Some(length)) = (pat, written.or(literal)) {
             self.array_lengths.insert(binding.ident.to_string(), length);
         }
@@ -674,7 +706,37 @@ impl VisitMut for Inline<'_> {
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
+/// The arrays, `Vec`s and `&mut` parameters known by name at a point of the body.
+type KnownNames = (
+    std::collections::HashMap<String, usize>,
+    std::collections::HashSet<String>,
+    std::collections::HashSet<String>,
+);
+
 impl Rewrite {
+    fn names(&self) -> KnownNames {
+        (
+            self.array_lengths.clone(),
+            self.vecs.clone(),
+            self.mutable_parameters.clone(),
+        )
+    }
+
+    fn restore(&mut self, (array_lengths, vecs, mutable_parameters): KnownNames) {
+        self.array_lengths = array_lengths;
+        self.vecs = vecs;
+        self.mutable_parameters = mutable_parameters;
+    }
+
+    /// Forgets the names `pattern` binds: they are other values where it binds them.
+    fn forget(&mut self, pattern: &Pat) {
+        for name in crate::activity::pattern_bindings(pattern).0 {
+            self.array_lengths.remove(&name.to_string());
+            self.vecs.remove(&name.to_string());
+            self.mutable_parameters.remove(&name.to_string());
+        }
+    }
+
     /// Whether `call` passes one of the function's `&mut` parameters, as its name, to a `&mut`
     /// parameter of a function of the file.
     fn reborrows_mutably(&self, call: &syn::ExprCall) -> bool {

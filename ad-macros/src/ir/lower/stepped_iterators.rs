@@ -27,7 +27,7 @@ pub(super) fn stepped_by_position(
     after: &[Stmt],
 ) -> Option<(Stmt, Vec<Stmt>)> {
     let (container, read) = source(chain)?;
-    if !uses_allowed(name, after) {
+    if !uses_allowed(name, &root_of(container)?, after) {
         return None;
     }
     let position = quote::format_ident!("__ad_position_{}", name);
@@ -82,12 +82,23 @@ fn source(chain: &Expr) -> Option<(&Expr, proc_macro2::TokenStream)> {
     is_path(&iter.receiver).then_some((&*iter.receiver, read))
 }
 
+/// The name a container path starts from (`x` of `x` or `self.rows`).
+fn root_of(container: &Expr) -> Option<syn::Ident> {
+    match strip(container) {
+        Expr::Path(path) => path.path.get_ident().cloned(),
+        Expr::Field(field) => root_of(&field.base),
+        _ => None,
+    }
+}
+
 /// Whether every use of `name` in `after` is `name.next()` outside closures, but at most one,
 /// the last, outside loops and closures, that is a `for` loop's iterator or a method's
-/// receiver; and `name` is bound again nowhere.
-fn uses_allowed(name: &syn::Ident, after: &[Stmt]) -> bool {
+/// receiver; and neither `name` nor `root`, the container's name (which the rewrite names
+/// again where the iterator is used, as the iterator's borrow does not), is bound again.
+fn uses_allowed(name: &syn::Ident, root: &syn::Ident, after: &[Stmt]) -> bool {
     struct Uses<'n> {
         name: &'n syn::Ident,
+        root: &'n syn::Ident,
         /// Per use, in source order: whether it is a `next()`, and whether it may run more
         /// than once or later than written (in a loop or a closure).
         uses: Vec<(bool, bool)>,
@@ -142,13 +153,14 @@ fn uses_allowed(name: &syn::Ident, after: &[Stmt]) -> bool {
             }
         }
         fn visit_pat_ident(&mut self, pat: &'ast syn::PatIdent) {
-            if pat.ident == *self.name {
+            if pat.ident == *self.name || pat.ident == *self.root {
                 self.allowed = false;
             }
             syn::visit::visit_pat_ident(self, pat);
         }
         fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-            if crate::ast::idents_of(mac.tokens.clone()).contains(self.name) {
+            let named = crate::ast::idents_of(mac.tokens.clone());
+            if named.contains(self.name) || named.contains(self.root) {
                 self.allowed = false;
             }
         }
@@ -156,6 +168,7 @@ fn uses_allowed(name: &syn::Ident, after: &[Stmt]) -> bool {
     }
     let mut uses = Uses {
         name,
+        root,
         uses: Vec::new(),
         repeated: false,
         in_closure: false,
