@@ -70,6 +70,9 @@ struct Definitions {
     /// Free functions by name: for each definition, the arity of each parameter that is a
     /// function pointer (`deriv: fn(f64, f64) -> f64`).
     pointer_parameters: HashMap<String, Vec<Vec<Option<usize>>>>,
+    /// Free functions by name: for each definition, which parameters are `Option`s of a float
+    /// (`shift: Option<f64>`), which reverse mode takes as data.
+    option_parameters: HashMap<String, Vec<Vec<bool>>>,
     /// Free functions carrying `#[forward]` and neither `#[reverse]` nor `#[checkpoint]`.
     forward_only: std::collections::HashSet<String>,
     /// Free functions by name: the inline modules (their path in the file) that define one.
@@ -324,6 +327,16 @@ impl<'ast> Visit<'ast> for Definitions {
             .entry(item.sig.ident.to_string())
             .or_default()
             .push(pointers);
+        let options = item
+            .sig
+            .inputs
+            .iter()
+            .map(|input| matches!(input, syn::FnArg::Typed(typed) if is_option_of_float(&typed.ty)))
+            .collect();
+        self.option_parameters
+            .entry(item.sig.ident.to_string())
+            .or_default()
+            .push(options);
         if matches!(&item.sig.output, syn::ReturnType::Type(_, ty)
             if matches!(&**ty, syn::Type::Path(path) if path.qself.is_none()
                 && path.path.segments.last().is_some_and(|last| last.ident == "Result")))
@@ -784,6 +797,16 @@ impl Functions {
     pub fn pointer_parameters(&self, path: &[String]) -> Option<Vec<Option<usize>>> {
         let name = self.defined_once(path)?;
         match self.own.pointer_parameters.get(name)?.as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        }
+    }
+
+    /// Which parameters of the free function `path` names are `Option`s of a float, when the
+    /// file defines one function of that name.
+    pub fn option_parameters(&self, path: &[String]) -> Option<Vec<bool>> {
+        let name = self.defined_once(path)?;
+        match self.own.option_parameters.get(name)?.as_slice() {
             [one] => Some(one.clone()),
             _ => None,
         }
@@ -1344,4 +1367,21 @@ fn public_names(items: &[syn::Item]) -> Option<Vec<String>> {
         names.push(ident.to_string());
     }
     Some(names)
+}
+
+/// `Option<f64>` or `Option<f32>`.
+fn is_option_of_float(ty: &syn::Type) -> bool {
+    let syn::Type::Path(path) = ty else {
+        return false;
+    };
+    let Some(last) = path.path.segments.last() else {
+        return false;
+    };
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return false;
+    };
+    path.qself.is_none()
+        && last.ident == "Option"
+        && matches!(args.args.first(), Some(syn::GenericArgument::Type(syn::Type::Path(inner)))
+            if inner.path.is_ident("f64") || inner.path.is_ident("f32"))
 }

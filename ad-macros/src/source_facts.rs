@@ -226,6 +226,13 @@ pub fn pointer_parameters(path: &syn::Path) -> Option<Vec<Option<usize>>> {
     in_functions(|functions| functions.pointer_parameters(&names)).flatten()
 }
 
+/// Which parameters of the function `path` names are `Option`s of a float
+/// (`Functions::option_parameters`).
+pub fn option_parameters(path: &syn::Path) -> Option<Vec<bool>> {
+    let names = crate::ast::segment_names(path);
+    in_functions(|functions| functions.option_parameters(&names)).flatten()
+}
+
 /// Whether the file defines a free function `name`.
 pub fn defines_function(name: &str) -> bool {
     in_functions(|functions| functions.defines_function(name)).unwrap_or(false)

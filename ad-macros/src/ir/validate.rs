@@ -14,6 +14,7 @@ pub fn check(body: &Body, activity: &Activity) -> Result<(), NotYet> {
                 .and_then(|()| check_mutable_references_to_data(stmt, activity))
                 .and_then(|()| check_runs_as_written_on_data(stmt, activity))
                 .and_then(|()| check_plain_callee(stmt, activity))
+                .and_then(|()| check_options_to_calls(stmt, activity))
                 .and_then(|()| check_underived_values(stmt, activity));
         }
     });
@@ -164,6 +165,42 @@ fn check_plain_callee(stmt: &Stmt, activity: &Activity) -> Result<(), NotYet> {
             _ => crate::plain_calls::NOT_ANNOTATED,
         };
         return Err(NotYet { span: *span, what });
+    }
+    Ok(())
+}
+
+/// An `Option` carrying derivatives passed to an `Option<f64>` parameter of a function of the
+/// file, which reverse mode takes as data: one message at the call, not rustc's mismatch of
+/// `Option<f64>` and the scalar type's option.
+fn check_options_to_calls(stmt: &Stmt, activity: &Activity) -> Result<(), NotYet> {
+    if let Stmt::Let(Let {
+        rvalue:
+            Rvalue::Call {
+                callee,
+                args,
+                dispatch: Dispatch::Path,
+                ..
+            },
+        span,
+        ..
+    }) = stmt
+    {
+        let Some(options) = crate::source_facts::option_parameters(callee) else {
+            return Ok(());
+        };
+        if args.len() == options.len()
+            && args
+                .iter()
+                .zip(options)
+                .any(|(arg, option)| option && activity.is_active(arg))
+        {
+            return Err(NotYet {
+                span: *span,
+                what: "an `Option` carrying derivatives passed to an `Option<f64>` parameter \
+                       (taken as data, without derivatives): pass the float it holds \
+                       (`o.unwrap_or(0.0)`, or match it before the call)",
+            });
+        }
     }
     Ok(())
 }
