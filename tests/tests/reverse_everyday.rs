@@ -1,8 +1,9 @@
 //! Everyday Rust in reverse mode: `std::mem::swap`, `replace` and `take` of values carrying
 //! derivatives (double buffers swapped each step, as explicit PDE and ODE steppers write them),
-//! and the methods that rearrange a local container (`swap`, `reverse`, `fill`,
-//! `copy_from_slice`, `extend_from_slice`, `pop` and `while let Some(v) = v.pop()`, `truncate`,
-//! `clear`, `sort_by` with a float comparison, `insert`, `remove`, `swap_remove`, `resize`), checked against forward mode, central
+//! the methods that rearrange a local container (`swap`, `reverse`, `fill`, `copy_from_slice`,
+//! `extend_from_slice`, `pop` and `while let Some(v) = v.pop()`, `truncate`, `clear`, `sort_by`
+//! with a float comparison, `insert`, `remove`, `swap_remove`, `resize`), `let ... else`, and
+//! everyday functions as a new user writes them, checked against forward mode, central
 //! differences and the dot-product identity.
 
 mod common;
@@ -407,4 +408,167 @@ fn let_else_against_forward_mode_and_central_differences() {
     }
     let (value, gradient) = let_else_grad(&[]);
     assert_eq!((value, gradient.len()), (0.0, 0));
+}
+
+// ----- everyday functions as a new user writes them: a closure adding to what it captures, a
+// sort by `partial_cmp`, `chunks` and `windows` with a `fold(0.0, f64::max)`, a `while` loop with
+// a counter (Newton's square root), `std::mem::swap`, `max_by`, `powi` over `enumerate`,
+// `iter_mut` of a local array, a three-way `zip`, `last_mut` -----
+
+#[forward]
+#[reverse]
+fn fn_mut_closure(x: &[f64]) -> f64 {
+    let mut total = 0.0;
+    let mut add = |v: f64| total += v * v;
+    for v in x {
+        add(*v);
+    }
+    total
+}
+
+#[forward]
+#[reverse]
+fn sort_then_ends(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[0] * 2.0 + v[v.len() - 1]
+}
+
+#[forward]
+#[reverse]
+fn chunks_sum(x: &[f64]) -> f64 {
+    x.chunks(2).map(|c| c[0] * c[c.len() - 1]).sum()
+}
+
+#[forward]
+#[reverse]
+fn windows_max(x: &[f64]) -> f64 {
+    x.windows(2)
+        .map(|w| (w[1] - w[0]).abs())
+        .fold(0.0, f64::max)
+}
+
+#[forward]
+#[reverse]
+fn newton_sqrt(x: &[f64]) -> f64 {
+    let t = x[0] * x[0] + 1.0;
+    let mut y = t;
+    let mut k = 0;
+    while k < 6 {
+        y = y - (y * y - t) / (2.0 * y);
+        k += 1;
+    }
+    y
+}
+
+#[forward]
+#[reverse]
+fn swapped(x: &[f64]) -> f64 {
+    let mut a = x[0];
+    let mut b = x[x.len() - 1] * 3.0;
+    std::mem::swap(&mut a, &mut b);
+    a - 2.0 * b
+}
+
+#[forward]
+#[reverse]
+fn max_by_partial(x: &[f64]) -> f64 {
+    *x.iter().max_by(|a, b| a.partial_cmp(b).unwrap()).unwrap()
+}
+
+#[forward]
+#[reverse]
+fn powi_sum(x: &[f64]) -> f64 {
+    x.iter()
+        .enumerate()
+        .map(|(i, v)| v.powi(i as i32 + 1))
+        .sum()
+}
+
+#[forward]
+#[reverse]
+fn array_iter_mut(x: &[f64]) -> f64 {
+    let mut a = [0.0; 3];
+    for (i, slot) in a.iter_mut().enumerate() {
+        *slot = x[0] * (i as f64 + 1.0);
+    }
+    a.iter().map(|v| v.sin()).sum()
+}
+
+#[forward]
+#[reverse]
+fn zip3(x: &[f64]) -> f64 {
+    let y: Vec<f64> = x.iter().map(|v| v * 2.0).collect();
+    let z = x.to_vec();
+    x.iter().zip(&y).zip(&z).map(|((a, b), c)| a * b * c).sum()
+}
+
+#[forward]
+#[reverse]
+fn last_mut_scaled(x: &[f64]) -> f64 {
+    let mut v = x.to_vec();
+    if let Some(l) = v.last_mut() {
+        *l *= 3.0;
+    }
+    v.iter().map(|t| t * t).sum()
+}
+
+#[test]
+fn everyday_functions_three_ways() {
+    for n in [1, 2, 3, 5] {
+        let seed = 80 + n as u64;
+        check_slice_function_at_random_points(
+            fn_mut_closure,
+            fn_mut_closure_jvp,
+            fn_mut_closure_vjp,
+            n,
+            seed,
+        );
+        check_slice_function_at_random_points(
+            sort_then_ends,
+            sort_then_ends_jvp,
+            sort_then_ends_vjp,
+            n,
+            seed,
+        );
+        check_slice_function_at_random_points(chunks_sum, chunks_sum_jvp, chunks_sum_vjp, n, seed);
+        check_slice_function_at_random_points(
+            windows_max,
+            windows_max_jvp,
+            windows_max_vjp,
+            n,
+            seed,
+        );
+        check_slice_function_at_random_points(
+            newton_sqrt,
+            newton_sqrt_jvp,
+            newton_sqrt_vjp,
+            n,
+            seed,
+        );
+        check_slice_function_at_random_points(swapped, swapped_jvp, swapped_vjp, n, seed);
+        check_slice_function_at_random_points(
+            max_by_partial,
+            max_by_partial_jvp,
+            max_by_partial_vjp,
+            n,
+            seed,
+        );
+        check_slice_function_at_random_points(powi_sum, powi_sum_jvp, powi_sum_vjp, n, seed);
+        check_slice_function_at_random_points(
+            array_iter_mut,
+            array_iter_mut_jvp,
+            array_iter_mut_vjp,
+            n,
+            seed,
+        );
+        check_slice_function_at_random_points(zip3, zip3_jvp, zip3_vjp, n, seed);
+        check_slice_function_at_random_points(
+            last_mut_scaled,
+            last_mut_scaled_jvp,
+            last_mut_scaled_vjp,
+            n,
+            seed,
+        );
+    }
 }
