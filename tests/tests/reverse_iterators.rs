@@ -587,3 +587,28 @@ fn iterators_stepped_by_hand_three_ways() {
     assert_eq!(value, 12.0 + 0.25 + 4.0);
     assert_eq!(gradient, vec![4.0, 3.0, 1.0, 4.0]);
 }
+
+/// Arrays written where they are iterated (`[a, b, a * b].iter()`, `[x; 3].iter()`), and an
+/// array's `map` iterated directly: each a temporary the chain reads.
+#[forward]
+#[reverse]
+fn arrays_iterated_where_written(x: &[f64]) -> f64 {
+    let (a, b) = (x[0], x[x.len() - 1]);
+    let norm = [a, b, a * b].iter().map(|v| v * v).sum::<f64>().sqrt();
+    let repeated: f64 = [b.sin(); 3].iter().sum();
+    let pair = [a, 2.0 * b];
+    norm + repeated + pair.map(|v| v.exp()).iter().product::<f64>()
+}
+
+#[test]
+fn arrays_iterated_where_written_three_ways() {
+    for n in [1, 2, 4] {
+        check_slice_function_at_random_points(
+            arrays_iterated_where_written,
+            arrays_iterated_where_written_jvp,
+            arrays_iterated_where_written_vjp,
+            n,
+            90 + n as u64,
+        );
+    }
+}

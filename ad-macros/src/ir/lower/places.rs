@@ -155,10 +155,13 @@ impl Lowering {
                 place.span = span;
                 Ok(place)
             }
-            // `doubled(x)[0]`: an element of a value computed there, held in a temporary.
-            Expr::Call(_) | Expr::MethodCall(_) | Expr::Macro(_) => {
-                self.temporary(expr, span, stmts)
-            }
+            // `doubled(x)[0]`: an element of a value computed there, held in a temporary; so is
+            // an array written there (`[a, b, a * b].iter()`).
+            Expr::Call(_)
+            | Expr::MethodCall(_)
+            | Expr::Macro(_)
+            | Expr::Array(_)
+            | Expr::Repeat(_) => self.temporary(expr, span, stmts),
             _ => not_yet(expr, "this place"),
         }
     }
