@@ -612,3 +612,48 @@ fn arrays_iterated_where_written_three_ways() {
         );
     }
 }
+
+/// Sums whose type rustc infers from where they go (`out[i] = row.iter()..sum();`, a call's
+/// argument): taken for sums of the function's floats.
+#[forward]
+#[reverse]
+fn matrix_vector(m: &[Vec<f64>], v: &[f64]) -> f64 {
+    let mut out = vec![0.0; m.len()];
+    for (i, row) in m.iter().enumerate() {
+        out[i] = row.iter().zip(v).map(|(a, b)| a * b).sum();
+    }
+    squashed(out.iter().map(|o| o.tanh()).sum())
+}
+
+#[forward]
+#[reverse]
+fn squashed(s: f64) -> f64 {
+    s / (1.0 + s * s).sqrt()
+}
+
+#[test]
+fn sums_typed_by_where_they_go() {
+    let m = vec![vec![0.5, 1.0, -0.2], vec![-0.3, 0.2, 0.9]];
+    let v = [0.4, -0.6, 0.3];
+    let (value, (dm, dv)) = matrix_vector_grad(&m, &v);
+    assert_eq!(value.to_bits(), matrix_vector(&m, &v).to_bits());
+    let h = 1e-6;
+    for (i, row) in m.iter().enumerate() {
+        for j in 0..row.len() {
+            let moved = |step: f64| {
+                let mut m = m.clone();
+                m[i][j] += step;
+                matrix_vector(&m, &v)
+            };
+            let central = (moved(h) - moved(-h)) / (2.0 * h);
+            approx::assert_relative_eq!(dm[i][j], central, epsilon = 1e-8, max_relative = 1e-6);
+        }
+    }
+    for j in 0..v.len() {
+        let mut t = [0.0; 3];
+        t[j] = 1.0;
+        let zero = vec![vec![0.0; 3]; 2];
+        let (_, along) = matrix_vector_jvp(&m, &v, &zero, &t);
+        approx::assert_relative_eq!(dv[j], along, epsilon = 1e-12, max_relative = 1e-12);
+    }
+}

@@ -114,6 +114,7 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         references: std::collections::HashSet::new(),
         number_containers: std::collections::HashSet::new(),
         sequence_params: std::collections::HashSet::new(),
+        integer_sequences: std::collections::HashSet::new(),
         zipped_items: HashMap::new(),
         fallible: function.fallible_output().is_some(),
         plain_roots: std::collections::HashSet::new(),
@@ -190,6 +191,9 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         }
         if element_access::is_sequence_type(&param.ty) {
             lowering.sequence_params.insert(root);
+        }
+        if crate::ast::container_element(&param.ty).is_some_and(is_integer_type) {
+            lowering.integer_sequences.insert(root);
         }
         if param.kind == crate::ast::ParamKind::Data && !lifted(&param.ty) {
             lowering.plain_roots.insert(root);
@@ -303,6 +307,9 @@ struct Lowering {
     /// Parameters that are slices, `Vec`s or arrays (behind references or not), whose elements
     /// `get(i)` reaches by index.
     sequence_params: std::collections::HashSet<Root>,
+    /// Parameters that are slices, `Vec`s or arrays of integers (`idx: &[usize]`): a `sum`
+    /// over them is of integers.
+    integer_sequences: std::collections::HashSet<Root>,
     /// The items of a `zip` chain (tuples the loop builds), with their parts: a closure's
     /// tuple pattern binds each part itself, so that a part of data stays data.
     zipped_items: HashMap<Value, Vec<Operand>>,
@@ -1290,6 +1297,13 @@ fn lifted(ty: &syn::Type) -> bool {
 }
 
 /// `Vec<N>` or `[N; len]` for a primitive number type `N`, taken by value.
+fn is_integer_type(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(path) if path.qself.is_none()
+    && path.path.get_ident().is_some_and(|ident| {
+        crate::retype::INTEGER_TYPES.contains(&ident.to_string().as_str())
+    }))
+}
+
 fn holds_numbers(ty: &syn::Type) -> bool {
     !matches!(ty, syn::Type::Reference(_))
         && crate::ast::container_element(ty).is_some_and(iterators::names_a_number)

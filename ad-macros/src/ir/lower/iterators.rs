@@ -198,14 +198,23 @@ impl Lowering {
         let (accumulator, start) = match &reduction {
             Reduction::Arithmetic(_, start) => {
                 // The runtime starts sums and products of floats and integers
-                // (`ir::ReductionStart`); of another type, the chain is not taken.
+                // (`ir::ReductionStart`); of another type, the chain is not taken. One whose
+                // type rustc infers from where it goes (`out[i] = row.iter().map(..).sum();`)
+                // is taken for a sum of the function's floats, which rustc then checks.
+                let float: syn::Type = {
+                    let float = self.float.ident(span);
+                    syn::parse_quote!(#float)
+                };
+                let guessed = (!self.sums_integers(&call.receiver)).then_some(&float);
                 let ty = written
+                    .or(guessed)
                     .filter(|ty| names_a_number(ty))
                     .and_then(|ty| self.annotation(ty));
                 let Some(ty) = ty else {
                     return not_yet(
                         call,
-                        "a `sum` or `product` of a type not written as a number",
+                        "a `sum` or `product` of a type not written as a number: write it \
+                         (`.sum::<usize>()`, `let total: f64 = ..`)",
                     );
                 };
                 let var = self.new_var(&call.method);
@@ -1356,5 +1365,23 @@ impl Lowering {
             method: call.method.clone(),
             args: Vec::new(),
         }))
+    }
+}
+
+impl Lowering {
+    /// Whether a chain's items are evidently integers: it runs over a range, or over a
+    /// parameter declared as a container of integers (`idx: &[usize]`).
+    fn sums_integers(&self, chain: &Expr) -> bool {
+        match strip(chain) {
+            Expr::MethodCall(call) => self.sums_integers(&call.receiver),
+            Expr::Range(_) => true,
+            Expr::Reference(reference) => self.sums_integers(&reference.expr),
+            Expr::Path(path) => path
+                .path
+                .get_ident()
+                .and_then(|ident| self.resolve(ident))
+                .is_some_and(|root| self.integer_sequences.contains(&root)),
+            _ => false,
+        }
     }
 }
