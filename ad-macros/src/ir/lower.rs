@@ -1296,7 +1296,7 @@ fn lifted(ty: &syn::Type) -> bool {
     }
 }
 
-/// `Vec<N>` or `[N; len]` for a primitive number type `N`, taken by value.
+/// A primitive integer type (`usize`, `i32`, ...).
 fn is_integer_type(ty: &syn::Type) -> bool {
     matches!(ty, syn::Type::Path(path) if path.qself.is_none()
     && path.path.get_ident().is_some_and(|ident| {
@@ -1304,6 +1304,7 @@ fn is_integer_type(ty: &syn::Type) -> bool {
     }))
 }
 
+/// `Vec<N>` or `[N; len]` for a primitive number type `N`, taken by value.
 fn holds_numbers(ty: &syn::Type) -> bool {
     !matches!(ty, syn::Type::Reference(_))
         && crate::ast::container_element(ty).is_some_and(iterators::names_a_number)

@@ -1366,9 +1366,7 @@ impl Lowering {
             args: Vec::new(),
         }))
     }
-}
 
-impl Lowering {
     /// Whether a chain's items are evidently integers: it runs over a range, or over a
     /// parameter declared as a container of integers (`idx: &[usize]`).
     fn sums_integers(&self, chain: &Expr) -> bool {
