@@ -331,7 +331,10 @@ impl<'ast> Visit<'ast> for Definitions {
             .sig
             .inputs
             .iter()
-            .map(|input| matches!(input, syn::FnArg::Typed(typed) if is_option_of_float(&typed.ty)))
+            .map(|input| {
+                matches!(input, syn::FnArg::Typed(typed)
+                    if crate::ast::option_element(&typed.ty).is_some_and(crate::ast::is_float_type))
+            })
             .collect();
         self.option_parameters
             .entry(item.sig.ident.to_string())
@@ -1367,21 +1370,4 @@ fn public_names(items: &[syn::Item]) -> Option<Vec<String>> {
         names.push(ident.to_string());
     }
     Some(names)
-}
-
-/// `Option<f64>` or `Option<f32>`.
-fn is_option_of_float(ty: &syn::Type) -> bool {
-    let syn::Type::Path(path) = ty else {
-        return false;
-    };
-    let Some(last) = path.path.segments.last() else {
-        return false;
-    };
-    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
-        return false;
-    };
-    path.qself.is_none()
-        && last.ident == "Option"
-        && matches!(args.args.first(), Some(syn::GenericArgument::Type(syn::Type::Path(inner)))
-            if inner.path.is_ident("f64") || inner.path.is_ident("f32"))
 }

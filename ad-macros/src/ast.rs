@@ -988,6 +988,35 @@ pub fn is_vec_of_float_rows(ty: &Type) -> bool {
             .is_some()
 }
 
+/// What an `Option<T>` holds (`T`), when `ty` names one.
+pub fn option_element(ty: &Type) -> Option<&Type> {
+    let Type::Path(path) = ty else {
+        return None;
+    };
+    let segment = path.path.segments.last().filter(|s| s.ident == "Option")?;
+    let syn::PathArguments::AngleBracketed(arguments) = &segment.arguments else {
+        return None;
+    };
+    match arguments.args.first()? {
+        syn::GenericArgument::Type(inner) => Some(inner),
+        _ => None,
+    }
+}
+
+/// `f64` or `f32`, written as a name.
+pub fn is_float_type(ty: &Type) -> bool {
+    matches!(ty, Type::Path(path) if path.qself.is_none()
+        && path.path.get_ident().is_some_and(|ident| FloatType::from_ident(ident).is_some()))
+}
+
+/// A primitive integer type (`usize`, `i32`, ...), written as a name.
+pub fn is_integer_type(ty: &Type) -> bool {
+    matches!(ty, Type::Path(path) if path.qself.is_none()
+    && path.path.get_ident().is_some_and(|ident| {
+        crate::retype::INTEGER_TYPES.contains(&ident.to_string().as_str())
+    }))
+}
+
 /// The element type of a slice, `Vec` or array (behind shared references).
 pub fn container_element(ty: &Type) -> Option<&Type> {
     match ty {

@@ -192,7 +192,7 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         if element_access::is_sequence_type(&param.ty) {
             lowering.sequence_params.insert(root);
         }
-        if crate::ast::container_element(&param.ty).is_some_and(is_integer_type) {
+        if crate::ast::container_element(&param.ty).is_some_and(crate::ast::is_integer_type) {
             lowering.integer_sequences.insert(root);
         }
         if param.kind == crate::ast::ParamKind::Data && !lifted(&param.ty) {
@@ -1296,14 +1296,6 @@ fn lifted(ty: &syn::Type) -> bool {
     }
 }
 
-/// A primitive integer type (`usize`, `i32`, ...).
-fn is_integer_type(ty: &syn::Type) -> bool {
-    matches!(ty, syn::Type::Path(path) if path.qself.is_none()
-    && path.path.get_ident().is_some_and(|ident| {
-        crate::retype::INTEGER_TYPES.contains(&ident.to_string().as_str())
-    }))
-}
-
 /// `Vec<N>` or `[N; len]` for a primitive number type `N`, taken by value.
 fn holds_numbers(ty: &syn::Type) -> bool {
     !matches!(ty, syn::Type::Reference(_))
@@ -1362,24 +1354,12 @@ fn expression_kind(expr: &Expr) -> &'static str {
     }
 }
 
-/// Whether a type names `Option` anywhere in it (`Option<f64>`, `&Option<Vec<f64>>`).
 /// `Option<f64>`, `Option<usize>`: an option of a number, which is `Copy`.
 fn is_option_of_numbers(ty: &syn::Type) -> bool {
-    let syn::Type::Path(path) = ty else {
-        return false;
-    };
-    let Some(segment) = path.path.segments.last().filter(|s| s.ident == "Option") else {
-        return false;
-    };
-    let syn::PathArguments::AngleBracketed(arguments) = &segment.arguments else {
-        return false;
-    };
-    matches!(arguments.args.first(), Some(syn::GenericArgument::Type(syn::Type::Path(inner)))
-    if inner.path.get_ident().is_some_and(|name| {
-        crate::retype::INTEGER_TYPES.iter().chain(&["f64", "f32"]).any(|n| name == n)
-    }))
+    crate::ast::option_element(ty).is_some_and(iterators::names_a_number)
 }
 
+/// Whether a type names `Option` anywhere in it (`Option<f64>`, `&Option<Vec<f64>>`).
 fn names_an_option(ty: &syn::Type) -> bool {
     ty.to_token_stream()
         .into_iter()

@@ -1053,11 +1053,7 @@ fn data_constant(tokens: proc_macro2::TokenStream, span: Span) -> Operand {
 
 /// Whether a type is written as a primitive float or integer type (`f64`, `usize`, ...).
 pub(super) fn names_a_number(ty: &syn::Type) -> bool {
-    matches!(ty, syn::Type::Path(path) if path.qself.is_none()
-    && path.path.get_ident().is_some_and(|ident| {
-        crate::ast::FloatType::from_ident(ident).is_some()
-            || crate::retype::INTEGER_TYPES.contains(&ident.to_string().as_str())
-    }))
+    crate::ast::is_float_type(ty) || crate::ast::is_integer_type(ty)
 }
 
 /// The element type a `Vec<T>` names, unless it leaves it to inference (`Vec<_>`).
