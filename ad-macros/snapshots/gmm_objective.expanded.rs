@@ -446,9 +446,33 @@ impl gmm_objective_precomputed {
             let mut __ad_m_slse_6 = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
             __ad_tym_slse_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_slse_6);
             let __ad_v_36 = 0..__ad_v_n_6;
-            let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_36).0;
-            __ad_keep_zero_85.reserve_zeros(__ad_trips);
-            __ad_keep_pb_85.reserve(__ad_trips);
+            let mut __ad_unit2_dv_x_3 = ::ad_runtime::__private::ir::zero_like(
+                __ad_v_x_3,
+            );
+            let mut __ad_unit2_dv_means_1 = ::ad_runtime::__private::ir::zero_like(
+                __ad_v_means_1,
+            );
+            let mut __ad_unit2_dm_q_diagonals_1 = ::ad_runtime::__private::ir::zero_like(
+                &__ad_m_q_diagonals_1,
+            );
+            let mut __ad_unit2_dv_icf_2 = ::ad_runtime::__private::ir::zero_like(
+                __ad_v_icf_2,
+            );
+            let mut __ad_unit2_dv_alphas_0 = ::ad_runtime::__private::ir::zero_like(
+                __ad_v_alphas_0,
+            );
+            let mut __ad_unit2_dm_sum_qs_0 = ::ad_runtime::__private::ir::zero_like(
+                &__ad_m_sum_qs_0,
+            );
+            let mut __ad_unit2_dm_main_term_3 = ::ad_runtime::__private::ir::zero_like(
+                &__ad_m_main_term_3,
+            );
+            let mut __ad_unit2_dm_centered_4 = ::ad_runtime::__private::ir::zero_like(
+                &__ad_m_centered_4,
+            );
+            let mut __ad_unit2_dm_transformed_5 = ::ad_runtime::__private::ir::zero_like(
+                &__ad_m_transformed_5,
+            );
             let mut __ad_count_2 = 0usize;
             for __ad_v_ix_37 in __ad_v_36 {
                 __ad_count_2 += 1;
@@ -592,6 +616,286 @@ impl gmm_objective_precomputed {
                 __ad_tym_slse_6 = ::ad_runtime::__private::ir::adjoint_of(
                     &__ad_m_slse_6,
                 );
+                {
+                    let __ad_iteration_2 = __ad_count_2 - 1;
+                    let mut __ad_unit2_dm_slse_6 = <__S as ::ad_runtime::Scalar>::one();
+                    let __ad_count_3 = ::ad_runtime::__private::ir::range_count(
+                        0,
+                        &__ad_v_k_5,
+                        false,
+                    );
+                    let __ad_pb_85 = __ad_keep_pb_85.pop();
+                    let mut __ad_dv_85 = __ad_keep_zero_85.zero_back();
+                    let mut __ad_dv_86 = __ad_ty_86.zero();
+                    let mut __ad_dv_87 = __ad_ty_87.zero();
+                    __ad_dv_87 = ::ad_runtime::__private::ir::peek(
+                        &mut __ad_unit2_dm_slse_6,
+                    );
+                    {
+                        let __ad_c = ::ad_runtime::__private::ir::add_back(__ad_dv_87);
+                        __ad_dv_86 = __ad_c.0;
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dv_85,
+                            __ad_c.1,
+                        );
+                    }
+                    {
+                        let __ad_c = __ad_pb_85(__ad_dv_85);
+                        ::ad_runtime::__private::ir::accumulate_argument(
+                            &mut __ad_unit2_dm_main_term_3,
+                            __ad_c.0,
+                        );
+                    }
+                    for __ad_iteration_3 in (0..__ad_count_3).rev() {
+                        let __ad_m_centered_4 = __ad_states_centered_3.restore();
+                        let __ad_m_transformed_5 = __ad_states_transformed_3.restore();
+                        let __ad_v_ik_39 = ::ad_runtime::__private::ir::nth_of_range(
+                            0,
+                            &__ad_v_k_5,
+                            __ad_iteration_3,
+                        );
+                        let __ad_count_4 = ::ad_runtime::__private::ir::range_count(
+                            0,
+                            &__ad_v_d_4,
+                            false,
+                        );
+                        let __ad_count_5 = ::ad_runtime::__private::ir::range_count(
+                            0,
+                            &__ad_v_d_4,
+                            false,
+                        );
+                        let __ad_count_6 = ::ad_runtime::__private::ir::range_count(
+                            0,
+                            &__ad_v_d_4,
+                            false,
+                        );
+                        let __ad_count_8 = ::ad_runtime::__private::ir::range_count(
+                            0,
+                            &__ad_v_d_4,
+                            false,
+                        );
+                        let mut __ad_dm_sqnorm_8 = __ad_tym_sqnorm_8.zero();
+                        let mut __ad_dv_78 = __ad_ty_78.zero();
+                        let mut __ad_dv_79 = __ad_ty_79.zero();
+                        let mut __ad_dv_80 = __ad_ty_80.zero();
+                        let mut __ad_dv_81 = __ad_ty_81.zero();
+                        let mut __ad_dv_82 = __ad_ty_82.zero();
+                        let mut __ad_dv_83 = __ad_ty_83.zero();
+                        __ad_dv_83 = ::ad_runtime::__private::ir::vacate(
+                            &mut __ad_unit2_dm_main_term_3[__ad_v_ik_39],
+                        );
+                        {
+                            let __ad_c = ::ad_runtime::__private::ir::sub_back(
+                                __ad_dv_83,
+                            );
+                            __ad_dv_80 = __ad_c.0;
+                            __ad_dv_82 = __ad_c.1;
+                        }
+                        __ad_dv_81 = ::ad_runtime::__private::ir::Arithmetic::factor_back(
+                            <__S as ::ad_runtime::Scalar>::from_f64(0.5),
+                            __ad_dv_82,
+                        );
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dm_sqnorm_8,
+                            __ad_dv_81,
+                        );
+                        {
+                            let __ad_c = ::ad_runtime::__private::ir::add_back(
+                                __ad_dv_80,
+                            );
+                            __ad_dv_78 = __ad_c.0;
+                            __ad_dv_79 = __ad_c.1;
+                        }
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_unit2_dm_sum_qs_0[__ad_v_ik_39],
+                            __ad_dv_79,
+                        );
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_unit2_dv_alphas_0[__ad_v_ik_39],
+                            __ad_dv_78,
+                        );
+                        for __ad_iteration_8 in (0..__ad_count_8).rev() {
+                            let __ad_v_j_72 = ::ad_runtime::__private::ir::nth_of_range(
+                                0,
+                                &__ad_v_d_4,
+                                __ad_iteration_8,
+                            );
+                            let __ad_v_73 = __ad_m_transformed_5[__ad_v_j_72];
+                            let __ad_v_74 = __ad_v_73;
+                            let mut __ad_dv_73 = __ad_ty_73.zero();
+                            let mut __ad_dv_74 = __ad_ty_74.zero();
+                            let mut __ad_dv_75 = __ad_ty_75.zero();
+                            let mut __ad_dv_76 = __ad_ty_76.zero();
+                            let mut __ad_dv_77 = __ad_ty_77.zero();
+                            __ad_dv_77 = ::ad_runtime::__private::ir::peek(
+                                &mut __ad_dm_sqnorm_8,
+                            );
+                            {
+                                let __ad_c = ::ad_runtime::__private::ir::add_back(
+                                    __ad_dv_77,
+                                );
+                                __ad_dv_76 = __ad_c.0;
+                                __ad_dv_75 = __ad_c.1;
+                            }
+                            {
+                                let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                    ::ad_runtime::__private::ir::value_of(__ad_v_73),
+                                    ::ad_runtime::__private::ir::value_of(__ad_v_74),
+                                    __ad_dv_75,
+                                );
+                                __ad_dv_73 = __ad_c.0;
+                                __ad_dv_74 = __ad_c.1;
+                            }
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_73,
+                                __ad_dv_74,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_unit2_dm_transformed_5[__ad_v_j_72],
+                                __ad_dv_73,
+                            );
+                        }
+                        for __ad_iteration_6 in (0..__ad_count_6).rev() {
+                            let __ad_v_i_59 = ::ad_runtime::__private::ir::nth_of_range(
+                                0,
+                                &__ad_v_d_4,
+                                __ad_iteration_6,
+                            );
+                            let __ad_v_60 = __ad_v_i_59 + 1;
+                            let __ad_v_l_127 = __ad_keep_v_l_127.pop();
+                            let __ad_count_7 = ::ad_runtime::__private::ir::range_count(
+                                __ad_v_60,
+                                &__ad_v_d_4,
+                                false,
+                            );
+                            let mut __ad_sum_7_0 = ::ad_runtime::__private::ir::zero();
+                            if __ad_count_7 > 0 {
+                                __ad_sum_7_0 = ::ad_runtime::__private::ir::take(
+                                    &mut __ad_unit2_dm_centered_4[__ad_v_i_59],
+                                );
+                            }
+                            for __ad_iteration_7 in (0..__ad_count_7).rev() {
+                                let __ad_v_j_62 = ::ad_runtime::__private::ir::nth_of_range(
+                                    __ad_v_60,
+                                    &__ad_v_d_4,
+                                    __ad_iteration_7,
+                                );
+                                let __ad_v_63 = ::ad_runtime::__private::ir::counter_at(
+                                    __ad_v_l_127,
+                                    __ad_iteration_7,
+                                    1,
+                                    true,
+                                    false,
+                                );
+                                let __ad_v_64 = __ad_keep_v_64.pop();
+                                let __ad_v_65 = __ad_m_centered_4[__ad_v_i_59];
+                                let mut __ad_dv_64 = __ad_ty_64.zero();
+                                let mut __ad_dv_65 = __ad_ty_65.zero();
+                                let mut __ad_dv_66 = __ad_ty_66.zero();
+                                let mut __ad_dv_67 = __ad_ty_67.zero();
+                                let mut __ad_dv_68 = __ad_ty_68.zero();
+                                __ad_dv_68 = ::ad_runtime::__private::ir::peek(
+                                    &mut __ad_unit2_dm_transformed_5[__ad_v_j_62],
+                                );
+                                {
+                                    let __ad_c = ::ad_runtime::__private::ir::add_back(
+                                        __ad_dv_68,
+                                    );
+                                    __ad_dv_67 = __ad_c.0;
+                                    __ad_dv_66 = __ad_c.1;
+                                }
+                                {
+                                    let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                        ::ad_runtime::__private::ir::value_of(__ad_v_64),
+                                        ::ad_runtime::__private::ir::value_of(__ad_v_65),
+                                        __ad_dv_66,
+                                    );
+                                    __ad_dv_64 = __ad_c.0;
+                                    __ad_dv_65 = __ad_c.1;
+                                }
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_sum_7_0,
+                                    __ad_dv_65,
+                                );
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_unit2_dv_icf_2[__ad_v_63],
+                                    __ad_dv_64,
+                                );
+                            }
+                            if __ad_count_7 > 0 {
+                                *&mut __ad_unit2_dm_centered_4[__ad_v_i_59] = __ad_sum_7_0;
+                            }
+                        }
+                        for __ad_iteration_5 in (0..__ad_count_5).rev() {
+                            let __ad_v_j_50 = ::ad_runtime::__private::ir::nth_of_range(
+                                0,
+                                &__ad_v_d_4,
+                                __ad_iteration_5,
+                            );
+                            let __ad_v_51 = __ad_v_ik_39 * __ad_v_d_4;
+                            let __ad_v_52 = __ad_v_51 + __ad_v_j_50;
+                            let __ad_v_53 = __ad_m_q_diagonals_1[__ad_v_52];
+                            let __ad_v_54 = __ad_m_centered_4[__ad_v_j_50];
+                            let mut __ad_dv_53 = __ad_ty_53.zero();
+                            let mut __ad_dv_54 = __ad_ty_54.zero();
+                            let mut __ad_dv_55 = __ad_ty_55.zero();
+                            __ad_dv_55 = ::ad_runtime::__private::ir::vacate(
+                                &mut __ad_unit2_dm_transformed_5[__ad_v_j_50],
+                            );
+                            {
+                                let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                    ::ad_runtime::__private::ir::value_of(__ad_v_53),
+                                    ::ad_runtime::__private::ir::value_of(__ad_v_54),
+                                    __ad_dv_55,
+                                );
+                                __ad_dv_53 = __ad_c.0;
+                                __ad_dv_54 = __ad_c.1;
+                            }
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_unit2_dm_centered_4[__ad_v_j_50],
+                                __ad_dv_54,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_unit2_dm_q_diagonals_1[__ad_v_52],
+                                __ad_dv_53,
+                            );
+                        }
+                        for __ad_iteration_4 in (0..__ad_count_4).rev() {
+                            let __ad_v_j_41 = ::ad_runtime::__private::ir::nth_of_range(
+                                0,
+                                &__ad_v_d_4,
+                                __ad_iteration_4,
+                            );
+                            let __ad_v_42 = __ad_v_ix_37 * __ad_v_d_4;
+                            let __ad_v_43 = __ad_v_42 + __ad_v_j_41;
+                            let __ad_v_45 = __ad_v_ik_39 * __ad_v_d_4;
+                            let __ad_v_46 = __ad_v_45 + __ad_v_j_41;
+                            let mut __ad_dv_44 = __ad_ty_44.zero();
+                            let mut __ad_dv_47 = __ad_ty_47.zero();
+                            let mut __ad_dv_48 = __ad_ty_48.zero();
+                            __ad_dv_48 = ::ad_runtime::__private::ir::vacate(
+                                &mut __ad_unit2_dm_centered_4[__ad_v_j_41],
+                            );
+                            {
+                                let __ad_c = ::ad_runtime::__private::ir::sub_back(
+                                    __ad_dv_48,
+                                );
+                                __ad_dv_44 = __ad_c.0;
+                                __ad_dv_47 = __ad_c.1;
+                            }
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_unit2_dv_means_1[__ad_v_46],
+                                __ad_dv_47,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_unit2_dv_x_3[__ad_v_43],
+                                __ad_dv_44,
+                            );
+                        }
+                    }
+                    __ad_states_centered_3.release();
+                    __ad_states_transformed_3.release();
+                }
             }
             let (__ad_v_88, __ad_pb_88) = logsumexp::__ad_reverse(__ad_v_alphas_0);
             let __ad_ty_88 = ::ad_runtime::__private::ir::zero_like(&__ad_v_88);
@@ -602,8 +906,16 @@ impl gmm_objective_precomputed {
             let mut __ad_m_prior_9 = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
             __ad_tym_prior_9 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_prior_9);
             let __ad_v_90 = 0..__ad_v_k_5;
-            let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_90).0;
-            __ad_keep_v_112.reserve(__ad_trips);
+            let mut __ad_unit9_dm_q_diagonals_1 = ::ad_runtime::__private::ir::zero_like(
+                &__ad_m_q_diagonals_1,
+            );
+            let mut __ad_unit9_dv_icf_2 = ::ad_runtime::__private::ir::zero_like(
+                __ad_v_icf_2,
+            );
+            let mut __ad_unit9_dv_gamma_7 = __ad_ty_gamma_7.zero();
+            let mut __ad_unit9_dm_sum_qs_0 = ::ad_runtime::__private::ir::zero_like(
+                &__ad_m_sum_qs_0,
+            );
             let mut __ad_count_9 = 0usize;
             for __ad_v_ik_91 in __ad_v_90 {
                 __ad_count_9 += 1;
@@ -688,6 +1000,178 @@ impl gmm_objective_precomputed {
                 __ad_tym_prior_9 = ::ad_runtime::__private::ir::adjoint_of(
                     &__ad_m_prior_9,
                 );
+                {
+                    let __ad_iteration_9 = __ad_count_9 - 1;
+                    let mut __ad_unit9_dm_prior_9 = <__S as ::ad_runtime::Scalar>::one();
+                    let __ad_count_10 = ::ad_runtime::__private::ir::range_count(
+                        0,
+                        &__ad_v_d_4,
+                        false,
+                    );
+                    let __ad_count_11 = ::ad_runtime::__private::ir::range_count(
+                        __ad_v_d_4,
+                        &__ad_v_icf_size_13,
+                        false,
+                    );
+                    let __ad_v_110 = <__S as ::ad_runtime::Scalar>::from_f64(0.5)
+                        * __ad_v_gamma_7;
+                    let __ad_v_111 = __ad_v_110 * __ad_v_gamma_7;
+                    let __ad_v_112 = __ad_keep_v_112.pop();
+                    let __ad_v_114 = ::ad_runtime::__private::CastProbe::new(__ad_v_m_8)
+                        .__ad_cast::<__S>();
+                    let mut __ad_dm_frobenius_10 = __ad_tym_frobenius_10.zero();
+                    let mut __ad_dv_110 = __ad_ty_110.zero();
+                    let mut __ad_dv_111 = __ad_ty_111.zero();
+                    let mut __ad_dv_112 = __ad_ty_112.zero();
+                    let mut __ad_dv_113 = __ad_ty_113.zero();
+                    let mut __ad_dv_115 = __ad_ty_115.zero();
+                    let mut __ad_dv_116 = __ad_ty_116.zero();
+                    let mut __ad_dv_117 = __ad_ty_117.zero();
+                    let mut __ad_dv_118 = __ad_ty_118.zero();
+                    let mut __ad_dv_119 = __ad_ty_119.zero();
+                    __ad_dv_119 = ::ad_runtime::__private::ir::peek(
+                        &mut __ad_unit9_dm_prior_9,
+                    );
+                    {
+                        let __ad_c = ::ad_runtime::__private::ir::add_back(__ad_dv_119);
+                        __ad_dv_118 = __ad_c.0;
+                        __ad_dv_117 = __ad_c.1;
+                    }
+                    {
+                        let __ad_c = ::ad_runtime::__private::ir::sub_back(__ad_dv_117);
+                        __ad_dv_113 = __ad_c.0;
+                        __ad_dv_116 = __ad_c.1;
+                    }
+                    __ad_dv_115 = ::ad_runtime::__private::ir::Arithmetic::factor_back(
+                        ::ad_runtime::__private::LiftProbe::new(
+                                ::ad_runtime::__private::ir::value_of(__ad_v_114),
+                            )
+                            .__ad_lift::<__S>(),
+                        __ad_dv_116,
+                    );
+                    ::ad_runtime::__private::ir::accumulate(
+                        &mut __ad_unit9_dm_sum_qs_0[__ad_v_ik_91],
+                        __ad_dv_115,
+                    );
+                    {
+                        let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                            ::ad_runtime::__private::ir::value_of(__ad_v_111),
+                            ::ad_runtime::__private::ir::value_of(__ad_v_112),
+                            __ad_dv_113,
+                        );
+                        __ad_dv_111 = __ad_c.0;
+                        __ad_dv_112 = __ad_c.1;
+                    }
+                    ::ad_runtime::__private::ir::accumulate(
+                        &mut __ad_dm_frobenius_10,
+                        __ad_dv_112,
+                    );
+                    {
+                        let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                            ::ad_runtime::__private::ir::value_of(__ad_v_110),
+                            ::ad_runtime::__private::ir::value_of(__ad_v_gamma_7),
+                            __ad_dv_111,
+                        );
+                        __ad_dv_110 = __ad_c.0;
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_unit9_dv_gamma_7,
+                            __ad_c.1,
+                        );
+                    }
+                    ::ad_runtime::__private::ir::accumulate(
+                        &mut __ad_unit9_dv_gamma_7,
+                        ::ad_runtime::__private::ir::Arithmetic::factor_back(
+                            <__S as ::ad_runtime::Scalar>::from_f64(0.5),
+                            __ad_dv_110,
+                        ),
+                    );
+                    for __ad_iteration_11 in (0..__ad_count_11).rev() {
+                        let __ad_v_j_102 = ::ad_runtime::__private::ir::nth_of_range(
+                            __ad_v_d_4,
+                            &__ad_v_icf_size_13,
+                            __ad_iteration_11,
+                        );
+                        let __ad_v_103 = __ad_v_ik_91 * __ad_v_icf_size_13;
+                        let __ad_v_104 = __ad_v_103 + __ad_v_j_102;
+                        let __ad_v_105 = __ad_keep_v_105.pop();
+                        let __ad_v_v_106 = __ad_v_105;
+                        let mut __ad_dv_105 = __ad_ty_105.zero();
+                        let mut __ad_dv_v_106 = __ad_ty_v_106.zero();
+                        let mut __ad_dv_107 = __ad_ty_107.zero();
+                        let mut __ad_dv_108 = __ad_ty_108.zero();
+                        let mut __ad_dv_109 = __ad_ty_109.zero();
+                        __ad_dv_109 = ::ad_runtime::__private::ir::peek(
+                            &mut __ad_dm_frobenius_10,
+                        );
+                        {
+                            let __ad_c = ::ad_runtime::__private::ir::add_back(
+                                __ad_dv_109,
+                            );
+                            __ad_dv_108 = __ad_c.0;
+                            __ad_dv_107 = __ad_c.1;
+                        }
+                        {
+                            let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                ::ad_runtime::__private::ir::value_of(__ad_v_v_106),
+                                ::ad_runtime::__private::ir::value_of(__ad_v_v_106),
+                                __ad_dv_107,
+                            );
+                            __ad_dv_v_106 = __ad_c.0;
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_v_106,
+                                __ad_c.1,
+                            );
+                        }
+                        __ad_dv_105 = __ad_dv_v_106;
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_unit9_dv_icf_2[__ad_v_104],
+                            __ad_dv_105,
+                        );
+                    }
+                    for __ad_iteration_10 in (0..__ad_count_10).rev() {
+                        let __ad_v_j_93 = ::ad_runtime::__private::ir::nth_of_range(
+                            0,
+                            &__ad_v_d_4,
+                            __ad_iteration_10,
+                        );
+                        let __ad_v_94 = __ad_v_ik_91 * __ad_v_d_4;
+                        let __ad_v_95 = __ad_v_94 + __ad_v_j_93;
+                        let __ad_v_96 = __ad_m_q_diagonals_1[__ad_v_95];
+                        let __ad_v_q_97 = __ad_v_96;
+                        let mut __ad_dv_96 = __ad_ty_96.zero();
+                        let mut __ad_dv_q_97 = __ad_ty_q_97.zero();
+                        let mut __ad_dv_98 = __ad_ty_98.zero();
+                        let mut __ad_dv_99 = __ad_ty_99.zero();
+                        let mut __ad_dv_100 = __ad_ty_100.zero();
+                        __ad_dv_100 = ::ad_runtime::__private::ir::peek(
+                            &mut __ad_dm_frobenius_10,
+                        );
+                        {
+                            let __ad_c = ::ad_runtime::__private::ir::add_back(
+                                __ad_dv_100,
+                            );
+                            __ad_dv_99 = __ad_c.0;
+                            __ad_dv_98 = __ad_c.1;
+                        }
+                        {
+                            let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                ::ad_runtime::__private::ir::value_of(__ad_v_q_97),
+                                ::ad_runtime::__private::ir::value_of(__ad_v_q_97),
+                                __ad_dv_98,
+                            );
+                            __ad_dv_q_97 = __ad_c.0;
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_q_97,
+                                __ad_c.1,
+                            );
+                        }
+                        __ad_dv_96 = __ad_dv_q_97;
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_unit9_dm_q_diagonals_1[__ad_v_95],
+                            __ad_dv_96,
+                        );
+                    }
+                }
             }
             let __ad_v_120 = __ad_m_slse_6;
             let __ad_ty_120 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_120);
@@ -777,187 +1261,29 @@ impl gmm_objective_precomputed {
                             &mut __ad_dm_slse_6,
                             __ad_dv_120,
                         );
-                        for __ad_iteration_9 in (0..__ad_count_9).rev() {
-                            let __ad_v_ik_91 = ::ad_runtime::__private::ir::nth_of_range(
-                                0,
-                                &__ad_v_k_5,
-                                __ad_iteration_9,
-                            );
-                            let __ad_count_10 = ::ad_runtime::__private::ir::range_count(
-                                0,
-                                &__ad_v_d_4,
-                                false,
-                            );
-                            let __ad_count_11 = ::ad_runtime::__private::ir::range_count(
-                                __ad_v_d_4,
-                                &__ad_v_icf_size_13,
-                                false,
-                            );
-                            let __ad_v_110 = <__S as ::ad_runtime::Scalar>::from_f64(0.5)
-                                * __ad_v_gamma_7;
-                            let __ad_v_111 = __ad_v_110 * __ad_v_gamma_7;
-                            let __ad_v_112 = __ad_keep_v_112.pop();
-                            let __ad_v_114 = ::ad_runtime::__private::CastProbe::new(
-                                    __ad_v_m_8,
-                                )
-                                .__ad_cast::<__S>();
-                            let mut __ad_dm_frobenius_10 = __ad_tym_frobenius_10.zero();
-                            let mut __ad_dv_110 = __ad_ty_110.zero();
-                            let mut __ad_dv_111 = __ad_ty_111.zero();
-                            let mut __ad_dv_112 = __ad_ty_112.zero();
-                            let mut __ad_dv_113 = __ad_ty_113.zero();
-                            let mut __ad_dv_115 = __ad_ty_115.zero();
-                            let mut __ad_dv_116 = __ad_ty_116.zero();
-                            let mut __ad_dv_117 = __ad_ty_117.zero();
-                            let mut __ad_dv_118 = __ad_ty_118.zero();
-                            let mut __ad_dv_119 = __ad_ty_119.zero();
-                            __ad_dv_119 = ::ad_runtime::__private::ir::peek(
-                                &mut __ad_dm_prior_9,
-                            );
-                            {
-                                let __ad_c = ::ad_runtime::__private::ir::add_back(
-                                    __ad_dv_119,
-                                );
-                                __ad_dv_118 = __ad_c.0;
-                                __ad_dv_117 = __ad_c.1;
-                            }
-                            {
-                                let __ad_c = ::ad_runtime::__private::ir::sub_back(
-                                    __ad_dv_117,
-                                );
-                                __ad_dv_113 = __ad_c.0;
-                                __ad_dv_116 = __ad_c.1;
-                            }
-                            __ad_dv_115 = ::ad_runtime::__private::ir::Arithmetic::factor_back(
-                                ::ad_runtime::__private::LiftProbe::new(
-                                        ::ad_runtime::__private::ir::value_of(__ad_v_114),
-                                    )
-                                    .__ad_lift::<__S>(),
-                                __ad_dv_116,
-                            );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dm_sum_qs_0[__ad_v_ik_91],
-                                __ad_dv_115,
-                            );
-                            {
-                                let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                    ::ad_runtime::__private::ir::value_of(__ad_v_111),
-                                    ::ad_runtime::__private::ir::value_of(__ad_v_112),
-                                    __ad_dv_113,
-                                );
-                                __ad_dv_111 = __ad_c.0;
-                                __ad_dv_112 = __ad_c.1;
-                            }
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dm_frobenius_10,
-                                __ad_dv_112,
-                            );
-                            {
-                                let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                    ::ad_runtime::__private::ir::value_of(__ad_v_110),
-                                    ::ad_runtime::__private::ir::value_of(__ad_v_gamma_7),
-                                    __ad_dv_111,
-                                );
-                                __ad_dv_110 = __ad_c.0;
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_gamma_7,
-                                    __ad_c.1,
-                                );
-                            }
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_gamma_7,
-                                ::ad_runtime::__private::ir::Arithmetic::factor_back(
-                                    <__S as ::ad_runtime::Scalar>::from_f64(0.5),
-                                    __ad_dv_110,
-                                ),
-                            );
-                            for __ad_iteration_11 in (0..__ad_count_11).rev() {
-                                let __ad_v_j_102 = ::ad_runtime::__private::ir::nth_of_range(
-                                    __ad_v_d_4,
-                                    &__ad_v_icf_size_13,
-                                    __ad_iteration_11,
-                                );
-                                let __ad_v_103 = __ad_v_ik_91 * __ad_v_icf_size_13;
-                                let __ad_v_104 = __ad_v_103 + __ad_v_j_102;
-                                let __ad_v_105 = __ad_keep_v_105.pop();
-                                let __ad_v_v_106 = __ad_v_105;
-                                let mut __ad_dv_105 = __ad_ty_105.zero();
-                                let mut __ad_dv_v_106 = __ad_ty_v_106.zero();
-                                let mut __ad_dv_107 = __ad_ty_107.zero();
-                                let mut __ad_dv_108 = __ad_ty_108.zero();
-                                let mut __ad_dv_109 = __ad_ty_109.zero();
-                                __ad_dv_109 = ::ad_runtime::__private::ir::peek(
-                                    &mut __ad_dm_frobenius_10,
-                                );
-                                {
-                                    let __ad_c = ::ad_runtime::__private::ir::add_back(
-                                        __ad_dv_109,
-                                    );
-                                    __ad_dv_108 = __ad_c.0;
-                                    __ad_dv_107 = __ad_c.1;
-                                }
-                                {
-                                    let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                        ::ad_runtime::__private::ir::value_of(__ad_v_v_106),
-                                        ::ad_runtime::__private::ir::value_of(__ad_v_v_106),
-                                        __ad_dv_107,
-                                    );
-                                    __ad_dv_v_106 = __ad_c.0;
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_v_106,
-                                        __ad_c.1,
-                                    );
-                                }
-                                __ad_dv_105 = __ad_dv_v_106;
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_icf_2[__ad_v_104],
-                                    __ad_dv_105,
-                                );
-                            }
-                            for __ad_iteration_10 in (0..__ad_count_10).rev() {
-                                let __ad_v_j_93 = ::ad_runtime::__private::ir::nth_of_range(
-                                    0,
-                                    &__ad_v_d_4,
-                                    __ad_iteration_10,
-                                );
-                                let __ad_v_94 = __ad_v_ik_91 * __ad_v_d_4;
-                                let __ad_v_95 = __ad_v_94 + __ad_v_j_93;
-                                let __ad_v_96 = __ad_m_q_diagonals_1[__ad_v_95];
-                                let __ad_v_q_97 = __ad_v_96;
-                                let mut __ad_dv_96 = __ad_ty_96.zero();
-                                let mut __ad_dv_q_97 = __ad_ty_q_97.zero();
-                                let mut __ad_dv_98 = __ad_ty_98.zero();
-                                let mut __ad_dv_99 = __ad_ty_99.zero();
-                                let mut __ad_dv_100 = __ad_ty_100.zero();
-                                __ad_dv_100 = ::ad_runtime::__private::ir::peek(
-                                    &mut __ad_dm_frobenius_10,
-                                );
-                                {
-                                    let __ad_c = ::ad_runtime::__private::ir::add_back(
-                                        __ad_dv_100,
-                                    );
-                                    __ad_dv_99 = __ad_c.0;
-                                    __ad_dv_98 = __ad_c.1;
-                                }
-                                {
-                                    let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                        ::ad_runtime::__private::ir::value_of(__ad_v_q_97),
-                                        ::ad_runtime::__private::ir::value_of(__ad_v_q_97),
-                                        __ad_dv_98,
-                                    );
-                                    __ad_dv_q_97 = __ad_c.0;
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_q_97,
-                                        __ad_c.1,
-                                    );
-                                }
-                                __ad_dv_96 = __ad_dv_q_97;
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dm_q_diagonals_1[__ad_v_95],
-                                    __ad_dv_96,
-                                );
-                            }
-                        }
+                        let __ad_factor_9 = ::core::clone::Clone::clone(
+                            &__ad_dm_prior_9,
+                        );
+                        ::ad_runtime::__private::ir::accumulate_scaled(
+                            &mut __ad_dm_q_diagonals_1,
+                            &__ad_factor_9,
+                            __ad_unit9_dm_q_diagonals_1,
+                        );
+                        ::ad_runtime::__private::ir::accumulate_scaled(
+                            &mut __ad_dv_icf_2,
+                            &__ad_factor_9,
+                            __ad_unit9_dv_icf_2,
+                        );
+                        ::ad_runtime::__private::ir::accumulate_scaled(
+                            &mut __ad_dv_gamma_7,
+                            &__ad_factor_9,
+                            __ad_unit9_dv_gamma_7,
+                        );
+                        ::ad_runtime::__private::ir::accumulate_scaled(
+                            &mut __ad_dm_sum_qs_0,
+                            &__ad_factor_9,
+                            __ad_unit9_dm_sum_qs_0,
+                        );
                         ::ad_runtime::__private::ir::accumulate(
                             &mut __ad_dv_88,
                             __ad_dv_lse_alphas_89,
@@ -969,290 +1295,37 @@ impl gmm_objective_precomputed {
                                 __ad_c.0,
                             );
                         }
-                        for __ad_iteration_2 in (0..__ad_count_2).rev() {
-                            let __ad_v_ix_37 = ::ad_runtime::__private::ir::nth_of_range(
-                                0,
-                                &__ad_v_n_6,
-                                __ad_iteration_2,
-                            );
-                            let __ad_count_3 = ::ad_runtime::__private::ir::range_count(
-                                0,
-                                &__ad_v_k_5,
-                                false,
-                            );
-                            let __ad_pb_85 = __ad_keep_pb_85.pop();
-                            let mut __ad_dv_85 = __ad_keep_zero_85.zero_back();
-                            let mut __ad_dv_86 = __ad_ty_86.zero();
-                            let mut __ad_dv_87 = __ad_ty_87.zero();
-                            __ad_dv_87 = ::ad_runtime::__private::ir::peek(
-                                &mut __ad_dm_slse_6,
-                            );
-                            {
-                                let __ad_c = ::ad_runtime::__private::ir::add_back(
-                                    __ad_dv_87,
-                                );
-                                __ad_dv_86 = __ad_c.0;
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_85,
-                                    __ad_c.1,
-                                );
-                            }
-                            {
-                                let __ad_c = __ad_pb_85(__ad_dv_85);
-                                ::ad_runtime::__private::ir::accumulate_argument(
-                                    &mut __ad_dm_main_term_3,
-                                    __ad_c.0,
-                                );
-                            }
-                            for __ad_iteration_3 in (0..__ad_count_3).rev() {
-                                let __ad_m_centered_4 = __ad_states_centered_3.restore();
-                                let __ad_m_transformed_5 = __ad_states_transformed_3
-                                    .restore();
-                                let __ad_v_ik_39 = ::ad_runtime::__private::ir::nth_of_range(
-                                    0,
-                                    &__ad_v_k_5,
-                                    __ad_iteration_3,
-                                );
-                                let __ad_count_4 = ::ad_runtime::__private::ir::range_count(
-                                    0,
-                                    &__ad_v_d_4,
-                                    false,
-                                );
-                                let __ad_count_5 = ::ad_runtime::__private::ir::range_count(
-                                    0,
-                                    &__ad_v_d_4,
-                                    false,
-                                );
-                                let __ad_count_6 = ::ad_runtime::__private::ir::range_count(
-                                    0,
-                                    &__ad_v_d_4,
-                                    false,
-                                );
-                                let __ad_count_8 = ::ad_runtime::__private::ir::range_count(
-                                    0,
-                                    &__ad_v_d_4,
-                                    false,
-                                );
-                                let mut __ad_dm_sqnorm_8 = __ad_tym_sqnorm_8.zero();
-                                let mut __ad_dv_78 = __ad_ty_78.zero();
-                                let mut __ad_dv_79 = __ad_ty_79.zero();
-                                let mut __ad_dv_80 = __ad_ty_80.zero();
-                                let mut __ad_dv_81 = __ad_ty_81.zero();
-                                let mut __ad_dv_82 = __ad_ty_82.zero();
-                                let mut __ad_dv_83 = __ad_ty_83.zero();
-                                __ad_dv_83 = ::ad_runtime::__private::ir::vacate(
-                                    &mut __ad_dm_main_term_3[__ad_v_ik_39],
-                                );
-                                {
-                                    let __ad_c = ::ad_runtime::__private::ir::sub_back(
-                                        __ad_dv_83,
-                                    );
-                                    __ad_dv_80 = __ad_c.0;
-                                    __ad_dv_82 = __ad_c.1;
-                                }
-                                __ad_dv_81 = ::ad_runtime::__private::ir::Arithmetic::factor_back(
-                                    <__S as ::ad_runtime::Scalar>::from_f64(0.5),
-                                    __ad_dv_82,
-                                );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dm_sqnorm_8,
-                                    __ad_dv_81,
-                                );
-                                {
-                                    let __ad_c = ::ad_runtime::__private::ir::add_back(
-                                        __ad_dv_80,
-                                    );
-                                    __ad_dv_78 = __ad_c.0;
-                                    __ad_dv_79 = __ad_c.1;
-                                }
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dm_sum_qs_0[__ad_v_ik_39],
-                                    __ad_dv_79,
-                                );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_alphas_0[__ad_v_ik_39],
-                                    __ad_dv_78,
-                                );
-                                for __ad_iteration_8 in (0..__ad_count_8).rev() {
-                                    let __ad_v_j_72 = ::ad_runtime::__private::ir::nth_of_range(
-                                        0,
-                                        &__ad_v_d_4,
-                                        __ad_iteration_8,
-                                    );
-                                    let __ad_v_73 = __ad_m_transformed_5[__ad_v_j_72];
-                                    let __ad_v_74 = __ad_v_73;
-                                    let mut __ad_dv_73 = __ad_ty_73.zero();
-                                    let mut __ad_dv_74 = __ad_ty_74.zero();
-                                    let mut __ad_dv_75 = __ad_ty_75.zero();
-                                    let mut __ad_dv_76 = __ad_ty_76.zero();
-                                    let mut __ad_dv_77 = __ad_ty_77.zero();
-                                    __ad_dv_77 = ::ad_runtime::__private::ir::peek(
-                                        &mut __ad_dm_sqnorm_8,
-                                    );
-                                    {
-                                        let __ad_c = ::ad_runtime::__private::ir::add_back(
-                                            __ad_dv_77,
-                                        );
-                                        __ad_dv_76 = __ad_c.0;
-                                        __ad_dv_75 = __ad_c.1;
-                                    }
-                                    {
-                                        let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                            ::ad_runtime::__private::ir::value_of(__ad_v_73),
-                                            ::ad_runtime::__private::ir::value_of(__ad_v_74),
-                                            __ad_dv_75,
-                                        );
-                                        __ad_dv_73 = __ad_c.0;
-                                        __ad_dv_74 = __ad_c.1;
-                                    }
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_73,
-                                        __ad_dv_74,
-                                    );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dm_transformed_5[__ad_v_j_72],
-                                        __ad_dv_73,
-                                    );
-                                }
-                                for __ad_iteration_6 in (0..__ad_count_6).rev() {
-                                    let __ad_v_i_59 = ::ad_runtime::__private::ir::nth_of_range(
-                                        0,
-                                        &__ad_v_d_4,
-                                        __ad_iteration_6,
-                                    );
-                                    let __ad_v_60 = __ad_v_i_59 + 1;
-                                    let __ad_v_l_127 = __ad_keep_v_l_127.pop();
-                                    let __ad_count_7 = ::ad_runtime::__private::ir::range_count(
-                                        __ad_v_60,
-                                        &__ad_v_d_4,
-                                        false,
-                                    );
-                                    let mut __ad_sum_7_0 = ::ad_runtime::__private::ir::zero();
-                                    if __ad_count_7 > 0 {
-                                        __ad_sum_7_0 = ::ad_runtime::__private::ir::take(
-                                            &mut __ad_dm_centered_4[__ad_v_i_59],
-                                        );
-                                    }
-                                    for __ad_iteration_7 in (0..__ad_count_7).rev() {
-                                        let __ad_v_j_62 = ::ad_runtime::__private::ir::nth_of_range(
-                                            __ad_v_60,
-                                            &__ad_v_d_4,
-                                            __ad_iteration_7,
-                                        );
-                                        let __ad_v_63 = ::ad_runtime::__private::ir::counter_at(
-                                            __ad_v_l_127,
-                                            __ad_iteration_7,
-                                            1,
-                                            true,
-                                            false,
-                                        );
-                                        let __ad_v_64 = __ad_keep_v_64.pop();
-                                        let __ad_v_65 = __ad_m_centered_4[__ad_v_i_59];
-                                        let mut __ad_dv_64 = __ad_ty_64.zero();
-                                        let mut __ad_dv_65 = __ad_ty_65.zero();
-                                        let mut __ad_dv_66 = __ad_ty_66.zero();
-                                        let mut __ad_dv_67 = __ad_ty_67.zero();
-                                        let mut __ad_dv_68 = __ad_ty_68.zero();
-                                        __ad_dv_68 = ::ad_runtime::__private::ir::peek(
-                                            &mut __ad_dm_transformed_5[__ad_v_j_62],
-                                        );
-                                        {
-                                            let __ad_c = ::ad_runtime::__private::ir::add_back(
-                                                __ad_dv_68,
-                                            );
-                                            __ad_dv_67 = __ad_c.0;
-                                            __ad_dv_66 = __ad_c.1;
-                                        }
-                                        {
-                                            let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                                ::ad_runtime::__private::ir::value_of(__ad_v_64),
-                                                ::ad_runtime::__private::ir::value_of(__ad_v_65),
-                                                __ad_dv_66,
-                                            );
-                                            __ad_dv_64 = __ad_c.0;
-                                            __ad_dv_65 = __ad_c.1;
-                                        }
-                                        ::ad_runtime::__private::ir::accumulate(
-                                            &mut __ad_sum_7_0,
-                                            __ad_dv_65,
-                                        );
-                                        ::ad_runtime::__private::ir::accumulate(
-                                            &mut __ad_dv_icf_2[__ad_v_63],
-                                            __ad_dv_64,
-                                        );
-                                    }
-                                    if __ad_count_7 > 0 {
-                                        *&mut __ad_dm_centered_4[__ad_v_i_59] = __ad_sum_7_0;
-                                    }
-                                }
-                                for __ad_iteration_5 in (0..__ad_count_5).rev() {
-                                    let __ad_v_j_50 = ::ad_runtime::__private::ir::nth_of_range(
-                                        0,
-                                        &__ad_v_d_4,
-                                        __ad_iteration_5,
-                                    );
-                                    let __ad_v_51 = __ad_v_ik_39 * __ad_v_d_4;
-                                    let __ad_v_52 = __ad_v_51 + __ad_v_j_50;
-                                    let __ad_v_53 = __ad_m_q_diagonals_1[__ad_v_52];
-                                    let __ad_v_54 = __ad_m_centered_4[__ad_v_j_50];
-                                    let mut __ad_dv_53 = __ad_ty_53.zero();
-                                    let mut __ad_dv_54 = __ad_ty_54.zero();
-                                    let mut __ad_dv_55 = __ad_ty_55.zero();
-                                    __ad_dv_55 = ::ad_runtime::__private::ir::vacate(
-                                        &mut __ad_dm_transformed_5[__ad_v_j_50],
-                                    );
-                                    {
-                                        let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                            ::ad_runtime::__private::ir::value_of(__ad_v_53),
-                                            ::ad_runtime::__private::ir::value_of(__ad_v_54),
-                                            __ad_dv_55,
-                                        );
-                                        __ad_dv_53 = __ad_c.0;
-                                        __ad_dv_54 = __ad_c.1;
-                                    }
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dm_centered_4[__ad_v_j_50],
-                                        __ad_dv_54,
-                                    );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dm_q_diagonals_1[__ad_v_52],
-                                        __ad_dv_53,
-                                    );
-                                }
-                                for __ad_iteration_4 in (0..__ad_count_4).rev() {
-                                    let __ad_v_j_41 = ::ad_runtime::__private::ir::nth_of_range(
-                                        0,
-                                        &__ad_v_d_4,
-                                        __ad_iteration_4,
-                                    );
-                                    let __ad_v_42 = __ad_v_ix_37 * __ad_v_d_4;
-                                    let __ad_v_43 = __ad_v_42 + __ad_v_j_41;
-                                    let __ad_v_45 = __ad_v_ik_39 * __ad_v_d_4;
-                                    let __ad_v_46 = __ad_v_45 + __ad_v_j_41;
-                                    let mut __ad_dv_44 = __ad_ty_44.zero();
-                                    let mut __ad_dv_47 = __ad_ty_47.zero();
-                                    let mut __ad_dv_48 = __ad_ty_48.zero();
-                                    __ad_dv_48 = ::ad_runtime::__private::ir::vacate(
-                                        &mut __ad_dm_centered_4[__ad_v_j_41],
-                                    );
-                                    {
-                                        let __ad_c = ::ad_runtime::__private::ir::sub_back(
-                                            __ad_dv_48,
-                                        );
-                                        __ad_dv_44 = __ad_c.0;
-                                        __ad_dv_47 = __ad_c.1;
-                                    }
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_means_1[__ad_v_46],
-                                        __ad_dv_47,
-                                    );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_x_3[__ad_v_43],
-                                        __ad_dv_44,
-                                    );
-                                }
-                            }
-                        }
+                        let __ad_factor_2 = ::core::clone::Clone::clone(&__ad_dm_slse_6);
+                        ::ad_runtime::__private::ir::accumulate_scaled(
+                            &mut __ad_dv_x_3,
+                            &__ad_factor_2,
+                            __ad_unit2_dv_x_3,
+                        );
+                        ::ad_runtime::__private::ir::accumulate_scaled(
+                            &mut __ad_dv_means_1,
+                            &__ad_factor_2,
+                            __ad_unit2_dv_means_1,
+                        );
+                        ::ad_runtime::__private::ir::accumulate_scaled(
+                            &mut __ad_dm_q_diagonals_1,
+                            &__ad_factor_2,
+                            __ad_unit2_dm_q_diagonals_1,
+                        );
+                        ::ad_runtime::__private::ir::accumulate_scaled(
+                            &mut __ad_dv_icf_2,
+                            &__ad_factor_2,
+                            __ad_unit2_dv_icf_2,
+                        );
+                        ::ad_runtime::__private::ir::accumulate_scaled(
+                            &mut __ad_dv_alphas_0,
+                            &__ad_factor_2,
+                            __ad_unit2_dv_alphas_0,
+                        );
+                        ::ad_runtime::__private::ir::accumulate_scaled(
+                            &mut __ad_dm_sum_qs_0,
+                            &__ad_factor_2,
+                            __ad_unit2_dm_sum_qs_0,
+                        );
                         for __ad_iteration_0 in (0..__ad_count_0).rev() {
                             let __ad_v_ik_18 = ::ad_runtime::__private::ir::nth_of_range(
                                 0,
@@ -1603,9 +1676,30 @@ impl gmm_objective_precomputed {
             let mut __ad_m_slse_6 = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
             __ad_tym_slse_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_slse_6);
             let __ad_v_36 = 0..__ad_v_n_6;
-            let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_36).0;
-            __ad_keep_zero_85.reserve_zeros(__ad_trips);
-            __ad_keep_pb_85.reserve(__ad_trips);
+            let mut __ad_unit2_dv_means_1 = ::ad_runtime::__private::ir::zero_like(
+                __ad_v_means_1,
+            );
+            let mut __ad_unit2_dm_q_diagonals_1 = ::ad_runtime::__private::ir::zero_like(
+                &__ad_m_q_diagonals_1,
+            );
+            let mut __ad_unit2_dv_icf_2 = ::ad_runtime::__private::ir::zero_like(
+                __ad_v_icf_2,
+            );
+            let mut __ad_unit2_dv_alphas_0 = ::ad_runtime::__private::ir::zero_like(
+                __ad_v_alphas_0,
+            );
+            let mut __ad_unit2_dm_sum_qs_0 = ::ad_runtime::__private::ir::zero_like(
+                &__ad_m_sum_qs_0,
+            );
+            let mut __ad_unit2_dm_main_term_3 = ::ad_runtime::__private::ir::zero_like(
+                &__ad_m_main_term_3,
+            );
+            let mut __ad_unit2_dm_centered_4 = ::ad_runtime::__private::ir::zero_like(
+                &__ad_m_centered_4,
+            );
+            let mut __ad_unit2_dm_transformed_5 = ::ad_runtime::__private::ir::zero_like(
+                &__ad_m_transformed_5,
+            );
             let mut __ad_count_2 = 0usize;
             for __ad_v_ix_37 in __ad_v_36 {
                 __ad_count_2 += 1;
@@ -1747,6 +1841,278 @@ impl gmm_objective_precomputed {
                 __ad_tym_slse_6 = ::ad_runtime::__private::ir::adjoint_of(
                     &__ad_m_slse_6,
                 );
+                {
+                    let __ad_iteration_2 = __ad_count_2 - 1;
+                    let mut __ad_unit2_dm_slse_6 = <__S as ::ad_runtime::Scalar>::one();
+                    let __ad_count_3 = ::ad_runtime::__private::ir::range_count(
+                        0,
+                        &__ad_v_k_5,
+                        false,
+                    );
+                    let __ad_pb_85 = __ad_keep_pb_85.pop();
+                    let mut __ad_dv_85 = __ad_keep_zero_85.zero_back();
+                    let mut __ad_dv_86 = __ad_ty_86.zero();
+                    let mut __ad_dv_87 = __ad_ty_87.zero();
+                    __ad_dv_87 = ::ad_runtime::__private::ir::peek(
+                        &mut __ad_unit2_dm_slse_6,
+                    );
+                    {
+                        let __ad_c = ::ad_runtime::__private::ir::add_back(__ad_dv_87);
+                        __ad_dv_86 = __ad_c.0;
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dv_85,
+                            __ad_c.1,
+                        );
+                    }
+                    {
+                        let __ad_c = __ad_pb_85(__ad_dv_85);
+                        ::ad_runtime::__private::ir::accumulate_argument(
+                            &mut __ad_unit2_dm_main_term_3,
+                            __ad_c.0,
+                        );
+                    }
+                    for __ad_iteration_3 in (0..__ad_count_3).rev() {
+                        let __ad_m_centered_4 = __ad_states_centered_3.restore();
+                        let __ad_m_transformed_5 = __ad_states_transformed_3.restore();
+                        let __ad_v_ik_39 = ::ad_runtime::__private::ir::nth_of_range(
+                            0,
+                            &__ad_v_k_5,
+                            __ad_iteration_3,
+                        );
+                        let __ad_count_4 = ::ad_runtime::__private::ir::range_count(
+                            0,
+                            &__ad_v_d_4,
+                            false,
+                        );
+                        let __ad_count_5 = ::ad_runtime::__private::ir::range_count(
+                            0,
+                            &__ad_v_d_4,
+                            false,
+                        );
+                        let __ad_count_6 = ::ad_runtime::__private::ir::range_count(
+                            0,
+                            &__ad_v_d_4,
+                            false,
+                        );
+                        let __ad_count_8 = ::ad_runtime::__private::ir::range_count(
+                            0,
+                            &__ad_v_d_4,
+                            false,
+                        );
+                        let mut __ad_dm_sqnorm_8 = __ad_tym_sqnorm_8.zero();
+                        let mut __ad_dv_78 = __ad_ty_78.zero();
+                        let mut __ad_dv_79 = __ad_ty_79.zero();
+                        let mut __ad_dv_80 = __ad_ty_80.zero();
+                        let mut __ad_dv_81 = __ad_ty_81.zero();
+                        let mut __ad_dv_82 = __ad_ty_82.zero();
+                        let mut __ad_dv_83 = __ad_ty_83.zero();
+                        __ad_dv_83 = ::ad_runtime::__private::ir::vacate(
+                            &mut __ad_unit2_dm_main_term_3[__ad_v_ik_39],
+                        );
+                        {
+                            let __ad_c = ::ad_runtime::__private::ir::sub_back(
+                                __ad_dv_83,
+                            );
+                            __ad_dv_80 = __ad_c.0;
+                            __ad_dv_82 = __ad_c.1;
+                        }
+                        __ad_dv_81 = ::ad_runtime::__private::ir::Arithmetic::factor_back(
+                            <__S as ::ad_runtime::Scalar>::from_f64(0.5),
+                            __ad_dv_82,
+                        );
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dm_sqnorm_8,
+                            __ad_dv_81,
+                        );
+                        {
+                            let __ad_c = ::ad_runtime::__private::ir::add_back(
+                                __ad_dv_80,
+                            );
+                            __ad_dv_78 = __ad_c.0;
+                            __ad_dv_79 = __ad_c.1;
+                        }
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_unit2_dm_sum_qs_0[__ad_v_ik_39],
+                            __ad_dv_79,
+                        );
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_unit2_dv_alphas_0[__ad_v_ik_39],
+                            __ad_dv_78,
+                        );
+                        for __ad_iteration_8 in (0..__ad_count_8).rev() {
+                            let __ad_v_j_72 = ::ad_runtime::__private::ir::nth_of_range(
+                                0,
+                                &__ad_v_d_4,
+                                __ad_iteration_8,
+                            );
+                            let __ad_v_73 = __ad_m_transformed_5[__ad_v_j_72];
+                            let __ad_v_74 = __ad_v_73;
+                            let mut __ad_dv_73 = __ad_ty_73.zero();
+                            let mut __ad_dv_74 = __ad_ty_74.zero();
+                            let mut __ad_dv_75 = __ad_ty_75.zero();
+                            let mut __ad_dv_76 = __ad_ty_76.zero();
+                            let mut __ad_dv_77 = __ad_ty_77.zero();
+                            __ad_dv_77 = ::ad_runtime::__private::ir::peek(
+                                &mut __ad_dm_sqnorm_8,
+                            );
+                            {
+                                let __ad_c = ::ad_runtime::__private::ir::add_back(
+                                    __ad_dv_77,
+                                );
+                                __ad_dv_76 = __ad_c.0;
+                                __ad_dv_75 = __ad_c.1;
+                            }
+                            {
+                                let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                    ::ad_runtime::__private::ir::value_of(__ad_v_73),
+                                    ::ad_runtime::__private::ir::value_of(__ad_v_74),
+                                    __ad_dv_75,
+                                );
+                                __ad_dv_73 = __ad_c.0;
+                                __ad_dv_74 = __ad_c.1;
+                            }
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_73,
+                                __ad_dv_74,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_unit2_dm_transformed_5[__ad_v_j_72],
+                                __ad_dv_73,
+                            );
+                        }
+                        for __ad_iteration_6 in (0..__ad_count_6).rev() {
+                            let __ad_v_i_59 = ::ad_runtime::__private::ir::nth_of_range(
+                                0,
+                                &__ad_v_d_4,
+                                __ad_iteration_6,
+                            );
+                            let __ad_v_60 = __ad_v_i_59 + 1;
+                            let __ad_v_l_127 = __ad_keep_v_l_127.pop();
+                            let __ad_count_7 = ::ad_runtime::__private::ir::range_count(
+                                __ad_v_60,
+                                &__ad_v_d_4,
+                                false,
+                            );
+                            let mut __ad_sum_7_0 = ::ad_runtime::__private::ir::zero();
+                            if __ad_count_7 > 0 {
+                                __ad_sum_7_0 = ::ad_runtime::__private::ir::take(
+                                    &mut __ad_unit2_dm_centered_4[__ad_v_i_59],
+                                );
+                            }
+                            for __ad_iteration_7 in (0..__ad_count_7).rev() {
+                                let __ad_v_j_62 = ::ad_runtime::__private::ir::nth_of_range(
+                                    __ad_v_60,
+                                    &__ad_v_d_4,
+                                    __ad_iteration_7,
+                                );
+                                let __ad_v_63 = ::ad_runtime::__private::ir::counter_at(
+                                    __ad_v_l_127,
+                                    __ad_iteration_7,
+                                    1,
+                                    true,
+                                    false,
+                                );
+                                let __ad_v_64 = __ad_v_icf_2[__ad_v_63];
+                                let __ad_v_65 = __ad_m_centered_4[__ad_v_i_59];
+                                let mut __ad_dv_64 = __ad_ty_64.zero();
+                                let mut __ad_dv_65 = __ad_ty_65.zero();
+                                let mut __ad_dv_66 = __ad_ty_66.zero();
+                                let mut __ad_dv_67 = __ad_ty_67.zero();
+                                let mut __ad_dv_68 = __ad_ty_68.zero();
+                                __ad_dv_68 = ::ad_runtime::__private::ir::peek(
+                                    &mut __ad_unit2_dm_transformed_5[__ad_v_j_62],
+                                );
+                                {
+                                    let __ad_c = ::ad_runtime::__private::ir::add_back(
+                                        __ad_dv_68,
+                                    );
+                                    __ad_dv_67 = __ad_c.0;
+                                    __ad_dv_66 = __ad_c.1;
+                                }
+                                {
+                                    let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                        ::ad_runtime::__private::ir::value_of(__ad_v_64),
+                                        ::ad_runtime::__private::ir::value_of(__ad_v_65),
+                                        __ad_dv_66,
+                                    );
+                                    __ad_dv_64 = __ad_c.0;
+                                    __ad_dv_65 = __ad_c.1;
+                                }
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_sum_7_0,
+                                    __ad_dv_65,
+                                );
+                                ::ad_runtime::__private::ir::accumulate(
+                                    &mut __ad_unit2_dv_icf_2[__ad_v_63],
+                                    __ad_dv_64,
+                                );
+                            }
+                            if __ad_count_7 > 0 {
+                                *&mut __ad_unit2_dm_centered_4[__ad_v_i_59] = __ad_sum_7_0;
+                            }
+                        }
+                        for __ad_iteration_5 in (0..__ad_count_5).rev() {
+                            let __ad_v_j_50 = ::ad_runtime::__private::ir::nth_of_range(
+                                0,
+                                &__ad_v_d_4,
+                                __ad_iteration_5,
+                            );
+                            let __ad_v_51 = __ad_v_ik_39 * __ad_v_d_4;
+                            let __ad_v_52 = __ad_v_51 + __ad_v_j_50;
+                            let __ad_v_53 = __ad_m_q_diagonals_1[__ad_v_52];
+                            let __ad_v_54 = __ad_m_centered_4[__ad_v_j_50];
+                            let mut __ad_dv_53 = __ad_ty_53.zero();
+                            let mut __ad_dv_54 = __ad_ty_54.zero();
+                            let mut __ad_dv_55 = __ad_ty_55.zero();
+                            __ad_dv_55 = ::ad_runtime::__private::ir::vacate(
+                                &mut __ad_unit2_dm_transformed_5[__ad_v_j_50],
+                            );
+                            {
+                                let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                    ::ad_runtime::__private::ir::value_of(__ad_v_53),
+                                    ::ad_runtime::__private::ir::value_of(__ad_v_54),
+                                    __ad_dv_55,
+                                );
+                                __ad_dv_53 = __ad_c.0;
+                                __ad_dv_54 = __ad_c.1;
+                            }
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_unit2_dm_centered_4[__ad_v_j_50],
+                                __ad_dv_54,
+                            );
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_unit2_dm_q_diagonals_1[__ad_v_52],
+                                __ad_dv_53,
+                            );
+                        }
+                        for __ad_iteration_4 in (0..__ad_count_4).rev() {
+                            let __ad_v_j_41 = ::ad_runtime::__private::ir::nth_of_range(
+                                0,
+                                &__ad_v_d_4,
+                                __ad_iteration_4,
+                            );
+                            let __ad_v_45 = __ad_v_ik_39 * __ad_v_d_4;
+                            let __ad_v_46 = __ad_v_45 + __ad_v_j_41;
+                            let mut __ad_dv_47 = __ad_ty_47.zero();
+                            let mut __ad_dv_48 = __ad_ty_48.zero();
+                            __ad_dv_48 = ::ad_runtime::__private::ir::vacate(
+                                &mut __ad_unit2_dm_centered_4[__ad_v_j_41],
+                            );
+                            {
+                                let __ad_c = ::ad_runtime::__private::ir::sub_back(
+                                    __ad_dv_48,
+                                );
+                                __ad_dv_47 = __ad_c.1;
+                            }
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_unit2_dv_means_1[__ad_v_46],
+                                __ad_dv_47,
+                            );
+                        }
+                    }
+                    __ad_states_centered_3.release();
+                    __ad_states_transformed_3.release();
+                }
             }
             let (__ad_v_88, __ad_pb_88) = logsumexp::__ad_reverse(__ad_v_alphas_0);
             let __ad_ty_88 = ::ad_runtime::__private::ir::zero_like(&__ad_v_88);
@@ -1757,6 +2123,15 @@ impl gmm_objective_precomputed {
             let mut __ad_m_prior_9 = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
             __ad_tym_prior_9 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_prior_9);
             let __ad_v_90 = 0..__ad_v_k_5;
+            let mut __ad_unit9_dm_q_diagonals_1 = ::ad_runtime::__private::ir::zero_like(
+                &__ad_m_q_diagonals_1,
+            );
+            let mut __ad_unit9_dv_icf_2 = ::ad_runtime::__private::ir::zero_like(
+                __ad_v_icf_2,
+            );
+            let mut __ad_unit9_dm_sum_qs_0 = ::ad_runtime::__private::ir::zero_like(
+                &__ad_m_sum_qs_0,
+            );
             let mut __ad_count_9 = 0usize;
             for __ad_v_ik_91 in __ad_v_90 {
                 __ad_count_9 += 1;
@@ -1836,6 +2211,155 @@ impl gmm_objective_precomputed {
                 __ad_tym_prior_9 = ::ad_runtime::__private::ir::adjoint_of(
                     &__ad_m_prior_9,
                 );
+                {
+                    let __ad_iteration_9 = __ad_count_9 - 1;
+                    let mut __ad_unit9_dm_prior_9 = <__S as ::ad_runtime::Scalar>::one();
+                    let __ad_count_10 = ::ad_runtime::__private::ir::range_count(
+                        0,
+                        &__ad_v_d_4,
+                        false,
+                    );
+                    let __ad_count_11 = ::ad_runtime::__private::ir::range_count(
+                        __ad_v_d_4,
+                        &__ad_v_icf_size_13,
+                        false,
+                    );
+                    let __ad_v_110 = <__S as ::ad_runtime::Scalar>::from_f64(0.5)
+                        * __ad_v_gamma_7;
+                    let __ad_v_111 = ::ad_runtime::__private::LiftProbe::new(__ad_v_110)
+                        .__ad_lift::<__S>() * __ad_v_gamma_7;
+                    let __ad_v_114 = ::ad_runtime::__private::CastProbe::new(__ad_v_m_8)
+                        .__ad_cast::<__S>();
+                    let mut __ad_dm_frobenius_10 = __ad_tym_frobenius_10.zero();
+                    let mut __ad_dv_112 = __ad_ty_112.zero();
+                    let mut __ad_dv_113 = __ad_ty_113.zero();
+                    let mut __ad_dv_115 = __ad_ty_115.zero();
+                    let mut __ad_dv_116 = __ad_ty_116.zero();
+                    let mut __ad_dv_117 = __ad_ty_117.zero();
+                    let mut __ad_dv_118 = __ad_ty_118.zero();
+                    let mut __ad_dv_119 = __ad_ty_119.zero();
+                    __ad_dv_119 = ::ad_runtime::__private::ir::peek(
+                        &mut __ad_unit9_dm_prior_9,
+                    );
+                    {
+                        let __ad_c = ::ad_runtime::__private::ir::add_back(__ad_dv_119);
+                        __ad_dv_118 = __ad_c.0;
+                        __ad_dv_117 = __ad_c.1;
+                    }
+                    {
+                        let __ad_c = ::ad_runtime::__private::ir::sub_back(__ad_dv_117);
+                        __ad_dv_113 = __ad_c.0;
+                        __ad_dv_116 = __ad_c.1;
+                    }
+                    __ad_dv_115 = ::ad_runtime::__private::ir::Arithmetic::factor_back(
+                        ::ad_runtime::__private::LiftProbe::new(
+                                ::ad_runtime::__private::ir::value_of(__ad_v_114),
+                            )
+                            .__ad_lift::<__S>(),
+                        __ad_dv_116,
+                    );
+                    ::ad_runtime::__private::ir::accumulate(
+                        &mut __ad_unit9_dm_sum_qs_0[__ad_v_ik_91],
+                        __ad_dv_115,
+                    );
+                    __ad_dv_112 = ::ad_runtime::__private::ir::Arithmetic::factor_back(
+                        ::ad_runtime::__private::LiftProbe::new(
+                                ::ad_runtime::__private::ir::value_of(__ad_v_111),
+                            )
+                            .__ad_lift::<__S>(),
+                        __ad_dv_113,
+                    );
+                    ::ad_runtime::__private::ir::accumulate(
+                        &mut __ad_dm_frobenius_10,
+                        __ad_dv_112,
+                    );
+                    for __ad_iteration_11 in (0..__ad_count_11).rev() {
+                        let __ad_v_j_102 = ::ad_runtime::__private::ir::nth_of_range(
+                            __ad_v_d_4,
+                            &__ad_v_icf_size_13,
+                            __ad_iteration_11,
+                        );
+                        let __ad_v_103 = __ad_v_ik_91 * __ad_v_icf_size_13;
+                        let __ad_v_104 = __ad_v_103 + __ad_v_j_102;
+                        let __ad_v_105 = __ad_v_icf_2[__ad_v_104];
+                        let __ad_v_v_106 = __ad_v_105;
+                        let mut __ad_dv_105 = __ad_ty_105.zero();
+                        let mut __ad_dv_v_106 = __ad_ty_v_106.zero();
+                        let mut __ad_dv_107 = __ad_ty_107.zero();
+                        let mut __ad_dv_108 = __ad_ty_108.zero();
+                        let mut __ad_dv_109 = __ad_ty_109.zero();
+                        __ad_dv_109 = ::ad_runtime::__private::ir::peek(
+                            &mut __ad_dm_frobenius_10,
+                        );
+                        {
+                            let __ad_c = ::ad_runtime::__private::ir::add_back(
+                                __ad_dv_109,
+                            );
+                            __ad_dv_108 = __ad_c.0;
+                            __ad_dv_107 = __ad_c.1;
+                        }
+                        {
+                            let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                ::ad_runtime::__private::ir::value_of(__ad_v_v_106),
+                                ::ad_runtime::__private::ir::value_of(__ad_v_v_106),
+                                __ad_dv_107,
+                            );
+                            __ad_dv_v_106 = __ad_c.0;
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_v_106,
+                                __ad_c.1,
+                            );
+                        }
+                        __ad_dv_105 = __ad_dv_v_106;
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_unit9_dv_icf_2[__ad_v_104],
+                            __ad_dv_105,
+                        );
+                    }
+                    for __ad_iteration_10 in (0..__ad_count_10).rev() {
+                        let __ad_v_j_93 = ::ad_runtime::__private::ir::nth_of_range(
+                            0,
+                            &__ad_v_d_4,
+                            __ad_iteration_10,
+                        );
+                        let __ad_v_94 = __ad_v_ik_91 * __ad_v_d_4;
+                        let __ad_v_95 = __ad_v_94 + __ad_v_j_93;
+                        let __ad_v_96 = __ad_m_q_diagonals_1[__ad_v_95];
+                        let __ad_v_q_97 = __ad_v_96;
+                        let mut __ad_dv_96 = __ad_ty_96.zero();
+                        let mut __ad_dv_q_97 = __ad_ty_q_97.zero();
+                        let mut __ad_dv_98 = __ad_ty_98.zero();
+                        let mut __ad_dv_99 = __ad_ty_99.zero();
+                        let mut __ad_dv_100 = __ad_ty_100.zero();
+                        __ad_dv_100 = ::ad_runtime::__private::ir::peek(
+                            &mut __ad_dm_frobenius_10,
+                        );
+                        {
+                            let __ad_c = ::ad_runtime::__private::ir::add_back(
+                                __ad_dv_100,
+                            );
+                            __ad_dv_99 = __ad_c.0;
+                            __ad_dv_98 = __ad_c.1;
+                        }
+                        {
+                            let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                                ::ad_runtime::__private::ir::value_of(__ad_v_q_97),
+                                ::ad_runtime::__private::ir::value_of(__ad_v_q_97),
+                                __ad_dv_98,
+                            );
+                            __ad_dv_q_97 = __ad_c.0;
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_q_97,
+                                __ad_c.1,
+                            );
+                        }
+                        __ad_dv_96 = __ad_dv_q_97;
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_unit9_dm_q_diagonals_1[__ad_v_95],
+                            __ad_dv_96,
+                        );
+                    }
+                }
             }
             let __ad_v_120 = __ad_m_slse_6;
             let __ad_ty_120 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_120);
@@ -1921,166 +2445,24 @@ impl gmm_objective_precomputed {
                             &mut __ad_dm_slse_6,
                             __ad_dv_120,
                         );
-                        for __ad_iteration_9 in (0..__ad_count_9).rev() {
-                            let __ad_v_ik_91 = ::ad_runtime::__private::ir::nth_of_range(
-                                0,
-                                &__ad_v_k_5,
-                                __ad_iteration_9,
-                            );
-                            let __ad_count_10 = ::ad_runtime::__private::ir::range_count(
-                                0,
-                                &__ad_v_d_4,
-                                false,
-                            );
-                            let __ad_count_11 = ::ad_runtime::__private::ir::range_count(
-                                __ad_v_d_4,
-                                &__ad_v_icf_size_13,
-                                false,
-                            );
-                            let __ad_v_110 = <__S as ::ad_runtime::Scalar>::from_f64(0.5)
-                                * __ad_v_gamma_7;
-                            let __ad_v_111 = ::ad_runtime::__private::LiftProbe::new(
-                                    __ad_v_110,
-                                )
-                                .__ad_lift::<__S>() * __ad_v_gamma_7;
-                            let __ad_v_114 = ::ad_runtime::__private::CastProbe::new(
-                                    __ad_v_m_8,
-                                )
-                                .__ad_cast::<__S>();
-                            let mut __ad_dm_frobenius_10 = __ad_tym_frobenius_10.zero();
-                            let mut __ad_dv_112 = __ad_ty_112.zero();
-                            let mut __ad_dv_113 = __ad_ty_113.zero();
-                            let mut __ad_dv_115 = __ad_ty_115.zero();
-                            let mut __ad_dv_116 = __ad_ty_116.zero();
-                            let mut __ad_dv_117 = __ad_ty_117.zero();
-                            let mut __ad_dv_118 = __ad_ty_118.zero();
-                            let mut __ad_dv_119 = __ad_ty_119.zero();
-                            __ad_dv_119 = ::ad_runtime::__private::ir::peek(
-                                &mut __ad_dm_prior_9,
-                            );
-                            {
-                                let __ad_c = ::ad_runtime::__private::ir::add_back(
-                                    __ad_dv_119,
-                                );
-                                __ad_dv_118 = __ad_c.0;
-                                __ad_dv_117 = __ad_c.1;
-                            }
-                            {
-                                let __ad_c = ::ad_runtime::__private::ir::sub_back(
-                                    __ad_dv_117,
-                                );
-                                __ad_dv_113 = __ad_c.0;
-                                __ad_dv_116 = __ad_c.1;
-                            }
-                            __ad_dv_115 = ::ad_runtime::__private::ir::Arithmetic::factor_back(
-                                ::ad_runtime::__private::LiftProbe::new(
-                                        ::ad_runtime::__private::ir::value_of(__ad_v_114),
-                                    )
-                                    .__ad_lift::<__S>(),
-                                __ad_dv_116,
-                            );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dm_sum_qs_0[__ad_v_ik_91],
-                                __ad_dv_115,
-                            );
-                            __ad_dv_112 = ::ad_runtime::__private::ir::Arithmetic::factor_back(
-                                ::ad_runtime::__private::LiftProbe::new(
-                                        ::ad_runtime::__private::ir::value_of(__ad_v_111),
-                                    )
-                                    .__ad_lift::<__S>(),
-                                __ad_dv_113,
-                            );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dm_frobenius_10,
-                                __ad_dv_112,
-                            );
-                            for __ad_iteration_11 in (0..__ad_count_11).rev() {
-                                let __ad_v_j_102 = ::ad_runtime::__private::ir::nth_of_range(
-                                    __ad_v_d_4,
-                                    &__ad_v_icf_size_13,
-                                    __ad_iteration_11,
-                                );
-                                let __ad_v_103 = __ad_v_ik_91 * __ad_v_icf_size_13;
-                                let __ad_v_104 = __ad_v_103 + __ad_v_j_102;
-                                let __ad_v_105 = __ad_v_icf_2[__ad_v_104];
-                                let __ad_v_v_106 = __ad_v_105;
-                                let mut __ad_dv_105 = __ad_ty_105.zero();
-                                let mut __ad_dv_v_106 = __ad_ty_v_106.zero();
-                                let mut __ad_dv_107 = __ad_ty_107.zero();
-                                let mut __ad_dv_108 = __ad_ty_108.zero();
-                                let mut __ad_dv_109 = __ad_ty_109.zero();
-                                __ad_dv_109 = ::ad_runtime::__private::ir::peek(
-                                    &mut __ad_dm_frobenius_10,
-                                );
-                                {
-                                    let __ad_c = ::ad_runtime::__private::ir::add_back(
-                                        __ad_dv_109,
-                                    );
-                                    __ad_dv_108 = __ad_c.0;
-                                    __ad_dv_107 = __ad_c.1;
-                                }
-                                {
-                                    let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                        ::ad_runtime::__private::ir::value_of(__ad_v_v_106),
-                                        ::ad_runtime::__private::ir::value_of(__ad_v_v_106),
-                                        __ad_dv_107,
-                                    );
-                                    __ad_dv_v_106 = __ad_c.0;
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_v_106,
-                                        __ad_c.1,
-                                    );
-                                }
-                                __ad_dv_105 = __ad_dv_v_106;
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_icf_2[__ad_v_104],
-                                    __ad_dv_105,
-                                );
-                            }
-                            for __ad_iteration_10 in (0..__ad_count_10).rev() {
-                                let __ad_v_j_93 = ::ad_runtime::__private::ir::nth_of_range(
-                                    0,
-                                    &__ad_v_d_4,
-                                    __ad_iteration_10,
-                                );
-                                let __ad_v_94 = __ad_v_ik_91 * __ad_v_d_4;
-                                let __ad_v_95 = __ad_v_94 + __ad_v_j_93;
-                                let __ad_v_96 = __ad_m_q_diagonals_1[__ad_v_95];
-                                let __ad_v_q_97 = __ad_v_96;
-                                let mut __ad_dv_96 = __ad_ty_96.zero();
-                                let mut __ad_dv_q_97 = __ad_ty_q_97.zero();
-                                let mut __ad_dv_98 = __ad_ty_98.zero();
-                                let mut __ad_dv_99 = __ad_ty_99.zero();
-                                let mut __ad_dv_100 = __ad_ty_100.zero();
-                                __ad_dv_100 = ::ad_runtime::__private::ir::peek(
-                                    &mut __ad_dm_frobenius_10,
-                                );
-                                {
-                                    let __ad_c = ::ad_runtime::__private::ir::add_back(
-                                        __ad_dv_100,
-                                    );
-                                    __ad_dv_99 = __ad_c.0;
-                                    __ad_dv_98 = __ad_c.1;
-                                }
-                                {
-                                    let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                        ::ad_runtime::__private::ir::value_of(__ad_v_q_97),
-                                        ::ad_runtime::__private::ir::value_of(__ad_v_q_97),
-                                        __ad_dv_98,
-                                    );
-                                    __ad_dv_q_97 = __ad_c.0;
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_q_97,
-                                        __ad_c.1,
-                                    );
-                                }
-                                __ad_dv_96 = __ad_dv_q_97;
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dm_q_diagonals_1[__ad_v_95],
-                                    __ad_dv_96,
-                                );
-                            }
-                        }
+                        let __ad_factor_9 = ::core::clone::Clone::clone(
+                            &__ad_dm_prior_9,
+                        );
+                        ::ad_runtime::__private::ir::accumulate_scaled(
+                            &mut __ad_dm_q_diagonals_1,
+                            &__ad_factor_9,
+                            __ad_unit9_dm_q_diagonals_1,
+                        );
+                        ::ad_runtime::__private::ir::accumulate_scaled(
+                            &mut __ad_dv_icf_2,
+                            &__ad_factor_9,
+                            __ad_unit9_dv_icf_2,
+                        );
+                        ::ad_runtime::__private::ir::accumulate_scaled(
+                            &mut __ad_dm_sum_qs_0,
+                            &__ad_factor_9,
+                            __ad_unit9_dm_sum_qs_0,
+                        );
                         ::ad_runtime::__private::ir::accumulate(
                             &mut __ad_dv_88,
                             __ad_dv_lse_alphas_89,
@@ -2092,277 +2474,32 @@ impl gmm_objective_precomputed {
                                 __ad_c.0,
                             );
                         }
-                        for __ad_iteration_2 in (0..__ad_count_2).rev() {
-                            let __ad_count_3 = ::ad_runtime::__private::ir::range_count(
-                                0,
-                                &__ad_v_k_5,
-                                false,
-                            );
-                            let __ad_pb_85 = __ad_keep_pb_85.pop();
-                            let mut __ad_dv_85 = __ad_keep_zero_85.zero_back();
-                            let mut __ad_dv_86 = __ad_ty_86.zero();
-                            let mut __ad_dv_87 = __ad_ty_87.zero();
-                            __ad_dv_87 = ::ad_runtime::__private::ir::peek(
-                                &mut __ad_dm_slse_6,
-                            );
-                            {
-                                let __ad_c = ::ad_runtime::__private::ir::add_back(
-                                    __ad_dv_87,
-                                );
-                                __ad_dv_86 = __ad_c.0;
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_85,
-                                    __ad_c.1,
-                                );
-                            }
-                            {
-                                let __ad_c = __ad_pb_85(__ad_dv_85);
-                                ::ad_runtime::__private::ir::accumulate_argument(
-                                    &mut __ad_dm_main_term_3,
-                                    __ad_c.0,
-                                );
-                            }
-                            for __ad_iteration_3 in (0..__ad_count_3).rev() {
-                                let __ad_m_centered_4 = __ad_states_centered_3.restore();
-                                let __ad_m_transformed_5 = __ad_states_transformed_3
-                                    .restore();
-                                let __ad_v_ik_39 = ::ad_runtime::__private::ir::nth_of_range(
-                                    0,
-                                    &__ad_v_k_5,
-                                    __ad_iteration_3,
-                                );
-                                let __ad_count_4 = ::ad_runtime::__private::ir::range_count(
-                                    0,
-                                    &__ad_v_d_4,
-                                    false,
-                                );
-                                let __ad_count_5 = ::ad_runtime::__private::ir::range_count(
-                                    0,
-                                    &__ad_v_d_4,
-                                    false,
-                                );
-                                let __ad_count_6 = ::ad_runtime::__private::ir::range_count(
-                                    0,
-                                    &__ad_v_d_4,
-                                    false,
-                                );
-                                let __ad_count_8 = ::ad_runtime::__private::ir::range_count(
-                                    0,
-                                    &__ad_v_d_4,
-                                    false,
-                                );
-                                let mut __ad_dm_sqnorm_8 = __ad_tym_sqnorm_8.zero();
-                                let mut __ad_dv_78 = __ad_ty_78.zero();
-                                let mut __ad_dv_79 = __ad_ty_79.zero();
-                                let mut __ad_dv_80 = __ad_ty_80.zero();
-                                let mut __ad_dv_81 = __ad_ty_81.zero();
-                                let mut __ad_dv_82 = __ad_ty_82.zero();
-                                let mut __ad_dv_83 = __ad_ty_83.zero();
-                                __ad_dv_83 = ::ad_runtime::__private::ir::vacate(
-                                    &mut __ad_dm_main_term_3[__ad_v_ik_39],
-                                );
-                                {
-                                    let __ad_c = ::ad_runtime::__private::ir::sub_back(
-                                        __ad_dv_83,
-                                    );
-                                    __ad_dv_80 = __ad_c.0;
-                                    __ad_dv_82 = __ad_c.1;
-                                }
-                                __ad_dv_81 = ::ad_runtime::__private::ir::Arithmetic::factor_back(
-                                    <__S as ::ad_runtime::Scalar>::from_f64(0.5),
-                                    __ad_dv_82,
-                                );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dm_sqnorm_8,
-                                    __ad_dv_81,
-                                );
-                                {
-                                    let __ad_c = ::ad_runtime::__private::ir::add_back(
-                                        __ad_dv_80,
-                                    );
-                                    __ad_dv_78 = __ad_c.0;
-                                    __ad_dv_79 = __ad_c.1;
-                                }
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dm_sum_qs_0[__ad_v_ik_39],
-                                    __ad_dv_79,
-                                );
-                                ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_dv_alphas_0[__ad_v_ik_39],
-                                    __ad_dv_78,
-                                );
-                                for __ad_iteration_8 in (0..__ad_count_8).rev() {
-                                    let __ad_v_j_72 = ::ad_runtime::__private::ir::nth_of_range(
-                                        0,
-                                        &__ad_v_d_4,
-                                        __ad_iteration_8,
-                                    );
-                                    let __ad_v_73 = __ad_m_transformed_5[__ad_v_j_72];
-                                    let __ad_v_74 = __ad_v_73;
-                                    let mut __ad_dv_73 = __ad_ty_73.zero();
-                                    let mut __ad_dv_74 = __ad_ty_74.zero();
-                                    let mut __ad_dv_75 = __ad_ty_75.zero();
-                                    let mut __ad_dv_76 = __ad_ty_76.zero();
-                                    let mut __ad_dv_77 = __ad_ty_77.zero();
-                                    __ad_dv_77 = ::ad_runtime::__private::ir::peek(
-                                        &mut __ad_dm_sqnorm_8,
-                                    );
-                                    {
-                                        let __ad_c = ::ad_runtime::__private::ir::add_back(
-                                            __ad_dv_77,
-                                        );
-                                        __ad_dv_76 = __ad_c.0;
-                                        __ad_dv_75 = __ad_c.1;
-                                    }
-                                    {
-                                        let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                            ::ad_runtime::__private::ir::value_of(__ad_v_73),
-                                            ::ad_runtime::__private::ir::value_of(__ad_v_74),
-                                            __ad_dv_75,
-                                        );
-                                        __ad_dv_73 = __ad_c.0;
-                                        __ad_dv_74 = __ad_c.1;
-                                    }
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_73,
-                                        __ad_dv_74,
-                                    );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dm_transformed_5[__ad_v_j_72],
-                                        __ad_dv_73,
-                                    );
-                                }
-                                for __ad_iteration_6 in (0..__ad_count_6).rev() {
-                                    let __ad_v_i_59 = ::ad_runtime::__private::ir::nth_of_range(
-                                        0,
-                                        &__ad_v_d_4,
-                                        __ad_iteration_6,
-                                    );
-                                    let __ad_v_60 = __ad_v_i_59 + 1;
-                                    let __ad_v_l_127 = __ad_keep_v_l_127.pop();
-                                    let __ad_count_7 = ::ad_runtime::__private::ir::range_count(
-                                        __ad_v_60,
-                                        &__ad_v_d_4,
-                                        false,
-                                    );
-                                    let mut __ad_sum_7_0 = ::ad_runtime::__private::ir::zero();
-                                    if __ad_count_7 > 0 {
-                                        __ad_sum_7_0 = ::ad_runtime::__private::ir::take(
-                                            &mut __ad_dm_centered_4[__ad_v_i_59],
-                                        );
-                                    }
-                                    for __ad_iteration_7 in (0..__ad_count_7).rev() {
-                                        let __ad_v_j_62 = ::ad_runtime::__private::ir::nth_of_range(
-                                            __ad_v_60,
-                                            &__ad_v_d_4,
-                                            __ad_iteration_7,
-                                        );
-                                        let __ad_v_63 = ::ad_runtime::__private::ir::counter_at(
-                                            __ad_v_l_127,
-                                            __ad_iteration_7,
-                                            1,
-                                            true,
-                                            false,
-                                        );
-                                        let __ad_v_64 = __ad_v_icf_2[__ad_v_63];
-                                        let __ad_v_65 = __ad_m_centered_4[__ad_v_i_59];
-                                        let mut __ad_dv_64 = __ad_ty_64.zero();
-                                        let mut __ad_dv_65 = __ad_ty_65.zero();
-                                        let mut __ad_dv_66 = __ad_ty_66.zero();
-                                        let mut __ad_dv_67 = __ad_ty_67.zero();
-                                        let mut __ad_dv_68 = __ad_ty_68.zero();
-                                        __ad_dv_68 = ::ad_runtime::__private::ir::peek(
-                                            &mut __ad_dm_transformed_5[__ad_v_j_62],
-                                        );
-                                        {
-                                            let __ad_c = ::ad_runtime::__private::ir::add_back(
-                                                __ad_dv_68,
-                                            );
-                                            __ad_dv_67 = __ad_c.0;
-                                            __ad_dv_66 = __ad_c.1;
-                                        }
-                                        {
-                                            let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                                ::ad_runtime::__private::ir::value_of(__ad_v_64),
-                                                ::ad_runtime::__private::ir::value_of(__ad_v_65),
-                                                __ad_dv_66,
-                                            );
-                                            __ad_dv_64 = __ad_c.0;
-                                            __ad_dv_65 = __ad_c.1;
-                                        }
-                                        ::ad_runtime::__private::ir::accumulate(
-                                            &mut __ad_sum_7_0,
-                                            __ad_dv_65,
-                                        );
-                                        ::ad_runtime::__private::ir::accumulate(
-                                            &mut __ad_dv_icf_2[__ad_v_63],
-                                            __ad_dv_64,
-                                        );
-                                    }
-                                    if __ad_count_7 > 0 {
-                                        *&mut __ad_dm_centered_4[__ad_v_i_59] = __ad_sum_7_0;
-                                    }
-                                }
-                                for __ad_iteration_5 in (0..__ad_count_5).rev() {
-                                    let __ad_v_j_50 = ::ad_runtime::__private::ir::nth_of_range(
-                                        0,
-                                        &__ad_v_d_4,
-                                        __ad_iteration_5,
-                                    );
-                                    let __ad_v_51 = __ad_v_ik_39 * __ad_v_d_4;
-                                    let __ad_v_52 = __ad_v_51 + __ad_v_j_50;
-                                    let __ad_v_53 = __ad_m_q_diagonals_1[__ad_v_52];
-                                    let __ad_v_54 = __ad_m_centered_4[__ad_v_j_50];
-                                    let mut __ad_dv_53 = __ad_ty_53.zero();
-                                    let mut __ad_dv_54 = __ad_ty_54.zero();
-                                    let mut __ad_dv_55 = __ad_ty_55.zero();
-                                    __ad_dv_55 = ::ad_runtime::__private::ir::vacate(
-                                        &mut __ad_dm_transformed_5[__ad_v_j_50],
-                                    );
-                                    {
-                                        let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                            ::ad_runtime::__private::ir::value_of(__ad_v_53),
-                                            ::ad_runtime::__private::ir::value_of(__ad_v_54),
-                                            __ad_dv_55,
-                                        );
-                                        __ad_dv_53 = __ad_c.0;
-                                        __ad_dv_54 = __ad_c.1;
-                                    }
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dm_centered_4[__ad_v_j_50],
-                                        __ad_dv_54,
-                                    );
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dm_q_diagonals_1[__ad_v_52],
-                                        __ad_dv_53,
-                                    );
-                                }
-                                for __ad_iteration_4 in (0..__ad_count_4).rev() {
-                                    let __ad_v_j_41 = ::ad_runtime::__private::ir::nth_of_range(
-                                        0,
-                                        &__ad_v_d_4,
-                                        __ad_iteration_4,
-                                    );
-                                    let __ad_v_45 = __ad_v_ik_39 * __ad_v_d_4;
-                                    let __ad_v_46 = __ad_v_45 + __ad_v_j_41;
-                                    let mut __ad_dv_47 = __ad_ty_47.zero();
-                                    let mut __ad_dv_48 = __ad_ty_48.zero();
-                                    __ad_dv_48 = ::ad_runtime::__private::ir::vacate(
-                                        &mut __ad_dm_centered_4[__ad_v_j_41],
-                                    );
-                                    {
-                                        let __ad_c = ::ad_runtime::__private::ir::sub_back(
-                                            __ad_dv_48,
-                                        );
-                                        __ad_dv_47 = __ad_c.1;
-                                    }
-                                    ::ad_runtime::__private::ir::accumulate(
-                                        &mut __ad_dv_means_1[__ad_v_46],
-                                        __ad_dv_47,
-                                    );
-                                }
-                            }
-                        }
+                        let __ad_factor_2 = ::core::clone::Clone::clone(&__ad_dm_slse_6);
+                        ::ad_runtime::__private::ir::accumulate_scaled(
+                            &mut __ad_dv_means_1,
+                            &__ad_factor_2,
+                            __ad_unit2_dv_means_1,
+                        );
+                        ::ad_runtime::__private::ir::accumulate_scaled(
+                            &mut __ad_dm_q_diagonals_1,
+                            &__ad_factor_2,
+                            __ad_unit2_dm_q_diagonals_1,
+                        );
+                        ::ad_runtime::__private::ir::accumulate_scaled(
+                            &mut __ad_dv_icf_2,
+                            &__ad_factor_2,
+                            __ad_unit2_dv_icf_2,
+                        );
+                        ::ad_runtime::__private::ir::accumulate_scaled(
+                            &mut __ad_dv_alphas_0,
+                            &__ad_factor_2,
+                            __ad_unit2_dv_alphas_0,
+                        );
+                        ::ad_runtime::__private::ir::accumulate_scaled(
+                            &mut __ad_dm_sum_qs_0,
+                            &__ad_factor_2,
+                            __ad_unit2_dm_sum_qs_0,
+                        );
                         for __ad_iteration_0 in (0..__ad_count_0).rev() {
                             let __ad_v_ik_18 = ::ad_runtime::__private::ir::nth_of_range(
                                 0,

@@ -115,9 +115,8 @@ impl weighted {
         __ad_tym_total_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_total_0);
         let __ad_v_2 = __ad_v_w_0.len();
         let __ad_v_3 = 0..__ad_v_2;
-        let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_3).0;
-        __ad_keep_v_5.reserve(__ad_trips);
-        __ad_keep_v_7.reserve(__ad_trips);
+        let mut __ad_unit0_dv_w_0 = ::ad_runtime::__private::ir::zero_like(__ad_v_w_0);
+        let mut __ad_unit0_dv_scale_1 = __ad_ty_scale_1.zero();
         let mut __ad_count_0 = 0usize;
         for __ad_v_i_4 in __ad_v_3 {
             __ad_count_0 += 1;
@@ -157,6 +156,86 @@ impl weighted {
                     &__ad_m_total_0,
                 );
             }
+            {
+                let __ad_iteration_0 = __ad_count_0 - 1;
+                let mut __ad_unit0_dm_total_0 = <__S as ::ad_runtime::Scalar>::one();
+                let __ad_v_5 = __ad_keep_v_5.pop();
+                let __ad_v_v_6 = __ad_v_5;
+                let __ad_v_7 = __ad_keep_v_7.pop();
+                let mut __ad_dv_5 = __ad_ty_5.zero();
+                let mut __ad_dv_v_6 = __ad_ty_v_6.zero();
+                if __ad_v_7 {
+                    let __ad_v_8 = __ad_v_scale_1 * __ad_v_v_6;
+                    let __ad_v_9 = __ad_keep_v_9.pop();
+                    let __ad_pb_9 = __ad_keep_pb_9.pop();
+                    let mut __ad_dv_8 = __ad_ty_8.zero();
+                    let mut __ad_dv_9 = __ad_ty_9.zero();
+                    let mut __ad_dv_10 = __ad_ty_10.zero();
+                    let mut __ad_dv_11 = __ad_ty_11.zero();
+                    let mut __ad_dv_12 = __ad_ty_12.zero();
+                    __ad_dv_12 = ::ad_runtime::__private::ir::peek(
+                        &mut __ad_unit0_dm_total_0,
+                    );
+                    {
+                        let __ad_c = ::ad_runtime::__private::ir::add_back(__ad_dv_12);
+                        __ad_dv_11 = __ad_c.0;
+                        __ad_dv_10 = __ad_c.1;
+                    }
+                    {
+                        let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                            ::ad_runtime::__private::ir::value_of(__ad_v_8),
+                            ::ad_runtime::__private::ir::value_of(__ad_v_9),
+                            __ad_dv_10,
+                        );
+                        __ad_dv_8 = __ad_c.0;
+                        __ad_dv_9 = __ad_c.1;
+                    }
+                    {
+                        let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
+                            &__ad_pb_9,
+                            __ad_dv_9,
+                        );
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dv_v_6,
+                            __ad_c,
+                        );
+                    }
+                    {
+                        let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                            ::ad_runtime::__private::ir::value_of(__ad_v_scale_1),
+                            ::ad_runtime::__private::ir::value_of(__ad_v_v_6),
+                            __ad_dv_8,
+                        );
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_unit0_dv_scale_1,
+                            __ad_c.0,
+                        );
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dv_v_6,
+                            __ad_c.1,
+                        );
+                    }
+                } else {
+                    let mut __ad_dv_13 = __ad_ty_13.zero();
+                    let mut __ad_dv_14 = __ad_ty_14.zero();
+                    __ad_dv_14 = ::ad_runtime::__private::ir::peek(
+                        &mut __ad_unit0_dm_total_0,
+                    );
+                    {
+                        let __ad_c = ::ad_runtime::__private::ir::sub_back(__ad_dv_14);
+                        __ad_dv_13 = __ad_c.0;
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dv_v_6,
+                            __ad_c.1,
+                        );
+                    }
+                }
+                __ad_dv_5 = __ad_dv_v_6;
+                ::ad_runtime::__private::ir::accumulate(
+                    &mut __ad_unit0_dv_w_0[__ad_v_i_4],
+                    __ad_dv_5,
+                );
+            }
         }
         let __ad_v_15 = __ad_m_total_0;
         let __ad_ty_15 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_15);
@@ -174,93 +253,17 @@ impl weighted {
                     &mut __ad_dm_total_0,
                     __ad_dv_15,
                 );
-                for __ad_iteration_0 in (0..__ad_count_0).rev() {
-                    let __ad_v_i_4 = ::ad_runtime::__private::ir::nth_of_range(
-                        0,
-                        &__ad_v_2,
-                        __ad_iteration_0,
-                    );
-                    let __ad_v_5 = __ad_keep_v_5.pop();
-                    let __ad_v_v_6 = __ad_v_5;
-                    let __ad_v_7 = __ad_keep_v_7.pop();
-                    let mut __ad_dv_5 = __ad_ty_5.zero();
-                    let mut __ad_dv_v_6 = __ad_ty_v_6.zero();
-                    if __ad_v_7 {
-                        let __ad_v_8 = __ad_v_scale_1 * __ad_v_v_6;
-                        let __ad_v_9 = __ad_keep_v_9.pop();
-                        let __ad_pb_9 = __ad_keep_pb_9.pop();
-                        let mut __ad_dv_8 = __ad_ty_8.zero();
-                        let mut __ad_dv_9 = __ad_ty_9.zero();
-                        let mut __ad_dv_10 = __ad_ty_10.zero();
-                        let mut __ad_dv_11 = __ad_ty_11.zero();
-                        let mut __ad_dv_12 = __ad_ty_12.zero();
-                        __ad_dv_12 = ::ad_runtime::__private::ir::peek(
-                            &mut __ad_dm_total_0,
-                        );
-                        {
-                            let __ad_c = ::ad_runtime::__private::ir::add_back(
-                                __ad_dv_12,
-                            );
-                            __ad_dv_11 = __ad_c.0;
-                            __ad_dv_10 = __ad_c.1;
-                        }
-                        {
-                            let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                ::ad_runtime::__private::ir::value_of(__ad_v_8),
-                                ::ad_runtime::__private::ir::value_of(__ad_v_9),
-                                __ad_dv_10,
-                            );
-                            __ad_dv_8 = __ad_c.0;
-                            __ad_dv_9 = __ad_c.1;
-                        }
-                        {
-                            let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
-                                &__ad_pb_9,
-                                __ad_dv_9,
-                            );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_v_6,
-                                __ad_c,
-                            );
-                        }
-                        {
-                            let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                ::ad_runtime::__private::ir::value_of(__ad_v_scale_1),
-                                ::ad_runtime::__private::ir::value_of(__ad_v_v_6),
-                                __ad_dv_8,
-                            );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_scale_1,
-                                __ad_c.0,
-                            );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_v_6,
-                                __ad_c.1,
-                            );
-                        }
-                    } else {
-                        let mut __ad_dv_13 = __ad_ty_13.zero();
-                        let mut __ad_dv_14 = __ad_ty_14.zero();
-                        __ad_dv_14 = ::ad_runtime::__private::ir::peek(
-                            &mut __ad_dm_total_0,
-                        );
-                        {
-                            let __ad_c = ::ad_runtime::__private::ir::sub_back(
-                                __ad_dv_14,
-                            );
-                            __ad_dv_13 = __ad_c.0;
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_v_6,
-                                __ad_c.1,
-                            );
-                        }
-                    }
-                    __ad_dv_5 = __ad_dv_v_6;
-                    ::ad_runtime::__private::ir::accumulate(
-                        &mut __ad_dv_w_0[__ad_v_i_4],
-                        __ad_dv_5,
-                    );
-                }
+                let __ad_factor_0 = ::core::clone::Clone::clone(&__ad_dm_total_0);
+                ::ad_runtime::__private::ir::accumulate_scaled(
+                    &mut __ad_dv_w_0,
+                    &__ad_factor_0,
+                    __ad_unit0_dv_w_0,
+                );
+                ::ad_runtime::__private::ir::accumulate_scaled(
+                    &mut __ad_dv_scale_1,
+                    &__ad_factor_0,
+                    __ad_unit0_dv_scale_1,
+                );
                 (__ad_dv_w_0, __ad_dv_scale_1)
             },
         )
@@ -327,8 +330,7 @@ impl weighted {
         __ad_tym_total_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_total_0);
         let __ad_v_2 = __ad_v_w_0.len();
         let __ad_v_3 = 0..__ad_v_2;
-        let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_3).0;
-        __ad_keep_v_7.reserve(__ad_trips);
+        let mut __ad_unit0_dv_w_0 = ::ad_runtime::__private::ir::zero_like(__ad_v_w_0);
         let mut __ad_count_0 = 0usize;
         for __ad_v_i_4 in __ad_v_3 {
             __ad_count_0 += 1;
@@ -367,6 +369,78 @@ impl weighted {
                     &__ad_m_total_0,
                 );
             }
+            {
+                let __ad_iteration_0 = __ad_count_0 - 1;
+                let mut __ad_unit0_dm_total_0 = <__S as ::ad_runtime::Scalar>::one();
+                let __ad_v_5 = __ad_v_w_0[__ad_v_i_4];
+                let __ad_v_v_6 = __ad_v_5;
+                let __ad_v_7 = __ad_keep_v_7.pop();
+                let mut __ad_dv_5 = __ad_ty_5.zero();
+                let mut __ad_dv_v_6 = __ad_ty_v_6.zero();
+                if __ad_v_7 {
+                    let __ad_v_8 = __ad_v_scale_1 * __ad_v_v_6;
+                    let __ad_v_9 = __ad_keep_v_9.pop();
+                    let __ad_pb_9 = __ad_keep_pb_9.pop();
+                    let mut __ad_dv_8 = __ad_ty_8.zero();
+                    let mut __ad_dv_9 = __ad_ty_9.zero();
+                    let mut __ad_dv_10 = __ad_ty_10.zero();
+                    let mut __ad_dv_11 = __ad_ty_11.zero();
+                    let mut __ad_dv_12 = __ad_ty_12.zero();
+                    __ad_dv_12 = ::ad_runtime::__private::ir::peek(
+                        &mut __ad_unit0_dm_total_0,
+                    );
+                    {
+                        let __ad_c = ::ad_runtime::__private::ir::add_back(__ad_dv_12);
+                        __ad_dv_11 = __ad_c.0;
+                        __ad_dv_10 = __ad_c.1;
+                    }
+                    {
+                        let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
+                            ::ad_runtime::__private::ir::value_of(__ad_v_8),
+                            ::ad_runtime::__private::ir::value_of(__ad_v_9),
+                            __ad_dv_10,
+                        );
+                        __ad_dv_8 = __ad_c.0;
+                        __ad_dv_9 = __ad_c.1;
+                    }
+                    {
+                        let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
+                            &__ad_pb_9,
+                            __ad_dv_9,
+                        );
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dv_v_6,
+                            __ad_c,
+                        );
+                    }
+                    ::ad_runtime::__private::ir::accumulate(
+                        &mut __ad_dv_v_6,
+                        ::ad_runtime::__private::ir::Arithmetic::factor_back(
+                            ::ad_runtime::__private::ir::value_of(__ad_v_scale_1),
+                            __ad_dv_8,
+                        ),
+                    );
+                } else {
+                    let mut __ad_dv_13 = __ad_ty_13.zero();
+                    let mut __ad_dv_14 = __ad_ty_14.zero();
+                    __ad_dv_14 = ::ad_runtime::__private::ir::peek(
+                        &mut __ad_unit0_dm_total_0,
+                    );
+                    {
+                        let __ad_c = ::ad_runtime::__private::ir::sub_back(__ad_dv_14);
+                        __ad_dv_13 = __ad_c.0;
+                        ::ad_runtime::__private::ir::accumulate(
+                            &mut __ad_dv_v_6,
+                            __ad_c.1,
+                        );
+                    }
+                }
+                __ad_dv_5 = __ad_dv_v_6;
+                ::ad_runtime::__private::ir::accumulate(
+                    &mut __ad_unit0_dv_w_0[__ad_v_i_4],
+                    __ad_dv_5,
+                );
+            }
         }
         let __ad_v_15 = __ad_m_total_0;
         let __ad_ty_15 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_15);
@@ -384,85 +458,12 @@ impl weighted {
                     &mut __ad_dm_total_0,
                     __ad_dv_15,
                 );
-                for __ad_iteration_0 in (0..__ad_count_0).rev() {
-                    let __ad_v_i_4 = ::ad_runtime::__private::ir::nth_of_range(
-                        0,
-                        &__ad_v_2,
-                        __ad_iteration_0,
-                    );
-                    let __ad_v_5 = __ad_v_w_0[__ad_v_i_4];
-                    let __ad_v_v_6 = __ad_v_5;
-                    let __ad_v_7 = __ad_keep_v_7.pop();
-                    let mut __ad_dv_5 = __ad_ty_5.zero();
-                    let mut __ad_dv_v_6 = __ad_ty_v_6.zero();
-                    if __ad_v_7 {
-                        let __ad_v_8 = __ad_v_scale_1 * __ad_v_v_6;
-                        let __ad_v_9 = __ad_keep_v_9.pop();
-                        let __ad_pb_9 = __ad_keep_pb_9.pop();
-                        let mut __ad_dv_8 = __ad_ty_8.zero();
-                        let mut __ad_dv_9 = __ad_ty_9.zero();
-                        let mut __ad_dv_10 = __ad_ty_10.zero();
-                        let mut __ad_dv_11 = __ad_ty_11.zero();
-                        let mut __ad_dv_12 = __ad_ty_12.zero();
-                        __ad_dv_12 = ::ad_runtime::__private::ir::peek(
-                            &mut __ad_dm_total_0,
-                        );
-                        {
-                            let __ad_c = ::ad_runtime::__private::ir::add_back(
-                                __ad_dv_12,
-                            );
-                            __ad_dv_11 = __ad_c.0;
-                            __ad_dv_10 = __ad_c.1;
-                        }
-                        {
-                            let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(
-                                ::ad_runtime::__private::ir::value_of(__ad_v_8),
-                                ::ad_runtime::__private::ir::value_of(__ad_v_9),
-                                __ad_dv_10,
-                            );
-                            __ad_dv_8 = __ad_c.0;
-                            __ad_dv_9 = __ad_c.1;
-                        }
-                        {
-                            let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(
-                                &__ad_pb_9,
-                                __ad_dv_9,
-                            );
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_v_6,
-                                __ad_c,
-                            );
-                        }
-                        ::ad_runtime::__private::ir::accumulate(
-                            &mut __ad_dv_v_6,
-                            ::ad_runtime::__private::ir::Arithmetic::factor_back(
-                                ::ad_runtime::__private::ir::value_of(__ad_v_scale_1),
-                                __ad_dv_8,
-                            ),
-                        );
-                    } else {
-                        let mut __ad_dv_13 = __ad_ty_13.zero();
-                        let mut __ad_dv_14 = __ad_ty_14.zero();
-                        __ad_dv_14 = ::ad_runtime::__private::ir::peek(
-                            &mut __ad_dm_total_0,
-                        );
-                        {
-                            let __ad_c = ::ad_runtime::__private::ir::sub_back(
-                                __ad_dv_14,
-                            );
-                            __ad_dv_13 = __ad_c.0;
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_dv_v_6,
-                                __ad_c.1,
-                            );
-                        }
-                    }
-                    __ad_dv_5 = __ad_dv_v_6;
-                    ::ad_runtime::__private::ir::accumulate(
-                        &mut __ad_dv_w_0[__ad_v_i_4],
-                        __ad_dv_5,
-                    );
-                }
+                let __ad_factor_0 = ::core::clone::Clone::clone(&__ad_dm_total_0);
+                ::ad_runtime::__private::ir::accumulate_scaled(
+                    &mut __ad_dv_w_0,
+                    &__ad_factor_0,
+                    __ad_unit0_dv_w_0,
+                );
                 (__ad_dv_w_0, __ad_dv_scale_1)
             },
         )

@@ -558,6 +558,13 @@ impl Generated<'_> {
                 }
             }
 
+            // Scaled through the flat form, in the order `FlatAdjoint` gives the floats.
+            impl<__S: ::ad_runtime::Scalar> #ir::ScaledAdjoint<__S> for #adjoint<__S> where #(#bounds)* {
+                fn accumulate_scaled(&mut self, factor: &__S, unit: Self) {
+                    #ir::accumulate_scaled_flat(self, factor, &unit)
+                }
+            }
+
             #variant_zeros
 
             impl<__S: ::ad_runtime::Scalar> #ir::FlatAdjoint<__S> for #adjoint<__S>

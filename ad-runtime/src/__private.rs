@@ -1630,6 +1630,7 @@ pub mod call_args;
 #[allow(unsafe_code)]
 mod chunk_pool;
 pub mod in_out;
+mod scaled;
 
 /// `x op c` for a constant `c` in forward-mode code (`2.0 * x`, `x - 1.0`, `1.0 - x`,
 /// `x / 2.0`), `x` a value of the scalar type or a reference to one: the `Scalar` methods that

@@ -28,6 +28,7 @@ use crate::names;
 mod accumulators;
 mod backward_sweep;
 mod checkpoints;
+mod eager_sums;
 mod forward_sweep;
 mod operations;
 mod pullbacks;
@@ -151,6 +152,17 @@ fn companion_body_in(
             .collect(),
         None => HashSet::new(),
     };
+    let eager = match passes.eager_sums && !primal_only {
+        true => crate::ir::eager_sums::eager_sums(
+            &body,
+            &activity,
+            &crate::ir::increments::increments(&body),
+        )
+        .into_iter()
+        .map(|eager| (eager.loop_index, eager))
+        .collect(),
+        false => HashMap::new(),
+    };
     let increments: Vec<_> = match passes.increments {
         true => crate::ir::increments::increments(&body)
             .into_iter()
@@ -210,6 +222,9 @@ fn companion_body_in(
         primal_only,
         recorded_regions: HashSet::new(),
         segment: None,
+        eager,
+        eager_code: HashMap::new(),
+        unit_names: HashMap::new(),
     };
     let tokens = emitter.emit(boxed)?;
     let reads_again = emitter
@@ -333,6 +348,12 @@ struct Emitter<'a> {
     /// the forward sweep emits to run over: set by `checkpoints` just before it emits the
     /// scheduled loop's forward code, taken by that loop.
     segment: Option<(Ident, Ident)>,
+    /// The loops that only add to one float, by number, whose iterations' backward code runs
+    /// right after their forward code (`ir::eager_sums`); that code, filled by the backward
+    /// sweep; and while it is emitted, the unit adjoints that stand for the real ones.
+    eager: HashMap<usize, crate::ir::eager_sums::EagerSum>,
+    eager_code: HashMap<usize, TokenStream>,
+    unit_names: HashMap<Root, Ident>,
 }
 
 /// What a block defines that its backward code may need back: values, and the trip counts of
@@ -598,6 +619,9 @@ impl Emitter<'_> {
     }
 
     fn value_adjoint(&self, value: Value) -> Ident {
+        if let Some(unit) = self.unit_names.get(&Root::Value(value)) {
+            return unit.clone();
+        }
         self.numbered(
             "dv",
             self.body.value_info(value).name.as_ref(),
@@ -612,6 +636,9 @@ impl Emitter<'_> {
     }
 
     fn var_adjoint(&self, var: Var) -> Ident {
+        if let Some(unit) = self.unit_names.get(&Root::Var(var)) {
+            return unit.clone();
+        }
         let info = self.body.var_info(var);
         self.numbered("dm", Some(&info.name), var.0, info.span)
     }

@@ -228,7 +228,7 @@ pub fn differentiable_operands(rvalue: &Rvalue) -> Vec<&Operand> {
     }
 }
 
-fn operand_root(operand: &Operand) -> Option<Root> {
+pub fn operand_root(operand: &Operand) -> Option<Root> {
     match operand {
         Operand::Value(value) => Some(Root::Value(*value)),
         Operand::Constant(_) => None,

@@ -14,6 +14,7 @@
 
 pub mod activity;
 pub mod checkpoint;
+pub mod eager_sums;
 pub mod increments;
 pub mod induction;
 pub mod lower;

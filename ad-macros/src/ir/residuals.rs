@@ -49,6 +49,10 @@ pub struct Passes {
     /// Pass the adjoint of a place through an increment `place += e` unchanged, rather than
     /// take it and add it back (`ir::increments`).
     pub increments: bool,
+    /// Run the backward code of each iteration of a loop that only adds to one float right
+    /// after its forward code, with a unit cotangent, and scale what it gives in the backward
+    /// sweep (`ir::eager_sums`).
+    pub eager_sums: bool,
 }
 
 impl Passes {
@@ -67,6 +71,7 @@ impl Passes {
             alias_arguments: on,
             single_slots: on,
             increments: on,
+            eager_sums: on,
         }
     }
 }

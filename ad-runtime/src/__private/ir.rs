@@ -6,6 +6,8 @@ use crate::adjoint::{Adjoint, NoAdjoint};
 use crate::linear::LinearMap;
 use crate::{rules, Scalar};
 
+pub use super::scaled::{accumulate_scaled, accumulate_scaled_flat, ScaledAdjoint};
+
 #[inline(always)]
 pub fn accumulate<T: Adjoint>(adjoint: &mut T, contribution: T) {
     adjoint.accumulate(contribution);
@@ -812,6 +814,14 @@ impl<C: State> States<C> {
         self.elements.drop_top(self.restored);
         self.restored = self.lengths.pop();
         C::view(self.elements.top_slice(self.restored))
+    }
+
+    /// Drops the last state restored, before states are saved again (the backward code of an
+    /// eager loop's iteration runs before the next iteration saves its own).
+    #[inline(always)]
+    pub fn release(&mut self) {
+        self.elements.drop_top(self.restored);
+        self.restored = 0;
     }
 }
 

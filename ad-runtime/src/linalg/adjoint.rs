@@ -21,6 +21,20 @@ where
     }
 }
 
+/// Scaled element by element, then added as [`Adjoint::accumulate`] adds (shapes reached
+/// only in part included).
+impl<S: Scalar, R: Dim, C: Dim> crate::__private::ir::ScaledAdjoint<S> for OMatrix<S, R, C>
+where
+    DefaultAllocator: Allocator<R, C>,
+{
+    fn accumulate_scaled(&mut self, factor: &S, mut unit: Self) {
+        for part in unit.as_mut_slice() {
+            *part = *factor * *part;
+        }
+        self.accumulate(unit);
+    }
+}
+
 impl<S: Scalar, R: Dim, C: Dim> Adjoint for OMatrix<S, R, C>
 where
     DefaultAllocator: Allocator<R, C>,

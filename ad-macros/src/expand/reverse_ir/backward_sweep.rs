@@ -27,7 +27,7 @@ impl Emitter<'_> {
         self.backward_block_defining(block, depth, result_adjoint, Vec::new())
     }
 
-    fn backward_block_defining(
+    pub(super) fn backward_block_defining(
         &mut self,
         block: &Block,
         depth: usize,
@@ -188,7 +188,7 @@ impl Emitter<'_> {
     /// Whether a contribution to `value`'s adjoint about to be emitted is the first to run:
     /// no contribution reached it yet, and it runs unconditionally in the block that defines
     /// the value. Either way, the adjoint counts as reached from now on.
-    fn first_contribution(&mut self, value: Value) -> bool {
+    pub(super) fn first_contribution(&mut self, value: Value) -> bool {
         let innermost = self.unreached.len().checked_sub(1);
         let mut first = false;
         for (level, unreached) in self.unreached.iter_mut().enumerate() {
@@ -390,6 +390,9 @@ impl Emitter<'_> {
             }
             Stmt::For { binding, body, .. } => {
                 let index = self.loop_index(stmt);
+                if self.eager.contains_key(&index) {
+                    return self.eager_backward(index, *binding, body, depth);
+                }
                 self.with_accumulators(index, Some(*binding), body, |emitter| {
                     emitter.backward_for(index, *binding, body, depth)
                 })

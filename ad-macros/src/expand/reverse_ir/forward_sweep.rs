@@ -170,7 +170,11 @@ impl Emitter<'_> {
                 let mut keep_binding = self.keep(*binding, depth + 1);
                 keep_binding.extend(self.mark(Root::Value(*binding), depth + 1));
                 let mut body = self.forward_block(body, depth + 1);
-                body.extend(self.keep_states(index, depth + 1));
+                let eager = self.eager.contains_key(&index) && !self.primal_only;
+                match eager {
+                    true => body.extend(self.eager_iteration(index, stacks_before)),
+                    false => body.extend(self.keep_states(index, depth + 1)),
+                }
                 self.loop_nesting -= 1;
                 let stop = flags.map(|flags| self.stop(flags));
                 let keep_count = if self.residuals.count_bounds(stmt).is_some() {
@@ -178,7 +182,11 @@ impl Emitter<'_> {
                 } else {
                     self.keep_count(index, depth)
                 };
-                let reserve = self.reserve(&range, stacks_before, depth + 1);
+                // An eager loop's stacks hold one iteration's entries at a time.
+                let reserve = match eager {
+                    true => self.unit_adjoints(index),
+                    false => self.reserve(&range, stacks_before, depth + 1),
+                };
                 quote_spanned! {*span=>
                     #reserve
                     let mut #count = 0usize;
