@@ -361,7 +361,7 @@ impl gmm_objective_precomputed {
             __ad_tym_sum_qs_0 = ::ad_runtime::__private::ir::adjoint_of(
                 &__ad_m_sum_qs_0,
             );
-            let __ad_shadow_sum_qs_0 = ::ad_runtime::__private::ir::zero_like(
+            let mut __ad_shadow_sum_qs_0 = ::ad_runtime::__private::ir::zero_like(
                 &__ad_m_sum_qs_0,
             );
             let __ad_v_15 = __ad_v_k_5 * __ad_v_d_4;
@@ -372,7 +372,7 @@ impl gmm_objective_precomputed {
             __ad_tym_q_diagonals_1 = ::ad_runtime::__private::ir::adjoint_of(
                 &__ad_m_q_diagonals_1,
             );
-            let __ad_shadow_q_diagonals_1 = ::ad_runtime::__private::ir::zero_like(
+            let mut __ad_shadow_q_diagonals_1 = ::ad_runtime::__private::ir::zero_like(
                 &__ad_m_q_diagonals_1,
             );
             let __ad_v_17 = 0..__ad_v_k_5;
@@ -420,7 +420,7 @@ impl gmm_objective_precomputed {
             __ad_tym_main_term_3 = ::ad_runtime::__private::ir::adjoint_of(
                 &__ad_m_main_term_3,
             );
-            let __ad_shadow_main_term_3 = ::ad_runtime::__private::ir::zero_like(
+            let mut __ad_shadow_main_term_3 = ::ad_runtime::__private::ir::zero_like(
                 &__ad_m_main_term_3,
             );
             let __ad_v_34 = ::std::vec![
@@ -430,7 +430,7 @@ impl gmm_objective_precomputed {
             __ad_tym_centered_4 = ::ad_runtime::__private::ir::adjoint_of(
                 &__ad_m_centered_4,
             );
-            let __ad_shadow_centered_4 = ::ad_runtime::__private::ir::zero_like(
+            let mut __ad_shadow_centered_4 = ::ad_runtime::__private::ir::zero_like(
                 &__ad_m_centered_4,
             );
             let __ad_v_35 = ::std::vec![
@@ -440,18 +440,12 @@ impl gmm_objective_precomputed {
             __ad_tym_transformed_5 = ::ad_runtime::__private::ir::adjoint_of(
                 &__ad_m_transformed_5,
             );
-            let __ad_shadow_transformed_5 = ::ad_runtime::__private::ir::zero_like(
+            let mut __ad_shadow_transformed_5 = ::ad_runtime::__private::ir::zero_like(
                 &__ad_m_transformed_5,
             );
             let mut __ad_m_slse_6 = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
             __ad_tym_slse_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_slse_6);
             let __ad_v_36 = 0..__ad_v_n_6;
-            let mut __ad_unit2_dv_x_3 = ::ad_runtime::__private::ir::zero_like(
-                __ad_v_x_3,
-            );
-            let mut __ad_unit2_dv_means_1 = ::ad_runtime::__private::ir::zero_like(
-                __ad_v_means_1,
-            );
             let mut __ad_unit2_dm_q_diagonals_1 = ::ad_runtime::__private::ir::zero_like(
                 &__ad_m_q_diagonals_1,
             );
@@ -884,11 +878,11 @@ impl gmm_objective_precomputed {
                                 __ad_dv_47 = __ad_c.1;
                             }
                             ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_unit2_dv_means_1[__ad_v_46],
+                                &mut __ad_dv_means_1[__ad_v_46],
                                 __ad_dv_47,
                             );
                             ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_unit2_dv_x_3[__ad_v_43],
+                                &mut __ad_dv_x_3[__ad_v_43],
                                 __ad_dv_44,
                             );
                         }
@@ -906,16 +900,7 @@ impl gmm_objective_precomputed {
             let mut __ad_m_prior_9 = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
             __ad_tym_prior_9 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_prior_9);
             let __ad_v_90 = 0..__ad_v_k_5;
-            let mut __ad_unit9_dm_q_diagonals_1 = ::ad_runtime::__private::ir::zero_like(
-                &__ad_m_q_diagonals_1,
-            );
-            let mut __ad_unit9_dv_icf_2 = ::ad_runtime::__private::ir::zero_like(
-                __ad_v_icf_2,
-            );
             let mut __ad_unit9_dv_gamma_7 = __ad_ty_gamma_7.zero();
-            let mut __ad_unit9_dm_sum_qs_0 = ::ad_runtime::__private::ir::zero_like(
-                &__ad_m_sum_qs_0,
-            );
             let mut __ad_count_9 = 0usize;
             for __ad_v_ik_91 in __ad_v_90 {
                 __ad_count_9 += 1;
@@ -1050,7 +1035,7 @@ impl gmm_objective_precomputed {
                         __ad_dv_116,
                     );
                     ::ad_runtime::__private::ir::accumulate(
-                        &mut __ad_unit9_dm_sum_qs_0[__ad_v_ik_91],
+                        &mut __ad_shadow_sum_qs_0[__ad_v_ik_91],
                         __ad_dv_115,
                     );
                     {
@@ -1124,7 +1109,7 @@ impl gmm_objective_precomputed {
                         }
                         __ad_dv_105 = __ad_dv_v_106;
                         ::ad_runtime::__private::ir::accumulate(
-                            &mut __ad_unit9_dv_icf_2[__ad_v_104],
+                            &mut __ad_dv_icf_2[__ad_v_104],
                             __ad_dv_105,
                         );
                     }
@@ -1167,7 +1152,7 @@ impl gmm_objective_precomputed {
                         }
                         __ad_dv_96 = __ad_dv_q_97;
                         ::ad_runtime::__private::ir::accumulate(
-                            &mut __ad_unit9_dm_q_diagonals_1[__ad_v_95],
+                            &mut __ad_shadow_q_diagonals_1[__ad_v_95],
                             __ad_dv_96,
                         );
                     }
@@ -1264,25 +1249,22 @@ impl gmm_objective_precomputed {
                         let __ad_factor_9 = ::core::clone::Clone::clone(
                             &__ad_dm_prior_9,
                         );
-                        ::ad_runtime::__private::ir::accumulate_scaled(
+                        ::ad_runtime::__private::ir::scale_adjoint(
                             &mut __ad_dm_q_diagonals_1,
                             &__ad_factor_9,
-                            __ad_unit9_dm_q_diagonals_1,
                         );
-                        ::ad_runtime::__private::ir::accumulate_scaled(
+                        ::ad_runtime::__private::ir::scale_adjoint(
                             &mut __ad_dv_icf_2,
                             &__ad_factor_9,
-                            __ad_unit9_dv_icf_2,
                         );
                         ::ad_runtime::__private::ir::accumulate_scaled(
                             &mut __ad_dv_gamma_7,
                             &__ad_factor_9,
                             __ad_unit9_dv_gamma_7,
                         );
-                        ::ad_runtime::__private::ir::accumulate_scaled(
+                        ::ad_runtime::__private::ir::scale_adjoint(
                             &mut __ad_dm_sum_qs_0,
                             &__ad_factor_9,
-                            __ad_unit9_dm_sum_qs_0,
                         );
                         ::ad_runtime::__private::ir::accumulate(
                             &mut __ad_dv_88,
@@ -1296,15 +1278,13 @@ impl gmm_objective_precomputed {
                             );
                         }
                         let __ad_factor_2 = ::core::clone::Clone::clone(&__ad_dm_slse_6);
-                        ::ad_runtime::__private::ir::accumulate_scaled(
+                        ::ad_runtime::__private::ir::scale_adjoint(
                             &mut __ad_dv_x_3,
                             &__ad_factor_2,
-                            __ad_unit2_dv_x_3,
                         );
-                        ::ad_runtime::__private::ir::accumulate_scaled(
+                        ::ad_runtime::__private::ir::scale_adjoint(
                             &mut __ad_dv_means_1,
                             &__ad_factor_2,
-                            __ad_unit2_dv_means_1,
                         );
                         ::ad_runtime::__private::ir::accumulate_scaled(
                             &mut __ad_dm_q_diagonals_1,
@@ -1591,7 +1571,7 @@ impl gmm_objective_precomputed {
             __ad_tym_sum_qs_0 = ::ad_runtime::__private::ir::adjoint_of(
                 &__ad_m_sum_qs_0,
             );
-            let __ad_shadow_sum_qs_0 = ::ad_runtime::__private::ir::zero_like(
+            let mut __ad_shadow_sum_qs_0 = ::ad_runtime::__private::ir::zero_like(
                 &__ad_m_sum_qs_0,
             );
             let __ad_v_15 = __ad_v_k_5 * __ad_v_d_4;
@@ -1602,7 +1582,7 @@ impl gmm_objective_precomputed {
             __ad_tym_q_diagonals_1 = ::ad_runtime::__private::ir::adjoint_of(
                 &__ad_m_q_diagonals_1,
             );
-            let __ad_shadow_q_diagonals_1 = ::ad_runtime::__private::ir::zero_like(
+            let mut __ad_shadow_q_diagonals_1 = ::ad_runtime::__private::ir::zero_like(
                 &__ad_m_q_diagonals_1,
             );
             let __ad_v_17 = 0..__ad_v_k_5;
@@ -1650,7 +1630,7 @@ impl gmm_objective_precomputed {
             __ad_tym_main_term_3 = ::ad_runtime::__private::ir::adjoint_of(
                 &__ad_m_main_term_3,
             );
-            let __ad_shadow_main_term_3 = ::ad_runtime::__private::ir::zero_like(
+            let mut __ad_shadow_main_term_3 = ::ad_runtime::__private::ir::zero_like(
                 &__ad_m_main_term_3,
             );
             let __ad_v_34 = ::std::vec![
@@ -1660,7 +1640,7 @@ impl gmm_objective_precomputed {
             __ad_tym_centered_4 = ::ad_runtime::__private::ir::adjoint_of(
                 &__ad_m_centered_4,
             );
-            let __ad_shadow_centered_4 = ::ad_runtime::__private::ir::zero_like(
+            let mut __ad_shadow_centered_4 = ::ad_runtime::__private::ir::zero_like(
                 &__ad_m_centered_4,
             );
             let __ad_v_35 = ::std::vec![
@@ -1670,15 +1650,12 @@ impl gmm_objective_precomputed {
             __ad_tym_transformed_5 = ::ad_runtime::__private::ir::adjoint_of(
                 &__ad_m_transformed_5,
             );
-            let __ad_shadow_transformed_5 = ::ad_runtime::__private::ir::zero_like(
+            let mut __ad_shadow_transformed_5 = ::ad_runtime::__private::ir::zero_like(
                 &__ad_m_transformed_5,
             );
             let mut __ad_m_slse_6 = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
             __ad_tym_slse_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_slse_6);
             let __ad_v_36 = 0..__ad_v_n_6;
-            let mut __ad_unit2_dv_means_1 = ::ad_runtime::__private::ir::zero_like(
-                __ad_v_means_1,
-            );
             let mut __ad_unit2_dm_q_diagonals_1 = ::ad_runtime::__private::ir::zero_like(
                 &__ad_m_q_diagonals_1,
             );
@@ -2105,7 +2082,7 @@ impl gmm_objective_precomputed {
                                 __ad_dv_47 = __ad_c.1;
                             }
                             ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_unit2_dv_means_1[__ad_v_46],
+                                &mut __ad_dv_means_1[__ad_v_46],
                                 __ad_dv_47,
                             );
                         }
@@ -2123,15 +2100,6 @@ impl gmm_objective_precomputed {
             let mut __ad_m_prior_9 = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
             __ad_tym_prior_9 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_prior_9);
             let __ad_v_90 = 0..__ad_v_k_5;
-            let mut __ad_unit9_dm_q_diagonals_1 = ::ad_runtime::__private::ir::zero_like(
-                &__ad_m_q_diagonals_1,
-            );
-            let mut __ad_unit9_dv_icf_2 = ::ad_runtime::__private::ir::zero_like(
-                __ad_v_icf_2,
-            );
-            let mut __ad_unit9_dm_sum_qs_0 = ::ad_runtime::__private::ir::zero_like(
-                &__ad_m_sum_qs_0,
-            );
             let mut __ad_count_9 = 0usize;
             for __ad_v_ik_91 in __ad_v_90 {
                 __ad_count_9 += 1;
@@ -2259,7 +2227,7 @@ impl gmm_objective_precomputed {
                         __ad_dv_116,
                     );
                     ::ad_runtime::__private::ir::accumulate(
-                        &mut __ad_unit9_dm_sum_qs_0[__ad_v_ik_91],
+                        &mut __ad_shadow_sum_qs_0[__ad_v_ik_91],
                         __ad_dv_115,
                     );
                     __ad_dv_112 = ::ad_runtime::__private::ir::Arithmetic::factor_back(
@@ -2312,7 +2280,7 @@ impl gmm_objective_precomputed {
                         }
                         __ad_dv_105 = __ad_dv_v_106;
                         ::ad_runtime::__private::ir::accumulate(
-                            &mut __ad_unit9_dv_icf_2[__ad_v_104],
+                            &mut __ad_dv_icf_2[__ad_v_104],
                             __ad_dv_105,
                         );
                     }
@@ -2355,7 +2323,7 @@ impl gmm_objective_precomputed {
                         }
                         __ad_dv_96 = __ad_dv_q_97;
                         ::ad_runtime::__private::ir::accumulate(
-                            &mut __ad_unit9_dm_q_diagonals_1[__ad_v_95],
+                            &mut __ad_shadow_q_diagonals_1[__ad_v_95],
                             __ad_dv_96,
                         );
                     }
@@ -2448,20 +2416,17 @@ impl gmm_objective_precomputed {
                         let __ad_factor_9 = ::core::clone::Clone::clone(
                             &__ad_dm_prior_9,
                         );
-                        ::ad_runtime::__private::ir::accumulate_scaled(
+                        ::ad_runtime::__private::ir::scale_adjoint(
                             &mut __ad_dm_q_diagonals_1,
                             &__ad_factor_9,
-                            __ad_unit9_dm_q_diagonals_1,
                         );
-                        ::ad_runtime::__private::ir::accumulate_scaled(
+                        ::ad_runtime::__private::ir::scale_adjoint(
                             &mut __ad_dv_icf_2,
                             &__ad_factor_9,
-                            __ad_unit9_dv_icf_2,
                         );
-                        ::ad_runtime::__private::ir::accumulate_scaled(
+                        ::ad_runtime::__private::ir::scale_adjoint(
                             &mut __ad_dm_sum_qs_0,
                             &__ad_factor_9,
-                            __ad_unit9_dm_sum_qs_0,
                         );
                         ::ad_runtime::__private::ir::accumulate(
                             &mut __ad_dv_88,
@@ -2475,10 +2440,9 @@ impl gmm_objective_precomputed {
                             );
                         }
                         let __ad_factor_2 = ::core::clone::Clone::clone(&__ad_dm_slse_6);
-                        ::ad_runtime::__private::ir::accumulate_scaled(
+                        ::ad_runtime::__private::ir::scale_adjoint(
                             &mut __ad_dv_means_1,
                             &__ad_factor_2,
-                            __ad_unit2_dv_means_1,
                         );
                         ::ad_runtime::__private::ir::accumulate_scaled(
                             &mut __ad_dm_q_diagonals_1,

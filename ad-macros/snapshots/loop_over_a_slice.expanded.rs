@@ -115,7 +115,6 @@ impl weighted {
         __ad_tym_total_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_total_0);
         let __ad_v_2 = __ad_v_w_0.len();
         let __ad_v_3 = 0..__ad_v_2;
-        let mut __ad_unit0_dv_w_0 = ::ad_runtime::__private::ir::zero_like(__ad_v_w_0);
         let mut __ad_unit0_dv_scale_1 = __ad_ty_scale_1.zero();
         let mut __ad_count_0 = 0usize;
         for __ad_v_i_4 in __ad_v_3 {
@@ -232,7 +231,7 @@ impl weighted {
                 }
                 __ad_dv_5 = __ad_dv_v_6;
                 ::ad_runtime::__private::ir::accumulate(
-                    &mut __ad_unit0_dv_w_0[__ad_v_i_4],
+                    &mut __ad_dv_w_0[__ad_v_i_4],
                     __ad_dv_5,
                 );
             }
@@ -254,10 +253,9 @@ impl weighted {
                     __ad_dv_15,
                 );
                 let __ad_factor_0 = ::core::clone::Clone::clone(&__ad_dm_total_0);
-                ::ad_runtime::__private::ir::accumulate_scaled(
+                ::ad_runtime::__private::ir::scale_adjoint(
                     &mut __ad_dv_w_0,
                     &__ad_factor_0,
-                    __ad_unit0_dv_w_0,
                 );
                 ::ad_runtime::__private::ir::accumulate_scaled(
                     &mut __ad_dv_scale_1,
@@ -330,7 +328,6 @@ impl weighted {
         __ad_tym_total_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_total_0);
         let __ad_v_2 = __ad_v_w_0.len();
         let __ad_v_3 = 0..__ad_v_2;
-        let mut __ad_unit0_dv_w_0 = ::ad_runtime::__private::ir::zero_like(__ad_v_w_0);
         let mut __ad_count_0 = 0usize;
         for __ad_v_i_4 in __ad_v_3 {
             __ad_count_0 += 1;
@@ -437,7 +434,7 @@ impl weighted {
                 }
                 __ad_dv_5 = __ad_dv_v_6;
                 ::ad_runtime::__private::ir::accumulate(
-                    &mut __ad_unit0_dv_w_0[__ad_v_i_4],
+                    &mut __ad_dv_w_0[__ad_v_i_4],
                     __ad_dv_5,
                 );
             }
@@ -459,10 +456,9 @@ impl weighted {
                     __ad_dv_15,
                 );
                 let __ad_factor_0 = ::core::clone::Clone::clone(&__ad_dm_total_0);
-                ::ad_runtime::__private::ir::accumulate_scaled(
+                ::ad_runtime::__private::ir::scale_adjoint(
                     &mut __ad_dv_w_0,
                     &__ad_factor_0,
-                    __ad_unit0_dv_w_0,
                 );
                 (__ad_dv_w_0, __ad_dv_scale_1)
             },

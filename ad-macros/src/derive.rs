@@ -563,6 +563,9 @@ impl Generated<'_> {
                 fn accumulate_scaled(&mut self, factor: &__S, unit: Self) {
                     #ir::accumulate_scaled_flat(self, factor, &unit)
                 }
+                fn scale(&mut self, factor: &__S) {
+                    #ir::scale_flat(self, factor)
+                }
             }
 
             #variant_zeros

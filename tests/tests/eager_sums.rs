@@ -104,6 +104,37 @@ fn two_sums(p: &[f64]) -> f64 {
     first * second
 }
 
+/// Units that are the real adjoints, scaled in place: the parameter is read before the loop
+/// (whose contribution comes after the scaling, in the backward sweep) and in it, the sized
+/// buffer only in it; the vector `q` is read after it, so it gets a unit of its own.
+#[forward]
+#[reverse]
+fn in_place_units(p: &[f64], q: &[f64]) -> f64 {
+    let before = p[0] * 3.0;
+    let mut weights = vec![0.0; p.len()];
+    for j in 0..p.len() {
+        weights[j] = q[j].exp();
+    }
+    let mut s = 0.0;
+    for i in 0..p.len() {
+        s += weights[i] * p[i] * p[i] + q[0];
+    }
+    (s * before).sin() + q[1]
+}
+
+fn in_place_units_of_one(v: &[f64]) -> f64 {
+    in_place_units(&v[..3], &v[3..])
+}
+
+fn in_place_units_jvp_of_one(v: &[f64], t: &[f64]) -> (f64, f64) {
+    in_place_units_jvp(&v[..3], &v[3..], &t[..3], &t[3..])
+}
+
+fn in_place_units_vjp_of_one(v: &[f64], cotangent: f64) -> (f64, Vec<f64>) {
+    let (value, (dp, dq)) = in_place_units_vjp(&v[..3], &v[3..], cotangent);
+    (value, [dp, dq].concat())
+}
+
 /// Not for the pass: the sum is read in the loop (`s * 0.5`), so each iteration's cotangent
 /// differs.
 #[forward]
@@ -172,6 +203,13 @@ fn summing_loops_run_their_backward_code_eagerly() {
     check(sum_of_terms, sum_of_terms_jvp, sum_of_terms_vjp, 6, 1);
     check(mixture, mixture_jvp, mixture_vjp, 12, 2);
     check(two_sums, two_sums_jvp, two_sums_vjp, 5, 3);
+    check(
+        in_place_units_of_one,
+        in_place_units_jvp_of_one,
+        in_place_units_vjp_of_one,
+        6,
+        9,
+    );
 }
 
 #[test]

@@ -40,6 +40,11 @@ pub struct EagerSum {
     /// Variables from before it that it uses as scratch: their adjoints in the iterations'
     /// backward code are their own too, and zero after each.
     pub scratch: Vec<Var>,
+    /// The units of what nothing after the loop reads or writes: nothing reaches their real
+    /// adjoints before the loop's backward code would, so where the forward sweep already
+    /// holds the real one (a parameter's, a sized shadow) it serves as the unit, scaled in
+    /// place.
+    pub in_place: Vec<Root>,
 }
 
 /// The loops of `body` whose iterations' backward code can run eagerly.
@@ -73,11 +78,17 @@ pub fn eager_sums(body: &Body, activity: &Activity, increments: &[Increment]) ->
             loop_body,
         };
         if let Some((sum, units, scratch)) = candidate.examine() {
+            let in_place = units
+                .iter()
+                .copied()
+                .filter(|root| !candidate.referenced_after_loop(*root))
+                .collect();
             found.push(EagerSum {
                 loop_index,
                 sum,
                 units,
                 scratch,
+                in_place,
             });
         }
     }
@@ -270,6 +281,17 @@ impl Candidate<'_> {
             }
         });
         !other_reads
+    }
+
+    /// Whether anything after the loop reads or writes `root`.
+    fn referenced_after_loop(&self, root: Root) -> bool {
+        let mut written = false;
+        for stmt in &self.body.block.stmts[self.position + 1..] {
+            visit_nested(stmt, &mut |stmt| {
+                written |= written_root(stmt) == Some(root)
+            });
+        }
+        written || self.read_after_loop(root)
     }
 
     /// Whether anything after the loop reads `root`.
@@ -560,9 +582,10 @@ mod tests {
     fn eager_loops(function: &str) -> usize {
         let item: proc_macro2::TokenStream = function.parse().expect("Rust");
         let expanded = crate::driver::reverse(proc_macro2::TokenStream::new(), item).to_string();
-        let factors: std::collections::HashSet<&str> = expanded
-            .split_whitespace()
-            .filter(|word| word.starts_with("__ad_factor_"))
+        let factors: std::collections::HashSet<String> = expanded
+            .split("__ad_factor_")
+            .skip(1)
+            .map(|rest| rest.chars().take_while(char::is_ascii_digit).collect())
             .collect();
         factors.len()
     }

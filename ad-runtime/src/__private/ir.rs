@@ -6,7 +6,9 @@ use crate::adjoint::{Adjoint, NoAdjoint};
 use crate::linear::LinearMap;
 use crate::{rules, Scalar};
 
-pub use super::scaled::{accumulate_scaled, accumulate_scaled_flat, ScaledAdjoint};
+pub use super::scaled::{
+    accumulate_scaled, accumulate_scaled_flat, scale_adjoint, scale_flat, ScaledAdjoint,
+};
 
 #[inline(always)]
 pub fn accumulate<T: Adjoint>(adjoint: &mut T, contribution: T) {

@@ -29,6 +29,8 @@ use crate::Scalar;
 )]
 pub trait ScaledAdjoint<S>: Adjoint {
     fn accumulate_scaled(&mut self, factor: &S, unit: Self);
+    /// `self *= factor`.
+    fn scale(&mut self, factor: &S);
 }
 
 /// `adjoint += factor * unit`.
@@ -37,16 +39,33 @@ pub fn accumulate_scaled<S, T: ScaledAdjoint<S>>(adjoint: &mut T, factor: &S, un
     adjoint.accumulate_scaled(factor, unit);
 }
 
+/// `adjoint *= factor`: a unit adjoint that was the real one all along (nothing else had
+/// reached it), scaled where it stands. Nothing to do for a factor of one.
+#[inline(always)]
+pub fn scale_adjoint<S: Scalar, T: ScaledAdjoint<S>>(adjoint: &mut T, factor: &S) {
+    if *factor != S::one() {
+        adjoint.scale(factor);
+    }
+}
+
 impl<S: Scalar> ScaledAdjoint<S> for S {
     #[inline(always)]
     fn accumulate_scaled(&mut self, factor: &S, unit: S) {
         *self += *factor * unit;
+    }
+
+    #[inline(always)]
+    fn scale(&mut self, factor: &S) {
+        *self = *factor * *self;
     }
 }
 
 impl<S> ScaledAdjoint<S> for NoAdjoint {
     #[inline(always)]
     fn accumulate_scaled(&mut self, _: &S, _: NoAdjoint) {}
+
+    #[inline(always)]
+    fn scale(&mut self, _: &S) {}
 }
 
 /// An adjoint grown only as far as it was reached is as long as the longer of the two, as
@@ -60,12 +79,24 @@ impl<S, T: ScaledAdjoint<S>> ScaledAdjoint<S> for Vec<T> {
             adjoint.accumulate_scaled(factor, part);
         }
     }
+
+    fn scale(&mut self, factor: &S) {
+        for adjoint in self {
+            adjoint.scale(factor);
+        }
+    }
 }
 
 impl<S, T: ScaledAdjoint<S>, const N: usize> ScaledAdjoint<S> for [T; N] {
     fn accumulate_scaled(&mut self, factor: &S, unit: [T; N]) {
         for (adjoint, part) in self.iter_mut().zip(unit) {
             adjoint.accumulate_scaled(factor, part);
+        }
+    }
+
+    fn scale(&mut self, factor: &S) {
+        for adjoint in self {
+            adjoint.scale(factor);
         }
     }
 }
@@ -84,11 +115,21 @@ impl<S, T: ScaledAdjoint<S>> ScaledAdjoint<S> for Option<T> {
             }
         }
     }
+
+    fn scale(&mut self, factor: &S) {
+        if let Some(adjoint) = self {
+            adjoint.scale(factor);
+        }
+    }
 }
 
 impl<S, A: ScaledAdjoint<S>> ScaledAdjoint<S> for BoxAdjoint<A> {
     fn accumulate_scaled(&mut self, factor: &S, unit: BoxAdjoint<A>) {
         self.0.accumulate_scaled(factor, *unit.0);
+    }
+
+    fn scale(&mut self, factor: &S) {
+        self.0.scale(factor);
     }
 }
 
@@ -97,6 +138,10 @@ macro_rules! tuples {
         impl<S, $($name: ScaledAdjoint<S>),+> ScaledAdjoint<S> for ($($name,)+) {
             fn accumulate_scaled(&mut self, factor: &S, unit: Self) {
                 $(self.$index.accumulate_scaled(factor, unit.$index);)+
+            }
+
+            fn scale(&mut self, factor: &S) {
+                $(self.$index.scale(factor);)+
             }
         }
     )*};
@@ -116,6 +161,15 @@ pub fn accumulate_scaled_flat<S: Scalar, A: FlatAdjoint<S>>(adjoint: &mut A, fac
     let mut flat = Vec::new();
     unit.flatten_into(&mut flat);
     adjoint.add_flat(&mut flat.into_iter().map(|part| *factor * part));
+}
+
+/// A derived type's adjoint times `factor`, through its flat form: what it holds, times
+/// `factor - 1`, added to it.
+pub fn scale_flat<S: Scalar, A: FlatAdjoint<S>>(adjoint: &mut A, factor: &S) {
+    let mut flat = Vec::new();
+    adjoint.flatten_into(&mut flat);
+    let less_one = *factor - S::one();
+    adjoint.add_flat(&mut flat.into_iter().map(|part| less_one * part));
 }
 
 #[cfg(test)]
@@ -144,5 +198,8 @@ mod tests {
         let mut boxed = BoxAdjoint(Box::new(1.0));
         boxed.accumulate_scaled(&3.0, BoxAdjoint(Box::new(1.0)));
         assert_eq!(*boxed.0, 4.0);
+        let mut scaled = (vec![[1.0, -2.0]], Some(0.5), NoAdjoint);
+        scale_adjoint(&mut scaled, &4.0);
+        assert_eq!(scaled, (vec![[4.0, -8.0]], Some(2.0), NoAdjoint));
     }
 }

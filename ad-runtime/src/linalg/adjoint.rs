@@ -33,6 +33,12 @@ where
         }
         self.accumulate(unit);
     }
+
+    fn scale(&mut self, factor: &S) {
+        for part in self.as_mut_slice() {
+            *part = *factor * *part;
+        }
+    }
 }
 
 impl<S: Scalar, R: Dim, C: Dim> Adjoint for OMatrix<S, R, C>

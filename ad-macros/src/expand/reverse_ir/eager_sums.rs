@@ -17,8 +17,12 @@ use crate::names;
 
 impl Emitter<'_> {
     /// The unit adjoint standing for `root`'s in the iterations of eager loop `index` (one
-    /// per loop: the pullback captures each loop's own).
+    /// per loop: the pullback captures each loop's own), or the real one where the forward
+    /// sweep holds it and it serves in place.
     fn unit_name(&self, index: usize, root: Root) -> Ident {
+        if let Some(real) = self.adjoint_in_place(index, root) {
+            return real;
+        }
         match root {
             Root::Value(value) => {
                 let info = self.body.value_info(value);
@@ -69,7 +73,12 @@ impl Emitter<'_> {
             if let Root::Value(value) = root {
                 self.first_contribution(value);
             }
-            let (adjoint, unit) = (self.root_adjoint(root), self.unit_name(index, root));
+            let adjoint = self.root_adjoint(root);
+            if self.adjoint_in_place(index, root).is_some() {
+                scaled.push(quote!(#ir::scale_adjoint(&mut #adjoint, &#factor);));
+                continue;
+            }
+            let unit = self.unit_name(index, root);
             scaled.push(quote!(#ir::accumulate_scaled(&mut #adjoint, &#factor, #unit);));
         }
         Ok(quote! {
@@ -113,6 +122,9 @@ impl Emitter<'_> {
             .chain(eager.scratch.iter().map(|var| Root::Var(*var)));
         let mut tokens = TokenStream::new();
         for root in roots {
+            if self.adjoint_in_place(index, root).is_some() {
+                continue;
+            }
             let marker = self.marker_name(root);
             let zero = match root {
                 Root::Value(value) => match self.param_of(root) {
@@ -139,6 +151,27 @@ impl Emitter<'_> {
             tokens.extend(quote!(let mut #unit = #zero;));
         }
         tokens
+    }
+
+    /// The adjoint the forward sweep already holds for `root` (a parameter's that is not a
+    /// float, a sized shadow), when it can serve as eager loop `index`'s unit.
+    fn adjoint_in_place(&self, index: usize, root: Root) -> Option<Ident> {
+        if !self.eager[&index].in_place.contains(&root) {
+            return None;
+        }
+        match root {
+            Root::Value(value) => self
+                .param_of(root)
+                .filter(|param| float_of_type(&param.ty).is_none() && !param.is_mut_reference())
+                .map(|_| {
+                    let info = self.body.value_info(value);
+                    self.numbered("dv", info.name.as_ref(), value.0, info.span)
+                }),
+            Root::Var(var) => self
+                .sized_shadows
+                .contains(&var)
+                .then(|| self.sized_shadow_name(var)),
+        }
     }
 
     fn param_of(&self, root: Root) -> Option<&crate::ast::Param> {

@@ -84,7 +84,8 @@ impl Emitter<'_> {
                         if self.sized_shadows.contains(var) && !self.primal_only {
                             let shadow = self.sized_shadow_name(*var);
                             let ir = self.ir();
-                            mark.extend(quote!(let #shadow = #ir::zero_like(&#name);));
+                            // Mutable: an eager loop may add to it in place (`eager_sums`).
+                            mark.extend(quote!(let mut #shadow = #ir::zero_like(&#name);));
                         }
                         quote!(let mut #name #ty = #init; #mark)
                     }
