@@ -288,9 +288,7 @@ impl gmm_objective_precomputed {
             let mut __ad_states_centered_3 = ::ad_runtime::__private::ir::States::new();
             let mut __ad_states_transformed_3 = ::ad_runtime::__private::ir::States::new();
             let mut __ad_keep_zero_85 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_pb_85 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_105 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_112 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_tym_sum_qs_0 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_q_diagonals_1 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_s_2 = ::ad_runtime::__private::ir::AdjointOf::new();
@@ -601,7 +599,6 @@ impl gmm_objective_precomputed {
                 let (__ad_v_85, __ad_pb_85) = logsumexp::__ad_reverse(__ad_v_84);
                 __ad_keep_zero_85
                     .keep_zero(::ad_runtime::__private::ir::zero_like(&__ad_v_85));
-                __ad_keep_pb_85.push(__ad_pb_85);
                 let __ad_v_86 = __ad_m_slse_6;
                 __ad_ty_86 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_86);
                 let __ad_v_87 = __ad_v_86 + __ad_v_85;
@@ -618,7 +615,6 @@ impl gmm_objective_precomputed {
                         &__ad_v_k_5,
                         false,
                     );
-                    let __ad_pb_85 = __ad_keep_pb_85.pop();
                     let mut __ad_dv_85 = __ad_keep_zero_85.zero_back();
                     let mut __ad_dv_86 = __ad_ty_86.zero();
                     let mut __ad_dv_87 = __ad_ty_87.zero();
@@ -964,7 +960,6 @@ impl gmm_objective_precomputed {
                 let __ad_v_111 = __ad_v_110 * __ad_v_gamma_7;
                 __ad_ty_111 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_111);
                 let __ad_v_112 = __ad_m_frobenius_10;
-                __ad_keep_v_112.push(::ad_runtime::__private::ir::value_of(__ad_v_112));
                 __ad_ty_112 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_112);
                 let __ad_v_113 = __ad_v_111 * __ad_v_112;
                 __ad_ty_113 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_113);
@@ -1001,7 +996,7 @@ impl gmm_objective_precomputed {
                     let __ad_v_110 = <__S as ::ad_runtime::Scalar>::from_f64(0.5)
                         * __ad_v_gamma_7;
                     let __ad_v_111 = __ad_v_110 * __ad_v_gamma_7;
-                    let __ad_v_112 = __ad_keep_v_112.pop();
+                    let __ad_v_112 = ::ad_runtime::__private::ir::value_of(__ad_v_112);
                     let __ad_v_114 = ::ad_runtime::__private::CastProbe::new(__ad_v_m_8)
                         .__ad_cast::<__S>();
                     let mut __ad_dm_frobenius_10 = __ad_tym_frobenius_10.zero();
@@ -1503,7 +1498,6 @@ impl gmm_objective_precomputed {
             let mut __ad_states_centered_3 = ::ad_runtime::__private::ir::States::new();
             let mut __ad_states_transformed_3 = ::ad_runtime::__private::ir::States::new();
             let mut __ad_keep_zero_85 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_pb_85 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_tym_sum_qs_0 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_q_diagonals_1 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_s_2 = ::ad_runtime::__private::ir::AdjointOf::new();
@@ -1809,7 +1803,6 @@ impl gmm_objective_precomputed {
                 let (__ad_v_85, __ad_pb_85) = logsumexp::__ad_reverse(__ad_v_84);
                 __ad_keep_zero_85
                     .keep_zero(::ad_runtime::__private::ir::zero_like(&__ad_v_85));
-                __ad_keep_pb_85.push(__ad_pb_85);
                 let __ad_v_86 = __ad_m_slse_6;
                 __ad_ty_86 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_86);
                 let __ad_v_87 = __ad_v_86 + __ad_v_85;
@@ -1826,7 +1819,6 @@ impl gmm_objective_precomputed {
                         &__ad_v_k_5,
                         false,
                     );
-                    let __ad_pb_85 = __ad_keep_pb_85.pop();
                     let mut __ad_dv_85 = __ad_keep_zero_85.zero_back();
                     let mut __ad_dv_86 = __ad_ty_86.zero();
                     let mut __ad_dv_87 = __ad_ty_87.zero();

@@ -97,8 +97,6 @@ impl weighted {
         let mut __ad_dv_w_0 = ::ad_runtime::__private::ir::zero_like(__ad_v_w_0);
         let __ad_v_scale_1 = scale;
         let __ad_ty_scale_1 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_scale_1);
-        let mut __ad_keep_v_5 = ::ad_runtime::__private::ir::Stack::new();
-        let mut __ad_keep_v_7 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_v_9 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_pb_9 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_tym_total_0 = ::ad_runtime::__private::ir::AdjointOf::new();
@@ -120,12 +118,10 @@ impl weighted {
         for __ad_v_i_4 in __ad_v_3 {
             __ad_count_0 += 1;
             let __ad_v_5 = __ad_v_w_0[__ad_v_i_4];
-            __ad_keep_v_5.push(::ad_runtime::__private::ir::value_of(__ad_v_5));
             __ad_ty_5 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_5);
             let __ad_v_v_6 = __ad_v_5;
             __ad_ty_v_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_v_6);
             let __ad_v_7 = __ad_v_v_6 > <__S as ::ad_runtime::Scalar>::from_f64(0.0);
-            __ad_keep_v_7.push(::ad_runtime::__private::ir::value_of(__ad_v_7));
             if __ad_v_7 {
                 let __ad_v_8 = __ad_v_scale_1 * __ad_v_v_6;
                 __ad_ty_8 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_8);
@@ -158,9 +154,9 @@ impl weighted {
             {
                 let __ad_iteration_0 = __ad_count_0 - 1;
                 let mut __ad_unit0_dm_total_0 = <__S as ::ad_runtime::Scalar>::one();
-                let __ad_v_5 = __ad_keep_v_5.pop();
+                let __ad_v_5 = ::ad_runtime::__private::ir::value_of(__ad_v_5);
                 let __ad_v_v_6 = __ad_v_5;
-                let __ad_v_7 = __ad_keep_v_7.pop();
+                let __ad_v_7 = ::ad_runtime::__private::ir::value_of(__ad_v_7);
                 let mut __ad_dv_5 = __ad_ty_5.zero();
                 let mut __ad_dv_v_6 = __ad_ty_v_6.zero();
                 if __ad_v_7 {
@@ -311,7 +307,6 @@ impl weighted {
         let mut __ad_dv_w_0 = ::ad_runtime::__private::ir::zero_like(__ad_v_w_0);
         let __ad_v_scale_1 = scale;
         let __ad_ty_scale_1 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_scale_1);
-        let mut __ad_keep_v_7 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_v_9 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_pb_9 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_tym_total_0 = ::ad_runtime::__private::ir::AdjointOf::new();
@@ -336,7 +331,6 @@ impl weighted {
             let __ad_v_v_6 = __ad_v_5;
             __ad_ty_v_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_v_6);
             let __ad_v_7 = __ad_v_v_6 > <__S as ::ad_runtime::Scalar>::from_f64(0.0);
-            __ad_keep_v_7.push(::ad_runtime::__private::ir::value_of(__ad_v_7));
             if __ad_v_7 {
                 let __ad_v_8 = __ad_v_scale_1 * __ad_v_v_6;
                 __ad_ty_8 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_8);
@@ -371,7 +365,7 @@ impl weighted {
                 let mut __ad_unit0_dm_total_0 = <__S as ::ad_runtime::Scalar>::one();
                 let __ad_v_5 = __ad_v_w_0[__ad_v_i_4];
                 let __ad_v_v_6 = __ad_v_5;
-                let __ad_v_7 = __ad_keep_v_7.pop();
+                let __ad_v_7 = ::ad_runtime::__private::ir::value_of(__ad_v_7);
                 let mut __ad_dv_5 = __ad_ty_5.zero();
                 let mut __ad_dv_v_6 = __ad_ty_v_6.zero();
                 if __ad_v_7 {

@@ -222,6 +222,7 @@ fn companion_body_in(
         primal_only,
         recorded_regions: HashSet::new(),
         segment: None,
+        eager_direct: eager_direct_values(&body, &eager),
         eager,
         eager_code: HashMap::new(),
         unit_names: HashMap::new(),
@@ -232,6 +233,41 @@ fn companion_body_in(
         .iter()
         .any(|value| emitter.residuals.reads_parameter(*value));
     Ok((tokens, reads_again))
+}
+
+/// The bindings of the eager loops (`ir::eager_sums`) and the values their bodies define at
+/// their top level.
+fn eager_direct_values(
+    body: &Body,
+    eager: &HashMap<usize, crate::ir::eager_sums::EagerSum>,
+) -> HashSet<Value> {
+    let mut values = HashSet::new();
+    let mut index = 0;
+    for stmt in &body.block.stmts {
+        if let Stmt::For {
+            binding,
+            body: loop_body,
+            ..
+        } = stmt
+        {
+            if eager.contains_key(&index) {
+                values.insert(*binding);
+                values.extend(
+                    loop_body
+                        .stmts
+                        .iter()
+                        .filter(|stmt| !matches!(stmt, Stmt::For { .. }))
+                        .filter_map(defined_value),
+                );
+            }
+        }
+        visit_nested(stmt, &mut |stmt| {
+            if matches!(stmt, Stmt::For { .. } | Stmt::Loop { .. }) {
+                index += 1;
+            }
+        });
+    }
+    values
 }
 
 /// How a value's adjoint starts when not from its type alone.
@@ -354,6 +390,9 @@ struct Emitter<'a> {
     eager: HashMap<usize, crate::ir::eager_sums::EagerSum>,
     eager_code: HashMap<usize, TokenStream>,
     unit_names: HashMap<Root, Ident>,
+    /// The values (and pullbacks) an eager loop's iteration defines at its top level: its
+    /// backward code, at the end of the same block, reads them where they are.
+    eager_direct: HashSet<Value>,
 }
 
 /// What a block defines that its backward code may need back: values, and the trip counts of
@@ -668,7 +707,11 @@ impl Emitter<'_> {
 
     /// Keeps a call's pullback for the backward sweep when the call's value has an adjoint.
     fn keep_pullback(&mut self, value: Value, depth: usize) -> TokenStream {
-        if depth == 0 || !self.activity.is_useful_value(value) || self.primal_only {
+        if depth == 0
+            || !self.activity.is_useful_value(value)
+            || self.primal_only
+            || self.eager_direct.contains(&value)
+        {
             return TokenStream::new();
         }
         let stack = self.pullback_stack_name(value);

@@ -119,6 +119,15 @@ impl Emitter<'_> {
                 .filter(|defined| depth > 0 || top_level_recomputed(defined))
             {
                 match defined {
+                    // An eager iteration's own values are still in scope (kept values are
+                    // copies: `ir::value_of`).
+                    Defined::Value(value)
+                        if self.needed.contains(value) && self.eager_direct.contains(value) =>
+                    {
+                        let name = self.value_name(*value);
+                        let ir = self.ir();
+                        taken_back.push(quote!(let #name = #ir::value_of(#name);));
+                    }
                     Defined::Value(value) if self.needed.contains(value) => {
                         let (name, stack) = (self.value_name(*value), self.stack_name(*value));
                         taken_back.push(quote!(let #name = #stack.pop();));
@@ -141,6 +150,7 @@ impl Emitter<'_> {
                             taken_back.push(quote!(let #name = #computed;));
                         }
                     }
+                    Defined::Pullback(value) if self.eager_direct.contains(value) => {}
                     Defined::Pullback(value) => {
                         let name = self.pullback_name(*value);
                         let stack = self.pullback_stack_name(*value);

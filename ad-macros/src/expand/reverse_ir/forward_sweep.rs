@@ -15,7 +15,7 @@ impl Emitter<'_> {
     /// What is kept is the value, never a reference into the function's arguments (the
     /// pullback outlives them): `ir::value_of`.
     pub(super) fn keep(&mut self, value: Value, depth: usize) -> TokenStream {
-        if !self.needed.contains(&value) || self.primal_only {
+        if !self.needed.contains(&value) || self.primal_only || self.eager_direct.contains(&value) {
             return TokenStream::new();
         }
         if depth == 0 {
