@@ -450,6 +450,15 @@ impl Generated<'_> {
             });
             quote!(#pattern => { #(#visits)* })
         });
+        let scale_arms = each(&|shape| {
+            let pattern = shape.pattern(self.path(&adjoint, shape), "");
+            let visits = shape.fields.iter().map(|field| {
+                let binding = field.binding("");
+                quote!(#ir::ScaledAdjoint::<__S>::scale(#binding, factor);)
+            });
+            quote!(#pattern => { #(#visits)* })
+        });
+        let zero_scaled = self.is_enum.then(|| quote!(#adjoint::__AdZero(_) => {}));
         // Each variant's zero (`__ad_zero_Rect()`): the adjoint of a pattern that binds some
         // fields and leaves the others out with `..`, which the macro cannot list.
         let variant_zeros = self.is_enum.then(|| {
@@ -558,13 +567,18 @@ impl Generated<'_> {
                 }
             }
 
-            // Scaled through the flat form, in the order `FlatAdjoint` gives the floats.
+            // Scaled field by field; the unit, scaled, is added as `accumulate` adds (either
+            // may be a zero not shaped as the other).
             impl<__S: ::ad_runtime::Scalar> #ir::ScaledAdjoint<__S> for #adjoint<__S> where #(#bounds)* {
-                fn accumulate_scaled(&mut self, factor: &__S, unit: Self) {
-                    #ir::accumulate_scaled_flat(self, factor, &unit)
+                fn accumulate_scaled(&mut self, factor: &__S, mut unit: Self) {
+                    #ir::ScaledAdjoint::<__S>::scale(&mut unit, factor);
+                    #runtime::Adjoint::accumulate(self, unit);
                 }
                 fn scale(&mut self, factor: &__S) {
-                    #ir::scale_flat(self, factor)
+                    match self {
+                        #zero_scaled
+                        #(#scale_arms)*
+                    }
                 }
             }
 

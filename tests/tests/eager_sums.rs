@@ -441,3 +441,109 @@ fn everyday_code_in_summing_loops() {
         17,
     );
 }
+
+// ----- found by review -----
+
+#[forward]
+#[reverse]
+fn sum_of_squares(v: &[f64]) -> f64 {
+    v[0] * v[0] + v[1] * v[1]
+}
+
+/// A reference to `q` taken before the loop and passed to a call after it: the call adds its
+/// adjoint straight to `q`'s shadow, so `q`'s shadow is not the loop's unit.
+#[forward]
+#[reverse]
+fn borrowed_before_read_after(x: &[f64]) -> f64 {
+    let mut q = vec![0.0; 2];
+    q[0] = x[0].exp();
+    q[1] = x[1].exp();
+    let r = &q;
+    let mut s = 0.0;
+    for i in 0..2 {
+        s += q[i];
+    }
+    3.0 * s + sum_of_squares(r)
+}
+
+/// A scratch variable that carries a derivative which never reaches the result (`t` only
+/// decides a branch): no unit adjoint for it.
+#[forward]
+#[reverse]
+#[allow(unused_assignments)]
+fn scratch_without_adjoint(p: &[f64]) -> f64 {
+    let mut t = 0.0;
+    let mut s = 0.0;
+    for i in 0..p.len() {
+        t = p[i] * 2.0;
+        if t > 1.0 {
+            s += p[i] * p[i];
+        }
+    }
+    s
+}
+
+#[derive(Clone, Debug, PartialEq, Differentiable)]
+pub struct Poly {
+    pub c: Vec<f64>,
+    pub s: f64,
+}
+
+/// A derived value built in the body and read in the loop: its unit grows where the loop
+/// reaches it, while its real adjoint is still a zero without shape.
+#[forward]
+#[reverse]
+fn derived_local(x: &[f64]) -> f64 {
+    let poly = Poly {
+        c: x.to_vec(),
+        s: x[0] * 0.5,
+    };
+    let mut acc = 0.0;
+    for i in 0..poly.c.len() {
+        acc += poly.c[i] * poly.s;
+    }
+    acc
+}
+
+#[test]
+fn review_findings() {
+    check(
+        borrowed_before_read_after,
+        borrowed_before_read_after_jvp,
+        borrowed_before_read_after_vjp,
+        2,
+        21,
+    );
+    check(
+        scratch_without_adjoint,
+        scratch_without_adjoint_jvp,
+        scratch_without_adjoint_vjp,
+        6,
+        22,
+    );
+    check(derived_local, derived_local_jvp, derived_local_vjp, 4, 23);
+}
+
+#[forward]
+#[reverse]
+fn sum_times(w: &[f64], t: f64) -> f64 {
+    let mut s = 0.0;
+    for i in 0..w.len() {
+        s += w[i] * w[i];
+    }
+    s * t
+}
+
+/// Forward over reverse at `t = 1`: the factor that scales `w`'s adjoint in place has the
+/// value one and a nonzero tangent, and must still be applied.
+#[test]
+fn a_factor_of_value_one_with_a_tangent_still_scales() {
+    let w = [0.3, -0.7, 1.1];
+    let (_, gradient, hessian) = sum_times_hessian(&w, 1.0);
+    for i in 0..3 {
+        approx::assert_relative_eq!(gradient[i], 2.0 * w[i], max_relative = 1e-12);
+        approx::assert_relative_eq!(hessian[i][3], 2.0 * w[i], max_relative = 1e-12);
+        approx::assert_relative_eq!(hessian[3][i], 2.0 * w[i], max_relative = 1e-12);
+        approx::assert_relative_eq!(hessian[i][i], 2.0, max_relative = 1e-12);
+    }
+}

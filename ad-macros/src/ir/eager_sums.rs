@@ -283,15 +283,31 @@ impl Candidate<'_> {
         !other_reads
     }
 
-    /// Whether anything after the loop reads or writes `root`.
+    /// Whether anything after the loop reads or writes `root`, or reads a reference to it
+    /// taken before (a call given `&q` may add its adjoint straight to `q`'s shadow,
+    /// `ir::aliased_arguments`).
     fn referenced_after_loop(&self, root: Root) -> bool {
-        let mut written = false;
+        let borrows: Vec<Root> = self.borrows_of(root).collect();
+        let mut referenced = false;
         for stmt in &self.body.block.stmts[self.position + 1..] {
             visit_nested(stmt, &mut |stmt| {
-                written |= written_root(stmt) == Some(root)
+                referenced |= written_root(stmt) == Some(root)
+                    || borrows.iter().any(|borrow| reads_root(stmt, *borrow));
             });
         }
-        written || self.read_after_loop(root)
+        referenced || self.read_after_loop(root)
+    }
+
+    /// The values that are references to `root` (`&root`, `&root[..]`), through copies.
+    fn borrows_of(&self, root: Root) -> impl Iterator<Item = Root> + '_ {
+        self.definitions.iter().filter_map(move |(value, rvalue)| {
+            let mut rvalue = *rvalue;
+            while let Rvalue::Use(Operand::Value(copied)) = rvalue {
+                rvalue = self.definitions.get(copied)?;
+            }
+            matches!(rvalue, Rvalue::Ref(Operand::Place(place)) if place.root == root)
+                .then_some(Root::Value(*value))
+        })
     }
 
     /// Whether anything after the loop reads `root`.

@@ -6,9 +6,7 @@ use crate::adjoint::{Adjoint, NoAdjoint};
 use crate::linear::LinearMap;
 use crate::{rules, Scalar};
 
-pub use super::scaled::{
-    accumulate_scaled, accumulate_scaled_flat, scale_adjoint, scale_flat, ScaledAdjoint,
-};
+pub use super::scaled::{accumulate_scaled, scale_adjoint, ScaledAdjoint};
 
 #[inline(always)]
 pub fn accumulate<T: Adjoint>(adjoint: &mut T, contribution: T) {

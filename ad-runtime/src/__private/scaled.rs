@@ -6,7 +6,6 @@
 //! the sum's cotangent, into the real adjoints: every adjoint type is linear in the cotangent
 //! that produced it, so the result is the one the iterations would have given run last first.
 
-use crate::__private::ir::FlatAdjoint;
 use crate::adjoint::{Adjoint, BoxAdjoint, NoAdjoint};
 use crate::Scalar;
 
@@ -40,10 +39,12 @@ pub fn accumulate_scaled<S, T: ScaledAdjoint<S>>(adjoint: &mut T, factor: &S, un
 }
 
 /// `adjoint *= factor`: a unit adjoint that was the real one all along (nothing else had
-/// reached it), scaled where it stands. Nothing to do for a factor of one.
+/// reached it), scaled where it stands. Nothing to do for a factor of exactly one (a dual
+/// number's derivatives included: forward over reverse scales by a factor whose value is one
+/// and whose tangent is not).
 #[inline(always)]
 pub fn scale_adjoint<S: Scalar, T: ScaledAdjoint<S>>(adjoint: &mut T, factor: &S) {
-    if *factor != S::one() {
+    if !(*factor - S::one()).is_zero() {
         adjoint.scale(factor);
     }
 }
@@ -154,22 +155,6 @@ tuples! {
     (A 0, B 1, C 2, D 3)
     (A 0, B 1, C 2, D 3, E 4)
     (A 0, B 1, C 2, D 3, E 4, F 5)
-}
-
-/// A derived type's adjoint, through its flat form (what `#[derive(Differentiable)]` calls).
-pub fn accumulate_scaled_flat<S: Scalar, A: FlatAdjoint<S>>(adjoint: &mut A, factor: &S, unit: &A) {
-    let mut flat = Vec::new();
-    unit.flatten_into(&mut flat);
-    adjoint.add_flat(&mut flat.into_iter().map(|part| *factor * part));
-}
-
-/// A derived type's adjoint times `factor`, through its flat form: what it holds, times
-/// `factor - 1`, added to it.
-pub fn scale_flat<S: Scalar, A: FlatAdjoint<S>>(adjoint: &mut A, factor: &S) {
-    let mut flat = Vec::new();
-    adjoint.flatten_into(&mut flat);
-    let less_one = *factor - S::one();
-    adjoint.add_flat(&mut flat.into_iter().map(|part| less_one * part));
 }
 
 #[cfg(test)]

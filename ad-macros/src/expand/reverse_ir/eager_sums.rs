@@ -122,7 +122,10 @@ impl Emitter<'_> {
             .chain(eager.scratch.iter().map(|var| Root::Var(*var)));
         let mut tokens = TokenStream::new();
         for root in roots {
-            if self.adjoint_in_place(index, root).is_some() {
+            // A scratch variable that carries derivatives none of which reach the result has
+            // no adjoint (nor a marker to make one from).
+            if self.adjoint_in_place(index, root).is_some() || !self.activity.useful.contains(&root)
+            {
                 continue;
             }
             let marker = self.marker_name(root);
