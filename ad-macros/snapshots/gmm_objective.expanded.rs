@@ -283,6 +283,7 @@ impl gmm_objective_precomputed {
                 &__ad_v_constant_9,
             );
             let mut __ad_keep_v_29 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_48 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_l_127 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_64 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_states_centered_3 = ::ad_runtime::__private::ir::States::new();
@@ -476,6 +477,8 @@ impl gmm_objective_precomputed {
                 for __ad_v_ik_39 in __ad_v_38 {
                     __ad_count_3 += 1;
                     let __ad_v_40 = 0..__ad_v_d_4;
+                    let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_40).0;
+                    __ad_keep_v_48.reserve(__ad_trips);
                     let mut __ad_count_4 = 0usize;
                     for __ad_v_j_41 in __ad_v_40 {
                         __ad_count_4 += 1;
@@ -488,32 +491,31 @@ impl gmm_objective_precomputed {
                         let __ad_v_47 = __ad_v_means_1[__ad_v_46];
                         __ad_ty_47 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_47);
                         let __ad_v_48 = __ad_v_44 - __ad_v_47;
+                        __ad_keep_v_48
+                            .push(::ad_runtime::__private::ir::value_of(__ad_v_48));
                         __ad_ty_48 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_48);
                         __ad_m_centered_4[__ad_v_j_41] = __ad_v_48;
-                    }
-                    let __ad_v_49 = 0..__ad_v_d_4;
-                    let mut __ad_count_5 = 0usize;
-                    for __ad_v_j_50 in __ad_v_49 {
-                        __ad_count_5 += 1;
-                        let __ad_v_51 = __ad_v_ik_39 * __ad_v_d_4;
-                        let __ad_v_52 = __ad_v_51 + __ad_v_j_50;
+                        let __ad_v_j_50 = __ad_v_j_41;
+                        let __ad_v_51 = __ad_v_45;
+                        let __ad_v_52 = __ad_v_46;
                         let __ad_v_53 = __ad_m_q_diagonals_1[__ad_v_52];
                         __ad_ty_53 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_53);
-                        let __ad_v_54 = __ad_m_centered_4[__ad_v_j_50];
+                        let __ad_v_54 = __ad_v_48;
                         __ad_ty_54 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_54);
                         let __ad_v_55 = __ad_v_53 * __ad_v_54;
                         __ad_ty_55 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_55);
                         __ad_m_transformed_5[__ad_v_j_50] = __ad_v_55;
                     }
+                    let __ad_v_49 = 0..__ad_v_d_4;
                     let __ad_v_56 = __ad_v_ik_39 * __ad_v_icf_size_13;
                     let __ad_v_57 = __ad_v_56 + __ad_v_d_4;
                     let mut __ad_m_l_7 = __ad_v_57;
                     let __ad_v_58 = 0..__ad_v_d_4;
                     let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_58).0;
                     __ad_keep_v_l_127.reserve(__ad_trips);
-                    let mut __ad_count_6 = 0usize;
+                    let mut __ad_count_5 = 0usize;
                     for __ad_v_i_59 in __ad_v_58 {
-                        __ad_count_6 += 1;
+                        __ad_count_5 += 1;
                         let __ad_v_60 = __ad_v_i_59 + 1;
                         let __ad_v_61 = __ad_v_60..__ad_v_d_4;
                         let __ad_v_l_127 = __ad_m_l_7;
@@ -521,9 +523,9 @@ impl gmm_objective_precomputed {
                             .push(::ad_runtime::__private::ir::value_of(__ad_v_l_127));
                         let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_61).0;
                         __ad_keep_v_64.reserve(__ad_trips);
-                        let mut __ad_count_7 = 0usize;
+                        let mut __ad_count_6 = 0usize;
                         for __ad_v_j_62 in __ad_v_61 {
-                            __ad_count_7 += 1;
+                            __ad_count_6 += 1;
                             let __ad_v_63 = __ad_m_l_7;
                             let __ad_v_64 = __ad_v_icf_2[__ad_v_63];
                             __ad_keep_v_64
@@ -560,9 +562,9 @@ impl gmm_objective_precomputed {
                         &__ad_m_sqnorm_8,
                     );
                     let __ad_v_71 = 0..__ad_v_d_4;
-                    let mut __ad_count_8 = 0usize;
+                    let mut __ad_count_7 = 0usize;
                     for __ad_v_j_72 in __ad_v_71 {
-                        __ad_count_8 += 1;
+                        __ad_count_7 += 1;
                         let __ad_v_73 = __ad_m_transformed_5[__ad_v_j_72];
                         __ad_ty_73 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_73);
                         let __ad_v_74 = __ad_v_73;
@@ -654,12 +656,7 @@ impl gmm_objective_precomputed {
                             &__ad_v_d_4,
                             false,
                         );
-                        let __ad_count_6 = ::ad_runtime::__private::ir::range_count(
-                            0,
-                            &__ad_v_d_4,
-                            false,
-                        );
-                        let __ad_count_8 = ::ad_runtime::__private::ir::range_count(
+                        let __ad_count_7 = ::ad_runtime::__private::ir::range_count(
                             0,
                             &__ad_v_d_4,
                             false,
@@ -704,11 +701,11 @@ impl gmm_objective_precomputed {
                             &mut __ad_unit2_dv_alphas_0[__ad_v_ik_39],
                             __ad_dv_78,
                         );
-                        for __ad_iteration_8 in (0..__ad_count_8).rev() {
+                        for __ad_iteration_7 in (0..__ad_count_7).rev() {
                             let __ad_v_j_72 = ::ad_runtime::__private::ir::nth_of_range(
                                 0,
                                 &__ad_v_d_4,
-                                __ad_iteration_8,
+                                __ad_iteration_7,
                             );
                             let __ad_v_73 = __ad_m_transformed_5[__ad_v_j_72];
                             let __ad_v_74 = __ad_v_73;
@@ -745,34 +742,34 @@ impl gmm_objective_precomputed {
                                 __ad_dv_73,
                             );
                         }
-                        for __ad_iteration_6 in (0..__ad_count_6).rev() {
+                        for __ad_iteration_5 in (0..__ad_count_5).rev() {
                             let __ad_v_i_59 = ::ad_runtime::__private::ir::nth_of_range(
                                 0,
                                 &__ad_v_d_4,
-                                __ad_iteration_6,
+                                __ad_iteration_5,
                             );
                             let __ad_v_60 = __ad_v_i_59 + 1;
                             let __ad_v_l_127 = __ad_keep_v_l_127.pop();
-                            let __ad_count_7 = ::ad_runtime::__private::ir::range_count(
+                            let __ad_count_6 = ::ad_runtime::__private::ir::range_count(
                                 __ad_v_60,
                                 &__ad_v_d_4,
                                 false,
                             );
-                            let mut __ad_sum_7_0 = ::ad_runtime::__private::ir::zero();
-                            if __ad_count_7 > 0 {
-                                __ad_sum_7_0 = ::ad_runtime::__private::ir::take(
+                            let mut __ad_sum_6_0 = ::ad_runtime::__private::ir::zero();
+                            if __ad_count_6 > 0 {
+                                __ad_sum_6_0 = ::ad_runtime::__private::ir::take(
                                     &mut __ad_unit2_dm_centered_4[__ad_v_i_59],
                                 );
                             }
-                            for __ad_iteration_7 in (0..__ad_count_7).rev() {
+                            for __ad_iteration_6 in (0..__ad_count_6).rev() {
                                 let __ad_v_j_62 = ::ad_runtime::__private::ir::nth_of_range(
                                     __ad_v_60,
                                     &__ad_v_d_4,
-                                    __ad_iteration_7,
+                                    __ad_iteration_6,
                                 );
                                 let __ad_v_63 = ::ad_runtime::__private::ir::counter_at(
                                     __ad_v_l_127,
-                                    __ad_iteration_7,
+                                    __ad_iteration_6,
                                     1,
                                     true,
                                     false,
@@ -804,7 +801,7 @@ impl gmm_objective_precomputed {
                                     __ad_dv_65 = __ad_c.1;
                                 }
                                 ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_sum_7_0,
+                                    &mut __ad_sum_6_0,
                                     __ad_dv_65,
                                 );
                                 ::ad_runtime::__private::ir::accumulate(
@@ -812,20 +809,28 @@ impl gmm_objective_precomputed {
                                     __ad_dv_64,
                                 );
                             }
-                            if __ad_count_7 > 0 {
-                                *&mut __ad_unit2_dm_centered_4[__ad_v_i_59] = __ad_sum_7_0;
+                            if __ad_count_6 > 0 {
+                                *&mut __ad_unit2_dm_centered_4[__ad_v_i_59] = __ad_sum_6_0;
                             }
                         }
-                        for __ad_iteration_5 in (0..__ad_count_5).rev() {
-                            let __ad_v_j_50 = ::ad_runtime::__private::ir::nth_of_range(
+                        for __ad_iteration_4 in (0..__ad_count_4).rev() {
+                            let __ad_v_j_41 = ::ad_runtime::__private::ir::nth_of_range(
                                 0,
                                 &__ad_v_d_4,
-                                __ad_iteration_5,
+                                __ad_iteration_4,
                             );
-                            let __ad_v_51 = __ad_v_ik_39 * __ad_v_d_4;
-                            let __ad_v_52 = __ad_v_51 + __ad_v_j_50;
+                            let __ad_v_42 = __ad_v_ix_37 * __ad_v_d_4;
+                            let __ad_v_43 = __ad_v_42 + __ad_v_j_41;
+                            let __ad_v_45 = __ad_v_ik_39 * __ad_v_d_4;
+                            let __ad_v_46 = __ad_v_45 + __ad_v_j_41;
+                            let __ad_v_48 = __ad_keep_v_48.pop();
+                            let __ad_v_j_50 = __ad_v_j_41;
+                            let __ad_v_52 = __ad_v_46;
                             let __ad_v_53 = __ad_m_q_diagonals_1[__ad_v_52];
-                            let __ad_v_54 = __ad_m_centered_4[__ad_v_j_50];
+                            let __ad_v_54 = __ad_v_48;
+                            let mut __ad_dv_44 = __ad_ty_44.zero();
+                            let mut __ad_dv_47 = __ad_ty_47.zero();
+                            let mut __ad_dv_48 = __ad_ty_48.zero();
                             let mut __ad_dv_53 = __ad_ty_53.zero();
                             let mut __ad_dv_54 = __ad_ty_54.zero();
                             let mut __ad_dv_55 = __ad_ty_55.zero();
@@ -841,30 +846,16 @@ impl gmm_objective_precomputed {
                                 __ad_dv_53 = __ad_c.0;
                                 __ad_dv_54 = __ad_c.1;
                             }
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_unit2_dm_centered_4[__ad_v_j_50],
-                                __ad_dv_54,
-                            );
+                            __ad_dv_48 = __ad_dv_54;
                             ::ad_runtime::__private::ir::accumulate(
                                 &mut __ad_unit2_dm_q_diagonals_1[__ad_v_52],
                                 __ad_dv_53,
                             );
-                        }
-                        for __ad_iteration_4 in (0..__ad_count_4).rev() {
-                            let __ad_v_j_41 = ::ad_runtime::__private::ir::nth_of_range(
-                                0,
-                                &__ad_v_d_4,
-                                __ad_iteration_4,
-                            );
-                            let __ad_v_42 = __ad_v_ix_37 * __ad_v_d_4;
-                            let __ad_v_43 = __ad_v_42 + __ad_v_j_41;
-                            let __ad_v_45 = __ad_v_ik_39 * __ad_v_d_4;
-                            let __ad_v_46 = __ad_v_45 + __ad_v_j_41;
-                            let mut __ad_dv_44 = __ad_ty_44.zero();
-                            let mut __ad_dv_47 = __ad_ty_47.zero();
-                            let mut __ad_dv_48 = __ad_ty_48.zero();
-                            __ad_dv_48 = ::ad_runtime::__private::ir::vacate(
-                                &mut __ad_unit2_dm_centered_4[__ad_v_j_41],
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_48,
+                                ::ad_runtime::__private::ir::vacate(
+                                    &mut __ad_unit2_dm_centered_4[__ad_v_j_41],
+                                ),
                             );
                             {
                                 let __ad_c = ::ad_runtime::__private::ir::sub_back(
@@ -896,10 +887,10 @@ impl gmm_objective_precomputed {
             let mut __ad_m_prior_9 = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
             __ad_tym_prior_9 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_prior_9);
             let __ad_v_90 = 0..__ad_v_k_5;
-            let mut __ad_unit9_dv_gamma_7 = __ad_ty_gamma_7.zero();
-            let mut __ad_count_9 = 0usize;
+            let mut __ad_unit8_dv_gamma_7 = __ad_ty_gamma_7.zero();
+            let mut __ad_count_8 = 0usize;
             for __ad_v_ik_91 in __ad_v_90 {
-                __ad_count_9 += 1;
+                __ad_count_8 += 1;
                 let mut __ad_m_frobenius_10 = <__S as ::ad_runtime::Scalar>::from_f64(
                     0.0,
                 );
@@ -907,9 +898,9 @@ impl gmm_objective_precomputed {
                     &__ad_m_frobenius_10,
                 );
                 let __ad_v_92 = 0..__ad_v_d_4;
-                let mut __ad_count_10 = 0usize;
+                let mut __ad_count_9 = 0usize;
                 for __ad_v_j_93 in __ad_v_92 {
-                    __ad_count_10 += 1;
+                    __ad_count_9 += 1;
                     let __ad_v_94 = __ad_v_ik_91 * __ad_v_d_4;
                     let __ad_v_95 = __ad_v_94 + __ad_v_j_93;
                     let __ad_v_96 = __ad_m_q_diagonals_1[__ad_v_95];
@@ -930,9 +921,9 @@ impl gmm_objective_precomputed {
                 let __ad_v_101 = __ad_v_d_4..__ad_v_icf_size_13;
                 let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_101).0;
                 __ad_keep_v_105.reserve(__ad_trips);
-                let mut __ad_count_11 = 0usize;
+                let mut __ad_count_10 = 0usize;
                 for __ad_v_j_102 in __ad_v_101 {
-                    __ad_count_11 += 1;
+                    __ad_count_10 += 1;
                     let __ad_v_103 = __ad_v_ik_91 * __ad_v_icf_size_13;
                     let __ad_v_104 = __ad_v_103 + __ad_v_j_102;
                     let __ad_v_105 = __ad_v_icf_2[__ad_v_104];
@@ -981,14 +972,14 @@ impl gmm_objective_precomputed {
                     &__ad_m_prior_9,
                 );
                 {
-                    let __ad_iteration_9 = __ad_count_9 - 1;
-                    let mut __ad_unit9_dm_prior_9 = <__S as ::ad_runtime::Scalar>::one();
-                    let __ad_count_10 = ::ad_runtime::__private::ir::range_count(
+                    let __ad_iteration_8 = __ad_count_8 - 1;
+                    let mut __ad_unit8_dm_prior_9 = <__S as ::ad_runtime::Scalar>::one();
+                    let __ad_count_9 = ::ad_runtime::__private::ir::range_count(
                         0,
                         &__ad_v_d_4,
                         false,
                     );
-                    let __ad_count_11 = ::ad_runtime::__private::ir::range_count(
+                    let __ad_count_10 = ::ad_runtime::__private::ir::range_count(
                         __ad_v_d_4,
                         &__ad_v_icf_size_13,
                         false,
@@ -1010,7 +1001,7 @@ impl gmm_objective_precomputed {
                     let mut __ad_dv_118 = __ad_ty_118.zero();
                     let mut __ad_dv_119 = __ad_ty_119.zero();
                     __ad_dv_119 = ::ad_runtime::__private::ir::peek(
-                        &mut __ad_unit9_dm_prior_9,
+                        &mut __ad_unit8_dm_prior_9,
                     );
                     {
                         let __ad_c = ::ad_runtime::__private::ir::add_back(__ad_dv_119);
@@ -1054,22 +1045,22 @@ impl gmm_objective_precomputed {
                         );
                         __ad_dv_110 = __ad_c.0;
                         ::ad_runtime::__private::ir::accumulate(
-                            &mut __ad_unit9_dv_gamma_7,
+                            &mut __ad_unit8_dv_gamma_7,
                             __ad_c.1,
                         );
                     }
                     ::ad_runtime::__private::ir::accumulate(
-                        &mut __ad_unit9_dv_gamma_7,
+                        &mut __ad_unit8_dv_gamma_7,
                         ::ad_runtime::__private::ir::Arithmetic::factor_back(
                             <__S as ::ad_runtime::Scalar>::from_f64(0.5),
                             __ad_dv_110,
                         ),
                     );
-                    for __ad_iteration_11 in (0..__ad_count_11).rev() {
+                    for __ad_iteration_10 in (0..__ad_count_10).rev() {
                         let __ad_v_j_102 = ::ad_runtime::__private::ir::nth_of_range(
                             __ad_v_d_4,
                             &__ad_v_icf_size_13,
-                            __ad_iteration_11,
+                            __ad_iteration_10,
                         );
                         let __ad_v_103 = __ad_v_ik_91 * __ad_v_icf_size_13;
                         let __ad_v_104 = __ad_v_103 + __ad_v_j_102;
@@ -1108,11 +1099,11 @@ impl gmm_objective_precomputed {
                             __ad_dv_105,
                         );
                     }
-                    for __ad_iteration_10 in (0..__ad_count_10).rev() {
+                    for __ad_iteration_9 in (0..__ad_count_9).rev() {
                         let __ad_v_j_93 = ::ad_runtime::__private::ir::nth_of_range(
                             0,
                             &__ad_v_d_4,
-                            __ad_iteration_10,
+                            __ad_iteration_9,
                         );
                         let __ad_v_94 = __ad_v_ik_91 * __ad_v_d_4;
                         let __ad_v_95 = __ad_v_94 + __ad_v_j_93;
@@ -1241,25 +1232,25 @@ impl gmm_objective_precomputed {
                             &mut __ad_dm_slse_6,
                             __ad_dv_120,
                         );
-                        let __ad_factor_9 = ::core::clone::Clone::clone(
+                        let __ad_factor_8 = ::core::clone::Clone::clone(
                             &__ad_dm_prior_9,
                         );
                         ::ad_runtime::__private::ir::scale_adjoint(
                             &mut __ad_dm_q_diagonals_1,
-                            &__ad_factor_9,
+                            &__ad_factor_8,
                         );
                         ::ad_runtime::__private::ir::scale_adjoint(
                             &mut __ad_dv_icf_2,
-                            &__ad_factor_9,
+                            &__ad_factor_8,
                         );
                         ::ad_runtime::__private::ir::accumulate_scaled(
                             &mut __ad_dv_gamma_7,
-                            &__ad_factor_9,
-                            __ad_unit9_dv_gamma_7,
+                            &__ad_factor_8,
+                            __ad_unit8_dv_gamma_7,
                         );
                         ::ad_runtime::__private::ir::scale_adjoint(
                             &mut __ad_dm_sum_qs_0,
-                            &__ad_factor_9,
+                            &__ad_factor_8,
                         );
                         ::ad_runtime::__private::ir::accumulate(
                             &mut __ad_dv_88,
@@ -1698,38 +1689,35 @@ impl gmm_objective_precomputed {
                         let __ad_v_48 = __ad_v_44 - __ad_v_47;
                         __ad_ty_48 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_48);
                         __ad_m_centered_4[__ad_v_j_41] = __ad_v_48;
-                    }
-                    let __ad_v_49 = 0..__ad_v_d_4;
-                    let mut __ad_count_5 = 0usize;
-                    for __ad_v_j_50 in __ad_v_49 {
-                        __ad_count_5 += 1;
-                        let __ad_v_51 = __ad_v_ik_39 * __ad_v_d_4;
-                        let __ad_v_52 = __ad_v_51 + __ad_v_j_50;
+                        let __ad_v_j_50 = __ad_v_j_41;
+                        let __ad_v_51 = __ad_v_45;
+                        let __ad_v_52 = __ad_v_46;
                         let __ad_v_53 = __ad_m_q_diagonals_1[__ad_v_52];
                         __ad_ty_53 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_53);
-                        let __ad_v_54 = __ad_m_centered_4[__ad_v_j_50];
+                        let __ad_v_54 = __ad_v_48;
                         __ad_ty_54 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_54);
                         let __ad_v_55 = __ad_v_53 * __ad_v_54;
                         __ad_ty_55 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_55);
                         __ad_m_transformed_5[__ad_v_j_50] = __ad_v_55;
                     }
+                    let __ad_v_49 = 0..__ad_v_d_4;
                     let __ad_v_56 = __ad_v_ik_39 * __ad_v_icf_size_13;
                     let __ad_v_57 = __ad_v_56 + __ad_v_d_4;
                     let mut __ad_m_l_7 = __ad_v_57;
                     let __ad_v_58 = 0..__ad_v_d_4;
                     let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_58).0;
                     __ad_keep_v_l_127.reserve(__ad_trips);
-                    let mut __ad_count_6 = 0usize;
+                    let mut __ad_count_5 = 0usize;
                     for __ad_v_i_59 in __ad_v_58 {
-                        __ad_count_6 += 1;
+                        __ad_count_5 += 1;
                         let __ad_v_60 = __ad_v_i_59 + 1;
                         let __ad_v_61 = __ad_v_60..__ad_v_d_4;
                         let __ad_v_l_127 = __ad_m_l_7;
                         __ad_keep_v_l_127
                             .push(::ad_runtime::__private::ir::value_of(__ad_v_l_127));
-                        let mut __ad_count_7 = 0usize;
+                        let mut __ad_count_6 = 0usize;
                         for __ad_v_j_62 in __ad_v_61 {
-                            __ad_count_7 += 1;
+                            __ad_count_6 += 1;
                             let __ad_v_63 = __ad_m_l_7;
                             let __ad_v_64 = __ad_v_icf_2[__ad_v_63];
                             __ad_ty_64 = ::ad_runtime::__private::ir::adjoint_of(
@@ -1764,9 +1752,9 @@ impl gmm_objective_precomputed {
                         &__ad_m_sqnorm_8,
                     );
                     let __ad_v_71 = 0..__ad_v_d_4;
-                    let mut __ad_count_8 = 0usize;
+                    let mut __ad_count_7 = 0usize;
                     for __ad_v_j_72 in __ad_v_71 {
-                        __ad_count_8 += 1;
+                        __ad_count_7 += 1;
                         let __ad_v_73 = __ad_m_transformed_5[__ad_v_j_72];
                         __ad_ty_73 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_73);
                         let __ad_v_74 = __ad_v_73;
@@ -1858,12 +1846,7 @@ impl gmm_objective_precomputed {
                             &__ad_v_d_4,
                             false,
                         );
-                        let __ad_count_6 = ::ad_runtime::__private::ir::range_count(
-                            0,
-                            &__ad_v_d_4,
-                            false,
-                        );
-                        let __ad_count_8 = ::ad_runtime::__private::ir::range_count(
+                        let __ad_count_7 = ::ad_runtime::__private::ir::range_count(
                             0,
                             &__ad_v_d_4,
                             false,
@@ -1908,11 +1891,11 @@ impl gmm_objective_precomputed {
                             &mut __ad_unit2_dv_alphas_0[__ad_v_ik_39],
                             __ad_dv_78,
                         );
-                        for __ad_iteration_8 in (0..__ad_count_8).rev() {
+                        for __ad_iteration_7 in (0..__ad_count_7).rev() {
                             let __ad_v_j_72 = ::ad_runtime::__private::ir::nth_of_range(
                                 0,
                                 &__ad_v_d_4,
-                                __ad_iteration_8,
+                                __ad_iteration_7,
                             );
                             let __ad_v_73 = __ad_m_transformed_5[__ad_v_j_72];
                             let __ad_v_74 = __ad_v_73;
@@ -1949,34 +1932,34 @@ impl gmm_objective_precomputed {
                                 __ad_dv_73,
                             );
                         }
-                        for __ad_iteration_6 in (0..__ad_count_6).rev() {
+                        for __ad_iteration_5 in (0..__ad_count_5).rev() {
                             let __ad_v_i_59 = ::ad_runtime::__private::ir::nth_of_range(
                                 0,
                                 &__ad_v_d_4,
-                                __ad_iteration_6,
+                                __ad_iteration_5,
                             );
                             let __ad_v_60 = __ad_v_i_59 + 1;
                             let __ad_v_l_127 = __ad_keep_v_l_127.pop();
-                            let __ad_count_7 = ::ad_runtime::__private::ir::range_count(
+                            let __ad_count_6 = ::ad_runtime::__private::ir::range_count(
                                 __ad_v_60,
                                 &__ad_v_d_4,
                                 false,
                             );
-                            let mut __ad_sum_7_0 = ::ad_runtime::__private::ir::zero();
-                            if __ad_count_7 > 0 {
-                                __ad_sum_7_0 = ::ad_runtime::__private::ir::take(
+                            let mut __ad_sum_6_0 = ::ad_runtime::__private::ir::zero();
+                            if __ad_count_6 > 0 {
+                                __ad_sum_6_0 = ::ad_runtime::__private::ir::take(
                                     &mut __ad_unit2_dm_centered_4[__ad_v_i_59],
                                 );
                             }
-                            for __ad_iteration_7 in (0..__ad_count_7).rev() {
+                            for __ad_iteration_6 in (0..__ad_count_6).rev() {
                                 let __ad_v_j_62 = ::ad_runtime::__private::ir::nth_of_range(
                                     __ad_v_60,
                                     &__ad_v_d_4,
-                                    __ad_iteration_7,
+                                    __ad_iteration_6,
                                 );
                                 let __ad_v_63 = ::ad_runtime::__private::ir::counter_at(
                                     __ad_v_l_127,
-                                    __ad_iteration_7,
+                                    __ad_iteration_6,
                                     1,
                                     true,
                                     false,
@@ -2008,7 +1991,7 @@ impl gmm_objective_precomputed {
                                     __ad_dv_65 = __ad_c.1;
                                 }
                                 ::ad_runtime::__private::ir::accumulate(
-                                    &mut __ad_sum_7_0,
+                                    &mut __ad_sum_6_0,
                                     __ad_dv_65,
                                 );
                                 ::ad_runtime::__private::ir::accumulate(
@@ -2016,20 +1999,32 @@ impl gmm_objective_precomputed {
                                     __ad_dv_64,
                                 );
                             }
-                            if __ad_count_7 > 0 {
-                                *&mut __ad_unit2_dm_centered_4[__ad_v_i_59] = __ad_sum_7_0;
+                            if __ad_count_6 > 0 {
+                                *&mut __ad_unit2_dm_centered_4[__ad_v_i_59] = __ad_sum_6_0;
                             }
                         }
-                        for __ad_iteration_5 in (0..__ad_count_5).rev() {
-                            let __ad_v_j_50 = ::ad_runtime::__private::ir::nth_of_range(
+                        for __ad_iteration_4 in (0..__ad_count_4).rev() {
+                            let __ad_v_j_41 = ::ad_runtime::__private::ir::nth_of_range(
                                 0,
                                 &__ad_v_d_4,
-                                __ad_iteration_5,
+                                __ad_iteration_4,
                             );
-                            let __ad_v_51 = __ad_v_ik_39 * __ad_v_d_4;
-                            let __ad_v_52 = __ad_v_51 + __ad_v_j_50;
+                            let __ad_v_42 = __ad_v_ix_37 * __ad_v_d_4;
+                            let __ad_v_43 = __ad_v_42 + __ad_v_j_41;
+                            let __ad_v_44 = ::ad_runtime::__private::LiftProbe::new(
+                                    __ad_v_x_3[__ad_v_43],
+                                )
+                                .__ad_lift::<__S>();
+                            let __ad_v_45 = __ad_v_ik_39 * __ad_v_d_4;
+                            let __ad_v_46 = __ad_v_45 + __ad_v_j_41;
+                            let __ad_v_47 = __ad_v_means_1[__ad_v_46];
+                            let __ad_v_48 = __ad_v_44 - __ad_v_47;
+                            let __ad_v_j_50 = __ad_v_j_41;
+                            let __ad_v_52 = __ad_v_46;
                             let __ad_v_53 = __ad_m_q_diagonals_1[__ad_v_52];
-                            let __ad_v_54 = __ad_m_centered_4[__ad_v_j_50];
+                            let __ad_v_54 = __ad_v_48;
+                            let mut __ad_dv_47 = __ad_ty_47.zero();
+                            let mut __ad_dv_48 = __ad_ty_48.zero();
                             let mut __ad_dv_53 = __ad_ty_53.zero();
                             let mut __ad_dv_54 = __ad_ty_54.zero();
                             let mut __ad_dv_55 = __ad_ty_55.zero();
@@ -2045,27 +2040,16 @@ impl gmm_objective_precomputed {
                                 __ad_dv_53 = __ad_c.0;
                                 __ad_dv_54 = __ad_c.1;
                             }
-                            ::ad_runtime::__private::ir::accumulate(
-                                &mut __ad_unit2_dm_centered_4[__ad_v_j_50],
-                                __ad_dv_54,
-                            );
+                            __ad_dv_48 = __ad_dv_54;
                             ::ad_runtime::__private::ir::accumulate(
                                 &mut __ad_unit2_dm_q_diagonals_1[__ad_v_52],
                                 __ad_dv_53,
                             );
-                        }
-                        for __ad_iteration_4 in (0..__ad_count_4).rev() {
-                            let __ad_v_j_41 = ::ad_runtime::__private::ir::nth_of_range(
-                                0,
-                                &__ad_v_d_4,
-                                __ad_iteration_4,
-                            );
-                            let __ad_v_45 = __ad_v_ik_39 * __ad_v_d_4;
-                            let __ad_v_46 = __ad_v_45 + __ad_v_j_41;
-                            let mut __ad_dv_47 = __ad_ty_47.zero();
-                            let mut __ad_dv_48 = __ad_ty_48.zero();
-                            __ad_dv_48 = ::ad_runtime::__private::ir::vacate(
-                                &mut __ad_unit2_dm_centered_4[__ad_v_j_41],
+                            ::ad_runtime::__private::ir::accumulate(
+                                &mut __ad_dv_48,
+                                ::ad_runtime::__private::ir::vacate(
+                                    &mut __ad_unit2_dm_centered_4[__ad_v_j_41],
+                                ),
                             );
                             {
                                 let __ad_c = ::ad_runtime::__private::ir::sub_back(
@@ -2092,9 +2076,9 @@ impl gmm_objective_precomputed {
             let mut __ad_m_prior_9 = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
             __ad_tym_prior_9 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_prior_9);
             let __ad_v_90 = 0..__ad_v_k_5;
-            let mut __ad_count_9 = 0usize;
+            let mut __ad_count_8 = 0usize;
             for __ad_v_ik_91 in __ad_v_90 {
-                __ad_count_9 += 1;
+                __ad_count_8 += 1;
                 let mut __ad_m_frobenius_10 = <__S as ::ad_runtime::Scalar>::from_f64(
                     0.0,
                 );
@@ -2102,9 +2086,9 @@ impl gmm_objective_precomputed {
                     &__ad_m_frobenius_10,
                 );
                 let __ad_v_92 = 0..__ad_v_d_4;
-                let mut __ad_count_10 = 0usize;
+                let mut __ad_count_9 = 0usize;
                 for __ad_v_j_93 in __ad_v_92 {
-                    __ad_count_10 += 1;
+                    __ad_count_9 += 1;
                     let __ad_v_94 = __ad_v_ik_91 * __ad_v_d_4;
                     let __ad_v_95 = __ad_v_94 + __ad_v_j_93;
                     let __ad_v_96 = __ad_m_q_diagonals_1[__ad_v_95];
@@ -2123,9 +2107,9 @@ impl gmm_objective_precomputed {
                     );
                 }
                 let __ad_v_101 = __ad_v_d_4..__ad_v_icf_size_13;
-                let mut __ad_count_11 = 0usize;
+                let mut __ad_count_10 = 0usize;
                 for __ad_v_j_102 in __ad_v_101 {
-                    __ad_count_11 += 1;
+                    __ad_count_10 += 1;
                     let __ad_v_103 = __ad_v_ik_91 * __ad_v_icf_size_13;
                     let __ad_v_104 = __ad_v_103 + __ad_v_j_102;
                     let __ad_v_105 = __ad_v_icf_2[__ad_v_104];
@@ -2172,14 +2156,14 @@ impl gmm_objective_precomputed {
                     &__ad_m_prior_9,
                 );
                 {
-                    let __ad_iteration_9 = __ad_count_9 - 1;
-                    let mut __ad_unit9_dm_prior_9 = <__S as ::ad_runtime::Scalar>::one();
-                    let __ad_count_10 = ::ad_runtime::__private::ir::range_count(
+                    let __ad_iteration_8 = __ad_count_8 - 1;
+                    let mut __ad_unit8_dm_prior_9 = <__S as ::ad_runtime::Scalar>::one();
+                    let __ad_count_9 = ::ad_runtime::__private::ir::range_count(
                         0,
                         &__ad_v_d_4,
                         false,
                     );
-                    let __ad_count_11 = ::ad_runtime::__private::ir::range_count(
+                    let __ad_count_10 = ::ad_runtime::__private::ir::range_count(
                         __ad_v_d_4,
                         &__ad_v_icf_size_13,
                         false,
@@ -2199,7 +2183,7 @@ impl gmm_objective_precomputed {
                     let mut __ad_dv_118 = __ad_ty_118.zero();
                     let mut __ad_dv_119 = __ad_ty_119.zero();
                     __ad_dv_119 = ::ad_runtime::__private::ir::peek(
-                        &mut __ad_unit9_dm_prior_9,
+                        &mut __ad_unit8_dm_prior_9,
                     );
                     {
                         let __ad_c = ::ad_runtime::__private::ir::add_back(__ad_dv_119);
@@ -2233,11 +2217,11 @@ impl gmm_objective_precomputed {
                         &mut __ad_dm_frobenius_10,
                         __ad_dv_112,
                     );
-                    for __ad_iteration_11 in (0..__ad_count_11).rev() {
+                    for __ad_iteration_10 in (0..__ad_count_10).rev() {
                         let __ad_v_j_102 = ::ad_runtime::__private::ir::nth_of_range(
                             __ad_v_d_4,
                             &__ad_v_icf_size_13,
-                            __ad_iteration_11,
+                            __ad_iteration_10,
                         );
                         let __ad_v_103 = __ad_v_ik_91 * __ad_v_icf_size_13;
                         let __ad_v_104 = __ad_v_103 + __ad_v_j_102;
@@ -2276,11 +2260,11 @@ impl gmm_objective_precomputed {
                             __ad_dv_105,
                         );
                     }
-                    for __ad_iteration_10 in (0..__ad_count_10).rev() {
+                    for __ad_iteration_9 in (0..__ad_count_9).rev() {
                         let __ad_v_j_93 = ::ad_runtime::__private::ir::nth_of_range(
                             0,
                             &__ad_v_d_4,
-                            __ad_iteration_10,
+                            __ad_iteration_9,
                         );
                         let __ad_v_94 = __ad_v_ik_91 * __ad_v_d_4;
                         let __ad_v_95 = __ad_v_94 + __ad_v_j_93;
@@ -2405,20 +2389,20 @@ impl gmm_objective_precomputed {
                             &mut __ad_dm_slse_6,
                             __ad_dv_120,
                         );
-                        let __ad_factor_9 = ::core::clone::Clone::clone(
+                        let __ad_factor_8 = ::core::clone::Clone::clone(
                             &__ad_dm_prior_9,
                         );
                         ::ad_runtime::__private::ir::scale_adjoint(
                             &mut __ad_dm_q_diagonals_1,
-                            &__ad_factor_9,
+                            &__ad_factor_8,
                         );
                         ::ad_runtime::__private::ir::scale_adjoint(
                             &mut __ad_dv_icf_2,
-                            &__ad_factor_9,
+                            &__ad_factor_8,
                         );
                         ::ad_runtime::__private::ir::scale_adjoint(
                             &mut __ad_dm_sum_qs_0,
-                            &__ad_factor_9,
+                            &__ad_factor_8,
                         );
                         ::ad_runtime::__private::ir::accumulate(
                             &mut __ad_dv_88,

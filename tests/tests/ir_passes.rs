@@ -106,6 +106,37 @@ fn scratch(p: &[f64], x: &[f64], d: usize) -> f64 {
     total
 }
 
+/// Adjacent loops over one range that touch only their own elements (`ir/loop_fusion.rs`):
+/// rows of a nested `Vec`, an element read right after it is written (`ir/reads.rs` forwards
+/// the value), loops inside a branch, and a summing loop after them.
+#[forward]
+#[reverse]
+fn fused(x: &[f64], flip: bool) -> f64 {
+    let n = x.len();
+    let mut rows = vec![vec![0.0; 2]; n];
+    let mut c = vec![0.0; n];
+    for j in 0..n {
+        rows[j][0] = x[j] * x[j];
+        rows[j][1] = x[j].sin();
+    }
+    for j in 0..n {
+        c[j] = rows[j][0] - rows[j][1];
+    }
+    if flip {
+        for j in 0..n {
+            c[j] = c[j] * x[j];
+        }
+        for j in 0..n {
+            rows[j][1] = c[j] + rows[j][0];
+        }
+    }
+    let mut s = 0.0;
+    for j in 0..n {
+        s += c[j] * rows[j][1];
+    }
+    s
+}
+
 /// Counters of `while` loops and of a `loop` left by `break`: stepped up and down, read
 /// before and after their step.
 #[forward]
@@ -326,6 +357,13 @@ fn gradients() -> String {
             bits(&[&[value][..], &dx].concat())
         ));
     }
+    for flip in [false, true] {
+        let (value, dx) = fused_grad(&w[..5], flip);
+        lines.push(format!(
+            "fused {flip} {}",
+            bits(&[&[value][..], &dx].concat())
+        ));
+    }
     lines.join("\n") + "\n"
 }
 
@@ -403,6 +441,14 @@ fn gradients_agree_with_forward_mode() {
             (value, [dp, dx].concat())
         },
     );
+    for flip in [false, true] {
+        common::check_gradient(
+            5,
+            |v| fused(v, flip),
+            |v, t| fused_jvp(v, flip, t),
+            |v, c| fused_vjp(v, flip, c),
+        );
+    }
     for extra in [0, 2] {
         common::check_gradient(
             7,

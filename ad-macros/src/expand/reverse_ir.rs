@@ -87,6 +87,9 @@ fn companion_body_in(
     let mut learned = Vec::new();
     let (body, inductions, activity) = loop {
         let mut body = lower::lower(function, &learned)?;
+        if passes.fuse_loops {
+            crate::ir::loop_fusion::fuse_loops(&mut body);
+        }
         if passes.reuse_reads {
             crate::ir::reads::reuse_reads(&mut body);
         }

@@ -17,6 +17,7 @@ pub mod checkpoint;
 pub mod eager_sums;
 pub mod increments;
 pub mod induction;
+pub mod loop_fusion;
 pub mod lower;
 pub mod plain;
 pub mod reads;

@@ -2,7 +2,8 @@
 //! (`t[j] * t[j]` reads `t[j]` once): the backward sweep then keeps one value, not two. So
 //! does integer arithmetic done again on the same operands (`s[hidden + i]` read twice computes
 //! `hidden + i` twice): the second is a copy of the first, and the places it indexes are the
-//! same. A pass over the IR, switched by `residuals::Passes::reuse_reads`.
+//! same. So does an element read after a value is assigned to it. A pass over the IR,
+//! switched by `residuals::Passes::reuse_reads`.
 
 use std::collections::{HashMap, HashSet};
 
@@ -84,6 +85,13 @@ fn reuse_in(
                             }
                         }
                     }
+                } else if let Rvalue::Use(Operand::Value(copied)) = rvalue {
+                    // A copy is the same value (a fused loop's second binding).
+                    let original = values.canonical(*copied);
+                    if values.integers.contains(&original) {
+                        values.integers.insert(*value);
+                    }
+                    values.same_as.insert(*value, original);
                 } else if let Rvalue::Use(Operand::Place(place)) = rvalue {
                     if let Some(key) = key_with(place, &|value| values.canonical(value)) {
                         match known.get(&key) {
@@ -93,6 +101,21 @@ fn reuse_in(
                             }
                         }
                     }
+                }
+            }
+            // An element just assigned a value holds that value until written again: a read
+            // of it is a copy (`c[j] = x - m; .. c[j] * q`), which loops fused by
+            // `ir::loop_fusion` leave next to each other. Only elements, which are read by
+            // copy; a whole variable read may be a move.
+            Stmt::Assign {
+                place,
+                operand: Operand::Value(assigned),
+                ..
+            } if !place.projections.is_empty()
+                && !matches!(place.projections.last(), Some(Projection::Slice(..))) =>
+            {
+                if let Some(key) = key_with(place, &|value| values.canonical(value)) {
+                    known.insert(key, (place.root, *assigned));
                 }
             }
             Stmt::Assign { .. } | Stmt::Push { .. } | Stmt::DeclareVar { .. } => {}

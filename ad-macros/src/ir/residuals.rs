@@ -53,6 +53,9 @@ pub struct Passes {
     /// after its forward code, with a unit cotangent, and scale what it gives in the backward
     /// sweep (`ir::eager_sums`).
     pub eager_sums: bool,
+    /// Run adjacent loops over the same range as one where each iteration touches only its
+    /// own elements of what they write (`ir::loop_fusion`).
+    pub fuse_loops: bool,
 }
 
 impl Passes {
@@ -72,6 +75,7 @@ impl Passes {
             single_slots: on,
             increments: on,
             eager_sums: on,
+            fuse_loops: on,
         }
     }
 }
