@@ -122,17 +122,6 @@ pub fn expand(input: DeriveInput) -> TokenStream {
             }
         }
 
-        impl ::ad_runtime::__private::IndexTwin for #twin<::ad_runtime::__private::Index> {
-            fn for_each_index(&self, f: &mut impl FnMut(usize)) {
-                <#name as ::ad_runtime::Differentiable>::for_each(
-                    self,
-                    &mut |index: &::ad_runtime::__private::Index| f(index.0),
-                )
-            }
-            fn first_index(&self) -> ::core::option::Option<usize> {
-                <#name as ::ad_runtime::Differentiable>::first(self).map(|index| index.0)
-            }
-        }
     }
 }
 

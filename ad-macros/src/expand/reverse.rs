@@ -1,34 +1,19 @@
 //! `#[reverse]`: keeps the function, and adds its reverse-mode code, `f_vjp` and `f_grad`.
 //!
-//! The derivative code runs the function's own control flow forward (each float operation
-//! through its rule in `ad_runtime::rules`, which returns the value and the derivative as a
-//! linear map), and builds its backward sweep out of closures:
-//!
-//! * a straight-line region's backward is one `move` closure that captures the region's
-//!   residuals (the linear maps) and applies their transposes in reverse order;
-//! * an `if` or `match` keeps the pullback of the branch that ran (`Branch::First/Second`);
-//! * a loop keeps one pullback per iteration in a `Vec`, replayed backwards (the per-iteration
-//!   record of seed `002`, `nTimes`); `break`, `continue` and `return` push or return the
-//!   pullback of the part of the iteration that ran;
-//! * a call to another differentiated function returns the callee's pullback with its value.
-//!
-//! Adjoints are plain floats in one array owned by the backward sweep, indexed by variable.
-//! Nothing is recorded at run time but these typed closures: no operation tape, no shared
-//! mutable state, so gradients can be computed from many threads at once.
-//!
-//! The generator's stages have a file each: this one holds the generated items (companions,
-//! `f_vjp`, `f_grad`) and the generator's state; `statements.rs` walks the body (the function,
-//! statements, `let`s, assignments), `control_flow.rs` opens and closes frames (`if`,
-//! `match`, loops, exits), `expressions.rs` lowers expressions (reads, calls, rules,
-//! backpropagation), `leaks.rs` checks that no float's derivative is lost, and `syntax.rs`
-//! answers questions about the user's syntax. Constructs with more to them have files too:
-//! `containers.rs`, `nested.rs`, `results.rs`, `user_values.rs`, `options.rs`,
-//! `closures.rs`, `loop_env.rs` (what loop iterations keep) and `checkpoints.rs`.
+//! This file holds the generated items and their types: the companions (`__ad_reverse`, the
+//! borrowed one `f_vjp` and `f_grad` call, a checkpointed function's), the public functions
+//! (`f_vjp`, `f_grad`, `f_jacrev`, `f_hessian`, `f_hvp`) and the types of what they take and
+//! give (adjoints, cotangents, pullbacks). The companions' bodies are the AD-IR engine's
+//! (`crate::ir`, emitted by `expand::reverse_ir`): the function's own control flow forward,
+//! each operation through its rule, keeping what the backward sweep reads, and a pullback
+//! closure that runs the statements' pullbacks last first. Nothing is recorded at run time but
+//! typed values on stacks: no operation tape, no shared mutable state, so gradients can be
+//! computed from many threads at once.
 //!
 //! ```text
-//! impl f { fn __ad_reverse<__S: Scalar>(x: __S, n: usize) -> (__S, Pullback<__S, 1>) }
-//! fn f_vjp<__S: Scalar>(x: __S, n: usize, d_out: __S) -> (__S, __S)
-//! fn f_grad<__S: Scalar>(x: __S, n: usize) -> (__S, __S)
+//! impl f { fn __ad_reverse<__S: Scalar>(x: __S, n: usize) -> (__S, Box<dyn FnOnce(__S) -> (__S, ())>) }
+//! fn f_vjp(x: f64, n: usize, d_out: f64) -> (f64, f64)
+//! fn f_grad(x: f64, n: usize) -> (f64, f64)
 //! ```
 
 use proc_macro2::TokenStream;
