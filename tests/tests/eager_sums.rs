@@ -505,8 +505,47 @@ fn derived_local(x: &[f64]) -> f64 {
     acc
 }
 
+/// A reference in an eager iteration whose pullback reads it, then a write to what it
+/// borrowed: the reference is kept where it is made, not read at the end of the iteration.
+#[forward]
+#[reverse]
+fn reference_then_write(x: &[f64]) -> f64 {
+    let w = x[0];
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        let mut c = [x[i], w];
+        let r = &c[0];
+        s += r * w;
+        c[0] = c[1] * x[i];
+        s += c[0];
+    }
+    s
+}
+
+/// A field assigned, then moved out by `mem::take`: its read is not made a copy of the value
+/// assigned (which the assignment moved).
+#[forward]
+#[reverse]
+fn field_taken(x: &[f64]) -> f64 {
+    let mut poly = Poly {
+        c: vec![0.0; 2],
+        s: x[0],
+    };
+    poly.c = x.to_vec();
+    let c = std::mem::take(&mut poly.c);
+    c[1] * poly.s + c[0]
+}
+
 #[test]
 fn review_findings() {
+    check(
+        reference_then_write,
+        reference_then_write_jvp,
+        reference_then_write_vjp,
+        4,
+        24,
+    );
+    check(field_taken, field_taken_jvp, field_taken_vjp, 3, 25);
     check(
         borrowed_before_read_after,
         borrowed_before_read_after_jvp,

@@ -255,12 +255,39 @@ fn eager_direct_values(
         {
             if eager.contains_key(&index) {
                 values.insert(*binding);
+                // Not a reference or a copy of one (read at the end of the iteration, it would
+                // stay borrowed across the writes after it), nor a matrix (which a later
+                // statement may move).
+                let mut references = HashSet::new();
+                for stmt in &loop_body.stmts {
+                    match stmt {
+                        Stmt::Let(Let {
+                            value,
+                            rvalue: Rvalue::Ref(_) | Rvalue::RefMut(_),
+                            ..
+                        }) => {
+                            references.insert(*value);
+                        }
+                        Stmt::Let(Let {
+                            value,
+                            rvalue: Rvalue::Use(Operand::Value(copied)),
+                            ..
+                        }) if references.contains(copied) => {
+                            references.insert(*value);
+                        }
+                        _ => {}
+                    }
+                }
                 values.extend(
                     loop_body
                         .stmts
                         .iter()
                         .filter(|stmt| !matches!(stmt, Stmt::For { .. }))
-                        .filter_map(defined_value),
+                        .filter_map(defined_value)
+                        .filter(|value| {
+                            !references.contains(value)
+                                && !body.linalg.contains(&Root::Value(*value))
+                        }),
                 );
             }
         }

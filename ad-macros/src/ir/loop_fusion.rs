@@ -196,10 +196,24 @@ fn written_outside(block: &Block) -> HashSet<Root> {
     written
 }
 
-/// Whether every access of `block` to a root in `written` is an element at `binding`.
+/// Whether every access of `block` to a root in `written` is an element at `binding` (or at
+/// a copy of it: the binding of a loop fused into this one before).
 fn only_own_elements(block: &Block, binding: Value, written: &HashSet<Root>) -> bool {
+    let mut bindings = HashSet::from([binding]);
+    for stmt in &block.stmts {
+        if let Stmt::Let(Let {
+            value,
+            rvalue: Rvalue::Use(Operand::Value(copied)),
+            ..
+        }) = stmt
+        {
+            if bindings.contains(copied) {
+                bindings.insert(*value);
+            }
+        }
+    }
     let own = |place: &Place| match place.projections.first() {
-        Some(Projection::Index(Operand::Value(index))) => *index == binding,
+        Some(Projection::Index(Operand::Value(index))) => bindings.contains(index),
         _ => false,
     };
     let fine = |operand: &Operand| match operand {
@@ -276,6 +290,12 @@ mod tests {
         // iteration of the fused loop would still add in order. Left, as the rule is one
         // element per iteration.
         assert_eq!(loops(fused), (4, 3));
+        // A third loop touching its own elements joins the two fused before.
+        let three = fused.replace(
+            "for j in 0..d { s += t[j] * c[j]; }",
+            "for j in 0..d { c[j] = t[j] + c[j]; }\n s += c[0];",
+        );
+        assert_eq!(loops(&three), (4, 2));
         // Another element than the iteration's own.
         assert_eq!(
             loops(&fused.replace("x[j] * c[j]", "x[j] * c[d - 1 - j]")),

@@ -105,14 +105,18 @@ fn reuse_in(
             }
             // An element just assigned a value holds that value until written again: a read
             // of it is a copy (`c[j] = x - m; .. c[j] * q`), which loops fused by
-            // `ir::loop_fusion` leave next to each other. Only elements, which are read by
-            // copy; a whole variable read may be a move.
+            // `ir::loop_fusion` leave next to each other. Only elements of indexed places,
+            // which Rust reads by copy: a field or a whole variable may be moved out
+            // (`mem::take(&mut p.c)` reads `p.c` by move).
             Stmt::Assign {
                 place,
                 operand: Operand::Value(assigned),
                 ..
             } if !place.projections.is_empty()
-                && !matches!(place.projections.last(), Some(Projection::Slice(..))) =>
+                && place
+                    .projections
+                    .iter()
+                    .all(|projection| matches!(projection, Projection::Index(_))) =>
             {
                 if let Some(key) = key_with(place, &|value| values.canonical(value)) {
                     known.insert(key, (place.root, *assigned));
