@@ -13,7 +13,7 @@ mod common;
 
 use ad_runtime::{forward, reverse, Differentiable};
 use common::{check_slice_function_at_random_points as check, check_user_type1, Rng};
-use nalgebra::Vector2;
+use nalgebra::{DVector, Vector2};
 
 /// The simplest: a sum of terms of the parameters, then a function of the sum.
 #[forward]
@@ -405,8 +405,47 @@ fn tuple_and_option(p: &[f64]) -> f64 {
     s
 }
 
+/// A vector parameter read only in the summing loop: its adjoint is the loop's unit, scaled in
+/// place (`ScaledAdjoint::scale` of a matrix) by the cotangent of `s`, here not one.
+#[forward]
+#[reverse]
+fn vector_parameter_in_place(a: &DVector<f64>, x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        let v = DVector::from_vec(vec![x[i], x[i] * x[i]]);
+        s += a.dot(&v);
+    }
+    (0.5 * s).sin()
+}
+
+fn vector_parameter_of_one(p: &[f64]) -> f64 {
+    vector_parameter_in_place(&DVector::from_column_slice(&p[..2]), &p[2..])
+}
+
+fn vector_parameter_jvp_of_one(p: &[f64], t: &[f64]) -> (f64, f64) {
+    vector_parameter_in_place_jvp(
+        &DVector::from_column_slice(&p[..2]),
+        &p[2..],
+        &DVector::from_column_slice(&t[..2]),
+        &t[2..],
+    )
+}
+
+fn vector_parameter_vjp_of_one(p: &[f64], cotangent: f64) -> (f64, Vec<f64>) {
+    let (value, (da, dx)) =
+        vector_parameter_in_place_vjp(&DVector::from_column_slice(&p[..2]), &p[2..], cotangent);
+    (value, [da.as_slice(), &dx].concat())
+}
+
 #[test]
 fn everyday_code_in_summing_loops() {
+    check(
+        vector_parameter_of_one,
+        vector_parameter_jvp_of_one,
+        vector_parameter_vjp_of_one,
+        5,
+        18,
+    );
     check(with_closure, with_closure_jvp, with_closure_vjp, 5, 11);
     check(enumerated, enumerated_jvp, enumerated_vjp, 5, 12);
     check(vectors, vectors_jvp, vectors_vjp, 5, 13);

@@ -200,30 +200,15 @@ impl Candidate<'_> {
                 units.push(root);
             }
         };
-        let mut in_out = false;
         for_each_stmt(self.loop_body, &mut |stmt| {
-            let mut operands = stmt_operands(stmt);
-            if let Stmt::Assign { place, .. } | Stmt::Push { place, .. } = stmt {
-                operands.extend(place.projections.iter().flat_map(Projection::operands));
-            }
-            for operand in operands {
-                if let Some(root) = operand_root(operand) {
-                    note(root);
-                }
-            }
-            if let Stmt::For { body, .. } | Stmt::Loop { body, .. } = stmt {
-                if let Some(root) = body.result.as_ref().and_then(operand_root) {
-                    note(root);
-                }
+            for root in stmt_reads(stmt).into_iter().filter_map(operand_root) {
+                note(root);
             }
         });
         if let Some(root) = self.loop_body.result.as_ref().and_then(operand_root) {
             note(root);
         }
-        for root in &units {
-            in_out |= self.is_in_out(*root);
-        }
-        if in_out {
+        if units.iter().any(|root| self.is_in_out(*root)) {
             return None;
         }
         Some((sum, units, scratch_vars))
@@ -301,12 +286,9 @@ impl Candidate<'_> {
     /// The values that are references to `root` (`&root`, `&root[..]`), through copies.
     fn borrows_of(&self, root: Root) -> impl Iterator<Item = Root> + '_ {
         self.definitions.iter().filter_map(move |(value, rvalue)| {
-            let mut rvalue = *rvalue;
-            while let Rvalue::Use(Operand::Value(copied)) = rvalue {
-                rvalue = self.definitions.get(copied)?;
-            }
-            matches!(rvalue, Rvalue::Ref(Operand::Place(place)) if place.root == root)
-                .then_some(Root::Value(*value))
+            matches!(through_copies(self.definitions, rvalue),
+                Rvalue::Ref(Operand::Place(place)) if place.root == root)
+            .then_some(Root::Value(*value))
         })
     }
 
@@ -325,43 +307,18 @@ impl Candidate<'_> {
             .is_some_and(|result| result == root)
     }
 
-    /// The operand an index goes back to through copies.
+    /// The value an index goes back to through copies.
     fn original(&self, operand: &Operand) -> Option<Value> {
-        let Operand::Value(mut value) = operand else {
-            return None;
-        };
-        while let Some(Rvalue::Use(Operand::Value(copied))) = self.definitions.get(&value) {
-            value = *copied;
-        }
-        Some(value)
-    }
-
-    /// The end of the range `0..end` (exclusive) that defines `range`, and whether it starts
-    /// at zero.
-    fn range_end(&self, range: &Operand) -> Option<(String, bool)> {
-        let value = self.original(range)?;
-        let Some(Rvalue::Range {
-            start,
-            end: Some(end),
-            inclusive: false,
-        }) = self.definitions.get(&value)
-        else {
-            return None;
-        };
-        let from_zero = matches!(start, Some(Operand::Constant(constant))
-            if matches!(constant.tokens.to_string().as_str(), "0" | "0usize"));
-        Some((self.bound_key(end)?, from_zero))
-    }
-
-    /// A bound's identity: the value (SSA, so equal keys are equal numbers) or the literal.
-    fn bound_key(&self, operand: &Operand) -> Option<String> {
         match operand {
-            Operand::Value(_) => Some(format!("{:?}", self.original(operand)?)),
-            Operand::Constant(constant) if constant.kind == ConstantKind::Data => {
-                Some(constant.tokens.to_string())
-            }
+            Operand::Value(value) => Some(copied_value(self.definitions, *value)),
             _ => None,
         }
+    }
+
+    /// The end of the range (exclusive) that defines `range`, and whether it starts at zero.
+    fn range_end(&self, range: &Operand) -> Option<(String, bool)> {
+        let (start, end) = range_keys(self.definitions, range)?;
+        Some((end, matches!(start.as_str(), "0" | "0usize")))
     }
 
     /// The length a scratch variable is declared with, when it is built by repetition
@@ -375,7 +332,7 @@ impl Candidate<'_> {
                 var: declared,
                 init: Some(init),
             } if *declared == var => match self.definitions.get(&self.original(init)?) {
-                Some(Rvalue::Repeat(_, _, count)) => self.bound_key(count),
+                Some(Rvalue::Repeat(_, _, count)) => data_key(self.definitions, count),
                 _ => None,
             },
             _ => None,
@@ -385,19 +342,9 @@ impl Candidate<'_> {
 
 /// Whether `stmt` by itself reads `root` (as an operand, a place's root or index).
 fn reads_root(stmt: &Stmt, root: Root) -> bool {
-    let reads = |operand: &Operand| operand_reads(operand, root);
-    let mut found = stmt_operands(stmt).into_iter().any(reads);
-    if let Stmt::Assign { place, .. } | Stmt::Push { place, .. } = stmt {
-        found |= place
-            .projections
-            .iter()
-            .flat_map(Projection::operands)
-            .any(reads);
-    }
-    if let Stmt::For { body, .. } | Stmt::Loop { body, .. } = stmt {
-        found |= body.result.as_ref().is_some_and(reads);
-    }
-    found
+    stmt_reads(stmt)
+        .into_iter()
+        .any(|operand| operand_reads(operand, root))
 }
 
 fn operand_reads(operand: &Operand, root: Root) -> bool {
@@ -425,7 +372,7 @@ enum Written {
     All,
     /// Elements `0..end`, by the end's key.
     Below(String),
-    /// The element at this index (by `Candidate::bound_key`).
+    /// The element at this index (by `ir::data_key`).
     At(String),
 }
 
@@ -498,7 +445,7 @@ impl Coverage<'_> {
                         match &place.projections[..] {
                             [] => facts.add(var, Written::All),
                             [Projection::Index(index)] => {
-                                if let Some(index) = self.candidate.bound_key(index) {
+                                if let Some(index) = data_key(self.candidate.definitions, index) {
                                     facts.add(var, Written::At(index));
                                 }
                             }
@@ -575,7 +522,7 @@ impl Coverage<'_> {
         }
         let covered = match place.projections.first() {
             Some(Projection::Index(index)) => {
-                let at = self.candidate.bound_key(index);
+                let at = data_key(self.candidate.definitions, index);
                 let within_loop = self.candidate.original(index).is_some_and(|index| {
                     self.loops.iter().any(|(binding, end)| {
                         *binding == index

@@ -33,9 +33,7 @@ pub fn increments(body: &Body) -> Vec<Increment> {
         let mut canonical = place.clone();
         for projection in &mut canonical.projections {
             if let Projection::Index(Operand::Value(index)) = projection {
-                while let Some(Rvalue::Use(Operand::Value(copied))) = definitions.get(index) {
-                    *index = *copied;
-                }
+                *index = copied_value(&definitions, *index);
             }
         }
         key(&canonical)

@@ -20,34 +20,16 @@ pub fn fuse_loops(body: &mut Body) {
     fuse_in(&mut body.block, &ranges);
 }
 
-/// The bounds of each range value (`a..b`, exclusive), by key: the value each bound goes back
-/// to through copies, or the literal.
+/// The bounds of each range value (`a..b`, exclusive), by key (`ir::range_keys`).
 fn range_keys(block: &Block) -> HashMap<Value, (String, String)> {
     let definitions = definitions(block);
-    let key = |operand: &Operand| -> Option<String> {
-        match operand {
-            Operand::Value(value) => {
-                let mut value = *value;
-                while let Some(Rvalue::Use(Operand::Value(copied))) = definitions.get(&value) {
-                    value = *copied;
-                }
-                Some(format!("{value:?}"))
-            }
-            Operand::Constant(constant) if constant.kind == ConstantKind::Data => {
-                Some(constant.tokens.to_string())
-            }
-            _ => None,
-        }
-    };
     definitions
-        .iter()
-        .filter_map(|(value, rvalue)| match rvalue {
-            Rvalue::Range {
-                start: Some(start),
-                end: Some(end),
-                inclusive: false,
-            } => Some((*value, (key(start)?, key(end)?))),
-            _ => None,
+        .keys()
+        .filter_map(|value| {
+            Some((
+                *value,
+                super::range_keys(&definitions, &Operand::Value(*value))?,
+            ))
         })
         .collect()
 }
@@ -223,7 +205,7 @@ fn only_own_elements(block: &Block, binding: Value, written: &HashSet<Root>) -> 
     };
     let mut all_fine = true;
     for_each_stmt(block, &mut |stmt| {
-        for operand in stmt_operands(stmt) {
+        for operand in stmt_reads(stmt) {
             all_fine &= fine(operand);
             if let Operand::Place(place) = operand {
                 all_fine &= place
@@ -235,14 +217,6 @@ fn only_own_elements(block: &Block, binding: Value, written: &HashSet<Root>) -> 
         }
         if let Stmt::Assign { place, .. } = stmt {
             all_fine &= !written.contains(&place.root) || own(place);
-            all_fine &= place
-                .projections
-                .iter()
-                .flat_map(Projection::operands)
-                .all(fine);
-        }
-        if let Stmt::For { body, .. } | Stmt::Loop { body, .. } = stmt {
-            all_fine &= body.result.as_ref().is_none_or(fine);
         }
     });
     all_fine && block.result.as_ref().is_none_or(fine)

@@ -531,6 +531,51 @@ pub fn definitions(block: &Block) -> std::collections::HashMap<Value, &Rvalue> {
     definitions
 }
 
+/// The value `value` is a copy of, through copies (itself when it is none): a fused loop's
+/// second binding, an index `ir::reads` made a copy of an equal one.
+pub fn copied_value(
+    definitions: &std::collections::HashMap<Value, &Rvalue>,
+    mut value: Value,
+) -> Value {
+    while let Some(Rvalue::Use(Operand::Value(copied))) = definitions.get(&value) {
+        value = *copied;
+    }
+    value
+}
+
+/// A data operand's identity, for comparing bounds and indices: the value it copies (values
+/// are SSA, so equal keys hold equal numbers) or the integer literal.
+pub fn data_key(
+    definitions: &std::collections::HashMap<Value, &Rvalue>,
+    operand: &Operand,
+) -> Option<String> {
+    match operand {
+        Operand::Value(value) => Some(format!("{:?}", copied_value(definitions, *value))),
+        Operand::Constant(constant) if constant.kind == ConstantKind::Data => {
+            Some(constant.tokens.to_string())
+        }
+        _ => None,
+    }
+}
+
+/// The bounds, by [`data_key`], of the exclusive range `start..end` that `range` goes back to.
+pub fn range_keys(
+    definitions: &std::collections::HashMap<Value, &Rvalue>,
+    range: &Operand,
+) -> Option<(String, String)> {
+    let Operand::Value(value) = range else {
+        return None;
+    };
+    match definitions.get(&copied_value(definitions, *value))? {
+        Rvalue::Range {
+            start: Some(start),
+            end: Some(end),
+            inclusive: false,
+        } => Some((data_key(definitions, start)?, data_key(definitions, end)?)),
+        _ => None,
+    }
+}
+
 /// The operation a value comes from, through copies (`let t = [a, b];` binds a copy of the
 /// array built; `ir::reads` turns a second read into a copy of the first).
 pub fn through_copies<'b>(
@@ -670,6 +715,19 @@ pub fn stmt_operands(stmt: &Stmt) -> Vec<&Operand> {
     }
 }
 
+/// Every operand a statement reads by itself ([`stmt_operands`]), with the indices of the
+/// place it writes and the result of a loop's body.
+pub fn stmt_reads(stmt: &Stmt) -> Vec<&Operand> {
+    let mut reads = stmt_operands(stmt);
+    if let Stmt::Assign { place, .. } | Stmt::Push { place, .. } = stmt {
+        reads.extend(place.projections.iter().flat_map(Projection::operands));
+    }
+    if let Stmt::For { body, .. } | Stmt::Loop { body, .. } = stmt {
+        reads.extend(&body.result);
+    }
+    reads
+}
+
 /// Every operand an operation reads.
 pub fn operands(rvalue: &Rvalue) -> Vec<&Operand> {
     match rvalue {
@@ -747,19 +805,12 @@ pub fn use_counts(body: &Body) -> std::collections::HashMap<Value, usize> {
         }
     }
     for_each_stmt(&body.block, &mut |stmt| {
-        for operand in stmt_operands(stmt) {
+        for operand in stmt_reads(stmt) {
             count_operand(operand, &mut uses);
         }
-        let place = match stmt {
-            Stmt::Assign { place, .. } | Stmt::Push { place, .. } => Some(place),
-            _ => None,
-        };
-        if let Some(place) = place {
-            count_operand(&Operand::Place(place.clone()), &mut uses);
-        }
-        if let Stmt::For { body, .. } | Stmt::Loop { body, .. } = stmt {
-            if let Some(result) = &body.result {
-                count_operand(result, &mut uses);
+        if let Stmt::Assign { place, .. } | Stmt::Push { place, .. } = stmt {
+            if let Root::Value(value) = place.root {
+                *uses.entry(value).or_default() += 1;
             }
         }
     });
