@@ -284,8 +284,8 @@ impl gmm_objective_precomputed {
             );
             let mut __ad_keep_v_29 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_48 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_l_127 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_64 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_l_128 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_states_centered_3 = ::ad_runtime::__private::ir::States::new();
             let mut __ad_states_transformed_3 = ::ad_runtime::__private::ir::States::new();
             let mut __ad_keep_zero_85 = ::ad_runtime::__private::ir::Stack::new();
@@ -471,6 +471,7 @@ impl gmm_objective_precomputed {
                 __ad_count_2 += 1;
                 let __ad_v_38 = 0..__ad_v_k_5;
                 let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_38).0;
+                __ad_keep_v_l_128.reserve(__ad_trips);
                 __ad_states_centered_3.reserve(__ad_trips);
                 __ad_states_transformed_3.reserve(__ad_trips);
                 let mut __ad_count_3 = 0usize;
@@ -511,16 +512,12 @@ impl gmm_objective_precomputed {
                     let __ad_v_57 = __ad_v_56 + __ad_v_d_4;
                     let mut __ad_m_l_7 = __ad_v_57;
                     let __ad_v_58 = 0..__ad_v_d_4;
-                    let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_58).0;
-                    __ad_keep_v_l_127.reserve(__ad_trips);
                     let mut __ad_count_5 = 0usize;
                     for __ad_v_i_59 in __ad_v_58 {
                         __ad_count_5 += 1;
                         let __ad_v_60 = __ad_v_i_59 + 1;
                         let __ad_v_61 = __ad_v_60..__ad_v_d_4;
                         let __ad_v_l_127 = __ad_m_l_7;
-                        __ad_keep_v_l_127
-                            .push(::ad_runtime::__private::ir::value_of(__ad_v_l_127));
                         let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_61).0;
                         __ad_keep_v_64.reserve(__ad_trips);
                         let mut __ad_count_6 = 0usize;
@@ -555,6 +552,9 @@ impl gmm_objective_precomputed {
                             __ad_m_l_7 = __ad_v_70;
                         }
                     }
+                    let __ad_v_l_128 = __ad_m_l_7;
+                    __ad_keep_v_l_128
+                        .push(::ad_runtime::__private::ir::value_of(__ad_v_l_128));
                     let mut __ad_m_sqnorm_8 = <__S as ::ad_runtime::Scalar>::from_f64(
                         0.0,
                     );
@@ -656,6 +656,7 @@ impl gmm_objective_precomputed {
                             &__ad_v_d_4,
                             false,
                         );
+                        let __ad_v_l_128 = __ad_keep_v_l_128.pop();
                         let __ad_count_7 = ::ad_runtime::__private::ir::range_count(
                             0,
                             &__ad_v_d_4,
@@ -742,6 +743,9 @@ impl gmm_objective_precomputed {
                                 __ad_dv_73,
                             );
                         }
+                        let mut __ad_row_127 = ::ad_runtime::__private::ir::value_of(
+                            __ad_v_l_128,
+                        );
                         for __ad_iteration_5 in (0..__ad_count_5).rev() {
                             let __ad_v_i_59 = ::ad_runtime::__private::ir::nth_of_range(
                                 0,
@@ -749,12 +753,18 @@ impl gmm_objective_precomputed {
                                 __ad_iteration_5,
                             );
                             let __ad_v_60 = __ad_v_i_59 + 1;
-                            let __ad_v_l_127 = __ad_keep_v_l_127.pop();
                             let __ad_count_6 = ::ad_runtime::__private::ir::range_count(
                                 __ad_v_60,
                                 &__ad_v_d_4,
                                 false,
                             );
+                            let __ad_v_l_127 = ::ad_runtime::__private::ir::counter_before(
+                                __ad_row_127,
+                                __ad_count_6,
+                                1,
+                                true,
+                            );
+                            __ad_row_127 = __ad_v_l_127;
                             let mut __ad_sum_6_0 = ::ad_runtime::__private::ir::zero();
                             if __ad_count_6 > 0 {
                                 __ad_sum_6_0 = ::ad_runtime::__private::ir::take(
@@ -1485,7 +1495,7 @@ impl gmm_objective_precomputed {
                 &__ad_v_constant_9,
             );
             let mut __ad_keep_v_29 = ::ad_runtime::__private::ir::Stack::new();
-            let mut __ad_keep_v_l_127 = ::ad_runtime::__private::ir::Stack::new();
+            let mut __ad_keep_v_l_128 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_states_centered_3 = ::ad_runtime::__private::ir::States::new();
             let mut __ad_states_transformed_3 = ::ad_runtime::__private::ir::States::new();
             let mut __ad_keep_zero_85 = ::ad_runtime::__private::ir::Stack::new();
@@ -1667,6 +1677,7 @@ impl gmm_objective_precomputed {
                 __ad_count_2 += 1;
                 let __ad_v_38 = 0..__ad_v_k_5;
                 let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_38).0;
+                __ad_keep_v_l_128.reserve(__ad_trips);
                 __ad_states_centered_3.reserve(__ad_trips);
                 __ad_states_transformed_3.reserve(__ad_trips);
                 let mut __ad_count_3 = 0usize;
@@ -1705,16 +1716,12 @@ impl gmm_objective_precomputed {
                     let __ad_v_57 = __ad_v_56 + __ad_v_d_4;
                     let mut __ad_m_l_7 = __ad_v_57;
                     let __ad_v_58 = 0..__ad_v_d_4;
-                    let __ad_trips = ::core::iter::Iterator::size_hint(&__ad_v_58).0;
-                    __ad_keep_v_l_127.reserve(__ad_trips);
                     let mut __ad_count_5 = 0usize;
                     for __ad_v_i_59 in __ad_v_58 {
                         __ad_count_5 += 1;
                         let __ad_v_60 = __ad_v_i_59 + 1;
                         let __ad_v_61 = __ad_v_60..__ad_v_d_4;
                         let __ad_v_l_127 = __ad_m_l_7;
-                        __ad_keep_v_l_127
-                            .push(::ad_runtime::__private::ir::value_of(__ad_v_l_127));
                         let mut __ad_count_6 = 0usize;
                         for __ad_v_j_62 in __ad_v_61 {
                             __ad_count_6 += 1;
@@ -1745,6 +1752,9 @@ impl gmm_objective_precomputed {
                             __ad_m_l_7 = __ad_v_70;
                         }
                     }
+                    let __ad_v_l_128 = __ad_m_l_7;
+                    __ad_keep_v_l_128
+                        .push(::ad_runtime::__private::ir::value_of(__ad_v_l_128));
                     let mut __ad_m_sqnorm_8 = <__S as ::ad_runtime::Scalar>::from_f64(
                         0.0,
                     );
@@ -1846,6 +1856,7 @@ impl gmm_objective_precomputed {
                             &__ad_v_d_4,
                             false,
                         );
+                        let __ad_v_l_128 = __ad_keep_v_l_128.pop();
                         let __ad_count_7 = ::ad_runtime::__private::ir::range_count(
                             0,
                             &__ad_v_d_4,
@@ -1932,6 +1943,9 @@ impl gmm_objective_precomputed {
                                 __ad_dv_73,
                             );
                         }
+                        let mut __ad_row_127 = ::ad_runtime::__private::ir::value_of(
+                            __ad_v_l_128,
+                        );
                         for __ad_iteration_5 in (0..__ad_count_5).rev() {
                             let __ad_v_i_59 = ::ad_runtime::__private::ir::nth_of_range(
                                 0,
@@ -1939,12 +1953,18 @@ impl gmm_objective_precomputed {
                                 __ad_iteration_5,
                             );
                             let __ad_v_60 = __ad_v_i_59 + 1;
-                            let __ad_v_l_127 = __ad_keep_v_l_127.pop();
                             let __ad_count_6 = ::ad_runtime::__private::ir::range_count(
                                 __ad_v_60,
                                 &__ad_v_d_4,
                                 false,
                             );
+                            let __ad_v_l_127 = ::ad_runtime::__private::ir::counter_before(
+                                __ad_row_127,
+                                __ad_count_6,
+                                1,
+                                true,
+                            );
+                            __ad_row_127 = __ad_v_l_127;
                             let mut __ad_sum_6_0 = ::ad_runtime::__private::ir::zero();
                             if __ad_count_6 > 0 {
                                 __ad_sum_6_0 = ::ad_runtime::__private::ir::take(

@@ -153,6 +153,92 @@ fn irregular_running_index(x: &[f64]) -> f64 {
     s
 }
 
+/// A counter that walks a packed triangle row by row (ADBench's GMM): the backward sweep
+/// steps each row's entry back from the counter's value after the rows, by the row's trip
+/// count. Rows that do not run, a step of 2, the counter read before and after its step and
+/// after the rows, the triangle inside a loop that starts the counter again; an outer loop at
+/// the top level whose product is not a sum.
+#[forward]
+#[reverse]
+fn packed_rows(x: &[f64]) -> f64 {
+    let n = x.len();
+    let w = packed(x);
+    let mut s = 0.0;
+    let mut t = vec![0.0; n];
+    for round in 0..3 {
+        let mut l = round * n;
+        for i in 0..n {
+            for j in (i + round)..n {
+                t[j] += w[l] * x[i];
+                l += 2;
+                s += x[(l + j) % n] * t[j];
+            }
+        }
+        s += w[l] * t[round];
+    }
+    let mut product = 1.0;
+    let mut k = 1;
+    for i in 0..n {
+        for j in 0..i {
+            product *= 1.0 + 0.1 * w[k] * x[j];
+            k += 1;
+        }
+    }
+    s + product
+}
+
+/// `3 n^2` elements made of `x`, for the rows' counters to index.
+#[forward]
+#[reverse]
+fn packed(x: &[f64]) -> Vec<f64> {
+    let n = x.len();
+    let mut w = vec![0.0; 3 * n * n];
+    for k in 0..w.len() {
+        w[k] = x[k % n] * (0.1 * k as f64).sin();
+    }
+    w
+}
+
+/// Rows walked by a counter that steps down, of another integer type; rows whose counter the
+/// outer loop also changes, or that a `break` may leave early, keep their entries.
+#[forward]
+#[reverse]
+fn irregular_rows(x: &[f64]) -> f64 {
+    let w = packed(x);
+    let n = x.len() as i64;
+    let mut s = 0.0;
+    let mut t = vec![0.0; x.len()];
+    let mut l: i64 = 4 * n;
+    for i in 0..n {
+        for j in i..n {
+            t[j as usize] = t[j as usize] * 0.5 + w[l as usize] * x[i as usize];
+            l -= 1;
+        }
+    }
+    let mut m = 0;
+    for i in 0..x.len() {
+        for j in i..x.len() {
+            t[j] += w[m] * x[i].sin();
+            m += 1;
+        }
+        m += 3;
+    }
+    let mut p = 0;
+    for i in 0..x.len() {
+        for j in 0..x.len() {
+            t[i] += w[p] * x[j];
+            p += 1;
+        }
+        if t[i] > 2.0 {
+            break;
+        }
+    }
+    for v in &t {
+        s += v * v;
+    }
+    s
+}
+
 /// Counters of other integer types, converted with `as usize`.
 #[forward]
 #[reverse]
@@ -465,6 +551,12 @@ fn running_indices() {
         irregular_running_index_jvp,
         irregular_running_index_vjp,
     );
+}
+
+#[test]
+fn counters_walking_rows() {
+    check_gradient(5, packed_rows, packed_rows_jvp, packed_rows_vjp);
+    check_gradient(6, irregular_rows, irregular_rows_jvp, irregular_rows_vjp);
 }
 
 #[test]

@@ -95,7 +95,7 @@ fn companion_body_in(
         }
         let inductions = match passes.recompute {
             true => crate::ir::induction::find(&mut body),
-            false => HashMap::new(),
+            false => Default::default(),
         };
         let differentiated: Vec<Root> = function
             .params
@@ -186,7 +186,11 @@ fn companion_body_in(
         loop_nesting: 0,
         single_entry: HashSet::new(),
         pushed_in_loops: HashSet::new(),
-        residuals: Residuals::new(&body, passes, borrowable, inductions),
+        residuals: {
+            let mut residuals = Residuals::new(&body, passes, borrowable, inductions);
+            residuals.forget_rows_of(|outer_loop| eager.contains_key(&outer_loop));
+            residuals
+        },
         recomputed: HashSet::new(),
         borrowed,
         markers: Vec::new(),

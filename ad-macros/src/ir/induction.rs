@@ -13,6 +13,13 @@
 //!
 //! The pass reads the counter once before the loop (the entry, an ordinary value the backward
 //! sweep keeps or computes again like any other) and records each read it describes.
+//!
+//! When that loop is itself the whole of a row of an outer `for` (the triangle's `for j in
+//! (i + 1)..d` inside `for i in 0..d`), and the counter changes nowhere else in the outer
+//! loop, the entry of each row is the counter's value after the outer loop less the steps of
+//! the rows after it: the pass reads the counter once after the outer loop too (the exit), and
+//! the backward sweep, which visits the rows last first, steps back from the exit by each
+//! row's trip count instead of keeping one entry per row.
 
 use std::collections::HashMap;
 
@@ -32,9 +39,37 @@ pub struct Induction {
     pub loop_index: usize,
 }
 
-/// Finds the counters of every loop, inserts their entries, and describes their reads.
-pub fn find(body: &mut Body) -> HashMap<Value, Induction> {
-    let mut inductions = HashMap::new();
+/// How the backward sweep computes a counter's entry into a loop that is a row of an outer
+/// loop: from the value it computed for the next row (the exit, for the last), less this
+/// row's steps.
+pub struct RowEntry {
+    /// The counter's value after the outer loop.
+    pub exit: Value,
+    pub step: Constant,
+    pub up: bool,
+    /// The row's loop, whose trip count gives its steps, and the outer loop, by number.
+    pub row_loop: usize,
+    pub outer_loop: usize,
+}
+
+/// What the pass found: the counters' reads, and the entries computed row by row.
+#[derive(Default)]
+pub struct Inductions {
+    pub reads: HashMap<Value, Induction>,
+    pub rows: HashMap<Value, RowEntry>,
+}
+
+/// An outer `for` whose body is the block being visited, and how often its body writes each
+/// variable.
+struct OuterLoop {
+    index: usize,
+    writes: HashMap<Var, usize>,
+}
+
+/// Finds the counters of every loop, inserts their entries (and exits), and describes their
+/// reads.
+pub fn find(body: &mut Body) -> Inductions {
+    let mut inductions = Inductions::default();
     let mut block = std::mem::replace(
         &mut body.block,
         Block {
@@ -43,29 +78,37 @@ pub fn find(body: &mut Body) -> HashMap<Value, Induction> {
         },
     );
     let mut loops_seen = 0;
-    in_block(body, &mut block, &mut loops_seen, &mut inductions);
+    in_block(body, &mut block, &mut loops_seen, &mut inductions, None);
     body.block = block;
     inductions
 }
 
+/// A read of a counter to insert: its value, variable and span.
+type CounterRead = (Value, Var, Span);
+
+/// Visits `block`, the body of `outer` if given, and gives the exits its rows ask the block
+/// around `outer` to read after it.
 fn in_block(
     body: &mut Body,
     block: &mut Block,
     loops_seen: &mut usize,
-    inductions: &mut HashMap<Value, Induction>,
-) {
+    inductions: &mut Inductions,
+    outer: Option<&OuterLoop>,
+) -> Vec<CounterRead> {
     let mut entries = Vec::new();
+    let mut exits = Vec::new();
+    let mut exits_asked = Vec::new();
     for (position, stmt) in block.stmts.iter_mut().enumerate() {
-        let (loop_body, flags) = match stmt {
-            Stmt::For { body, flags, .. } => (body, *flags),
-            Stmt::Loop { body, flags, .. } => (body, Some(*flags)),
+        let (loop_body, flags, is_for) = match stmt {
+            Stmt::For { body, flags, .. } => (body, *flags, true),
+            Stmt::Loop { body, flags, .. } => (body, Some(*flags), false),
             Stmt::If {
                 then_branch,
                 else_branch,
                 ..
             } => {
-                in_block(body, then_branch, loops_seen, inductions);
-                in_block(body, else_branch, loops_seen, inductions);
+                in_block(body, then_branch, loops_seen, inductions, None);
+                in_block(body, else_branch, loops_seen, inductions, None);
                 continue;
             }
             Stmt::Checkpoint {
@@ -73,7 +116,7 @@ fn in_block(
                 schedule: None,
                 ..
             } => {
-                in_block(body, region, loops_seen, inductions);
+                in_block(body, region, loops_seen, inductions, None);
                 continue;
             }
             // A loop a schedule runs in segments: a counter's value at a segment's start is
@@ -86,7 +129,7 @@ fn in_block(
                 for stmt in &mut region.stmts {
                     if let Stmt::For { body: inner, .. } | Stmt::Loop { body: inner, .. } = stmt {
                         *loops_seen += 1;
-                        in_block(body, inner, loops_seen, inductions);
+                        in_block(body, inner, loops_seen, inductions, None);
                     }
                 }
                 continue;
@@ -95,18 +138,27 @@ fn in_block(
         };
         let loop_index = *loops_seen;
         *loops_seen += 1;
+        // A row runs its steps once per iteration of `outer`: a `for` that no `break` or
+        // `continue` leaves early, at the top level of the outer loop's body.
+        let row_of = outer.filter(|_| is_for && flags.is_none());
         for counter in counters(loop_body, flags) {
-            let info = body.var_info(counter.var);
-            let (name, span) = (info.name.clone(), info.span);
-            let entry = Value(body.values.len() as u32);
-            body.values.push(ValueInfo {
-                name: Some(name),
-                span,
-                ty: None,
-            });
-            entries.push((position, entry, counter.var, span));
+            let entry = new_read(body, counter.var);
+            let span = body.value_info(entry).span;
+            entries.push((position, (entry, counter.var, span)));
+            if let Some(outer) = row_of.filter(|outer| outer.writes.get(&counter.var) == Some(&1)) {
+                let exit = new_read(body, counter.var);
+                exits_asked.push((exit, counter.var, span));
+                let row = RowEntry {
+                    exit,
+                    step: counter.step.clone(),
+                    up: counter.up,
+                    row_loop: loop_index,
+                    outer_loop: outer.index,
+                };
+                inductions.rows.insert(entry, row);
+            }
             for (read, after_step) in counter.reads {
-                inductions.insert(
+                inductions.reads.insert(
                     read,
                     Induction {
                         entry,
@@ -118,11 +170,29 @@ fn in_block(
                 );
             }
         }
-        in_block(body, loop_body, loops_seen, inductions);
+        let outer_here = (is_for && flags.is_none()).then(|| OuterLoop {
+            index: loop_index,
+            writes: writes_in(loop_body),
+        });
+        for exit in in_block(body, loop_body, loops_seen, inductions, outer_here.as_ref()) {
+            exits.push((position, exit));
+        }
     }
-    for (position, entry, var, span) in entries.into_iter().rev() {
+    // Inserted last first, so that each position is still the loop's; an exit after its loop,
+    // an entry before.
+    let mut insertions: Vec<(usize, bool, CounterRead)> = entries
+        .into_iter()
+        .map(|(position, read)| (position, false, read))
+        .chain(
+            exits
+                .into_iter()
+                .map(|(position, read)| (position, true, read)),
+        )
+        .collect();
+    insertions.sort_by_key(|(position, after, _)| (*position, *after));
+    for (position, after, (value, var, span)) in insertions.into_iter().rev() {
         let read = Stmt::Let(Let {
-            value: entry,
+            value,
             rvalue: Rvalue::Use(Operand::Place(Place {
                 root: Root::Var(var),
                 projections: Vec::new(),
@@ -130,8 +200,33 @@ fn in_block(
             })),
             span,
         });
-        block.stmts.insert(position, read);
+        block.stmts.insert(position + usize::from(after), read);
     }
+    exits_asked
+}
+
+/// A new value that reads the variable `var`, named after it.
+fn new_read(body: &mut Body, var: Var) -> Value {
+    let info = body.var_info(var);
+    let (name, span) = (info.name.clone(), info.span);
+    let value = Value(body.values.len() as u32);
+    body.values.push(ValueInfo {
+        name: Some(name),
+        span,
+        ty: None,
+    });
+    value
+}
+
+/// How many statements of `block`, and of the blocks nested in it, write each variable.
+fn writes_in(block: &Block) -> HashMap<Var, usize> {
+    let mut writes: HashMap<Var, usize> = HashMap::new();
+    for_each_stmt(block, &mut |stmt| {
+        if let Some(Root::Var(var)) = written_root(stmt) {
+            *writes.entry(var).or_default() += 1;
+        }
+    });
+    writes
 }
 
 struct Counter {
@@ -145,13 +240,8 @@ struct Counter {
 /// The counters of a loop whose body is `body`, left early through `flags`.
 fn counters(body: &Block, flags: Option<LoopFlags>) -> Vec<Counter> {
     // Every write to a variable anywhere in the body, and the operations.
-    let mut writes: HashMap<Var, usize> = HashMap::new();
+    let writes = writes_in(body);
     let definitions = definitions(body);
-    for_each_stmt(body, &mut |stmt| {
-        if let Some(Root::Var(var)) = written_root(stmt) {
-            *writes.entry(var).or_default() += 1;
-        }
-    });
     let guards = Guards {
         flags,
         definitions: &definitions,

@@ -8,7 +8,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::induction::Induction;
+use super::induction::{Induction, Inductions, RowEntry};
 use super::restore::Source;
 use super::*;
 
@@ -110,8 +110,9 @@ pub struct Residuals<'b> {
     range_bounds: HashMap<Value, RangeBounds<'b>>,
     /// Elements of local containers the backward sweep may read again (`ir::restore`).
     container_reads: HashMap<Value, Source>,
-    /// Reads of loop counters, computed from the loop's iteration number (`ir::induction`).
-    inductions: HashMap<Value, Induction>,
+    /// Reads of loop counters, computed from the loop's iteration number, and counters'
+    /// entries into rows, computed row by row (`ir::induction`).
+    inductions: Inductions,
     /// The bindings of loops run again in segments by a checkpoint schedule: the backward
     /// sweep's iteration numbers count from a segment's start, not the range's.
     scheduled_bindings: HashSet<Value>,
@@ -122,7 +123,7 @@ impl<'b> Residuals<'b> {
         body: &'b Body,
         passes: Passes,
         borrowable: HashSet<Value>,
-        inductions: HashMap<Value, Induction>,
+        inductions: Inductions,
     ) -> Self {
         let mut residuals = Residuals {
             passes,
@@ -241,8 +242,12 @@ impl<'b> Residuals<'b> {
         if let Some(bounds) = self.range_bounds.get(&value) {
             return self.available(bounds.start) && self.available(bounds.end);
         }
+        if let Some(row) = self.inductions.rows.get(&value) {
+            let exit = Operand::Value(row.exit);
+            return self.available(&exit) || self.defined_around(&exit, value, true);
+        }
         // The entry is read once per run of the loop, however many iterations read the counter.
-        if let Some(induction) = self.inductions.get(&value) {
+        if let Some(induction) = self.inductions.reads.get(&value) {
             let entry = Operand::Value(induction.entry);
             return self.available(&entry) || self.defined_around(&entry, value, true);
         }
@@ -301,8 +306,11 @@ impl<'b> Residuals<'b> {
     /// What the backward sweep reads to compute `value` again (it `recomputes` it): a loop
     /// counter's entry, a loop binding's bounds, or the operands of its operation.
     pub fn recomputed_from(&self, value: Value) -> Vec<Operand> {
-        if let Some(induction) = self.inductions.get(&value) {
+        if let Some(induction) = self.inductions.reads.get(&value) {
             return vec![Operand::Value(induction.entry)];
+        }
+        if let Some(row) = self.inductions.rows.get(&value) {
+            return vec![Operand::Value(row.exit)];
         }
         if let Some(bounds) = self.range_bounds.get(&value) {
             return vec![bounds.start.clone(), bounds.end.clone()];
@@ -318,7 +326,34 @@ impl<'b> Residuals<'b> {
 
     /// How the backward sweep computes a read of a loop counter.
     pub fn induction(&self, value: Value) -> Option<&Induction> {
-        self.inductions.get(&value)
+        self.inductions.reads.get(&value)
+    }
+
+    /// How the backward sweep computes a counter's entry into a row of an outer loop.
+    pub fn row_entry(&self, value: Value) -> Option<&RowEntry> {
+        self.inductions.rows.get(&value)
+    }
+
+    /// The counters' entries into the rows of the outer loop `outer_loop`, by number, in the
+    /// order of their values.
+    pub fn row_entries_of(&self, outer_loop: usize) -> Vec<(Value, &RowEntry)> {
+        let mut entries: Vec<_> = self
+            .inductions
+            .rows
+            .iter()
+            .filter(|(_, row)| row.outer_loop == outer_loop)
+            .map(|(entry, row)| (*entry, row))
+            .collect();
+        entries.sort_by_key(|(entry, _)| entry.0);
+        entries
+    }
+
+    /// Forgets the row entries of the loops `outer_loop` takes: their backward code does not
+    /// visit the rows last first (an eager loop's runs with each iteration's forward code).
+    pub fn forget_rows_of(&mut self, outer_loop: impl Fn(usize) -> bool) {
+        self.inductions
+            .rows
+            .retain(|_, row| !outer_loop(row.outer_loop));
     }
 
     /// Whether `operand` is a value defined in `user`'s block or a block around it: one the

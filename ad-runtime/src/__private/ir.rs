@@ -738,6 +738,19 @@ pub fn counter_at<C: Counter>(
     }
 }
 
+/// A loop counter's value before a loop of `count` iterations that stepped it by `step` each,
+/// from its value after the loop: the backward sweep steps back row by row through a triangle
+/// walked by one counter.
+#[inline(always)]
+pub fn counter_before<C: Counter>(after: C, count: usize, step: C, up: bool) -> C {
+    let distance = C::from_count(count).wrapping_times(step);
+    if up {
+        after.wrapping_minus(distance)
+    } else {
+        after.wrapping_plus(distance)
+    }
+}
+
 /// An integer type a loop counter may have.
 pub trait Counter: Copy {
     fn from_count(count: usize) -> Self;

@@ -111,6 +111,7 @@ impl Emitter<'_> {
         self.unreached.pop();
         emitted?;
         let mut taken_back = Vec::new();
+        let mut rows_pending = Vec::new();
         // At the top level, values are captured, but those computed again.
         let top_level_recomputed = |defined: &Defined| matches!(defined, Defined::Value(value) if self.recomputed.contains(value));
         if depth > 0 || defined.iter().any(top_level_recomputed) {
@@ -131,6 +132,13 @@ impl Emitter<'_> {
                     Defined::Value(value) if self.needed.contains(value) => {
                         let (name, stack) = (self.value_name(*value), self.stack_name(*value));
                         taken_back.push(quote!(let #name = #stack.pop();));
+                    }
+                    // After its row's trip count.
+                    Defined::Value(value)
+                        if self.recomputed.contains(value)
+                            && self.residuals.row_entry(*value).is_some() =>
+                    {
+                        rows_pending.push(*value);
                     }
                     Defined::Value(value) if self.recomputed.contains(value) => {
                         let name = self.value_name(*value);
@@ -163,6 +171,20 @@ impl Emitter<'_> {
                             None => {
                                 let stack = format_ident!("__ad_keep_count_{}", index);
                                 taken_back.push(quote!(let #count = #stack.pop();));
+                            }
+                        }
+                        for entry in &rows_pending {
+                            let row = self.residuals.row_entry(*entry).expect("a row entry");
+                            if row.row_loop == *index {
+                                let name = self.value_name(*entry);
+                                let running = row_entry_name(*entry);
+                                let step = &row.step.tokens;
+                                let up = row.up;
+                                let ir = self.ir();
+                                taken_back.push(quote! {
+                                    let #name = #ir::counter_before(#running, #count, #step, #up);
+                                    #running = #name;
+                                });
                             }
                         }
                     }
@@ -424,6 +446,18 @@ impl Emitter<'_> {
             self.backward_block_defining(body, depth + 1, None, vec![Defined::Value(binding)])?;
         let restore = self.restore_states(index);
         let iteration = format_ident!("__ad_iteration_{}", index);
+        // The rows' counters step back from their values after the loop.
+        let mut row_exits = Vec::new();
+        for (entry, row) in self.residuals.row_entries_of(index) {
+            if self.recomputed.contains(&entry) {
+                row_exits.push((row_entry_name(entry), Operand::Value(row.exit)));
+            }
+        }
+        let mut rows = Vec::new();
+        for (running, exit) in row_exits {
+            let exit = self.read_back_value(&exit)?;
+            rows.push(quote!(let mut #running = #exit;));
+        }
         // A binding read back and not kept: the `k`-th iteration bound `start + k`.
         if self.recomputed.contains(&binding) {
             if let Some(bounds) = self.residuals.range_bounds(binding) {
@@ -431,6 +465,7 @@ impl Emitter<'_> {
                 let end = self.read_back(bounds.end)?;
                 let name = self.value_name(binding);
                 return Ok(quote! {
+                    #(#rows)*
                     for #iteration in (0..#count).rev() {
                         #restore
                         let #name = #ir::nth_of_range(#start, &#end, #iteration);
@@ -440,10 +475,16 @@ impl Emitter<'_> {
             }
         }
         Ok(quote! {
+            #(#rows)*
             for #iteration in (0..#count).rev() {
                 #restore
                 #body_tokens
             }
         })
     }
+}
+
+/// The variable that holds a counter's entry into the row the backward sweep visits next.
+fn row_entry_name(entry: Value) -> Ident {
+    format_ident!("__ad_row_{}", entry.0)
 }
