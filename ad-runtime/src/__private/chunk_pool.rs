@@ -1,5 +1,5 @@
-//! The full-size chunks of [`Stack`](super::ir::Stack)s, kept from one gradient to the next on
-//! each thread. A gradient's stacks are freed when its pullback returns; given back to the
+//! The chunks of [`Stack`](super::ir::Stack)s, kept from one gradient to the next on each
+//! thread. A gradient's stacks are freed when its pullback returns; given back to the
 //! allocator, their pages may go back to the system (glibc trims the top of its heap), and
 //! the next gradient, an optimizer's next step, touches them afresh: a page fault per 4 KiB
 //! it keeps. Measured on ADBench GMM (d10 K25) with an objective evaluated between gradients,
@@ -14,15 +14,33 @@ use std::ptr::NonNull;
 /// rest back to the allocator.
 const KEPT_BYTES: usize = 64 << 20;
 
+/// Chunks smaller than this many bytes are kept apart, at most [`KEPT_SMALL`] of them: a
+/// function called in a loop whose loops are short (a `logsumexp` per data point) takes its
+/// stacks' first chunks from there instead of the allocator, and looking for one never walks
+/// past the full-size chunks of a large gradient.
+const SMALL_BYTES: usize = 1 << 14;
+const KEPT_SMALL: usize = 256;
+
 struct Pool {
-    /// Allocations of the global allocator, each with the layout it was made with.
+    /// Allocations of the global allocator, each with the layout it was made with: full-size
+    /// chunks, and small ones.
     free: Vec<(Layout, NonNull<u8>)>,
+    small: Vec<(Layout, NonNull<u8>)>,
     bytes: usize,
+}
+
+impl Pool {
+    fn list(&mut self, layout: Layout) -> &mut Vec<(Layout, NonNull<u8>)> {
+        match layout.size() < SMALL_BYTES {
+            true => &mut self.small,
+            false => &mut self.free,
+        }
+    }
 }
 
 impl Drop for Pool {
     fn drop(&mut self) {
-        for (layout, pointer) in self.free.drain(..) {
+        for (layout, pointer) in self.free.drain(..).chain(self.small.drain(..)) {
             // SAFETY: `pointer` was allocated by the global allocator with `layout` (a `Vec`'s
             // buffer, see `give_back`), and nothing else owns it.
             unsafe { std::alloc::dealloc(pointer.as_ptr(), layout) }
@@ -34,6 +52,7 @@ thread_local! {
     static POOL: RefCell<Pool> = const {
         RefCell::new(Pool {
             free: Vec::new(),
+            small: Vec::new(),
             bytes: 0,
         })
     };
@@ -54,9 +73,11 @@ pub(crate) fn take<T>(capacity: usize) -> Vec<T> {
         let found = POOL
             .try_with(|pool| {
                 let mut pool = pool.borrow_mut();
-                let index = pool.free.iter().rposition(|(kept, _)| *kept == layout)?;
+                let list = pool.list(layout);
+                let index = list.iter().rposition(|(kept, _)| *kept == layout)?;
+                let (_, pointer) = list.remove(index);
                 pool.bytes -= layout.size();
-                Some(pool.free.swap_remove(index).1)
+                Some(pointer)
             })
             .ok()
             .flatten();
@@ -86,11 +107,13 @@ pub(crate) fn give_back<T>(mut chunk: Vec<T>) {
     let kept = POOL
         .try_with(|pool| {
             let mut pool = pool.borrow_mut();
-            if pool.bytes + layout.size() > KEPT_BYTES {
+            let small = layout.size() < SMALL_BYTES;
+            if pool.bytes + layout.size() > KEPT_BYTES || (small && pool.small.len() >= KEPT_SMALL)
+            {
                 return false;
             }
             pool.bytes += layout.size();
-            pool.free.push((layout, pointer));
+            pool.list(layout).push((layout, pointer));
             true
         })
         .unwrap_or(false);
@@ -139,5 +162,30 @@ mod tests {
         }
         let kept = POOL.with(|pool| pool.borrow().bytes);
         assert!(kept <= KEPT_BYTES, "{kept} bytes kept");
+    }
+
+    #[test]
+    fn the_pool_keeps_a_bounded_number_of_small_chunks_apart() {
+        let small: Vec<Vec<u16>> = (0..KEPT_SMALL + 8).map(|_| take(48)).collect();
+        let large: Vec<u8> = take(SMALL_BYTES);
+        let large_address = large.as_ptr() as usize;
+        give_back(large);
+        for chunk in small {
+            give_back(chunk);
+        }
+        POOL.with(|pool| {
+            let pool = pool.borrow();
+            assert!(pool.small.len() <= KEPT_SMALL);
+            assert!(pool
+                .small
+                .iter()
+                .all(|(layout, _)| layout.size() < SMALL_BYTES));
+            assert!(pool
+                .free
+                .iter()
+                .all(|(layout, _)| layout.size() >= SMALL_BYTES));
+        });
+        let large: Vec<u8> = take(SMALL_BYTES);
+        assert_eq!(large.as_ptr() as usize, large_address);
     }
 }

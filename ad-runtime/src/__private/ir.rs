@@ -588,19 +588,25 @@ impl<T> Stack<T> {
     #[inline(never)]
     fn new_chunk(&mut self, needed: usize) {
         let largest = largest_chunk::<T>();
+        // Sizes below the largest are powers of two, so that the pool has chunks of the sizes
+        // asked for again.
         let size = self
             .current
             .capacity()
             .saturating_mul(2)
             .clamp(STACK_FIRST_CHUNK, largest)
+            .max(needed.min(largest).next_power_of_two().min(largest))
             .max(needed);
         // A spent chunk with the room is taken back rather than a new one allocated.
         let next = match self.chunks.get_mut(self.filled) {
             Some(spent) if spent.capacity() >= size => core::mem::take(spent),
-            _ if size == largest => super::chunk_pool::take(size),
-            _ => Vec::with_capacity(size),
+            _ => super::chunk_pool::take(size),
         };
         let full = core::mem::replace(&mut self.current, next);
+        // The first chunk replaces no chunk.
+        if full.capacity() == 0 && self.filled == 0 {
+            return;
+        }
         if self.filled < self.chunks.len() {
             self.chunks[self.filled] = full;
         } else {
@@ -616,7 +622,8 @@ fn largest_chunk<T>() -> usize {
     (STACK_CHUNK_BYTES / core::mem::size_of::<T>().max(1)).max(STACK_FIRST_CHUNK)
 }
 
-/// A stack's chunks of full size go back to the thread's pool, for the next gradient's stacks.
+/// A stack's chunks go back to the thread's pool, for the next gradient's stacks; all but one
+/// made for a `reserve` larger than the largest chunk.
 impl<T> Drop for Stack<T> {
     fn drop(&mut self) {
         let largest = largest_chunk::<T>();
@@ -625,7 +632,7 @@ impl<T> Drop for Stack<T> {
             .drain(..)
             .chain([core::mem::take(&mut self.current)]);
         for chunk in chunks {
-            if chunk.capacity() == largest {
+            if chunk.capacity() <= largest {
                 super::chunk_pool::give_back(chunk);
             }
         }
@@ -1650,6 +1657,27 @@ mod tests {
         for _ in 0..100 {
             units.pop();
         }
+    }
+
+    #[test]
+    fn a_short_stack_takes_its_chunk_from_the_pool_each_time() {
+        // As a function called per data point keeps a few values per call.
+        let first_chunk = |trips: usize| {
+            let mut stack = Stack::new();
+            stack.reserve(trips);
+            for i in 0..trips {
+                stack.push(i as f32);
+            }
+            let address = stack.top_slice(trips).as_ptr() as usize;
+            for i in (0..trips).rev() {
+                assert_eq!(stack.pop(), i as f32);
+            }
+            address
+        };
+        let address = first_chunk(25);
+        // A reservation of another length that rounds up to the same chunk.
+        assert_eq!(first_chunk(30), address);
+        assert_eq!(first_chunk(25), address);
     }
 }
 
