@@ -56,7 +56,19 @@ impl Locals {
             untyped: collector.untyped,
             pattern_bound: HashSet::new(),
             containers: container_locals(body),
-            user_values: user_value_locals(body),
+            user_values: user_value_locals(
+                body,
+                function
+                    .params
+                    .iter()
+                    .filter(|param| param.user_type.is_some() && !param.is_user_container())
+                    .flat_map(|param| {
+                        let this = Ident::new("self", param.name.span());
+                        [Some(param.name.clone()), param.receiver.then_some(this)]
+                    })
+                    .flatten()
+                    .collect(),
+            ),
             mutable_locals: mutable_locals(body),
             mutable_references: function
                 .params
@@ -662,15 +674,35 @@ fn mutable_locals(body: &syn::Block) -> HashSet<Ident> {
     found.0
 }
 
-fn user_value_locals(body: &syn::Block) -> HashSet<Ident> {
-    #[derive(Default)]
+/// The names bound to values of user types: `#[grad]` parameters (`params`), and locals bound
+/// to a value built from parts (`Seg { a, b }`) or to arithmetic of user values (`let w = 2.0 *
+/// v + u;`, which `k * w` needs to know: `left_operators`).
+fn user_value_locals(body: &syn::Block, params: HashSet<Ident>) -> HashSet<Ident> {
     struct Values(HashSet<Ident>);
+    impl Values {
+        fn of_user_values(&self, expr: &Expr) -> bool {
+            match expr {
+                Expr::Paren(paren) => self.of_user_values(&paren.expr),
+                Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => {
+                    self.of_user_values(&unary.expr)
+                }
+                Expr::Binary(binary) if is_arithmetic(&binary.op) => {
+                    self.of_user_values(&binary.left) || self.of_user_values(&binary.right)
+                }
+                Expr::Path(path) => path
+                    .path
+                    .get_ident()
+                    .is_some_and(|name| self.0.contains(name)),
+                _ => false,
+            }
+        }
+    }
     impl<'ast> Visit<'ast> for Values {
         fn visit_local(&mut self, local: &'ast syn::Local) {
-            let built = local
-                .init
-                .as_ref()
-                .is_some_and(|init| crate::user_types::built_value(&init.expr).is_some());
+            let built = local.init.as_ref().is_some_and(|init| {
+                crate::user_types::built_value(&init.expr).is_some()
+                    || (matches!(&*init.expr, Expr::Binary(_)) && self.of_user_values(&init.expr))
+            });
             if built {
                 self.0.extend(pattern_bindings(&local.pat).0);
             }
@@ -678,7 +710,7 @@ fn user_value_locals(body: &syn::Block) -> HashSet<Ident> {
         }
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
-    let mut values = Values::default();
+    let mut values = Values(params);
     values.visit_block(body);
     values.0
 }

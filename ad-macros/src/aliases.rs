@@ -61,6 +61,9 @@ struct Definitions {
     /// By type, its methods taking `&self` that the crate's attributes differentiate (marked
     /// themselves, or in a marked block that marks none and mentioning a float type).
     differentiated_methods: HashMap<String, std::collections::HashSet<String>>,
+    /// The operators with a float on the left that the crate's attributes differentiate (`impl
+    /// Mul<Vec3> for f64`): the right operand's type and the operator's method (`mul`).
+    left_operators: std::collections::HashSet<(String, String)>,
     /// Free functions by name, `None` for one carrying the crate's attributes.
     functions: HashMap<String, Vec<Option<crate::plain_calls::PlainFunction>>>,
     /// Free functions whose result is a `Result` (`fn checked_beta(..) -> Result<f64>`).
@@ -358,6 +361,14 @@ impl<'ast> Visit<'ast> for Definitions {
     }
 
     fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
+        if carries_our_attribute(&item.attrs) {
+            if let Some((operand, operator)) = crate::left_operators::operator_of(item, None) {
+                if let Some(last) = operand.segments.last() {
+                    self.left_operators
+                        .insert((last.ident.to_string(), operator.to_string()));
+                }
+            }
+        }
         if let syn::Type::Path(path) = &*item.self_ty {
             if let Some(last) = path.path.segments.last() {
                 let methods: Vec<&syn::ImplItemFn> = item
@@ -640,6 +651,12 @@ impl Aliases {
             .filter(|name| self.defines_underived(name))
             .cloned()
             .collect()
+    }
+
+    /// The operators with a float on the left that the file differentiates: the right
+    /// operand's type and the operator's method.
+    pub fn left_operators(&self) -> std::collections::HashSet<(String, String)> {
+        self.own.left_operators.clone()
     }
 
     /// The structs and enums the function's file defines deriving `Differentiable`.

@@ -114,6 +114,9 @@ pub fn expand(
     expand_method: fn(TokenStream, TokenStream) -> TokenStream,
     derived: &std::collections::HashSet<String>,
 ) -> TokenStream {
+    if let Some((type_path, operator)) = crate::left_operators::operator_of(&block, Some(derived)) {
+        return crate::left_operators::rewrite(macro_name, block, type_path, operator);
+    }
     let is_trait_impl = block.trait_.is_some();
     // The twin's forward methods are emitted once (below).
     let twins_emitted = args.to_string() == FORWARD_TWINS_EMITTED;

@@ -30,6 +30,7 @@ mod fallback;
 mod generics;
 mod impls;
 mod ir;
+mod left_operators;
 mod macros;
 mod names;
 mod plain_calls;
@@ -205,6 +206,10 @@ fn guarded(
             unmarked_functions: aliases
                 .as_ref()
                 .map(aliases::Aliases::unmarked_functions)
+                .unwrap_or_default(),
+            left_operators: aliases
+                .as_ref()
+                .map(aliases::Aliases::left_operators)
                 .unwrap_or_default(),
             differentiated_methods: aliases
                 .as_ref()

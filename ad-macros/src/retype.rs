@@ -24,6 +24,7 @@ use crate::ast::FloatType;
 use crate::macros::{self, MacroArgs};
 use crate::names;
 
+mod left_operands;
 mod zips;
 use zips::{chain_base, zipped_argument, zipped_container};
 
@@ -1157,6 +1158,17 @@ impl VisitMut for Retype<'_> {
                     self.locals.may_be_float(expr)
                         || mentions_name(expr, &|name| self.locals.untyped.contains(name))
                 };
+                // `k * v` of a value of a derived type: the type's hidden method for the
+                // float's operator, when the file differentiates it (`left_operators`).
+                if !is_assignment {
+                    if let Some(rewritten) = self.left_operator(binary, span) {
+                        *expr = rewritten;
+                        return;
+                    }
+                }
+                // `v * 0.5` of such a value: its type's operator, not a float's.
+                let literal_times_user_value =
+                    self.holds_user_value(&binary.left) || self.holds_user_value(&binary.right);
                 let left_float = may_hold_float(&binary.left);
                 let right_float = may_hold_float(&binary.right);
                 let literals = (
@@ -1190,6 +1202,9 @@ impl VisitMut for Retype<'_> {
                 // A literal operand: the `Scalar` method that computes no derivative for it.
                 let ops = quote::quote_spanned!(span=> ::ad_runtime::__private::constant_ops);
                 let (left, right) = (&binary.left, &binary.right);
+                if literal_times_user_value {
+                    return;
+                }
                 match (&binary.op, literals) {
                     (BinOp::Mul(_), (Some(c), None)) if right_float => {
                         Some(syn::parse_quote_spanned!(span=> #ops::mul(#right, #c)))

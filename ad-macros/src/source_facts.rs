@@ -26,6 +26,9 @@ pub struct SourceFacts {
     pub constructors: HashMap<String, std::collections::HashSet<String>>,
     /// By type, its methods the crate's attributes differentiate.
     pub differentiated_methods: HashMap<String, std::collections::HashSet<String>>,
+    /// The operators with a float on the left the file differentiates: the right operand's
+    /// type and the operator's method (`left_operators`).
+    pub left_operators: std::collections::HashSet<(String, String)>,
     /// The type of the `impl` block whose method is being expanded.
     pub impl_type: Option<String>,
     /// That block's type and `const` parameters (`N` of `impl<const N: usize> Springs<N>`),
@@ -283,5 +286,17 @@ pub fn constructs(type_name: &str, function: &str) -> bool {
             .constructors
             .get(type_name)
             .is_some_and(|functions| functions.contains(function))
+    })
+}
+
+/// Whether the file differentiates `float op value` for values of the type `type_name`, or of
+/// any type when not given (`impl Mul<Vec3> for f64` for `mul`).
+pub fn left_operator(type_name: Option<&str>, operator: &str) -> bool {
+    FACTS.with(|current| {
+        current
+            .borrow()
+            .left_operators
+            .iter()
+            .any(|(ty, op)| op == operator && type_name.is_none_or(|name| name == ty))
     })
 }

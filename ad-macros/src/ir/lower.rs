@@ -132,7 +132,7 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         user_values: HashMap::new(),
         user_results: Default::default(),
         linalg_values: Default::default(),
-        float_params: Default::default(),
+        known_floats: Default::default(),
         user_containers: HashMap::new(),
         float: function.float,
         items: Vec::new(),
@@ -205,7 +205,7 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
             }
         }
         if param.is_scalar() {
-            lowering.float_params.insert(root);
+            lowering.known_floats.insert(root);
         }
         lowering.bind(&param.name, root);
         lowering.param_roots.insert(root);
@@ -360,8 +360,9 @@ struct Lowering {
     /// among `user_results`, those whose methods are the runtime's rules
     /// (`expressions::is_linalg_value`).
     linalg_values: std::collections::HashSet<Root>,
-    /// The parameters of the function's float type.
-    float_params: std::collections::HashSet<Root>,
+    /// The parameters of the function's float type, and the locals given a float
+    /// (`expressions::is_a_float`).
+    known_floats: std::collections::HashSet<Root>,
     /// `#[grad]` containers of a derived type (`xs: &[LogP]`), with the type of their elements.
     user_containers: HashMap<Root, syn::Path>,
     /// The function's float type, which types written in the body name.
@@ -847,6 +848,17 @@ impl Lowering {
             None => None,
         };
         let ty = annotation.and_then(|ty| self.annotation(ty));
+        // `let dt = 0.5 * h;`, `let k: f64 = ..;`: a float for `dt * v` (`is_a_float`).
+        let holds_a_float = annotation.is_some_and(|ty| crate::ast::float_of_type(ty).is_some())
+            || local.init.as_ref().is_some_and(|init| {
+                !matches!(
+                    strip(&init.expr),
+                    Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Int(_),
+                        ..
+                    })
+                ) && self.is_a_float(&init.expr)
+            });
         let built = match &init {
             Some(Operand::Value(value)) => self.user_values.get(&Root::Value(*value)).cloned(),
             _ => None,
@@ -898,11 +910,17 @@ impl Lowering {
             }
             stmts.push(Stmt::DeclareVar { var, init });
             self.bind(&binding.ident, Root::Var(var));
+            if holds_a_float {
+                self.known_floats.insert(Root::Var(var));
+            }
             if let Some(type_path) = built.clone() {
                 self.user_values.insert(Root::Var(var), type_path);
             }
         } else if let Some(init) = init {
             let value = self.new_value(Some(binding.ident.clone()), binding.ident.span());
+            if holds_a_float {
+                self.known_floats.insert(Root::Value(value));
+            }
             if let Some(type_path) = built {
                 self.user_values.insert(Root::Value(value), type_path);
             }

@@ -1,6 +1,6 @@
 // An operator with a value of a derived type on its right only (`k * v`, the float's
-// `impl Mul<Vec3> for f64`, which no derivative code comes with): reverse mode says to write
-// the derived value on the left.
+// `impl Mul<Vec3> for f64`, which no derivative code comes with as it carries no attribute):
+// reverse mode says to put one on it, or to write the derived value on the left.
 use ad_runtime::{reverse, Differentiable};
 use std::ops::Mul;
 

@@ -147,7 +147,15 @@ impl Lowering {
                         let left = self.operand(&binary.left, stmts)?;
                         let right = self.operand(&binary.right, stmts)?;
                         let left_type = self.user_type_of(&binary.left, &left);
-                        let right_type = self.user_type_of(&binary.right, &right);
+                        let mut right_type = self.user_type_of(&binary.right, &right);
+                        // `k / &v`: an operator with a float on the left taking the value by
+                        // reference (`impl Div<&V3> for f64`).
+                        if let Expr::Reference(reference) = strip(&binary.right) {
+                            if left_type.is_none() && self.is_a_float(&binary.left) {
+                                right_type =
+                                    right_type.or_else(|| self.user_type_written(&reference.expr));
+                            }
+                        }
                         match (left_type, right_type) {
                             // The type's operator: its companion, as a method's.
                             (Some(type_path), right_type) => {
@@ -176,9 +184,29 @@ impl Lowering {
                                     dispatch: Dispatch::Path,
                                 }
                             }
-                            // A float (`2.0 * v`, `k * v`): the float's operator.
-                            (None, Some(_)) if self.is_a_float(&binary.left) => {
-                                return not_yet(expr, DERIVED_ON_THE_RIGHT);
+                            // A float (`2.0 * v`, `k * v`): the float's operator, which the
+                            // type's hidden method stands for when the file differentiates it
+                            // (`left_operators`).
+                            (None, Some(type_path)) if self.is_a_float(&binary.left) => {
+                                let differentiated =
+                                    type_path.segments.last().is_some_and(|last| {
+                                        crate::source_facts::left_operator(
+                                            Some(&last.ident.to_string()),
+                                            op.rule(),
+                                        )
+                                    });
+                                if !differentiated {
+                                    return not_yet(expr, DERIVED_ON_THE_RIGHT);
+                                }
+                                operator_result = Some(Some(type_path.clone()));
+                                let method =
+                                    crate::left_operators::method_name(op.rule(), binary.op.span());
+                                Rvalue::Call {
+                                    callee: type_path,
+                                    method: Some(method),
+                                    args: vec![right, left],
+                                    dispatch: Dispatch::Path,
+                                }
                             }
                             // A float times a value of a type the body does not show
                             // (`2.0 * v` of a nalgebra vector): `v`'s `rmul`, which only a
@@ -608,14 +636,22 @@ impl Lowering {
         }
     }
 
-    /// Whether `expr` is certainly a float: a literal, or a float parameter.
-    fn is_a_float(&self, expr: &Expr) -> bool {
+    /// Whether `expr` is certainly a float: a literal, a float parameter or a local given a
+    /// float, arithmetic of those, a method of one with such arguments (`dt.sqrt()`).
+    pub(super) fn is_a_float(&self, expr: &Expr) -> bool {
         match strip(expr) {
             Expr::Lit(_) => true,
             Expr::Unary(unary) => self.is_a_float(&unary.expr),
+            // `0.5 * dt`, `dt.sqrt()`: arithmetic of floats.
+            Expr::Binary(binary) if arithmetic_op(&binary.op).is_some() => {
+                self.is_a_float(&binary.left) && self.is_a_float(&binary.right)
+            }
+            Expr::MethodCall(call) if call.args.iter().all(|arg| self.is_a_float(arg)) => {
+                self.is_a_float(&call.receiver)
+            }
             expr => self
                 .local_named(expr)
-                .is_some_and(|root| self.float_params.contains(&root)),
+                .is_some_and(|root| self.known_floats.contains(&root)),
         }
     }
 

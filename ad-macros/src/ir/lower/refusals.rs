@@ -22,5 +22,6 @@ pub(crate) const LINALG_WITHOUT_RULE: &str =
 /// The refusal of `2.0 * v` with `v` of a derived type.
 pub(crate) const DERIVED_ON_THE_RIGHT: &str =
     "an operator with a value of a derived type on its right only (`k * v`): that is the \
-     float's operator, which has no derivative code; write the derived value on the left \
-     (`v * k`), whose type's operator has";
+     float's operator, which has no derivative code here; put `#[forward]`/`#[reverse]` on \
+     its `impl` block (`impl Mul<Vec3> for f64`) in this file, or write the derived value on \
+     the left (`v * k`), whose type's operator has";
