@@ -34,6 +34,11 @@ pub struct Locals {
     /// `#[grad]` parameters of user types and locals bound to a struct or variant built in
     /// the body: a method of theirs named `len` may return a float.
     pub user_values: HashSet<Ident>,
+    /// Locals bound to arithmetic on user values that is certainly of a user type (`let w = 2.0
+    /// * v + u;`), and locals whose value involves a user value at all
+    /// (`derived_result_locals`).
+    pub derived_results: HashSet<Ident>,
+    pub mixed_results: HashSet<Ident>,
     /// Parameters of a `&mut` type: passed on, they are reborrowed, never moved.
     pub mutable_references: HashSet<Ident>,
     /// Locals bound with `mut` (`let mut p = ..`): a method called on one may change it.
@@ -56,19 +61,9 @@ impl Locals {
             untyped: collector.untyped,
             pattern_bound: HashSet::new(),
             containers: container_locals(body),
-            user_values: user_value_locals(
-                body,
-                function
-                    .params
-                    .iter()
-                    .filter(|param| param.user_type.is_some() && !param.is_user_container())
-                    .flat_map(|param| {
-                        let this = Ident::new("self", param.name.span());
-                        [Some(param.name.clone()), param.receiver.then_some(this)]
-                    })
-                    .flatten()
-                    .collect(),
-            ),
+            user_values: user_value_locals(body),
+            derived_results: HashSet::new(),
+            mixed_results: HashSet::new(),
             mutable_locals: mutable_locals(body),
             mutable_references: function
                 .params
@@ -105,6 +100,8 @@ impl Locals {
                 }
             }
         }
+        (locals.derived_results, locals.mixed_results) =
+            derived_result_locals(body, &locals.user_values);
         loop {
             let before = locals.floats.len();
             for binding in &collector.bindings {
@@ -674,35 +671,15 @@ fn mutable_locals(body: &syn::Block) -> HashSet<Ident> {
     found.0
 }
 
-/// The names bound to values of user types: `#[grad]` parameters (`params`), and locals bound
-/// to a value built from parts (`Seg { a, b }`) or to arithmetic of user values (`let w = 2.0 *
-/// v + u;`, which `k * w` needs to know: `left_operators`).
-fn user_value_locals(body: &syn::Block, params: HashSet<Ident>) -> HashSet<Ident> {
+fn user_value_locals(body: &syn::Block) -> HashSet<Ident> {
+    #[derive(Default)]
     struct Values(HashSet<Ident>);
-    impl Values {
-        fn of_user_values(&self, expr: &Expr) -> bool {
-            match expr {
-                Expr::Paren(paren) => self.of_user_values(&paren.expr),
-                Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => {
-                    self.of_user_values(&unary.expr)
-                }
-                Expr::Binary(binary) if is_arithmetic(&binary.op) => {
-                    self.of_user_values(&binary.left) || self.of_user_values(&binary.right)
-                }
-                Expr::Path(path) => path
-                    .path
-                    .get_ident()
-                    .is_some_and(|name| self.0.contains(name)),
-                _ => false,
-            }
-        }
-    }
     impl<'ast> Visit<'ast> for Values {
         fn visit_local(&mut self, local: &'ast syn::Local) {
-            let built = local.init.as_ref().is_some_and(|init| {
-                crate::user_types::built_value(&init.expr).is_some()
-                    || (matches!(&*init.expr, Expr::Binary(_)) && self.of_user_values(&init.expr))
-            });
+            let built = local
+                .init
+                .as_ref()
+                .is_some_and(|init| crate::user_types::built_value(&init.expr).is_some());
             if built {
                 self.0.extend(pattern_bindings(&local.pat).0);
             }
@@ -710,9 +687,102 @@ fn user_value_locals(body: &syn::Block, params: HashSet<Ident>) -> HashSet<Ident
         }
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
-    let mut values = Values(params);
+    let mut values = Values::default();
     values.visit_block(body);
     values.0
+}
+
+/// The locals bound to arithmetic on values of user types (`user_values`), for `k * w`
+/// (`left_operators`): those certainly of a user type, as `u + v`, `u - v`, `-v`, `2.0 * v` and
+/// `v / k` are (vector arithmetic; `u * v` may be a dot product); and those whose value
+/// involves one at all, which are not certainly floats. A name bound again by another `let`
+/// leaves both.
+pub fn derived_result_locals(
+    body: &syn::Block,
+    user_values: &HashSet<Ident>,
+) -> (HashSet<Ident>, HashSet<Ident>) {
+    struct Results<'a> {
+        user_values: &'a HashSet<Ident>,
+        derived: HashSet<Ident>,
+        mixed: HashSet<Ident>,
+    }
+    impl Results<'_> {
+        fn is_user_value(&self, name: &Ident) -> bool {
+            self.user_values.contains(name) || self.derived.contains(name)
+        }
+        /// Whether `expr` is certainly of a user type.
+        fn derived(&self, expr: &Expr) -> bool {
+            match expr {
+                Expr::Paren(paren) => self.derived(&paren.expr),
+                Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => self.derived(&unary.expr),
+                Expr::Binary(binary) => match binary.op {
+                    BinOp::Add(_) | BinOp::Sub(_) => {
+                        self.derived(&binary.left) && self.derived(&binary.right)
+                    }
+                    BinOp::Mul(_) => self.derived(&binary.left) != self.derived(&binary.right),
+                    BinOp::Div(_) => self.derived(&binary.left) && !self.mixed(&binary.right),
+                    _ => false,
+                },
+                Expr::Path(path) => path
+                    .path
+                    .get_ident()
+                    .is_some_and(|name| self.is_user_value(name)),
+                _ => crate::user_types::built_value(expr).is_some(),
+            }
+        }
+        /// Whether `expr` involves a user value.
+        fn mixed(&self, expr: &Expr) -> bool {
+            let mut found = false;
+            let mut names = |name: &Ident| {
+                found |= self.is_user_value(name) || self.mixed.contains(name);
+            };
+            visit_names(expr, &mut names);
+            found
+        }
+    }
+    impl<'ast> Visit<'ast> for Results<'_> {
+        fn visit_local(&mut self, local: &'ast syn::Local) {
+            let names = pattern_bindings(&local.pat).0;
+            let (derived, mixed) = match &local.init {
+                Some(init) if matches!(&*init.expr, Expr::Binary(_) | Expr::Unary(_)) => {
+                    (self.derived(&init.expr), self.mixed(&init.expr))
+                }
+                _ => (false, false),
+            };
+            for name in names {
+                self.derived.remove(&name);
+                self.mixed.remove(&name);
+                if derived {
+                    self.derived.insert(name.clone());
+                }
+                if mixed {
+                    self.mixed.insert(name);
+                }
+            }
+            syn::visit::visit_local(self, local);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut results = Results {
+        user_values,
+        derived: HashSet::new(),
+        mixed: HashSet::new(),
+    };
+    results.visit_block(body);
+    (results.derived, results.mixed)
+}
+
+/// Calls `found` on every single-segment path `expr` reads.
+fn visit_names(expr: &Expr, found: &mut impl FnMut(&Ident)) {
+    struct Names<'f, F>(&'f mut F);
+    impl<'ast, F: FnMut(&Ident)> Visit<'ast> for Names<'_, F> {
+        fn visit_expr_path(&mut self, path: &'ast syn::ExprPath) {
+            if let Some(name) = path.path.get_ident() {
+                (self.0)(name);
+            }
+        }
+    }
+    Names(found).visit_expr(expr);
 }
 
 /// The names that every `let` of `body` binding them binds to a container: a container type

@@ -62,7 +62,7 @@ struct Definitions {
     /// themselves, or in a marked block that marks none and mentioning a float type).
     differentiated_methods: HashMap<String, std::collections::HashSet<String>>,
     /// The operators with a float on the left that the crate's attributes differentiate (`impl
-    /// Mul<Vec3> for f64`): the right operand's type and the operator's method (`mul`).
+    /// Mul<Vec3> for f64`): the right operand's type and its hidden method (`left_operators`).
     left_operators: std::collections::HashSet<(String, String)>,
     /// Free functions by name, `None` for one carrying the crate's attributes.
     functions: HashMap<String, Vec<Option<crate::plain_calls::PlainFunction>>>,
@@ -362,10 +362,11 @@ impl<'ast> Visit<'ast> for Definitions {
 
     fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
         if carries_our_attribute(&item.attrs) {
-            if let Some((operand, operator)) = crate::left_operators::operator_of(item, None) {
-                if let Some(last) = operand.segments.last() {
+            if let Some(left) = crate::left_operators::operator_of(item, None) {
+                if let Some(last) = left.type_path.segments.last() {
+                    let method = left.method(proc_macro2::Span::call_site());
                     self.left_operators
-                        .insert((last.ident.to_string(), operator.to_string()));
+                        .insert((last.ident.to_string(), method.to_string()));
                 }
             }
         }
@@ -654,7 +655,7 @@ impl Aliases {
     }
 
     /// The operators with a float on the left that the file differentiates: the right
-    /// operand's type and the operator's method.
+    /// operand's type and its hidden method.
     pub fn left_operators(&self) -> std::collections::HashSet<(String, String)> {
         self.own.left_operators.clone()
     }

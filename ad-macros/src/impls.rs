@@ -114,8 +114,8 @@ pub fn expand(
     expand_method: fn(TokenStream, TokenStream) -> TokenStream,
     derived: &std::collections::HashSet<String>,
 ) -> TokenStream {
-    if let Some((type_path, operator)) = crate::left_operators::operator_of(&block, Some(derived)) {
-        return crate::left_operators::rewrite(macro_name, block, type_path, operator);
+    if let Some(left_operator) = crate::left_operators::operator_of(&block, Some(derived)) {
+        return crate::left_operators::rewrite(macro_name, block, left_operator);
     }
     let is_trait_impl = block.trait_.is_some();
     // The twin's forward methods are emitted once (below).

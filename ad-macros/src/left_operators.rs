@@ -5,12 +5,12 @@
 //! and its twin's operator would be an inherent `impl f64`, which Rust refuses, and a generic
 //! `impl<S> Mul<Twin<S>> for S` is refused too (the orphan rule). So `#[forward]` and
 //! `#[reverse]` on the block leave the operator as written and give the derived type a hidden
-//! method of the same body, the operands swapped (`Vec3::ad_left_mul(self, __ad_left: f64)`),
+//! method of the same body, the operands swapped (`Vec3::ad_left_mul_f64(self, __ad_left: f64)`),
 //! on which they expand again as on any method of the type; the derivative code of a body
 //! calls that method for `k * v` (`ir::lower`'s operators in reverse mode, `retype` in
 //! forward mode).
 
-use proc_macro2::{Ident, TokenStream, TokenTree};
+use proc_macro2::{Ident, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, ToTokens};
 
 /// The operator traits whose left operand may be a float.
@@ -21,28 +21,62 @@ const OPERATORS: [(&str, &str); 4] = [
     ("Div", "div"),
 ];
 
-/// The hidden method of a derived type that `float op value` calls: `ad_left_mul` (a name the
-/// snake-case lint takes in the generated names built on it, `__ad_reverse_ad_left_mul`).
-pub fn method_name(operator: &str, span: proc_macro2::Span) -> Ident {
-    Ident::new(&format!("ad_left_{operator}"), span)
+/// An operator with a float on the left: `impl Mul<Vec3> for f64`.
+pub struct LeftOperator {
+    /// The right operand's type, `Vec3`.
+    pub type_path: syn::Path,
+    /// The operator's method, `mul`.
+    pub operator: &'static str,
+    /// Whether the right operand is taken by reference (`impl Mul<&Vec3> for f64`).
+    pub by_reference: bool,
+    /// `f64` or `f32`.
+    pub float: &'static str,
 }
 
-/// `impl Mul<Vec3> for f64` (or `&Vec3`, `f32`) of a type `derived` holds, when given: the
-/// type's path and the operator's method name (`mul`).
+impl LeftOperator {
+    /// The type's hidden method that stands for it.
+    pub fn method(&self, span: Span) -> Ident {
+        method_name(self.operator, self.by_reference, self.float, span)
+    }
+}
+
+/// The hidden method of a derived type that `float op value` calls: `ad_left_mul_f64`,
+/// `ad_left_mul_ref_f64` for the value by reference (a name the snake-case lint takes in the
+/// generated names built on it, `__ad_reverse_ad_left_mul_f64`).
+pub fn method_name(operator: &str, by_reference: bool, float: &str, span: Span) -> Ident {
+    let reference = if by_reference { "_ref" } else { "" };
+    Ident::new(&format!("ad_left_{operator}{reference}_{float}"), span)
+}
+
+/// The hidden method `float op value` calls for `operator`, the value by reference or not, of
+/// the methods the file gives (`has`): `f64`'s, else `f32`'s.
+pub fn method_among(
+    operator: &str,
+    by_reference: bool,
+    span: Span,
+    has: impl Fn(&str) -> bool,
+) -> Option<Ident> {
+    ["f64", "f32"]
+        .into_iter()
+        .map(|float| method_name(operator, by_reference, float, span))
+        .find(|method| has(&method.to_string()))
+}
+
+/// `impl Mul<Vec3> for f64` (or `&Vec3`, `f32`) of a type `derived` holds, when given.
 pub fn operator_of(
     block: &syn::ItemImpl,
     derived: Option<&std::collections::HashSet<String>>,
-) -> Option<(syn::Path, &'static str)> {
+) -> Option<LeftOperator> {
     let (None, trait_path, _) = block.trait_.as_ref()? else {
         return None;
     };
-    let is_float = matches!(&*block.self_ty, syn::Type::Path(path)
-        if path.path.is_ident("f64") || path.path.is_ident("f32"));
-    if !is_float {
-        return None;
-    }
+    let float = match &*block.self_ty {
+        syn::Type::Path(path) if path.path.is_ident("f64") => "f64",
+        syn::Type::Path(path) if path.path.is_ident("f32") => "f32",
+        _ => return None,
+    };
     let last = trait_path.segments.last()?;
-    let (_, method) = OPERATORS.iter().find(|(name, _)| last.ident == name)?;
+    let (_, operator) = OPERATORS.iter().find(|(name, _)| last.ident == name)?;
     let syn::PathArguments::AngleBracketed(arguments) = &last.arguments else {
         return None;
     };
@@ -50,26 +84,26 @@ pub fn operator_of(
     else {
         return None;
     };
-    let operand = match operand {
-        syn::Type::Reference(reference) => &*reference.elem,
-        other => other,
+    let (operand, by_reference) = match operand {
+        syn::Type::Reference(reference) => (&*reference.elem, true),
+        other => (other, false),
     };
     let syn::Type::Path(path) = operand else {
         return None;
     };
     let name = path.path.segments.last()?.ident.to_string();
     let derived = derived.is_none_or(|derived| derived.contains(&name));
-    (path.qself.is_none() && derived).then(|| (path.path.clone(), *method))
+    (path.qself.is_none() && derived).then(|| LeftOperator {
+        type_path: path.path.clone(),
+        operator,
+        by_reference,
+        float,
+    })
 }
 
 /// The block as written, without our attributes, and the derived type's hidden method under
-/// them, or an error spanned on what the rewrite does not take.
-pub fn rewrite(
-    macro_name: &str,
-    block: syn::ItemImpl,
-    type_path: syn::Path,
-    operator: &str,
-) -> TokenStream {
+/// them.
+pub fn rewrite(macro_name: &str, block: syn::ItemImpl, left_operator: LeftOperator) -> TokenStream {
     let (ours, others): (Vec<syn::Attribute>, Vec<syn::Attribute>) = block
         .attrs
         .iter()
@@ -82,7 +116,7 @@ pub fn rewrite(
         _ => None,
     });
     let method = block.items.iter().find_map(|item| match item {
-        syn::ImplItem::Fn(method) if method.sig.ident == operator => Some(method),
+        syn::ImplItem::Fn(method) if method.sig.ident == left_operator.operator => Some(method),
         _ => None,
     });
     let (Some(output), Some(method)) = (output, method) else {
@@ -95,24 +129,29 @@ pub fn rewrite(
     let [syn::FnArg::Receiver(receiver), syn::FnArg::Typed(operand)] = inputs[..] else {
         return quote!(#primal);
     };
+    let name = left_operator.method(method.sig.ident.span());
     let left = format_ident!("__ad_left", span = receiver.self_token.span);
     let mutability = receiver.mutability;
-    let body = rename_self(method.block.to_token_stream(), &left, &float, &output);
-    let name = method_name(operator, method.sig.ident.span());
+    // What `Self` means in the operator's block, in its output type too (`Scaled<Self>`).
+    let output: syn::Type =
+        syn::parse2(rename_self(output.to_token_stream(), &left, &float, None)).unwrap_or(output);
+    let body = rename_self(method.block.to_token_stream(), &left, &float, Some(&output));
     let pattern = &operand.pat;
-    let by_reference = matches!(&*operand.ty, syn::Type::Reference(_));
-    let receiver = match by_reference {
+    let receiver = match left_operator.by_reference {
         true => quote!(&self),
         false => quote!(self),
     };
     let attributes = ours.iter().map(|attr| &attr.meta);
-    let this = Ident::new(macro_name, proc_macro2::Span::call_site());
+    let this = Ident::new(macro_name, Span::call_site());
+    let type_path = &left_operator.type_path;
+    let (generics, _, where_clause) = block.generics.split_for_impl();
     quote! {
         #primal
         #[::ad_runtime::#this]
         #(#[#attributes])*
-        impl #type_path {
+        impl #generics #type_path #where_clause {
             #[doc(hidden)]
+            #[allow(dead_code)]
             pub fn #name(#receiver, #mutability #left: #float) -> #output {
                 let #pattern = self;
                 #body
@@ -121,20 +160,22 @@ pub fn rewrite(
     }
 }
 
-/// The body with the float's `self` named `left`, `Self::Output` the operator's output and
-/// `Self` the float type: what they meant in the operator's `impl`.
+/// The body with the float's `self` named `left` (not a path's `self::`), `Self::Output` the
+/// operator's output and `Self` the float type: what they meant in the operator's `impl`.
 fn rename_self(
     tokens: TokenStream,
     left: &Ident,
     float: &TokenStream,
-    output: &syn::Type,
+    output: Option<&syn::Type>,
 ) -> TokenStream {
     let trees: Vec<TokenTree> = tokens.into_iter().collect();
     let mut renamed = TokenStream::new();
     let mut at = 0;
     while at < trees.len() {
+        let starts_path =
+            matches!(trees.get(at + 1), Some(TokenTree::Punct(punct)) if punct.as_char() == ':');
         match &trees[at] {
-            TokenTree::Ident(ident) if ident == "self" => {
+            TokenTree::Ident(ident) if ident == "self" && !starts_path => {
                 renamed.extend(Ident::new(&left.to_string(), ident.span()).into_token_stream());
             }
             TokenTree::Ident(ident) if ident == "Self" => {
@@ -143,12 +184,14 @@ fn rename_self(
                     (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b)), Some(TokenTree::Ident(o)))
                         if a.as_char() == ':' && b.as_char() == ':' && o == "Output"
                 );
-                if is_output {
-                    renamed.extend(output.to_token_stream());
-                    at += 4;
-                    continue;
+                match output {
+                    Some(output) if is_output => {
+                        renamed.extend(output.to_token_stream());
+                        at += 4;
+                        continue;
+                    }
+                    _ => renamed.extend(float.clone()),
                 }
-                renamed.extend(float.clone());
             }
             TokenTree::Group(group) => {
                 let inner = rename_self(group.stream(), left, float, output);

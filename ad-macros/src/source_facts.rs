@@ -27,7 +27,7 @@ pub struct SourceFacts {
     /// By type, its methods the crate's attributes differentiate.
     pub differentiated_methods: HashMap<String, std::collections::HashSet<String>>,
     /// The operators with a float on the left the file differentiates: the right operand's
-    /// type and the operator's method (`left_operators`).
+    /// type and its hidden method (`left_operators`).
     pub left_operators: std::collections::HashSet<(String, String)>,
     /// The type of the `impl` block whose method is being expanded.
     pub impl_type: Option<String>,
@@ -289,14 +289,25 @@ pub fn constructs(type_name: &str, function: &str) -> bool {
     })
 }
 
-/// Whether the file differentiates `float op value` for values of the type `type_name`, or of
-/// any type when not given (`impl Mul<Vec3> for f64` for `mul`).
-pub fn left_operator(type_name: Option<&str>, operator: &str) -> bool {
+/// The hidden method `float op value` calls (`left_operators`) when the file differentiates
+/// that operator for values of the type `type_name` (`Self` the `impl` block's), or of any
+/// type when not given.
+pub fn left_operator(
+    type_name: Option<&str>,
+    operator: &str,
+    by_reference: bool,
+    span: proc_macro2::Span,
+) -> Option<proc_macro2::Ident> {
     FACTS.with(|current| {
-        current
-            .borrow()
-            .left_operators
-            .iter()
-            .any(|(ty, op)| op == operator && type_name.is_none_or(|name| name == ty))
+        let current = current.borrow();
+        let type_name = match type_name {
+            Some("Self") => Some(current.impl_type.clone()?),
+            other => other.map(str::to_string),
+        };
+        crate::left_operators::method_among(operator, by_reference, span, |method| {
+            current.left_operators.iter().any(|(ty, known)| {
+                known == method && type_name.as_ref().is_none_or(|name| name == ty)
+            })
+        })
     })
 }

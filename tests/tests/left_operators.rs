@@ -4,6 +4,9 @@
 //! (`ad-macros/src/left_operators.rs`). Each function against forward mode, central
 //! differences and the dot-product identity (`common::check_gradient`).
 
+// `k * &d` on purpose: the operator by reference is tested.
+#![allow(clippy::op_ref)]
+
 mod common;
 
 use ad_runtime::{forward, reverse, Differentiable};
@@ -88,6 +91,33 @@ impl Div<&V3> for f64 {
     }
 }
 
+/// The same operator by reference beside it by value.
+#[forward]
+#[reverse]
+impl Mul<&V3> for f64 {
+    type Output = V3;
+    fn mul(self, v: &V3) -> V3 {
+        V3 {
+            x: self * v.x,
+            y: self * v.y,
+            z: self * v.z,
+        }
+    }
+}
+
+#[forward]
+#[reverse]
+impl Sub for V3 {
+    type Output = V3;
+    fn sub(self, o: V3) -> V3 {
+        V3 {
+            x: self.x - o.x,
+            y: self.y - o.y,
+            z: self.z - o.z,
+        }
+    }
+}
+
 #[forward]
 #[reverse]
 impl V3 {
@@ -143,13 +173,17 @@ fn other_operators_vjp_of(x: &[f64], cotangent: f64) -> (f64, Vec<f64>) {
     (value, vec![dk, da, db])
 }
 
-/// A `#[grad]` parameter of the type on the right.
+/// A `#[grad]` parameter of the type on the right; values of the type on both sides of an
+/// operator the file also has with a float on the left (`(p + q) - q` is the type's `sub`);
+/// a value by reference.
 #[forward]
 #[reverse]
 fn of_a_parameter(#[grad] p: V3, k: f64) -> f64 {
     let q = k * p;
     let r = 0.5 - p;
-    q.dot(&r)
+    let d = (p + q) - q;
+    let e = k * &d;
+    q.dot(&r) + e.z * d.y
 }
 
 fn of_a_parameter_of(x: &[f64]) -> f64 {

@@ -66,6 +66,8 @@ pub fn retype_type(function: &Function, ty: &Type) -> Type {
         pattern_bound: Default::default(),
         containers: Default::default(),
         user_values: Default::default(),
+        derived_results: Default::default(),
+        mixed_results: Default::default(),
         mutable_references: Default::default(),
         mutable_locals: Default::default(),
     };

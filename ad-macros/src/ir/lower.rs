@@ -849,16 +849,13 @@ impl Lowering {
         };
         let ty = annotation.and_then(|ty| self.annotation(ty));
         // `let dt = 0.5 * h;`, `let k: f64 = ..;`: a float for `dt * v` (`is_a_float`).
-        let holds_a_float = annotation.is_some_and(|ty| crate::ast::float_of_type(ty).is_some())
-            || local.init.as_ref().is_some_and(|init| {
-                !matches!(
-                    strip(&init.expr),
-                    Expr::Lit(syn::ExprLit {
-                        lit: syn::Lit::Int(_),
-                        ..
-                    })
-                ) && self.is_a_float(&init.expr)
-            });
+        let holds_a_float = match annotation {
+            Some(ty) => crate::ast::float_of_type(ty).is_some(),
+            None => local
+                .init
+                .as_ref()
+                .is_some_and(|init| self.is_a_float(&init.expr)),
+        };
         let built = match &init {
             Some(Operand::Value(value)) => self.user_values.get(&Root::Value(*value)).cloned(),
             _ => None,

@@ -10,8 +10,9 @@ use super::Retype;
 
 impl Retype<'_> {
     /// `k op v` (a float on the left, a value of a derived type on the right) as a call of the
-    /// type's hidden method for the float's operator, `v.ad_left_op(k)`, when the file
-    /// differentiates `impl Op<Type> for f64`.
+    /// type's hidden method for the float's operator, `v.ad_left_mul_f64(k)`, when the file
+    /// differentiates `impl Op<Type> for f64` and the body shows both: a certain float on the
+    /// left, a value of a user type on the right.
     pub(super) fn left_operator(
         &mut self,
         binary: &mut syn::ExprBinary,
@@ -24,41 +25,76 @@ impl Retype<'_> {
             BinOp::Div(_) => "div",
             _ => return None,
         };
-        if !crate::source_facts::left_operator(None, operator)
-            || !self.holds_user_value(&binary.right)
-            || self.holds_user_value(&binary.left)
-            || !self.locals.may_be_float(&binary.left)
-        {
+        let mut right = &*binary.right;
+        while let Expr::Paren(paren) = right {
+            right = &paren.expr;
+        }
+        let by_reference = matches!(right, Expr::Reference(_));
+        let method = crate::source_facts::left_operator(None, operator, by_reference, span)?;
+        if !self.holds_user_value(&binary.right) || !self.certainly_float(&binary.left) {
             return None;
         }
         self.visit_expr_mut(&mut binary.left);
         self.visit_expr_mut(&mut binary.right);
         self.lift_data(&mut binary.left);
         let (left, right) = (&binary.left, &binary.right);
-        let method = crate::left_operators::method_name(operator, span);
         Some(syn::parse_quote_spanned!(span=> (#right).#method(#left)))
     }
 
     /// Whether `expr` is a value of a user type as far as the body shows: a `#[grad]`
-    /// parameter, a local bound to one built or computed by operators, one built there, or a
-    /// reference to one.
+    /// parameter, a local bound to one built from parts or computed from one by vector
+    /// arithmetic, one built there, or a reference to one.
     pub(super) fn holds_user_value(&self, expr: &Expr) -> bool {
-        let mut inner = expr;
-        loop {
-            match inner {
-                Expr::Paren(paren) => inner = &paren.expr,
-                Expr::Reference(reference) => inner = &reference.expr,
-                _ => break,
-            }
-        }
+        let inner = strip(expr);
         let name = match inner {
             Expr::Path(path) => path.path.get_ident(),
             _ => None,
         };
         name.is_some_and(|name| {
             self.locals.user_values.contains(name)
+                || self.locals.derived_results.contains(name)
                 || self.locals.user_types.of_binding(name).is_some()
                 || self.locals.user_types.is_built(name)
         }) || self.builds_user_value(inner)
+    }
+
+    /// Whether `expr` is certainly a float: a float literal or cast, a float parameter or
+    /// local that no user value went into, arithmetic of those, a method of one with such
+    /// arguments (`dt.sqrt()`).
+    fn certainly_float(&self, expr: &Expr) -> bool {
+        match expr {
+            Expr::Paren(paren) => self.certainly_float(&paren.expr),
+            Expr::Lit(lit) => crate::retype::float_literal(&lit.lit),
+            Expr::Cast(cast) => crate::ast::float_of_type(&cast.ty).is_some(),
+            Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Neg(_)) => {
+                self.certainly_float(&unary.expr)
+            }
+            Expr::Binary(binary) => {
+                matches!(
+                    binary.op,
+                    BinOp::Add(_) | BinOp::Sub(_) | BinOp::Mul(_) | BinOp::Div(_)
+                ) && self.certainly_float(&binary.left)
+                    && self.certainly_float(&binary.right)
+            }
+            Expr::MethodCall(call) => {
+                self.certainly_float(&call.receiver)
+                    && call.args.iter().all(|arg| self.certainly_float(arg))
+            }
+            Expr::Path(path) => path.path.get_ident().is_some_and(|name| {
+                self.locals.floats.contains(name)
+                    && !self.locals.mixed_results.contains(name)
+                    && !self.holds_user_value(expr)
+            }),
+            _ => false,
+        }
+    }
+}
+
+/// `expr` without parentheses and a borrow around it.
+fn strip(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Paren(paren) => strip(&paren.expr),
+        Expr::Reference(reference) => strip(&reference.expr),
+        other => other,
     }
 }

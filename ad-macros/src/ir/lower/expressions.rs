@@ -188,19 +188,20 @@ impl Lowering {
                             // type's hidden method stands for when the file differentiates it
                             // (`left_operators`).
                             (None, Some(type_path)) if self.is_a_float(&binary.left) => {
-                                let differentiated =
-                                    type_path.segments.last().is_some_and(|last| {
-                                        crate::source_facts::left_operator(
-                                            Some(&last.ident.to_string()),
-                                            op.rule(),
-                                        )
-                                    });
-                                if !differentiated {
+                                let by_reference =
+                                    matches!(strip(&binary.right), Expr::Reference(_));
+                                let method = type_path.segments.last().and_then(|last| {
+                                    crate::source_facts::left_operator(
+                                        Some(&last.ident.to_string()),
+                                        op.rule(),
+                                        by_reference,
+                                        binary.op.span(),
+                                    )
+                                });
+                                let Some(method) = method else {
                                     return not_yet(expr, DERIVED_ON_THE_RIGHT);
-                                }
+                                };
                                 operator_result = Some(Some(type_path.clone()));
-                                let method =
-                                    crate::left_operators::method_name(op.rule(), binary.op.span());
                                 Rvalue::Call {
                                     callee: type_path,
                                     method: Some(method),
@@ -640,7 +641,8 @@ impl Lowering {
     /// float, arithmetic of those, a method of one with such arguments (`dt.sqrt()`).
     pub(super) fn is_a_float(&self, expr: &Expr) -> bool {
         match strip(expr) {
-            Expr::Lit(_) => true,
+            Expr::Lit(lit) => !matches!(lit.lit, syn::Lit::Int(_)),
+            Expr::Cast(cast) => crate::ast::float_of_type(&cast.ty).is_some(),
             Expr::Unary(unary) => self.is_a_float(&unary.expr),
             // `0.5 * dt`, `dt.sqrt()`: arithmetic of floats.
             Expr::Binary(binary) if arithmetic_op(&binary.op).is_some() => {
