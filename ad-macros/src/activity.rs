@@ -710,34 +710,14 @@ pub fn derived_result_locals(
         fn is_user_value(&self, name: &Ident) -> bool {
             self.user_values.contains(name) || self.derived.contains(name)
         }
-        /// Whether `expr` is certainly of a user type.
         fn derived(&self, expr: &Expr) -> bool {
-            match expr {
-                Expr::Paren(paren) => self.derived(&paren.expr),
-                Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => self.derived(&unary.expr),
-                Expr::Binary(binary) => match binary.op {
-                    BinOp::Add(_) | BinOp::Sub(_) => {
-                        self.derived(&binary.left) && self.derived(&binary.right)
-                    }
-                    BinOp::Mul(_) => self.derived(&binary.left) != self.derived(&binary.right),
-                    BinOp::Div(_) => self.derived(&binary.left) && !self.mixed(&binary.right),
-                    _ => false,
-                },
-                Expr::Path(path) => path
-                    .path
-                    .get_ident()
-                    .is_some_and(|name| self.is_user_value(name)),
-                _ => crate::user_types::built_value(expr).is_some(),
-            }
+            vector_arithmetic(expr, &|name| self.is_user_value(name))
         }
         /// Whether `expr` involves a user value.
         fn mixed(&self, expr: &Expr) -> bool {
-            let mut found = false;
-            let mut names = |name: &Ident| {
-                found |= self.is_user_value(name) || self.mixed.contains(name);
-            };
-            visit_names(expr, &mut names);
-            found
+            crate::retype::mentions_name(expr, &|name| {
+                self.is_user_value(name) || self.mixed.contains(name)
+            })
         }
     }
     impl<'ast> Visit<'ast> for Results<'_> {
@@ -772,17 +752,25 @@ pub fn derived_result_locals(
     (results.derived, results.mixed)
 }
 
-/// Calls `found` on every single-segment path `expr` reads.
-fn visit_names(expr: &Expr, found: &mut impl FnMut(&Ident)) {
-    struct Names<'f, F>(&'f mut F);
-    impl<'ast, F: FnMut(&Ident)> Visit<'ast> for Names<'_, F> {
-        fn visit_expr_path(&mut self, path: &'ast syn::ExprPath) {
-            if let Some(name) = path.path.get_ident() {
-                (self.0)(name);
+/// Whether `expr` is certainly of a user type, its names those `is_user_value` takes: one of
+/// them, a value built from parts, or vector arithmetic on them (`u + v`, `u - v`, `-v`, `2.0 *
+/// v`, `v / k`; `u * v` may be a dot product).
+pub fn vector_arithmetic(expr: &Expr, is_user_value: &dyn Fn(&Ident) -> bool) -> bool {
+    let recurse = |expr: &Expr| vector_arithmetic(expr, is_user_value);
+    match expr {
+        Expr::Paren(paren) => recurse(&paren.expr),
+        Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => recurse(&unary.expr),
+        Expr::Binary(binary) => match binary.op {
+            BinOp::Add(_) | BinOp::Sub(_) => recurse(&binary.left) && recurse(&binary.right),
+            BinOp::Mul(_) => recurse(&binary.left) != recurse(&binary.right),
+            BinOp::Div(_) => {
+                recurse(&binary.left) && !crate::retype::mentions_name(&binary.right, is_user_value)
             }
-        }
+            _ => false,
+        },
+        Expr::Path(path) => path.path.get_ident().is_some_and(is_user_value),
+        _ => crate::user_types::built_value(expr).is_some(),
     }
-    Names(found).visit_expr(expr);
 }
 
 /// The names that every `let` of `body` binding them binds to a container: a container type

@@ -62,6 +62,32 @@ pub fn method_among(
         .find(|method| has(&method.to_string()))
 }
 
+/// Whether `expr` is certainly a float, the left operand a hidden method takes: a float literal
+/// or cast, a name `is_float` takes, arithmetic of those, a method of one with such arguments
+/// (`dt.sqrt()`). Each mode says which names hold floats: reverse mode by the binding in scope,
+/// forward mode by name.
+pub fn is_float_expression(expr: &syn::Expr, is_float: &dyn Fn(&syn::Expr) -> bool) -> bool {
+    use syn::{BinOp, Expr};
+    let recurse = |expr: &Expr| is_float_expression(expr, is_float);
+    match expr {
+        Expr::Paren(paren) => recurse(&paren.expr),
+        Expr::Group(group) => recurse(&group.expr),
+        Expr::Lit(lit) => matches!(lit.lit, syn::Lit::Float(_)),
+        Expr::Cast(cast) => crate::ast::float_of_type(&cast.ty).is_some(),
+        Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Neg(_)) => recurse(&unary.expr),
+        Expr::Binary(binary) => {
+            matches!(
+                binary.op,
+                BinOp::Add(_) | BinOp::Sub(_) | BinOp::Mul(_) | BinOp::Div(_)
+            ) && recurse(&binary.left)
+                && recurse(&binary.right)
+        }
+        Expr::MethodCall(call) => recurse(&call.receiver) && call.args.iter().all(recurse),
+        Expr::Path(_) => is_float(expr),
+        _ => false,
+    }
+}
+
 /// `impl Mul<Vec3> for f64` (or `&Vec3`, `f32`) of a type `derived` holds, when given.
 pub fn operator_of(
     block: &syn::ItemImpl,

@@ -43,6 +43,21 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+/// Calls the macro `$implement` with the tuple arities the runtime's traits are implemented
+/// for, each as its type parameters with their indices: `(A 0) (A 0, B 1) ..`, up to six.
+macro_rules! for_each_tuple {
+    ($implement:ident) => {
+        $implement! {
+            (A 0)
+            (A 0, B 1)
+            (A 0, B 1, C 2)
+            (A 0, B 1, C 2, D 3)
+            (A 0, B 1, C 2, D 3, E 4)
+            (A 0, B 1, C 2, D 3, E 4, F 5)
+        }
+    };
+}
+
 pub mod adjoint;
 #[cfg(feature = "argmin")]
 pub mod argmin;

@@ -126,8 +126,8 @@ impl V3 {
     }
 }
 
-/// A literal, a parameter, a product of floats, a method of a float and a negated float on the
-/// left; the results used by other operators and methods.
+/// A literal, a parameter, a product of floats, a method of a float, a negated float, a cast
+/// and a local given one on the left; the results used by other operators and methods.
 #[forward]
 #[reverse]
 fn scaled(x: &[f64]) -> f64 {
@@ -142,7 +142,9 @@ fn scaled(x: &[f64]) -> f64 {
     let u = 0.5 * dt * w + dt.sqrt() * v;
     let r = -2.0 * u;
     let t = 3.0 * v;
-    (r.dot(&w) + t.x) * k
+    let n = x.len() as f64;
+    let mean = (1.0 / n) * (v + w) + (x.len() as f64) * u;
+    (r.dot(&w) + t.x + mean.y) * k
 }
 
 /// A float parameter on the left, and the other operators.

@@ -43,50 +43,31 @@ impl Retype<'_> {
 
     /// Whether `expr` is a value of a user type as far as the body shows: a `#[grad]`
     /// parameter, a local bound to one built from parts or computed from one by vector
-    /// arithmetic, one built there, or a reference to one.
+    /// arithmetic, one built there, vector arithmetic on those, or a reference to one.
     pub(super) fn holds_user_value(&self, expr: &Expr) -> bool {
         let inner = strip(expr);
-        let name = match inner {
-            Expr::Path(path) => path.path.get_ident(),
-            _ => None,
-        };
-        name.is_some_and(|name| {
+        let is_user_value = |name: &syn::Ident| {
             self.locals.user_values.contains(name)
                 || self.locals.derived_results.contains(name)
                 || self.locals.user_types.of_binding(name).is_some()
                 || self.locals.user_types.is_built(name)
-        }) || self.builds_user_value(inner)
+        };
+        crate::activity::vector_arithmetic(inner, &is_user_value) || self.builds_user_value(inner)
     }
 
-    /// Whether `expr` is certainly a float: a float literal or cast, a float parameter or
-    /// local that no user value went into, arithmetic of those, a method of one with such
-    /// arguments (`dt.sqrt()`).
+    /// Whether `expr` is certainly a float (`left_operators::is_float_expression`), its names
+    /// floats that no user value went into.
     fn certainly_float(&self, expr: &Expr) -> bool {
-        match expr {
-            Expr::Paren(paren) => self.certainly_float(&paren.expr),
-            Expr::Lit(lit) => crate::retype::float_literal(&lit.lit),
-            Expr::Cast(cast) => crate::ast::float_of_type(&cast.ty).is_some(),
-            Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Neg(_)) => {
-                self.certainly_float(&unary.expr)
-            }
-            Expr::Binary(binary) => {
-                matches!(
-                    binary.op,
-                    BinOp::Add(_) | BinOp::Sub(_) | BinOp::Mul(_) | BinOp::Div(_)
-                ) && self.certainly_float(&binary.left)
-                    && self.certainly_float(&binary.right)
-            }
-            Expr::MethodCall(call) => {
-                self.certainly_float(&call.receiver)
-                    && call.args.iter().all(|arg| self.certainly_float(arg))
-            }
-            Expr::Path(path) => path.path.get_ident().is_some_and(|name| {
+        crate::left_operators::is_float_expression(expr, &|leaf| {
+            let Expr::Path(path) = leaf else {
+                return false;
+            };
+            path.path.get_ident().is_some_and(|name| {
                 self.locals.floats.contains(name)
                     && !self.locals.mixed_results.contains(name)
-                    && !self.holds_user_value(expr)
-            }),
-            _ => false,
-        }
+                    && !self.holds_user_value(leaf)
+            })
+        })
     }
 }
 

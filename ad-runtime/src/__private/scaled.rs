@@ -148,14 +148,7 @@ macro_rules! tuples {
     )*};
 }
 
-tuples! {
-    (A 0)
-    (A 0, B 1)
-    (A 0, B 1, C 2)
-    (A 0, B 1, C 2, D 3)
-    (A 0, B 1, C 2, D 3, E 4)
-    (A 0, B 1, C 2, D 3, E 4, F 5)
-}
+for_each_tuple!(tuples);
 
 #[cfg(test)]
 mod tests {

@@ -174,18 +174,22 @@ impl Emitter<'_> {
                             }
                         }
                         for entry in &rows_pending {
-                            let row = self.residuals.row_entry(*entry).expect("a row entry");
-                            if row.row_loop == *index {
-                                let name = self.value_name(*entry);
-                                let running = row_entry_name(*entry);
-                                let step = &row.step.tokens;
-                                let up = row.up;
-                                let ir = self.ir();
-                                taken_back.push(quote! {
-                                    let #name = #ir::counter_before(#running, #count, #step, #up);
-                                    #running = #name;
-                                });
-                            }
+                            let Some(row) = self
+                                .residuals
+                                .row_entry(*entry)
+                                .filter(|row| row.row_loop == *index)
+                            else {
+                                continue;
+                            };
+                            let name = self.value_name(*entry);
+                            let running = row_entry_name(*entry);
+                            let step = &row.step.tokens;
+                            let up = row.up;
+                            let ir = self.ir();
+                            taken_back.push(quote! {
+                                let #name = #ir::counter_before(#running, #count, #step, #up);
+                                #running = #name;
+                            });
                         }
                     }
                     Defined::Value(_) => {}

@@ -637,24 +637,13 @@ impl Lowering {
         }
     }
 
-    /// Whether `expr` is certainly a float: a literal, a float parameter or a local given a
-    /// float, arithmetic of those, a method of one with such arguments (`dt.sqrt()`).
+    /// Whether `expr` is certainly a float (`left_operators::is_float_expression`), its names
+    /// float parameters or locals given a float.
     pub(super) fn is_a_float(&self, expr: &Expr) -> bool {
-        match strip(expr) {
-            Expr::Lit(lit) => !matches!(lit.lit, syn::Lit::Int(_)),
-            Expr::Cast(cast) => crate::ast::float_of_type(&cast.ty).is_some(),
-            Expr::Unary(unary) => self.is_a_float(&unary.expr),
-            // `0.5 * dt`, `dt.sqrt()`: arithmetic of floats.
-            Expr::Binary(binary) if arithmetic_op(&binary.op).is_some() => {
-                self.is_a_float(&binary.left) && self.is_a_float(&binary.right)
-            }
-            Expr::MethodCall(call) if call.args.iter().all(|arg| self.is_a_float(arg)) => {
-                self.is_a_float(&call.receiver)
-            }
-            expr => self
-                .local_named(expr)
-                .is_some_and(|root| self.known_floats.contains(&root)),
-        }
+        crate::left_operators::is_float_expression(expr, &|leaf| {
+            self.local_named(leaf)
+                .is_some_and(|root| self.known_floats.contains(&root))
+        })
     }
 
     /// Whether `expr` is a value a method of a derived type returned (`user_results`), by
