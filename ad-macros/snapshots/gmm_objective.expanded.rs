@@ -2761,54 +2761,71 @@ pub fn gmm_objective_precomputed_hessian(
     m: usize,
     constant: f64,
 ) -> (f64, ::std::vec::Vec<f64>, ::std::vec::Vec<::std::vec::Vec<f64>>) {
-    const __AD_CHUNK: usize = ::ad_runtime::__private::jacobian::CHUNK;
-    let __ad_inputs = 0
-        + ::ad_runtime::__private::jacobian::Directions::<f64>::count(&alphas)
-        + ::ad_runtime::__private::jacobian::Directions::<f64>::count(&means)
-        + ::ad_runtime::__private::jacobian::Directions::<f64>::count(&icf);
-    ::ad_runtime::__private::jacobian::hessian::<
-        f64,
-        __AD_CHUNK,
-        _,
-    >(
-        __ad_inputs,
-        |__ad_start: usize| {
-            let mut __ad_offset = 0usize;
-            let __ad_seeded_alphas = ::ad_runtime::__private::jacobian::Directions::<
-                f64,
-            >::seeded::<__AD_CHUNK>(&alphas, __ad_start, &mut __ad_offset);
-            let __ad_seeded_means = ::ad_runtime::__private::jacobian::Directions::<
-                f64,
-            >::seeded::<__AD_CHUNK>(&means, __ad_start, &mut __ad_offset);
-            let __ad_seeded_icf = ::ad_runtime::__private::jacobian::Directions::<
-                f64,
-            >::seeded::<__AD_CHUNK>(&icf, __ad_start, &mut __ad_offset);
-            let __ad_seeded_x = ::ad_runtime::__private::jacobian::Directions::<
-                f64,
-            >::constant::<__AD_CHUNK>(&x);
-            let __ad_seeded_gamma = ::ad_runtime::__private::jacobian::Directions::<
-                f64,
-            >::constant::<__AD_CHUNK>(&gamma);
-            let __ad_seeded_constant = ::ad_runtime::__private::jacobian::Directions::<
-                f64,
-            >::constant::<__AD_CHUNK>(&constant);
-            let _ = __ad_offset;
-            gmm_objective_precomputed::grad::<
-                ::ad_runtime::DualVec<f64, __AD_CHUNK>,
-            >(
-                &__ad_seeded_alphas,
-                &__ad_seeded_means,
-                &__ad_seeded_icf,
-                &__ad_seeded_x,
-                d,
-                k,
-                n,
-                __ad_seeded_gamma,
-                m,
-                __ad_seeded_constant,
-            )
-        },
-    )
+    {
+        const __AD_CHUNK: usize = ::ad_runtime::__private::jacobian::CHUNK;
+        let __ad_inputs = 0
+            + ::ad_runtime::__private::jacobian::Directions::<f64>::count(&alphas)
+            + ::ad_runtime::__private::jacobian::Directions::<f64>::count(&means)
+            + ::ad_runtime::__private::jacobian::Directions::<f64>::count(&icf);
+        let mut __ad_seeded_alphas = ::ad_runtime::__private::jacobian::Directions::<
+            f64,
+        >::constant::<__AD_CHUNK>(&alphas);
+        let mut __ad_seeded_means = ::ad_runtime::__private::jacobian::Directions::<
+            f64,
+        >::constant::<__AD_CHUNK>(&means);
+        let mut __ad_seeded_icf = ::ad_runtime::__private::jacobian::Directions::<
+            f64,
+        >::constant::<__AD_CHUNK>(&icf);
+        let __ad_seeded_x = ::ad_runtime::__private::jacobian::Directions::<
+            f64,
+        >::constant::<__AD_CHUNK>(&x);
+        let __ad_seeded_gamma = ::ad_runtime::__private::jacobian::Directions::<
+            f64,
+        >::constant::<__AD_CHUNK>(&gamma);
+        let __ad_seeded_constant = ::ad_runtime::__private::jacobian::Directions::<
+            f64,
+        >::constant::<__AD_CHUNK>(&constant);
+        ::ad_runtime::__private::jacobian::hessian::<
+            f64,
+            __AD_CHUNK,
+            _,
+        >(
+            __ad_inputs,
+            |__ad_start: usize| {
+                let mut __ad_offset = 0usize;
+                ::ad_runtime::__private::jacobian::Directions::<
+                    f64,
+                >::reseed::<
+                    __AD_CHUNK,
+                >(&alphas, &mut __ad_seeded_alphas, __ad_start, &mut __ad_offset);
+                ::ad_runtime::__private::jacobian::Directions::<
+                    f64,
+                >::reseed::<
+                    __AD_CHUNK,
+                >(&means, &mut __ad_seeded_means, __ad_start, &mut __ad_offset);
+                ::ad_runtime::__private::jacobian::Directions::<
+                    f64,
+                >::reseed::<
+                    __AD_CHUNK,
+                >(&icf, &mut __ad_seeded_icf, __ad_start, &mut __ad_offset);
+                let _ = __ad_offset;
+                gmm_objective_precomputed::grad::<
+                    ::ad_runtime::DualVec<f64, __AD_CHUNK>,
+                >(
+                    &__ad_seeded_alphas,
+                    &__ad_seeded_means,
+                    &__ad_seeded_icf,
+                    &__ad_seeded_x,
+                    d,
+                    k,
+                    n,
+                    ::core::clone::Clone::clone(&__ad_seeded_gamma),
+                    m,
+                    ::core::clone::Clone::clone(&__ad_seeded_constant),
+                )
+            },
+        )
+    }
 }
 /// Hessian-vector product of [`gmm_objective_precomputed`], generated by `#[reverse]`: the value, and the Hessian times the direction (d_alphas, d_means, d_icf) shaped as the gradient, by forward mode over the gradient (one pass).
 #[inline]

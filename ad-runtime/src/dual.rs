@@ -349,6 +349,10 @@ impl<S: Scalar> Scalar for Dual<S> {
         self.value.is_zero() && self.tangent.is_zero()
     }
     #[inline(always)]
+    fn is_finite_everywhere(self) -> bool {
+        self.value.is_finite_everywhere() && self.tangent.is_finite_everywhere()
+    }
+    #[inline(always)]
     fn mul_constant(self, c: S::Base) -> Self {
         Dual::new(self.value.mul_constant(c), self.tangent.mul_constant(c))
     }

@@ -155,6 +155,26 @@ pub trait LinearMap {
     fn apply(&self, x: Self::Domain) -> Self::Codomain;
     /// `m^T y`, the transpose applied to a cotangent.
     fn reverse_apply(&self, y: Self::Codomain) -> Self::Domain;
+    /// Whether `apply` needs its guards: a factor of a [`SingularScale`] in it is infinite or
+    /// NaN somewhere. The vector forward mode asks once per operation, and otherwise applies
+    /// the map to every direction by [`LinearMap::apply_unguarded`], without a test per
+    /// direction.
+    ///
+    /// ```
+    /// use ad_runtime::linear::{HCat, LinearMap, Scale, SingularScale};
+    /// assert!(!HCat(Scale(2.0), SingularScale(0.5)).needs_guards());
+    /// assert!(HCat(Scale(2.0), SingularScale(f64::INFINITY)).needs_guards());
+    /// ```
+    #[inline(always)]
+    fn needs_guards(&self) -> bool {
+        false
+    }
+    /// `apply` without the guards that keep a zero input zero under an infinite factor: equal
+    /// to `apply` wherever [`LinearMap::needs_guards`] is false.
+    #[inline(always)]
+    fn apply_unguarded(&self, x: Self::Domain) -> Self::Codomain {
+        self.apply(x)
+    }
 }
 
 /// Multiplication of a scalar by a fixed factor: the derivative of every smooth unary
@@ -210,6 +230,14 @@ impl<S: Scalar> LinearMap for SingularScale<S> {
     #[inline(always)]
     fn reverse_apply(&self, y: S) -> S {
         self.apply(y)
+    }
+    #[inline(always)]
+    fn needs_guards(&self) -> bool {
+        !self.0.is_finite_everywhere()
+    }
+    #[inline(always)]
+    fn apply_unguarded(&self, x: S) -> S {
+        self.0 * x
     }
 }
 
@@ -350,6 +378,14 @@ where
     fn reverse_apply(&self, y: Self::Codomain) -> Self::Domain {
         self.1.reverse_apply(self.0.reverse_apply(y))
     }
+    #[inline(always)]
+    fn needs_guards(&self) -> bool {
+        self.0.needs_guards() || self.1.needs_guards()
+    }
+    #[inline(always)]
+    fn apply_unguarded(&self, x: Self::Domain) -> Self::Codomain {
+        self.0.apply_unguarded(self.1.apply_unguarded(x))
+    }
 }
 
 /// `Sum(a, b)` is `x -> a x + b x`.
@@ -378,6 +414,16 @@ where
             .reverse_apply(y.clone())
             .plus(self.1.reverse_apply(y))
     }
+    #[inline(always)]
+    fn needs_guards(&self) -> bool {
+        self.0.needs_guards() || self.1.needs_guards()
+    }
+    #[inline(always)]
+    fn apply_unguarded(&self, x: Self::Domain) -> Self::Codomain {
+        self.0
+            .apply_unguarded(x.clone())
+            .plus(self.1.apply_unguarded(x))
+    }
 }
 
 /// `Scaled(s, m)` is `x -> s (m x)`.
@@ -399,6 +445,14 @@ impl<M: LinearMap> LinearMap for Scaled<<M::Domain as VectorSpace>::Field, M> {
     #[inline(always)]
     fn reverse_apply(&self, y: Self::Codomain) -> Self::Domain {
         self.1.reverse_apply(y).times(self.0)
+    }
+    #[inline(always)]
+    fn needs_guards(&self) -> bool {
+        self.1.needs_guards()
+    }
+    #[inline(always)]
+    fn apply_unguarded(&self, x: Self::Domain) -> Self::Codomain {
+        self.1.apply_unguarded(x).times(self.0)
     }
 }
 
@@ -430,6 +484,14 @@ where
     fn reverse_apply(&self, y: Self::Codomain) -> Self::Domain {
         self.0.reverse_apply(y.0).plus(self.1.reverse_apply(y.1))
     }
+    #[inline(always)]
+    fn needs_guards(&self) -> bool {
+        self.0.needs_guards() || self.1.needs_guards()
+    }
+    #[inline(always)]
+    fn apply_unguarded(&self, x: Self::Domain) -> Self::Codomain {
+        (self.0.apply_unguarded(x.clone()), self.1.apply_unguarded(x))
+    }
 }
 
 /// Horizontal concatenation: `HCat(a, b)` is `(x, y) -> a x + b y` (two inputs, one output;
@@ -459,6 +521,16 @@ where
     #[inline(always)]
     fn reverse_apply(&self, y: Self::Codomain) -> Self::Domain {
         (self.0.reverse_apply(y.clone()), self.1.reverse_apply(y))
+    }
+    #[inline(always)]
+    fn needs_guards(&self) -> bool {
+        self.0.needs_guards() || self.1.needs_guards()
+    }
+    #[inline(always)]
+    fn apply_unguarded(&self, x: Self::Domain) -> Self::Codomain {
+        self.0
+            .apply_unguarded(x.0)
+            .plus(self.1.apply_unguarded(x.1))
     }
 }
 

@@ -134,8 +134,15 @@ pub trait Scalar:
 
     /// See [`f64::is_nan`].
     fn is_nan(self) -> bool;
-    /// See [`f64::is_finite`].
+    /// See [`f64::is_finite`]. A dual number is finite where its value is.
     fn is_finite(self) -> bool;
+    /// Whether every part is finite: a dual number's value and its tangents. A factor finite
+    /// everywhere keeps a zero tangent zero without a test ([`crate::linear::SingularScale`]).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn is_finite_everywhere(self) -> bool {
+        self.is_finite()
+    }
     /// See [`f64::is_infinite`].
     fn is_infinite(self) -> bool;
     /// See [`f64::is_normal`].

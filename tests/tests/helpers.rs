@@ -272,3 +272,34 @@ fn helpers_take_nested_containers_of_constants() {
         assert_relative_eq!(product[i], expected, max_relative = 1e-12);
     }
 }
+
+/// A square root and a quotient whose derivatives are infinite at the point taken: the
+/// vector forward mode tests for an infinite factor once per operation, and keeps every
+/// direction not along the singular input exactly zero (no `0 * inf`).
+#[forward]
+#[reverse]
+fn singular_at_zero(x: &[f64]) -> Vec<f64> {
+    vec![
+        x[0].sqrt() * 2.0 + x[1] * x[2],
+        x[1] / x[0] + x[2],
+        x[3].sqrt() * x[2],
+    ]
+}
+
+#[test]
+fn infinite_derivatives_stay_in_their_own_columns() {
+    let x = [0.0, 2.0, 3.0, 4.0];
+    let (_, jacobian) = singular_at_zero_jacfwd(&x);
+    assert_eq!(jacobian[0][0], f64::INFINITY);
+    assert_eq!(&jacobian[0][1..], &[3.0, 2.0, 0.0]);
+    assert_eq!(jacobian[1][0], f64::NEG_INFINITY);
+    assert_eq!(jacobian[1][1], f64::INFINITY);
+    assert_eq!(&jacobian[1][2..], &[1.0, 0.0]);
+    assert_eq!(&jacobian[2][..3], &[0.0, 0.0, 2.0]);
+    assert_relative_eq!(jacobian[2][3], 0.75, max_relative = 1e-15);
+    // Away from zero the unguarded path gives what reverse mode gives.
+    let x = [0.3, 2.0, 3.0, 4.0];
+    let (_, forward) = singular_at_zero_jacfwd(&x);
+    let (_, reverse) = singular_at_zero_jacrev(&x);
+    assert_matrices_close(&forward, &reverse, 1e-14);
+}

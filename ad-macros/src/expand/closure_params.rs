@@ -15,7 +15,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::{Ident, Type};
 
-use super::helpers::{floats_of, is_passed_again, seeded_arguments};
+use super::helpers::{floats_of, input_count_over, is_passed_again, vector_forward_passes};
 use crate::ast::{is_function_type, Function, Param, ParamKind};
 use crate::names;
 
@@ -93,7 +93,6 @@ pub fn public_functions(function: &Function) -> TokenStream {
     let span = name.span();
     let vis = &function.item.vis;
     let float = function.float.ident(span);
-    let chunk = Ident::new("__AD_CHUNK", span);
     let runtime = quote!(::ad_runtime::__private::jacobian);
     let vjp = names::vjp(function);
     let grad = names::grad(function);
@@ -101,15 +100,28 @@ pub fn public_functions(function: &Function) -> TokenStream {
     let Some(output) = function.output() else {
         return TokenStream::new();
     };
-    let (mut lets, mut arguments) = seeded_arguments(function, &chunk);
-    // Each pass calls the closure again: lent to the forward code, not moved.
-    for (param, argument) in function.params.iter().zip(arguments.iter_mut()) {
-        if is_function_type(&param.ty) && !matches!(param.ty, Type::Reference(_)) {
-            let name = &param.name;
-            *argument = quote!(&#name);
-        }
-    }
-    lets.push(quote!(let _ = __ad_offset;));
+    let companion = names::companion_path(function, names::FORWARD_COMPANION);
+    let passes = vector_forward_passes(
+        function,
+        &quote!(#float),
+        quote!(#runtime::forward_jacobian),
+        |arguments| {
+            // Each pass calls the closure again: lent to the forward code, not moved.
+            let arguments = function
+                .params
+                .iter()
+                .zip(arguments)
+                .map(|(param, argument)| {
+                    if is_function_type(&param.ty) && !matches!(param.ty, Type::Reference(_)) {
+                        let name = &param.name;
+                        quote!(&#name)
+                    } else {
+                        argument.clone()
+                    }
+                });
+            quote!(#companion::<::ad_runtime::DualVec<#float, __AD_CHUNK>>(#(#arguments),*))
+        },
+    );
     let params: Vec<TokenStream> = function
         .params
         .iter()
@@ -124,10 +136,6 @@ pub fn public_functions(function: &Function) -> TokenStream {
         .iter()
         .filter(|param| param.kind == ParamKind::Differentiated)
         .collect();
-    let inputs = differentiated.iter().map(|param| {
-        let name = &param.name;
-        quote!(#runtime::Directions::<#float>::count(&#name))
-    });
     let (adjoint_types, adjoints): (Vec<TokenStream>, Vec<TokenStream>) = differentiated
         .iter()
         .map(|param| adjoint_of(param, &float))
@@ -136,7 +144,7 @@ pub fn public_functions(function: &Function) -> TokenStream {
         ([ty], [value]) => (ty.clone(), value.clone()),
         _ => (quote!((#(#adjoint_types,)*)), quote!((#(#adjoints,)*))),
     };
-    let companion = names::companion_path(function, names::FORWARD_COMPANION);
+    let inputs = input_count_over(function, &quote!(#float));
     let args: Vec<&Ident> = function.params.iter().map(|param| &param.name).collect();
     let primal_list = args
         .iter()
@@ -158,14 +166,8 @@ pub fn public_functions(function: &Function) -> TokenStream {
         #[doc = #vjp_doc]
         #allow
         #vis fn #vjp(#(#params,)* #cotangent: #output) -> (#output, #adjoints_type) {
-            const #chunk: usize = #runtime::CHUNK;
-            let __ad_inputs = 0 #(+ #inputs)*;
-            let (__ad_value, __ad_jacobian) =
-                #runtime::forward_jacobian::<#float, #chunk, _>(__ad_inputs, |__ad_start: usize| {
-                    let mut __ad_offset = 0usize;
-                    #(#lets)*
-                    #companion::<::ad_runtime::DualVec<#float, #chunk>>(#(#arguments),*)
-                });
+            let (__ad_value, __ad_jacobian) = #passes;
+            let __ad_inputs = #inputs;
             let __ad_flat = #runtime::transposed_product(&__ad_jacobian, &#cotangent, __ad_inputs);
             let mut __ad_at = 0usize;
             (__ad_value, #adjoints_value)

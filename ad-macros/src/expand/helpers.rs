@@ -151,44 +151,61 @@ fn params(function: &Function) -> Vec<TokenStream> {
         .collect()
 }
 
-/// The seeding statements of one pass of the vector forward mode and the arguments of the
-/// derivative code run in it.
-pub(super) fn seeded_arguments(
+/// The passes of the vector forward mode: the differentiable arguments made over
+/// `DualVec<float, __AD_CHUNK>` once, then seeded in place before each pass, which runs
+/// `call(arguments)` and hands its result to `driver` (`forward_jacobian` or `hessian` of the
+/// runtime's `jacobian` module). An expression.
+pub(super) fn vector_forward_passes(
     function: &Function,
-    chunk: &Ident,
-) -> (Vec<TokenStream>, Vec<TokenStream>) {
-    let float = function.float.ident(function.name().span());
-    seeded_arguments_over(function, chunk, &quote!(#float))
-}
-
-/// [`seeded_arguments`] over the float type `float` (a generic function's `T`).
-pub(super) fn seeded_arguments_over(
-    function: &Function,
-    chunk: &Ident,
     float: &TokenStream,
-) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    driver: TokenStream,
+    call: impl FnOnce(&[TokenStream]) -> TokenStream,
+) -> TokenStream {
     let runtime = runtime();
-    let mut lets = Vec::new();
-    let arguments = function
+    let directions = quote!(#runtime::Directions::<#float>);
+    let mut before = Vec::new();
+    let mut each_pass = Vec::new();
+    let arguments: Vec<TokenStream> = function
         .params
         .iter()
         .map(|param| {
             let name = &param.name;
             let seeded = names::derived("__ad_seeded_", name);
-            let directions = quote!(#runtime::Directions::<#float>);
             match param.kind {
                 ParamKind::Data => return quote!(#name),
-                ParamKind::Differentiated => lets.push(quote! {
-                    let #seeded = #directions::seeded::<#chunk>(&#name, __ad_start, &mut __ad_offset);
-                }),
-                ParamKind::Constant => lets.push(quote! {
-                    let #seeded = #directions::constant::<#chunk>(&#name);
+                ParamKind::Differentiated => {
+                    before.push(quote! {
+                        let mut #seeded = #directions::constant::<__AD_CHUNK>(&#name);
+                    });
+                    each_pass.push(quote! {
+                        #directions::reseed::<__AD_CHUNK>(&#name, &mut #seeded, __ad_start, &mut __ad_offset);
+                    });
+                }
+                ParamKind::Constant => before.push(quote! {
+                    let #seeded = #directions::constant::<__AD_CHUNK>(&#name);
                 }),
             }
-            reference_if(param, &seeded)
+            // Every pass gets the seeded argument again: lent, or a copy of it.
+            if param.is_reference() {
+                quote!(&#seeded)
+            } else {
+                quote!(::core::clone::Clone::clone(&#seeded))
+            }
         })
         .collect();
-    (lets, arguments)
+    let inputs = input_count_over(function, float);
+    let call = call(&arguments);
+    quote! {{
+        const __AD_CHUNK: usize = #runtime::CHUNK;
+        let __ad_inputs = #inputs;
+        #(#before)*
+        #driver::<#float, __AD_CHUNK, _>(__ad_inputs, |__ad_start: usize| {
+            let mut __ad_offset = 0usize;
+            #(#each_pass)*
+            let _ = __ad_offset;
+            #call
+        })
+    }}
 }
 
 fn reference_if(param: &Param, value: &Ident) -> TokenStream {
@@ -199,13 +216,8 @@ fn reference_if(param: &Param, value: &Ident) -> TokenStream {
     }
 }
 
-/// How many input floats there are: those of the differentiable parameters.
-fn input_count(function: &Function) -> TokenStream {
-    let float = function.float.ident(function.name().span());
-    input_count_over(function, &quote!(#float))
-}
-
-/// [`input_count`] over the float type `float`.
+/// How many input floats there are, over the float type `float`: those of the differentiable
+/// parameters.
 pub(super) fn input_count_over(function: &Function, float: &TokenStream) -> TokenStream {
     let runtime = runtime();
     let counts = function
@@ -237,10 +249,13 @@ fn jacfwd(function: &Function, output: &Type) -> TokenStream {
     let helper = names::suffixed(function, "_jacfwd");
     let runtime = runtime();
     let float = function.float.ident(span);
-    let chunk = Ident::new("__AD_CHUNK", span);
-    let (lets, arguments) = seeded_arguments(function, &chunk);
     let companion = names::companion_path(function, names::FORWARD_COMPANION);
-    let inputs = input_count(function);
+    let passes = vector_forward_passes(
+        function,
+        &quote!(#float),
+        quote!(#runtime::forward_jacobian),
+        |arguments| quote!(#companion::<::ad_runtime::DualVec<#float, __AD_CHUNK>>(#(#arguments),*)),
+    );
     let params = params(function);
     let attributes = attributes(
         function,
@@ -254,14 +269,7 @@ fn jacfwd(function: &Function, output: &Type) -> TokenStream {
     quote! {
         #attributes
         #vis fn #helper(#(#params),*) -> (#output, ::std::vec::Vec<::std::vec::Vec<#float>>) {
-            const #chunk: usize = #runtime::CHUNK;
-            let __ad_inputs = #inputs;
-            #runtime::forward_jacobian::<#float, #chunk, _>(__ad_inputs, |__ad_start: usize| {
-                let mut __ad_offset = 0usize;
-                #(#lets)*
-                let _ = __ad_offset;
-                #companion::<::ad_runtime::DualVec<#float, #chunk>>(#(#arguments),*)
-            })
+            #passes
         }
     }
 }
@@ -319,10 +327,13 @@ fn hessian(function: &Function) -> TokenStream {
     let helper = names::suffixed(function, "_hessian");
     let runtime = runtime();
     let float = function.float.ident(span);
-    let chunk = Ident::new("__AD_CHUNK", span);
-    let (lets, arguments) = seeded_arguments(function, &chunk);
     let grad = names::generic_public_path(function, "grad");
-    let inputs = input_count(function);
+    let passes = vector_forward_passes(
+        function,
+        &quote!(#float),
+        quote!(#runtime::hessian),
+        |arguments| quote!(#grad::<::ad_runtime::DualVec<#float, __AD_CHUNK>>(#(#arguments),*)),
+    );
     let params = params(function);
     let attributes = attributes(
         function,
@@ -335,14 +346,7 @@ fn hessian(function: &Function) -> TokenStream {
     quote! {
         #attributes
         #vis fn #helper(#(#params),*) -> (#float, ::std::vec::Vec<#float>, ::std::vec::Vec<::std::vec::Vec<#float>>) {
-            const #chunk: usize = #runtime::CHUNK;
-            let __ad_inputs = #inputs;
-            #runtime::hessian::<#float, #chunk, _>(__ad_inputs, |__ad_start: usize| {
-                let mut __ad_offset = 0usize;
-                #(#lets)*
-                let _ = __ad_offset;
-                #grad::<::ad_runtime::DualVec<#float, #chunk>>(#(#arguments),*)
-            })
+            #passes
         }
     }
 }

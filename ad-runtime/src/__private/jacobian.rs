@@ -10,18 +10,60 @@ use crate::{DualVec, Scalar};
 pub const CHUNK: usize = 8;
 
 /// A differentiable argument (a float, a slice, `Vec` or array of floats, or a reference to
-/// one), seeded for one pass: its float number `k` (counted over all arguments from
-/// `offset`) gets the unit tangent `k - start` when that is below `N`.
+/// one) over `DualVec<S, N>`: made once with zero tangents, then seeded in place for each
+/// pass, so that a pass neither allocates nor copies the values again. In the pass that
+/// starts at input `start`, its float number `k` (counted over all arguments from `offset`)
+/// has the unit tangent `k - start` when that is below `N`.
 pub trait Directions<S: Scalar> {
     /// The argument over `DualVec<S, N>`: `Vec<DualVec<S, N>>` for a slice.
     type Seeded<const N: usize>;
     /// How many floats it holds.
     fn count(&self) -> usize;
-    /// Seeded for the pass that starts at input `start`; `offset` is its first float's input
-    /// number, and is advanced past it.
-    fn seeded<const N: usize>(&self, start: usize, offset: &mut usize) -> Self::Seeded<N>;
-    /// With every tangent zero (a `#[no_grad]` float parameter).
+    /// With every tangent zero: before the first pass, and a `#[no_grad]` float parameter.
     fn constant<const N: usize>(&self) -> Self::Seeded<N>;
+    /// Seeds `seeded` for the pass that starts at input `start`, the passes going up by `N`
+    /// from 0: the previous pass's unit tangents are cleared and this pass's set. `offset` is
+    /// the first float's input number, and is advanced past it.
+    fn reseed<const N: usize>(
+        &self,
+        seeded: &mut Self::Seeded<N>,
+        start: usize,
+        offset: &mut usize,
+    );
+    /// [`Directions::reseed`] of a slice of them, which floats do without visiting each.
+    fn reseed_slice<const N: usize>(
+        slice: &[Self],
+        seeded: &mut [Self::Seeded<N>],
+        start: usize,
+        offset: &mut usize,
+    ) where
+        Self: Sized,
+    {
+        for (x, seeded) in slice.iter().zip(seeded) {
+            x.reseed(seeded, start, offset);
+        }
+    }
+}
+
+/// Clears the unit tangents of the pass before `start` and sets those of the pass at `start`
+/// in `seeded`, floats `first..first + seeded.len()` of the inputs.
+#[inline]
+fn reseed_floats<S: Scalar, const N: usize>(
+    seeded: &mut [DualVec<S, N>],
+    start: usize,
+    first: usize,
+) {
+    let mut set = |window: usize, unit: S| {
+        let from = window.max(first);
+        let to = (window + N).min(first + seeded.len());
+        for input in from..to {
+            seeded[input - first].tangents[input - window] = unit;
+        }
+    };
+    if let Some(previous) = start.checked_sub(N) {
+        set(previous, S::zero());
+    }
+    set(start, S::one());
 }
 
 /// One impl per float type, not a blanket impl over `Scalar`s, which would overlap with the
@@ -35,17 +77,23 @@ macro_rules! float_directions {
                 1
             }
             #[inline]
-            fn seeded<const N: usize>(&self, start: usize, offset: &mut usize) -> DualVec<$float, N> {
-                let mut seeded = DualVec::constant(*self);
-                if let Some(direction) = offset.checked_sub(start).filter(|k| *k < N) {
-                    seeded.tangents[direction] = 1.0;
-                }
-                *offset += 1;
-                seeded
-            }
-            #[inline]
             fn constant<const N: usize>(&self) -> DualVec<$float, N> {
                 DualVec::constant(*self)
+            }
+            #[inline]
+            fn reseed<const N: usize>(&self, seeded: &mut DualVec<$float, N>, start: usize, offset: &mut usize) {
+                reseed_floats(::core::slice::from_mut(seeded), start, *offset);
+                *offset += 1;
+            }
+            #[inline]
+            fn reseed_slice<const N: usize>(
+                slice: &[$float],
+                seeded: &mut [DualVec<$float, N>],
+                start: usize,
+                offset: &mut usize,
+            ) {
+                reseed_floats(seeded, start, *offset);
+                *offset += slice.len();
             }
         }
 
@@ -61,11 +109,16 @@ impl<S: Scalar, T: Directions<S>> Directions<S> for [T] {
     fn count(&self) -> usize {
         self.iter().map(Directions::count).sum()
     }
-    fn seeded<const N: usize>(&self, start: usize, offset: &mut usize) -> Self::Seeded<N> {
-        self.iter().map(|x| x.seeded(start, offset)).collect()
-    }
     fn constant<const N: usize>(&self) -> Self::Seeded<N> {
         self.iter().map(Directions::constant).collect()
+    }
+    fn reseed<const N: usize>(
+        &self,
+        seeded: &mut Self::Seeded<N>,
+        start: usize,
+        offset: &mut usize,
+    ) {
+        T::reseed_slice(self, seeded, start, offset);
     }
 }
 
@@ -74,11 +127,16 @@ impl<S: Scalar, T: Directions<S>> Directions<S> for Vec<T> {
     fn count(&self) -> usize {
         self.as_slice().count()
     }
-    fn seeded<const N: usize>(&self, start: usize, offset: &mut usize) -> Self::Seeded<N> {
-        self.as_slice().seeded(start, offset)
-    }
     fn constant<const N: usize>(&self) -> Self::Seeded<N> {
         self.as_slice().constant()
+    }
+    fn reseed<const N: usize>(
+        &self,
+        seeded: &mut Self::Seeded<N>,
+        start: usize,
+        offset: &mut usize,
+    ) {
+        self.as_slice().reseed(seeded, start, offset)
     }
 }
 
@@ -87,11 +145,16 @@ impl<S: Scalar, T: Directions<S>, const M: usize> Directions<S> for [T; M] {
     fn count(&self) -> usize {
         self.as_slice().count()
     }
-    fn seeded<const N: usize>(&self, start: usize, offset: &mut usize) -> Self::Seeded<N> {
-        self.each_ref().map(|x| x.seeded(start, offset))
-    }
     fn constant<const N: usize>(&self) -> Self::Seeded<N> {
         self.each_ref().map(Directions::constant)
+    }
+    fn reseed<const N: usize>(
+        &self,
+        seeded: &mut Self::Seeded<N>,
+        start: usize,
+        offset: &mut usize,
+    ) {
+        T::reseed_slice(self, seeded, start, offset);
     }
 }
 
@@ -100,11 +163,16 @@ impl<S: Scalar, T: Directions<S> + ?Sized> Directions<S> for &T {
     fn count(&self) -> usize {
         (**self).count()
     }
-    fn seeded<const N: usize>(&self, start: usize, offset: &mut usize) -> Self::Seeded<N> {
-        (**self).seeded(start, offset)
-    }
     fn constant<const N: usize>(&self) -> Self::Seeded<N> {
         (**self).constant()
+    }
+    fn reseed<const N: usize>(
+        &self,
+        seeded: &mut Self::Seeded<N>,
+        start: usize,
+        offset: &mut usize,
+    ) {
+        (**self).reseed(seeded, start, offset)
     }
 }
 
@@ -215,7 +283,7 @@ columns_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
 /// inputs `start..start + N` seeded; each pass fills `N` columns.
 pub fn forward_jacobian<S: Scalar, const N: usize, R: Columns<S, N>>(
     inputs: usize,
-    pass: impl Fn(usize) -> R,
+    mut pass: impl FnMut(usize) -> R,
 ) -> (R::Value, Vec<Vec<S>>) {
     let first = pass(0);
     let mut jacobian = vec![vec![S::zero(); inputs]; first.rows()];
@@ -233,7 +301,7 @@ pub fn forward_jacobian<S: Scalar, const N: usize, R: Columns<S, N>>(
 /// tangents are `N` columns of the Hessian.
 pub fn hessian<S: Scalar, const N: usize, G: Columns<S, N>>(
     inputs: usize,
-    pass: impl Fn(usize) -> (DualVec<S, N>, G),
+    mut pass: impl FnMut(usize) -> (DualVec<S, N>, G),
 ) -> (S, Vec<S>, Vec<Vec<S>>) {
     let (value, gradient) = pass(0);
     let mut hessian = vec![vec![S::zero(); inputs]; gradient.rows()];

@@ -70,8 +70,14 @@ impl<S: Scalar, const N: usize> DualVec<S, N> {
     fn unary<M: LinearMap<Domain = S, Codomain = S>>(self, rule: fn(S) -> (S, M)) -> Self {
         let (value, derivative) = rule(self.value);
         let mut tangents = self.tangents;
-        for t in &mut tangents {
-            *t = derivative.apply(*t);
+        if derivative.needs_guards() {
+            for t in &mut tangents {
+                *t = derivative.apply(*t);
+            }
+        } else {
+            for t in &mut tangents {
+                *t = derivative.apply_unguarded(*t);
+            }
         }
         DualVec { value, tangents }
     }
@@ -84,8 +90,14 @@ impl<S: Scalar, const N: usize> DualVec<S, N> {
     ) -> Self {
         let (value, derivative) = rule(self.value, other.value);
         let mut tangents = self.tangents;
-        for (t, o) in tangents.iter_mut().zip(&other.tangents) {
-            *t = derivative.apply((*t, *o));
+        if derivative.needs_guards() {
+            for (t, o) in tangents.iter_mut().zip(&other.tangents) {
+                *t = derivative.apply((*t, *o));
+            }
+        } else {
+            for (t, o) in tangents.iter_mut().zip(&other.tangents) {
+                *t = derivative.apply_unguarded((*t, *o));
+            }
         }
         DualVec { value, tangents }
     }
@@ -99,8 +111,14 @@ impl<S: Scalar, const N: usize> DualVec<S, N> {
     ) -> Self {
         let (value, derivative) = rule(self.value, a.value, b.value);
         let mut tangents = self.tangents;
-        for (k, t) in tangents.iter_mut().enumerate() {
-            *t = derivative.apply((*t, (a.tangents[k], b.tangents[k])));
+        if derivative.needs_guards() {
+            for (k, t) in tangents.iter_mut().enumerate() {
+                *t = derivative.apply((*t, (a.tangents[k], b.tangents[k])));
+            }
+        } else {
+            for (k, t) in tangents.iter_mut().enumerate() {
+                *t = derivative.apply_unguarded((*t, (a.tangents[k], b.tangents[k])));
+            }
         }
         DualVec { value, tangents }
     }
@@ -165,6 +183,10 @@ impl<S: Scalar, const N: usize> Scalar for DualVec<S, N> {
     #[inline(always)]
     fn is_zero(self) -> bool {
         self.value.is_zero() && self.tangents.iter().all(|t| t.is_zero())
+    }
+    #[inline(always)]
+    fn is_finite_everywhere(self) -> bool {
+        self.value.is_finite_everywhere() && self.tangents.iter().all(|t| t.is_finite_everywhere())
     }
     #[inline(always)]
     fn mul_constant(self, c: S::Base) -> Self {
