@@ -202,7 +202,12 @@ fn rule_items(args: TokenStream, function: &syn::ItemFn) -> syn::Result<TokenStr
                     <#scalar as ::ad_runtime::Scalar>::through_rule::<#name, #n>([#(#params),*]);
                 let __ad_partials =
                     <#name as ::ad_runtime::custom_rule::Rule<#f, #n>>::partials([#(#params),*]);
-                (__ad_value, move |__ad_c: #scalar| (#(__ad_c * __ad_partials[#indices],)*))
+                (__ad_value, move |__ad_c: #scalar| (#(
+                    ::ad_runtime::linear::LinearMap::reverse_apply(
+                        &::ad_runtime::linear::SingularScale(__ad_partials[#indices]),
+                        __ad_c,
+                    ),
+                )*))
             }
             /// The value and its tangent along the tangents of the parameters, at any scalar
             /// type.

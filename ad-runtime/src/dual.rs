@@ -6,7 +6,7 @@ mod float;
 #[cfg(feature = "nalgebra")]
 mod nalgebra;
 
-use crate::linear::LinearMap;
+use crate::linear::{LinearMap, SingularScale};
 use crate::rules;
 use crate::Scalar;
 
@@ -413,7 +413,9 @@ impl<S: Scalar> Scalar for Dual<S> {
         let partials = R::partials(values);
         let mut tangent = S::zero();
         for (partial, arg) in partials.iter().zip(&args) {
-            tangent += *partial * arg.tangent;
+            // A zero tangent stays zero under an infinite partial, as through the built-in
+            // rules.
+            tangent += SingularScale(*partial).apply(arg.tangent);
         }
         Dual { value, tangent }
     }

@@ -170,7 +170,8 @@ pub trait LinearMap {
         false
     }
     /// `apply` without the guards that keep a zero input zero under an infinite factor: equal
-    /// to `apply` wherever [`LinearMap::needs_guards`] is false.
+    /// to `apply` wherever [`LinearMap::needs_guards`] is false, up to the sign of a zero
+    /// (`-2 · 0` is `-0`, which a guard returns as the `0` it was given).
     #[inline(always)]
     fn apply_unguarded(&self, x: Self::Domain) -> Self::Codomain {
         self.apply(x)

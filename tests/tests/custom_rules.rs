@@ -155,3 +155,34 @@ fn through_a_first_order_rule(v: &[f64]) -> f64 {
 fn a_second_derivative_through_a_first_order_rule_says_so() {
     let _ = through_a_first_order_rule_hessian(&[0.3, 1.2]);
 }
+
+/// A rule whose partial is infinite at 0 (`√|x|`), as the built-in `sqrt`'s is.
+#[rule(derivative = root_abs_derivative)]
+fn root_abs(x: f64) -> f64 {
+    x.abs().sqrt()
+}
+
+fn root_abs_derivative(x: f64) -> f64 {
+    x.signum() * 0.5 / x.abs().sqrt()
+}
+
+#[forward]
+#[reverse]
+fn through_an_infinite_partial(v: &[f64]) -> f64 {
+    root_abs(v[0]) + v[1] * v[2]
+}
+
+#[test]
+fn an_infinite_partial_stays_in_its_own_column() {
+    let v = [0.0, 2.0, 3.0];
+    let (_, jacobian) = through_an_infinite_partial_jacfwd(&v);
+    assert_eq!(&jacobian[0][1..], &[3.0, 2.0]);
+    for (i, expected) in [3.0, 2.0].into_iter().enumerate() {
+        let mut direction = [0.0; 3];
+        direction[i + 1] = 1.0;
+        assert_eq!(through_an_infinite_partial_jvp(&v, &direction).1, expected);
+    }
+    // Reverse mode: a zero cotangent through the rule gives a zero adjoint, not NaN.
+    let (_, adjoint) = root_abs_vjp(0.0, 0.0);
+    assert_eq!(adjoint, 0.0);
+}

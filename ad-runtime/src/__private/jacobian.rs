@@ -280,7 +280,8 @@ columns_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
 columns_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
 
 /// The Jacobian by the vector forward mode: `pass(start)` runs the derivative code with
-/// inputs `start..start + N` seeded; each pass fills `N` columns.
+/// inputs `start..start + N` seeded; each pass fills `N` columns. The passes are called once
+/// each, at `start` = 0, N, 2N, ... in order, which [`Directions::reseed`] relies on.
 pub fn forward_jacobian<S: Scalar, const N: usize, R: Columns<S, N>>(
     inputs: usize,
     mut pass: impl FnMut(usize) -> R,
@@ -298,7 +299,7 @@ pub fn forward_jacobian<S: Scalar, const N: usize, R: Columns<S, N>>(
 
 /// The Hessian by the vector forward mode over the gradient: `pass(start)` runs the gradient
 /// code with inputs `start..start + N` seeded, giving the value and the gradient, whose
-/// tangents are `N` columns of the Hessian.
+/// tangents are `N` columns of the Hessian. The passes are called as by [`forward_jacobian`].
 pub fn hessian<S: Scalar, const N: usize, G: Columns<S, N>>(
     inputs: usize,
     mut pass: impl FnMut(usize) -> (DualVec<S, N>, G),

@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use crate::linear::LinearMap;
+use crate::linear::{LinearMap, SingularScale};
 use crate::rules;
 use crate::Scalar;
 
@@ -68,7 +68,16 @@ impl<S: Scalar, const N: usize> DualVec<S, N> {
 
     #[inline(always)]
     fn unary<M: LinearMap<Domain = S, Codomain = S>>(self, rule: fn(S) -> (S, M)) -> Self {
-        let (value, derivative) = rule(self.value);
+        self.unary_with(rule(self.value))
+    }
+
+    /// The value and derivative a rule gave at this value, the derivative applied to every
+    /// direction.
+    #[inline(always)]
+    fn unary_with<M: LinearMap<Domain = S, Codomain = S>>(
+        self,
+        (value, derivative): (S, M),
+    ) -> Self {
         let mut tangents = self.tangents;
         if derivative.needs_guards() {
             for t in &mut tangents {
@@ -238,12 +247,7 @@ impl<S: Scalar, const N: usize> Scalar for DualVec<S, N> {
 
     #[inline(always)]
     fn powi(self, n: i32) -> Self {
-        let (value, derivative) = rules::powi(self.value, n);
-        let mut tangents = self.tangents;
-        for t in &mut tangents {
-            *t = derivative.apply(*t);
-        }
-        DualVec { value, tangents }
+        self.unary_with(rules::powi(self.value, n))
     }
 
     #[inline(always)]
@@ -270,8 +274,11 @@ impl<S: Scalar, const N: usize> Scalar for DualVec<S, N> {
         let partials = R::partials(values);
         let mut tangents = [S::zero(); N];
         for (partial, arg) in partials.iter().zip(&args) {
+            // A zero tangent stays zero under an infinite partial, as through the built-in
+            // rules.
+            let partial = SingularScale(*partial);
             for (tangent, along) in tangents.iter_mut().zip(&arg.tangents) {
-                *tangent += *partial * *along;
+                *tangent += partial.apply(*along);
             }
         }
         DualVec::new(value, tangents)
