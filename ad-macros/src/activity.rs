@@ -43,6 +43,9 @@ pub struct Locals {
     pub mutable_references: HashSet<Ident>,
     /// Locals bound with `mut` (`let mut p = ..`): a method called on one may change it.
     pub mutable_locals: HashSet<Ident>,
+    /// Parameters holding floats in containers (`x: &[f64]`) that the body never binds again,
+    /// with how deep (`ast::float_nesting`).
+    pub float_containers: std::collections::HashMap<Ident, usize>,
 }
 
 impl Locals {
@@ -71,6 +74,7 @@ impl Locals {
                 .filter(|param| param.is_mut_reference())
                 .map(|param| param.name.clone())
                 .collect(),
+            float_containers: Default::default(),
         };
         for param in &function.params {
             // A container parameter the body never binds again.
@@ -78,6 +82,11 @@ impl Locals {
             let container = param.is_user_container() || (param.user_type.is_none() && of_floats);
             if container && !locals.all.contains(&param.name) {
                 locals.containers.insert(param.name.clone());
+            }
+            if let Some(nesting) = crate::ast::float_nesting(&param.ty, function.float) {
+                if nesting > 0 && !locals.all.contains(&param.name) {
+                    locals.float_containers.insert(param.name.clone(), nesting);
+                }
             }
             if param.user_type.is_some() && !param.is_user_container() {
                 locals.user_values.insert(param.name.clone());

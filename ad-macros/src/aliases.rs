@@ -665,8 +665,8 @@ impl Aliases {
         self.own.derived.clone()
     }
 
-    /// The fields of the derived structs of the function's file whose type is one of them:
-    /// by struct, the field's name and its type's name.
+    /// The fields of the derived structs of the function's file whose type is one of them or
+    /// a float: by struct, the field's name and its type's name.
     pub fn derived_fields(&self) -> HashMap<String, HashMap<String, String>> {
         self.own
             .fields
@@ -674,7 +674,9 @@ impl Aliases {
             .map(|(name, fields)| {
                 let derived = fields
                     .iter()
-                    .filter(|(_, ty)| self.own.derived.contains(*ty))
+                    .filter(|(_, ty)| {
+                        self.own.derived.contains(*ty) || matches!(ty.as_str(), "f64" | "f32")
+                    })
                     .map(|(field, ty)| (field.clone(), ty.clone()))
                     .collect();
                 (name.clone(), derived)

@@ -1017,6 +1017,15 @@ pub fn is_integer_type(ty: &Type) -> bool {
     }))
 }
 
+/// How many containers deep the floats of `ty` are, when its innermost element is the float
+/// type `float`: 0 for the float itself, 1 for `&[f64]`, 2 for `&[Vec<f64>]`.
+pub fn float_nesting(ty: &Type, float: FloatType) -> Option<usize> {
+    match float_of_type(ty) {
+        Some(found) => (found == float).then_some(0),
+        None => Some(float_nesting(container_element(ty)?, float)? + 1),
+    }
+}
+
 /// The element type of a slice, `Vec` or array (behind shared references).
 pub fn container_element(ty: &Type) -> Option<&Type> {
     match ty {

@@ -83,7 +83,8 @@ pub fn is_float_expression(expr: &syn::Expr, is_float: &dyn Fn(&syn::Expr) -> bo
                 && recurse(&binary.right)
         }
         Expr::MethodCall(call) => recurse(&call.receiver) && call.args.iter().all(recurse),
-        Expr::Path(_) => is_float(expr),
+        // A name, a field (`self.mass`) or an element (`x[0]`): the mode knows its type.
+        Expr::Path(_) | Expr::Field(_) | Expr::Index(_) => is_float(expr),
         _ => false,
     }
 }

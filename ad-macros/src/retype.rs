@@ -581,6 +581,20 @@ impl Retype<'_> {
     }
 }
 
+/// Methods that order or filter their receiver in place by what a closure gives (an ordering,
+/// a key, a test): on a container of data, it stays data whatever the closure reads.
+const ORDERS_IN_PLACE: &[&str] = &[
+    "sort_by",
+    "sort_unstable_by",
+    "sort_by_key",
+    "sort_unstable_by_key",
+    "sort_by_cached_key",
+    "retain",
+    "dedup_by",
+    "dedup_by_key",
+    "select_nth_unstable_by",
+];
+
 pub const INTEGER_TYPES: &[&str] = &[
     "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
 ];
@@ -1313,7 +1327,11 @@ impl VisitMut for Retype<'_> {
                     }
                 } else {
                     syn::visit_mut::visit_expr_method_call_mut(self, call);
-                    self.lift_data(&mut call.receiver);
+                    // `idx.sort_by(|&i, &j| x[i].partial_cmp(&x[j]).unwrap())`: a container of
+                    // data ordered by floats stays data.
+                    if !ORDERS_IN_PLACE.contains(&call.method.to_string().as_str()) {
+                        self.lift_data(&mut call.receiver);
+                    }
                 }
                 self.lift_data_arguments(call, data_args);
                 None

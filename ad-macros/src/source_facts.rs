@@ -9,7 +9,8 @@ use std::collections::HashMap;
 
 #[derive(Default, Clone)]
 pub struct SourceFacts {
-    /// By derived struct, its fields whose type is a derived type of the file, with that type.
+    /// By derived struct, its fields whose type is a derived type of the file or a float, with
+    /// that type.
     pub derived_fields: HashMap<String, HashMap<String, String>>,
     /// By derived struct, its fields of nalgebra vector or matrix types.
     pub linalg_fields: HashMap<String, std::collections::HashSet<String>>,

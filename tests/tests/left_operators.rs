@@ -269,3 +269,47 @@ fn a_derived_parameter_on_the_right() {
         of_a_parameter_vjp_of,
     );
 }
+
+/// A particle whose momentum is its mass, a float field, times its velocity.
+#[derive(Clone, Debug, PartialEq, Differentiable)]
+pub struct Particle {
+    pub mass: f64,
+    pub vel: V3,
+}
+
+#[forward]
+#[reverse]
+impl Particle {
+    pub fn momentum(&self) -> V3 {
+        self.mass * self.vel
+    }
+}
+
+/// A float element of a slice, a float field and a sum of them on the left.
+#[forward]
+#[reverse]
+fn elements_and_fields(x: &[f64]) -> f64 {
+    let v = V3 {
+        x: x[1],
+        y: x[2],
+        z: 0.5,
+    };
+    let p = Particle {
+        mass: x[3] * x[3] + 1.0,
+        vel: v,
+    };
+    let a = x[0] * v;
+    let b = p.mass * v + p.momentum();
+    let c = (x[0] + p.mass) * &v;
+    a.dot(&b) + c.z
+}
+
+#[test]
+fn float_elements_and_fields_on_the_left() {
+    check_gradient(
+        4,
+        elements_and_fields,
+        elements_and_fields_jvp,
+        elements_and_fields_vjp,
+    );
+}

@@ -70,6 +70,7 @@ pub fn retype_type(function: &Function, ty: &Type) -> Type {
         mixed_results: Default::default(),
         mutable_references: Default::default(),
         mutable_locals: Default::default(),
+        float_containers: Default::default(),
     };
     let mut retype = Retype {
         float: function.float,

@@ -73,7 +73,7 @@ impl NotYet {
 type Lowered<T> = Result<T, NotYet>;
 
 const LET_ELSE: &str =
-    "`let ... else` with a type written on its pattern: write the type on the value, or a `match` whose other arm leaves";
+    "`let ... else` with attributes on the `let`: write a `match` whose other arm leaves";
 
 fn not_yet<T>(node: &impl Spanned, what: &'static str) -> Lowered<T> {
     Err(NotYet {
@@ -133,6 +133,7 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         user_results: Default::default(),
         linalg_values: Default::default(),
         known_floats: Default::default(),
+        float_containers: HashMap::new(),
         user_containers: HashMap::new(),
         float: function.float,
         items: Vec::new(),
@@ -206,6 +207,11 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         }
         if param.is_scalar() {
             lowering.known_floats.insert(root);
+        }
+        if let Some(nesting) = crate::ast::float_nesting(&param.ty, function.float) {
+            if nesting > 0 {
+                lowering.float_containers.insert(root, nesting);
+            }
         }
         lowering.bind(&param.name, root);
         lowering.param_roots.insert(root);
@@ -365,6 +371,9 @@ struct Lowering {
     known_floats: std::collections::HashSet<Root>,
     /// `#[grad]` containers of a derived type (`xs: &[LogP]`), with the type of their elements.
     user_containers: HashMap<Root, syn::Path>,
+    /// Parameters holding floats in containers (`x: &[f64]`, `rows: &[Vec<f64>]`), with how
+    /// deep (`ast::float_nesting`): their elements that deep are floats (`is_a_float`).
+    float_containers: HashMap<Root, usize>,
     /// The function's float type, which types written in the body name.
     float: crate::ast::FloatType,
     /// How many times each name occurs in the body's tokens.
@@ -872,6 +881,23 @@ impl Lowering {
             }
             _ => None,
         });
+        // `let mut state = bodies.to_vec();`: a copy of a container of a derived type.
+        let built_container = local
+            .init
+            .as_ref()
+            .and_then(|init| match strip(&init.expr) {
+                Expr::MethodCall(call)
+                    if call.args.is_empty()
+                        && matches!(
+                            call.method.to_string().as_str(),
+                            "clone" | "to_vec" | "to_owned"
+                        ) =>
+                {
+                    let root = self.local_named(&call.receiver)?;
+                    self.user_containers.get(&root).cloned()
+                }
+                _ => None,
+            });
         // `let x;` assigned later (in branches, say) is a variable too.
         if binding.mutability.is_some() || init.is_none() {
             // A variable walking a derived value by reference (`rest = tail;` over a list)
@@ -913,6 +939,9 @@ impl Lowering {
             if let Some(type_path) = built.clone() {
                 self.user_values.insert(Root::Var(var), type_path);
             }
+            if let Some(type_path) = built_container.clone() {
+                self.user_containers.insert(Root::Var(var), type_path);
+            }
         } else if let Some(init) = init {
             let value = self.new_value(Some(binding.ident.clone()), binding.ident.span());
             if holds_a_float {
@@ -920,6 +949,9 @@ impl Lowering {
             }
             if let Some(type_path) = built {
                 self.user_values.insert(Root::Value(value), type_path);
+            }
+            if let Some(type_path) = built_container {
+                self.user_containers.insert(Root::Value(value), type_path);
             }
             if matches!(init, Operand::Value(result) if self.user_results.contains(&Root::Value(result)))
             {

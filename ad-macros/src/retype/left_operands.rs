@@ -52,22 +52,79 @@ impl Retype<'_> {
                 || self.locals.user_types.of_binding(name).is_some()
                 || self.locals.user_types.is_built(name)
         };
-        crate::activity::vector_arithmetic(inner, &is_user_value) || self.builds_user_value(inner)
+        // `self.vel`: a field the derived type declares of a derived type.
+        let derived_field = |field: &syn::ExprField| {
+            self.field_type(field).is_some_and(|ty| match ty {
+                syn::Type::Path(path) => path.path.segments.last().is_some_and(|last| {
+                    crate::source_facts::defines_derived(&last.ident.to_string())
+                }),
+                _ => false,
+            })
+        };
+        crate::activity::vector_arithmetic(inner, &is_user_value)
+            || self.builds_user_value(inner)
+            || matches!(inner, Expr::Field(field) if derived_field(field))
     }
 
     /// Whether `expr` is certainly a float (`left_operators::is_float_expression`), its names
     /// floats that no user value went into.
     fn certainly_float(&self, expr: &Expr) -> bool {
-        crate::left_operators::is_float_expression(expr, &|leaf| {
-            let Expr::Path(path) = leaf else {
-                return false;
-            };
-            path.path.get_ident().is_some_and(|name| {
+        crate::left_operators::is_float_expression(expr, &|leaf| match leaf {
+            Expr::Path(path) => path.path.get_ident().is_some_and(|name| {
                 self.locals.floats.contains(name)
                     && !self.locals.mixed_results.contains(name)
                     && !self.holds_user_value(leaf)
-            })
+            }),
+            // `self.mass`: a field the derived type declares a float.
+            Expr::Field(field) => self
+                .field_type(field)
+                .is_some_and(|ty| crate::ast::float_of_type(&ty) == Some(self.float)),
+            // `x[0]`: an element of a parameter holding floats that deep.
+            Expr::Index(_) => {
+                let (mut depth, mut base) = (0, leaf);
+                while let Expr::Index(index) = strip(base) {
+                    if matches!(strip(&index.index), Expr::Range(_)) {
+                        return false;
+                    }
+                    depth += 1;
+                    base = &index.expr;
+                }
+                let Expr::Path(path) = strip(base) else {
+                    return false;
+                };
+                path.path
+                    .get_ident()
+                    .and_then(|name| self.locals.float_containers.get(name))
+                    .is_some_and(|nesting| *nesting == depth)
+            }
+            _ => false,
         })
+    }
+
+    /// The declared type of a field of a value of a derived type (`self.vel`, `p.pos.x`).
+    fn field_type(&self, field: &syn::ExprField) -> Option<syn::Type> {
+        let syn::Member::Named(name) = &field.member else {
+            return None;
+        };
+        let base = match strip(&field.base) {
+            Expr::Path(path) => {
+                let binding = path.path.get_ident()?;
+                self.locals
+                    .user_types
+                    .of_binding(binding)?
+                    .segments
+                    .last()?
+                    .ident
+                    .to_string()
+            }
+            Expr::Field(inner) => match self.field_type(inner)? {
+                syn::Type::Path(path) => path.path.segments.last()?.ident.to_string(),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let ty = crate::source_facts::field_type(&base, &name.to_string())?;
+        syn::parse_str(&ty).ok()
     }
 }
 

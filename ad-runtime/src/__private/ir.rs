@@ -1485,6 +1485,20 @@ impl SortOrder {
     }
 }
 
+impl SortOrder {
+    /// [`SortOrder::of`] by a comparator that reads locals of the body (`|&i, &j|
+    /// x[i].partial_cmp(&x[j]).unwrap()`, sorting indices by values): the locals lent to it as
+    /// a tuple, which it takes apart. What it gives is an ordering, data, whatever it reads.
+    pub fn of_captured<T, C>(
+        &self,
+        items: &[T],
+        captures: C,
+        compare: impl Fn(&C, &T, &T) -> core::cmp::Ordering,
+    ) -> Vec<usize> {
+        self.of(items, |a, b| compare(&captures, a, b))
+    }
+}
+
 /// The number of items a `for` over a value whose type the code does not show runs over.
 pub struct ItemsLength;
 

@@ -510,7 +510,6 @@ impl Lowering {
         span: Span,
         stmts: &mut Vec<Stmt>,
     ) -> Lowered<()> {
-        let compare = self.plain_argument(&Expr::Closure(compare.clone()), stmts)?;
         let copy = self.define(
             Rvalue::Duplicate {
                 receiver: Operand::Place(container.clone()),
@@ -526,13 +525,25 @@ impl Lowering {
         };
         let borrowed = self.define(Rvalue::Ref(Operand::Place(copy.clone())), span, stmts);
         let sorts = data(quote::quote!(::ad_runtime::__private::ir::SortOrder), span);
-        let order = self.data_method(
-            sorts,
-            "of",
-            vec![Operand::Value(borrowed), compare],
-            span,
-            stmts,
-        );
+        let order = match self.captured_by(compare, span, stmts)? {
+            Some((captures, compare)) => self.data_method(
+                sorts,
+                "of_captured",
+                vec![Operand::Value(borrowed), captures, compare],
+                span,
+                stmts,
+            ),
+            None => {
+                let compare = self.plain_argument(&Expr::Closure(compare.clone()), stmts)?;
+                self.data_method(
+                    sorts,
+                    "of",
+                    vec![Operand::Value(borrowed), compare],
+                    span,
+                    stmts,
+                )
+            }
+        };
         let len = self.length(container, span, stmts);
         self.for_each_index(Operand::Value(len), span, stmts, |this, k, body| {
             let at = this.define(
@@ -567,6 +578,56 @@ fn indexed(container: &Place, index: Value, span: Span) -> Place {
         .push(Projection::Index(Operand::Value(index)));
     place.span = span;
     place
+}
+
+impl Lowering {
+    /// A comparator closure that names locals (`|&i, &j| x[i].partial_cmp(&x[j]).unwrap()`),
+    /// as the tuple of those locals (lent; a float copied) and the closure taking it first and
+    /// taking it apart: what it gives is an ordering, data, whatever they hold.
+    fn captured_by(
+        &mut self,
+        compare: &syn::ExprClosure,
+        span: Span,
+        stmts: &mut Vec<Stmt>,
+    ) -> Lowered<Option<(Operand, Operand)>> {
+        let mut parameters = std::collections::HashSet::new();
+        for input in &compare.inputs {
+            super::closures::pattern_names(input, &mut parameters);
+        }
+        let mut captured: Vec<syn::Ident> = Vec::new();
+        for name in super::closures::free_names(&compare.body) {
+            if !parameters.contains(&scope_key(&name))
+                && self.binding(&name).is_some()
+                && !captured.contains(&name)
+            {
+                captured.push(name);
+            }
+        }
+        if captured.is_empty() || super::iterators::check_closure(compare).is_err() {
+            return Ok(None);
+        }
+        let mut parts = Vec::new();
+        for name in &captured {
+            let place = self.place(&syn::parse_quote!(#name), stmts)?;
+            let copied = self.known_floats.contains(&place.root) && place.projections.is_empty();
+            parts.push(match copied {
+                true => Operand::Place(place),
+                false => {
+                    Operand::Value(self.define(Rvalue::Ref(Operand::Place(place)), span, stmts))
+                }
+            });
+        }
+        let captures = self.define(Rvalue::Tuple(parts), span, stmts);
+        let inputs = compare.inputs.iter();
+        let body = &compare.body;
+        let closure = quote::quote_spanned!(span=>
+            |__ad_captures, #(#inputs),*| {
+                let (#(#captured,)*) = *__ad_captures;
+                #body
+            }
+        );
+        Ok(Some((Operand::Value(captures), data(closure, span))))
+    }
 }
 
 fn data(tokens: proc_macro2::TokenStream, span: Span) -> Operand {

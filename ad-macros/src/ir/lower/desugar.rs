@@ -33,7 +33,7 @@
 use syn::visit_mut::VisitMut;
 use syn::{Expr, Pat, Stmt};
 
-use super::{strip, NotYet};
+use super::{element_access, strip, NotYet};
 
 /// The body with the spellings above rewritten; `None` when it has none. An iterator over a
 /// container kept in a variable that is not used once where it runs once (stepped by hand,
@@ -276,6 +276,14 @@ impl VisitMut for Rewrite {
             // item selected so far.
             Expr::MethodCall(call) if mapped_selection(call).is_some() => {
                 *expr = mapped_selection(call).expect("checked by the guard");
+                self.changed = true;
+                self.visit_expr_mut(expr);
+                return;
+            }
+            // `if let (Some(a), Some(b)) = (x.get(i), x.get(j)) { .. } else { .. }`: one
+            // element at a time.
+            Expr::Match(_) | Expr::If(_) if matched_accessors_nested(expr).is_some() => {
+                *expr = matched_accessors_nested(expr).expect("checked by the guard");
                 self.changed = true;
                 self.visit_expr_mut(expr);
                 return;
@@ -1111,6 +1119,91 @@ pub(super) fn linalg_map(call: &syn::ExprMethodCall) -> Option<Expr> {
     )
 }
 
+/// `if let (P1, P2, ..) = (a1, a2, ..) { then } else { other }` of element accessors
+/// (`x.get(i)`, `v.first()`, `.copied()` of them), and the `match` of the tuple with one such
+/// arm and `_`, as `if let P1 = a1 { if let P2 = a2 { .. then } else { other } } else { other
+/// }`: accessors read nothing but their container and index, so matching them one at a time
+/// is matching the tuple; `other` is written once per accessor.
+fn matched_accessors_nested(expr: &Expr) -> Option<Expr> {
+    let (pats, accessors, then, other) = match expr {
+        Expr::If(expr_if) => {
+            let Expr::Let(binding) = &*expr_if.cond else {
+                return None;
+            };
+            let (Pat::Tuple(pats), Expr::Tuple(values)) = (&*binding.pat, strip(&binding.expr))
+            else {
+                return None;
+            };
+            let then = Expr::Block(syn::ExprBlock {
+                attrs: Vec::new(),
+                label: None,
+                block: expr_if.then_branch.clone(),
+            });
+            let other = expr_if
+                .else_branch
+                .as_ref()
+                .map(|(_, other)| (**other).clone());
+            (pats, values, then, other)
+        }
+        Expr::Match(matched) => {
+            let Expr::Tuple(values) = strip(&matched.expr) else {
+                return None;
+            };
+            let [arm, rest] = matched.arms.as_slice() else {
+                return None;
+            };
+            let (Pat::Tuple(pats), Pat::Wild(_)) = (&arm.pat, &rest.pat) else {
+                return None;
+            };
+            if arm.guard.is_some() || rest.guard.is_some() {
+                return None;
+            }
+            (
+                pats,
+                values,
+                (*arm.body).clone(),
+                Some((*rest.body).clone()),
+            )
+        }
+        _ => return None,
+    };
+    let simple_index = |accessor: &element_access::Accessor| match accessor.which {
+        element_access::Which::At(at) => is_plain_index(at),
+        _ => true,
+    };
+    if pats.elems.len() != accessors.elems.len()
+        || accessors.elems.len() < 2
+        || !accessors.elems.iter().all(|value| {
+            element_access::repeatable_accessor(value)
+                .is_some_and(|accessor| simple_index(&accessor))
+        })
+    {
+        return None;
+    }
+    let mut nested = then;
+    for (pat, value) in pats.elems.iter().zip(&accessors.elems).rev() {
+        let span = syn::spanned::Spanned::span(value);
+        nested = match &other {
+            Some(other) => syn::parse_quote_spanned!(span=>
+                if let #pat = #value { #nested } else { #other }
+            ),
+            None => syn::parse_quote_spanned!(span=> if let #pat = #value { #nested }),
+        };
+    }
+    Some(nested)
+}
+
+/// An index without calls or blocks (`i`, `i + 1`, `n - k`), which reads the same whenever it
+/// is evaluated.
+fn is_plain_index(expr: &Expr) -> bool {
+    match strip(expr) {
+        Expr::Path(_) | Expr::Lit(_) => true,
+        Expr::Binary(binary) => is_plain_index(&binary.left) && is_plain_index(&binary.right),
+        Expr::Field(field) => is_plain_index(&field.base),
+        _ => false,
+    }
+}
+
 fn is_let_else(stmt: &Stmt) -> bool {
     matches!(stmt, Stmt::Local(local) if local.init.as_ref().is_some_and(|init| init.diverge.is_some()))
 }
@@ -1129,14 +1222,30 @@ fn let_else_as_match(stmt: &Stmt, rest: Vec<Stmt>) -> Result<Stmt, Vec<Stmt>> {
     else {
         return Err(rest);
     };
-    if matches!(local.pat, Pat::Type(_)) || !local.attrs.is_empty() {
+    if !local.attrs.is_empty() {
         return Err(rest);
     }
-    let (pattern, expr) = (&local.pat, &init.expr);
     let span = local.let_token.span;
+    let expr = &init.expr;
+    // `let Some(v): Option<f64> = e else { .. }`: the type is the value's, written on it,
+    // but for an element's accessor (`x.first()`), whose type its container decides and which
+    // the lowering matches as an element.
+    let (pattern, scrutinee): (&Pat, Expr) = match &local.pat {
+        Pat::Type(typed) if element_access::accessor(expr).is_some() => {
+            (&typed.pat, (**expr).clone())
+        }
+        Pat::Type(typed) => {
+            let ty = &typed.ty;
+            (
+                &typed.pat,
+                syn::parse_quote_spanned!(span=> { let __ad_typed: #ty = #expr; __ad_typed }),
+            )
+        }
+        pattern => (pattern, (**expr).clone()),
+    };
     Ok(Stmt::Expr(
         syn::parse_quote_spanned!(span=>
-            match #expr { #pattern => { #(#rest)* } _ => #leave }
+            match #scrutinee { #pattern => { #(#rest)* } _ => #leave }
         ),
         None,
     ))

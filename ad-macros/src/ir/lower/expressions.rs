@@ -551,6 +551,10 @@ impl Lowering {
             // `Particle::default()`, `State::new(n)`: a constructor of a derived type.
             (_, Expr::Call(_)) => crate::user_types::constructed_type(expr)
                 .and_then(|path| self.user_types.type_named(&path)),
+            // `let mut s = state.clone();`: a copy of a value of a derived type.
+            (Rvalue::Duplicate { .. }, Expr::MethodCall(call)) => {
+                self.user_type_written(&call.receiver)
+            }
             _ => None,
         };
         // What a method of a derived type returns is of a type the body does not show (but
@@ -619,30 +623,72 @@ impl Lowering {
                 return Some(type_path.clone());
             }
         }
+        // `b` of `for b in state.iter_mut()`: it borrows an element of the container.
+        if let Expr::Path(path) = expr {
+            if let Some(Binding::Borrowed { place, .. }) =
+                path.path.get_ident().and_then(|name| self.binding(name))
+            {
+                return self.element_type(place);
+            }
+        }
         match expr {
             // `xs[i]` of a `#[grad] xs: &[LogP]`.
             Expr::Index(index) => self
                 .local_named(&index.expr)
                 .and_then(|root| self.user_containers.get(&root).cloned()),
-            Expr::Field(field) => {
-                let syn::Member::Named(name) = &field.member else {
-                    return None;
-                };
-                let base = self.user_type_written(&field.base)?;
-                let base = base.segments.last()?.ident.to_string();
-                let ty = crate::source_facts::field_type(&base, &name.to_string())?;
-                syn::parse_str(&ty).ok()
-            }
+            // A field of a derived type, not one of a primitive type (`self.mass`).
+            Expr::Field(field) => match self.declared_field_type(field)? {
+                syn::Type::Path(path)
+                    if !path.path.get_ident().is_some_and(|name| {
+                        crate::ast::FloatType::from_ident(name).is_some()
+                            || crate::retype::INTEGER_TYPES.contains(&name.to_string().as_str())
+                            || name == "bool"
+                    }) =>
+                {
+                    Some(path.path)
+                }
+                _ => None,
+            },
             _ => None,
         }
+    }
+
+    /// The type the file's struct definition gives a field of a value of a derived type.
+    fn declared_field_type(&self, field: &syn::ExprField) -> Option<syn::Type> {
+        let syn::Member::Named(name) = &field.member else {
+            return None;
+        };
+        let base = self.user_type_written(&field.base)?;
+        let base = base.segments.last()?.ident.to_string();
+        let ty = crate::source_facts::field_type(&base, &name.to_string())?;
+        syn::parse_str(&ty).ok()
     }
 
     /// Whether `expr` is certainly a float (`left_operators::is_float_expression`), its names
     /// float parameters or locals given a float.
     pub(super) fn is_a_float(&self, expr: &Expr) -> bool {
-        crate::left_operators::is_float_expression(expr, &|leaf| {
-            self.local_named(leaf)
-                .is_some_and(|root| self.known_floats.contains(&root))
+        crate::left_operators::is_float_expression(expr, &|leaf| match leaf {
+            // `self.mass`: a field the derived type declares a float.
+            Expr::Field(field) => self
+                .declared_field_type(field)
+                .is_some_and(|ty| crate::ast::float_of_type(&ty) == Some(self.float)),
+            // `x[0]`, `rows[i][j]`: an element of a parameter holding floats that deep.
+            Expr::Index(_) => {
+                let (mut depth, mut base) = (0, leaf);
+                while let Expr::Index(index) = strip(base) {
+                    if matches!(strip(&index.index), Expr::Range(_)) {
+                        return false;
+                    }
+                    depth += 1;
+                    base = &index.expr;
+                }
+                self.local_named(base)
+                    .and_then(|root| self.float_containers.get(&root))
+                    .is_some_and(|nesting| *nesting == depth)
+            }
+            _ => self
+                .local_named(leaf)
+                .is_some_and(|root| self.known_floats.contains(&root)),
         })
     }
 
@@ -669,7 +715,7 @@ impl Lowering {
 
     /// The local `expr` names, bound to a whole value (not to a part of one, nor borrowing
     /// one: `let ref s = p.x;` is no value of `p`'s type).
-    fn local_named(&self, expr: &Expr) -> Option<Root> {
+    pub(super) fn local_named(&self, expr: &Expr) -> Option<Root> {
         let Expr::Path(path) = strip(expr) else {
             return None;
         };

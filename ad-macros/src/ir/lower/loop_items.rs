@@ -446,7 +446,7 @@ impl Lowering {
 
     /// The derived type of the element `place` is, when it is one of a `#[grad]` container
     /// of a derived type (`bodies[i]`).
-    fn element_type(&self, place: &Place) -> Option<syn::Path> {
+    pub(super) fn element_type(&self, place: &Place) -> Option<syn::Path> {
         match place.projections.as_slice() {
             [Projection::Index(_)] | [Projection::Deref, Projection::Index(_)] => {
                 self.user_containers.get(&place.root).cloned()

@@ -1,0 +1,1408 @@
+//! Numerical code as people write it, annotated as written: integrators with closures,
+//! statistics over iterator chains, a small network, Horner, Newton, Cholesky by hand, an
+//! n-body simulation over a derived `Vec3` with operators, methods stepping a state in place,
+//! generic helpers, `&mut` right-hand sides, `let ... else`, pairs of optional elements, an
+//! option price through a normal CDF, a Kalman filter's likelihood over fixed-size arrays,
+//! bilinear interpolation, the shoelace area, indices sorted by the values they pick, a network
+//! of derived layers holding `Vec<Vec<f64>>`, an FIR filter, Simpson's rule, interpolation by
+//! `partition_point`, Adam steps, a matrix product called from another function. Each
+//! function is checked three ways at random points (`common::check_gradient`: the value bit for
+//! bit, reverse mode against forward mode along every basis direction, forward mode against
+//! central differences, and the dot-product identity); functions of user types against central
+//! differences float by float.
+
+// Written as their authors write them: index loops, explicit folds, `return` at the end of a
+// branch.
+#![allow(
+    clippy::needless_range_loop,
+    clippy::manual_memcpy,
+    clippy::needless_return,
+    clippy::unnecessary_fold,
+    clippy::redundant_closure,
+    clippy::let_and_return
+)]
+
+mod common;
+
+use ad_runtime::{forward, reverse};
+use common::check_gradient as check;
+
+const GRAVITY: f64 = 9.81;
+
+// 1. RK4 with a closure capturing parameters, tuple returns.
+#[forward]
+#[reverse]
+fn rk4_pendulum(p: &[f64], steps: usize) -> f64 {
+    let (g, l, dt) = (p[0].abs() + 1.0, p[1].abs() + 0.5, 0.01);
+    let f = |th: f64, om: f64| (om, -(g / l) * th.sin());
+    let (mut th, mut om) = (p[2], p[3]);
+    for _ in 0..steps {
+        let (k1a, k1b) = f(th, om);
+        let (k2a, k2b) = f(th + 0.5 * dt * k1a, om + 0.5 * dt * k1b);
+        let (k3a, k3b) = f(th + 0.5 * dt * k2a, om + 0.5 * dt * k2b);
+        let (k4a, k4b) = f(th + dt * k3a, om + dt * k3b);
+        th += dt / 6.0 * (k1a + 2.0 * k2a + 2.0 * k3a + k4a);
+        om += dt / 6.0 * (k1b + 2.0 * k2b + 2.0 * k3b + k4b);
+    }
+    th
+}
+
+// 2. Logistic regression NLL with iterator chains over rows.
+#[forward]
+#[reverse]
+fn logistic_nll(w: &[f64], #[no_grad] xs: &[Vec<f64>], #[no_grad] ys: &[f64]) -> f64 {
+    xs.iter()
+        .zip(ys)
+        .map(|(x, &y)| {
+            let z: f64 = w.iter().zip(x).map(|(wi, xi)| wi * xi).sum();
+            let p = 1.0 / (1.0 + (-z).exp());
+            -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
+        })
+        .sum::<f64>()
+        / ys.len() as f64
+}
+
+// 3. Softmax cross-entropy with max subtraction.
+#[forward]
+#[reverse]
+fn softmax_xent(logits: &[f64], label: usize) -> f64 {
+    let m = logits.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let lse = logits.iter().map(|&z| (z - m).exp()).sum::<f64>().ln() + m;
+    lse - logits[label]
+}
+
+// 4. Small MLP with nested Vec weights.
+#[forward]
+#[reverse]
+fn mlp(p: &[f64], #[no_grad] x: &[f64]) -> f64 {
+    let hidden = 3;
+    let n = x.len();
+    let mut h = vec![0.0; hidden];
+    for j in 0..hidden {
+        let mut acc = p[j * (n + 1) + n];
+        for i in 0..n {
+            acc += p[j * (n + 1) + i] * x[i];
+        }
+        h[j] = acc.tanh();
+    }
+    let off = hidden * (n + 1);
+    let mut out = p[off + hidden];
+    for j in 0..hidden {
+        out += p[off + j] * h[j];
+    }
+    out
+}
+
+// 6. Horner by rev().fold.
+#[forward]
+#[reverse]
+fn horner(c: &[f64], #[no_grad] x: f64) -> f64 {
+    c.iter().rev().fold(0.0, |acc, &ci| acc * x + ci)
+}
+
+// 7. Newton iteration for sqrt with a cap.
+#[forward]
+#[reverse]
+fn newton_sqrt(a: f64) -> f64 {
+    let a = a.abs() + 1.0;
+    let mut x = a;
+    let mut k = 0;
+    while (x * x - a).abs() > 1e-14 * a && k < 50 {
+        x = 0.5 * (x + a / x);
+        k += 1;
+    }
+    x
+}
+
+// 8. Mean and sample variance.
+#[forward]
+#[reverse]
+fn sample_variance(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mean = x.iter().sum::<f64>() / n as f64;
+    x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64
+}
+
+// 10. Early return and loop-break-value.
+#[forward]
+#[reverse]
+fn first_crossing(x: &[f64], #[no_grad] level: f64) -> f64 {
+    let mut acc = 0.0;
+    for (i, &v) in x.iter().enumerate() {
+        acc += v * v;
+        if acc > level {
+            return acc / (i + 1) as f64;
+        }
+    }
+    let r = loop {
+        acc *= 0.5;
+        if acc < 1.0 {
+            break acc + 1.0;
+        }
+    };
+    r
+}
+
+// 11. Gaussian log-likelihood with consts.
+#[forward]
+#[reverse]
+fn gauss_ll(p: &[f64], #[no_grad] data: &[f64]) -> f64 {
+    let mu = p[0];
+    let sigma = p[1].abs().max(1e-6) + 0.1;
+    let n = data.len() as f64;
+    let ss: f64 = data.iter().map(|&d| (d - mu) * (d - mu)).sum();
+    -0.5 * n * (2.0 * std::f64::consts::PI).ln() - n * sigma.ln() - ss / (2.0 * sigma * sigma)
+}
+
+// 12. Cross product with arrays.
+#[forward]
+#[reverse]
+fn cross_norm(a: [f64; 3], b: [f64; 3]) -> f64 {
+    let mut c = [0.0; 3];
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+    (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]).sqrt()
+}
+
+// 14. windows and chunks.
+#[forward]
+#[reverse]
+fn total_variation(x: &[f64]) -> f64 {
+    let tv: f64 = x.windows(2).map(|w| (w[1] - w[0]).powi(2)).sum();
+    let pairs: f64 = x.chunks(2).map(|c| c.iter().product::<f64>()).sum();
+    tv + 0.1 * pairs
+}
+
+// 16. Vec built by push, consts, casts.
+#[forward]
+#[reverse]
+fn projectile(p: &[f64], n: usize) -> f64 {
+    let (v0, angle) = (p[0], p[1]);
+    let h = 0.1;
+    let mut heights = Vec::with_capacity(n);
+    for i in 0..n {
+        let t = i as f64 * h;
+        heights.push(v0 * angle.sin() * t - 0.5 * GRAVITY * t * t);
+    }
+    heights.iter().map(|y| y * y).sum::<f64>().sqrt()
+}
+
+// 20. Trapezoid integration of a closure.
+#[forward]
+#[reverse]
+fn trapezoid(p: &[f64], n: usize) -> f64 {
+    let (a, b) = (p[0], p[1]);
+    let f = |t: f64| (a * t).sin() * (-b * t * t).exp();
+    let h = 1.0 / n as f64;
+    let mut s = 0.5 * (f(0.0) + f(1.0));
+    for i in 1..n {
+        s += f(i as f64 * h);
+    }
+    s * h
+}
+
+#[test]
+fn integrators_statistics_and_networks() {
+    check(
+        4,
+        |p| rk4_pendulum(p, 20),
+        |p, d| rk4_pendulum_jvp(p, 20, d),
+        |p, c| rk4_pendulum_vjp(p, 20, c),
+    );
+    let xs = vec![
+        vec![1.0, 0.5, -0.2],
+        vec![0.3, -1.0, 0.8],
+        vec![-0.7, 0.2, 0.1],
+    ];
+    let ys = [1.0, 0.0, 1.0];
+    check(
+        3,
+        |w| logistic_nll(w, &xs, &ys),
+        |w, d| logistic_nll_jvp(w, &xs, &ys, d),
+        |w, c| logistic_nll_vjp(w, &xs, &ys, c),
+    );
+    check(
+        4,
+        |z| softmax_xent(z, 2),
+        |z, d| softmax_xent_jvp(z, 2, d),
+        |z, c| softmax_xent_vjp(z, 2, c),
+    );
+    let x = [0.3, -0.8];
+    check(
+        13,
+        |p| mlp(p, &x),
+        |p, d| mlp_jvp(p, &x, d),
+        |p, c| mlp_vjp(p, &x, c),
+    );
+    check(
+        4,
+        |c| horner(c, 0.7),
+        |c, d| horner_jvp(c, 0.7, d),
+        |c, ct| horner_vjp(c, 0.7, ct),
+    );
+    check(
+        1,
+        |a| newton_sqrt(a[0]),
+        |a, d| newton_sqrt_jvp(a[0], d[0]),
+        |a, c| {
+            let (v, g) = newton_sqrt_vjp(a[0], c);
+            (v, vec![g])
+        },
+    );
+    check(
+        5,
+        |x| sample_variance(x),
+        |x, d| sample_variance_jvp(x, d),
+        |x, c| sample_variance_vjp(x, c),
+    );
+    check(
+        5,
+        |x| first_crossing(x, 3.0),
+        |x, d| first_crossing_jvp(x, 3.0, d),
+        |x, c| first_crossing_vjp(x, 3.0, c),
+    );
+    let data = [0.1, 0.5, -0.3, 1.2];
+    check(
+        2,
+        |p| gauss_ll(p, &data),
+        |p, d| gauss_ll_jvp(p, &data, d),
+        |p, c| gauss_ll_vjp(p, &data, c),
+    );
+    check(
+        6,
+        |v| cross_norm([v[0], v[1], v[2]], [v[3], v[4], v[5]]),
+        |v, d| {
+            cross_norm_jvp(
+                [v[0], v[1], v[2]],
+                [v[3], v[4], v[5]],
+                [d[0], d[1], d[2]],
+                [d[3], d[4], d[5]],
+            )
+        },
+        |v, c| {
+            let (r, (ga, gb)) = cross_norm_vjp([v[0], v[1], v[2]], [v[3], v[4], v[5]], c);
+            (r, [ga, gb].concat())
+        },
+    );
+    check(
+        5,
+        |x| total_variation(x),
+        |x, d| total_variation_jvp(x, d),
+        |x, c| total_variation_vjp(x, c),
+    );
+    check(
+        2,
+        |p| projectile(p, 7),
+        |p, d| projectile_jvp(p, 7, d),
+        |p, c| projectile_vjp(p, 7, c),
+    );
+    check(
+        2,
+        |p| trapezoid(p, 9),
+        |p, d| trapezoid_jvp(p, 9, d),
+        |p, c| trapezoid_vjp(p, 9, c),
+    );
+}
+
+use ad_runtime::Differentiable;
+use num_traits::{Float, FromPrimitive};
+
+#[derive(Clone, Debug, Differentiable)]
+struct Oscillator {
+    k: f64,
+    c: f64,
+    x: f64,
+    v: f64,
+}
+
+#[forward]
+#[reverse]
+impl Oscillator {
+    fn step(&mut self, dt: f64) {
+        let a = -self.k * self.x - self.c * self.v;
+        self.v += dt * a;
+        self.x += dt * self.v;
+    }
+    fn energy(&self) -> f64 {
+        0.5 * self.v * self.v + 0.5 * self.k * self.x * self.x
+    }
+}
+
+#[forward]
+#[reverse]
+fn simulate_osc(#[grad] o: &Oscillator, n: usize) -> f64 {
+    let mut s = o.clone();
+    for _ in 0..n {
+        s.step(0.01);
+    }
+    s.energy()
+}
+
+#[forward]
+#[reverse]
+fn sigmoid(z: f64) -> f64 {
+    1.0 / (1.0 + (-z).exp())
+}
+
+#[forward]
+#[reverse]
+fn two_layer(p: &[f64], #[no_grad] x: &[f64]) -> f64 {
+    let h: Vec<f64> = x.iter().zip(p).map(|(xi, pi)| sigmoid(xi * pi)).collect();
+    let m = h.iter().map(|v| v.abs()).fold(0.0, f64::max);
+    h.iter().sum::<f64>() * m
+}
+
+#[forward]
+#[reverse]
+fn generic_norm<T: Float + FromPrimitive + std::iter::Sum>(x: &[T]) -> T {
+    let n = T::from_usize(x.len()).unwrap();
+    (x.iter().map(|&v| v * v).sum::<T>() / n).sqrt()
+}
+
+#[forward]
+#[reverse]
+fn rhs(y: &[f64], p: &[f64], dydt: &mut [f64]) {
+    dydt[0] = p[0] * y[0] - p[1] * y[0] * y[1];
+    dydt[1] = -p[2] * y[1] + p[3] * y[0] * y[1];
+}
+
+#[forward]
+#[reverse]
+fn lotka(p: &[f64], n: usize) -> f64 {
+    let mut y = vec![1.0, 0.5];
+    let mut dydt = vec![0.0; 2];
+    let dt = 0.01;
+    for _ in 0..n {
+        rhs(&y, p, &mut dydt);
+        for i in 0..2 {
+            y[i] += dt * dydt[i];
+        }
+    }
+    y[0] + y[1]
+}
+
+#[forward]
+#[reverse]
+fn misc_iters(x: &[f64]) -> f64 {
+    let a: f64 = x.iter().skip(1).step_by(2).sum();
+    let mut b = 0.0;
+    for i in (0..x.len()).rev() {
+        b = b * 0.5 + x[i];
+    }
+    let c: f64 = x
+        .iter()
+        .zip(x.iter().skip(1))
+        .zip(x.iter().skip(2))
+        .map(|((u, v), w)| u * v - w)
+        .sum();
+    let d = if let Some(last) = x.last() {
+        last.hypot(x[0])
+    } else {
+        0.0
+    };
+    let e = x[0].atan2(x[1]) + x[2].abs().powf(1.5);
+    a + b + c + d + e
+}
+
+#[forward]
+#[reverse]
+fn median_abs(x: &[f64]) -> f64 {
+    let mut v: Vec<f64> = x.iter().map(|a| a * a + 0.1 * a).collect();
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+/// The oscillator's four floats as a slice, for `check`.
+fn oscillator(p: &[f64]) -> Oscillator {
+    Oscillator {
+        k: p[0].abs() + 1.0,
+        c: p[1],
+        x: p[2],
+        v: p[3],
+    }
+}
+
+#[test]
+fn methods_generics_and_mutable_outputs() {
+    // A copy of a `#[grad]` value stepped in place by a `&mut self` method.
+    let sign = |p: &[f64]| p[0].signum();
+    check(
+        4,
+        |p| simulate_osc(&oscillator(p), 30),
+        |p, d| {
+            let tangent = Oscillator {
+                k: d[0] * sign(p),
+                c: d[1],
+                x: d[2],
+                v: d[3],
+            };
+            simulate_osc_jvp(&oscillator(p), 30, &tangent)
+        },
+        |p, c| {
+            let (value, g) = simulate_osc_vjp(&oscillator(p), 30, c);
+            (value, vec![g.k * sign(p), g.c, g.x, g.v])
+        },
+    );
+    let x = [0.3, -0.8, 1.1];
+    check(
+        3,
+        |p| two_layer(p, &x),
+        |p, d| two_layer_jvp(p, &x, d),
+        |p, c| two_layer_vjp(p, &x, c),
+    );
+    check(
+        4,
+        |x| generic_norm(x),
+        |x, d| generic_norm_jvp(x, d),
+        |x, c| generic_norm_vjp(x, c),
+    );
+    check(
+        4,
+        |p| lotka(p, 25),
+        |p, d| lotka_jvp(p, 25, d),
+        |p, c| lotka_vjp(p, 25, c),
+    );
+    check(
+        5,
+        |x| misc_iters(x),
+        |x, d| misc_iters_jvp(x, d),
+        |x, c| misc_iters_vjp(x, c),
+    );
+    check(
+        5,
+        |x| median_abs(x),
+        |x, d| median_abs_jvp(x, d),
+        |x, c| median_abs_vjp(x, c),
+    );
+}
+
+#[derive(Clone, Debug)]
+struct Config {
+    scale: f64,
+    order: usize,
+}
+
+struct Model {
+    data: Vec<f64>,
+    lambda: f64,
+}
+
+impl Model {
+    #[forward]
+    #[reverse]
+    fn loss(&self, p: &[f64]) -> f64 {
+        let mut total = 0.0;
+        for (i, &d) in self.data.iter().enumerate() {
+            let t = i as f64 / self.data.len() as f64;
+            let pred = p[0] + p[1] * t + p[2] * t * t;
+            total += (pred - d).powi(2);
+        }
+        total + self.lambda * p.iter().map(|v| v * v).sum::<f64>()
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Kernel {
+    Rbf(f64),
+    Linear,
+}
+
+#[forward]
+#[reverse]
+fn kernel_sum(x: &[f64], kernel: Kernel, cfg: &Config) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        for j in 0..x.len() {
+            let k = match kernel {
+                Kernel::Rbf(ell) => (-(x[i] - x[j]).powi(2) / (2.0 * ell * ell)).exp(),
+                Kernel::Linear => x[i] * x[j],
+            };
+            s += k;
+        }
+    }
+    s * cfg.scale + cfg.order as f64
+}
+
+#[forward]
+#[reverse]
+fn shapes(x: &[f64]) -> (f64, f64) {
+    if x.is_empty() {
+        return (0.0, 0.0);
+    }
+    let [a, b, c] = [x[0], x[1], x[2]];
+    let hi = x.iter().copied().fold(f64::MIN, f64::max);
+    let lo = x.iter().copied().reduce(f64::min).unwrap();
+    let m = f64::max(a, b).min(c + 1.0).clamp(-5.0, 5.0);
+    let e = 2.0_f64.powf(a) + b.exp2() + 10f64.powi(-3) * c;
+    let weighted: f64 = x
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| v * (i as f64 + 1.0))
+        .sum();
+    (hi - lo + m + e, weighted / x.len() as f64)
+}
+
+#[forward]
+#[reverse]
+fn buffers(x: &[f64]) -> f64 {
+    let n = x.len();
+    let mut out = vec![0.0; n];
+    for (o, &v) in out.iter_mut().zip(x) {
+        *o = v * 2.0 + 1.0;
+    }
+    let (left, right) = out.split_at(n / 2);
+    let l: f64 = left.iter().sum();
+    let r: f64 = right.iter().map(|v| v.sin()).sum();
+    let mut a = l;
+    let mut b = r;
+    std::mem::swap(&mut a, &mut b);
+    let g = |t: f64| t * a;
+    let h = |t: f64| g(t) * 2.0 + b;
+    let best = out
+        .iter()
+        .cloned()
+        .max_by(|p, q| p.partial_cmp(q).unwrap())
+        .unwrap();
+    h(best) + (0..n).map(|i| x[i] * out[n - 1 - i]).sum::<f64>()
+}
+
+#[forward]
+#[reverse]
+fn generic_helper<T: Float>(x: T, y: T) -> T {
+    let two = T::one() + T::one();
+    (x * x + y * y).sqrt() / two + x.max(y)
+}
+
+#[forward]
+#[reverse]
+fn uses_generic(p: &[f64]) -> f64 {
+    let mut acc = 0.0;
+    for w in p.windows(2) {
+        acc += generic_helper(w[0], w[1]);
+    }
+    acc
+}
+
+#[test]
+fn methods_of_data_enums_tuples_and_buffers() {
+    let m = Model {
+        data: vec![0.1, 0.4, 0.2, 0.9],
+        lambda: 0.01,
+    };
+    check(
+        3,
+        |p| m.loss(p),
+        |p, d| m.loss_jvp(p, d),
+        |p, c| m.loss_vjp(p, c),
+    );
+    let cfg = Config {
+        scale: 0.5,
+        order: 2,
+    };
+    for kernel in [Kernel::Rbf(0.7), Kernel::Linear] {
+        check(
+            4,
+            |x| kernel_sum(x, kernel, &cfg),
+            |x, d| kernel_sum_jvp(x, kernel, &cfg, d),
+            |x, c| kernel_sum_vjp(x, kernel, &cfg, c),
+        );
+    }
+    check(
+        4,
+        |x| shapes(x).0 + 0.3 * shapes(x).1,
+        |x, d| {
+            let (v, t) = shapes_jvp(x, d);
+            (v.0 + 0.3 * v.1, t.0 + 0.3 * t.1)
+        },
+        |x, c| {
+            let (v, g) = shapes_vjp(x, (c, 0.3 * c));
+            (v.0 + 0.3 * v.1, g)
+        },
+    );
+    check(
+        5,
+        |x| buffers(x),
+        |x, d| buffers_jvp(x, d),
+        |x, c| buffers_vjp(x, c),
+    );
+    check(
+        4,
+        |x| uses_generic(x),
+        |x, d| uses_generic_jvp(x, d),
+        |x, c| uses_generic_vjp(x, c),
+    );
+}
+
+mod nbody {
+    use ad_runtime::{forward, reverse, Differentiable};
+    use approx::assert_relative_eq;
+    use std::ops::{Add, Mul, Sub};
+
+    #[derive(Clone, Copy, Debug, PartialEq, Differentiable)]
+    pub struct Vec3 {
+        pub x: f64,
+        pub y: f64,
+        pub z: f64,
+    }
+
+    #[forward]
+    #[reverse]
+    impl Vec3 {
+        pub fn new(x: f64, y: f64, z: f64) -> Vec3 {
+            Vec3 { x, y, z }
+        }
+        pub fn dot(&self, o: &Vec3) -> f64 {
+            self.x * o.x + self.y * o.y + self.z * o.z
+        }
+        pub fn norm(&self) -> f64 {
+            self.dot(self).sqrt()
+        }
+    }
+
+    #[forward]
+    #[reverse]
+    impl Add for Vec3 {
+        type Output = Vec3;
+        fn add(self, o: Vec3) -> Vec3 {
+            Vec3::new(self.x + o.x, self.y + o.y, self.z + o.z)
+        }
+    }
+
+    #[forward]
+    #[reverse]
+    impl Sub for Vec3 {
+        type Output = Vec3;
+        fn sub(self, o: Vec3) -> Vec3 {
+            Vec3::new(self.x - o.x, self.y - o.y, self.z - o.z)
+        }
+    }
+
+    #[forward]
+    #[reverse]
+    impl Mul<f64> for Vec3 {
+        type Output = Vec3;
+        fn mul(self, k: f64) -> Vec3 {
+            Vec3::new(self.x * k, self.y * k, self.z * k)
+        }
+    }
+
+    #[derive(Clone, Debug, Differentiable)]
+    pub struct Body {
+        pub pos: Vec3,
+        pub vel: Vec3,
+        pub mass: f64,
+    }
+
+    #[forward]
+    #[reverse]
+    pub fn energy(#[grad] bodies: &[Body]) -> f64 {
+        let mut e = 0.0;
+        for (i, b) in bodies.iter().enumerate() {
+            e += 0.5 * b.mass * b.vel.dot(&b.vel);
+            for other in &bodies[i + 1..] {
+                let d = b.pos - other.pos;
+                e -= b.mass * other.mass / d.norm();
+            }
+        }
+        e
+    }
+
+    #[forward]
+    #[reverse]
+    pub fn advance(#[grad] bodies: &[Body], steps: usize) -> f64 {
+        let mut state = bodies.to_vec();
+        let dt = 0.01;
+        for _ in 0..steps {
+            let n = state.len();
+            for i in 0..n {
+                for j in 0..n {
+                    if i != j {
+                        let d = state[j].pos - state[i].pos;
+                        let r = d.norm();
+                        let a = d * (state[j].mass / (r * r * r));
+                        state[i].vel = state[i].vel + a * dt;
+                    }
+                }
+            }
+            for b in state.iter_mut() {
+                b.pos = b.pos + b.vel * dt;
+            }
+        }
+        energy(&state)
+    }
+
+    fn bodies_from(p: &[f64]) -> Vec<Body> {
+        p.chunks(7)
+            .map(|c| Body {
+                pos: Vec3::new(c[0], c[1], c[2]),
+                vel: Vec3::new(c[3], c[4], c[5]),
+                mass: c[6].abs() + 0.5,
+            })
+            .collect()
+    }
+    fn flat(g: &[Body]) -> Vec<f64> {
+        g.iter()
+            .flat_map(|b| [b.pos.x, b.pos.y, b.pos.z, b.vel.x, b.vel.y, b.vel.z, b.mass])
+            .collect()
+    }
+
+    #[test]
+    fn an_n_body_simulation_over_a_copied_container() {
+        let p = [
+            0.0, 0.0, 0.0, 0.1, 0.0, 0.0, 1.0, 1.0, 0.2, 0.1, 0.0, 0.5, 0.0, 0.3, -0.4, 1.1, 0.3,
+            0.2, -0.3, 0.1, 0.2,
+        ];
+        let bodies = bodies_from(&p);
+        let (e, g) = advance_grad(&bodies, 5);
+        assert_eq!(e, advance(&bodies, 5));
+        let g = flat(&g);
+        for k in 0..p.len() {
+            let h = 1e-6;
+            let mut a = p;
+            a[k] += h;
+            let mut b = p;
+            b[k] -= h;
+            let fd = (advance(&bodies_from(&a), 5) - advance(&bodies_from(&b), 5)) / (2.0 * h);
+            let scale = if k % 7 == 6 { p[k].signum() } else { 1.0 };
+            assert_relative_eq!(g[k] * scale, fd, epsilon = 1e-6, max_relative = 1e-5);
+        }
+    }
+}
+
+mod containers {
+    use super::check;
+    use ad_runtime::{forward, reverse, Differentiable};
+    use approx::assert_relative_eq;
+
+    #[derive(Clone, Debug, Differentiable)]
+    pub struct Poly {
+        pub coeffs: Vec<f64>,
+        pub shift: f64,
+    }
+
+    #[forward]
+    #[reverse]
+    impl Poly {
+        pub fn eval(&self, x: f64) -> f64 {
+            let mut acc = 0.0;
+            for c in self.coeffs.iter().rev() {
+                acc = acc * (x - self.shift) + c;
+            }
+            acc
+        }
+    }
+
+    #[forward]
+    #[reverse]
+    pub fn poly_loss(#[grad] p: &Poly, #[no_grad] xs: &[f64], #[no_grad] ys: &[f64]) -> f64 {
+        xs.iter()
+            .zip(ys)
+            .map(|(&x, &y)| (p.eval(x) - y).powi(2))
+            .sum::<f64>()
+            .sqrt()
+    }
+
+    #[forward]
+    #[reverse]
+    pub fn cholesky_logdet(a: &[Vec<f64>]) -> f64 {
+        let n = a.len();
+        let mut l = vec![vec![0.0; n]; n];
+        for i in 0..n {
+            for j in 0..=i {
+                let mut s = a[i][j];
+                for k in 0..j {
+                    s -= l[i][k] * l[j][k];
+                }
+                if i == j {
+                    l[i][j] = s.sqrt();
+                } else {
+                    l[i][j] = s / l[j][j];
+                }
+            }
+        }
+        let mut logdet = 0.0;
+        for i in 0..n {
+            logdet += 2.0 * l[i][i].ln();
+        }
+        logdet
+    }
+
+    #[forward]
+    #[reverse]
+    pub fn moments(x: &[f64]) -> f64 {
+        let (s, ss) = x.iter().fold((0.0, 0.0), |(s, ss), &v| (s + v, ss + v * v));
+        let n = x.len() as f64;
+        (ss / n - (s / n).powi(2)).sqrt()
+    }
+
+    #[forward]
+    #[reverse]
+    pub fn stack_walk(x: &[f64]) -> f64 {
+        let mut stack: Vec<f64> = x.to_vec();
+        let mut acc = 0.0;
+        while let Some(v) = stack.pop() {
+            acc = acc * 0.9 + v.sin();
+        }
+        acc
+    }
+
+    #[test]
+    fn user_types_holding_vecs_cholesky_folds_and_stacks() {
+        let xs = [0.0, 0.5, 1.0, 1.5];
+        let ys = [1.0, 0.2, -0.3, 0.8];
+        let p = Poly {
+            coeffs: vec![0.5, -0.2, 0.1],
+            shift: 0.3,
+        };
+        let (v, g) = poly_loss_grad(&p, &xs, &ys);
+        assert_eq!(v, poly_loss(&p, &xs, &ys));
+        let h = 1e-6;
+        for k in 0..3 {
+            let mut a = p.clone();
+            a.coeffs[k] += h;
+            let mut b = p.clone();
+            b.coeffs[k] -= h;
+            assert_relative_eq!(
+                g.coeffs[k],
+                (poly_loss(&a, &xs, &ys) - poly_loss(&b, &xs, &ys)) / (2.0 * h),
+                max_relative = 1e-6
+            );
+        }
+        let mut a = p.clone();
+        a.shift += h;
+        let mut b = p.clone();
+        b.shift -= h;
+        assert_relative_eq!(
+            g.shift,
+            (poly_loss(&a, &xs, &ys) - poly_loss(&b, &xs, &ys)) / (2.0 * h),
+            max_relative = 1e-6
+        );
+        let spd = |m: &[f64]| -> Vec<Vec<f64>> {
+            let n = 3;
+            (0..n)
+                .map(|i| {
+                    (0..n)
+                        .map(|j| {
+                            (0..n).map(|k| m[i * n + k] * m[j * n + k]).sum::<f64>()
+                                + if i == j { 1.0 } else { 0.0 }
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        let m = [0.3, 0.1, -0.2, 0.5, 0.9, 0.1, -0.4, 0.2, 0.7];
+        let a = spd(&m);
+        let (value, g) = cholesky_logdet_grad(&a);
+        assert_eq!(value, cholesky_logdet(&a));
+        let (_, t) = cholesky_logdet_jvp(
+            &a,
+            &[
+                vec![1.0, 0.0, 0.0],
+                vec![0.0, 0.0, 0.0],
+                vec![0.0, 0.0, 0.0],
+            ],
+        );
+        assert_relative_eq!(g[0][0], t, max_relative = 1e-10);
+        let mut ap = a.clone();
+        ap[0][0] += h;
+        let mut am = a.clone();
+        am[0][0] -= h;
+        assert_relative_eq!(
+            t,
+            (cholesky_logdet(&ap) - cholesky_logdet(&am)) / (2.0 * h),
+            max_relative = 1e-6
+        );
+        check(
+            4,
+            |x| moments(x),
+            |x, d| moments_jvp(x, d),
+            |x, c| moments_vjp(x, c),
+        );
+        check(
+            4,
+            |x| stack_walk(x),
+            |x, d| stack_walk_jvp(x, d),
+            |x, c| stack_walk_vjp(x, c),
+        );
+    }
+}
+
+/// `let ... else` with the type written on the pattern.
+#[forward]
+#[reverse]
+fn typed_let_else(x: &[f64]) -> f64 {
+    let Some(first): Option<f64> = x.first().copied() else {
+        return 0.0;
+    };
+    let Some(&last): Option<&f64> = x.last() else {
+        return 1.0;
+    };
+    first * 2.0 + last.sin()
+}
+
+/// Pairs and triples of optional elements matched at once.
+#[forward]
+#[reverse]
+fn neighbours(x: &[f64]) -> f64 {
+    let mut total = 0.0;
+    for i in 0..x.len() {
+        if let (Some(a), Some(b)) = (x.get(i), x.get(i + 1)) {
+            total += a * b;
+        } else {
+            total += 0.5 * x[i];
+        }
+        total += match (x.get(i), x.get(i + 2), x.first()) {
+            (Some(&a), Some(&c), Some(&f)) => a * c - f,
+            _ => x[i].powi(2),
+        };
+    }
+    total
+}
+
+#[test]
+fn typed_let_else_and_matched_element_pairs() {
+    check(3, typed_let_else, typed_let_else_jvp, typed_let_else_vjp);
+    check(4, neighbours, neighbours_jvp, neighbours_vjp);
+    assert_eq!(typed_let_else_grad(&[]), (0.0, vec![]));
+}
+
+mod finance_filters_geometry {
+    use super::check;
+    use ad_runtime::{forward, reverse, Differentiable};
+
+    #[forward]
+    #[reverse]
+    fn norm_cdf(x: f64) -> f64 {
+        let t = 1.0 / (1.0 + 0.2316419 * x.abs());
+        let poly = t
+            * (0.319381530
+                + t * (-0.356563782 + t * (1.781477937 + t * (-1.821255978 + t * 1.330274429))));
+        let pdf = (-0.5 * x * x).exp() / (2.0 * std::f64::consts::PI).sqrt();
+        let upper = pdf * poly;
+        if x >= 0.0 {
+            1.0 - upper
+        } else {
+            upper
+        }
+    }
+
+    #[forward]
+    #[reverse]
+    fn black_scholes(p: &[f64]) -> f64 {
+        let (s, k, r, sigma, t) = (
+            p[0].abs() + 50.0,
+            100.0,
+            0.01 + p[1] * 0.01,
+            0.2 + 0.1 * p[2].abs(),
+            1.0,
+        );
+        let d1 = ((s / k).ln() + (r + 0.5 * sigma * sigma) * t) / (sigma * t.sqrt());
+        let d2 = d1 - sigma * t.sqrt();
+        s * norm_cdf(d1) - k * (-r * t).exp() * norm_cdf(d2)
+    }
+
+    #[forward]
+    #[reverse]
+    fn huber_total(r: &[f64], #[no_grad] delta: f64) -> f64 {
+        let mut total = 0.0;
+        for &ri in r {
+            total += if ri.abs() <= delta {
+                0.5 * ri * ri
+            } else {
+                delta * (ri.abs() - 0.5 * delta)
+            };
+        }
+        total
+    }
+
+    #[forward]
+    #[reverse]
+    fn inner_descent(a: f64) -> f64 {
+        let mut x = 0.0;
+        for _ in 0..10 {
+            let g = 2.0 * (x - a) + 0.1 * x.powi(3);
+            x -= 0.1 * g;
+        }
+        x
+    }
+
+    #[forward]
+    #[reverse]
+    fn bilinear(p: &[f64], #[no_grad] grid: &[Vec<f64>]) -> f64 {
+        let (x, y) = (p[0].abs().min(1.9), p[1].abs().min(1.9));
+        let (i, j) = (x.floor() as usize, y.floor() as usize);
+        let (fx, fy) = (x.fract(), y.fract());
+        let top = grid[i][j] * (1.0 - fx) + grid[i + 1][j] * fx;
+        let bottom = grid[i][j + 1] * (1.0 - fx) + grid[i + 1][j + 1] * fx;
+        top * (1.0 - fy) + bottom * fy
+    }
+
+    #[derive(Clone, Debug, Differentiable)]
+    struct Linear {
+        w: [f64; 3],
+        b: f64,
+    }
+
+    #[forward]
+    #[reverse]
+    impl Linear {
+        fn new(w: [f64; 3], b: f64) -> Linear {
+            Linear { w, b }
+        }
+        fn predict(&self, x: &[f64]) -> f64 {
+            self.w.iter().zip(x).map(|(w, x)| w * x).sum::<f64>() + self.b
+        }
+    }
+
+    #[forward]
+    #[reverse]
+    fn linear_loss(p: &[f64], #[no_grad] xs: &[[f64; 3]], #[no_grad] ys: &[f64]) -> f64 {
+        let model = Linear::new([p[0], p[1], p[2]], p[3]);
+        let mut loss = 0.0;
+        for (x, y) in xs.iter().zip(ys) {
+            let e = model.predict(x) - y;
+            loss += e * e;
+        }
+        loss / xs.len() as f64
+    }
+
+    #[forward]
+    #[reverse]
+    fn shoelace(pts: &[[f64; 2]]) -> f64 {
+        let n = pts.len();
+        let mut area = 0.0;
+        for i in 0..n {
+            let j = (i + 1) % n;
+            area += pts[i][0] * pts[j][1] - pts[j][0] * pts[i][1];
+        }
+        0.5 * area.abs()
+    }
+
+    #[forward]
+    #[reverse]
+    fn misc_two(a: &[f64], b: &[f64]) -> f64 {
+        let d = a
+            .iter()
+            .zip(b.iter())
+            .map(|(x, y)| (x - y).powi(2))
+            .sum::<f64>()
+            .sqrt();
+        let logs: f64 = a
+            .iter()
+            .map(|v| (v * v + 0.1).ln())
+            .filter(|v| v.is_finite())
+            .sum();
+        let tri: f64 = b.chunks_exact(3).map(|c| c[0] * c[1] + c[2]).sum();
+        let mut idx: Vec<usize> = (0..a.len()).collect();
+        idx.sort_by(|&i, &j| a[i].partial_cmp(&a[j]).unwrap());
+        let smallest = a[idx[0]];
+        let e = std::f64::consts::E;
+        d + logs + tri + smallest * e + ((a[0] * 10.0).round() as i32) as f64
+    }
+
+    #[forward]
+    #[reverse]
+    fn kalman(p: &[f64], #[no_grad] zs: &[f64]) -> f64 {
+        let (q, r) = (p[0] * p[0] + 0.01, p[1] * p[1] + 0.01);
+        let mut x = [0.0, 0.0];
+        let mut pm = [[1.0, 0.0], [0.0, 1.0]];
+        let dt = 0.1;
+        let mut nll = 0.0;
+        for &z in zs {
+            // predict
+            x = [x[0] + dt * x[1], x[1]];
+            pm = [
+                [
+                    pm[0][0] + dt * (pm[1][0] + pm[0][1]) + dt * dt * pm[1][1] + q,
+                    pm[0][1] + dt * pm[1][1],
+                ],
+                [pm[1][0] + dt * pm[1][1], pm[1][1] + q],
+            ];
+            // update
+            let s = pm[0][0] + r;
+            let k = [pm[0][0] / s, pm[1][0] / s];
+            let innov = z - x[0];
+            nll += 0.5 * (s.ln() + innov * innov / s);
+            x = [x[0] + k[0] * innov, x[1] + k[1] * innov];
+            pm = [
+                [(1.0 - k[0]) * pm[0][0], (1.0 - k[0]) * pm[0][1]],
+                [pm[1][0] - k[1] * pm[0][0], pm[1][1] - k[1] * pm[0][1]],
+            ];
+        }
+        nll
+    }
+
+    #[test]
+    fn finance_filters_geometry_and_argsort() {
+        check(3, black_scholes, black_scholes_jvp, black_scholes_vjp);
+        check(
+            4,
+            |r| huber_total(r, 0.7),
+            |r, d| huber_total_jvp(r, 0.7, d),
+            |r, c| huber_total_vjp(r, 0.7, c),
+        );
+        check(
+            1,
+            |a| inner_descent(a[0]),
+            |a, d| inner_descent_jvp(a[0], d[0]),
+            |a, c| {
+                let (v, g) = inner_descent_vjp(a[0], c);
+                (v, vec![g])
+            },
+        );
+        let grid = vec![
+            vec![0.0, 1.0, 0.5],
+            vec![0.3, -0.2, 0.8],
+            vec![1.1, 0.4, -0.6],
+        ];
+        check(
+            2,
+            |p| bilinear(p, &grid),
+            |p, d| bilinear_jvp(p, &grid, d),
+            |p, c| bilinear_vjp(p, &grid, c),
+        );
+        let xs = [[1.0, 0.5, -0.2], [0.3, -1.0, 0.8], [-0.7, 0.2, 0.1]];
+        let ys = [0.4, -0.1, 0.9];
+        check(
+            4,
+            |p| linear_loss(p, &xs, &ys),
+            |p, d| linear_loss_jvp(p, &xs, &ys, d),
+            |p, c| linear_loss_vjp(p, &xs, &ys, c),
+        );
+        let to_pts = |v: &[f64]| v.chunks(2).map(|c| [c[0], c[1]]).collect::<Vec<_>>();
+        check(
+            8,
+            |v| shoelace(&to_pts(v)),
+            |v, d| shoelace_jvp(&to_pts(v), &to_pts(d)),
+            |v, c| {
+                let (r, g) = shoelace_vjp(&to_pts(v), c);
+                (r, g.concat())
+            },
+        );
+        check(
+            6,
+            |v| misc_two(&v[..3], &v[3..]),
+            |v, d| misc_two_jvp(&v[..3], &v[3..], &d[..3], &d[3..]),
+            |v, c| {
+                let (r, (ga, gb)) = misc_two_vjp(&v[..3], &v[3..], c);
+                (r, [ga, gb].concat())
+            },
+        );
+        let zs = [0.1, 0.3, 0.2, 0.5, 0.4];
+        check(
+            2,
+            |p| kalman(p, &zs),
+            |p, d| kalman_jvp(p, &zs, d),
+            |p, c| kalman_vjp(p, &zs, c),
+        );
+    }
+}
+
+mod networks_and_signals {
+    use super::check;
+    use ad_runtime::{forward, reverse, Differentiable};
+
+    #[derive(Clone, Debug, Differentiable)]
+    pub struct Layer {
+        pub weights: Vec<Vec<f64>>,
+        pub biases: Vec<f64>,
+    }
+
+    #[forward]
+    #[reverse]
+    impl Layer {
+        pub fn forward(&self, input: &[f64]) -> Vec<f64> {
+            self.weights
+                .iter()
+                .zip(&self.biases)
+                .map(|(row, b)| {
+                    let z: f64 = row.iter().zip(input).map(|(w, x)| w * x).sum::<f64>() + b;
+                    z.max(0.0) + 0.01 * z.min(0.0)
+                })
+                .collect()
+        }
+    }
+
+    #[forward]
+    #[reverse]
+    pub fn network_loss(
+        #[grad] layers: &[Layer],
+        #[no_grad] input: &[f64],
+        #[no_grad] target: f64,
+    ) -> f64 {
+        let mut activation = input.to_vec();
+        for layer in layers {
+            activation = layer.forward(&activation);
+        }
+        let out: f64 = activation.iter().sum();
+        (out - target).powi(2)
+    }
+
+    #[forward]
+    #[reverse]
+    fn fir(h: &[f64], #[no_grad] x: &[f64]) -> f64 {
+        let mut y = vec![0.0; x.len()];
+        for n in 0..x.len() {
+            for k in 0..h.len() {
+                if n >= k {
+                    y[n] += h[k] * x[n - k];
+                }
+            }
+        }
+        y.iter().map(|v| v * v).sum()
+    }
+
+    #[forward]
+    #[reverse]
+    fn simpson(p: &[f64]) -> f64 {
+        let f = |t: f64| (p[0] * t).cos() / (1.0 + p[1] * t * t);
+        let n = 10;
+        let h = 1.0 / n as f64;
+        let mut s = f(0.0) + f(1.0);
+        for i in 1..n {
+            let w = if i % 2 == 1 { 4.0 } else { 2.0 };
+            s += w * f(i as f64 * h);
+        }
+        s * h / 3.0
+    }
+
+    #[forward]
+    #[reverse]
+    fn interp(ys: &[f64], #[no_grad] xs: &[f64], #[no_grad] x: f64) -> f64 {
+        let i = xs.partition_point(|&v| v < x).clamp(1, xs.len() - 1);
+        let t = (x - xs[i - 1]) / (xs[i] - xs[i - 1]);
+        ys[i - 1] * (1.0 - t) + ys[i] * t
+    }
+
+    #[forward]
+    #[reverse]
+    fn pearson(a: &[f64], b: &[f64]) -> f64 {
+        assert_eq!(a.len(), b.len(), "lengths differ");
+        let n = a.len() as f64;
+        let (ma, mb) = (a.iter().sum::<f64>() / n, b.iter().sum::<f64>() / n);
+        let cov: f64 = a.iter().zip(b).map(|(x, y)| (x - ma) * (y - mb)).sum();
+        let va: f64 = a.iter().map(|x| (x - ma).powi(2)).sum();
+        let vb: f64 = b.iter().map(|y| (y - mb).powi(2)).sum();
+        cov / (va * vb).sqrt()
+    }
+
+    #[forward]
+    #[reverse]
+    fn adam_inner(a: &[f64]) -> f64 {
+        let (b1, b2, lr, eps) = (0.9, 0.999, 0.05, 1e-8);
+        let mut x = [0.0; 2];
+        let mut m = [0.0; 2];
+        let mut v = [0.0; 2];
+        for t in 1..=20 {
+            let g = [
+                2.0 * (x[0] - a[0]) + a[1] * x[1],
+                2.0 * (x[1] - a[1]) + a[1] * x[0],
+            ];
+            for i in 0..2 {
+                m[i] = b1 * m[i] + (1.0 - b1) * g[i];
+                v[i] = b2 * v[i] + (1.0 - b2) * g[i] * g[i];
+                let mh = m[i] / (1.0 - f64::powi(b1, t));
+                let vh = v[i] / (1.0 - f64::powi(b2, t));
+                x[i] -= lr * mh / (vh.sqrt() + eps);
+            }
+        }
+        x[0] * x[0] + x[1]
+    }
+
+    const N: usize = 3;
+
+    #[forward]
+    #[reverse]
+    pub fn matmul(a: &[Vec<f64>], b: &[Vec<f64>]) -> Vec<Vec<f64>> {
+        let mut c = vec![vec![0.0; b[0].len()]; a.len()];
+        for i in 0..a.len() {
+            for j in 0..b[0].len() {
+                for k in 0..b.len() {
+                    c[i][j] += a[i][k] * b[k][j];
+                }
+            }
+        }
+        c
+    }
+
+    #[forward]
+    #[reverse]
+    fn trace_of_square(p: &[f64]) -> f64 {
+        let m: Vec<Vec<f64>> = (0..N)
+            .map(|i| (0..N).map(|j| p[i * N + j]).collect())
+            .collect();
+        let sq = matmul(&m, &m);
+        let mut tr = 0.0;
+        for i in 0..N {
+            tr += sq[i][i];
+        }
+        tr
+    }
+
+    #[test]
+    fn networks_filters_quadrature_and_inner_optimizers() {
+        let input = [0.5, -0.3];
+        let make = |p: &[f64]| {
+            vec![
+                Layer {
+                    weights: vec![vec![p[0], p[1]], vec![p[2], p[3]]],
+                    biases: vec![p[4], p[5]],
+                },
+                Layer {
+                    weights: vec![vec![p[6], p[7]]],
+                    biases: vec![p[8]],
+                },
+            ]
+        };
+        let flat = |ls: &[Layer]| {
+            ls.iter()
+                .flat_map(|l| {
+                    l.weights
+                        .iter()
+                        .flatten()
+                        .copied()
+                        .chain(l.biases.iter().copied())
+                        .collect::<Vec<_>>()
+                })
+                .collect::<Vec<f64>>()
+        };
+        check(
+            9,
+            |p| network_loss(&make(p), &input, 0.7),
+            |p, d| network_loss_jvp(&make(p), &input, 0.7, &make(d)),
+            |p, c| {
+                let (v, g) = network_loss_vjp(&make(p), &input, 0.7, c);
+                (v, flat(&g))
+            },
+        );
+        let x = [1.0, 0.5, -0.3, 0.8, 0.2];
+        check(
+            3,
+            |h| fir(h, &x),
+            |h, d| fir_jvp(h, &x, d),
+            |h, c| fir_vjp(h, &x, c),
+        );
+        check(2, simpson, simpson_jvp, simpson_vjp);
+        let xs = [0.0, 0.5, 1.5, 2.0];
+        for xq in [0.2, 0.9, 1.9] {
+            check(
+                4,
+                |ys| interp(ys, &xs, xq),
+                |ys, d| interp_jvp(ys, &xs, xq, d),
+                |ys, c| interp_vjp(ys, &xs, xq, c),
+            );
+        }
+        check(
+            6,
+            |v| pearson(&v[..3], &v[3..]),
+            |v, d| pearson_jvp(&v[..3], &v[3..], &d[..3], &d[3..]),
+            |v, c| {
+                let (r, (ga, gb)) = pearson_vjp(&v[..3], &v[3..], c);
+                (r, [ga, gb].concat())
+            },
+        );
+        check(2, adam_inner, adam_inner_jvp, adam_inner_vjp);
+        check(9, trace_of_square, trace_of_square_jvp, trace_of_square_vjp);
+    }
+}
