@@ -286,6 +286,7 @@ impl Function {
         {
             calls_on_data_self_by_path(&mut item.block, receiver.is_reference());
         }
+        calls_on_data_parameters_by_path(&mut item.block, &params);
         let mut body = (*item.block).clone();
         // The same calls with a function passed by name given as a closure (the function as
         // written keeps the name, which lints would want back).
@@ -306,6 +307,76 @@ impl Function {
             float_param,
             refused_whole: of_generic_impl || returns_reference,
         }
+    }
+}
+
+/// `sys.rhs(&y, &mut dy)` of a data parameter `sys: &Decay` (a type without the derive, its
+/// constants data), where `rhs` is a method of the type that the crate's attributes
+/// differentiate in this file: `Decay::rhs(sys, &y, &mut dy)`, which derivative code calls at
+/// its derivative code, as [`calls_on_data_self_by_path`] does for `self`.
+fn calls_on_data_parameters_by_path(body: &mut syn::Block, params: &[Param]) {
+    struct Calls(Vec<(Ident, syn::Path, bool)>);
+    impl syn::visit_mut::VisitMut for Calls {
+        fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
+            syn::visit_mut::visit_expr_mut(self, expr);
+            let syn::Expr::MethodCall(call) = expr else {
+                return;
+            };
+            let syn::Expr::Path(receiver) = &*call.receiver else {
+                return;
+            };
+            let Some((name, ty, by_reference)) = self.0.iter().find(|(name, ty, _)| {
+                receiver.qself.is_none()
+                    && receiver.path.is_ident(name)
+                    && call.turbofish.is_none()
+                    && ty.segments.last().is_some_and(|last| {
+                        crate::source_facts::differentiated_method_of(
+                            &last.ident.to_string(),
+                            &call.method.to_string(),
+                        )
+                    })
+            }) else {
+                return;
+            };
+            let span = call.method.span();
+            let method = &call.method;
+            let receiver = match by_reference {
+                true => quote::quote!(#name),
+                false => quote::quote!(&#name),
+            };
+            let args = call.args.iter();
+            *expr = syn::parse_quote_spanned!(span=> #ty::#method(#receiver, #(#args),*));
+        }
+        fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+    }
+    let data: Vec<(Ident, syn::Path, bool)> = params
+        .iter()
+        .filter(|param| param.kind == ParamKind::Data && !param.receiver)
+        .filter_map(|param| {
+            let (ty, by_reference) = match &param.ty {
+                Type::Reference(reference) if reference.mutability.is_none() => {
+                    (&*reference.elem, true)
+                }
+                ty => (ty, false),
+            };
+            match ty {
+                // A path without generic arguments, which an expression can name as written.
+                Type::Path(path)
+                    if path.qself.is_none()
+                        && path
+                            .path
+                            .segments
+                            .iter()
+                            .all(|segment| segment.arguments.is_none()) =>
+                {
+                    Some((param.name.clone(), path.path.clone(), by_reference))
+                }
+                _ => None,
+            }
+        })
+        .collect();
+    if !data.is_empty() {
+        syn::visit_mut::VisitMut::visit_block_mut(&mut Calls(data), body);
     }
 }
 

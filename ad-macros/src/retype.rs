@@ -945,7 +945,8 @@ pub fn reads_data(expr: &Expr, locals: &Locals) -> bool {
                 && !locals.untyped.contains(ident)
         }),
         Expr::Field(field) => reads_data(&field.base, locals),
-        Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Deref(_)) => {
+        // `*r`, and `-self.k` of a data field: data too.
+        Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Deref(_) | syn::UnOp::Neg(_)) => {
             reads_data(&unary.expr, locals)
         }
         Expr::Paren(paren) => reads_data(&paren.expr, locals),

@@ -114,6 +114,19 @@ pub fn self_is_underived() -> bool {
     })
 }
 
+/// Whether `method` is a method of the type `type_name` that the crate's attributes
+/// differentiate in this file, so that a data parameter of the type calls it through its
+/// derivative code.
+pub fn differentiated_method_of(type_name: &str, method: &str) -> bool {
+    FACTS.with(|current| {
+        current
+            .borrow()
+            .differentiated_methods
+            .get(type_name)
+            .is_some_and(|methods| methods.contains(method))
+    })
+}
+
 /// Whether `method` is a method of the `impl` block's type that the crate's attributes
 /// differentiate, so that a data `self` calls it through its derivative code.
 pub fn differentiated_method(method: &str) -> bool {

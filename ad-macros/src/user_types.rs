@@ -121,7 +121,9 @@ impl UserTypes {
             fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
                 if let syn::Expr::Path(path) = &*call.func {
                     if path.qself.is_none() {
-                        self.0.extend(type_of(&path.path, false));
+                        // `P2(a, b)` of a tuple struct the file derives.
+                        let tuple_struct = tuple_struct_call(call).is_some();
+                        self.0.extend(type_of(&path.path, tuple_struct));
                     }
                 }
                 let call_expr = syn::Expr::Call(call.clone());
@@ -476,9 +478,22 @@ pub fn built_value(expr: &syn::Expr) -> Option<(Path, Vec<&syn::Expr>)> {
             struct_type(&structure.path)?,
             structure.fields.iter().map(|field| &field.expr).collect(),
         )),
-        syn::Expr::Call(call) => Some((variant_call_type(call)?, call.args.iter().collect())),
+        syn::Expr::Call(call) => Some((
+            variant_call_type(call).or_else(|| tuple_struct_call(call))?,
+            call.args.iter().collect(),
+        )),
         _ => None,
     }
+}
+
+/// `P2` of `P2(a, b)`, a tuple struct the file defines deriving `Differentiable`.
+pub fn tuple_struct_call(call: &syn::ExprCall) -> Option<Path> {
+    let syn::Expr::Path(func) = &*call.func else {
+        return None;
+    };
+    let name = func.path.get_ident()?;
+    (func.qself.is_none() && crate::source_facts::defines_derived(&name.to_string()))
+        .then(|| func.path.clone())
 }
 
 /// `T` of `T::default()`, `T::new(n)` and the other constructors Rust's conventions name

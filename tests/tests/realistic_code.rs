@@ -5,7 +5,11 @@
 //! option price through a normal CDF, a Kalman filter's likelihood over fixed-size arrays,
 //! bilinear interpolation, the shoelace area, indices sorted by the values they pick, a network
 //! of derived layers holding `Vec<Vec<f64>>`, an FIR filter, Simpson's rule, interpolation by
-//! `partition_point`, Adam steps, a matrix product called from another function. Each
+//! `partition_point`, Adam steps, a matrix product called from another function, nalgebra
+//! least squares and torques, an ODE system's method called on a data parameter (`sys.rhs(&y,
+//! &mut dy)` of a `#[forward] #[reverse] impl System for Decay`), recursion, a tuple struct
+//! with `Add`, `AddAssign` and `Mul` (`p += step * k`), `scan` and `take_while`, a `loop`
+//! breaking with its value, `?` on options. Each
 //! function is checked three ways at random points (`common::check_gradient`: the value bit for
 //! bit, reverse mode against forward mode along every basis direction, forward mode against
 //! central differences, and the dot-product identity); functions of user types against central
@@ -1404,5 +1408,370 @@ mod networks_and_signals {
         );
         check(2, adam_inner, adam_inner_jvp, adam_inner_vjp);
         check(9, trace_of_square, trace_of_square_jvp, trace_of_square_vjp);
+    }
+}
+
+mod nalgebra_and_traits {
+    use super::check;
+    use ad_runtime::{forward, reverse};
+    use nalgebra::{DMatrix, DVector, Vector3};
+
+    #[forward]
+    #[reverse]
+    fn least_squares(
+        p: &DVector<f64>,
+        #[no_grad] a: &DMatrix<f64>,
+        #[no_grad] b: &DVector<f64>,
+    ) -> f64 {
+        let r = a * p - b;
+        r.norm_squared() + 0.1 * p.dot(p)
+    }
+
+    #[forward]
+    #[reverse]
+    fn torque(r: Vector3<f64>, f: Vector3<f64>) -> f64 {
+        let t = r.cross(&f);
+        t.norm() + r.dot(&f) * 0.5
+    }
+
+    trait System {
+        fn rhs(&self, y: &[f64], dy: &mut [f64]);
+    }
+
+    struct Decay {
+        k: f64,
+    }
+
+    #[forward]
+    #[reverse]
+    impl System for Decay {
+        fn rhs(&self, y: &[f64], dy: &mut [f64]) {
+            for i in 0..y.len() {
+                dy[i] = -self.k * y[i] + 0.1 * y[(i + 1) % y.len()].sin();
+            }
+        }
+    }
+
+    #[forward]
+    #[reverse]
+    fn integrate_decay(y0: &[f64], #[no_grad] sys: &Decay) -> f64 {
+        let mut y = y0.to_vec();
+        let mut dy = vec![0.0; y.len()];
+        for _ in 0..10 {
+            sys.rhs(&y, &mut dy);
+            for (yi, di) in y.iter_mut().zip(&dy) {
+                *yi += 0.05 * di;
+            }
+        }
+        y.iter().sum()
+    }
+
+    #[forward]
+    #[reverse]
+    fn returns_vec(x: &[f64]) -> Vec<f64> {
+        x.iter().map(|v| v.exp() / (1.0 + v * v)).collect()
+    }
+
+    #[forward]
+    #[reverse]
+    fn consumes_vec(x: &[f64]) -> f64 {
+        let v = returns_vec(x);
+        let w: Vec<f64> = v.iter().rev().cloned().collect();
+        v.iter().zip(&w).map(|(a, b)| a * b).sum::<f64>()
+    }
+
+    #[test]
+    fn nalgebra_trait_systems_and_returned_vecs() {
+        let a = DMatrix::from_row_slice(3, 2, &[1.0, 0.5, -0.3, 0.8, 0.2, 0.1]);
+        let b = DVector::from_vec(vec![0.3, -0.1, 0.7]);
+        check(
+            2,
+            |p| least_squares(&DVector::from_column_slice(p), &a, &b),
+            |p, d| {
+                least_squares_jvp(
+                    &DVector::from_column_slice(p),
+                    &a,
+                    &b,
+                    &DVector::from_column_slice(d),
+                )
+            },
+            |p, c| {
+                let (v, g) = least_squares_vjp(&DVector::from_column_slice(p), &a, &b, c);
+                (v, g.as_slice().to_vec())
+            },
+        );
+        check(
+            6,
+            |v| {
+                torque(
+                    Vector3::new(v[0], v[1], v[2]),
+                    Vector3::new(v[3], v[4], v[5]),
+                )
+            },
+            |v, d| {
+                torque_jvp(
+                    Vector3::new(v[0], v[1], v[2]),
+                    Vector3::new(v[3], v[4], v[5]),
+                    Vector3::new(d[0], d[1], d[2]),
+                    Vector3::new(d[3], d[4], d[5]),
+                )
+            },
+            |v, c| {
+                let (r, (gr, gf)) = torque_vjp(
+                    Vector3::new(v[0], v[1], v[2]),
+                    Vector3::new(v[3], v[4], v[5]),
+                    c,
+                );
+                (r, gr.iter().chain(gf.iter()).copied().collect())
+            },
+        );
+        let sys = Decay { k: 0.7 };
+        check(
+            3,
+            |y| integrate_decay(y, &sys),
+            |y, d| integrate_decay_jvp(y, &sys, d),
+            |y, c| integrate_decay_vjp(y, &sys, c),
+        );
+        check(4, consumes_vec, consumes_vec_jvp, consumes_vec_vjp);
+    }
+}
+
+mod recursion_and_tuple_structs {
+    use super::check;
+    use ad_runtime::{forward, reverse, Differentiable};
+    use std::ops::{Add, AddAssign, Mul};
+
+    #[forward]
+    #[reverse]
+    fn continued_fraction(x: f64, depth: usize) -> f64 {
+        if depth == 0 {
+            1.0
+        } else {
+            1.0 + x / continued_fraction(x, depth - 1)
+        }
+    }
+
+    #[derive(Clone, Copy, Debug, Differentiable)]
+    pub struct P2(pub f64, pub f64);
+
+    #[forward]
+    #[reverse]
+    impl Add for P2 {
+        type Output = P2;
+        fn add(self, o: P2) -> P2 {
+            P2(self.0 + o.0, self.1 + o.1)
+        }
+    }
+
+    #[forward]
+    #[reverse]
+    impl AddAssign for P2 {
+        fn add_assign(&mut self, o: P2) {
+            self.0 += o.0;
+            self.1 += o.1;
+        }
+    }
+
+    #[forward]
+    #[reverse]
+    impl Mul<f64> for P2 {
+        type Output = P2;
+        fn mul(self, k: f64) -> P2 {
+            P2(self.0 * k, self.1 * k)
+        }
+    }
+
+    #[forward]
+    #[reverse]
+    fn walk(#[grad] start: P2, #[grad] step: P2, n: usize) -> f64 {
+        let mut p = start;
+        for i in 0..n {
+            p += step * (1.0 / (i + 1) as f64);
+        }
+        let q = p + start;
+        q.0 * q.1
+    }
+
+    #[forward]
+    #[reverse]
+    fn scans(x: &[f64]) -> f64 {
+        let running: Vec<f64> = x
+            .iter()
+            .scan(0.0, |acc, &v| {
+                *acc += v;
+                Some(*acc)
+            })
+            .collect();
+        let head: f64 = x.iter().take_while(|v| **v > -10.0).map(|v| v * 2.0).sum();
+        let pairs: f64 = x.iter().map(|v| v * 1.0 + v * v).sum();
+        let w3: f64 = x.windows(3).map(|w| w[0] * w[2] - w[1]).sum();
+        running.iter().sum::<f64>() + head + pairs + w3
+    }
+
+    #[forward]
+    #[reverse]
+    fn converge(a: f64) -> f64 {
+        let a = a.abs() + 0.5;
+        let mut x = 1.0;
+        let mut it = 0;
+        loop {
+            let next = (x + a / x) / 2.0;
+            it += 1;
+            if (next - x).abs() < f64::EPSILON * 4.0 || it > 100 {
+                break next;
+            }
+            x = next;
+        }
+    }
+
+    #[forward]
+    #[reverse]
+    fn first_ratio(x: &[f64]) -> Option<f64> {
+        let a = x.first().copied()?;
+        let b = x.get(1).copied()?;
+        if b.abs() < f64::EPSILON {
+            return None;
+        }
+        Some(a / b)
+    }
+
+    #[forward]
+    #[reverse]
+    fn dereferenced_ratio(x: &[f64]) -> Option<f64> {
+        let a = *x.first()?;
+        let b = *x.get(1)?;
+        Some(a * b.sin())
+    }
+
+    #[forward]
+    #[reverse]
+    fn uses_option(x: &[f64]) -> f64 {
+        first_ratio(x).unwrap_or(0.0)
+            + first_ratio(&x[1..]).map(|r| r * r).unwrap_or(1.0)
+            + dereferenced_ratio(x).unwrap_or(0.5)
+    }
+
+    #[test]
+    fn recursion_tuple_structs_adapters_and_early_exits() {
+        check(
+            1,
+            |x| continued_fraction(x[0], 6),
+            |x, d| continued_fraction_jvp(x[0], 6, d[0]),
+            |x, c| {
+                let (v, g) = continued_fraction_vjp(x[0], 6, c);
+                (v, vec![g])
+            },
+        );
+        check(
+            4,
+            |v| walk(P2(v[0], v[1]), P2(v[2], v[3]), 5),
+            |v, d| {
+                walk_jvp(
+                    P2(v[0], v[1]),
+                    P2(v[2], v[3]),
+                    5,
+                    P2(d[0], d[1]),
+                    P2(d[2], d[3]),
+                )
+            },
+            |v, c| {
+                let (r, (a, b)) = walk_vjp(P2(v[0], v[1]), P2(v[2], v[3]), 5, c);
+                (r, vec![a.0, a.1, b.0, b.1])
+            },
+        );
+        check(5, scans, scans_jvp, scans_vjp);
+        check(
+            1,
+            |x| converge(x[0]),
+            |x, d| converge_jvp(x[0], d[0]),
+            |x, c| {
+                let (v, g) = converge_vjp(x[0], c);
+                (v, vec![g])
+            },
+        );
+        check(3, uses_option, uses_option_jvp, uses_option_vjp);
+    }
+}
+
+/// Review cases: a pattern's name that the else branch or a later accessor also names, `None`
+/// and `mut` in the patterns, a comparator reading an index and a `Vec`.
+mod review_cases {
+    use super::check;
+    use ad_runtime::{forward, reverse};
+
+    #[forward]
+    #[reverse]
+    fn shadowing_pairs(x: &[f64]) -> f64 {
+        let mut total = 0.0;
+        for i in 0..x.len() {
+            let a = 2.0 * x[0];
+            if let (Some(&a), Some(&b)) = (x.get(i), x.get(i + 1)) {
+                total += a * b
+            } else {
+                total += a
+            }
+        }
+        total
+    }
+
+    #[forward]
+    #[reverse]
+    fn index_from_pattern(x: &[f64], #[no_grad] idx: &[f64]) -> f64 {
+        let mut total = 0.0;
+        for k in 0..x.len() {
+            let i = k;
+            if let (Some(&i), Some(&w)) = (idx.get(k), x.get(i)) {
+                total += w * w * i
+            } else {
+                total += 1.0
+            }
+        }
+        total
+    }
+
+    #[forward]
+    #[reverse]
+    fn comparator_with_ints(x: &[f64]) -> f64 {
+        let n = 2;
+        let mut idx: Vec<usize> = (0..x.len()).collect();
+        let v: Vec<f64> = x.iter().map(|a| a * a).collect();
+        idx.sort_by(|&i, &j| (i < n).cmp(&(j < n)).then(v[i].partial_cmp(&v[j]).unwrap()));
+        x[idx[0]] * 3.0 + x[idx[x.len() - 1]]
+    }
+
+    #[test]
+    fn element_pairs_whose_patterns_shadow_and_comparators_reading_indices() {
+        check(4, shadowing_pairs, shadowing_pairs_jvp, shadowing_pairs_vjp);
+        let idx = [0.5, 2.0, 1.5, 3.0];
+        check(
+            4,
+            |x| index_from_pattern(x, &idx),
+            |x, d| index_from_pattern_jvp(x, &idx, d),
+            |x, c| index_from_pattern_vjp(x, &idx, c),
+        );
+        check(
+            4,
+            comparator_with_ints,
+            comparator_with_ints_jvp,
+            comparator_with_ints_vjp,
+        );
+        check(4, with_none, with_none_jvp, with_none_vjp);
+    }
+
+    #[forward]
+    #[reverse]
+    fn with_none(x: &[f64]) -> f64 {
+        let mut total = 0.0;
+        for i in 0..x.len() {
+            match (x.get(i), x.get(i + 1)) {
+                (Some(&a), None) => total += a * 10.0,
+                _ => total += x[i],
+            }
+            if let (Some(mut a), Some(b)) = (x.get(i).copied(), x.get(i + 2)) {
+                a *= 2.0;
+                total += a * b;
+            }
+        }
+        total
     }
 }

@@ -1109,6 +1109,16 @@ impl Lowering {
                 Ok(())
             }
             Expr::Binary(binary) => match compound_op(&binary.op) {
+                // `p += q` of a value of a derived type the body shows: its type's
+                // `add_assign`, a method changing `p`, as Rust calls it.
+                Some(op) if self.user_type_written(&binary.left).is_some() => {
+                    let method =
+                        quote::format_ident!("{}_assign", op.rule(), span = binary.op.span());
+                    let (left, right) = (&binary.left, &binary.right);
+                    let call: Expr =
+                        syn::parse_quote_spanned!(binary.op.span()=> #left.#method(#right));
+                    self.value_of(&call, stmts).map(drop)
+                }
                 Some(op) => {
                     // On primitive operands (what `f64` code has) Rust evaluates the right
                     // operand first, then the place.
@@ -1307,7 +1317,7 @@ fn count_names(tokens: proc_macro2::TokenStream, counts: &mut HashMap<String, us
 }
 
 /// The name a scope knows an identifier by: `r#y` is `y`.
-fn scope_key(name: &Ident) -> String {
+pub(super) fn scope_key(name: &Ident) -> String {
     syn::ext::IdentExt::unraw(name).to_string()
 }
 

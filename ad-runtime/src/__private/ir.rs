@@ -1485,6 +1485,39 @@ impl SortOrder {
     }
 }
 
+/// A local a comparator reads, lent to it (`SortOrder::of_captured`): the value itself where
+/// it is `Copy` (`(&CaptureProbe(n)).__ad_captured()` of an index is the index, so `i < n`
+/// reads as written), the reference otherwise (a `Vec`).
+pub struct CaptureProbe<T>(pub T);
+
+/// [`CaptureProbe`] of a `Copy` value: the value.
+pub trait CaptureByCopy {
+    type Captured;
+    fn __ad_captured(&self) -> Self::Captured;
+}
+
+impl<T: Copy> CaptureByCopy for CaptureProbe<&T> {
+    type Captured = T;
+    #[inline(always)]
+    fn __ad_captured(&self) -> T {
+        *self.0
+    }
+}
+
+/// [`CaptureProbe`] of anything else: the reference.
+pub trait CaptureByReference {
+    type Captured;
+    fn __ad_captured(&self) -> Self::Captured;
+}
+
+impl<'a, T: ?Sized> CaptureByReference for &CaptureProbe<&'a T> {
+    type Captured = &'a T;
+    #[inline(always)]
+    fn __ad_captured(&self) -> &'a T {
+        self.0
+    }
+}
+
 impl SortOrder {
     /// [`SortOrder::of`] by a comparator that reads locals of the body (`|&i, &j|
     /// x[i].partial_cmp(&x[j]).unwrap()`, sorting indices by values): the locals lent to it as

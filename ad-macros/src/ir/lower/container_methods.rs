@@ -582,8 +582,9 @@ fn indexed(container: &Place, index: Value, span: Span) -> Place {
 
 impl Lowering {
     /// A comparator closure that names locals (`|&i, &j| x[i].partial_cmp(&x[j]).unwrap()`),
-    /// as the tuple of those locals (lent; a float copied) and the closure taking it first and
-    /// taking it apart: what it gives is an ordering, data, whatever they hold.
+    /// as the tuple of those locals (lent, and read as values where they are `Copy`:
+    /// `ir::CaptureProbe`) and the closure taking it first and taking it apart: what it gives
+    /// is an ordering, data, whatever they hold.
     fn captured_by(
         &mut self,
         compare: &syn::ExprClosure,
@@ -609,20 +610,21 @@ impl Lowering {
         let mut parts = Vec::new();
         for name in &captured {
             let place = self.place(&syn::parse_quote!(#name), stmts)?;
-            let copied = self.known_floats.contains(&place.root) && place.projections.is_empty();
-            parts.push(match copied {
-                true => Operand::Place(place),
-                false => {
-                    Operand::Value(self.define(Rvalue::Ref(Operand::Place(place)), span, stmts))
-                }
-            });
+            parts.push(Operand::Value(self.define(
+                Rvalue::Ref(Operand::Place(place)),
+                span,
+                stmts,
+            )));
         }
         let captures = self.define(Rvalue::Tuple(parts), span, stmts);
         let inputs = compare.inputs.iter();
         let body = &compare.body;
         let closure = quote::quote_spanned!(span=>
             |__ad_captures, #(#inputs),*| {
+                #[allow(unused_imports)]
+                use ::ad_runtime::__private::ir::{CaptureByCopy as _, CaptureByReference as _};
                 let (#(#captured,)*) = *__ad_captures;
+                #(let #captured = (&::ad_runtime::__private::ir::CaptureProbe(#captured)).__ad_captured();)*
                 #body
             }
         );

@@ -1026,6 +1026,24 @@ pub(super) fn try_as_match(body: &syn::Block, tried: Tried) -> Option<syn::Block
     struct Rewrite(bool, Tried);
     impl syn::visit_mut::VisitMut for Rewrite {
         fn visit_expr_mut(&mut self, expr: &mut Expr) {
+            // `*x.get(i)?` reads the element, which is `Copy` where the code compiles: the
+            // element copied, as the lowering reads an accessor's (`x.get(i).copied()?`).
+            if let Expr::Unary(unary) = expr {
+                if let (syn::UnOp::Deref(_), Expr::Try(try_expr)) = (&unary.op, &*unary.expr) {
+                    let accessor = &try_expr.expr;
+                    let copied = super::element_access::accessor(accessor)
+                        .is_some_and(|found| !found.copied && !found.mutable);
+                    if copied {
+                        let span = try_expr.question_token.span;
+                        let mut copied: Expr = syn::parse_quote_spanned!(span=>
+                            (#accessor).copied()?
+                        );
+                        self.visit_expr_mut(&mut copied);
+                        *expr = copied;
+                        return;
+                    }
+                }
+            }
             syn::visit_mut::visit_expr_mut(self, expr);
             if let Expr::Try(try_expr) = expr {
                 self.0 = true;

@@ -1121,9 +1121,9 @@ pub(super) fn linalg_map(call: &syn::ExprMethodCall) -> Option<Expr> {
 
 /// `if let (P1, P2, ..) = (a1, a2, ..) { then } else { other }` of element accessors
 /// (`x.get(i)`, `v.first()`, `.copied()` of them), and the `match` of the tuple with one such
-/// arm and `_`, as `if let P1 = a1 { if let P2 = a2 { .. then } else { other } } else { other
-/// }`: accessors read nothing but their container and index, so matching them one at a time
-/// is matching the tuple; `other` is written once per accessor.
+/// arm and `_`, as `match a1 { P1 => match a2 { P2 => then, _ => other }, _ => other }`:
+/// accessors read nothing but their container and index, so matching them one at a time is
+/// matching the tuple; `other` is written once per accessor.
 fn matched_accessors_nested(expr: &Expr) -> Option<Expr> {
     let (pats, accessors, then, other) = match expr {
         Expr::If(expr_if) => {
@@ -1173,6 +1173,7 @@ fn matched_accessors_nested(expr: &Expr) -> Option<Expr> {
     };
     if pats.elems.len() != accessors.elems.len()
         || accessors.elems.len() < 2
+        || pats.elems.iter().any(|pat| matches!(pat, Pat::Rest(_)))
         || !accessors.elems.iter().all(|value| {
             element_access::repeatable_accessor(value)
                 .is_some_and(|accessor| simple_index(&accessor))
@@ -1180,17 +1181,80 @@ fn matched_accessors_nested(expr: &Expr) -> Option<Expr> {
     {
         return None;
     }
-    let mut nested = then;
-    for (pat, value) in pats.elems.iter().zip(&accessors.elems).rev() {
+    // Nested, each pattern's names would be in scope for the accessors after it and for
+    // `other` (`(Some(&i), Some(&w)) = (idx.get(k), x.get(i))` reads the outer `i`): the
+    // patterns bind hidden names, given their own at the top of `then`.
+    let mut renamed = Vec::new();
+    let mut rebound: Vec<syn::Stmt> = Vec::new();
+    for (k, pat) in pats.elems.iter().enumerate() {
+        let mut pat = pat.clone();
+        let mut hide = HiddenBindings {
+            prefix: format!("__ad_pair{k}_"),
+            bindings: Vec::new(),
+            refused: false,
+        };
+        syn::visit_mut::VisitMut::visit_pat_mut(&mut hide, &mut pat);
+        if hide.refused {
+            return None;
+        }
+        for (name, mutability, hidden) in hide.bindings {
+            rebound.push(syn::parse_quote!(let #mutability #name = #hidden;));
+        }
+        renamed.push(pat);
+    }
+    let mut nested: Expr = syn::parse_quote!({ #(#rebound)* #then });
+    let other = other.unwrap_or_else(|| syn::parse_quote!({}));
+    for (pat, value) in renamed.iter().zip(&accessors.elems).rev() {
         let span = syn::spanned::Spanned::span(value);
-        nested = match &other {
-            Some(other) => syn::parse_quote_spanned!(span=>
-                if let #pat = #value { #nested } else { #other }
-            ),
-            None => syn::parse_quote_spanned!(span=> if let #pat = #value { #nested }),
+        nested = match pat {
+            // `_` takes the element whether it is there or not.
+            Pat::Wild(_) => continue,
+            // `None`: the element is not there (`Some` first, as the lowering takes it).
+            Pat::Ident(ident) if ident.ident == "None" && ident.subpat.is_none() => {
+                syn::parse_quote_spanned!(span=> match #value { Some(_) => #other, None => #nested })
+            }
+            Pat::TupleStruct(some) if some.path.is_ident("Some") => {
+                syn::parse_quote_spanned!(span=>
+                    match #value { #pat => #nested, _ => #other }
+                )
+            }
+            _ => return None,
         };
     }
     Some(nested)
+}
+
+/// A pattern's names made hidden ones (`a` is `__ad_pair0_a`), with the binding each name
+/// needs again (`let mut a = __ad_pair0_a;`); a `ref` binding is not taken, and `None` (a
+/// capitalized name) is a unit variant, no binding.
+struct HiddenBindings {
+    prefix: String,
+    bindings: Vec<(syn::Ident, Option<syn::Token![mut]>, syn::Ident)>,
+    refused: bool,
+}
+
+impl VisitMut for HiddenBindings {
+    fn visit_pat_ident_mut(&mut self, binding: &mut syn::PatIdent) {
+        // `None`, a unit variant or a constant, matches; it binds nothing.
+        if binding.subpat.is_none()
+            && binding
+                .ident
+                .to_string()
+                .starts_with(|c: char| c.is_ascii_uppercase())
+        {
+            return;
+        }
+        if binding.by_ref.is_some() {
+            self.refused = true;
+            return;
+        }
+        let name = binding.ident.clone();
+        let hidden = quote::format_ident!("{}{}", self.prefix, name, span = name.span());
+        self.bindings
+            .push((name, binding.mutability.take(), hidden.clone()));
+        binding.ident = hidden;
+        syn::visit_mut::visit_pat_ident_mut(self, binding);
+    }
 }
 
 /// An index without calls or blocks (`i`, `i + 1`, `n - k`), which reads the same whenever it
@@ -1229,9 +1293,12 @@ fn let_else_as_match(stmt: &Stmt, rest: Vec<Stmt>) -> Result<Stmt, Vec<Stmt>> {
     let expr = &init.expr;
     // `let Some(v): Option<f64> = e else { .. }`: the type is the value's, written on it,
     // but for an element's accessor (`x.first()`), whose type its container decides and which
-    // the lowering matches as an element.
+    // the lowering matches as an element, and for a place (`*s`), which a binding would move.
     let (pattern, scrutinee): (&Pat, Expr) = match &local.pat {
-        Pat::Type(typed) if element_access::accessor(expr).is_some() => {
+        Pat::Type(typed)
+            if element_access::accessor(expr).is_some()
+                || super::places::is_place_expression(expr) =>
+        {
             (&typed.pat, (**expr).clone())
         }
         Pat::Type(typed) => {

@@ -156,6 +156,31 @@ impl Lowering {
                                     right_type.or_else(|| self.user_type_written(&reference.expr));
                             }
                         }
+                        // The type's hidden method for a float on the left (`left_operators`).
+                        let by_reference = matches!(strip(&binary.right), Expr::Reference(_));
+                        let left_method = |type_path: &syn::Path| {
+                            type_path.segments.last().and_then(|last| {
+                                crate::source_facts::left_operator(
+                                    Some(&last.ident.to_string()),
+                                    op.rule(),
+                                    by_reference,
+                                    binary.op.span(),
+                                )
+                            })
+                        };
+                        // A float field or element on the left (`b.mass * b.vel`) without the
+                        // hidden method: whatever operator its type has, as before the body's
+                        // floats were told apart (data runs as written).
+                        let reads_a_part = |left: &Expr| {
+                            let parts = std::cell::Cell::new(false);
+                            crate::left_operators::is_float_expression(left, &|leaf| {
+                                if matches!(leaf, Expr::Field(_) | Expr::Index(_)) {
+                                    parts.set(true);
+                                }
+                                true
+                            });
+                            parts.get()
+                        };
                         match (left_type, right_type) {
                             // The type's operator: its companion, as a method's.
                             (Some(type_path), right_type) => {
@@ -187,18 +212,12 @@ impl Lowering {
                             // A float (`2.0 * v`, `k * v`): the float's operator, which the
                             // type's hidden method stands for when the file differentiates it
                             // (`left_operators`).
-                            (None, Some(type_path)) if self.is_a_float(&binary.left) => {
-                                let by_reference =
-                                    matches!(strip(&binary.right), Expr::Reference(_));
-                                let method = type_path.segments.last().and_then(|last| {
-                                    crate::source_facts::left_operator(
-                                        Some(&last.ident.to_string()),
-                                        op.rule(),
-                                        by_reference,
-                                        binary.op.span(),
-                                    )
-                                });
-                                let Some(method) = method else {
+                            (None, Some(type_path))
+                                if self.is_a_float(&binary.left)
+                                    && (left_method(&type_path).is_some()
+                                        || !reads_a_part(&binary.left)) =>
+                            {
+                                let Some(method) = left_method(&type_path) else {
                                     return not_yet(expr, DERIVED_ON_THE_RIGHT);
                                 };
                                 operator_result = Some(Some(type_path.clone()));
