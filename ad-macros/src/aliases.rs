@@ -638,6 +638,12 @@ impl Aliases {
         self.own.constructors.clone()
     }
 
+    /// By type, the functions of its `impl` blocks the crate's attributes mark (themselves, or
+    /// their block), in the function's file.
+    pub fn marked_functions(&self) -> HashMap<String, std::collections::HashSet<String>> {
+        self.own.marked_functions.clone()
+    }
+
     /// By type, its methods the crate's attributes differentiate, in the function's file.
     pub fn differentiated_methods(&self) -> HashMap<String, std::collections::HashSet<String>> {
         self.own.differentiated_methods.clone()

@@ -349,9 +349,22 @@ fn calls_on_data_parameters_by_path(body: &mut syn::Block, params: &[Param]) {
         }
         fn visit_item_mut(&mut self, _: &mut syn::Item) {}
     }
+    // A name the body binds again (`let sys = sys.clone();`, a closure's parameter) may be of
+    // another type there.
+    struct Bound(std::collections::HashSet<String>);
+    impl<'ast> syn::visit::Visit<'ast> for Bound {
+        fn visit_pat_ident(&mut self, binding: &'ast syn::PatIdent) {
+            self.0.insert(binding.ident.to_string());
+            syn::visit::visit_pat_ident(self, binding);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut bound = Bound(std::collections::HashSet::new());
+    syn::visit::Visit::visit_block(&mut bound, body);
     let data: Vec<(Ident, syn::Path, bool)> = params
         .iter()
         .filter(|param| param.kind == ParamKind::Data && !param.receiver)
+        .filter(|param| !bound.0.contains(&param.name.to_string()))
         .filter_map(|param| {
             let (ty, by_reference) = match &param.ty {
                 Type::Reference(reference) if reference.mutability.is_none() => {

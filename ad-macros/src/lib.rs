@@ -215,6 +215,10 @@ fn guarded(
                 .as_ref()
                 .map(aliases::Aliases::differentiated_methods)
                 .unwrap_or_default(),
+            marked_functions: aliases
+                .as_ref()
+                .map(aliases::Aliases::marked_functions)
+                .unwrap_or_default(),
             impl_type,
             impl_generics,
             functions: aliases.as_ref().map(aliases::Aliases::functions),

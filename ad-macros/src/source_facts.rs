@@ -27,6 +27,9 @@ pub struct SourceFacts {
     pub constructors: HashMap<String, std::collections::HashSet<String>>,
     /// By type, its methods the crate's attributes differentiate.
     pub differentiated_methods: HashMap<String, std::collections::HashSet<String>>,
+    /// By type, the functions of its `impl` blocks the crate's attributes mark (themselves, or
+    /// their block): `add_assign` of a marked `impl AddAssign for P2`.
+    pub marked_functions: HashMap<String, std::collections::HashSet<String>>,
     /// The operators with a float on the left the file differentiates: the right operand's
     /// type and its hidden method (`left_operators`).
     pub left_operators: std::collections::HashSet<(String, String)>,
@@ -111,6 +114,25 @@ pub fn self_is_underived() -> bool {
             .impl_type
             .as_ref()
             .is_some_and(|name| current.underived.contains(name))
+    })
+}
+
+/// Whether the file's `impl` blocks of `type_name` mark `function` with the crate's attributes
+/// (`add_assign` of `#[reverse] impl AddAssign for P2`), so that it has derivative code.
+pub fn marks_function(type_name: &str, function: &str) -> bool {
+    FACTS.with(|current| {
+        let current = current.borrow();
+        let type_name = match type_name {
+            "Self" => match &current.impl_type {
+                Some(name) => name.clone(),
+                None => return false,
+            },
+            other => other.to_string(),
+        };
+        current
+            .marked_functions
+            .get(&type_name)
+            .is_some_and(|functions| functions.contains(function))
     })
 }
 

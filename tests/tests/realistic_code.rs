@@ -1694,7 +1694,8 @@ mod recursion_and_tuple_structs {
 }
 
 /// Review cases: a pattern's name that the else branch or a later accessor also names, `None`
-/// and `mut` in the patterns, a comparator reading an index and a `Vec`.
+/// and `mut` in the patterns, elements borrowed mutably in pairs, a comparator reading an
+/// index, a `Vec` and a borrowed item.
 mod review_cases {
     use super::check;
     use ad_runtime::{forward, reverse};
@@ -1773,5 +1774,42 @@ mod review_cases {
             }
         }
         total
+    }
+    #[forward]
+    #[reverse]
+    fn mutable_pairs(x: &[f64]) -> f64 {
+        let mut v = x.to_vec();
+        let mut w: Vec<f64> = x.iter().map(|a| a * 2.0).collect();
+        for i in 0..v.len() {
+            if let (Some(a), Some(b)) = (v.get_mut(i), w.get_mut(i)) {
+                *a += 1.0;
+                *b *= *a;
+            }
+        }
+        v.iter().zip(&w).map(|(a, b)| a * b).sum()
+    }
+
+    #[forward]
+    #[reverse]
+    fn nearest_first(x: &[f64], #[no_grad] centers: &[f64]) -> f64 {
+        let mut total = 0.0;
+        for c in centers.iter() {
+            let mut idx: Vec<usize> = (0..x.len()).collect();
+            idx.sort_by(|&i, &j| (x[i] - c).abs().partial_cmp(&(x[j] - c).abs()).unwrap());
+            total += x[idx[0]] * c;
+        }
+        total
+    }
+
+    #[test]
+    fn mutable_element_pairs_and_borrowed_captures() {
+        check(3, mutable_pairs, mutable_pairs_jvp, mutable_pairs_vjp);
+        let centers = [0.1, -0.5];
+        check(
+            3,
+            |x| nearest_first(x, &centers),
+            |x, d| nearest_first_jvp(x, &centers, d),
+            |x, c| nearest_first_vjp(x, &centers, c),
+        );
     }
 }

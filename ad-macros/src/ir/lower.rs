@@ -1109,14 +1109,24 @@ impl Lowering {
                 Ok(())
             }
             Expr::Binary(binary) => match compound_op(&binary.op) {
-                // `p += q` of a value of a derived type the body shows: its type's
-                // `add_assign`, a method changing `p`, as Rust calls it.
-                Some(op) if self.user_type_written(&binary.left).is_some() => {
+                // `p += q` of a value of a derived type the body shows, whose `AddAssign` impl
+                // the file differentiates: that `add_assign`, a method changing `p`, as Rust
+                // calls it.
+                Some(op)
+                    if self.user_type_written(&binary.left).is_some_and(|ty| {
+                        ty.segments.last().is_some_and(|last| {
+                            crate::source_facts::marks_function(
+                                &last.ident.to_string(),
+                                &format!("{}_assign", op.rule()),
+                            )
+                        })
+                    }) =>
+                {
                     let method =
                         quote::format_ident!("{}_assign", op.rule(), span = binary.op.span());
                     let (left, right) = (&binary.left, &binary.right);
                     let call: Expr =
-                        syn::parse_quote_spanned!(binary.op.span()=> #left.#method(#right));
+                        syn::parse_quote_spanned!(binary.op.span()=> (#left).#method(#right));
                     self.value_of(&call, stmts).map(drop)
                 }
                 Some(op) => {

@@ -607,6 +607,12 @@ impl Lowering {
         if captured.is_empty() || super::iterators::check_closure(compare).is_err() {
             return Ok(None);
         }
+        // A name bound to a borrow (`for c in centers.iter()`) is a reference in the code, and
+        // stays one; the others are read as values where they are `Copy`.
+        let borrowed: Vec<bool> = captured
+            .iter()
+            .map(|name| matches!(self.binding(name), Some(Binding::Borrowed { .. })))
+            .collect();
         let mut parts = Vec::new();
         for name in &captured {
             let place = self.place(&syn::parse_quote!(#name), stmts)?;
@@ -617,6 +623,15 @@ impl Lowering {
             )));
         }
         let captures = self.define(Rvalue::Tuple(parts), span, stmts);
+        let probes = captured
+            .iter()
+            .zip(&borrowed)
+            .filter(|(_, borrowed)| !**borrowed)
+            .map(|(name, _)| {
+                quote::quote_spanned!(span=>
+                    let #name = (&::ad_runtime::__private::ir::CaptureProbe(#name)).__ad_captured();
+                )
+            });
         let inputs = compare.inputs.iter();
         let body = &compare.body;
         let closure = quote::quote_spanned!(span=>
@@ -624,7 +639,7 @@ impl Lowering {
                 #[allow(unused_imports)]
                 use ::ad_runtime::__private::ir::{CaptureByCopy as _, CaptureByReference as _};
                 let (#(#captured,)*) = *__ad_captures;
-                #(let #captured = (&::ad_runtime::__private::ir::CaptureProbe(#captured)).__ad_captured();)*
+                #(#probes)*
                 #body
             }
         );

@@ -1023,12 +1023,28 @@ pub(super) enum Tried {
 /// `match e { Ok(v) => v, Err(err) => return Err(From::from(err)) }`. `None` when the body has no
 /// `?`.
 pub(super) fn try_as_match(body: &syn::Block, tried: Tried) -> Option<syn::Block> {
-    struct Rewrite(bool, Tried);
+    /// `*acc?` of an element accessor.
+    fn dereferenced_try(expr: &Expr) -> bool {
+        matches!(expr, Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Deref(_))
+            && matches!(&*unary.expr, Expr::Try(_)))
+    }
+    struct Rewrite(bool, Tried, bool);
     impl syn::visit_mut::VisitMut for Rewrite {
         fn visit_expr_mut(&mut self, expr: &mut Expr) {
-            // `*x.get(i)?` reads the element, which is `Copy` where the code compiles: the
-            // element copied, as the lowering reads an accessor's (`x.get(i).copied()?`).
-            if let Expr::Unary(unary) = expr {
+            // `&*x.get(i)?`, `(*rows.get(i)?).len()`: the element used in place, not read.
+            let in_place = std::mem::take(&mut self.2);
+            self.2 = match &*expr {
+                Expr::Reference(reference) => dereferenced_try(&reference.expr),
+                Expr::Field(field) => dereferenced_try(strip(&field.base)),
+                Expr::MethodCall(call) => dereferenced_try(strip(&call.receiver)),
+                Expr::Index(index) => dereferenced_try(strip(&index.expr)),
+                // Through the parentheses to the element.
+                Expr::Paren(_) | Expr::Group(_) => in_place,
+                _ => false,
+            };
+            // `*x.get(i)?` read: the element is `Copy` where the code compiles, and is copied,
+            // as the lowering reads an accessor's (`x.get(i).copied()?`).
+            if let (Expr::Unary(unary), false) = (&*expr, in_place) {
                 if let (syn::UnOp::Deref(_), Expr::Try(try_expr)) = (&unary.op, &*unary.expr) {
                     let accessor = &try_expr.expr;
                     let copied = super::element_access::accessor(accessor)
@@ -1073,7 +1089,7 @@ pub(super) fn try_as_match(body: &syn::Block, tried: Tried) -> Option<syn::Block
         fn visit_item_mut(&mut self, _: &mut syn::Item) {}
     }
     let mut body = body.clone();
-    let mut rewrite = Rewrite(false, tried);
+    let mut rewrite = Rewrite(false, tried, false);
     syn::visit_mut::VisitMut::visit_block_mut(&mut rewrite, &mut body);
     rewrite.0.then_some(body)
 }

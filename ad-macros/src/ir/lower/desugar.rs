@@ -1182,19 +1182,30 @@ fn matched_accessors_nested(expr: &Expr) -> Option<Expr> {
         return None;
     }
     // Nested, each pattern's names would be in scope for the accessors after it and for
-    // `other` (`(Some(&i), Some(&w)) = (idx.get(k), x.get(i))` reads the outer `i`): the
-    // patterns bind hidden names, given their own at the top of `then`.
+    // `other` (`(Some(&i), Some(&w)) = (idx.get(k), x.get(i))` reads the outer `i`): those
+    // names the patterns bind hidden, given their own at the top of `then`. (Of an element
+    // borrowed mutably, which a copy would not write, the tuple is not nested.)
+    let names_in = |exprs: &mut dyn Iterator<Item = &Expr>| {
+        exprs
+            .flat_map(super::closures::free_names)
+            .map(|name| super::scope_key(&name))
+            .collect::<std::collections::HashSet<String>>()
+    };
     let mut renamed = Vec::new();
     let mut rebound: Vec<syn::Stmt> = Vec::new();
     for (k, pat) in pats.elems.iter().enumerate() {
         let mut pat = pat.clone();
+        let read_after = names_in(&mut accessors.elems.iter().skip(k + 1).chain(&other));
         let mut hide = HiddenBindings {
             prefix: format!("__ad_pair{k}_"),
+            hidden: read_after,
             bindings: Vec::new(),
             refused: false,
         };
         syn::visit_mut::VisitMut::visit_pat_mut(&mut hide, &mut pat);
-        if hide.refused {
+        let borrows_mutably =
+            element_access::accessor(&accessors.elems[k]).is_some_and(|accessor| accessor.mutable);
+        if hide.refused || (borrows_mutably && !hide.bindings.is_empty()) {
             return None;
         }
         for (name, mutability, hidden) in hide.bindings {
@@ -1224,17 +1235,29 @@ fn matched_accessors_nested(expr: &Expr) -> Option<Expr> {
     Some(nested)
 }
 
-/// A pattern's names made hidden ones (`a` is `__ad_pair0_a`), with the binding each name
-/// needs again (`let mut a = __ad_pair0_a;`); a `ref` binding is not taken, and `None` (a
+/// A pattern's names among `hidden` made hidden ones (`a` is `__ad_pair0_a`), with the binding
+/// each needs again (`let mut a = __ad_pair0_a;`); a `ref` binding is not taken, and `None` (a
 /// capitalized name) is a unit variant, no binding.
 struct HiddenBindings {
     prefix: String,
+    hidden: std::collections::HashSet<String>,
     bindings: Vec<(syn::Ident, Option<syn::Token![mut]>, syn::Ident)>,
     refused: bool,
 }
 
 impl VisitMut for HiddenBindings {
+    // `Body { mass, .. }`: the field named again, its binding hidden (`mass: __ad_pair0_mass`).
+    fn visit_field_pat_mut(&mut self, field: &mut syn::FieldPat) {
+        syn::visit_mut::visit_field_pat_mut(self, field);
+        if field.colon_token.is_none() {
+            field.colon_token = Some(Default::default());
+        }
+    }
+
     fn visit_pat_ident_mut(&mut self, binding: &mut syn::PatIdent) {
+        if !self.hidden.contains(&super::scope_key(&binding.ident)) {
+            return syn::visit_mut::visit_pat_ident_mut(self, binding);
+        }
         // `None`, a unit variant or a constant, matches; it binds nothing.
         if binding.subpat.is_none()
             && binding
