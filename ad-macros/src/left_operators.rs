@@ -89,6 +89,25 @@ pub fn is_float_expression(expr: &syn::Expr, is_float: &dyn Fn(&syn::Expr) -> bo
     }
 }
 
+/// `x[i]`, `rows[i][j]`: what is indexed and how many indices deep, when each index picks an
+/// element (not a range): an element of a parameter holding floats that deep is a float.
+pub fn indexed_base(expr: &syn::Expr) -> Option<(&syn::Expr, usize)> {
+    use syn::Expr;
+    let (mut base, mut depth) = (expr, 0);
+    loop {
+        base = match base {
+            Expr::Paren(paren) => &paren.expr,
+            Expr::Group(group) => &group.expr,
+            Expr::Index(index) if matches!(&*index.index, Expr::Range(_)) => return None,
+            Expr::Index(index) => {
+                depth += 1;
+                &index.expr
+            }
+            _ => return Some((base, depth)),
+        };
+    }
+}
+
 /// `impl Mul<Vec3> for f64` (or `&Vec3`, `f32`) of a type `derived` holds, when given.
 pub fn operator_of(
     block: &syn::ItemImpl,

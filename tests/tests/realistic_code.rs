@@ -9,7 +9,8 @@
 //! least squares and torques, an ODE system's method called on a data parameter (`sys.rhs(&y,
 //! &mut dy)` of a `#[forward] #[reverse] impl System for Decay`), recursion, a tuple struct
 //! with `Add`, `AddAssign` and `Mul` (`p += step * k`), `scan` and `take_while`, a `loop`
-//! breaking with its value, `?` on options. Each
+//! breaking with its value, `?` on options, LU with row swaps, labeled loops, a struct
+//! update (`Params { a: e, ..p.clone() }`), `Result`s with `?`. Each
 //! function is checked three ways at random points (`common::check_gradient`: the value bit for
 //! bit, reverse mode against forward mode along every basis direction, forward mode against
 //! central differences, and the dot-product identity); functions of user types against central
@@ -1810,6 +1811,308 @@ mod review_cases {
             |x| nearest_first(x, &centers),
             |x, d| nearest_first_jvp(x, &centers, d),
             |x, c| nearest_first_vjp(x, &centers, c),
+        );
+    }
+}
+
+mod pivoting_and_orbits {
+    use super::check;
+    use ad_runtime::{forward, reverse, Differentiable};
+    use std::f64::consts::PI;
+
+    #[forward]
+    #[reverse]
+    fn lu_logdet(a: &[Vec<f64>]) -> f64 {
+        let n = a.len();
+        let mut m: Vec<Vec<f64>> = a.to_vec();
+        let mut logdet = 0.0;
+        for k in 0..n {
+            let mut p = k;
+            for i in k + 1..n {
+                if m[i][k].abs() > m[p][k].abs() {
+                    p = i;
+                }
+            }
+            if p != k {
+                m.swap(p, k);
+            }
+            let pivot = m[k][k];
+            logdet += pivot.abs().ln();
+            for i in k + 1..n {
+                let f = m[i][k] / pivot;
+                for j in k..n {
+                    m[i][j] -= f * m[k][j];
+                }
+            }
+        }
+        logdet
+    }
+
+    #[forward]
+    #[reverse]
+    fn signal(p: &[f64], #[no_grad] ts: &[f64]) -> f64 {
+        let (amp, freq, phase) = (p[0], p[1], p[2]);
+        ts.iter()
+            .map(|&t| (amp * (2.0 * PI * freq * t + phase).sin()).powi(2))
+            .sum::<f64>()
+            / ts.len() as f64
+    }
+
+    #[forward]
+    #[reverse]
+    fn even_chunks(x: &[f64]) -> f64 {
+        let evens: f64 = x
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % 2 == 0)
+            .map(|(_, v)| v * v)
+            .sum();
+        let best = x
+            .chunks(3)
+            .map(|c| c.iter().sum::<f64>())
+            .fold(f64::NEG_INFINITY, f64::max);
+        evens + best
+    }
+
+    #[derive(Clone, Debug, Differentiable)]
+    pub struct Orbit {
+        pub r: f64,
+        pub theta: f64,
+    }
+
+    #[forward]
+    #[reverse]
+    impl Orbit {
+        pub fn cartesian(&self) -> (f64, f64) {
+            (self.r * self.theta.cos(), self.r * self.theta.sin())
+        }
+        pub fn advance(&mut self, dt: f64, omega: f64) {
+            self.theta += omega * dt / (self.r * self.r);
+        }
+    }
+
+    #[forward]
+    #[reverse]
+    fn orbit_end(#[grad] o: &Orbit, omega: f64) -> f64 {
+        let mut s = o.clone();
+        let mut path = 0.0;
+        let (mut px, mut py) = s.cartesian();
+        for _ in 0..8 {
+            s.advance(0.1, omega);
+            let (x, y) = s.cartesian();
+            path += ((x - px).powi(2) + (y - py).powi(2)).sqrt();
+            px = x;
+            py = y;
+        }
+        path
+    }
+
+    #[test]
+    fn pivoting_signals_chunks_and_orbits() {
+        let spd = |m: &[f64]| -> Vec<Vec<f64>> {
+            (0..3)
+                .map(|i| {
+                    (0..3)
+                        .map(|j| m[i * 3 + j] + if i == j { 3.0 } else { 0.0 })
+                        .collect()
+                })
+                .collect()
+        };
+        let to = |v: &[f64]| -> Vec<Vec<f64>> { v.chunks(3).map(|c| c.to_vec()).collect() };
+        check(
+            9,
+            |m| lu_logdet(&spd(m)),
+            |m, d| lu_logdet_jvp(&spd(m), &to(d)),
+            |m, c| {
+                let (v, g) = lu_logdet_vjp(&spd(m), c);
+                (v, g.concat())
+            },
+        );
+        let ts = [0.0, 0.1, 0.25, 0.4];
+        check(
+            3,
+            |p| signal(p, &ts),
+            |p, d| signal_jvp(p, &ts, d),
+            |p, c| signal_vjp(p, &ts, c),
+        );
+        check(7, even_chunks, even_chunks_jvp, even_chunks_vjp);
+        let mk = |v: &[f64]| Orbit {
+            r: v[0].abs() + 1.0,
+            theta: v[1],
+        };
+        let sign = |v: &[f64]| v[0].signum();
+        check(
+            3,
+            |v| orbit_end(&mk(v), v[2]),
+            |v, d| {
+                orbit_end_jvp(
+                    &mk(v),
+                    v[2],
+                    &Orbit {
+                        r: d[0] * sign(v),
+                        theta: d[1],
+                    },
+                    d[2],
+                )
+            },
+            |v, c| {
+                let (r, (g, w)) = orbit_end_vjp(&mk(v), v[2], c);
+                (r, vec![g.r * sign(v), g.theta, w])
+            },
+        );
+    }
+}
+
+mod labels_and_counters {
+    use super::check;
+    use ad_runtime::{forward, reverse};
+
+    #[forward]
+    #[reverse]
+    fn control_flow(x: &[f64], #[no_grad] kinds: &[usize]) -> f64 {
+        let mut total = 0.0;
+        'outer: for (i, &v) in x.iter().enumerate() {
+            if v.abs() < 1e-3 {
+                continue;
+            }
+            let w = match kinds[i] {
+                0 => v * v,
+                1..=3 => v.sin(),
+                k if k > 10 => break 'outer,
+                _ => match v {
+                    y if y > 0.0 => y.sqrt(),
+                    y => -y,
+                },
+            };
+            for j in 0..i {
+                if j == 3 {
+                    continue 'outer;
+                }
+                total += w * x[j];
+            }
+            total += w;
+        }
+        total
+    }
+
+    fn count_calls(n: &mut usize) {
+        *n += 1;
+    }
+
+    #[forward]
+    #[reverse]
+    fn with_counter(x: &[f64]) -> f64 {
+        let mut calls = 0usize;
+        let mut acc = 0.0;
+        let mut add = |v: f64| {
+            acc += v * v;
+        };
+        for &v in x {
+            add(v);
+            count_calls(&mut calls);
+        }
+        acc / calls as f64
+    }
+
+    #[test]
+    fn labels_ranges_guards_and_counters() {
+        let kinds = [0, 2, 5, 1, 0, 7];
+        check(
+            6,
+            |x| control_flow(x, &kinds),
+            |x, d| control_flow_jvp(x, &kinds, d),
+            |x, c| control_flow_vjp(x, &kinds, c),
+        );
+        check(4, with_counter, with_counter_jvp, with_counter_vjp);
+    }
+}
+
+mod updates_and_results {
+    use super::check;
+    use ad_runtime::{forward, reverse, Differentiable};
+
+    #[derive(Clone, Debug, Default, Differentiable)]
+    pub struct Params {
+        pub a: f64,
+        pub b: f64,
+        pub c: f64,
+    }
+
+    #[forward]
+    #[reverse]
+    fn with_update(#[grad] p: &Params, x: f64) -> f64 {
+        let q = Params {
+            a: p.a * x,
+            ..p.clone()
+        };
+        q.a + q.b * q.c
+    }
+
+    /// A documented function with attributes of its own.
+    #[inline]
+    #[must_use]
+    #[forward]
+    #[reverse]
+    pub fn documented(x: f64, y: f64) -> f64 {
+        x.hypot(y) * (x - y).tanh()
+    }
+
+    #[forward]
+    #[reverse]
+    fn fallible(x: &[f64]) -> Result<f64, String> {
+        if x.is_empty() {
+            return Err(format!("empty input of length {}", x.len()));
+        }
+        let s: f64 = x.iter().map(|v| v.exp()).sum();
+        if !s.is_finite() {
+            return Err("overflow".to_string());
+        }
+        Ok(s.ln())
+    }
+
+    #[forward]
+    #[reverse]
+    fn uses_fallible(x: &[f64]) -> Result<f64, String> {
+        let lse = fallible(x)?;
+        Ok(lse * 2.0)
+    }
+
+    #[test]
+    fn struct_updates_attributes_and_results() {
+        let p = Params {
+            a: 1.5,
+            b: -0.5,
+            c: 2.0,
+        };
+        let (v, (g, gx)) = with_update_grad(&p, 0.7);
+        assert_eq!(v, with_update(&p, 0.7));
+        // d/da (a x + b c) = x; d/db = c; d/dc = b; d/dx = a.
+        assert_eq!((g.a, g.b, g.c, gx), (0.7, 2.0, -0.5, 1.5));
+        let (_, t) = with_update_jvp(
+            &p,
+            0.7,
+            &Params {
+                a: 1.0,
+                b: 0.0,
+                c: 0.0,
+            },
+            0.0,
+        );
+        assert_eq!(t, 0.7);
+        check(
+            2,
+            |v| documented(v[0], v[1]),
+            |v, d| documented_jvp(v[0], v[1], d[0], d[1]),
+            |v, c| {
+                let (r, (a, b)) = documented_vjp(v[0], v[1], c);
+                (r, vec![a, b])
+            },
+        );
+        check(
+            3,
+            |x| uses_fallible(x).unwrap(),
+            |x, d| uses_fallible_jvp(x, d).unwrap(),
+            |x, c| uses_fallible_vjp(x, c).unwrap(),
         );
     }
 }

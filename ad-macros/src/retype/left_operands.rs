@@ -81,14 +81,9 @@ impl Retype<'_> {
                 .is_some_and(|ty| crate::ast::float_of_type(&ty) == Some(self.float)),
             // `x[0]`: an element of a parameter holding floats that deep.
             Expr::Index(_) => {
-                let (mut depth, mut base) = (0, leaf);
-                while let Expr::Index(index) = strip(base) {
-                    if matches!(strip(&index.index), Expr::Range(_)) {
-                        return false;
-                    }
-                    depth += 1;
-                    base = &index.expr;
-                }
+                let Some((base, depth)) = crate::left_operators::indexed_base(leaf) else {
+                    return false;
+                };
                 let Expr::Path(path) = strip(base) else {
                     return false;
                 };

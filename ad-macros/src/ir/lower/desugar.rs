@@ -288,6 +288,13 @@ impl VisitMut for Rewrite {
                 self.visit_expr_mut(expr);
                 return;
             }
+            // `Params { a: e, ..base }`: the fields given, then the base with them written.
+            Expr::Struct(structure) if structure.rest.is_some() && structure.qself.is_none() => {
+                *expr = struct_update(structure);
+                self.changed = true;
+                self.visit_expr_mut(expr);
+                return;
+            }
             // `x.chunks_exact(n).remainder()`: the sub-slice after the last whole chunk.
             Expr::MethodCall(call) if chunks_remainder(call).is_some() => {
                 *expr = chunks_remainder(call).expect("checked by the guard");
@@ -1278,6 +1285,28 @@ impl VisitMut for HiddenBindings {
         binding.ident = hidden;
         syn::visit_mut::visit_pat_ident_mut(self, binding);
     }
+}
+
+/// `S { a: e, b, ..base }` as what it does: `e` and `b` evaluated in order, then `base`, a
+/// copy of which gets them as its fields: `{ let f0 = e; let f1 = b; let mut s = base; s.a = f0;
+/// s.b = f1; s }`.
+fn struct_update(structure: &syn::ExprStruct) -> Expr {
+    let span = syn::spanned::Spanned::span(&structure.path);
+    let base = structure
+        .rest
+        .as_deref()
+        .expect("a struct update has a base");
+    let values: Vec<syn::Ident> = (0..structure.fields.len())
+        .map(|k| quote::format_ident!("__ad_field{k}", span = span))
+        .collect();
+    let exprs = structure.fields.iter().map(|field| &field.expr);
+    let members = structure.fields.iter().map(|field| &field.member);
+    syn::parse_quote_spanned!(span=> {
+        #(let #values = #exprs;)*
+        let mut __ad_updated = #base;
+        #(__ad_updated.#members = #values;)*
+        __ad_updated
+    })
 }
 
 /// An index without calls or blocks (`i`, `i + 1`, `n - k`), which reads the same whenever it
