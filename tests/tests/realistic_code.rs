@@ -10,7 +10,8 @@
 //! &mut dy)` of a `#[forward] #[reverse] impl System for Decay`), recursion, a tuple struct
 //! with `Add`, `AddAssign` and `Mul` (`p += step * k`), `scan` and `take_while`, a `loop`
 //! breaking with its value, `?` on options, LU with row swaps, labeled loops, a struct
-//! update (`Params { a: e, ..p.clone() }`), `Result`s with `?`. Each
+//! update (`Params { a: e, ..p.clone() }`), `Result`s with `?`, `rev().enumerate()`,
+//! `total_cmp`, `skip_while`, `chunks_exact_mut`, `retain`. Each
 //! function is checked three ways at random points (`common::check_gradient`: the value bit for
 //! bit, reverse mode against forward mode along every basis direction, forward mode against
 //! central differences, and the dot-product identity); functions of user types against central
@@ -24,7 +25,8 @@
     clippy::needless_return,
     clippy::unnecessary_fold,
     clippy::redundant_closure,
-    clippy::let_and_return
+    clippy::let_and_return,
+    clippy::iter_cloned_collect
 )]
 
 mod common;
@@ -2114,5 +2116,71 @@ mod updates_and_results {
             |x, d| uses_fallible_jvp(x, d).unwrap(),
             |x, c| uses_fallible_vjp(x, c).unwrap(),
         );
+    }
+}
+
+mod adapters_and_retain {
+    use super::check;
+    use ad_runtime::{forward, reverse};
+
+    #[forward]
+    #[reverse]
+    fn adapters(x: &[f64]) -> f64 {
+        let a: f64 = x
+            .iter()
+            .rev()
+            .enumerate()
+            .map(|(i, v)| v * (i as f64 + 1.0))
+            .sum();
+        let b = x.iter().copied().min_by(|p, q| p.total_cmp(q)).unwrap();
+        let c: Vec<f64> = x.iter().copied().collect::<Vec<_>>();
+        let d: f64 = c
+            .into_iter()
+            .skip_while(|v| *v < -5.0)
+            .map(|v| v * 0.5)
+            .sum();
+        let e = x.iter().step_by(2).copied().fold(0.0, |_, v| v);
+        let (first, rest) = (&x[0], &x[1..]);
+        let f: f64 = rest.iter().map(|r| r * first).sum();
+        let g = x[2..].to_vec();
+        a + b + d + e + f + g.iter().sum::<f64>()
+    }
+
+    #[forward]
+    #[reverse]
+    fn mutating(x: &[f64]) -> f64 {
+        let mut v = x.to_vec();
+        v.retain(|a| a.is_finite());
+        let limit = x[0] + 1.0;
+        v.retain(|a| *a < limit);
+        for c in v.chunks_exact_mut(2) {
+            c[0] *= c[1];
+        }
+        let drained: f64 = v[..1].iter().sum();
+        v.iter().sum::<f64>() + drained
+    }
+
+    #[forward]
+    #[reverse]
+    fn retain_local(x: &[f64]) -> f64 {
+        let mut v = x.to_vec();
+        let limit = -0.5;
+        v.retain(|a| *a > limit);
+        let mut idx: Vec<usize> = (0..x.len()).collect();
+        let center = 0.25;
+        idx.sort_by(|&i, &j| {
+            (x[i] - center)
+                .abs()
+                .partial_cmp(&(x[j] - center).abs())
+                .unwrap()
+        });
+        v.iter().sum::<f64>() + x[idx[0]]
+    }
+
+    #[test]
+    fn adapters_and_retained_elements() {
+        check(5, retain_local, retain_local_jvp, retain_local_vjp);
+        check(5, adapters, adapters_jvp, adapters_vjp);
+        check(5, mutating, mutating_jvp, mutating_vjp);
     }
 }

@@ -1474,6 +1474,22 @@ impl SubSlices {
 pub struct SortOrder;
 
 impl SortOrder {
+    /// The indices of the items `retain(keep)` keeps, in order.
+    pub fn kept<T>(&self, items: &[T], mut keep: impl FnMut(&T) -> bool) -> Vec<usize> {
+        (0..items.len()).filter(|&i| keep(&items[i])).collect()
+    }
+
+    /// [`SortOrder::kept`] by a test that reads locals of the body, as
+    /// [`SortOrder::of_captured`] takes them.
+    pub fn kept_captured<T, C>(
+        &self,
+        items: &[T],
+        captures: C,
+        keep: impl Fn(&C, &T) -> bool,
+    ) -> Vec<usize> {
+        self.kept(items, |item| keep(&captures, item))
+    }
+
     pub fn of<T>(
         &self,
         items: &[T],

@@ -31,7 +31,8 @@ impl Lowering {
                         | "extend_from_slice"
                         | "truncate"
                         | "sort_by"
-                        | "sort_unstable_by",
+                        | "sort_unstable_by"
+                        | "retain",
                     1
                 )
         );
@@ -181,10 +182,11 @@ impl Lowering {
             }
             "resize" => self.resize(&container, &call.args[0], &call.args[1], span, stmts)?,
             _ => {
-                let Expr::Closure(compare) = strip(&call.args[0]) else {
+                let Expr::Closure(closure) = strip(&call.args[0]) else {
                     return Ok(None);
                 };
-                self.sort_by(&container, compare, span, stmts)?;
+                let retains = method == "retain";
+                self.reorder(&container, closure, retains, span, stmts)?;
             }
         }
         Ok(Some(data(quote::quote!(()), span)))
@@ -503,13 +505,25 @@ impl Lowering {
 
     /// `v.sort_by(cmp)`: the order `cmp` sorts the elements in (data, by the runtime, a stable
     /// sort as `sort_by`'s), then each element written from a copy at its place in that order.
-    fn sort_by(
+    /// `v.retain(keep)` (`retains`): the indices of the elements `keep` keeps, in order, then
+    /// those elements written from a copy to the front, and the rest dropped.
+    fn reorder(
         &mut self,
         container: &Place,
         compare: &syn::ExprClosure,
+        retains: bool,
         span: Span,
         stmts: &mut Vec<Stmt>,
     ) -> Lowered<()> {
+        // The closure runs as written on the elements and locals at the derivative code's
+        // scalar type, which a float literal is not.
+        if names_a_float_literal(&compare.body) {
+            return not_yet(
+                compare,
+                "a comparator or test that compares with a float literal (`*a > 0.5`): bind \
+                 the number to a local first (`let limit = 0.5;`, then `*a > limit`)",
+            );
+        }
         let copy = self.define(
             Rvalue::Duplicate {
                 receiver: Operand::Place(container.clone()),
@@ -525,10 +539,14 @@ impl Lowering {
         };
         let borrowed = self.define(Rvalue::Ref(Operand::Place(copy.clone())), span, stmts);
         let sorts = data(quote::quote!(::ad_runtime::__private::ir::SortOrder), span);
+        let (plain, captured) = match retains {
+            false => ("of", "of_captured"),
+            true => ("kept", "kept_captured"),
+        };
         let order = match self.captured_by(compare, span, stmts)? {
             Some((captures, compare)) => self.data_method(
                 sorts,
-                "of_captured",
+                captured,
                 vec![Operand::Value(borrowed), captures, compare],
                 span,
                 stmts,
@@ -537,14 +555,17 @@ impl Lowering {
                 let compare = self.plain_argument(&Expr::Closure(compare.clone()), stmts)?;
                 self.data_method(
                     sorts,
-                    "of",
+                    plain,
                     vec![Operand::Value(borrowed), compare],
                     span,
                     stmts,
                 )
             }
         };
-        let len = self.length(container, span, stmts);
+        let len = match retains {
+            false => self.length(container, span, stmts),
+            true => self.data_method(Operand::Value(order), "len", Vec::new(), span, stmts),
+        };
         self.for_each_index(Operand::Value(len), span, stmts, |this, k, body| {
             let at = this.define(
                 Rvalue::Use(Operand::Place(Place {
@@ -566,7 +587,22 @@ impl Lowering {
                 span,
             });
             Ok(())
-        })
+        })?;
+        // Dropping the elements past those kept: their adjoints are zero, as nothing reads
+        // them after.
+        if retains {
+            self.define(
+                Rvalue::PlainMethod {
+                    receiver: Operand::Place(container.clone()),
+                    method: syn::Ident::new("truncate", span),
+                    args: vec![Operand::Value(len)],
+                    plain: false,
+                },
+                span,
+                stmts,
+            );
+        }
+        Ok(())
     }
 }
 
@@ -645,6 +681,19 @@ impl Lowering {
         );
         Ok(Some((Operand::Value(captures), data(closure, span))))
     }
+}
+
+/// Whether `expr` writes a float literal (`0.5`, `1e-3`, `2f64`).
+fn names_a_float_literal(expr: &Expr) -> bool {
+    struct Literals(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Literals {
+        fn visit_lit(&mut self, lit: &'ast syn::Lit) {
+            self.0 |= crate::retype::float_literal(lit);
+        }
+    }
+    let mut literals = Literals(false);
+    syn::visit::Visit::visit_expr(&mut literals, expr);
+    literals.0
 }
 
 fn data(tokens: proc_macro2::TokenStream, span: Span) -> Operand {
