@@ -93,19 +93,23 @@ pub fn is_float_expression(expr: &syn::Expr, is_float: &dyn Fn(&syn::Expr) -> bo
 /// element (not a range): an element of a parameter holding floats that deep is a float.
 pub fn indexed_base(expr: &syn::Expr) -> Option<(&syn::Expr, usize)> {
     use syn::Expr;
-    let (mut base, mut depth) = (expr, 0);
-    loop {
-        base = match base {
-            Expr::Paren(paren) => &paren.expr,
-            Expr::Group(group) => &group.expr,
-            Expr::Index(index) if matches!(&*index.index, Expr::Range(_)) => return None,
-            Expr::Index(index) => {
-                depth += 1;
-                &index.expr
-            }
-            _ => return Some((base, depth)),
-        };
+    fn unwrapped(expr: &syn::Expr) -> &syn::Expr {
+        match expr {
+            syn::Expr::Paren(paren) => unwrapped(&paren.expr),
+            syn::Expr::Group(group) => unwrapped(&group.expr),
+            syn::Expr::Reference(reference) => unwrapped(&reference.expr),
+            expr => expr,
+        }
     }
+    let (mut base, mut depth) = (unwrapped(expr), 0);
+    while let Expr::Index(index) = base {
+        if matches!(unwrapped(&index.index), Expr::Range(_)) {
+            return None;
+        }
+        depth += 1;
+        base = unwrapped(&index.expr);
+    }
+    Some((base, depth))
 }
 
 /// `impl Mul<Vec3> for f64` (or `&Vec3`, `f32`) of a type `derived` holds, when given.

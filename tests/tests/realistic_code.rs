@@ -2184,3 +2184,52 @@ mod adapters_and_retain {
         check(5, mutating, mutating_jvp, mutating_vjp);
     }
 }
+
+/// Review cases: struct updates from places, `retain` of a set, a data container sorted by a
+/// comparator with float literals.
+mod updates_of_places {
+    use ad_runtime::{forward, reverse, Differentiable};
+    use std::collections::HashSet;
+
+    #[derive(Clone, Debug, Differentiable)]
+    pub struct Params {
+        pub a: f64,
+        pub b: f64,
+    }
+
+    pub struct Cfg {
+        pub w: Vec<f64>,
+    }
+
+    #[forward]
+    #[reverse]
+    fn updates_and_data(x: &[f64], #[no_grad] cfg: &mut Cfg, seen: &mut HashSet<usize>) -> f64 {
+        let p = Params { a: x[0], b: x[1] };
+        let q = Params { a: 2.0 * p.a, ..p };
+        let r = Params {
+            b: q.b * 3.0,
+            ..q.clone()
+        };
+        seen.retain(|&i| i < 10);
+        cfg.w
+            .sort_by(|a, b| (a - 0.5).abs().partial_cmp(&(b - 0.5).abs()).unwrap());
+        p.b + q.a * r.b + cfg.w[0] * x[0]
+    }
+
+    #[test]
+    fn updates_of_places_and_data_containers_ordered() {
+        let mut cfg = Cfg {
+            w: vec![0.1, 0.9, 0.45],
+        };
+        let mut seen: HashSet<usize> = [1, 20].into_iter().collect();
+        let mut c2 = Cfg { w: cfg.w.clone() };
+        let mut s2 = seen.clone();
+        let v = updates_and_data(&[0.3, 0.7], &mut c2, &mut s2);
+        let (v2, g) = updates_and_data_grad(&[0.3, 0.7], &mut cfg, &mut seen);
+        assert_eq!(v, v2);
+        assert_eq!(seen.len(), 1);
+        // d/dx0 = 2 * 3 * x1 + w0; d/dx1 = 1 + 2 x0 * 3.
+        assert!((g[0] - (6.0 * 0.7 + 0.45)).abs() < 1e-12);
+        assert!((g[1] - (1.0 + 6.0 * 0.3)).abs() < 1e-12);
+    }
+}

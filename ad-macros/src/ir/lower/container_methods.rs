@@ -45,6 +45,13 @@ impl Lowering {
         let Ok(container) = self.place(&call.receiver, stmts) else {
             return Ok(None);
         };
+        // `retain` of a `&mut` parameter: a `Vec`'s, not a set's or a map's.
+        if method == "retain"
+            && self.mutable_references.contains(&container.root)
+            && !self.sequence_params.contains(&container.root)
+        {
+            return Ok(None);
+        }
         // A local container, or one a `&mut` parameter lends (`v: &mut Vec<f64>`, whose
         // shadow is the caller's).
         let lent = self.mutable_references.contains(&container.root);
@@ -515,9 +522,13 @@ impl Lowering {
         span: Span,
         stmts: &mut Vec<Stmt>,
     ) -> Lowered<()> {
+        // A test that counts or keeps state is not a comparison.
+        if assigns(&compare.body) {
+            return not_yet(compare, "a comparator or test that assigns to a local");
+        }
         // The closure runs as written on the elements and locals at the derivative code's
-        // scalar type, which a float literal is not.
-        if names_a_float_literal(&compare.body) {
+        // scalar type, which a float literal is not (plain data keeps its floats).
+        if names_a_float_literal(&compare.body) && !self.plain_roots.contains(&container.root) {
             return not_yet(
                 compare,
                 "a comparator or test that compares with a float literal (`*a > 0.5`): bind \
@@ -681,6 +692,21 @@ impl Lowering {
         );
         Ok(Some((Operand::Value(captures), data(closure, span))))
     }
+}
+
+/// Whether `expr` assigns (`n += 1`, `last = x`).
+fn assigns(expr: &Expr) -> bool {
+    struct Assigns(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Assigns {
+        fn visit_expr(&mut self, expr: &'ast Expr) {
+            self.0 |= matches!(expr, Expr::Assign(_))
+                || matches!(expr, Expr::Binary(binary) if super::compound_op(&binary.op).is_some());
+            syn::visit::visit_expr(self, expr);
+        }
+    }
+    let mut found = Assigns(false);
+    syn::visit::Visit::visit_expr(&mut found, expr);
+    found.0
 }
 
 /// Whether `expr` writes a float literal (`0.5`, `1e-3`, `2f64`).

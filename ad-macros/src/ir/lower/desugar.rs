@@ -289,7 +289,13 @@ impl VisitMut for Rewrite {
                 return;
             }
             // `Params { a: e, ..base }`: the fields given, then the base with them written.
-            Expr::Struct(structure) if structure.rest.is_some() && structure.qself.is_none() => {
+            Expr::Struct(structure)
+                if structure.rest.is_some()
+                    && structure.qself.is_none()
+                    && structure.path.get_ident().is_some_and(|name| {
+                        crate::source_facts::defines_derived(&name.to_string())
+                    }) =>
+            {
                 *expr = struct_update(structure);
                 self.changed = true;
                 self.visit_expr_mut(expr);
@@ -1287,9 +1293,9 @@ impl VisitMut for HiddenBindings {
     }
 }
 
-/// `S { a: e, b, ..base }` as what it does: `e` and `b` evaluated in order, then `base`, a
-/// copy of which gets them as its fields: `{ let f0 = e; let f1 = b; let mut s = base; s.a = f0;
-/// s.b = f1; s }`.
+/// `S { a: e, b, ..base }` of a derived type as what it does: `e` and `b` evaluated in order,
+/// then `base` (a copy of a place), which gets them as its fields: `{ let f0 = e; let f1 = b;
+/// let mut s = base; s.a = f0; s.b = f1; s }`.
 fn struct_update(structure: &syn::ExprStruct) -> Expr {
     let span = syn::spanned::Spanned::span(&structure.path);
     let base = structure
@@ -1301,6 +1307,11 @@ fn struct_update(structure: &syn::ExprStruct) -> Expr {
         .collect();
     let exprs = structure.fields.iter().map(|field| &field.expr);
     let members = structure.fields.iter().map(|field| &field.member);
+    // A place (`..p`, `..*p`, `..self.params`) lends the fields not written: a copy of it.
+    let base: Expr = match super::places::is_place_expression(base) {
+        true => syn::parse_quote_spanned!(span=> (#base).clone()),
+        false => base.clone(),
+    };
     syn::parse_quote_spanned!(span=> {
         #(let #values = #exprs;)*
         let mut __ad_updated = #base;
