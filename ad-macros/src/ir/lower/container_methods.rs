@@ -524,7 +524,11 @@ impl Lowering {
     ) -> Lowered<()> {
         // A test that counts or keeps state is not a comparison.
         if assigns(&compare.body) {
-            return not_yet(compare, "a comparator or test that assigns to a local");
+            return not_yet(
+                compare,
+                "a comparator or test that assigns to a local: write the loop it runs (`for` \
+                 over the elements, pushing those kept)",
+            );
         }
         // The closure runs as written on the elements and locals at the derivative code's
         // scalar type, which a float literal is not (plain data keeps its floats).
