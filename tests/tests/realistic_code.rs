@@ -2177,8 +2177,19 @@ mod adapters_and_retain {
         v.iter().sum::<f64>() + x[idx[0]]
     }
 
+    #[forward]
+    #[reverse]
+    fn splits(x: &[f64]) -> f64 {
+        let (first, rest) = x.split_first().unwrap();
+        let (last, init) = x.split_last().expect("not empty");
+        let a: f64 = rest.iter().map(|r| r * first).sum();
+        let b: f64 = init.iter().map(|v| v * last).sum();
+        a + b * first
+    }
+
     #[test]
     fn adapters_and_retained_elements() {
+        check(4, splits, splits_jvp, splits_vjp);
         check(5, retain_local, retain_local_jvp, retain_local_vjp);
         check(5, adapters, adapters_jvp, adapters_vjp);
         check(5, mutating, mutating_jvp, mutating_vjp);

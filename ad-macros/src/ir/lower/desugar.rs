@@ -301,6 +301,13 @@ impl VisitMut for Rewrite {
                 self.visit_expr_mut(expr);
                 return;
             }
+            // `x.split_first().unwrap()`: the first element and the rest, borrowed.
+            Expr::MethodCall(call) if split_unwrapped(call).is_some() => {
+                *expr = split_unwrapped(call).expect("checked by the guard");
+                self.changed = true;
+                self.visit_expr_mut(expr);
+                return;
+            }
             // `x.chunks_exact(n).remainder()`: the sub-slice after the last whole chunk.
             Expr::MethodCall(call) if chunks_remainder(call).is_some() => {
                 *expr = chunks_remainder(call).expect("checked by the guard");
@@ -1318,6 +1325,36 @@ fn struct_update(structure: &syn::ExprStruct) -> Expr {
         #(__ad_updated.#members = #values;)*
         __ad_updated
     })
+}
+
+/// `x.split_first().unwrap()` (or `.expect(..)`) of a place: `(&x[0], &x[1..])`, which panics
+/// on an empty `x` as the `unwrap` does; `split_last` likewise, `(&x[x.len() - 1], &x[..x.len()
+/// - 1])`.
+fn split_unwrapped(call: &syn::ExprMethodCall) -> Option<Expr> {
+    if !matches!(call.method.to_string().as_str(), "unwrap" | "expect") || call.turbofish.is_some()
+    {
+        return None;
+    }
+    let Expr::MethodCall(split) = strip(&call.receiver) else {
+        return None;
+    };
+    if !split.args.is_empty()
+        || split.turbofish.is_some()
+        || !super::places::is_place_expression(&split.receiver)
+    {
+        return None;
+    }
+    let container = &split.receiver;
+    let span = split.method.span();
+    match split.method.to_string().as_str() {
+        "split_first" => Some(syn::parse_quote_spanned!(span=>
+            (&(#container)[0], &(#container)[1..])
+        )),
+        "split_last" => Some(syn::parse_quote_spanned!(span=>
+            (&(#container)[(#container).len() - 1], &(#container)[..(#container).len() - 1])
+        )),
+        _ => None,
+    }
 }
 
 /// An index without calls or blocks (`i`, `i + 1`, `n - k`), which reads the same whenever it
