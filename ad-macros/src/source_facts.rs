@@ -120,33 +120,22 @@ pub fn self_is_underived() -> bool {
 /// Whether the file's `impl` blocks of `type_name` mark `function` with the crate's attributes
 /// (`add_assign` of `#[reverse] impl AddAssign for P2`), so that it has derivative code.
 pub fn marks_function(type_name: &str, function: &str) -> bool {
-    FACTS.with(|current| {
-        let current = current.borrow();
-        let type_name = match type_name {
-            "Self" => match &current.impl_type {
-                Some(name) => name.clone(),
-                None => return false,
-            },
-            other => other.to_string(),
-        };
-        current
-            .marked_functions
-            .get(&type_name)
-            .is_some_and(|functions| functions.contains(function))
-    })
+    with_fields(
+        type_name,
+        |facts| &facts.marked_functions,
+        |functions| functions.contains(function),
+    )
 }
 
 /// Whether `method` is a method of the type `type_name` that the crate's attributes
 /// differentiate in this file, so that a data parameter of the type calls it through its
 /// derivative code.
 pub fn differentiated_method_of(type_name: &str, method: &str) -> bool {
-    FACTS.with(|current| {
-        current
-            .borrow()
-            .differentiated_methods
-            .get(type_name)
-            .is_some_and(|methods| methods.contains(method))
-    })
+    with_fields(
+        type_name,
+        |facts| &facts.differentiated_methods,
+        |methods| methods.contains(method),
+    )
 }
 
 /// Whether `method` is a method of the `impl` block's type that the crate's attributes
@@ -203,8 +192,8 @@ fn with_linalg_fields(
     with_fields(type_name, |facts| &facts.linalg_fields, read)
 }
 
-/// `read` of the fields `select` picks of the struct `type_name` (`Self` for the `impl`
-/// block's type); `false` when the file does not say.
+/// `read` of the set `select` picks for the type `type_name` (`Self` for the `impl` block's
+/// type: its fields of a kind, its marked functions); `false` when the file does not say.
 fn with_fields(
     type_name: &str,
     select: impl FnOnce(&SourceFacts) -> &HashMap<String, std::collections::HashSet<String>>,

@@ -274,16 +274,7 @@ impl Lowering {
             );
             self.move_elements(container, moved, index, "wrapping_add", span, stmts)?;
         }
-        self.define(
-            Rvalue::PlainMethod {
-                receiver: Operand::Place(container.clone()),
-                method: syn::Ident::new("truncate", span),
-                args: vec![Operand::Value(last)],
-                plain: false,
-            },
-            span,
-            stmts,
-        );
+        self.truncate(container, last, span, stmts);
         Ok(Operand::Value(removed))
     }
 
@@ -317,16 +308,7 @@ impl Lowering {
             });
             Ok(())
         })?;
-        self.define(
-            Rvalue::PlainMethod {
-                receiver: Operand::Place(container.clone()),
-                method: syn::Ident::new("truncate", span),
-                args: vec![Operand::Value(new_len)],
-                plain: false,
-            },
-            span,
-            stmts,
-        );
+        self.truncate(container, new_len, span, stmts);
         Ok(())
     }
 
@@ -481,16 +463,7 @@ impl Lowering {
             .projections
             .push(Projection::Index(Operand::Value(last)));
         let item = self.copy_of(place, span, &mut then);
-        self.define(
-            Rvalue::PlainMethod {
-                receiver: Operand::Place(container.clone()),
-                method: syn::Ident::new("truncate", span),
-                args: vec![Operand::Value(last)],
-                plain: false,
-            },
-            span,
-            &mut then,
-        );
+        self.truncate(&container, last, span, &mut then);
         let some = self.define(Rvalue::Some(Operand::Value(item)), span, &mut then);
         let result = self.new_value(None, span);
         self.built_options.insert(result);
@@ -523,7 +496,7 @@ impl Lowering {
         stmts: &mut Vec<Stmt>,
     ) -> Lowered<()> {
         // A test that counts or keeps state is not a comparison.
-        if assigns(&compare.body) {
+        if super::closures::first_write(&compare.body, &|_| false).is_some() {
             return not_yet(
                 compare,
                 "a comparator or test that assigns to a local: write the loop it runs (`for` \
@@ -606,18 +579,24 @@ impl Lowering {
         // Dropping the elements past those kept: their adjoints are zero, as nothing reads
         // them after.
         if retains {
-            self.define(
-                Rvalue::PlainMethod {
-                    receiver: Operand::Place(container.clone()),
-                    method: syn::Ident::new("truncate", span),
-                    args: vec![Operand::Value(len)],
-                    plain: false,
-                },
-                span,
-                stmts,
-            );
+            self.truncate(container, len, span, stmts);
         }
         Ok(())
+    }
+
+    /// `container.truncate(len)`: the dropped elements' adjoints are zero, as nothing reads
+    /// them after.
+    fn truncate(&mut self, container: &Place, len: Value, span: Span, stmts: &mut Vec<Stmt>) {
+        self.define(
+            Rvalue::PlainMethod {
+                receiver: Operand::Place(container.clone()),
+                method: syn::Ident::new("truncate", span),
+                args: vec![Operand::Value(len)],
+                plain: false,
+            },
+            span,
+            stmts,
+        );
     }
 }
 
@@ -642,19 +621,7 @@ impl Lowering {
         span: Span,
         stmts: &mut Vec<Stmt>,
     ) -> Lowered<Option<(Operand, Operand)>> {
-        let mut parameters = std::collections::HashSet::new();
-        for input in &compare.inputs {
-            super::closures::pattern_names(input, &mut parameters);
-        }
-        let mut captured: Vec<syn::Ident> = Vec::new();
-        for name in super::closures::free_names(&compare.body) {
-            if !parameters.contains(&scope_key(&name))
-                && self.binding(&name).is_some()
-                && !captured.contains(&name)
-            {
-                captured.push(name);
-            }
-        }
+        let captured = self.closure_locals(compare);
         if captured.is_empty() || super::iterators::check_closure(compare).is_err() {
             return Ok(None);
         }
@@ -696,21 +663,6 @@ impl Lowering {
         );
         Ok(Some((Operand::Value(captures), data(closure, span))))
     }
-}
-
-/// Whether `expr` assigns (`n += 1`, `last = x`).
-fn assigns(expr: &Expr) -> bool {
-    struct Assigns(bool);
-    impl<'ast> syn::visit::Visit<'ast> for Assigns {
-        fn visit_expr(&mut self, expr: &'ast Expr) {
-            self.0 |= matches!(expr, Expr::Assign(_))
-                || matches!(expr, Expr::Binary(binary) if super::compound_op(&binary.op).is_some());
-            syn::visit::visit_expr(self, expr);
-        }
-    }
-    let mut found = Assigns(false);
-    syn::visit::Visit::visit_expr(&mut found, expr);
-    found.0
 }
 
 /// Whether `expr` writes a float literal (`0.5`, `1e-3`, `2f64`).

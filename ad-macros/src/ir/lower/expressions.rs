@@ -1320,19 +1320,31 @@ impl Lowering {
         Rvalue::Tuple(parts.to_vec())
     }
 
+    /// The locals of the body a closure names (not its own parameters), each once, in order.
+    pub(super) fn closure_locals(&self, closure: &syn::ExprClosure) -> Vec<Ident> {
+        let mut parameters = std::collections::HashSet::new();
+        for input in &closure.inputs {
+            super::closures::pattern_names(input, &mut parameters);
+        }
+        let mut locals: Vec<Ident> = Vec::new();
+        for name in super::closures::free_names(&closure.body) {
+            if !parameters.contains(&scope_key(&name))
+                && self.binding(&name).is_some()
+                && !locals.contains(&name)
+            {
+                locals.push(name);
+            }
+        }
+        locals
+    }
+
     /// An argument of a plain method: a closure that names no local is passed as written
     /// (`|f| f + 1`), as a constant.
     pub(super) fn plain_argument(&mut self, arg: &Expr, stmts: &mut Vec<Stmt>) -> Lowered<Operand> {
         let Expr::Closure(closure) = strip(arg) else {
             return self.operand(arg, stmts);
         };
-        let mut parameters = std::collections::HashSet::new();
-        for input in &closure.inputs {
-            super::closures::pattern_names(input, &mut parameters);
-        }
-        let names_a_local = super::closures::free_names(&closure.body)
-            .iter()
-            .any(|name| !parameters.contains(&scope_key(name)) && self.binding(name).is_some());
+        let names_a_local = !self.closure_locals(closure).is_empty();
         if names_a_local || super::iterators::check_closure(closure).is_err() {
             return not_yet(arg, "closures passed to methods that name locals");
         }
