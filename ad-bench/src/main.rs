@@ -10,11 +10,13 @@
 //! cargo run --release -p ad-bench -- ba              # ADBench BA: one block and the whole ba1
 //! cargo run --release -p ad-bench -- nalgebra        # nalgebra in reverse mode / hand-written adjoint
 //! cargo run --release -p ad-bench -- peers           # num-dual, ad_trait, reverse: Rosenbrock, GMM
+//! cargo run --release -p ad-bench -- compile         # compile time: plain crate / annotated crate
 //! cargo run --release -p ad-bench -- all             # everything
 //! cargo run --release -p ad-bench -- all --write BENCHMARKS.md   # regenerate BENCHMARKS.md
 //! ```
 
 mod adbench_bench;
+mod compile_time;
 mod findings;
 mod linalg_bench;
 mod memory;
@@ -103,6 +105,9 @@ fn main() {
     if all || benches.contains(&"memory") {
         memory::run(quick);
         memory::run_gradients(quick);
+    }
+    if all || benches.contains(&"compile") {
+        compile_time::run(quick);
     }
     findings::print();
 }
