@@ -89,7 +89,6 @@ impl power {
             let mut __ad_keep_v_4 = ::ad_runtime::__private::ir::Slot::new();
             let mut __ad_keep_zero_4 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_pb_4 = ::ad_runtime::__private::ir::Slot::new();
-            let mut __ad_ty_5 = ::ad_runtime::__private::ir::AdjointOf::new();
             let __ad_v_2 = __ad_v_n_1 == 0;
             let __ad_v_6 = if __ad_v_2 {
                 <__S as ::ad_runtime::Scalar>::from_f64(1.0)
@@ -101,10 +100,8 @@ impl power {
                     .keep_zero(::ad_runtime::__private::ir::zero_like(&__ad_v_4));
                 __ad_keep_pb_4.push(__ad_pb_4);
                 let __ad_v_5 = __ad_v_x_0 * __ad_v_4;
-                __ad_ty_5 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_5);
                 __ad_v_5
             };
-            let __ad_ty_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_6);
             let __ad_result = __ad_v_6;
             let __ad_v_2 = ::ad_runtime::__private::ir::value_of(__ad_v_2);
             let __ad_v_x_0 = ::ad_runtime::__private::ir::value_of(__ad_v_x_0);
@@ -113,13 +110,13 @@ impl power {
                 ::std::boxed::Box::new(move |__ad_ct: __S| {
                     ::ad_runtime::__private::maybe_grow(move || {
                         let mut __ad_dv_x_0 = __ad_ty_x_0.zero();
-                        let mut __ad_dv_6 = __ad_ty_6.zero();
+                        let mut __ad_dv_6;
                         __ad_dv_6 = __ad_ct;
                         if __ad_v_2 {} else {
                             let __ad_v_4 = __ad_keep_v_4.pop();
                             let __ad_pb_4 = __ad_keep_pb_4.pop();
                             let mut __ad_dv_4 = __ad_keep_zero_4.zero_back();
-                            let mut __ad_dv_5 = __ad_ty_5.zero();
+                            let mut __ad_dv_5;
                             __ad_dv_5 = __ad_dv_6;
                             {
                                 let __ad_c = ::ad_runtime::__private::ir::Arithmetic::mul_back(

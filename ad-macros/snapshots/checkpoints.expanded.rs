@@ -125,9 +125,7 @@ impl checkpoints {
             let __ad_v_5 = __ad_v_t_4.exp();
             __ad_v_5
         };
-        let __ad_ty_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_6);
         let __ad_v_a_7 = __ad_v_6;
-        let __ad_ty_a_7 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_a_7);
         let mut __ad_m_s_0 = __ad_v_a_7;
         __ad_tym_s_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_s_0);
         let __ad_v_8 = 0..__ad_v_n_1;
@@ -174,7 +172,6 @@ impl checkpoints {
                 ));
         }
         let __ad_v_16 = __ad_m_s_0;
-        let __ad_ty_16 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_16);
         let __ad_result = __ad_v_16;
         let __ad_v_x_0 = ::ad_runtime::__private::ir::value_of(__ad_v_x_0);
         (
@@ -182,9 +179,9 @@ impl checkpoints {
             move |__ad_ct: __S| {
                 let mut __ad_dv_x_0 = __ad_ty_x_0.zero();
                 let mut __ad_dm_s_0 = __ad_tym_s_0.zero();
-                let mut __ad_dv_6 = __ad_ty_6.zero();
-                let mut __ad_dv_a_7 = __ad_ty_a_7.zero();
-                let mut __ad_dv_16 = __ad_ty_16.zero();
+                let mut __ad_dv_6;
+                let mut __ad_dv_a_7;
+                let mut __ad_dv_16;
                 __ad_dv_16 = __ad_ct;
                 ::ad_runtime::__private::ir::accumulate(&mut __ad_dm_s_0, __ad_dv_16);
                 let (__ad_checkpoints_1, (__ad_v_x_0,)) = __ad_keep_region_1.pop();
@@ -273,11 +270,11 @@ impl checkpoints {
                             for __ad_iteration_0 in (0..__ad_count_0).rev() {
                                 let __ad_v_12 = __ad_keep_v_12.pop();
                                 let __ad_pb_14 = __ad_keep_pb_14.pop();
-                                let mut __ad_dv_10 = __ad_ty_10.zero();
-                                let mut __ad_dv_11 = __ad_ty_11.zero();
-                                let mut __ad_dv_13 = __ad_ty_13.zero();
-                                let mut __ad_dv_14 = __ad_ty_14.zero();
-                                let mut __ad_dv_15 = __ad_ty_15.zero();
+                                let mut __ad_dv_10;
+                                let mut __ad_dv_11;
+                                let mut __ad_dv_13;
+                                let mut __ad_dv_14;
+                                let mut __ad_dv_15;
                                 __ad_dv_15 = ::ad_runtime::__private::ir::vacate(
                                     &mut __ad_dm_s_0,
                                 );
@@ -336,10 +333,10 @@ impl checkpoints {
                     let __ad_v_2 = __ad_keep_v_2.pop();
                     let __ad_pb_2 = __ad_keep_pb_2.pop();
                     let __ad_v_5 = __ad_keep_v_5.pop();
-                    let mut __ad_dv_2 = __ad_ty_2.zero();
-                    let mut __ad_dv_3 = __ad_ty_3.zero();
-                    let mut __ad_dv_t_4 = __ad_ty_t_4.zero();
-                    let mut __ad_dv_5 = __ad_ty_5.zero();
+                    let mut __ad_dv_2;
+                    let mut __ad_dv_3;
+                    let mut __ad_dv_t_4;
+                    let mut __ad_dv_5;
                     __ad_dv_5 = __ad_dv_6;
                     {
                         let __ad_c = ::ad_runtime::linear::LinearMap::reverse_apply(

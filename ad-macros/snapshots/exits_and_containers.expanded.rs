@@ -129,13 +129,7 @@ impl first_large {
             let mut __ad_keep_v_17 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_20 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_tym_kept_0 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_10 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_11 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_total_3 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_19 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_20 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_21 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_22 = ::ad_runtime::__private::ir::AdjointOf::new();
             let __ad_v_2 = ::std::vec::Vec::new();
             let mut __ad_m_kept_0 = __ad_v_2;
             __ad_tym_kept_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_kept_0);
@@ -161,9 +155,7 @@ impl first_large {
                     let __ad_v_10 = __ad_v_x_0[__ad_v_i_5];
                     __ad_keep_v_10
                         .push(::ad_runtime::__private::ir::value_of(__ad_v_10));
-                    __ad_ty_10 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_10);
                     let __ad_v_11 = __ad_v_10 * __ad_v_limit_1;
-                    __ad_ty_11 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_11);
                     let __ad_v_12 = __ad_m_kept_0.len();
                     __ad_m_kept_0.push(__ad_v_11);
                     __ad_keep_v_12
@@ -196,15 +188,11 @@ impl first_large {
                 if __ad_v_17 {
                     let __ad_v_18 = __ad_v_15;
                     let __ad_v_19 = __ad_m_kept_0[__ad_v_18];
-                    __ad_ty_19 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_19);
                     let __ad_v_20 = __ad_v_19.sqrt();
                     __ad_keep_v_20
                         .push(::ad_runtime::__private::ir::value_of(__ad_v_20));
-                    __ad_ty_20 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_20);
                     let __ad_v_21 = __ad_m_total_3;
-                    __ad_ty_21 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_21);
                     let __ad_v_22 = __ad_v_21 + __ad_v_20;
-                    __ad_ty_22 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_22);
                     __ad_m_total_3 = __ad_v_22;
                     __ad_tym_total_3 = ::ad_runtime::__private::ir::adjoint_of(
                         &__ad_m_total_3,
@@ -221,7 +209,6 @@ impl first_large {
                 }
             }
             let __ad_v_25 = __ad_m_total_3;
-            let __ad_ty_25 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_25);
             let __ad_result = __ad_v_25;
             let __ad_v_3 = ::ad_runtime::__private::ir::value_of(__ad_v_3);
             let __ad_v_k_26 = ::ad_runtime::__private::ir::value_of(__ad_v_k_26);
@@ -233,7 +220,7 @@ impl first_large {
                         let mut __ad_dv_limit_1 = __ad_ty_limit_1.zero();
                         let mut __ad_dm_kept_0 = __ad_tym_kept_0.zero();
                         let mut __ad_dm_total_3 = __ad_tym_total_3.zero();
-                        let mut __ad_dv_25 = __ad_ty_25.zero();
+                        let mut __ad_dv_25;
                         __ad_dv_25 = __ad_ct;
                         ::ad_runtime::__private::ir::accumulate(
                             &mut __ad_dm_total_3,
@@ -251,10 +238,10 @@ impl first_large {
                             if __ad_v_17 {
                                 let __ad_v_18 = __ad_v_15;
                                 let __ad_v_20 = __ad_keep_v_20.pop();
-                                let mut __ad_dv_19 = __ad_ty_19.zero();
-                                let mut __ad_dv_20 = __ad_ty_20.zero();
-                                let mut __ad_dv_21 = __ad_ty_21.zero();
-                                let mut __ad_dv_22 = __ad_ty_22.zero();
+                                let mut __ad_dv_19;
+                                let mut __ad_dv_20;
+                                let mut __ad_dv_21;
+                                let mut __ad_dv_22;
                                 __ad_dv_22 = ::ad_runtime::__private::ir::peek(
                                     &mut __ad_dm_total_3,
                                 );
@@ -293,8 +280,8 @@ impl first_large {
                             if __ad_v_9 {
                                 let __ad_v_10 = __ad_keep_v_10.pop();
                                 let __ad_v_12 = __ad_keep_v_12.pop();
-                                let mut __ad_dv_10 = __ad_ty_10.zero();
-                                let mut __ad_dv_11 = __ad_ty_11.zero();
+                                let mut __ad_dv_10;
+                                let mut __ad_dv_11;
                                 __ad_dv_11 = ::ad_runtime::__private::ir::unpush(
                                     &mut __ad_dm_kept_0,
                                     __ad_v_12,
@@ -383,13 +370,7 @@ impl first_large {
             let mut __ad_keep_v_17 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_keep_v_20 = ::ad_runtime::__private::ir::Stack::new();
             let mut __ad_tym_kept_0 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_10 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_11 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_total_3 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_19 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_20 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_21 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_22 = ::ad_runtime::__private::ir::AdjointOf::new();
             let __ad_v_2 = ::std::vec::Vec::new();
             let mut __ad_m_kept_0 = __ad_v_2;
             __ad_tym_kept_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_kept_0);
@@ -413,9 +394,7 @@ impl first_large {
                 __ad_keep_v_9.push(::ad_runtime::__private::ir::value_of(__ad_v_9));
                 if __ad_v_9 {
                     let __ad_v_10 = __ad_v_x_0[__ad_v_i_5];
-                    __ad_ty_10 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_10);
                     let __ad_v_11 = __ad_v_10 * __ad_v_limit_1;
-                    __ad_ty_11 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_11);
                     let __ad_v_12 = __ad_m_kept_0.len();
                     __ad_m_kept_0.push(__ad_v_11);
                     __ad_keep_v_12
@@ -448,15 +427,11 @@ impl first_large {
                 if __ad_v_17 {
                     let __ad_v_18 = __ad_v_15;
                     let __ad_v_19 = __ad_m_kept_0[__ad_v_18];
-                    __ad_ty_19 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_19);
                     let __ad_v_20 = __ad_v_19.sqrt();
                     __ad_keep_v_20
                         .push(::ad_runtime::__private::ir::value_of(__ad_v_20));
-                    __ad_ty_20 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_20);
                     let __ad_v_21 = __ad_m_total_3;
-                    __ad_ty_21 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_21);
                     let __ad_v_22 = __ad_v_21 + __ad_v_20;
-                    __ad_ty_22 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_22);
                     __ad_m_total_3 = __ad_v_22;
                     __ad_tym_total_3 = ::ad_runtime::__private::ir::adjoint_of(
                         &__ad_m_total_3,
@@ -473,7 +448,6 @@ impl first_large {
                 }
             }
             let __ad_v_25 = __ad_m_total_3;
-            let __ad_ty_25 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_25);
             let __ad_result = __ad_v_25;
             let __ad_v_3 = ::ad_runtime::__private::ir::value_of(__ad_v_3);
             let __ad_v_k_26 = ::ad_runtime::__private::ir::value_of(__ad_v_k_26);
@@ -485,7 +459,7 @@ impl first_large {
                         let mut __ad_dv_limit_1 = __ad_ty_limit_1.zero();
                         let mut __ad_dm_kept_0 = __ad_tym_kept_0.zero();
                         let mut __ad_dm_total_3 = __ad_tym_total_3.zero();
-                        let mut __ad_dv_25 = __ad_ty_25.zero();
+                        let mut __ad_dv_25;
                         __ad_dv_25 = __ad_ct;
                         ::ad_runtime::__private::ir::accumulate(
                             &mut __ad_dm_total_3,
@@ -503,10 +477,10 @@ impl first_large {
                             if __ad_v_17 {
                                 let __ad_v_18 = __ad_v_15;
                                 let __ad_v_20 = __ad_keep_v_20.pop();
-                                let mut __ad_dv_19 = __ad_ty_19.zero();
-                                let mut __ad_dv_20 = __ad_ty_20.zero();
-                                let mut __ad_dv_21 = __ad_ty_21.zero();
-                                let mut __ad_dv_22 = __ad_ty_22.zero();
+                                let mut __ad_dv_19;
+                                let mut __ad_dv_20;
+                                let mut __ad_dv_21;
+                                let mut __ad_dv_22;
                                 __ad_dv_22 = ::ad_runtime::__private::ir::peek(
                                     &mut __ad_dm_total_3,
                                 );
@@ -545,8 +519,8 @@ impl first_large {
                             if __ad_v_9 {
                                 let __ad_v_10 = __ad_v_x_0[__ad_v_i_5];
                                 let __ad_v_12 = __ad_keep_v_12.pop();
-                                let mut __ad_dv_10 = __ad_ty_10.zero();
-                                let mut __ad_dv_11 = __ad_ty_11.zero();
+                                let mut __ad_dv_10;
+                                let mut __ad_dv_11;
                                 __ad_dv_11 = ::ad_runtime::__private::ir::unpush(
                                     &mut __ad_dm_kept_0,
                                     __ad_v_12,

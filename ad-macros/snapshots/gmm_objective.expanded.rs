@@ -293,62 +293,13 @@ impl gmm_objective_precomputed {
             let mut __ad_tym_sum_qs_0 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_q_diagonals_1 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_s_2 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_23 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_24 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_25 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_28 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_29 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_32 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_main_term_3 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_centered_4 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_transformed_5 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_slse_6 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_44 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_47 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_48 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_53 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_54 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_55 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_64 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_65 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_66 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_67 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_68 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_sqnorm_8 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_73 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_74 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_75 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_76 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_77 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_78 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_79 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_80 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_81 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_82 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_83 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_86 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_87 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_prior_9 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_frobenius_10 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_96 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_q_97 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_98 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_99 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_100 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_105 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_v_106 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_107 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_108 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_109 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_110 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_111 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_112 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_113 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_115 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_116 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_117 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_118 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_119 = ::ad_runtime::__private::ir::AdjointOf::new();
             let __ad_v_10 = __ad_v_d_4 + 1;
             let __ad_v_11 = __ad_v_d_4 * __ad_v_10;
             let __ad_v_12 = __ad_v_11 / 2;
@@ -389,27 +340,21 @@ impl gmm_objective_precomputed {
                     let __ad_v_21 = __ad_v_ik_18 * __ad_v_icf_size_13;
                     let __ad_v_22 = __ad_v_21 + __ad_v_j_20;
                     let __ad_v_23 = __ad_v_icf_2[__ad_v_22];
-                    __ad_ty_23 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_23);
                     let __ad_v_24 = __ad_m_s_2;
-                    __ad_ty_24 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_24);
                     let __ad_v_25 = __ad_v_24 + __ad_v_23;
-                    __ad_ty_25 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_25);
                     __ad_m_s_2 = __ad_v_25;
                     __ad_tym_s_2 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_s_2);
                     let __ad_v_26 = __ad_v_21;
                     let __ad_v_27 = __ad_v_22;
                     let __ad_v_28 = __ad_v_23;
-                    __ad_ty_28 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_28);
                     let __ad_v_29 = __ad_v_28.exp();
                     __ad_keep_v_29
                         .push(::ad_runtime::__private::ir::value_of(__ad_v_29));
-                    __ad_ty_29 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_29);
                     let __ad_v_30 = __ad_v_ik_18 * __ad_v_d_4;
                     let __ad_v_31 = __ad_v_30 + __ad_v_j_20;
                     __ad_m_q_diagonals_1[__ad_v_31] = __ad_v_29;
                 }
                 let __ad_v_32 = __ad_m_s_2;
-                __ad_ty_32 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_32);
                 __ad_m_sum_qs_0[__ad_v_ik_18] = __ad_v_32;
             }
             let __ad_v_33 = ::std::vec![
@@ -486,25 +431,19 @@ impl gmm_objective_precomputed {
                         let __ad_v_42 = __ad_v_ix_37 * __ad_v_d_4;
                         let __ad_v_43 = __ad_v_42 + __ad_v_j_41;
                         let __ad_v_44 = __ad_v_x_3[__ad_v_43];
-                        __ad_ty_44 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_44);
                         let __ad_v_45 = __ad_v_ik_39 * __ad_v_d_4;
                         let __ad_v_46 = __ad_v_45 + __ad_v_j_41;
                         let __ad_v_47 = __ad_v_means_1[__ad_v_46];
-                        __ad_ty_47 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_47);
                         let __ad_v_48 = __ad_v_44 - __ad_v_47;
                         __ad_keep_v_48
                             .push(::ad_runtime::__private::ir::value_of(__ad_v_48));
-                        __ad_ty_48 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_48);
                         __ad_m_centered_4[__ad_v_j_41] = __ad_v_48;
                         let __ad_v_j_50 = __ad_v_j_41;
                         let __ad_v_51 = __ad_v_45;
                         let __ad_v_52 = __ad_v_46;
                         let __ad_v_53 = __ad_m_q_diagonals_1[__ad_v_52];
-                        __ad_ty_53 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_53);
                         let __ad_v_54 = __ad_v_48;
-                        __ad_ty_54 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_54);
                         let __ad_v_55 = __ad_v_53 * __ad_v_54;
-                        __ad_ty_55 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_55);
                         __ad_m_transformed_5[__ad_v_j_50] = __ad_v_55;
                     }
                     let __ad_v_49 = 0..__ad_v_d_4;
@@ -527,25 +466,10 @@ impl gmm_objective_precomputed {
                             let __ad_v_64 = __ad_v_icf_2[__ad_v_63];
                             __ad_keep_v_64
                                 .push(::ad_runtime::__private::ir::value_of(__ad_v_64));
-                            __ad_ty_64 = ::ad_runtime::__private::ir::adjoint_of(
-                                &__ad_v_64,
-                            );
                             let __ad_v_65 = __ad_m_centered_4[__ad_v_i_59];
-                            __ad_ty_65 = ::ad_runtime::__private::ir::adjoint_of(
-                                &__ad_v_65,
-                            );
                             let __ad_v_66 = __ad_v_64 * __ad_v_65;
-                            __ad_ty_66 = ::ad_runtime::__private::ir::adjoint_of(
-                                &__ad_v_66,
-                            );
                             let __ad_v_67 = __ad_m_transformed_5[__ad_v_j_62];
-                            __ad_ty_67 = ::ad_runtime::__private::ir::adjoint_of(
-                                &__ad_v_67,
-                            );
                             let __ad_v_68 = __ad_v_67 + __ad_v_66;
-                            __ad_ty_68 = ::ad_runtime::__private::ir::adjoint_of(
-                                &__ad_v_68,
-                            );
                             __ad_m_transformed_5[__ad_v_j_62] = __ad_v_68;
                             let __ad_v_69 = __ad_v_63;
                             let __ad_v_70 = __ad_v_69 + 1;
@@ -566,33 +490,22 @@ impl gmm_objective_precomputed {
                     for __ad_v_j_72 in __ad_v_71 {
                         __ad_count_7 += 1;
                         let __ad_v_73 = __ad_m_transformed_5[__ad_v_j_72];
-                        __ad_ty_73 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_73);
                         let __ad_v_74 = __ad_v_73;
-                        __ad_ty_74 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_74);
                         let __ad_v_75 = __ad_v_73 * __ad_v_74;
-                        __ad_ty_75 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_75);
                         let __ad_v_76 = __ad_m_sqnorm_8;
-                        __ad_ty_76 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_76);
                         let __ad_v_77 = __ad_v_76 + __ad_v_75;
-                        __ad_ty_77 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_77);
                         __ad_m_sqnorm_8 = __ad_v_77;
                         __ad_tym_sqnorm_8 = ::ad_runtime::__private::ir::adjoint_of(
                             &__ad_m_sqnorm_8,
                         );
                     }
                     let __ad_v_78 = __ad_v_alphas_0[__ad_v_ik_39];
-                    __ad_ty_78 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_78);
                     let __ad_v_79 = __ad_m_sum_qs_0[__ad_v_ik_39];
-                    __ad_ty_79 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_79);
                     let __ad_v_80 = __ad_v_78 + __ad_v_79;
-                    __ad_ty_80 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_80);
                     let __ad_v_81 = __ad_m_sqnorm_8;
-                    __ad_ty_81 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_81);
                     let __ad_v_82 = <__S as ::ad_runtime::Scalar>::from_f64(0.5)
                         * __ad_v_81;
-                    __ad_ty_82 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_82);
                     let __ad_v_83 = __ad_v_80 - __ad_v_82;
-                    __ad_ty_83 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_83);
                     __ad_m_main_term_3[__ad_v_ik_39] = __ad_v_83;
                     __ad_states_centered_3.save(&__ad_m_centered_4);
                     __ad_states_transformed_3.save(&__ad_m_transformed_5);
@@ -602,9 +515,7 @@ impl gmm_objective_precomputed {
                 __ad_keep_zero_85
                     .keep_zero(::ad_runtime::__private::ir::zero_like(&__ad_v_85));
                 let __ad_v_86 = __ad_m_slse_6;
-                __ad_ty_86 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_86);
                 let __ad_v_87 = __ad_v_86 + __ad_v_85;
-                __ad_ty_87 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_87);
                 __ad_m_slse_6 = __ad_v_87;
                 __ad_tym_slse_6 = ::ad_runtime::__private::ir::adjoint_of(
                     &__ad_m_slse_6,
@@ -618,8 +529,8 @@ impl gmm_objective_precomputed {
                         false,
                     );
                     let mut __ad_dv_85 = __ad_keep_zero_85.zero_back();
-                    let mut __ad_dv_86 = __ad_ty_86.zero();
-                    let mut __ad_dv_87 = __ad_ty_87.zero();
+                    let mut __ad_dv_86;
+                    let mut __ad_dv_87;
                     __ad_dv_87 = ::ad_runtime::__private::ir::peek(
                         &mut __ad_unit2_dm_slse_6,
                     );
@@ -663,12 +574,12 @@ impl gmm_objective_precomputed {
                             false,
                         );
                         let mut __ad_dm_sqnorm_8 = __ad_tym_sqnorm_8.zero();
-                        let mut __ad_dv_78 = __ad_ty_78.zero();
-                        let mut __ad_dv_79 = __ad_ty_79.zero();
-                        let mut __ad_dv_80 = __ad_ty_80.zero();
-                        let mut __ad_dv_81 = __ad_ty_81.zero();
-                        let mut __ad_dv_82 = __ad_ty_82.zero();
-                        let mut __ad_dv_83 = __ad_ty_83.zero();
+                        let mut __ad_dv_78;
+                        let mut __ad_dv_79;
+                        let mut __ad_dv_80;
+                        let mut __ad_dv_81;
+                        let mut __ad_dv_82;
+                        let mut __ad_dv_83;
                         __ad_dv_83 = ::ad_runtime::__private::ir::vacate(
                             &mut __ad_unit2_dm_main_term_3[__ad_v_ik_39],
                         );
@@ -710,11 +621,11 @@ impl gmm_objective_precomputed {
                             );
                             let __ad_v_73 = __ad_m_transformed_5[__ad_v_j_72];
                             let __ad_v_74 = __ad_v_73;
-                            let mut __ad_dv_73 = __ad_ty_73.zero();
-                            let mut __ad_dv_74 = __ad_ty_74.zero();
-                            let mut __ad_dv_75 = __ad_ty_75.zero();
-                            let mut __ad_dv_76 = __ad_ty_76.zero();
-                            let mut __ad_dv_77 = __ad_ty_77.zero();
+                            let mut __ad_dv_73;
+                            let mut __ad_dv_74;
+                            let mut __ad_dv_75;
+                            let mut __ad_dv_76;
+                            let mut __ad_dv_77;
                             __ad_dv_77 = ::ad_runtime::__private::ir::peek(
                                 &mut __ad_dm_sqnorm_8,
                             );
@@ -786,11 +697,11 @@ impl gmm_objective_precomputed {
                                 );
                                 let __ad_v_64 = __ad_keep_v_64.pop();
                                 let __ad_v_65 = __ad_m_centered_4[__ad_v_i_59];
-                                let mut __ad_dv_64 = __ad_ty_64.zero();
-                                let mut __ad_dv_65 = __ad_ty_65.zero();
-                                let mut __ad_dv_66 = __ad_ty_66.zero();
-                                let mut __ad_dv_67 = __ad_ty_67.zero();
-                                let mut __ad_dv_68 = __ad_ty_68.zero();
+                                let mut __ad_dv_64;
+                                let mut __ad_dv_65;
+                                let mut __ad_dv_66;
+                                let mut __ad_dv_67;
+                                let mut __ad_dv_68;
                                 __ad_dv_68 = ::ad_runtime::__private::ir::peek(
                                     &mut __ad_unit2_dm_transformed_5[__ad_v_j_62],
                                 );
@@ -838,12 +749,12 @@ impl gmm_objective_precomputed {
                             let __ad_v_52 = __ad_v_46;
                             let __ad_v_53 = __ad_m_q_diagonals_1[__ad_v_52];
                             let __ad_v_54 = __ad_v_48;
-                            let mut __ad_dv_44 = __ad_ty_44.zero();
-                            let mut __ad_dv_47 = __ad_ty_47.zero();
-                            let mut __ad_dv_48 = __ad_ty_48.zero();
-                            let mut __ad_dv_53 = __ad_ty_53.zero();
-                            let mut __ad_dv_54 = __ad_ty_54.zero();
-                            let mut __ad_dv_55 = __ad_ty_55.zero();
+                            let mut __ad_dv_44;
+                            let mut __ad_dv_47;
+                            let mut __ad_dv_48;
+                            let mut __ad_dv_53;
+                            let mut __ad_dv_54;
+                            let mut __ad_dv_55;
                             __ad_dv_55 = ::ad_runtime::__private::ir::vacate(
                                 &mut __ad_unit2_dm_transformed_5[__ad_v_j_50],
                             );
@@ -891,9 +802,6 @@ impl gmm_objective_precomputed {
             let (__ad_v_88, __ad_pb_88) = logsumexp::__ad_reverse(__ad_v_alphas_0);
             let __ad_ty_88 = ::ad_runtime::__private::ir::zero_like(&__ad_v_88);
             let __ad_v_lse_alphas_89 = __ad_v_88;
-            let __ad_ty_lse_alphas_89 = ::ad_runtime::__private::ir::adjoint_of(
-                &__ad_v_lse_alphas_89,
-            );
             let mut __ad_m_prior_9 = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
             __ad_tym_prior_9 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_prior_9);
             let __ad_v_90 = 0..__ad_v_k_5;
@@ -914,15 +822,10 @@ impl gmm_objective_precomputed {
                     let __ad_v_94 = __ad_v_ik_91 * __ad_v_d_4;
                     let __ad_v_95 = __ad_v_94 + __ad_v_j_93;
                     let __ad_v_96 = __ad_m_q_diagonals_1[__ad_v_95];
-                    __ad_ty_96 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_96);
                     let __ad_v_q_97 = __ad_v_96;
-                    __ad_ty_q_97 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_q_97);
                     let __ad_v_98 = __ad_v_q_97 * __ad_v_q_97;
-                    __ad_ty_98 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_98);
                     let __ad_v_99 = __ad_m_frobenius_10;
-                    __ad_ty_99 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_99);
                     let __ad_v_100 = __ad_v_99 + __ad_v_98;
-                    __ad_ty_100 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_100);
                     __ad_m_frobenius_10 = __ad_v_100;
                     __ad_tym_frobenius_10 = ::ad_runtime::__private::ir::adjoint_of(
                         &__ad_m_frobenius_10,
@@ -939,17 +842,10 @@ impl gmm_objective_precomputed {
                     let __ad_v_105 = __ad_v_icf_2[__ad_v_104];
                     __ad_keep_v_105
                         .push(::ad_runtime::__private::ir::value_of(__ad_v_105));
-                    __ad_ty_105 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_105);
                     let __ad_v_v_106 = __ad_v_105;
-                    __ad_ty_v_106 = ::ad_runtime::__private::ir::adjoint_of(
-                        &__ad_v_v_106,
-                    );
                     let __ad_v_107 = __ad_v_v_106 * __ad_v_v_106;
-                    __ad_ty_107 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_107);
                     let __ad_v_108 = __ad_m_frobenius_10;
-                    __ad_ty_108 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_108);
                     let __ad_v_109 = __ad_v_108 + __ad_v_107;
-                    __ad_ty_109 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_109);
                     __ad_m_frobenius_10 = __ad_v_109;
                     __ad_tym_frobenius_10 = ::ad_runtime::__private::ir::adjoint_of(
                         &__ad_m_frobenius_10,
@@ -957,26 +853,17 @@ impl gmm_objective_precomputed {
                 }
                 let __ad_v_110 = <__S as ::ad_runtime::Scalar>::from_f64(0.5)
                     * __ad_v_gamma_7;
-                __ad_ty_110 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_110);
                 let __ad_v_111 = __ad_v_110 * __ad_v_gamma_7;
-                __ad_ty_111 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_111);
                 let __ad_v_112 = __ad_m_frobenius_10;
-                __ad_ty_112 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_112);
                 let __ad_v_113 = __ad_v_111 * __ad_v_112;
-                __ad_ty_113 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_113);
                 let __ad_v_114 = ::ad_runtime::__private::CastProbe::new(__ad_v_m_8)
                     .__ad_cast::<__S>();
                 let __ad_v_115 = __ad_m_sum_qs_0[__ad_v_ik_91];
-                __ad_ty_115 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_115);
                 let __ad_v_116 = ::ad_runtime::__private::LiftProbe::new(__ad_v_114)
                     .__ad_lift::<__S>() * __ad_v_115;
-                __ad_ty_116 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_116);
                 let __ad_v_117 = __ad_v_113 - __ad_v_116;
-                __ad_ty_117 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_117);
                 let __ad_v_118 = __ad_m_prior_9;
-                __ad_ty_118 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_118);
                 let __ad_v_119 = __ad_v_118 + __ad_v_117;
-                __ad_ty_119 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_119);
                 __ad_m_prior_9 = __ad_v_119;
                 __ad_tym_prior_9 = ::ad_runtime::__private::ir::adjoint_of(
                     &__ad_m_prior_9,
@@ -1001,15 +888,15 @@ impl gmm_objective_precomputed {
                     let __ad_v_114 = ::ad_runtime::__private::CastProbe::new(__ad_v_m_8)
                         .__ad_cast::<__S>();
                     let mut __ad_dm_frobenius_10 = __ad_tym_frobenius_10.zero();
-                    let mut __ad_dv_110 = __ad_ty_110.zero();
-                    let mut __ad_dv_111 = __ad_ty_111.zero();
-                    let mut __ad_dv_112 = __ad_ty_112.zero();
-                    let mut __ad_dv_113 = __ad_ty_113.zero();
-                    let mut __ad_dv_115 = __ad_ty_115.zero();
-                    let mut __ad_dv_116 = __ad_ty_116.zero();
-                    let mut __ad_dv_117 = __ad_ty_117.zero();
-                    let mut __ad_dv_118 = __ad_ty_118.zero();
-                    let mut __ad_dv_119 = __ad_ty_119.zero();
+                    let mut __ad_dv_110;
+                    let mut __ad_dv_111;
+                    let mut __ad_dv_112;
+                    let mut __ad_dv_113;
+                    let mut __ad_dv_115;
+                    let mut __ad_dv_116;
+                    let mut __ad_dv_117;
+                    let mut __ad_dv_118;
+                    let mut __ad_dv_119;
                     __ad_dv_119 = ::ad_runtime::__private::ir::peek(
                         &mut __ad_unit8_dm_prior_9,
                     );
@@ -1076,11 +963,11 @@ impl gmm_objective_precomputed {
                         let __ad_v_104 = __ad_v_103 + __ad_v_j_102;
                         let __ad_v_105 = __ad_keep_v_105.pop();
                         let __ad_v_v_106 = __ad_v_105;
-                        let mut __ad_dv_105 = __ad_ty_105.zero();
-                        let mut __ad_dv_v_106 = __ad_ty_v_106.zero();
-                        let mut __ad_dv_107 = __ad_ty_107.zero();
-                        let mut __ad_dv_108 = __ad_ty_108.zero();
-                        let mut __ad_dv_109 = __ad_ty_109.zero();
+                        let mut __ad_dv_105;
+                        let mut __ad_dv_v_106;
+                        let mut __ad_dv_107;
+                        let mut __ad_dv_108;
+                        let mut __ad_dv_109;
                         __ad_dv_109 = ::ad_runtime::__private::ir::peek(
                             &mut __ad_dm_frobenius_10,
                         );
@@ -1119,11 +1006,11 @@ impl gmm_objective_precomputed {
                         let __ad_v_95 = __ad_v_94 + __ad_v_j_93;
                         let __ad_v_96 = __ad_m_q_diagonals_1[__ad_v_95];
                         let __ad_v_q_97 = __ad_v_96;
-                        let mut __ad_dv_96 = __ad_ty_96.zero();
-                        let mut __ad_dv_q_97 = __ad_ty_q_97.zero();
-                        let mut __ad_dv_98 = __ad_ty_98.zero();
-                        let mut __ad_dv_99 = __ad_ty_99.zero();
-                        let mut __ad_dv_100 = __ad_ty_100.zero();
+                        let mut __ad_dv_96;
+                        let mut __ad_dv_q_97;
+                        let mut __ad_dv_98;
+                        let mut __ad_dv_99;
+                        let mut __ad_dv_100;
                         __ad_dv_100 = ::ad_runtime::__private::ir::peek(
                             &mut __ad_dm_frobenius_10,
                         );
@@ -1155,20 +1042,14 @@ impl gmm_objective_precomputed {
                 }
             }
             let __ad_v_120 = __ad_m_slse_6;
-            let __ad_ty_120 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_120);
             let __ad_v_121 = __ad_v_constant_9 + __ad_v_120;
-            let __ad_ty_121 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_121);
             let __ad_v_122 = ::ad_runtime::__private::CastProbe::new(__ad_v_n_6)
                 .__ad_cast::<__S>();
             let __ad_v_123 = ::ad_runtime::__private::LiftProbe::new(__ad_v_122)
                 .__ad_lift::<__S>() * __ad_v_lse_alphas_89;
-            let __ad_ty_123 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_123);
             let __ad_v_124 = __ad_v_121 - __ad_v_123;
-            let __ad_ty_124 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_124);
             let __ad_v_125 = __ad_m_prior_9;
-            let __ad_ty_125 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_125);
             let __ad_v_126 = __ad_v_124 + __ad_v_125;
-            let __ad_ty_126 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_126);
             let __ad_result = __ad_v_126;
             let __ad_v_12 = ::ad_runtime::__private::ir::value_of(__ad_v_12);
             let __ad_v_d_4 = ::ad_runtime::__private::ir::value_of(__ad_v_d_4);
@@ -1195,13 +1076,13 @@ impl gmm_objective_precomputed {
                         let mut __ad_dm_slse_6 = __ad_tym_slse_6.zero();
                         let mut __ad_dm_prior_9 = __ad_tym_prior_9.zero();
                         let mut __ad_dv_88 = __ad_ty_88;
-                        let mut __ad_dv_lse_alphas_89 = __ad_ty_lse_alphas_89.zero();
-                        let mut __ad_dv_120 = __ad_ty_120.zero();
-                        let mut __ad_dv_121 = __ad_ty_121.zero();
-                        let mut __ad_dv_123 = __ad_ty_123.zero();
-                        let mut __ad_dv_124 = __ad_ty_124.zero();
-                        let mut __ad_dv_125 = __ad_ty_125.zero();
-                        let mut __ad_dv_126 = __ad_ty_126.zero();
+                        let mut __ad_dv_lse_alphas_89;
+                        let mut __ad_dv_120;
+                        let mut __ad_dv_121;
+                        let mut __ad_dv_123;
+                        let mut __ad_dv_124;
+                        let mut __ad_dv_125;
+                        let mut __ad_dv_126;
                         __ad_dv_126 = __ad_ct;
                         {
                             let __ad_c = ::ad_runtime::__private::ir::add_back(
@@ -1314,7 +1195,7 @@ impl gmm_objective_precomputed {
                                 false,
                             );
                             let mut __ad_dm_s_2 = __ad_tym_s_2.zero();
-                            let mut __ad_dv_32 = __ad_ty_32.zero();
+                            let mut __ad_dv_32;
                             __ad_dv_32 = ::ad_runtime::__private::ir::vacate(
                                 &mut __ad_dm_sum_qs_0[__ad_v_ik_18],
                             );
@@ -1333,11 +1214,11 @@ impl gmm_objective_precomputed {
                                 let __ad_v_29 = __ad_keep_v_29.pop();
                                 let __ad_v_30 = __ad_v_ik_18 * __ad_v_d_4;
                                 let __ad_v_31 = __ad_v_30 + __ad_v_j_20;
-                                let mut __ad_dv_23 = __ad_ty_23.zero();
-                                let mut __ad_dv_24 = __ad_ty_24.zero();
-                                let mut __ad_dv_25 = __ad_ty_25.zero();
-                                let mut __ad_dv_28 = __ad_ty_28.zero();
-                                let mut __ad_dv_29 = __ad_ty_29.zero();
+                                let mut __ad_dv_23;
+                                let mut __ad_dv_24;
+                                let mut __ad_dv_25;
+                                let mut __ad_dv_28;
+                                let mut __ad_dv_29;
                                 __ad_dv_29 = ::ad_runtime::__private::ir::vacate(
                                     &mut __ad_dm_q_diagonals_1[__ad_v_31],
                                 );
@@ -1502,59 +1383,13 @@ impl gmm_objective_precomputed {
             let mut __ad_tym_sum_qs_0 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_q_diagonals_1 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_s_2 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_23 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_24 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_25 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_28 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_29 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_32 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_main_term_3 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_centered_4 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_transformed_5 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_slse_6 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_47 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_48 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_53 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_54 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_55 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_64 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_65 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_66 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_67 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_68 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_sqnorm_8 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_73 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_74 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_75 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_76 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_77 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_78 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_79 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_80 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_81 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_82 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_83 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_86 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_87 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_prior_9 = ::ad_runtime::__private::ir::AdjointOf::new();
             let mut __ad_tym_frobenius_10 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_96 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_q_97 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_98 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_99 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_100 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_105 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_v_106 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_107 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_108 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_109 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_112 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_113 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_115 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_116 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_117 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_118 = ::ad_runtime::__private::ir::AdjointOf::new();
-            let mut __ad_ty_119 = ::ad_runtime::__private::ir::AdjointOf::new();
             let __ad_v_10 = __ad_v_d_4 + 1;
             let __ad_v_11 = __ad_v_d_4 * __ad_v_10;
             let __ad_v_12 = __ad_v_11 / 2;
@@ -1595,27 +1430,21 @@ impl gmm_objective_precomputed {
                     let __ad_v_21 = __ad_v_ik_18 * __ad_v_icf_size_13;
                     let __ad_v_22 = __ad_v_21 + __ad_v_j_20;
                     let __ad_v_23 = __ad_v_icf_2[__ad_v_22];
-                    __ad_ty_23 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_23);
                     let __ad_v_24 = __ad_m_s_2;
-                    __ad_ty_24 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_24);
                     let __ad_v_25 = __ad_v_24 + __ad_v_23;
-                    __ad_ty_25 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_25);
                     __ad_m_s_2 = __ad_v_25;
                     __ad_tym_s_2 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_s_2);
                     let __ad_v_26 = __ad_v_21;
                     let __ad_v_27 = __ad_v_22;
                     let __ad_v_28 = __ad_v_23;
-                    __ad_ty_28 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_28);
                     let __ad_v_29 = __ad_v_28.exp();
                     __ad_keep_v_29
                         .push(::ad_runtime::__private::ir::value_of(__ad_v_29));
-                    __ad_ty_29 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_29);
                     let __ad_v_30 = __ad_v_ik_18 * __ad_v_d_4;
                     let __ad_v_31 = __ad_v_30 + __ad_v_j_20;
                     __ad_m_q_diagonals_1[__ad_v_31] = __ad_v_29;
                 }
                 let __ad_v_32 = __ad_m_s_2;
-                __ad_ty_32 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_32);
                 __ad_m_sum_qs_0[__ad_v_ik_18] = __ad_v_32;
             }
             let __ad_v_33 = ::std::vec![
@@ -1696,19 +1525,14 @@ impl gmm_objective_precomputed {
                         let __ad_v_45 = __ad_v_ik_39 * __ad_v_d_4;
                         let __ad_v_46 = __ad_v_45 + __ad_v_j_41;
                         let __ad_v_47 = __ad_v_means_1[__ad_v_46];
-                        __ad_ty_47 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_47);
                         let __ad_v_48 = __ad_v_44 - __ad_v_47;
-                        __ad_ty_48 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_48);
                         __ad_m_centered_4[__ad_v_j_41] = __ad_v_48;
                         let __ad_v_j_50 = __ad_v_j_41;
                         let __ad_v_51 = __ad_v_45;
                         let __ad_v_52 = __ad_v_46;
                         let __ad_v_53 = __ad_m_q_diagonals_1[__ad_v_52];
-                        __ad_ty_53 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_53);
                         let __ad_v_54 = __ad_v_48;
-                        __ad_ty_54 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_54);
                         let __ad_v_55 = __ad_v_53 * __ad_v_54;
-                        __ad_ty_55 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_55);
                         __ad_m_transformed_5[__ad_v_j_50] = __ad_v_55;
                     }
                     let __ad_v_49 = 0..__ad_v_d_4;
@@ -1727,25 +1551,10 @@ impl gmm_objective_precomputed {
                             __ad_count_6 += 1;
                             let __ad_v_63 = __ad_m_l_7;
                             let __ad_v_64 = __ad_v_icf_2[__ad_v_63];
-                            __ad_ty_64 = ::ad_runtime::__private::ir::adjoint_of(
-                                &__ad_v_64,
-                            );
                             let __ad_v_65 = __ad_m_centered_4[__ad_v_i_59];
-                            __ad_ty_65 = ::ad_runtime::__private::ir::adjoint_of(
-                                &__ad_v_65,
-                            );
                             let __ad_v_66 = __ad_v_64 * __ad_v_65;
-                            __ad_ty_66 = ::ad_runtime::__private::ir::adjoint_of(
-                                &__ad_v_66,
-                            );
                             let __ad_v_67 = __ad_m_transformed_5[__ad_v_j_62];
-                            __ad_ty_67 = ::ad_runtime::__private::ir::adjoint_of(
-                                &__ad_v_67,
-                            );
                             let __ad_v_68 = __ad_v_67 + __ad_v_66;
-                            __ad_ty_68 = ::ad_runtime::__private::ir::adjoint_of(
-                                &__ad_v_68,
-                            );
                             __ad_m_transformed_5[__ad_v_j_62] = __ad_v_68;
                             let __ad_v_69 = __ad_v_63;
                             let __ad_v_70 = __ad_v_69 + 1;
@@ -1766,33 +1575,22 @@ impl gmm_objective_precomputed {
                     for __ad_v_j_72 in __ad_v_71 {
                         __ad_count_7 += 1;
                         let __ad_v_73 = __ad_m_transformed_5[__ad_v_j_72];
-                        __ad_ty_73 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_73);
                         let __ad_v_74 = __ad_v_73;
-                        __ad_ty_74 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_74);
                         let __ad_v_75 = __ad_v_73 * __ad_v_74;
-                        __ad_ty_75 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_75);
                         let __ad_v_76 = __ad_m_sqnorm_8;
-                        __ad_ty_76 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_76);
                         let __ad_v_77 = __ad_v_76 + __ad_v_75;
-                        __ad_ty_77 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_77);
                         __ad_m_sqnorm_8 = __ad_v_77;
                         __ad_tym_sqnorm_8 = ::ad_runtime::__private::ir::adjoint_of(
                             &__ad_m_sqnorm_8,
                         );
                     }
                     let __ad_v_78 = __ad_v_alphas_0[__ad_v_ik_39];
-                    __ad_ty_78 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_78);
                     let __ad_v_79 = __ad_m_sum_qs_0[__ad_v_ik_39];
-                    __ad_ty_79 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_79);
                     let __ad_v_80 = __ad_v_78 + __ad_v_79;
-                    __ad_ty_80 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_80);
                     let __ad_v_81 = __ad_m_sqnorm_8;
-                    __ad_ty_81 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_81);
                     let __ad_v_82 = <__S as ::ad_runtime::Scalar>::from_f64(0.5)
                         * __ad_v_81;
-                    __ad_ty_82 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_82);
                     let __ad_v_83 = __ad_v_80 - __ad_v_82;
-                    __ad_ty_83 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_83);
                     __ad_m_main_term_3[__ad_v_ik_39] = __ad_v_83;
                     __ad_states_centered_3.save(&__ad_m_centered_4);
                     __ad_states_transformed_3.save(&__ad_m_transformed_5);
@@ -1802,9 +1600,7 @@ impl gmm_objective_precomputed {
                 __ad_keep_zero_85
                     .keep_zero(::ad_runtime::__private::ir::zero_like(&__ad_v_85));
                 let __ad_v_86 = __ad_m_slse_6;
-                __ad_ty_86 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_86);
                 let __ad_v_87 = __ad_v_86 + __ad_v_85;
-                __ad_ty_87 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_87);
                 __ad_m_slse_6 = __ad_v_87;
                 __ad_tym_slse_6 = ::ad_runtime::__private::ir::adjoint_of(
                     &__ad_m_slse_6,
@@ -1818,8 +1614,8 @@ impl gmm_objective_precomputed {
                         false,
                     );
                     let mut __ad_dv_85 = __ad_keep_zero_85.zero_back();
-                    let mut __ad_dv_86 = __ad_ty_86.zero();
-                    let mut __ad_dv_87 = __ad_ty_87.zero();
+                    let mut __ad_dv_86;
+                    let mut __ad_dv_87;
                     __ad_dv_87 = ::ad_runtime::__private::ir::peek(
                         &mut __ad_unit2_dm_slse_6,
                     );
@@ -1863,12 +1659,12 @@ impl gmm_objective_precomputed {
                             false,
                         );
                         let mut __ad_dm_sqnorm_8 = __ad_tym_sqnorm_8.zero();
-                        let mut __ad_dv_78 = __ad_ty_78.zero();
-                        let mut __ad_dv_79 = __ad_ty_79.zero();
-                        let mut __ad_dv_80 = __ad_ty_80.zero();
-                        let mut __ad_dv_81 = __ad_ty_81.zero();
-                        let mut __ad_dv_82 = __ad_ty_82.zero();
-                        let mut __ad_dv_83 = __ad_ty_83.zero();
+                        let mut __ad_dv_78;
+                        let mut __ad_dv_79;
+                        let mut __ad_dv_80;
+                        let mut __ad_dv_81;
+                        let mut __ad_dv_82;
+                        let mut __ad_dv_83;
                         __ad_dv_83 = ::ad_runtime::__private::ir::vacate(
                             &mut __ad_unit2_dm_main_term_3[__ad_v_ik_39],
                         );
@@ -1910,11 +1706,11 @@ impl gmm_objective_precomputed {
                             );
                             let __ad_v_73 = __ad_m_transformed_5[__ad_v_j_72];
                             let __ad_v_74 = __ad_v_73;
-                            let mut __ad_dv_73 = __ad_ty_73.zero();
-                            let mut __ad_dv_74 = __ad_ty_74.zero();
-                            let mut __ad_dv_75 = __ad_ty_75.zero();
-                            let mut __ad_dv_76 = __ad_ty_76.zero();
-                            let mut __ad_dv_77 = __ad_ty_77.zero();
+                            let mut __ad_dv_73;
+                            let mut __ad_dv_74;
+                            let mut __ad_dv_75;
+                            let mut __ad_dv_76;
+                            let mut __ad_dv_77;
                             __ad_dv_77 = ::ad_runtime::__private::ir::peek(
                                 &mut __ad_dm_sqnorm_8,
                             );
@@ -1986,11 +1782,11 @@ impl gmm_objective_precomputed {
                                 );
                                 let __ad_v_64 = __ad_v_icf_2[__ad_v_63];
                                 let __ad_v_65 = __ad_m_centered_4[__ad_v_i_59];
-                                let mut __ad_dv_64 = __ad_ty_64.zero();
-                                let mut __ad_dv_65 = __ad_ty_65.zero();
-                                let mut __ad_dv_66 = __ad_ty_66.zero();
-                                let mut __ad_dv_67 = __ad_ty_67.zero();
-                                let mut __ad_dv_68 = __ad_ty_68.zero();
+                                let mut __ad_dv_64;
+                                let mut __ad_dv_65;
+                                let mut __ad_dv_66;
+                                let mut __ad_dv_67;
+                                let mut __ad_dv_68;
                                 __ad_dv_68 = ::ad_runtime::__private::ir::peek(
                                     &mut __ad_unit2_dm_transformed_5[__ad_v_j_62],
                                 );
@@ -2043,11 +1839,11 @@ impl gmm_objective_precomputed {
                             let __ad_v_52 = __ad_v_46;
                             let __ad_v_53 = __ad_m_q_diagonals_1[__ad_v_52];
                             let __ad_v_54 = __ad_v_48;
-                            let mut __ad_dv_47 = __ad_ty_47.zero();
-                            let mut __ad_dv_48 = __ad_ty_48.zero();
-                            let mut __ad_dv_53 = __ad_ty_53.zero();
-                            let mut __ad_dv_54 = __ad_ty_54.zero();
-                            let mut __ad_dv_55 = __ad_ty_55.zero();
+                            let mut __ad_dv_47;
+                            let mut __ad_dv_48;
+                            let mut __ad_dv_53;
+                            let mut __ad_dv_54;
+                            let mut __ad_dv_55;
                             __ad_dv_55 = ::ad_runtime::__private::ir::vacate(
                                 &mut __ad_unit2_dm_transformed_5[__ad_v_j_50],
                             );
@@ -2090,9 +1886,6 @@ impl gmm_objective_precomputed {
             let (__ad_v_88, __ad_pb_88) = logsumexp::__ad_reverse(__ad_v_alphas_0);
             let __ad_ty_88 = ::ad_runtime::__private::ir::zero_like(&__ad_v_88);
             let __ad_v_lse_alphas_89 = __ad_v_88;
-            let __ad_ty_lse_alphas_89 = ::ad_runtime::__private::ir::adjoint_of(
-                &__ad_v_lse_alphas_89,
-            );
             let mut __ad_m_prior_9 = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
             __ad_tym_prior_9 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_prior_9);
             let __ad_v_90 = 0..__ad_v_k_5;
@@ -2112,15 +1905,10 @@ impl gmm_objective_precomputed {
                     let __ad_v_94 = __ad_v_ik_91 * __ad_v_d_4;
                     let __ad_v_95 = __ad_v_94 + __ad_v_j_93;
                     let __ad_v_96 = __ad_m_q_diagonals_1[__ad_v_95];
-                    __ad_ty_96 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_96);
                     let __ad_v_q_97 = __ad_v_96;
-                    __ad_ty_q_97 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_q_97);
                     let __ad_v_98 = __ad_v_q_97 * __ad_v_q_97;
-                    __ad_ty_98 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_98);
                     let __ad_v_99 = __ad_m_frobenius_10;
-                    __ad_ty_99 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_99);
                     let __ad_v_100 = __ad_v_99 + __ad_v_98;
-                    __ad_ty_100 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_100);
                     __ad_m_frobenius_10 = __ad_v_100;
                     __ad_tym_frobenius_10 = ::ad_runtime::__private::ir::adjoint_of(
                         &__ad_m_frobenius_10,
@@ -2133,17 +1921,10 @@ impl gmm_objective_precomputed {
                     let __ad_v_103 = __ad_v_ik_91 * __ad_v_icf_size_13;
                     let __ad_v_104 = __ad_v_103 + __ad_v_j_102;
                     let __ad_v_105 = __ad_v_icf_2[__ad_v_104];
-                    __ad_ty_105 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_105);
                     let __ad_v_v_106 = __ad_v_105;
-                    __ad_ty_v_106 = ::ad_runtime::__private::ir::adjoint_of(
-                        &__ad_v_v_106,
-                    );
                     let __ad_v_107 = __ad_v_v_106 * __ad_v_v_106;
-                    __ad_ty_107 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_107);
                     let __ad_v_108 = __ad_m_frobenius_10;
-                    __ad_ty_108 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_108);
                     let __ad_v_109 = __ad_v_108 + __ad_v_107;
-                    __ad_ty_109 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_109);
                     __ad_m_frobenius_10 = __ad_v_109;
                     __ad_tym_frobenius_10 = ::ad_runtime::__private::ir::adjoint_of(
                         &__ad_m_frobenius_10,
@@ -2154,23 +1935,16 @@ impl gmm_objective_precomputed {
                 let __ad_v_111 = ::ad_runtime::__private::LiftProbe::new(__ad_v_110)
                     .__ad_lift::<__S>() * __ad_v_gamma_7;
                 let __ad_v_112 = __ad_m_frobenius_10;
-                __ad_ty_112 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_112);
                 let __ad_v_113 = ::ad_runtime::__private::LiftProbe::new(__ad_v_111)
                     .__ad_lift::<__S>() * __ad_v_112;
-                __ad_ty_113 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_113);
                 let __ad_v_114 = ::ad_runtime::__private::CastProbe::new(__ad_v_m_8)
                     .__ad_cast::<__S>();
                 let __ad_v_115 = __ad_m_sum_qs_0[__ad_v_ik_91];
-                __ad_ty_115 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_115);
                 let __ad_v_116 = ::ad_runtime::__private::LiftProbe::new(__ad_v_114)
                     .__ad_lift::<__S>() * __ad_v_115;
-                __ad_ty_116 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_116);
                 let __ad_v_117 = __ad_v_113 - __ad_v_116;
-                __ad_ty_117 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_117);
                 let __ad_v_118 = __ad_m_prior_9;
-                __ad_ty_118 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_118);
                 let __ad_v_119 = __ad_v_118 + __ad_v_117;
-                __ad_ty_119 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_119);
                 __ad_m_prior_9 = __ad_v_119;
                 __ad_tym_prior_9 = ::ad_runtime::__private::ir::adjoint_of(
                     &__ad_m_prior_9,
@@ -2195,13 +1969,13 @@ impl gmm_objective_precomputed {
                     let __ad_v_114 = ::ad_runtime::__private::CastProbe::new(__ad_v_m_8)
                         .__ad_cast::<__S>();
                     let mut __ad_dm_frobenius_10 = __ad_tym_frobenius_10.zero();
-                    let mut __ad_dv_112 = __ad_ty_112.zero();
-                    let mut __ad_dv_113 = __ad_ty_113.zero();
-                    let mut __ad_dv_115 = __ad_ty_115.zero();
-                    let mut __ad_dv_116 = __ad_ty_116.zero();
-                    let mut __ad_dv_117 = __ad_ty_117.zero();
-                    let mut __ad_dv_118 = __ad_ty_118.zero();
-                    let mut __ad_dv_119 = __ad_ty_119.zero();
+                    let mut __ad_dv_112;
+                    let mut __ad_dv_113;
+                    let mut __ad_dv_115;
+                    let mut __ad_dv_116;
+                    let mut __ad_dv_117;
+                    let mut __ad_dv_118;
+                    let mut __ad_dv_119;
                     __ad_dv_119 = ::ad_runtime::__private::ir::peek(
                         &mut __ad_unit8_dm_prior_9,
                     );
@@ -2247,11 +2021,11 @@ impl gmm_objective_precomputed {
                         let __ad_v_104 = __ad_v_103 + __ad_v_j_102;
                         let __ad_v_105 = __ad_v_icf_2[__ad_v_104];
                         let __ad_v_v_106 = __ad_v_105;
-                        let mut __ad_dv_105 = __ad_ty_105.zero();
-                        let mut __ad_dv_v_106 = __ad_ty_v_106.zero();
-                        let mut __ad_dv_107 = __ad_ty_107.zero();
-                        let mut __ad_dv_108 = __ad_ty_108.zero();
-                        let mut __ad_dv_109 = __ad_ty_109.zero();
+                        let mut __ad_dv_105;
+                        let mut __ad_dv_v_106;
+                        let mut __ad_dv_107;
+                        let mut __ad_dv_108;
+                        let mut __ad_dv_109;
                         __ad_dv_109 = ::ad_runtime::__private::ir::peek(
                             &mut __ad_dm_frobenius_10,
                         );
@@ -2290,11 +2064,11 @@ impl gmm_objective_precomputed {
                         let __ad_v_95 = __ad_v_94 + __ad_v_j_93;
                         let __ad_v_96 = __ad_m_q_diagonals_1[__ad_v_95];
                         let __ad_v_q_97 = __ad_v_96;
-                        let mut __ad_dv_96 = __ad_ty_96.zero();
-                        let mut __ad_dv_q_97 = __ad_ty_q_97.zero();
-                        let mut __ad_dv_98 = __ad_ty_98.zero();
-                        let mut __ad_dv_99 = __ad_ty_99.zero();
-                        let mut __ad_dv_100 = __ad_ty_100.zero();
+                        let mut __ad_dv_96;
+                        let mut __ad_dv_q_97;
+                        let mut __ad_dv_98;
+                        let mut __ad_dv_99;
+                        let mut __ad_dv_100;
                         __ad_dv_100 = ::ad_runtime::__private::ir::peek(
                             &mut __ad_dm_frobenius_10,
                         );
@@ -2326,20 +2100,14 @@ impl gmm_objective_precomputed {
                 }
             }
             let __ad_v_120 = __ad_m_slse_6;
-            let __ad_ty_120 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_120);
             let __ad_v_121 = __ad_v_constant_9 + __ad_v_120;
-            let __ad_ty_121 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_121);
             let __ad_v_122 = ::ad_runtime::__private::CastProbe::new(__ad_v_n_6)
                 .__ad_cast::<__S>();
             let __ad_v_123 = ::ad_runtime::__private::LiftProbe::new(__ad_v_122)
                 .__ad_lift::<__S>() * __ad_v_lse_alphas_89;
-            let __ad_ty_123 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_123);
             let __ad_v_124 = __ad_v_121 - __ad_v_123;
-            let __ad_ty_124 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_124);
             let __ad_v_125 = __ad_m_prior_9;
-            let __ad_ty_125 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_125);
             let __ad_v_126 = __ad_v_124 + __ad_v_125;
-            let __ad_ty_126 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_126);
             let __ad_result = __ad_v_126;
             let __ad_v_12 = ::ad_runtime::__private::ir::value_of(__ad_v_12);
             let __ad_v_d_4 = ::ad_runtime::__private::ir::value_of(__ad_v_d_4);
@@ -2366,13 +2134,13 @@ impl gmm_objective_precomputed {
                         let mut __ad_dm_slse_6 = __ad_tym_slse_6.zero();
                         let mut __ad_dm_prior_9 = __ad_tym_prior_9.zero();
                         let mut __ad_dv_88 = __ad_ty_88;
-                        let mut __ad_dv_lse_alphas_89 = __ad_ty_lse_alphas_89.zero();
-                        let mut __ad_dv_120 = __ad_ty_120.zero();
-                        let mut __ad_dv_121 = __ad_ty_121.zero();
-                        let mut __ad_dv_123 = __ad_ty_123.zero();
-                        let mut __ad_dv_124 = __ad_ty_124.zero();
-                        let mut __ad_dv_125 = __ad_ty_125.zero();
-                        let mut __ad_dv_126 = __ad_ty_126.zero();
+                        let mut __ad_dv_lse_alphas_89;
+                        let mut __ad_dv_120;
+                        let mut __ad_dv_121;
+                        let mut __ad_dv_123;
+                        let mut __ad_dv_124;
+                        let mut __ad_dv_125;
+                        let mut __ad_dv_126;
                         __ad_dv_126 = __ad_ct;
                         {
                             let __ad_c = ::ad_runtime::__private::ir::add_back(
@@ -2472,7 +2240,7 @@ impl gmm_objective_precomputed {
                                 false,
                             );
                             let mut __ad_dm_s_2 = __ad_tym_s_2.zero();
-                            let mut __ad_dv_32 = __ad_ty_32.zero();
+                            let mut __ad_dv_32;
                             __ad_dv_32 = ::ad_runtime::__private::ir::vacate(
                                 &mut __ad_dm_sum_qs_0[__ad_v_ik_18],
                             );
@@ -2491,11 +2259,11 @@ impl gmm_objective_precomputed {
                                 let __ad_v_29 = __ad_keep_v_29.pop();
                                 let __ad_v_30 = __ad_v_ik_18 * __ad_v_d_4;
                                 let __ad_v_31 = __ad_v_30 + __ad_v_j_20;
-                                let mut __ad_dv_23 = __ad_ty_23.zero();
-                                let mut __ad_dv_24 = __ad_ty_24.zero();
-                                let mut __ad_dv_25 = __ad_ty_25.zero();
-                                let mut __ad_dv_28 = __ad_ty_28.zero();
-                                let mut __ad_dv_29 = __ad_ty_29.zero();
+                                let mut __ad_dv_23;
+                                let mut __ad_dv_24;
+                                let mut __ad_dv_25;
+                                let mut __ad_dv_28;
+                                let mut __ad_dv_29;
                                 __ad_dv_29 = ::ad_runtime::__private::ir::vacate(
                                     &mut __ad_dm_q_diagonals_1[__ad_v_31],
                                 );

@@ -100,15 +100,7 @@ impl weighted {
         let mut __ad_keep_v_9 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_pb_9 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_tym_total_0 = ::ad_runtime::__private::ir::AdjointOf::new();
-        let mut __ad_ty_5 = ::ad_runtime::__private::ir::AdjointOf::new();
         let mut __ad_ty_v_6 = ::ad_runtime::__private::ir::AdjointOf::new();
-        let mut __ad_ty_8 = ::ad_runtime::__private::ir::AdjointOf::new();
-        let mut __ad_ty_9 = ::ad_runtime::__private::ir::AdjointOf::new();
-        let mut __ad_ty_10 = ::ad_runtime::__private::ir::AdjointOf::new();
-        let mut __ad_ty_11 = ::ad_runtime::__private::ir::AdjointOf::new();
-        let mut __ad_ty_12 = ::ad_runtime::__private::ir::AdjointOf::new();
-        let mut __ad_ty_13 = ::ad_runtime::__private::ir::AdjointOf::new();
-        let mut __ad_ty_14 = ::ad_runtime::__private::ir::AdjointOf::new();
         let mut __ad_m_total_0 = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
         __ad_tym_total_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_total_0);
         let __ad_v_2 = __ad_v_w_0.len();
@@ -118,34 +110,26 @@ impl weighted {
         for __ad_v_i_4 in __ad_v_3 {
             __ad_count_0 += 1;
             let __ad_v_5 = __ad_v_w_0[__ad_v_i_4];
-            __ad_ty_5 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_5);
             let __ad_v_v_6 = __ad_v_5;
             __ad_ty_v_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_v_6);
             let __ad_v_7 = __ad_v_v_6 > <__S as ::ad_runtime::Scalar>::from_f64(0.0);
             if __ad_v_7 {
                 let __ad_v_8 = __ad_v_scale_1 * __ad_v_v_6;
-                __ad_ty_8 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_8);
                 let (__ad_v_9, __ad_pb_9) = ::ad_runtime::rules::cos(
                     ::ad_runtime::__private::ir::value_of(__ad_v_v_6),
                 );
                 __ad_keep_v_9.push(::ad_runtime::__private::ir::value_of(__ad_v_9));
-                __ad_ty_9 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_9);
                 __ad_keep_pb_9.push(__ad_pb_9);
                 let __ad_v_10 = __ad_v_8 * __ad_v_9;
-                __ad_ty_10 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_10);
                 let __ad_v_11 = __ad_m_total_0;
-                __ad_ty_11 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_11);
                 let __ad_v_12 = __ad_v_11 + __ad_v_10;
-                __ad_ty_12 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_12);
                 __ad_m_total_0 = __ad_v_12;
                 __ad_tym_total_0 = ::ad_runtime::__private::ir::adjoint_of(
                     &__ad_m_total_0,
                 );
             } else {
                 let __ad_v_13 = __ad_m_total_0;
-                __ad_ty_13 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_13);
                 let __ad_v_14 = __ad_v_13 - __ad_v_v_6;
-                __ad_ty_14 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_14);
                 __ad_m_total_0 = __ad_v_14;
                 __ad_tym_total_0 = ::ad_runtime::__private::ir::adjoint_of(
                     &__ad_m_total_0,
@@ -157,17 +141,17 @@ impl weighted {
                 let __ad_v_5 = ::ad_runtime::__private::ir::value_of(__ad_v_5);
                 let __ad_v_v_6 = __ad_v_5;
                 let __ad_v_7 = ::ad_runtime::__private::ir::value_of(__ad_v_7);
-                let mut __ad_dv_5 = __ad_ty_5.zero();
+                let mut __ad_dv_5;
                 let mut __ad_dv_v_6 = __ad_ty_v_6.zero();
                 if __ad_v_7 {
                     let __ad_v_8 = __ad_v_scale_1 * __ad_v_v_6;
                     let __ad_v_9 = __ad_keep_v_9.pop();
                     let __ad_pb_9 = __ad_keep_pb_9.pop();
-                    let mut __ad_dv_8 = __ad_ty_8.zero();
-                    let mut __ad_dv_9 = __ad_ty_9.zero();
-                    let mut __ad_dv_10 = __ad_ty_10.zero();
-                    let mut __ad_dv_11 = __ad_ty_11.zero();
-                    let mut __ad_dv_12 = __ad_ty_12.zero();
+                    let mut __ad_dv_8;
+                    let mut __ad_dv_9;
+                    let mut __ad_dv_10;
+                    let mut __ad_dv_11;
+                    let mut __ad_dv_12;
                     __ad_dv_12 = ::ad_runtime::__private::ir::peek(
                         &mut __ad_unit0_dm_total_0,
                     );
@@ -211,8 +195,8 @@ impl weighted {
                         );
                     }
                 } else {
-                    let mut __ad_dv_13 = __ad_ty_13.zero();
-                    let mut __ad_dv_14 = __ad_ty_14.zero();
+                    let mut __ad_dv_13;
+                    let mut __ad_dv_14;
                     __ad_dv_14 = ::ad_runtime::__private::ir::peek(
                         &mut __ad_unit0_dm_total_0,
                     );
@@ -233,7 +217,6 @@ impl weighted {
             }
         }
         let __ad_v_15 = __ad_m_total_0;
-        let __ad_ty_15 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_15);
         let __ad_result = __ad_v_15;
         let __ad_v_2 = ::ad_runtime::__private::ir::value_of(__ad_v_2);
         let __ad_v_scale_1 = ::ad_runtime::__private::ir::value_of(__ad_v_scale_1);
@@ -242,7 +225,7 @@ impl weighted {
             move |__ad_ct: __S| {
                 let mut __ad_dv_scale_1 = __ad_ty_scale_1.zero();
                 let mut __ad_dm_total_0 = __ad_tym_total_0.zero();
-                let mut __ad_dv_15 = __ad_ty_15.zero();
+                let mut __ad_dv_15;
                 __ad_dv_15 = __ad_ct;
                 ::ad_runtime::__private::ir::accumulate(
                     &mut __ad_dm_total_0,
@@ -310,15 +293,7 @@ impl weighted {
         let mut __ad_keep_v_9 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_pb_9 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_tym_total_0 = ::ad_runtime::__private::ir::AdjointOf::new();
-        let mut __ad_ty_5 = ::ad_runtime::__private::ir::AdjointOf::new();
         let mut __ad_ty_v_6 = ::ad_runtime::__private::ir::AdjointOf::new();
-        let mut __ad_ty_8 = ::ad_runtime::__private::ir::AdjointOf::new();
-        let mut __ad_ty_9 = ::ad_runtime::__private::ir::AdjointOf::new();
-        let mut __ad_ty_10 = ::ad_runtime::__private::ir::AdjointOf::new();
-        let mut __ad_ty_11 = ::ad_runtime::__private::ir::AdjointOf::new();
-        let mut __ad_ty_12 = ::ad_runtime::__private::ir::AdjointOf::new();
-        let mut __ad_ty_13 = ::ad_runtime::__private::ir::AdjointOf::new();
-        let mut __ad_ty_14 = ::ad_runtime::__private::ir::AdjointOf::new();
         let mut __ad_m_total_0 = <__S as ::ad_runtime::Scalar>::from_f64(0.0);
         __ad_tym_total_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_m_total_0);
         let __ad_v_2 = __ad_v_w_0.len();
@@ -327,34 +302,26 @@ impl weighted {
         for __ad_v_i_4 in __ad_v_3 {
             __ad_count_0 += 1;
             let __ad_v_5 = __ad_v_w_0[__ad_v_i_4];
-            __ad_ty_5 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_5);
             let __ad_v_v_6 = __ad_v_5;
             __ad_ty_v_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_v_6);
             let __ad_v_7 = __ad_v_v_6 > <__S as ::ad_runtime::Scalar>::from_f64(0.0);
             if __ad_v_7 {
                 let __ad_v_8 = __ad_v_scale_1 * __ad_v_v_6;
-                __ad_ty_8 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_8);
                 let (__ad_v_9, __ad_pb_9) = ::ad_runtime::rules::cos(
                     ::ad_runtime::__private::ir::value_of(__ad_v_v_6),
                 );
                 __ad_keep_v_9.push(::ad_runtime::__private::ir::value_of(__ad_v_9));
-                __ad_ty_9 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_9);
                 __ad_keep_pb_9.push(__ad_pb_9);
                 let __ad_v_10 = __ad_v_8 * __ad_v_9;
-                __ad_ty_10 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_10);
                 let __ad_v_11 = __ad_m_total_0;
-                __ad_ty_11 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_11);
                 let __ad_v_12 = __ad_v_11 + __ad_v_10;
-                __ad_ty_12 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_12);
                 __ad_m_total_0 = __ad_v_12;
                 __ad_tym_total_0 = ::ad_runtime::__private::ir::adjoint_of(
                     &__ad_m_total_0,
                 );
             } else {
                 let __ad_v_13 = __ad_m_total_0;
-                __ad_ty_13 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_13);
                 let __ad_v_14 = __ad_v_13 - __ad_v_v_6;
-                __ad_ty_14 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_14);
                 __ad_m_total_0 = __ad_v_14;
                 __ad_tym_total_0 = ::ad_runtime::__private::ir::adjoint_of(
                     &__ad_m_total_0,
@@ -366,17 +333,17 @@ impl weighted {
                 let __ad_v_5 = __ad_v_w_0[__ad_v_i_4];
                 let __ad_v_v_6 = __ad_v_5;
                 let __ad_v_7 = ::ad_runtime::__private::ir::value_of(__ad_v_7);
-                let mut __ad_dv_5 = __ad_ty_5.zero();
+                let mut __ad_dv_5;
                 let mut __ad_dv_v_6 = __ad_ty_v_6.zero();
                 if __ad_v_7 {
                     let __ad_v_8 = __ad_v_scale_1 * __ad_v_v_6;
                     let __ad_v_9 = __ad_keep_v_9.pop();
                     let __ad_pb_9 = __ad_keep_pb_9.pop();
-                    let mut __ad_dv_8 = __ad_ty_8.zero();
-                    let mut __ad_dv_9 = __ad_ty_9.zero();
-                    let mut __ad_dv_10 = __ad_ty_10.zero();
-                    let mut __ad_dv_11 = __ad_ty_11.zero();
-                    let mut __ad_dv_12 = __ad_ty_12.zero();
+                    let mut __ad_dv_8;
+                    let mut __ad_dv_9;
+                    let mut __ad_dv_10;
+                    let mut __ad_dv_11;
+                    let mut __ad_dv_12;
                     __ad_dv_12 = ::ad_runtime::__private::ir::peek(
                         &mut __ad_unit0_dm_total_0,
                     );
@@ -412,8 +379,8 @@ impl weighted {
                         ),
                     );
                 } else {
-                    let mut __ad_dv_13 = __ad_ty_13.zero();
-                    let mut __ad_dv_14 = __ad_ty_14.zero();
+                    let mut __ad_dv_13;
+                    let mut __ad_dv_14;
                     __ad_dv_14 = ::ad_runtime::__private::ir::peek(
                         &mut __ad_unit0_dm_total_0,
                     );
@@ -434,7 +401,6 @@ impl weighted {
             }
         }
         let __ad_v_15 = __ad_m_total_0;
-        let __ad_ty_15 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_15);
         let __ad_result = __ad_v_15;
         let __ad_v_2 = ::ad_runtime::__private::ir::value_of(__ad_v_2);
         let __ad_v_scale_1 = ::ad_runtime::__private::ir::value_of(__ad_v_scale_1);
@@ -443,7 +409,7 @@ impl weighted {
             move |__ad_ct: __S| {
                 let mut __ad_dv_scale_1 = __ad_ty_scale_1.zero();
                 let mut __ad_dm_total_0 = __ad_tym_total_0.zero();
-                let mut __ad_dv_15 = __ad_ty_15.zero();
+                let mut __ad_dv_15;
                 __ad_dv_15 = __ad_ct;
                 ::ad_runtime::__private::ir::accumulate(
                     &mut __ad_dm_total_0,

@@ -82,17 +82,12 @@ impl straight_line {
         let __ad_v_y_1 = y;
         let __ad_ty_y_1 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_y_1);
         let __ad_v_2 = __ad_v_x_0 * __ad_v_y_1;
-        let __ad_ty_2 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_2);
         let __ad_v_z_3 = __ad_v_2;
-        let __ad_ty_z_3 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_z_3);
         let (__ad_v_4, __ad_pb_4) = ::ad_runtime::rules::sin(
             ::ad_runtime::__private::ir::value_of(__ad_v_z_3),
         );
-        let __ad_ty_4 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_4);
         let __ad_v_5 = __ad_v_x_0 / __ad_v_y_1;
-        let __ad_ty_5 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_5);
         let __ad_v_6 = __ad_v_4 + __ad_v_5;
-        let __ad_ty_6 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_6);
         let __ad_result = __ad_v_6;
         let __ad_v_x_0 = ::ad_runtime::__private::ir::value_of(__ad_v_x_0);
         let __ad_v_y_1 = ::ad_runtime::__private::ir::value_of(__ad_v_y_1);
@@ -101,11 +96,11 @@ impl straight_line {
             move |__ad_ct: __S| {
                 let mut __ad_dv_x_0 = __ad_ty_x_0.zero();
                 let mut __ad_dv_y_1 = __ad_ty_y_1.zero();
-                let mut __ad_dv_2 = __ad_ty_2.zero();
-                let mut __ad_dv_z_3 = __ad_ty_z_3.zero();
-                let mut __ad_dv_4 = __ad_ty_4.zero();
-                let mut __ad_dv_5 = __ad_ty_5.zero();
-                let mut __ad_dv_6 = __ad_ty_6.zero();
+                let mut __ad_dv_2;
+                let mut __ad_dv_z_3;
+                let mut __ad_dv_4;
+                let mut __ad_dv_5;
+                let mut __ad_dv_6;
                 __ad_dv_6 = __ad_ct;
                 {
                     let __ad_c = ::ad_runtime::__private::ir::add_back(__ad_dv_6);

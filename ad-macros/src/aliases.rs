@@ -1059,11 +1059,13 @@ pub fn expand(item: TokenStream, aliases: Option<Aliases>) -> (TokenStream, Vec<
         written: Vec::new(),
         local_items: Vec::new(),
     };
-    if let Ok(mut function) = syn::parse2::<syn::ItemFn>(item.clone()) {
+    if let Ok(mut function) = crate::input::item_fn(&item) {
         // Stacked under another of our macros, which already spelled them out.
         expander.written = take_mark(&mut function.block);
         expander.local_items = local_items(&function.block);
-        if !expander.names_an_alias(&function) && expander.written.is_empty() {
+        if !expander.names_an_alias(|names| names.visit_item_fn(&function))
+            && expander.written.is_empty()
+        {
             // As it came: tokens printed again by syn lose the spans of their groups.
             return (item, Vec::new());
         }
@@ -1079,7 +1081,7 @@ pub fn expand(item: TokenStream, aliases: Option<Aliases>) -> (TokenStream, Vec<
         let marked = block.items.iter().any(|member| {
             matches!(member, syn::ImplItem::Fn(method) if !take_mark(&mut method.block.clone()).is_empty())
         });
-        if !marked && !expander.names_an_alias(&block) {
+        if !marked && !expander.names_an_alias(|names| names.visit_item_impl(&block)) {
             return (item, Vec::new());
         }
         let outer = generic_names(&block.generics);
@@ -1231,12 +1233,10 @@ struct Expander {
 
 impl Expander {
     /// Whether some path in `node` names an alias.
-    fn names_an_alias<T: ToTokens>(&mut self, node: &T) -> bool {
-        let Ok(file) = syn::parse2::<syn::File>(node.to_token_stream()) else {
-            return false;
-        };
+    /// Whether a name `visit` gives `Names` is an alias's.
+    fn names_an_alias(&mut self, visit: impl FnOnce(&mut Names)) -> bool {
         let mut names = Names(Vec::new());
-        names.visit_file(&file);
+        visit(&mut names);
         names.0.sort();
         names.0.dedup();
         names.0.iter().any(|name| self.alias(name).is_some())

@@ -26,7 +26,7 @@ pub fn expand(
     item: TokenStream,
     expand: impl FnOnce(TokenStream, TokenStream) -> TokenStream,
 ) -> TokenStream {
-    let Ok(written) = syn::parse2::<ItemFn>(item.clone()) else {
+    let Ok(written) = crate::input::item_fn(&item) else {
         return expand(args, item);
     };
     let generics = &written.sig.generics;

@@ -29,6 +29,7 @@ mod expand;
 mod fallback;
 mod generics;
 mod impls;
+mod input;
 mod ir;
 mod left_operators;
 mod macros;
@@ -160,76 +161,9 @@ fn guarded(
 ) -> proc_macro2::TokenStream {
     let original = item.clone();
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let aliases = aliases::Aliases::for_source(source);
-        if let Some(error) = underived_result(&item, aliases.as_ref()) {
-            let item = match syn::parse2::<syn::ItemFn>(item.clone()) {
-                Ok(mut function) => {
-                    attr::strip_parameter_markers(&mut function);
-                    quote::ToTokens::into_token_stream(function)
-                }
-                Err(_) => item,
-            };
-            return quote::quote!(#error #item);
-        }
-        let derived = aliases
-            .as_ref()
-            .map(aliases::Aliases::derived_types)
-            .unwrap_or_default();
-        // A method whose attribute is on it, not on its `impl` block: the block's type and
-        // parameters, when the file says which it is.
-        let (impl_type, impl_generics) = syn::parse2::<syn::ItemFn>(item.clone())
-            .ok()
-            .and_then(|function| aliases.as_ref()?.impl_type_of_method(&function))
-            .map_or((None, Vec::new()), |(ty, generics)| (Some(ty), generics));
-        let facts = source_facts::SourceFacts {
-            derived: derived.clone(),
-            derived_fields: aliases
-                .as_ref()
-                .map(aliases::Aliases::derived_fields)
-                .unwrap_or_default(),
-            linalg_fields: aliases
-                .as_ref()
-                .map(aliases::Aliases::linalg_fields)
-                .unwrap_or_default(),
-            boxed_fields: aliases
-                .as_ref()
-                .map(aliases::Aliases::boxed_fields)
-                .unwrap_or_default(),
-            underived: aliases
-                .as_ref()
-                .map(aliases::Aliases::underived_types)
-                .unwrap_or_default(),
-            constructors: aliases
-                .as_ref()
-                .map(aliases::Aliases::constructors)
-                .unwrap_or_default(),
-            unmarked_functions: aliases
-                .as_ref()
-                .map(aliases::Aliases::unmarked_functions)
-                .unwrap_or_default(),
-            left_operators: aliases
-                .as_ref()
-                .map(aliases::Aliases::left_operators)
-                .unwrap_or_default(),
-            differentiated_methods: aliases
-                .as_ref()
-                .map(aliases::Aliases::differentiated_methods)
-                .unwrap_or_default(),
-            marked_functions: aliases
-                .as_ref()
-                .map(aliases::Aliases::marked_functions)
-                .unwrap_or_default(),
-            impl_type,
-            impl_generics,
-            functions: aliases.as_ref().map(aliases::Aliases::functions),
-        };
-        let (item, spelled) = aliases::expand(item, aliases);
-        let expanded =
-            source_facts::with_facts(facts, || match syn::parse2::<syn::ItemImpl>(item.clone()) {
-                Ok(block) => impls::expand(macro_name, args, block, expand, &derived),
-                Err(_) => const_generics::expand(macro_name, args, item, expand),
-            });
-        aliases::mark_used(expanded, &spelled)
+        input::with_item(&item.clone(), |function| {
+            expand_item(macro_name, args, item, expand, source, function)
+        })
     })) {
         Ok(tokens) => tokens,
         Err(payload) => {
@@ -251,22 +185,99 @@ fn guarded(
     }
 }
 
+/// One item's expansion by `expand`, once the source file is known; `function` is the item
+/// parsed as a function, if it is one.
+fn expand_item(
+    macro_name: &str,
+    args: proc_macro2::TokenStream,
+    item: proc_macro2::TokenStream,
+    expand: fn(proc_macro2::TokenStream, proc_macro2::TokenStream) -> proc_macro2::TokenStream,
+    source: Option<std::path::PathBuf>,
+    function: Option<&syn::ItemFn>,
+) -> proc_macro2::TokenStream {
+    let aliases = aliases::Aliases::for_source(source);
+    if let Some(error) = underived_result(function, aliases.as_ref()) {
+        let item = match function.cloned() {
+            Some(mut function) => {
+                attr::strip_parameter_markers(&mut function);
+                quote::ToTokens::into_token_stream(function)
+            }
+            None => item,
+        };
+        return quote::quote!(#error #item);
+    }
+    let derived = aliases
+        .as_ref()
+        .map(aliases::Aliases::derived_types)
+        .unwrap_or_default();
+    // A method whose attribute is on it, not on its `impl` block: the block's type and
+    // parameters, when the file says which it is.
+    let (impl_type, impl_generics) = function
+        .and_then(|function| aliases.as_ref()?.impl_type_of_method(function))
+        .map_or((None, Vec::new()), |(ty, generics)| (Some(ty), generics));
+    let facts = source_facts::SourceFacts {
+        derived: derived.clone(),
+        derived_fields: aliases
+            .as_ref()
+            .map(aliases::Aliases::derived_fields)
+            .unwrap_or_default(),
+        linalg_fields: aliases
+            .as_ref()
+            .map(aliases::Aliases::linalg_fields)
+            .unwrap_or_default(),
+        boxed_fields: aliases
+            .as_ref()
+            .map(aliases::Aliases::boxed_fields)
+            .unwrap_or_default(),
+        underived: aliases
+            .as_ref()
+            .map(aliases::Aliases::underived_types)
+            .unwrap_or_default(),
+        constructors: aliases
+            .as_ref()
+            .map(aliases::Aliases::constructors)
+            .unwrap_or_default(),
+        unmarked_functions: aliases
+            .as_ref()
+            .map(aliases::Aliases::unmarked_functions)
+            .unwrap_or_default(),
+        left_operators: aliases
+            .as_ref()
+            .map(aliases::Aliases::left_operators)
+            .unwrap_or_default(),
+        differentiated_methods: aliases
+            .as_ref()
+            .map(aliases::Aliases::differentiated_methods)
+            .unwrap_or_default(),
+        marked_functions: aliases
+            .as_ref()
+            .map(aliases::Aliases::marked_functions)
+            .unwrap_or_default(),
+        impl_type,
+        impl_generics,
+        functions: aliases.as_ref().map(aliases::Aliases::functions),
+    };
+    let (item, spelled) = aliases::expand(item, aliases);
+    let expanded =
+        source_facts::with_facts(facts, || match syn::parse2::<syn::ItemImpl>(item.clone()) {
+            Ok(block) => impls::expand(macro_name, args, block, expand, &derived),
+            Err(_) => const_generics::expand(macro_name, args, item, expand),
+        });
+    aliases::mark_used(expanded, &spelled)
+}
+
 /// A result of a type the function's file defines without `#[derive(Differentiable)]`
 /// (`fn make(k: f64) -> Vec3`): one message at the result type, instead of rustc's at each
 /// place the derivative code names the type's twin.
 fn underived_result(
-    item: &proc_macro2::TokenStream,
+    function: Option<&syn::ItemFn>,
     aliases: Option<&aliases::Aliases>,
 ) -> Option<proc_macro2::TokenStream> {
     let aliases = aliases?;
-    let outputs: Vec<syn::Type> = match syn::parse2::<syn::Item>(item.clone()).ok()? {
-        syn::Item::Fn(function) => match function.sig.output {
-            syn::ReturnType::Type(_, ty) => vec![*ty],
-            syn::ReturnType::Default => Vec::new(),
-        },
-        _ => Vec::new(),
+    let syn::ReturnType::Type(_, ty) = &function?.sig.output else {
+        return None;
     };
-    let ty = outputs.iter().find(|ty| {
+    let ty = Some(&**ty).filter(|ty| {
         ast::derived_type_path(ty)
             .and_then(|path| path.get_ident().map(|ident| ident.to_string()))
             .is_some_and(|name| aliases.defines_underived(&name))
@@ -297,7 +308,7 @@ mod driver {
         item: TokenStream,
     ) -> Result<Function, TokenStream> {
         attr::expect_no_arguments(cx, macro_name, args);
-        match syn::parse2::<syn::ItemFn>(item.clone()) {
+        match crate::input::item_fn(&item) {
             Ok(item_fn) => {
                 let function = Function::from_item(cx, item_fn, macro_name);
                 // A generic function's body is not rewritten: rustc checks it as written.
@@ -330,12 +341,12 @@ mod driver {
     /// the inner one emits the function, the hidden struct and the companions, and the outer
     /// one only its public functions.
     fn inner_attribute(item: &TokenStream) -> Option<String> {
-        let item_fn = syn::parse2::<syn::ItemFn>(item.clone()).ok()?;
+        let item_fn = crate::input::item_fn(item).ok()?;
         item_fn.attrs.iter().find_map(attr::our_macro)
     }
 
     fn without_checkpoints(item: TokenStream) -> TokenStream {
-        match syn::parse2::<syn::ItemFn>(item.clone()) {
+        match crate::input::item_fn(&item) {
             Ok(mut item_fn) => {
                 attr::strip_checkpoints(&mut item_fn.block);
                 quote::ToTokens::into_token_stream(item_fn)
@@ -414,7 +425,7 @@ mod driver {
         }
         // As written, with its `#[no_grad]`s (which `function.item` no longer has).
         let written_tokens = written;
-        let written: syn::ItemFn = syn::parse2(written.clone()).ok()?;
+        let written: syn::ItemFn = crate::input::item_fn(written).ok()?;
         let instance = generics::reverse_instance(&written)?;
         let cx = Ctxt::new();
         let mut instance = Function::from_item(&cx, instance, "reverse");

@@ -34,8 +34,6 @@ mod operations;
 mod pullbacks;
 mod states;
 
-const IR: &str = "::ad_runtime::__private::ir";
-
 /// The body of the reverse companion, or what the IR engine does not take yet.
 pub fn companion_body(function: &Function, boxed: bool) -> Result<TokenStream, NotYet> {
     companion_body_borrowing(function, boxed, None).map(|(body, _)| body)
@@ -233,6 +231,10 @@ fn companion_body_in(
         eager,
         eager_code: HashMap::new(),
         unit_names: HashMap::new(),
+        ir_path: quote!(::ad_runtime::__private::ir),
+        markers_read: HashSet::new(),
+        backward_emitted: false,
+        assigned_first: HashSet::new(),
     };
     let tokens = emitter.emit(boxed)?;
     let reads_again = emitter
@@ -352,6 +354,9 @@ fn check_signature(function: &Function) -> Result<(), NotYet> {
 }
 
 struct Emitter<'a> {
+    /// `::ad_runtime::__private::ir`, made once: every statement names it, and making tokens
+    /// goes through the compiler.
+    ir_path: TokenStream,
     function: &'a Function,
     body: &'a Body,
     activity: Activity,
@@ -373,6 +378,13 @@ struct Emitter<'a> {
     borrowed: Option<&'a syn::Lifetime>,
     /// The adjoint-type markers declared at the top (`mark`).
     markers: Vec<Ident>,
+    /// The markers the backward sweep makes a zero from (`marker_read`); once it is emitted,
+    /// the forward sweep sets no other.
+    markers_read: HashSet<Ident>,
+    backward_emitted: bool,
+    /// The values whose adjoint's first contribution is assigned, unconditionally in the block
+    /// that defines the value (`first_contribution`): it starts from no zero.
+    assigned_first: HashSet<Value>,
     /// Those of nalgebra variables, which hold a zero of the variable's shape.
     shaped_markers: HashSet<Ident>,
     /// Values defined by calls: their adjoints start as zeros of their shape (`mark`).
@@ -459,6 +471,12 @@ impl Emitter<'_> {
                 self.backward_block(&body.block, 0, result.is_some().then(|| quote!(__ad_ct)))?
             }
         };
+        for index in self.eager.keys().copied().collect::<Vec<_>>() {
+            for root in self.unit_roots(index) {
+                self.marker_read(root);
+            }
+        }
+        self.backward_emitted = true;
         let forward = self.forward_block(&body.block, 0);
         let result = match result {
             Some(result) => self.operand(result),
@@ -501,7 +519,7 @@ impl Emitter<'_> {
                 } else {
                     quote!(&#own)
                 };
-                let ir: TokenStream = IR.parse().expect("a path");
+                let ir = self.ir();
                 if param.is_mut_reference() {
                     // The cotangent of the final contents starts the shadow, shaped as they
                     // are (a caller's shadow of what it passed may have grown only as far as
@@ -538,7 +556,7 @@ impl Emitter<'_> {
                 }
             }
         }
-        let ir: TokenStream = IR.parse().expect("a path");
+        let ir = self.ir();
         // What the pullback captures, by value.
         let params_needed: Vec<Value> = body
             .params
@@ -676,7 +694,7 @@ impl Emitter<'_> {
     }
 
     fn ir(&self) -> TokenStream {
-        IR.parse().expect("a path")
+        self.ir_path.clone()
     }
 
     // Every generated name is `__ad_` and a category (`v`, `dv`, `m`, `dm`, `keep`, `count`)
@@ -768,6 +786,13 @@ impl Emitter<'_> {
         }
     }
 
+    /// The marker of `root`'s adjoint type, for the backward sweep to make a zero from.
+    fn marker_read(&mut self, root: Root) -> Ident {
+        let marker = self.marker_name(root);
+        self.markers_read.insert(marker.clone());
+        marker
+    }
+
     /// Notes the adjoint type of a useful value or variable just defined or assigned
     /// (`ir::AdjointOf`, zero-sized): the backward sweep makes its adjoint from it. At the top
     /// level a value's is captured; inside loops and branches, and for variables, one
@@ -815,6 +840,9 @@ impl Emitter<'_> {
                 self.zero_stacks.insert(stack.clone());
                 return quote!(#stack.keep_zero(#zero););
             }
+        }
+        if self.backward_emitted && !self.markers_read.contains(&marker) {
+            return TokenStream::new();
         }
         if depth == 0 && matches!(root, Root::Value(_)) {
             return quote!(let #marker = #ir::adjoint_of(&#name););

@@ -75,7 +75,7 @@ impl Emitter<'_> {
                         let shadow = self.sized_shadow_name(*var);
                         adjoints.push(quote!(let mut #adjoint = #shadow;));
                     } else {
-                        let marker = self.marker_name(Root::Var(*var));
+                        let marker = self.marker_read(Root::Var(*var));
                         adjoints.push(quote!(let mut #adjoint = #marker.zero();));
                     }
                 }
@@ -83,6 +83,7 @@ impl Emitter<'_> {
             }
         }
         let mut unreached = HashSet::new();
+        let mut zeroed = Vec::new();
         for defined in &defined {
             if let Defined::Value(value) = defined {
                 if self.activity.is_useful_value(*value)
@@ -90,13 +91,14 @@ impl Emitter<'_> {
                     && !self.aliased_arguments.contains_key(value)
                 {
                     let adjoint = self.value_adjoint(*value);
-                    let marker = self.marker_name(Root::Value(*value));
                     if !self.call_values.contains_key(value) {
-                        adjoints.push(quote!(let mut #adjoint = #marker.zero();));
+                        // Declared once the statements are: see below.
+                        zeroed.push(*value);
                         if self.residuals.passes().assign_first {
                             unreached.insert(*value);
                         }
                     } else if depth == 0 {
+                        let marker = self.marker_name(Root::Value(*value));
                         adjoints.push(quote!(let mut #adjoint = #marker;));
                     } else {
                         let stack = self.zero_stack_name(*value);
@@ -110,6 +112,18 @@ impl Emitter<'_> {
         let emitted = self.backward_statements(block, depth, result_adjoint, &mut statements);
         self.unreached.pop();
         emitted?;
+        // An adjoint whose first contribution is assigned, unconditionally in this block, is
+        // declared without a value: it needs no zero, nor the forward sweep a marker to make
+        // one from.
+        for value in zeroed {
+            let adjoint = self.value_adjoint(value);
+            if self.assigned_first.contains(&value) {
+                adjoints.push(quote!(let mut #adjoint;));
+            } else {
+                let marker = self.marker_read(Root::Value(value));
+                adjoints.push(quote!(let mut #adjoint = #marker.zero();));
+            }
+        }
         let mut taken_back = Vec::new();
         let mut rows_pending = Vec::new();
         // At the top level, values are captured, but those computed again.
@@ -235,6 +249,16 @@ impl Emitter<'_> {
         first
     }
 
+    /// Runs `emit` with no contribution it emits counted as the first (`first_contribution`),
+    /// so that each is added into an adjoint made zero: for code that may not run (a refutable
+    /// pattern's arm), and for a cotangent whose type only the adjoint it goes to fixes.
+    pub(super) fn never_first<R>(&mut self, emit: impl FnOnce(&mut Self) -> R) -> R {
+        self.unreached.push(HashSet::new());
+        let result = emit(self);
+        self.unreached.pop();
+        result
+    }
+
     /// A `&mut` to the adjoint of a place read or written: the same place in the shadow. A
     /// parameter's adjoint is shaped as the parameter, and so is the outer level of a sized
     /// local's (`sized_shadows`); any other local's starts empty and grows where it is reached
@@ -299,6 +323,7 @@ impl Emitter<'_> {
             Operand::Value(value) => {
                 let adjoint = self.value_adjoint(*value);
                 if self.first_contribution(*value) && function == "accumulate" {
+                    self.assigned_first.insert(*value);
                     return Ok(quote!(#adjoint = #cotangent;));
                 }
                 quote!(&mut #adjoint)

@@ -113,21 +113,9 @@ impl Emitter<'_> {
     /// Before an eager loop: a zero unit adjoint for each of what it reads from before it and
     /// its scratch variables, each a zero as the real adjoint starts.
     pub(super) fn unit_adjoints(&self, index: usize) -> TokenStream {
-        let eager = &self.eager[&index];
         let ir = self.ir();
-        let roots = eager
-            .units
-            .iter()
-            .copied()
-            .chain(eager.scratch.iter().map(|var| Root::Var(*var)));
         let mut tokens = TokenStream::new();
-        for root in roots {
-            // A scratch variable that carries derivatives none of which reach the result has
-            // no adjoint (nor a marker to make one from).
-            if self.adjoint_in_place(index, root).is_some() || !self.activity.useful.contains(&root)
-            {
-                continue;
-            }
+        for root in self.unit_roots(index) {
             let marker = self.marker_name(root);
             let zero = match root {
                 Root::Value(value) => match self.param_of(root) {
@@ -154,6 +142,23 @@ impl Emitter<'_> {
             tokens.extend(quote!(let mut #unit = #zero;));
         }
         tokens
+    }
+
+    /// What eager loop `index` makes a zero unit adjoint for: what it reads from before it
+    /// and its scratch variables, but those whose adjoint it adds into in place and a scratch
+    /// variable that carries derivatives none of which reach the result (which has no adjoint,
+    /// nor a marker to make one from).
+    pub(super) fn unit_roots(&self, index: usize) -> Vec<Root> {
+        let eager = &self.eager[&index];
+        eager
+            .units
+            .iter()
+            .copied()
+            .chain(eager.scratch.iter().map(|var| Root::Var(*var)))
+            .filter(|root| {
+                self.adjoint_in_place(index, *root).is_none() && self.activity.useful.contains(root)
+            })
+            .collect()
     }
 
     /// The adjoint the forward sweep already holds for `root` (a parameter's that is not a

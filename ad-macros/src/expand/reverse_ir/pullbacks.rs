@@ -83,9 +83,11 @@ impl Emitter<'_> {
                 let contribution = self.contribute(scrutinee, adjoint)?;
                 tokens.extend(quote!({ let __ad_c = #cotangent; #contribution }));
             }
-            // The operand may be a float or an integer: its adjoint's type decides.
+            // The operand may be a float or an integer: its adjoint's type decides (so it is
+            // added into one of its type, never its first value).
             Rvalue::Cast(operand, ty) if float_of_type(ty).is_some() => {
-                tokens.extend(self.contribute(operand, quote!(#ir::cast_back(#cotangent)))?);
+                let cotangent = quote!(#ir::cast_back(#cotangent));
+                tokens.extend(self.never_first(|emitter| emitter.contribute(operand, cotangent))?);
             }
             Rvalue::Neg(operand) => {
                 tokens.extend(self.contribute(operand, quote!(#ir::neg_back(#cotangent)))?);
@@ -281,11 +283,15 @@ impl Emitter<'_> {
             } => {
                 let mut bindings = Vec::new();
                 let mut contributions = TokenStream::new();
-                for (index, (_, value)) in fields.iter().enumerate() {
-                    let binding = format_ident!("__ad_field_{}", index);
-                    contributions.extend(self.contribute(value, quote!(#binding))?);
-                    bindings.push(binding);
-                }
+                // Inside the `if let` below, which an enum's variant may not match.
+                self.never_first(|emitter| {
+                    for (index, (_, value)) in fields.iter().enumerate() {
+                        let binding = format_ident!("__ad_field_{}", index);
+                        contributions.extend(emitter.contribute(value, quote!(#binding))?);
+                        bindings.push(binding);
+                    }
+                    Ok(())
+                })?;
                 let members = fields.iter().map(|(member, _)| member);
                 // Fields by number for a tuple struct, whose adjoint an alias names.
                 let pattern = match form {
