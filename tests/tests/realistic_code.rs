@@ -2244,3 +2244,69 @@ mod updates_of_places {
         assert!((g[1] - (1.0 + 6.0 * 0.3)).abs() < 1e-12);
     }
 }
+
+/// Rows of contiguous slices walked by iterator chains, as the performance-minded write them
+/// (ADBench's GMM and LSTM written this way are in `ad-bench/src/adbench/idiomatic.rs`): a
+/// sub-slice of a collected local zipped with `iter_mut`, a triangle walked by
+/// `transformed[i + 1..].iter_mut()`, `chunks_exact` rows, `split_at` and `split_at_mut`,
+/// `copy_from_slice`.
+mod rows_and_sub_slices {
+    use super::check;
+    use ad_runtime::{forward, reverse};
+
+    #[forward]
+    #[reverse]
+    fn scaled_rows(x: &[f64], d: usize) -> f64 {
+        let squares: Vec<f64> = x.iter().map(|v| v * v).collect();
+        let mut t = vec![0.0; d];
+        let mut total = 0.0;
+        for (row, chunk) in x.chunks_exact(d).enumerate() {
+            let q = &squares[row * d..(row + 1) * d];
+            for ((ti, qj), cj) in t.iter_mut().zip(q).zip(chunk) {
+                *ti = qj * cj;
+            }
+            let mut next = 0;
+            for (i, ti) in chunk.iter().enumerate() {
+                for tj in t[i + 1..].iter_mut() {
+                    *tj += x[next] * ti;
+                    next += 1;
+                }
+            }
+            total += t.iter().map(|v| v.sin()).sum::<f64>();
+        }
+        total
+    }
+
+    #[forward]
+    #[reverse]
+    fn split_state(x: &[f64], b: usize) -> f64 {
+        let (weights, biases) = x.split_at(b);
+        let mut s = vec![0.5; 2 * b];
+        let mut out = vec![0.0; b];
+        for _ in 0..2 {
+            let (hidden, cell) = s.split_at_mut(b);
+            for i in 0..b {
+                cell[i] = cell[i] * (hidden[i] * weights[i]).tanh() + biases[i];
+                hidden[i] = cell[i].sin();
+            }
+            out.copy_from_slice(hidden);
+        }
+        out.iter().zip(biases).map(|(o, c)| o * c).sum()
+    }
+
+    #[test]
+    fn rows_walked_by_iterator_chains() {
+        check(
+            6,
+            |x| scaled_rows(x, 3),
+            |x, d| scaled_rows_jvp(x, 3, d),
+            |x, c| scaled_rows_vjp(x, 3, c),
+        );
+        check(
+            6,
+            |x| split_state(x, 3),
+            |x, d| split_state_jvp(x, 3, d),
+            |x, c| split_state_vjp(x, 3, c),
+        );
+    }
+}

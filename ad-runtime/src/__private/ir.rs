@@ -1425,6 +1425,20 @@ impl<T: Clone> ForItems for Vec<T> {
     }
 }
 
+/// A sub-slice named by its place (`&v[a..b]` bound to a local the code does not type), as a
+/// `Vec` place gives its elements.
+impl<T: Clone> ForItems for [T] {
+    type Item = T;
+    #[inline(always)]
+    fn items_len(&self) -> usize {
+        self.len()
+    }
+    #[inline(always)]
+    fn item(&self, index: usize) -> T {
+        self[index].clone()
+    }
+}
+
 impl<T: Clone, const N: usize> ForItems for [T; N] {
     type Item = T;
     #[inline(always)]
@@ -1438,7 +1452,7 @@ impl<T: Clone, const N: usize> ForItems for [T; N] {
 }
 
 #[inline(always)]
-pub fn iterated<C: ForItems>(items: &C, index: usize) -> C::Item {
+pub fn iterated<C: ForItems + ?Sized>(items: &C, index: usize) -> C::Item {
     items.item(index)
 }
 
@@ -1553,7 +1567,7 @@ pub struct ItemsLength;
 
 impl ItemsLength {
     #[inline(always)]
-    pub fn of<C: ForItems>(&self, items: &C) -> usize {
+    pub fn of<C: ForItems + ?Sized>(&self, items: &C) -> usize {
         items.items_len()
     }
 }
