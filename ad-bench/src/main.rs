@@ -10,6 +10,7 @@
 //! cargo run --release -p ad-bench -- ba              # ADBench BA: one block and the whole ba1
 //! cargo run --release -p ad-bench -- nalgebra        # nalgebra in reverse mode / hand-written adjoint
 //! cargo run --release -p ad-bench -- peers           # num-dual, ad_trait, reverse: Rosenbrock, GMM
+//! cargo run --release -p ad-bench -- jax             # JAX's jit-compiled GMM and LSTM gradients (pip install "jax[cpu]")
 //! cargo run --release -p ad-bench -- compile         # compile time: plain crate / annotated crate
 //! cargo run --release -p ad-bench -- all             # everything
 //! cargo run --release -p ad-bench -- all --write BENCHMARKS.md   # regenerate BENCHMARKS.md
@@ -18,6 +19,7 @@
 mod adbench_bench;
 mod compile_time;
 mod findings;
+mod jax;
 mod linalg_bench;
 mod memory;
 mod peers;
@@ -97,6 +99,9 @@ fn main() {
     }
     if all || benches.contains(&"nalgebra") {
         linalg_bench::run(quick);
+    }
+    if all || benches.contains(&"jax") {
+        jax::run(quick);
     }
     if all || benches.contains(&"peers") {
         peers_bench::run_rosenbrock(quick);

@@ -36,6 +36,18 @@ fn check_gmm(input: &str, prefix: &str) {
     let (ours_value, ours) = gmm.gradient();
     assert_agrees("objective vs ours", value, ours_value);
     assert_all_agree("manual gradient vs #[reverse]", &gradient, &ours);
+    let (idiomatic_value, idiomatic) = gmm.gradient_idiomatic();
+    assert_agrees("objective vs idiomatic", value, idiomatic_value);
+    assert_agrees(
+        "objective vs idiomatic primal",
+        value,
+        gmm.objective_idiomatic(),
+    );
+    assert_all_agree(
+        "manual gradient vs idiomatic #[reverse]",
+        &gradient,
+        &idiomatic,
+    );
 }
 
 #[test]
@@ -66,6 +78,18 @@ fn manual_lstm_l2_c1024() {
     let (ours_value, ours) = lstm.gradient();
     assert_agrees("loss vs ours", value, ours_value);
     assert_all_agree("manual gradient vs #[reverse]", &gradient, &ours);
+    let (idiomatic_value, idiomatic) = lstm.gradient_idiomatic();
+    assert_agrees("loss vs idiomatic", value, idiomatic_value);
+    assert_agrees(
+        "loss vs idiomatic primal",
+        value,
+        lstm.objective_idiomatic(),
+    );
+    assert_all_agree(
+        "manual gradient vs idiomatic #[reverse]",
+        &gradient,
+        &idiomatic,
+    );
 }
 
 fn check_ba_block(input: &str, reference_name: &str) {

@@ -4,6 +4,7 @@
 pub mod ba;
 pub mod ba_whole;
 pub mod gmm;
+pub mod idiomatic;
 pub mod lstm;
 pub mod manual;
 pub mod read;
