@@ -98,7 +98,7 @@ impl checkpoints {
         let __ad_v_x_0 = x;
         let __ad_ty_x_0 = ::ad_runtime::__private::ir::adjoint_of(&__ad_v_x_0);
         let __ad_v_n_1 = n;
-        let mut __ad_keep_v_12 = ::ad_runtime::__private::ir::Stack::new();
+        let mut __ad_keep_v_i_9 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_pb_14 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_count_0 = ::ad_runtime::__private::ir::Stack::new();
         let mut __ad_keep_v_2 = ::ad_runtime::__private::ir::Slot::new();
@@ -220,7 +220,7 @@ impl checkpoints {
                                     ),
                                 )
                                 .0;
-                            __ad_keep_v_12.reserve(__ad_trips);
+                            __ad_keep_v_i_9.reserve(__ad_trips);
                             __ad_keep_pb_14.reserve(__ad_trips);
                             let mut __ad_count_0 = 0usize;
                             for __ad_v_i_9 in ::core::iter::Iterator::take(
@@ -228,6 +228,8 @@ impl checkpoints {
                                 __ad_steps_1,
                             ) {
                                 __ad_count_0 += 1;
+                                __ad_keep_v_i_9
+                                    .push(::ad_runtime::__private::ir::value_of(__ad_v_i_9));
                                 let __ad_v_10 = __ad_m_s_0;
                                 __ad_ty_10 = ::ad_runtime::__private::ir::adjoint_of(
                                     &__ad_v_10,
@@ -241,8 +243,6 @@ impl checkpoints {
                                         __ad_v_i_9,
                                     )
                                     .__ad_cast::<__S>();
-                                __ad_keep_v_12
-                                    .push(::ad_runtime::__private::ir::value_of(__ad_v_12));
                                 let __ad_v_13 = __ad_v_x_0
                                     * ::ad_runtime::__private::LiftProbe::new(__ad_v_12)
                                         .__ad_lift::<__S>();
@@ -268,7 +268,11 @@ impl checkpoints {
                             __ad_keep_count_0.push(__ad_count_0);
                             let __ad_count_0 = __ad_keep_count_0.pop();
                             for __ad_iteration_0 in (0..__ad_count_0).rev() {
-                                let __ad_v_12 = __ad_keep_v_12.pop();
+                                let __ad_v_i_9 = __ad_keep_v_i_9.pop();
+                                let __ad_v_12 = ::ad_runtime::__private::CastProbe::new(
+                                        __ad_v_i_9,
+                                    )
+                                    .__ad_cast::<__S>();
                                 let __ad_pb_14 = __ad_keep_pb_14.pop();
                                 let mut __ad_dv_10;
                                 let mut __ad_dv_11;

@@ -240,7 +240,7 @@ impl<'b> Residuals<'b> {
             return self.recomputes_at_top_level(value);
         }
         if let Some(bounds) = self.range_bounds.get(&value) {
-            return self.available(bounds.start) && self.available(bounds.end);
+            return self.has_bounds(bounds, value);
         }
         if let Some(row) = self.inductions.rows.get(&value) {
             let exit = Operand::Value(row.exit);
@@ -260,10 +260,11 @@ impl<'b> Residuals<'b> {
         {
             return false;
         }
-        // A copy, or an element of a parameter, reads no more than it would keep: it may read
-        // a value kept for it (`t[j] * t[j]` keeps `t[j]` once; `x[l]` keeps the index `l`,
-        // which the adjoint `dx[l]` reads anyway).
-        let reads_kept = matches!(rvalue, Rvalue::Use(_));
+        // A copy, a cast, a negation or an element of a parameter reads no more than it would
+        // keep: it may read a value kept for it (`t[j] * t[j]` keeps `t[j]` once; `x[l]` keeps
+        // the index `l`, which the adjoint `dx[l]` reads anyway; `k as f64` in a loop inside
+        // the loop over `k` keeps `k` once per run of the inner loop).
+        let reads_kept = matches!(rvalue, Rvalue::Use(_) | Rvalue::Cast(..) | Rvalue::Neg(_));
         match operands_read_again(rvalue) {
             Some(operands) => operands.into_iter().all(|operand| {
                 self.available(operand)
@@ -404,8 +405,17 @@ impl<'b> Residuals<'b> {
             return None;
         };
         let bounds = self.range_bounds(*binding)?;
-        (self.passes.recompute && self.available(bounds.start) && self.available(bounds.end))
-            .then_some(bounds)
+        (self.passes.recompute && self.has_bounds(&bounds, *binding)).then_some(bounds)
+    }
+
+    /// Whether the backward sweep has the bounds of the range `binding` runs over where the
+    /// loop's backward code starts: each is available, or defined around the loop and then
+    /// kept once per run of the loop (`for j in 0..v.len().min(w.len())` inside another loop,
+    /// as `zip` runs), however many iterations the loop has.
+    fn has_bounds(&self, bounds: &RangeBounds<'b>, binding: Value) -> bool {
+        [bounds.start, bounds.end]
+            .into_iter()
+            .all(|bound| self.available(bound) || self.defined_around(bound, binding, true))
     }
 
     /// Where the backward sweep reads `value` again from, when it is an element of a local
