@@ -85,6 +85,9 @@ struct Definitions {
     module_items: HashMap<Vec<String>, Option<Vec<String>>>,
     /// While reading: the inline module the reader is in.
     module_path: Vec<String>,
+    /// `macro_rules!` macros by name: for each definition, its rules' tokens
+    /// (`user_macros`).
+    macros: HashMap<String, Vec<String>>,
 }
 
 /// An `impl` block defining a method of some name.
@@ -127,6 +130,12 @@ impl Definitions {
         }
         for (name, count) in &other.types {
             *self.types.entry(name.clone()).or_default() += count;
+        }
+        for (name, rules) in &other.macros {
+            self.macros
+                .entry(name.clone())
+                .or_default()
+                .extend(rules.iter().cloned());
         }
     }
 
@@ -470,6 +479,15 @@ impl<'ast> Visit<'ast> for Definitions {
         self.add_import(&item.tree, &mut Vec::new());
     }
 
+    fn visit_item_macro(&mut self, item: &'ast syn::ItemMacro) {
+        if let (true, Some(name)) = (item.mac.path.is_ident("macro_rules"), &item.ident) {
+            self.macros
+                .entry(name.to_string())
+                .or_default()
+                .push(item.mac.tokens.to_string());
+        }
+    }
+
     fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
         self.modules.insert(item.ident.to_string());
         self.module_path.push(item.ident.to_string());
@@ -699,6 +717,24 @@ impl Aliases {
     /// The fields of the derived structs of the function's file that hold a `Box`, by struct.
     pub fn boxed_fields(&self) -> HashMap<String, std::collections::HashSet<String>> {
         self.own.boxed_fields.clone()
+    }
+
+    /// The rules of each `macro_rules!` macro the function's file defines once (by name), or
+    /// failing that the package's files do (`user_macros`).
+    pub fn macro_definitions(&self) -> HashMap<String, String> {
+        let single = |definitions: &Definitions| -> HashMap<String, String> {
+            definitions
+                .macros
+                .iter()
+                .filter(|(_, rules)| rules.len() == 1)
+                .map(|(name, rules)| (name.clone(), rules[0].clone()))
+                .collect()
+        };
+        let mut macros = single(&package_definitions());
+        for (name, rules) in single(&self.own) {
+            macros.insert(name, rules);
+        }
+        macros
     }
 
     /// Where the plain functions the function calls are looked up.

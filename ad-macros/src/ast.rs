@@ -152,8 +152,11 @@ impl Param {
 }
 
 pub struct Function {
-    /// The function as written, minus our `#[no_grad]` markers.
+    /// The function as written, minus our `#[no_grad]` markers, with the crate's own macros
+    /// expanded in its body (`user_macros`).
     pub item: ItemFn,
+    /// The body before those macros were expanded, if it calls any: what is emitted.
+    pub written_block: Option<Box<syn::Block>>,
     /// A method (`self` parameter): its generated items could not live in an `impl` block.
     pub is_method: bool,
     /// The body as written, with its inner `#[checkpoint]`s (which `item` no longer has: they
@@ -178,6 +181,19 @@ impl Function {
         let mut block = (*self.item.block).clone();
         crate::plain_calls::named_functions_as_closures(&mut block);
         block
+    }
+
+    /// The function as it is emitted: `item`, its body calling the crate's macros as written
+    /// (expanded, they would leave the macros unused to rustc's eyes).
+    pub fn emitted_item(&self) -> std::borrow::Cow<'_, ItemFn> {
+        match &self.written_block {
+            Some(written) => {
+                let mut item = self.item.clone();
+                item.block = written.clone();
+                std::borrow::Cow::Owned(item)
+            }
+            None => std::borrow::Cow::Borrowed(&self.item),
+        }
     }
 
     pub fn name(&self) -> &Ident {
@@ -287,6 +303,15 @@ impl Function {
             calls_on_data_self_by_path(&mut item.block, receiver.is_reference());
         }
         calls_on_data_parameters_by_path(&mut item.block, &params);
+        // The crate's own macros, expanded for every reader of the body; the function is
+        // emitted calling them, as written (`emitted_item`).
+        let mut expanded = (*item.block).clone();
+        let macros = crate::source_facts::macro_definitions();
+        let mut written_block = crate::user_macros::expand_calls(&mut expanded, &macros)
+            .then(|| std::mem::replace(&mut item.block, Box::new(expanded)));
+        if let Some(written) = &mut written_block {
+            attr::strip_checkpoints(written);
+        }
         let mut body = (*item.block).clone();
         // The same calls with a function passed by name given as a closure (the function as
         // written keeps the name, which lints would want back).
@@ -300,6 +325,7 @@ impl Function {
             ReturnType::Type(_, ty) if matches!(&**ty, Type::Reference(_)));
         Function {
             item,
+            written_block,
             is_method,
             body,
             params,

@@ -35,7 +35,7 @@ pub fn forward(function: &Function, cx: Ctxt) -> TokenStream {
         || floatless(function)
         || function.refused_whole
     {
-        let original = &function.item;
+        let original = function.emitted_item();
         return quote!(#errors #original);
     }
     let stubs = forward::expand(function, Bodies::Stub);
@@ -48,7 +48,7 @@ pub fn forward(function: &Function, cx: Ctxt) -> TokenStream {
 pub fn reverse(function: &Function, cx: Ctxt) -> TokenStream {
     let errors = cx.into_compile_errors();
     if floatless(function) || function.refused_whole {
-        let original = &function.item;
+        let original = function.emitted_item();
         return quote!(#errors #original);
     }
     let stubs = crate::expand::reverse::expand(
@@ -74,7 +74,7 @@ pub fn reverse_generic(
     forward_inside: bool,
 ) -> TokenStream {
     let errors = cx.into_compile_errors();
-    let original = &function.item;
+    let original = function.emitted_item();
     let forward_companion = match forward_inside {
         true => None,
         false => {
@@ -155,7 +155,7 @@ pub fn reverse_mut_params(
         true => Bodies::Derivative,
         false => Bodies::Stub,
     };
-    let original = &function.item;
+    let original = function.emitted_item();
     let companion = forward::companion(function, bodies);
     quote! {
         #errors

@@ -39,6 +39,7 @@ mod retype;
 mod rules;
 mod source_facts;
 mod twins;
+mod user_macros;
 mod user_types;
 mod valid;
 
@@ -256,6 +257,10 @@ fn expand_item(
         impl_type,
         impl_generics,
         functions: aliases.as_ref().map(aliases::Aliases::functions),
+        macros: aliases
+            .as_ref()
+            .map(aliases::Aliases::macro_definitions)
+            .unwrap_or_default(),
     };
     let (item, spelled) = aliases::expand(item, aliases);
     let expanded =
@@ -523,7 +528,7 @@ mod driver {
             let original = without_checkpoints(original);
             return quote!(#original #public);
         }
-        let item = &function.item;
+        let item = function.emitted_item();
         let companion = forward::companion(function, Bodies::Derivative);
         quote!(#item #companion #public)
     }

@@ -40,6 +40,8 @@ pub struct SourceFacts {
     pub impl_generics: Vec<String>,
     /// Where the plain functions the body calls are found (`plain_calls`).
     pub functions: Option<crate::aliases::Functions>,
+    /// The rules of the crate's `macro_rules!` macros, by name (`user_macros`).
+    pub macros: HashMap<String, String>,
 }
 
 thread_local! {
@@ -87,6 +89,11 @@ pub fn impl_generics() -> Vec<syn::Ident> {
             .map(|name| syn::Ident::new(name, proc_macro2::Span::call_site()))
             .collect()
     })
+}
+
+/// The rules of the crate's `macro_rules!` macros, by name.
+pub fn macro_definitions() -> HashMap<String, String> {
+    FACTS.with(|current| current.borrow().macros.clone())
 }
 
 /// Whether the file defines the struct or enum `name` deriving `Differentiable`.

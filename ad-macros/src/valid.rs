@@ -333,12 +333,30 @@ impl BodyChecker<'_> {
     /// A macro's expansion is invisible to an attribute macro, so only macros whose arguments
     /// are plain expressions can be rewritten.
     fn check_macro(&mut self, mac: &Macro) {
+        let name = mac.path.get_ident().map(ToString::to_string);
+        let crates_own = name
+            .as_ref()
+            .is_some_and(|name| crate::source_facts::macro_definitions().contains_key(name));
+        if crates_own && !macros::is_supported(mac) {
+            // `user_macros` expanded every call one of its rules matches.
+            self.cx.error_spanned_by(
+                &mac.path,
+                format!(
+                    "macro `{}!` is not expanded for the derivative: no rule of it without a \
+                     repetition (`$(..)*`) matches this call; write the expression out here, \
+                     or make the macro a function",
+                    macro_path(mac)
+                ),
+            );
+            return;
+        }
         if !macros::is_supported(mac) {
             self.cx.error_spanned_by(
                 &mac.path,
                 format!(
                     "macro `{}!` cannot be used in differentiated code: its expansion is not \
-                     visible to the derivative; supported macros are {}",
+                     visible to the derivative; supported macros are {} and the `macro_rules!` \
+                     macros of the function's file or package",
                     macro_path(mac),
                     macros::supported_list()
                 ),

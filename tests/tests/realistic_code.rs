@@ -2310,3 +2310,67 @@ mod rows_and_sub_slices {
         );
     }
 }
+
+/// The crate's own `macro_rules!` helpers in a differentiated body, expanded for the
+/// derivative as rustc expands them: an expression argument is one operand (`sq!(a + b)`), the
+/// names an expansion binds do not capture the caller's (`shifted!(t * x[0])` next to the
+/// macro's own `t`), a macro may call another, and a call may stand as a statement.
+mod crate_macros {
+    use super::check;
+    use ad_runtime::{forward, reverse};
+
+    macro_rules! sq {
+        ($e:expr) => {
+            $e * $e
+        };
+    }
+
+    macro_rules! idx {
+        ($i:expr, $j:expr, $n:expr) => {
+            $i * $n + $j
+        };
+    }
+
+    macro_rules! shifted {
+        ($e:expr) => {{
+            let t = 2.0;
+            $e * t
+        }};
+    }
+
+    macro_rules! norm2 {
+        ($a:expr, $b:expr) => {
+            (sq!($a) + sq!($b)).sqrt()
+        };
+    }
+
+    macro_rules! accumulate {
+        ($sum:ident, $e:expr) => {
+            $sum += $e;
+        };
+    }
+
+    #[forward]
+    #[reverse]
+    fn with_macros(x: &[f64]) -> f64 {
+        let mut s = 0.0;
+        let t = 3.0;
+        for v in x {
+            s += sq!(v.sin());
+        }
+        accumulate!(s, norm2!(x[0], x[1] - 1.0));
+        s + x[idx!(0, 1, 1)] * sq!(x[0] + 1.0) + shifted!(t * x[0])
+    }
+
+    #[test]
+    fn macros_of_the_crate_expanded_as_rustc_expands_them() {
+        let x = [0.3, 0.7];
+        let expected = 0.3f64.sin().powi(2)
+            + 0.7f64.sin().powi(2)
+            + (0.09f64 + 0.09).sqrt()
+            + 0.7 * 1.3 * 1.3
+            + 3.0 * 0.3 * 2.0;
+        assert!((with_macros(&x) - expected).abs() < 1e-12);
+        check(2, with_macros, with_macros_jvp, with_macros_vjp);
+    }
+}

@@ -37,7 +37,7 @@ pub fn expand(function: &Function, bodies: Bodies) -> TokenStream {
     if let Some(float) = &function.float_param {
         return generic::expand(function, float, bodies);
     }
-    let original = &function.item;
+    let original = function.emitted_item();
     let companion = companion(function, bodies);
     let jvp = jvp(function, bodies);
     quote! {

@@ -38,7 +38,7 @@ pub enum Calls {
 }
 
 pub fn expand(cx: &Ctxt, function: &Function, bodies: Bodies, calls: Calls) -> TokenStream {
-    let original = &function.item;
+    let original = function.emitted_item();
     let reverse = reverse_companions(cx, function, bodies, calls);
     // A body refused has its message once, from the reverse companions.
     let bodies = match cx.has_errors() {

@@ -1,14 +1,19 @@
 use ad_runtime::forward;
 
-macro_rules! double {
-    ($e:expr) => {
-        2.0 * $e
+macro_rules! total {
+    ($($e:expr),*) => {
+        0.0 $(+ $e)*
     };
 }
 
 #[forward]
 fn f(x: f64) -> f64 {
-    double!(x)
+    total!(x, 2.0 * x)
+}
+
+#[forward]
+fn g(x: f64) -> f64 {
+    dbg!(x)
 }
 
 fn main() {}

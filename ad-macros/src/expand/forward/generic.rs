@@ -28,7 +28,7 @@ use crate::generics;
 use crate::names;
 
 pub fn expand(function: &Function, float: &Ident, bodies: Bodies) -> TokenStream {
-    let original = &function.item;
+    let original = function.emitted_item();
     let companion = companion(function, float, bodies);
     let jvp = super::jvp(function, bodies);
     quote! {
