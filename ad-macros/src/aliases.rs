@@ -719,20 +719,31 @@ impl Aliases {
         self.own.boxed_fields.clone()
     }
 
-    /// The rules of each `macro_rules!` macro the function's file defines once (by name), or
-    /// failing that the package's files do (`user_macros`).
-    pub fn macro_definitions(&self) -> HashMap<String, String> {
-        let single = |definitions: &Definitions| -> HashMap<String, String> {
-            definitions
-                .macros
-                .iter()
-                .filter(|(_, rules)| rules.len() == 1)
-                .map(|(name, rules)| (name.clone(), rules[0].clone()))
-                .collect()
+    /// The rules of the macros `called` that the function's file defines once with
+    /// `macro_rules!` (by name), or failing that the package's files do (`user_macros`).
+    pub fn macro_definitions(&self, called: &[String]) -> HashMap<String, String> {
+        let single = |definitions: &Definitions, name: &str| -> Option<String> {
+            match definitions.macros.get(name)?.as_slice() {
+                [rules] => Some(rules.clone()),
+                _ => None,
+            }
         };
-        let mut macros = single(&package_definitions());
-        for (name, rules) in single(&self.own) {
-            macros.insert(name, rules);
+        let mut macros = HashMap::new();
+        let mut package = None;
+        // With the macros their expansions call.
+        let mut pending = called.to_vec();
+        while let Some(name) = pending.pop() {
+            if macros.contains_key(&name) {
+                continue;
+            }
+            let rules = single(&self.own, &name).or_else(|| {
+                let package = package.get_or_insert_with(package_definitions);
+                single(package, &name)
+            });
+            if let Some(rules) = rules {
+                pending.extend(crate::user_macros::called_in_rules(&rules));
+                macros.insert(name, rules);
+            }
         }
         macros
     }

@@ -40,6 +40,61 @@ pub fn expand_calls(block: &mut syn::Block, definitions: &HashMap<String, String
     expander.expanded > 0
 }
 
+/// The names of the macros `block` calls by a plain name (`sq!`, not `std::dbg!`), but
+/// those the derivative code takes as they are (`vec!`, `assert!`, ..).
+pub fn called(block: &syn::Block) -> Vec<String> {
+    struct Calls(Vec<String>);
+    impl<'ast> syn::visit::Visit<'ast> for Calls {
+        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+            if let Some(name) = mac.path.get_ident() {
+                if !crate::macros::is_supported(mac) {
+                    self.0.push(name.to_string());
+                }
+            }
+            // The arguments may call others (`sq!(idx!(i, j))`): parsed as expressions when
+            // they are.
+            if let Ok(args) = mac.parse_body_with(
+                syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated,
+            ) {
+                for arg in &args {
+                    self.visit_expr(arg);
+                }
+            }
+        }
+    }
+    let mut calls = Calls(Vec::new());
+    syn::visit::Visit::visit_block(&mut calls, block);
+    calls.0.sort();
+    calls.0.dedup();
+    calls.0
+}
+
+/// The names of the macros a definition's rules call (`sq!` in `(sq!($a) + sq!($b)).sqrt()`).
+pub fn called_in_rules(rules: &str) -> Vec<String> {
+    fn scan(tokens: TokenStream, names: &mut Vec<String>) {
+        let mut previous: Option<Ident> = None;
+        for token in tokens {
+            match &token {
+                TokenTree::Punct(bang) if bang.as_char() == '!' => {
+                    names.extend(previous.take().map(|name| name.to_string()));
+                }
+                TokenTree::Group(group) => scan(group.stream(), names),
+                _ => {}
+            }
+            previous = match token {
+                TokenTree::Ident(name) => Some(name),
+                _ => None,
+            };
+        }
+    }
+    let mut names = Vec::new();
+    if let Ok(tokens) = rules.parse() {
+        scan(tokens, &mut names);
+    }
+    names.retain(|name| name != "macro_rules");
+    names
+}
+
 struct Expander<'a> {
     definitions: &'a HashMap<String, String>,
     depth: usize,

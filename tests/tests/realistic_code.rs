@@ -2314,7 +2314,8 @@ mod rows_and_sub_slices {
 /// The crate's own `macro_rules!` helpers in a differentiated body, expanded for the
 /// derivative as rustc expands them: an expression argument is one operand (`sq!(a + b)`), the
 /// names an expansion binds do not capture the caller's (`shifted!(t * x[0])` next to the
-/// macro's own `t`), a macro may call another, and a call may stand as a statement.
+/// macro's own `t`), a macro may call another the body does not call, and a call may stand as
+/// a statement.
 mod crate_macros {
     use super::check;
     use ad_runtime::{forward, reverse};
@@ -2356,10 +2357,10 @@ mod crate_macros {
         let mut s = 0.0;
         let t = 3.0;
         for v in x {
-            s += sq!(v.sin());
+            s += v.sin().powi(2);
         }
         accumulate!(s, norm2!(x[0], x[1] - 1.0));
-        s + x[idx!(0, 1, 1)] * sq!(x[0] + 1.0) + shifted!(t * x[0])
+        s + x[idx!(0, 1, 1)] * (x[0] + 1.0).powi(2) + shifted!(t * x[0])
     }
 
     #[test]
