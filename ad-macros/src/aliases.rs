@@ -719,33 +719,18 @@ impl Aliases {
         self.own.boxed_fields.clone()
     }
 
-    /// The rules of the macros `called` that the function's file defines once with
-    /// `macro_rules!` (by name), or failing that the package's files do (`user_macros`).
-    pub fn macro_definitions(&self, called: &[String]) -> HashMap<String, String> {
-        let single = |definitions: &Definitions, name: &str| -> Option<String> {
-            match definitions.macros.get(name)?.as_slice() {
-                [rules] => Some(rules.clone()),
+    /// The rules of each `macro_rules!` macro the function's file defines once, by name
+    /// (`user_macros`): the ones its functions call without an import (a macro of another
+    /// file is reached through `#[macro_use]` or a path, which only rustc resolves).
+    pub fn macro_definitions(&self) -> HashMap<String, String> {
+        self.own
+            .macros
+            .iter()
+            .filter_map(|(name, rules)| match rules.as_slice() {
+                [rules] => Some((name.clone(), rules.clone())),
                 _ => None,
-            }
-        };
-        let mut macros = HashMap::new();
-        let mut package = None;
-        // With the macros their expansions call.
-        let mut pending = called.to_vec();
-        while let Some(name) = pending.pop() {
-            if macros.contains_key(&name) {
-                continue;
-            }
-            let rules = single(&self.own, &name).or_else(|| {
-                let package = package.get_or_insert_with(package_definitions);
-                single(package, &name)
-            });
-            if let Some(rules) = rules {
-                pending.extend(crate::user_macros::called_in_rules(&rules));
-                macros.insert(name, rules);
-            }
-        }
-        macros
+            })
+            .collect()
     }
 
     /// Where the plain functions the function calls are looked up.

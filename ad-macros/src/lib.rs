@@ -257,12 +257,10 @@ fn expand_item(
         impl_type,
         impl_generics,
         functions: aliases.as_ref().map(aliases::Aliases::functions),
-        macros: match (&aliases, function) {
-            (Some(aliases), Some(function)) => {
-                aliases.macro_definitions(&user_macros::called(&function.block))
-            }
-            _ => Default::default(),
-        },
+        macros: aliases
+            .as_ref()
+            .map(aliases::Aliases::macro_definitions)
+            .unwrap_or_default(),
     };
     let (item, spelled) = aliases::expand(item, aliases);
     let expanded =

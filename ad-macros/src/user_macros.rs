@@ -1,19 +1,24 @@
-//! Calls of the crate's own `macro_rules!` macros in a differentiated body (`sq!(x)`,
-//! `idx!(i, j)`), expanded here before anything else reads the body: an attribute macro sees
-//! the tokens of a call, not its expansion, so the derivative code would not know what it
-//! computes.
+//! Calls of the `macro_rules!` macros of the function's file in a differentiated body
+//! (`sq!(x)`, `idx!(i, j)`), expanded here before anything else reads the body: an attribute
+//! macro sees the tokens of a call, not its expansion, so the derivative code would not know
+//! what it computes.
 //!
-//! The definition is read from the source file (`aliases`, which the package's files are read
-//! for anyway). The rules are matched as rustc matches them, first rule first, for the
-//! fragments numerical helpers use (`expr`, `ident`, `ty`, `tt`, `literal`, `pat`, `path`,
-//! `block`, `stmt`, `lifetime`); an expression argument goes in as one operand, as rustc
-//! passes it, so `sq!(a + b)` is `(a + b) * (a + b)`. A rule with a repetition
-//! (`$(...),*`) is not matched here: a call only such a rule matches keeps the refusal of a
-//! macro whose expansion is not visible. The names a rule's expansion binds with `let` are
-//! renamed, so that they cannot capture the caller's (the hygiene `macro_rules!` has), and
-//! the expansion's own tokens are spanned at the call.
+//! The definition is read from the source file (`aliases`); a macro of another file is reached
+//! through `#[macro_use]` or an import, which only rustc resolves. The rules are tried first to
+//! last, as rustc tries them, for the fragments numerical helpers use (`expr`, `ident`, `ty`,
+//! `tt`, `literal`, `pat`, `path`, `block`, `stmt`, `lifetime`); an expression argument goes
+//! in as one operand, as rustc passes it, so `sq!(a + b)` is `(a + b) * (a + b)`. A call in
+//! statement position expands to statements of its block (a `let` it makes is seen after it).
+//! The expansion is textual, where rustc's is hygienic (the expansion's names and the caller's
+//! are kept apart): a call whose expansion spells a name the function also spells is refused,
+//! at the call, rather than risk one capturing the other. So is a call only a rule with a
+//! repetition (`$(..)*`) matches. The expansion's own tokens are spanned at the call.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+
+use quote::ToTokens;
+
+use crate::ctxt::Ctxt;
 
 use proc_macro2::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
 use syn::ext::IdentExt;
@@ -25,93 +30,63 @@ use syn::visit_mut::VisitMut;
 const DEPTH: usize = 16;
 
 /// Expands, in `block`, the calls of macros `definitions` gives the rules of (by name, the
-/// tokens inside `macro_rules! name { .. }`); whether it expanded any.
-pub fn expand_calls(block: &mut syn::Block, definitions: &HashMap<String, String>) -> bool {
+/// tokens inside `macro_rules! name { .. }`); whether it expanded any. A call of one of them
+/// that is not expanded gets its error in `cx`, at the call.
+pub fn expand_calls(
+    cx: &Ctxt,
+    block: &mut syn::Block,
+    definitions: &HashMap<String, String>,
+) -> bool {
     if definitions.is_empty() {
         return false;
     }
+    let mut body_names = HashSet::new();
+    spelled_names(block.to_token_stream(), &mut body_names);
     let mut expander = Expander {
+        cx,
         definitions,
+        body_names,
         depth: 0,
         expanded: 0,
-        renamed: 0,
     };
     expander.visit_block_mut(block);
     expander.expanded > 0
 }
 
-/// The names of the macros `block` calls by a plain name (`sq!`, not `std::dbg!`), but
-/// those the derivative code takes as they are (`vec!`, `assert!`, ..).
-pub fn called(block: &syn::Block) -> Vec<String> {
-    struct Calls(Vec<String>);
-    impl<'ast> syn::visit::Visit<'ast> for Calls {
-        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-            if let Some(name) = mac.path.get_ident() {
-                if !crate::macros::is_supported(mac) {
-                    self.0.push(name.to_string());
-                }
+/// Every identifier `tokens` spell.
+fn spelled_names(tokens: TokenStream, names: &mut HashSet<String>) {
+    for token in tokens {
+        match token {
+            TokenTree::Ident(name) => {
+                names.insert(name.to_string());
             }
-            // The arguments may call others (`sq!(idx!(i, j))`): parsed as expressions when
-            // they are.
-            if let Ok(args) = mac.parse_body_with(
-                syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated,
-            ) {
-                for arg in &args {
-                    self.visit_expr(arg);
-                }
-            }
+            TokenTree::Group(group) => spelled_names(group.stream(), names),
+            _ => {}
         }
     }
-    let mut calls = Calls(Vec::new());
-    syn::visit::Visit::visit_block(&mut calls, block);
-    calls.0.sort();
-    calls.0.dedup();
-    calls.0
-}
-
-/// The names of the macros a definition's rules call (`sq!` in `(sq!($a) + sq!($b)).sqrt()`).
-pub fn called_in_rules(rules: &str) -> Vec<String> {
-    fn scan(tokens: TokenStream, names: &mut Vec<String>) {
-        let mut previous: Option<Ident> = None;
-        for token in tokens {
-            match &token {
-                TokenTree::Punct(bang) if bang.as_char() == '!' => {
-                    names.extend(previous.take().map(|name| name.to_string()));
-                }
-                TokenTree::Group(group) => scan(group.stream(), names),
-                _ => {}
-            }
-            previous = match token {
-                TokenTree::Ident(name) => Some(name),
-                _ => None,
-            };
-        }
-    }
-    let mut names = Vec::new();
-    if let Ok(tokens) = rules.parse() {
-        scan(tokens, &mut names);
-    }
-    names.retain(|name| name != "macro_rules");
-    names
 }
 
 struct Expander<'a> {
+    cx: &'a Ctxt,
     definitions: &'a HashMap<String, String>,
+    /// Every name the function's body spells: an expansion that names one of them could not
+    /// be told apart from it here, as rustc's hygiene tells them apart.
+    body_names: HashSet<String>,
     depth: usize,
     expanded: usize,
-    /// How many names of expansions' `let`s have been renamed: each gets its own.
-    renamed: usize,
 }
 
 impl VisitMut for Expander<'_> {
     fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
         if let syn::Expr::Macro(call) = expr {
-            if let Some(expanded) = self.expansion(&call.mac) {
-                *expr = expanded;
-                if self.depth < DEPTH {
-                    self.depth += 1;
-                    self.visit_expr_mut(expr);
-                    self.depth -= 1;
+            if let Some(tokens) = self.expansion(&call.mac) {
+                match syn::parse2::<syn::Expr>(tokens) {
+                    Ok(expanded) => {
+                        *expr = expanded;
+                        self.expanded += 1;
+                        self.nested(|expander| expander.visit_expr_mut(expr));
+                    }
+                    Err(_) => self.refuse(&call.mac, "its expansion here is not an expression"),
                 }
                 return;
             }
@@ -119,23 +94,44 @@ impl VisitMut for Expander<'_> {
         syn::visit_mut::visit_expr_mut(self, expr);
     }
 
-    fn visit_stmt_mut(&mut self, stmt: &mut syn::Stmt) {
-        // `sq!(x)` in statement position is parsed as a statement macro.
-        if let syn::Stmt::Macro(call) = stmt {
-            if let Some(expanded) = self.expansion(&call.mac) {
-                *stmt = match call.semi_token {
-                    Some(semi) => syn::Stmt::Expr(expanded, Some(semi)),
-                    None => syn::Stmt::Expr(expanded, None),
-                };
-                if self.depth < DEPTH {
-                    self.depth += 1;
-                    self.visit_stmt_mut(stmt);
-                    self.depth -= 1;
+    fn visit_block_mut(&mut self, block: &mut syn::Block) {
+        // A call in statement position (`sq!(x);`, `def!(y, e);`) expands to statements in
+        // the block, where the names they bind are seen by what follows.
+        let mut stmts = Vec::with_capacity(block.stmts.len());
+        for mut stmt in std::mem::take(&mut block.stmts) {
+            let syn::Stmt::Macro(call) = &stmt else {
+                self.visit_stmt_mut(&mut stmt);
+                stmts.push(stmt);
+                continue;
+            };
+            let Some(tokens) = self.expansion(&call.mac) else {
+                stmts.push(stmt);
+                continue;
+            };
+            let semi = call.semi_token;
+            match syn::parse::Parser::parse2(syn::Block::parse_within, tokens) {
+                Ok(mut expanded) => {
+                    self.expanded += 1;
+                    // `sq!(x);`: the expression as a statement, its `;` kept.
+                    if let (Some(syn::Stmt::Expr(_, last_semi @ None)), Some(semi)) =
+                        (expanded.last_mut(), semi)
+                    {
+                        *last_semi = Some(semi);
+                    }
+                    let mut inner = syn::Block {
+                        brace_token: block.brace_token,
+                        stmts: expanded,
+                    };
+                    self.nested(|expander| expander.visit_block_mut(&mut inner));
+                    stmts.extend(inner.stmts);
                 }
-                return;
+                Err(_) => {
+                    self.refuse(&call.mac, "its expansion here is not a list of statements");
+                    stmts.push(stmt);
+                }
             }
         }
-        syn::visit_mut::visit_stmt_mut(self, stmt);
+        block.stmts = stmts;
     }
 
     // Items nested in the body are the compiler's to expand.
@@ -143,8 +139,28 @@ impl VisitMut for Expander<'_> {
 }
 
 impl Expander<'_> {
-    /// The expression a call expands to, if the macro is the crate's and a rule matches.
-    fn expansion(&mut self, mac: &syn::Macro) -> Option<syn::Expr> {
+    fn nested(&mut self, expand: impl FnOnce(&mut Self)) {
+        if self.depth < DEPTH {
+            self.depth += 1;
+            expand(self);
+            self.depth -= 1;
+        }
+    }
+
+    fn refuse(&self, mac: &syn::Macro, reason: &str) {
+        let name = mac.path.to_token_stream().to_string().replace(' ', "");
+        self.cx.error_spanned_by(
+            &mac.path,
+            format!(
+                "macro `{name}!` is not expanded for the derivative: {reason}; write the \
+                 expression out here, or make the macro a function"
+            ),
+        );
+    }
+
+    /// The tokens a call of one of the crate's macros expands to; `None`, with the reason
+    /// reported, when it is one this module does not expand, and for any other macro.
+    fn expansion(&mut self, mac: &syn::Macro) -> Option<TokenStream> {
         let name = mac.path.get_ident()?.to_string();
         let rules: TokenStream = self.definitions.get(&name)?.parse().ok()?;
         let span = mac.path.segments[0].ident.span();
@@ -157,21 +173,41 @@ impl Expander<'_> {
             if matched.is_err() {
                 continue;
             }
-            let lets = let_bindings(&transcriber);
-            let renames: HashMap<String, Ident> = lets
+            // rustc tells the expansion's names from the caller's (hygiene); this expansion
+            // is textual, so a name both spell could be captured either way.
+            let mut shared: Vec<String> = names_spelled(&transcriber)
                 .into_iter()
-                .map(|name| {
-                    self.renamed += 1;
-                    let renamed = Ident::new(&format!("__ad_m{}_{name}", self.renamed), span);
-                    (name, renamed)
-                })
+                .filter(|name| self.body_names.contains(name))
                 .collect();
-            let tokens = transcribe(transcriber, &bindings, &renames, span)?;
-            self.expanded += 1;
-            return syn::parse2::<syn::Expr>(tokens.clone())
-                .ok()
-                .or_else(|| syn::parse2::<syn::Expr>(quote::quote!({ #tokens })).ok());
+            if !shared.is_empty() {
+                shared.sort();
+                shared.dedup();
+                let shared = shared.join("`, `");
+                self.refuse(
+                    mac,
+                    &format!(
+                        "its expansion names `{shared}`, which this function names too, and \
+                         the expansion here could not keep them apart as rustc does; rename \
+                         one of them"
+                    ),
+                );
+                return None;
+            }
+            let Some(tokens) = transcribe(transcriber, &bindings, span) else {
+                self.refuse(
+                    mac,
+                    "its rule's expansion uses what is not expanded here (a repetition \
+                     `$(..)*`, `$crate`)",
+                );
+                return None;
+            };
+            return Some(tokens);
         }
+        self.refuse(
+            mac,
+            "no rule of it that is expanded here matches this call (rules with repetitions \
+             `$(..)*` and `vis`, `item` or `meta` fragments are not)",
+        );
         None
     }
 }
@@ -303,8 +339,16 @@ fn fragment_tokens(fragment: &str, input: ParseStream) -> syn::Result<TokenStrea
         }
         "ident" => input.call(Ident::parse_any)?.into_token_stream(),
         "ty" => input.parse::<syn::Type>()?.into_token_stream(),
-        "tt" => input.parse::<TokenTree>()?.into_token_stream(),
-        "literal" => input.parse::<syn::Lit>()?.into_token_stream(),
+        "tt" => one_token_tree(input)?,
+        "literal" => {
+            // A negative number is one literal to `macro_rules!`.
+            let mut tokens = TokenStream::new();
+            if input.peek(syn::Token![-]) {
+                tokens.extend(input.parse::<proc_macro2::Punct>()?.into_token_stream());
+            }
+            tokens.extend(input.parse::<syn::Lit>()?.into_token_stream());
+            tokens
+        }
         "pat" | "pat_param" => syn::Pat::parse_single(input)?.into_token_stream(),
         "path" => input.parse::<syn::Path>()?.into_token_stream(),
         "block" => input.parse::<syn::Block>()?.into_token_stream(),
@@ -314,40 +358,81 @@ fn fragment_tokens(fragment: &str, input: ParseStream) -> syn::Result<TokenStrea
     })
 }
 
-/// The names a transcriber binds with `let name` or `let mut name`.
-fn let_bindings(transcriber: &TokenStream) -> Vec<String> {
-    let mut names = Vec::new();
-    let tokens: Vec<TokenTree> = transcriber.clone().into_iter().collect();
-    for (index, token) in tokens.iter().enumerate() {
-        match token {
-            TokenTree::Ident(word) if word == "let" => {
-                let mut next = index + 1;
-                if matches!(tokens.get(next), Some(TokenTree::Ident(m)) if m == "mut") {
-                    next += 1;
+/// One token tree as `macro_rules!` counts them: a multi-character operator (`+=`, `..`,
+/// `->`) or a lifetime is one.
+fn one_token_tree(input: ParseStream) -> syn::Result<TokenStream> {
+    let first: TokenTree = input.parse()?;
+    let mut tokens: TokenStream = first.clone().into();
+    let TokenTree::Punct(mut punct) = first else {
+        return Ok(tokens);
+    };
+    if punct.as_char() == '\'' {
+        tokens.extend(input.call(Ident::parse_any)?.into_token_stream());
+        return Ok(tokens);
+    }
+    while punct.spacing() == proc_macro2::Spacing::Joint {
+        if input.fork().parse::<proc_macro2::Punct>().is_err() {
+            break;
+        }
+        let next: proc_macro2::Punct = input.parse()?;
+        tokens.extend([TokenTree::Punct(next.clone())]);
+        punct = next;
+    }
+    Ok(tokens)
+}
+
+/// The names a transcriber spells that may be variables: not a `$` fragment, a field or
+/// method after `.`, a path's segment, a macro's name, a keyword or a primitive type.
+fn names_spelled(transcriber: &TokenStream) -> Vec<String> {
+    fn scan(tokens: TokenStream, names: &mut Vec<String>) {
+        let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+        let punct_at = |index: usize, c: char| matches!(tokens.get(index), Some(TokenTree::Punct(p)) if p.as_char() == c);
+        for (index, token) in tokens.iter().enumerate() {
+            match token {
+                TokenTree::Ident(name) => {
+                    let after_dot_or_dollar =
+                        index > 0 && (punct_at(index - 1, '.') || punct_at(index - 1, '$'));
+                    let in_path = (index > 0 && punct_at(index - 1, ':'))
+                        || (punct_at(index + 1, ':') && punct_at(index + 2, ':'));
+                    let text = name.to_string();
+                    if !after_dot_or_dollar
+                        && !in_path
+                        && !punct_at(index + 1, '!')
+                        && !is_keyword_or_primitive(&text)
+                    {
+                        names.push(text);
+                    }
                 }
-                if let Some(TokenTree::Ident(name)) = tokens.get(next) {
-                    names.push(name.to_string());
-                }
+                TokenTree::Group(group) => scan(group.stream(), names),
+                _ => {}
             }
-            TokenTree::Group(group) => names.extend(let_bindings(&group.stream())),
-            _ => {}
         }
     }
-    names.sort();
-    names.dedup();
+    let mut names = Vec::new();
+    scan(transcriber.clone(), &mut names);
     names
 }
 
-/// The transcriber with each `$name` replaced by its tokens, its `let` names renamed, and its
-/// own tokens spanned at the call; `None` for a repetition or an unknown `$name`.
+fn is_keyword_or_primitive(word: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "as", "break", "const", "continue", "crate", "else", "false", "fn", "for", "if", "impl",
+        "in", "let", "loop", "match", "mod", "move", "mut", "ref", "return", "self", "Self",
+        "static", "struct", "super", "true", "type", "unsafe", "use", "where", "while", "f32",
+        "f64", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128",
+        "usize", "bool", "char", "str", "Some", "None", "Ok", "Err", "Vec", "Option", "Result",
+    ];
+    WORDS.contains(&word)
+}
+
+/// The transcriber with each `$name` replaced by its tokens and its own tokens spanned at the
+/// call; `None` for a repetition, `$crate` or an unknown `$name`.
 fn transcribe(
     transcriber: TokenStream,
     bindings: &HashMap<String, TokenStream>,
-    renames: &HashMap<String, Ident>,
     span: Span,
 ) -> Option<TokenStream> {
     let mut out = TokenStream::new();
-    let mut tokens = transcriber.into_iter().peekable();
+    let mut tokens = transcriber.into_iter();
     while let Some(token) = tokens.next() {
         match token {
             TokenTree::Punct(dollar) if dollar.as_char() == '$' => match tokens.next() {
@@ -357,16 +442,10 @@ fn transcribe(
                 _ => return None,
             },
             TokenTree::Group(group) => {
-                let inner = transcribe(group.stream(), bindings, renames, span)?;
+                let inner = transcribe(group.stream(), bindings, span)?;
                 let mut rebuilt = Group::new(group.delimiter(), inner);
                 rebuilt.set_span(span);
                 out.extend([TokenTree::Group(rebuilt)]);
-            }
-            TokenTree::Ident(word) => {
-                let renamed = renames.get(&word.to_string()).cloned();
-                let mut word = renamed.unwrap_or(word);
-                word.set_span(span);
-                out.extend([TokenTree::Ident(word)]);
             }
             mut other => {
                 other.set_span(span);

@@ -338,16 +338,7 @@ impl BodyChecker<'_> {
             .as_ref()
             .is_some_and(|name| crate::source_facts::macro_definitions().contains_key(name));
         if crates_own && !macros::is_supported(mac) {
-            // `user_macros` expanded every call one of its rules matches.
-            self.cx.error_spanned_by(
-                &mac.path,
-                format!(
-                    "macro `{}!` is not expanded for the derivative: no rule of it without a \
-                     repetition (`$(..)*`) matches this call; write the expression out here, \
-                     or make the macro a function",
-                    macro_path(mac)
-                ),
-            );
+            // `user_macros` expanded the call, or said why not.
             return;
         }
         if !macros::is_supported(mac) {
@@ -356,7 +347,7 @@ impl BodyChecker<'_> {
                 format!(
                     "macro `{}!` cannot be used in differentiated code: its expansion is not \
                      visible to the derivative; supported macros are {} and the `macro_rules!` \
-                     macros of the function's file or package",
+                     macros of the function's file",
                     macro_path(mac),
                     macros::supported_list()
                 ),

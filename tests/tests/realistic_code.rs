@@ -2311,11 +2311,10 @@ mod rows_and_sub_slices {
     }
 }
 
-/// The crate's own `macro_rules!` helpers in a differentiated body, expanded for the
-/// derivative as rustc expands them: an expression argument is one operand (`sq!(a + b)`), the
-/// names an expansion binds do not capture the caller's (`shifted!(t * x[0])` next to the
-/// macro's own `t`), a macro may call another the body does not call, and a call may stand as
-/// a statement.
+/// The `macro_rules!` helpers of the file in a differentiated body, expanded for the derivative
+/// as rustc expands them: an expression argument is one operand (`sq!(x[1] - 1.0)`), a macro may
+/// call another the body does not call, a call may stand as a statement, and one that binds a
+/// name the caller passes (`doubled!(y, ..)`) binds it for the statements after it.
 mod crate_macros {
     use super::check;
     use ad_runtime::{forward, reverse};
@@ -2351,16 +2350,23 @@ mod crate_macros {
         };
     }
 
+    macro_rules! doubled {
+        ($name:ident, $e:expr) => {
+            let $name = $e * 2.0;
+        };
+    }
+
     #[forward]
     #[reverse]
     fn with_macros(x: &[f64]) -> f64 {
         let mut s = 0.0;
-        let t = 3.0;
+        let k = 3.0;
         for v in x {
             s += v.sin().powi(2);
         }
         accumulate!(s, norm2!(x[0], x[1] - 1.0));
-        s + x[idx!(0, 1, 1)] * (x[0] + 1.0).powi(2) + shifted!(t * x[0])
+        doubled!(y, x[1] * x[1]);
+        s + x[idx!(0, 1, 1)] * (x[0] + 1.0).powi(2) + shifted!(k * x[0]) + y
     }
 
     #[test]
@@ -2370,8 +2376,55 @@ mod crate_macros {
             + 0.7f64.sin().powi(2)
             + (0.09f64 + 0.09).sqrt()
             + 0.7 * 1.3 * 1.3
-            + 3.0 * 0.3 * 2.0;
+            + 3.0 * 0.3 * 2.0
+            + 0.49 * 2.0;
         assert!((with_macros(&x) - expected).abs() < 1e-12);
         check(2, with_macros, with_macros_jvp, with_macros_vjp);
+    }
+}
+
+/// A tuple with a constant part taken apart by a pattern (the constant's adjoint slot takes
+/// its type from where it goes); a macro's `tt` fragment that is a compound operator and a
+/// negative `literal`.
+mod constant_parts_and_macro_fragments {
+    use super::check;
+    use ad_runtime::{forward, reverse};
+
+    #[forward]
+    #[reverse]
+    #[allow(clippy::match_single_binding)]
+    fn extract_const(x: &[f64]) -> f64 {
+        let p = (x[0] * 2.0, 1.0);
+        match p {
+            (a, b) => a * b + x[1],
+        }
+    }
+
+    macro_rules! apply {
+        ($a:ident $op:tt $b:expr) => {{
+            let mut acc = $a;
+            acc $op $b;
+            acc
+        }};
+    }
+
+    macro_rules! scaled {
+        ($l:literal, $e:expr) => {
+            $l * $e
+        };
+    }
+
+    #[forward]
+    #[reverse]
+    fn fragments(x: &[f64]) -> f64 {
+        let y = x[0];
+        apply!(y += x[1] * 2.0) + scaled!(-1.5, x[0] * x[1])
+    }
+
+    #[test]
+    fn constant_parts_and_fragments() {
+        check(2, extract_const, extract_const_jvp, extract_const_vjp);
+        assert!((fragments(&[0.5, 0.25]) - (0.5 + 0.5 - 1.5 * 0.125)).abs() < 1e-12);
+        check(2, fragments, fragments_jvp, fragments_vjp);
     }
 }

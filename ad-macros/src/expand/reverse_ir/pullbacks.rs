@@ -80,7 +80,10 @@ impl Emitter<'_> {
                 ..
             } => {
                 let adjoint = pattern_adjoint(pattern, names, &self.body.user_types);
-                let contribution = self.contribute(scrutinee, adjoint)?;
+                // A part without an adjoint (a constant's) takes its type from the adjoint it
+                // goes to, as a cast's does.
+                let contribution =
+                    self.never_first(|emitter| emitter.contribute(scrutinee, adjoint))?;
                 tokens.extend(quote!({ let __ad_c = #cotangent; #contribution }));
             }
             // The operand may be a float or an integer: its adjoint's type decides (so it is
