@@ -307,8 +307,9 @@ impl Function {
         // emitted calling them, as written (`emitted_item`).
         let mut expanded = (*item.block).clone();
         let macros = crate::source_facts::macro_definitions();
-        let mut written_block = crate::user_macros::expand_calls(cx, &mut expanded, &macros)
-            .then(|| std::mem::replace(&mut item.block, Box::new(expanded)));
+        let mut written_block =
+            crate::user_macros::expand_calls(cx, &item.sig, &mut expanded, &macros)
+                .then(|| std::mem::replace(&mut item.block, Box::new(expanded)));
         if let Some(written) = &mut written_block {
             attr::strip_checkpoints(written);
         }

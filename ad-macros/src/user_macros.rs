@@ -29,11 +29,13 @@ use syn::visit_mut::VisitMut;
 /// helper nested this deep is not one a numerical body has).
 const DEPTH: usize = 16;
 
-/// Expands, in `block`, the calls of macros `definitions` gives the rules of (by name, the
-/// tokens inside `macro_rules! name { .. }`); whether it expanded any. A call of one of them
-/// that is not expanded gets its error in `cx`, at the call.
+/// Expands, in `block` (the body of a function of signature `sig`), the calls of macros
+/// `definitions` gives the rules of (by name, the tokens inside `macro_rules! name { .. }`);
+/// whether it expanded any. A call of one of them that is not expanded gets its error in `cx`,
+/// at the call.
 pub fn expand_calls(
     cx: &Ctxt,
+    sig: &syn::Signature,
     block: &mut syn::Block,
     definitions: &HashMap<String, String>,
 ) -> bool {
@@ -41,6 +43,7 @@ pub fn expand_calls(
         return false;
     }
     let mut body_names = HashSet::new();
+    spelled_names(sig.to_token_stream(), &mut body_names);
     spelled_names(block.to_token_stream(), &mut body_names);
     let mut expander = Expander {
         cx,
@@ -69,8 +72,8 @@ fn spelled_names(tokens: TokenStream, names: &mut HashSet<String>) {
 struct Expander<'a> {
     cx: &'a Ctxt,
     definitions: &'a HashMap<String, String>,
-    /// Every name the function's body spells: an expansion that names one of them could not
-    /// be told apart from it here, as rustc's hygiene tells them apart.
+    /// Every name the function spells (signature and body): an expansion that names one of
+    /// them could not be told apart from it here, as rustc's hygiene tells them apart.
     body_names: HashSet<String>,
     depth: usize,
     expanded: usize,
