@@ -68,6 +68,22 @@ def largest_error(computed, reference):
     return max(relative_error(a, b) for a, b in zip(computed, reference))
 
 
+class Reader:
+    """Numbers from the front of a list, as ADBench's files give them."""
+
+    def __init__(self, values):
+        self.values = values
+        self.at = 0
+
+    def take(self, count):
+        taken = self.values[self.at : self.at + count]
+        self.at += count
+        return taken
+
+    def count(self):
+        return int(self.take(1)[0])
+
+
 def seconds_per_call(f, min_batch, batches=5):
     f()
     calls = 1
@@ -91,22 +107,14 @@ def seconds_per_call(f, min_batch, batches=5):
 
 
 def read_gmm(path):
-    values = numbers(path)
-    d, k, n = (int(v) for v in values[:3])
-    at = 3
-
-    def take(count):
-        nonlocal at
-        taken = values[at : at + count]
-        at += count
-        return taken
-
-    alphas = jnp.array(take(k))
-    means = jnp.array(take(k * d)).reshape(k, d)
-    icf = jnp.array(take(k * d * (d + 1) // 2)).reshape(k, d * (d + 1) // 2)
-    x = jnp.array(take(n * d)).reshape(n, d)
-    gamma = take(1)[0]
-    m = int(take(1)[0])
+    reader = Reader(numbers(path))
+    d, k, n = reader.count(), reader.count(), reader.count()
+    alphas = jnp.array(reader.take(k))
+    means = jnp.array(reader.take(k * d)).reshape(k, d)
+    icf = jnp.array(reader.take(k * d * (d + 1) // 2)).reshape(k, d * (d + 1) // 2)
+    x = jnp.array(reader.take(n * d)).reshape(n, d)
+    gamma = reader.take(1)[0]
+    m = reader.count()
     return alphas, means, icf, x, gamma, m
 
 
@@ -165,20 +173,12 @@ def gmm(data, name, min_batch):
 
 
 def read_lstm(path):
-    values = numbers(path)
-    l, c, b = (int(v) for v in values[:3])
-    at = 3
-
-    def take(count):
-        nonlocal at
-        taken = values[at : at + count]
-        at += count
-        return jnp.array(taken)
-
-    main_params = take(8 * l * b)
-    extra_params = take(3 * b)
-    state = take(2 * l * b)
-    sequence = take(c * b)
+    reader = Reader(numbers(path))
+    l, c, b = reader.count(), reader.count(), reader.count()
+    main_params = jnp.array(reader.take(8 * l * b))
+    extra_params = jnp.array(reader.take(3 * b))
+    state = jnp.array(reader.take(2 * l * b))
+    sequence = jnp.array(reader.take(c * b))
     return l, c, b, main_params, extra_params, state, sequence
 
 

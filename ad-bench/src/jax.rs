@@ -97,9 +97,7 @@ pub fn run(quick: bool) {
         times("gmm-d10K25"),
         Gmm::read(&dir.join("gmm/1k/gmm_d10_K25.txt")),
     ) {
-        type Objective = fn(&Gmm) -> f64;
-        type Gradient = fn(&Gmm) -> (f64, Vec<f64>);
-        let formulations: [(&str, Objective, Gradient); 3] = [
+        let formulations: [Formulation<Gmm>; 3] = [
             ("GMM d10 K25", Gmm::objective, Gmm::gradient),
             (
                 "GMM d10 K25, ADBench's formulation",
@@ -112,29 +110,13 @@ pub fn run(quick: bool) {
                 Gmm::gradient_idiomatic,
             ),
         ];
-        for (label, objective, gradient) in formulations {
-            let [ours_objective, ours_gradient] = interleaved(
-                budget,
-                [
-                    &mut repeated(|| {
-                        black_box(objective(black_box(&gmm)));
-                    }),
-                    &mut repeated(|| {
-                        black_box(gradient(black_box(&gmm)));
-                    }),
-                ],
-            );
-            row(label, &jax, ours_objective, ours_gradient);
-            ratios.push((label, ours_gradient / jax.gradient));
-        }
+        ratios.extend(rows(budget, &gmm, &jax, &formulations));
     }
     if let (Some(jax), Ok(lstm)) = (
         times("lstm-l2c1024"),
         Lstm::read(&dir.join("lstm/lstm_l2_c1024.txt")),
     ) {
-        type Objective = fn(&Lstm) -> f64;
-        type Gradient = fn(&Lstm) -> (f64, Vec<f64>);
-        let formulations: [(&str, Objective, Gradient); 2] = [
+        let formulations: [Formulation<Lstm>; 2] = [
             ("LSTM l2 c1024", Lstm::objective, Lstm::gradient),
             (
                 "LSTM l2 c1024, as a Rust user writes it",
@@ -142,21 +124,7 @@ pub fn run(quick: bool) {
                 Lstm::gradient_idiomatic,
             ),
         ];
-        for (label, objective, gradient) in formulations {
-            let [ours_objective, ours_gradient] = interleaved(
-                budget,
-                [
-                    &mut repeated(|| {
-                        black_box(objective(black_box(&lstm)));
-                    }),
-                    &mut repeated(|| {
-                        black_box(gradient(black_box(&lstm)));
-                    }),
-                ],
-            );
-            row(label, &jax, ours_objective, ours_gradient);
-            ratios.push((label, ours_gradient / jax.gradient));
-        }
+        ratios.extend(rows(budget, &lstm, &jax, &formulations));
     }
     println!();
     if !quick && !ratios.is_empty() {
@@ -170,6 +138,36 @@ pub fn run(quick: bool) {
             reading.join(", ")
         ));
     }
+}
+
+/// One of our formulations of a problem: its label, objective and gradient.
+type Formulation<P> = (&'static str, fn(&P) -> f64, fn(&P) -> (f64, Vec<f64>));
+
+/// Times each formulation's objective and gradient on `problem` and prints its row; the
+/// labels with our gradient's time over JAX's.
+fn rows<P>(
+    budget: Budget,
+    problem: &P,
+    jax: &JaxTimes,
+    formulations: &[Formulation<P>],
+) -> Vec<(&'static str, f64)> {
+    let mut ratios = Vec::new();
+    for (label, objective, gradient) in formulations {
+        let [ours_objective, ours_gradient] = interleaved(
+            budget,
+            [
+                &mut repeated(|| {
+                    black_box(objective(black_box(problem)));
+                }),
+                &mut repeated(|| {
+                    black_box(gradient(black_box(problem)));
+                }),
+            ],
+        );
+        row(label, jax, ours_objective, ours_gradient);
+        ratios.push((*label, ours_gradient / jax.gradient));
+    }
+    ratios
 }
 
 fn row(label: &str, jax: &JaxTimes, ours_objective: f64, ours_gradient: f64) {

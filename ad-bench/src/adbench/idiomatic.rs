@@ -7,7 +7,7 @@
 use ad_runtime::{forward, reverse};
 
 use super::gmm::Gmm;
-use super::lstm::Lstm;
+use super::lstm::{sigmoid, Lstm};
 
 /// `log sum exp(v)`, shifted by the largest element.
 #[forward]
@@ -77,12 +77,6 @@ pub fn gmm_objective(
             .sum::<f64>();
     let prior = 0.5 * gamma * gamma * frobenius - m as f64 * sum_qs.iter().sum::<f64>();
     constant + slse - n as f64 * logsumexp(alphas) + prior
-}
-
-#[forward]
-#[reverse]
-pub fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
 }
 
 /// The LSTM loss: layers of `b` units (each `8 b` main parameters: four gates' weights, then
