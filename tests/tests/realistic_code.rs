@@ -2428,3 +2428,61 @@ mod constant_parts_and_macro_fragments {
         check(2, fragments, fragments_jvp, fragments_vjp);
     }
 }
+
+/// Statistics and folds as they are usually spelled: a sample's standard deviation, its largest
+/// deviation by `fold(0.0, f64::max)` and largest element by `cloned().fold(NEG_INFINITY, ..)`;
+/// the median of successive differences (`windows(2)`, `sort_by` on `partial_cmp`); Horner's
+/// rule as a `rev().fold`; rows of a `&[Vec<f64>]` walked by nested `enumerate`s, `position`,
+/// and a sum over `(0..n).map(..)`.
+mod folds_and_statistics {
+    use super::check;
+    use ad_runtime::{forward, reverse};
+
+    #[forward]
+    #[reverse]
+    fn spread(x: &[f64]) -> f64 {
+        let n = x.len() as f64;
+        let mean = x.iter().sum::<f64>() / n;
+        let var = x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        let largest_deviation = x.iter().map(|v| (v - mean).abs()).fold(0.0, f64::max);
+        let top = x.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        var.sqrt() + largest_deviation + top
+    }
+
+    #[forward]
+    #[reverse]
+    fn median_step(x: &[f64]) -> f64 {
+        let steps: Vec<f64> = x.windows(2).map(|w| w[1] - w[0]).collect();
+        let mut sorted = steps.clone();
+        sorted.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        let median = sorted[sorted.len() / 2];
+        let horner = x.iter().rev().fold(0.0, |acc, c| acc * 0.5 + c);
+        median * horner
+    }
+
+    #[forward]
+    #[reverse]
+    fn weighted_rows(#[no_grad] m: &[Vec<f64>], w: &[f64]) -> f64 {
+        let mut s = 0.0;
+        for (i, row) in m.iter().enumerate() {
+            for (j, v) in row.iter().enumerate() {
+                s += v * w[(i + j) % w.len()];
+            }
+        }
+        let k = w.iter().position(|&v| v > 0.5).unwrap_or(0);
+        s * w[k] + (0..w.len()).map(|i| w[i] * w[i]).sum::<f64>()
+    }
+
+    #[test]
+    fn folds_sorts_and_rows() {
+        check(4, spread, spread_jvp, spread_vjp);
+        check(5, median_step, median_step_jvp, median_step_vjp);
+        let m = vec![vec![0.1, 0.2], vec![0.3, 0.4, 0.5]];
+        check(
+            3,
+            |w| weighted_rows(&m, w),
+            |w, d| weighted_rows_jvp(&m, w, d),
+            |w, c| weighted_rows_vjp(&m, w, c),
+        );
+    }
+}
