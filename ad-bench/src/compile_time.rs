@@ -146,7 +146,9 @@ fn write_if_changed(path: &Path, text: &str) {
 }
 
 /// The crate's source: `logsumexp` and `functions` copies of the GMM objective as
-/// `ad-bench/src/adbench/gmm.rs` writes it, each under the attributes when `annotated`.
+/// `ad-bench/src/adbench/gmm.rs` writes it, each under the attributes when `annotated`. The
+/// text is this file's own, not read from `gmm.rs`: the crate measured stays the same from
+/// run to run while the benchmark's objectives change.
 fn source(functions: usize, annotated: bool) -> String {
     let attributes = if annotated {
         "#[ad_runtime::forward]\n#[ad_runtime::reverse]\n"

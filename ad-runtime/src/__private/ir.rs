@@ -1412,43 +1412,28 @@ impl<'a, T, const N: usize> ForItems for &'a [T; N] {
     }
 }
 
-/// An owned `Vec` gives its elements (the loop reads them rather than moving them out).
-impl<T: Clone> ForItems for Vec<T> {
-    type Item = T;
-    #[inline(always)]
-    fn items_len(&self) -> usize {
-        self.len()
-    }
-    #[inline(always)]
-    fn item(&self, index: usize) -> T {
-        self[index].clone()
-    }
+/// Owned elements, read rather than moved out: of a `Vec`, of an array, and of a sub-slice
+/// named by its place (`&v[a..b]` bound to a local the code does not type), as the `Vec`'s.
+macro_rules! for_owned_items {
+    ($([$($generics:tt)*] $container:ty;)*) => {$(
+        impl<$($generics)*> ForItems for $container {
+            type Item = T;
+            #[inline(always)]
+            fn items_len(&self) -> usize {
+                self.len()
+            }
+            #[inline(always)]
+            fn item(&self, index: usize) -> T {
+                self[index].clone()
+            }
+        }
+    )*};
 }
 
-/// A sub-slice named by its place (`&v[a..b]` bound to a local the code does not type), as a
-/// `Vec` place gives its elements.
-impl<T: Clone> ForItems for [T] {
-    type Item = T;
-    #[inline(always)]
-    fn items_len(&self) -> usize {
-        self.len()
-    }
-    #[inline(always)]
-    fn item(&self, index: usize) -> T {
-        self[index].clone()
-    }
-}
-
-impl<T: Clone, const N: usize> ForItems for [T; N] {
-    type Item = T;
-    #[inline(always)]
-    fn items_len(&self) -> usize {
-        self.len()
-    }
-    #[inline(always)]
-    fn item(&self, index: usize) -> T {
-        self[index].clone()
-    }
+for_owned_items! {
+    [T: Clone] Vec<T>;
+    [T: Clone] [T];
+    [T: Clone, const N: usize] [T; N];
 }
 
 #[inline(always)]
