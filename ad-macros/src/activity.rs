@@ -232,6 +232,10 @@ impl Locals {
                 }
                 syn::visit::visit_expr_let(self, expr);
             }
+            // `vec![Point { x: a, .. }, ..]`: built where it is written.
+            fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+                crate::user_types::visit_macro_arguments(self, mac);
+            }
             fn visit_item(&mut self, _: &'ast syn::Item) {}
         }
         let mut collector = Collector {

@@ -38,6 +38,9 @@ struct Definitions {
     underived: std::collections::HashSet<String>,
     /// Structs and enums defined with it.
     derived: std::collections::HashSet<String>,
+    /// Structs and enums without type parameters whose fields all certainly hold no float
+    /// (`enum LossError { NegativeMargin, Message(String) }`): data wherever they go.
+    floatless: std::collections::HashSet<String>,
     /// The named fields of the derived structs, each with its type's name when that is a
     /// plain path (`Segment`: `from` of type `V3`).
     fields: HashMap<String, HashMap<String, String>>,
@@ -254,6 +257,14 @@ impl<'ast> Visit<'ast> for Definitions {
 
     fn visit_item_struct(&mut self, item: &'ast syn::ItemStruct) {
         *self.types.entry(item.ident.to_string()).or_default() += 1;
+        if item.generics.params.is_empty()
+            && item
+                .fields
+                .iter()
+                .all(|field| crate::plain_calls::carries_no_float(&field.ty))
+        {
+            self.floatless.insert(item.ident.to_string());
+        }
         match derives_differentiable(&item.attrs) {
             true => self.derived.insert(item.ident.to_string()),
             false => self.underived.insert(item.ident.to_string()),
@@ -294,6 +305,16 @@ impl<'ast> Visit<'ast> for Definitions {
 
     fn visit_item_enum(&mut self, item: &'ast syn::ItemEnum) {
         *self.types.entry(item.ident.to_string()).or_default() += 1;
+        if item.generics.params.is_empty()
+            && item.variants.iter().all(|variant| {
+                variant
+                    .fields
+                    .iter()
+                    .all(|field| crate::plain_calls::carries_no_float(&field.ty))
+            })
+        {
+            self.floatless.insert(item.ident.to_string());
+        }
         match derives_differentiable(&item.attrs) {
             true => self.derived.insert(item.ident.to_string()),
             false => self.underived.insert(item.ident.to_string()),
@@ -667,6 +688,17 @@ impl Aliases {
         self.own.differentiated_methods.clone()
     }
 
+    /// The structs and enums the function's file defines whose fields certainly hold no float
+    /// (and no other item of their name).
+    pub fn floatless_types(&self) -> std::collections::HashSet<String> {
+        self.own
+            .floatless
+            .iter()
+            .filter(|name| self.own.types.get(*name) == Some(&1))
+            .cloned()
+            .collect()
+    }
+
     /// The structs and enums the function's file defines without deriving `Differentiable`
     /// (and no other item of their name).
     pub fn underived_types(&self) -> std::collections::HashSet<String> {
@@ -749,10 +781,14 @@ impl Aliases {
         let ty: syn::Type = syn::parse_str(&alias.ty).ok()?;
         let mut names = Names(Vec::new());
         names.visit_type(&ty);
+        // An alias the function's file defines, of a struct or enum that file defines once
+        // (`type Point = Vec2;` beside `struct Vec2`), is in scope where the alias is.
+        let own_alias = self.own.aliases.contains_key(name);
         let in_scope = names.0.iter().all(|name| {
             alias.generics.contains(name)
                 || PRIMITIVES.contains(&name.as_str())
                 || PRELUDE.contains(&name.as_str())
+                || (own_alias && self.own.types.get(name) == Some(&1))
                 || self.definition(name).is_some()
         });
         in_scope.then_some(alias)

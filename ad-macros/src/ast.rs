@@ -157,6 +157,9 @@ pub struct Function {
     pub item: ItemFn,
     /// The body before those macros were expanded, if it calls any: what is emitted.
     pub written_block: Option<Box<syn::Block>>,
+    /// `const` as written: the function is emitted `const`, its derivative code is not (it
+    /// calls the runtime's trait methods, which a `const fn` may not).
+    pub constness: Option<syn::token::Const>,
     /// A method (`self` parameter): its generated items could not live in an `impl` block.
     pub is_method: bool,
     /// The body as written, with its inner `#[checkpoint]`s (which `item` no longer has: they
@@ -186,14 +189,15 @@ impl Function {
     /// The function as it is emitted: `item`, its body calling the crate's macros as written
     /// (expanded, they would leave the macros unused to rustc's eyes).
     pub fn emitted_item(&self) -> std::borrow::Cow<'_, ItemFn> {
-        match &self.written_block {
-            Some(written) => {
-                let mut item = self.item.clone();
-                item.block = written.clone();
-                std::borrow::Cow::Owned(item)
-            }
-            None => std::borrow::Cow::Borrowed(&self.item),
+        if self.written_block.is_none() && self.constness.is_none() {
+            return std::borrow::Cow::Borrowed(&self.item);
         }
+        let mut item = self.item.clone();
+        if let Some(written) = &self.written_block {
+            item.block = written.clone();
+        }
+        item.sig.constness = self.constness;
+        std::borrow::Cow::Owned(item)
     }
 
     pub fn name(&self) -> &Ident {
@@ -229,6 +233,7 @@ impl Function {
     /// returned whenever the item is a function, so that a fallback can keep the generated
     /// names defined.
     pub fn from_item(cx: &Ctxt, mut item: ItemFn, macro_name: &str) -> Function {
+        let constness = item.sig.constness.take();
         name_pattern_parameters(&mut item);
         check_signature_shape(cx, &item, macro_name);
         if macro_name == "checkpoint" {
@@ -327,6 +332,7 @@ impl Function {
         Function {
             item,
             written_block,
+            constness,
             is_method,
             body,
             params,
@@ -378,20 +384,61 @@ fn calls_on_data_parameters_by_path(body: &mut syn::Block, params: &[Param]) {
     }
     // A name the body binds again (`let sys = sys.clone();`, a closure's parameter) may be of
     // another type there.
-    struct Bound(std::collections::HashSet<String>);
+    #[derive(Default)]
+    struct Bound {
+        counts: std::collections::HashMap<String, usize>,
+        /// `let s = Activation::Sigmoid;`, `let m = Model::new(..);`, `let c = Cost { .. };`:
+        /// locals made as values of a type the file defines without the derive.
+        data_locals: Vec<(Ident, syn::Path)>,
+    }
     impl<'ast> syn::visit::Visit<'ast> for Bound {
         fn visit_pat_ident(&mut self, binding: &'ast syn::PatIdent) {
-            self.0.insert(binding.ident.to_string());
+            *self.counts.entry(binding.ident.to_string()).or_default() += 1;
             syn::visit::visit_pat_ident(self, binding);
+        }
+        fn visit_local(&mut self, local: &'ast syn::Local) {
+            if let (syn::Pat::Ident(binding), Some(init)) = (&local.pat, &local.init) {
+                if binding.mutability.is_none() && binding.by_ref.is_none() {
+                    if let Some(ty) = underived_value_type(&init.expr) {
+                        self.data_locals.push((binding.ident.clone(), ty));
+                    }
+                }
+            }
+            syn::visit::visit_local(self, local);
         }
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
-    let mut bound = Bound(std::collections::HashSet::new());
+    /// The type a path names first (`Activation` of `Activation::Sigmoid`, of `Model::new`),
+    /// where the file defines it without the derive.
+    fn underived_value_type(init: &syn::Expr) -> Option<syn::Path> {
+        let (path, whole) = match init {
+            syn::Expr::Path(path) if path.qself.is_none() => (&path.path, false),
+            syn::Expr::Call(call) => match &*call.func {
+                syn::Expr::Path(path) if path.qself.is_none() => (&path.path, false),
+                _ => return None,
+            },
+            syn::Expr::Struct(built) if built.qself.is_none() => (&built.path, true),
+            _ => return None,
+        };
+        let first = path.segments.first()?;
+        let segments = if whole { 1 } else { 2 };
+        (path.segments.len() == segments
+            && first.arguments.is_none()
+            && crate::source_facts::defines_underived(&first.ident.to_string()))
+        .then(|| first.ident.clone().into())
+    }
+    let mut bound = Bound::default();
     syn::visit::Visit::visit_block(&mut bound, body);
+    let locals = std::mem::take(&mut bound.data_locals);
+    let bound_once = |name: &Ident| bound.counts.get(&name.to_string()) == Some(&1);
+    let data_locals = locals
+        .into_iter()
+        .filter(|(name, _)| bound_once(name) && params.iter().all(|param| param.name != *name))
+        .map(|(name, ty)| (name, ty, false));
     let data: Vec<(Ident, syn::Path, bool)> = params
         .iter()
         .filter(|param| param.kind == ParamKind::Data && !param.receiver)
-        .filter(|param| !bound.0.contains(&param.name.to_string()))
+        .filter(|param| !bound.counts.contains_key(&param.name.to_string()))
         .filter_map(|param| {
             let (ty, by_reference) = match &param.ty {
                 Type::Reference(reference) if reference.mutability.is_none() => {
@@ -414,6 +461,7 @@ fn calls_on_data_parameters_by_path(body: &mut syn::Block, params: &[Param]) {
                 _ => None,
             }
         })
+        .chain(data_locals)
         .collect();
     if !data.is_empty() {
         syn::visit_mut::VisitMut::visit_block_mut(&mut Calls(data), body);
@@ -498,7 +546,8 @@ impl Param {
             return Some(Param::of_generic_function(cx, typed, float_param));
         }
         let no_grad = attr::take_no_grad(cx, &mut typed.attrs);
-        let grad = attr::take_grad(cx, &mut typed.attrs);
+        let grad =
+            attr::take_grad(cx, &mut typed.attrs) || (!no_grad && derived_in_file(&typed.ty));
         let (name, mutability) = param_name(cx, typed);
         let ty = (*typed.ty).clone();
         if grad {
@@ -584,6 +633,20 @@ impl Param {
     }
 }
 
+/// A parameter of a type the file derives `Differentiable` for (`s: &Shape`), or a slice,
+/// `Vec` or array of one not behind `&mut`: `#[grad]` without the mark, as the file shows
+/// (a type of another file needs it written).
+fn derived_in_file(ty: &Type) -> bool {
+    let in_place = matches!(ty, Type::Reference(reference) if reference.mutability.is_some());
+    let path = match user_type_path(ty) {
+        Some(path) => Some(path),
+        None if !in_place => user_element_path(ty),
+        None => None,
+    };
+    path.and_then(|path| path.get_ident().cloned())
+        .is_some_and(|name| crate::source_facts::defines_derived(&name.to_string()))
+}
+
 /// `Point`, `&Point`, `geom::Point`: the path of a user type, as `#[grad]` takes it.
 fn user_type_path(ty: &Type) -> Option<syn::Path> {
     match ty {
@@ -627,14 +690,6 @@ fn check_signature_shape(cx: &Ctxt, item: &ItemFn, macro_name: &str) {
     let sig = &item.sig;
     if let Some(token) = &sig.asyncness {
         cx.error_spanned_by(token, "async functions cannot be differentiated");
-    }
-    if let Some(token) = &sig.constness {
-        cx.error_spanned_by(
-            token,
-            format!(
-                "const functions cannot be differentiated; remove `const` or `#[{macro_name}]`"
-            ),
-        );
     }
     if let Some(token) = &sig.unsafety {
         cx.error_spanned_by(token, "unsafe functions cannot be differentiated");

@@ -234,6 +234,10 @@ fn expand_item(
             .as_ref()
             .map(aliases::Aliases::underived_types)
             .unwrap_or_default(),
+        floatless: aliases
+            .as_ref()
+            .map(aliases::Aliases::floatless_types)
+            .unwrap_or_default(),
         constructors: aliases
             .as_ref()
             .map(aliases::Aliases::constructors)

@@ -157,10 +157,25 @@ pub fn runs_at_primals(path: &syn::Path, arity: usize) -> bool {
     }
 }
 
+/// The adapters and reductions whose closure may be given as a function's path.
+pub(crate) const TAKES_A_FUNCTION: &[&str] = &[
+    "map",
+    "filter",
+    "flat_map",
+    "take_while",
+    "skip_while",
+    "for_each",
+    "any",
+    "all",
+    "position",
+    "find",
+];
+
 /// A function passed by name where a function of the file takes a function pointer
-/// (`euler(0.0, t, y0, n, logistic_rhs)` with `deriv: fn(f64, f64) -> f64`), written as the
-/// closure calling it: the derivative code takes such a parameter as `impl Fn`, over its own
-/// number types, which a function item of `f64`s is not.
+/// (`euler(0.0, t, y0, n, logistic_rhs)` with `deriv: fn(f64, f64) -> f64`), or to an
+/// iterator adapter (`shapes.iter().map(area)`), written as the closure calling it: the
+/// derivative code takes such a parameter as `impl Fn`, over its own number types, which a
+/// function item of `f64`s is not.
 pub fn named_functions_as_closures(block: &mut syn::Block) {
     struct Rewrite;
     impl syn::visit_mut::VisitMut for Rewrite {
@@ -193,15 +208,38 @@ pub fn named_functions_as_closures(block: &mut syn::Block) {
                 *arg = syn::parse_quote_spanned!(span=> |#(#inputs),*| #function(#(#inputs),*));
             }
         }
+        // `shapes.iter().map(area)`: the adapter's closure given as a function of the file.
+        fn visit_expr_method_call_mut(&mut self, call: &mut syn::ExprMethodCall) {
+            syn::visit_mut::visit_expr_method_call_mut(self, call);
+            if call.args.len() != 1
+                || call.turbofish.is_some()
+                || !TAKES_A_FUNCTION.contains(&call.method.to_string().as_str())
+            {
+                return;
+            }
+            let syn::Expr::Path(function) = &call.args[0] else {
+                return;
+            };
+            let named = function.qself.is_none()
+                && function
+                    .path
+                    .get_ident()
+                    .is_some_and(|name| crate::source_facts::defines_function(&name.to_string()));
+            if named {
+                let span = syn::spanned::Spanned::span(function);
+                let function = function.clone();
+                call.args[0] = syn::parse_quote_spanned!(span=> |__ad_item| #function(__ad_item));
+            }
+        }
         fn visit_item_mut(&mut self, _: &mut syn::Item) {}
     }
     syn::visit_mut::VisitMut::visit_block_mut(&mut Rewrite, block);
 }
 
 /// A result type that certainly holds no float: `()`, `bool`, `char`, the integers, `String`,
-/// `&str`, `Ordering`, and `Option`s, `Result`s, `Vec`s and tuples of those (a user's type
-/// might hold one).
-fn carries_no_float(ty: &syn::Type) -> bool {
+/// `&str`, `Ordering`, a struct or enum of the file whose fields are of those, and `Option`s,
+/// `Result`s, `Vec`s and tuples of those (another user's type might hold one).
+pub(crate) fn carries_no_float(ty: &syn::Type) -> bool {
     match ty {
         syn::Type::Tuple(tuple) => tuple.elems.iter().all(carries_no_float),
         syn::Type::Paren(paren) => carries_no_float(&paren.elem),
@@ -214,7 +252,10 @@ fn carries_no_float(ty: &syn::Type) -> bool {
             };
             let name = last.ident.to_string();
             let data = ["bool", "char", "String", "Ordering"].contains(&name.as_str())
-                || crate::retype::INTEGER_TYPES.contains(&name.as_str());
+                || crate::retype::INTEGER_TYPES.contains(&name.as_str())
+                || (path.path.segments.len() == 1
+                    && last.arguments.is_none()
+                    && crate::source_facts::defines_floatless(&name));
             let wraps_data = ["Option", "Result", "Vec"].contains(&name.as_str())
                 && matches!(&last.arguments, syn::PathArguments::AngleBracketed(args)
                     if args.args.iter().all(|arg| matches!(arg,

@@ -20,6 +20,8 @@ pub struct SourceFacts {
     pub underived: std::collections::HashSet<String>,
     /// Those it defines deriving it.
     pub derived: std::collections::HashSet<String>,
+    /// The structs and enums it defines whose fields certainly hold no float.
+    pub floatless: std::collections::HashSet<String>,
     /// By type, the functions of its `impl` blocks without derivative code (none of the
     /// crate's attributes on them or their block).
     pub unmarked_functions: HashMap<String, std::collections::HashSet<String>>,
@@ -105,6 +107,12 @@ pub fn defines_derived(name: &str) -> bool {
 /// one without `self` that does not name `Self` (`fn loss(x: f64) -> f64` in `impl Model`).
 pub fn in_impl_block() -> bool {
     FACTS.with(|current| current.borrow().impl_type.is_some())
+}
+
+/// Whether the file defines the struct or enum `name` with fields that certainly hold no float
+/// (an error enum of unit variants and messages).
+pub fn defines_floatless(name: &str) -> bool {
+    FACTS.with(|current| current.borrow().floatless.contains(name))
 }
 
 /// Whether the file defines the struct or enum `name` without deriving `Differentiable`.

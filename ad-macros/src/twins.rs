@@ -84,7 +84,8 @@ fn without_self(tokens: TokenStream, self_ty: &TokenStream) -> TokenStream {
 }
 
 /// `tokens` (an operator trait's arguments, an associated type) at the scalar type: the float
-/// is `__S`, the type `name` is its twin over `__S`.
+/// is `__S`, the type `name` (and any other type the file derives `Differentiable` for, `type
+/// Output = Vec2` of `impl Sub for Point`) is its twin over `__S`.
 fn at_scalar(tokens: TokenStream, name: &syn::Ident, float: &str) -> TokenStream {
     let scalar = names::scalar_param(proc_macro2::Span::call_site());
     names::replace_idents(tokens, &|ident| {
@@ -92,7 +93,8 @@ fn at_scalar(tokens: TokenStream, name: &syn::Ident, float: &str) -> TokenStream
             return Some(scalar.to_token_stream());
         }
         let twin = format_ident!("__AdOver_{}", ident, span = ident.span());
-        (ident == name).then(|| quote!(#twin<#scalar>))
+        (ident == name || crate::source_facts::defines_derived(&ident.to_string()))
+            .then(|| quote!(#twin<#scalar>))
     })
 }
 

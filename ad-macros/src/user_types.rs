@@ -130,6 +130,10 @@ impl UserTypes {
                 self.0.extend(constructed_type(&call_expr));
                 syn::visit::visit_expr_call(self, call);
             }
+            // `vec![P2 { .. }, P2 { .. }]`: the elements are built where they are written.
+            fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+                visit_macro_arguments(self, mac);
+            }
             // A pattern's path (a unit variant is an `ExprPath` there too) takes a value
             // apart, it builds none.
             fn visit_pat(&mut self, _: &'ast syn::Pat) {}
@@ -528,4 +532,20 @@ pub fn constructed_type(expr: &syn::Expr) -> Option<Path> {
         && type_name.arguments.is_none()
         && crate::source_facts::defines_derived(&type_name.ident.to_string()))
     .then_some(type_path)
+}
+
+/// Visits the arguments of a macro the crate reads (`vec![..]`, `assert!(..)`) as the
+/// expressions they are: a visitor does not see into macros by itself.
+pub fn visit_macro_arguments<V>(visitor: &mut V, mac: &syn::Macro)
+where
+    V: for<'any> syn::visit::Visit<'any>,
+{
+    if !crate::macros::is_supported(mac) {
+        return;
+    }
+    if let Ok(args) = crate::macros::MacroArgs::parse_from(mac) {
+        for expr in args.exprs() {
+            visitor.visit_expr(expr);
+        }
+    }
 }

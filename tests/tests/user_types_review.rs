@@ -742,11 +742,34 @@ fn data_mode(m: &Mode, x: f64) -> f64 {
     }
 }
 
-/// A derived type without `#[grad]` is data.
+/// A derived type marked `#[no_grad]` is data.
 #[forward]
 #[reverse]
-fn derived_as_data(p: &P2, x: f64) -> f64 {
+fn derived_as_data(#[no_grad] p: &P2, x: f64) -> f64 {
     p.x * x + x * p.y * p.y
+}
+
+/// Without a mark, a type the file derives `Differentiable` for is differentiated, as the
+/// contract says (`#[grad]` is implied).
+#[forward]
+#[reverse]
+fn derived_unmarked(p: &P2, x: f64) -> f64 {
+    p.x * x + x * p.y * p.y
+}
+
+#[test]
+fn a_derived_parameter_without_a_mark_is_differentiated() {
+    let p = P2 { x: 0.4, y: 1.3 };
+    let x = 0.7;
+    let (value, (dp, dx)) = derived_unmarked_grad(&p, x);
+    assert_eq!(value.to_bits(), derived_unmarked(&p, x).to_bits());
+    assert_relative_eq!(dp.x, x, max_relative = 1e-15);
+    assert_relative_eq!(dp.y, 2.0 * x * p.y, max_relative = 1e-15);
+    assert_relative_eq!(dx, p.x + p.y * p.y, max_relative = 1e-15);
+    let direction = P2 { x: -0.3, y: 0.8 };
+    let (_, tangent) = derived_unmarked_jvp(&p, x, &direction, 0.5);
+    let expected = dp.x * direction.x + dp.y * direction.y + dx * 0.5;
+    assert_relative_eq!(tangent, expected, max_relative = 1e-14);
 }
 
 fn check_scalar(

@@ -159,9 +159,13 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         // A `&mut` parameter is written in place: a variable (holding the reference) whose
         // places have shadows, as a local's.
         let root = if param.mutability.is_some() || param.is_mut_reference() {
-            let root = Root::Var(lowering.new_var(&param.name));
+            let var = lowering.new_var(&param.name);
+            let root = Root::Var(var);
             if param.is_mut_reference() {
                 lowering.mutable_references.insert(root);
+            } else if names_a_container(&param.ty) {
+                // `mut v: Vec<f64>`: a local container the caller gave.
+                lowering.containers.insert(var);
             }
             root
         } else {

@@ -1085,6 +1085,28 @@ pub(super) fn try_as_match(body: &syn::Block, tried: Tried) -> Option<syn::Block
                 };
             }
         }
+        // `let a = x.first()?;` is `let Some(a) = x.first() else { return None; };`: the
+        // element borrowed in the rest of the block, where it exists, instead of a reference
+        // the path that leaves would have to make up.
+        fn visit_local_mut(&mut self, local: &mut syn::Local) {
+            if let (Tried::Option, Some(init)) = (&self.1, &mut local.init) {
+                if let (Expr::Try(try_expr), None) = (&*init.expr, &init.diverge) {
+                    if super::element_access::accessor(&try_expr.expr).is_some() {
+                        let span = try_expr.question_token.span;
+                        let operand = (*try_expr.expr).clone();
+                        let pat = &local.pat;
+                        local.pat = syn::parse_quote_spanned!(span=> Some(#pat));
+                        *init.expr = operand;
+                        init.diverge = Some((
+                            syn::Token![else](span),
+                            Box::new(syn::parse_quote_spanned!(span=> { return None; })),
+                        ));
+                        self.0 = true;
+                    }
+                }
+            }
+            syn::visit_mut::visit_local_mut(self, local);
+        }
         fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
         fn visit_item_mut(&mut self, _: &mut syn::Item) {}
     }

@@ -96,20 +96,6 @@ struct Rewrite {
     mutable_parameters: std::collections::HashSet<String>,
 }
 
-/// The adapters and reductions whose closure may be given as a function's path.
-const TAKES_A_FUNCTION: &[&str] = &[
-    "map",
-    "filter",
-    "flat_map",
-    "take_while",
-    "skip_while",
-    "for_each",
-    "any",
-    "all",
-    "position",
-    "find",
-];
-
 impl VisitMut for Rewrite {
     fn visit_block_mut(&mut self, block: &mut syn::Block) {
         // What the block's `let`s bind goes out of scope with it.
@@ -230,7 +216,8 @@ impl VisitMut for Rewrite {
             Expr::MethodCall(call)
                 if call.args.len() == 1
                     && call.turbofish.is_none()
-                    && TAKES_A_FUNCTION.contains(&call.method.to_string().as_str()) =>
+                    && crate::plain_calls::TAKES_A_FUNCTION
+                        .contains(&call.method.to_string().as_str()) =>
             {
                 if let Expr::Path(path) = strip(&call.args[0]) {
                     if path.qself.is_none() {

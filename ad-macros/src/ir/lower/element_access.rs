@@ -32,6 +32,32 @@ pub(super) struct Accessor<'a> {
     pub cloned: bool,
 }
 
+/// Methods that make or adapt an iterator: what `last()` of them reduces.
+const ITERATOR_ADAPTERS: &[&str] = &[
+    "iter",
+    "iter_mut",
+    "into_iter",
+    "map",
+    "filter",
+    "filter_map",
+    "flat_map",
+    "step_by",
+    "skip",
+    "take",
+    "skip_while",
+    "take_while",
+    "rev",
+    "chain",
+    "zip",
+    "enumerate",
+    "copied",
+    "cloned",
+    "scan",
+    "windows",
+    "chunks",
+    "chunks_exact",
+];
+
 /// `expr` as an accessor of an element of a place, if it is one.
 pub(super) fn accessor(expr: &Expr) -> Option<Accessor<'_>> {
     let (call, copied, cloned) = match strip(expr) {
@@ -60,6 +86,13 @@ pub(super) fn accessor(expr: &Expr) -> Option<Accessor<'_>> {
         }
         _ => None,
     };
+    // `x.iter().step_by(2).last()`: the last item of an iterator chain, a reduction.
+    if through_iter.is_none()
+        && matches!(strip(&call.receiver), Expr::MethodCall(adapter)
+            if ITERATOR_ADAPTERS.contains(&adapter.method.to_string().as_str()))
+    {
+        return None;
+    }
     let (container, which, mutable) = match (
         call.method.to_string().as_str(),
         call.args.first(),

@@ -35,6 +35,8 @@ enum Reduction<'e> {
     Count,
     /// `find(p)`: the first item that met `p`, if one did.
     Find(&'e ExprClosure),
+    /// `last()`: the last item, if there was one (`x.iter().step_by(k).last()`).
+    Last,
     /// `reduce(|a, b| ..)` (or a float method's path, as such a closure): the first item, then
     /// each next one combined with it; `None` for no item.
     Reduce(std::borrow::Cow<'e, ExprClosure>),
@@ -167,6 +169,7 @@ impl Lowering {
                 }
             }
             ("count", 0) => Reduction::Count,
+            ("last", 0) => Reduction::Last,
             _ => return Ok(None),
         };
         let mut reduction = reduction;
@@ -270,7 +273,7 @@ impl Lowering {
             }
             // Made by `for_over_chain` only.
             Reduction::Each(..) => return Ok(None),
-            Reduction::Find(_) | Reduction::Reduce(_) => {
+            Reduction::Find(_) | Reduction::Reduce(_) | Reduction::Last => {
                 let var = self.new_var(&call.method);
                 (
                     var,
@@ -305,7 +308,10 @@ impl Lowering {
         };
         self.run_chain(sources, stages, &call.receiver, &target, stmts)?;
         let result = self.read(var_place(accumulator, span), span, stmts);
-        if matches!(reduction, Reduction::Find(_) | Reduction::Reduce(_)) {
+        if matches!(
+            reduction,
+            Reduction::Find(_) | Reduction::Reduce(_) | Reduction::Last
+        ) {
             self.built_options.insert(result);
         }
         Ok(Some(Operand::Value(result)))
@@ -775,6 +781,17 @@ impl Lowering {
                 });
                 tested.push(Stmt::when(met, keep, span));
                 stmts.push(Stmt::when(Operand::Value(open), tested, span));
+                return Ok(());
+            }
+            // Each item kept in place of the one before.
+            Reduction::Last => {
+                let kept = self.define(Rvalue::Some(item), span, stmts);
+                self.built_options.insert(kept);
+                stmts.push(Stmt::Assign {
+                    place,
+                    operand: Operand::Value(kept),
+                    span,
+                });
                 return Ok(());
             }
             // The first item kept, each next one combined with what is kept.
