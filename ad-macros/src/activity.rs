@@ -46,6 +46,9 @@ pub struct Locals {
     /// Parameters holding floats in containers (`x: &[f64]`) that the body never binds again,
     /// with how deep (`ast::float_nesting`).
     pub float_containers: std::collections::HashMap<Ident, usize>,
+    /// Locals every binding of which is a `let` of a value that cannot be called (`let d1 =
+    /// d1(s, k);`, Black-Scholes' style): a call of the name is the function's.
+    pub uncallable: HashSet<Ident>,
 }
 
 impl Locals {
@@ -68,6 +71,7 @@ impl Locals {
             derived_results: HashSet::new(),
             mixed_results: HashSet::new(),
             mutable_locals: mutable_locals(body),
+            uncallable: uncallable_locals(body),
             mutable_references: function
                 .params
                 .iter()
@@ -212,9 +216,26 @@ impl Locals {
             fn visit_local(&mut self, local: &'ast syn::Local) {
                 // `let q = Point { .. };`: `q.norm()` is a method of `Point`.
                 if let (Pat::Ident(name), Some(init)) = (&local.pat, &local.init) {
+                    // `let qv = vec3(..)`: a function the file declares returning a derived
+                    // type.
+                    let returned = || match &*init.expr {
+                        Expr::Call(call) => match &*call.func {
+                            Expr::Path(function) if function.qself.is_none() => {
+                                crate::source_facts::derived_result_of_call(&function.path).map(
+                                    |name| {
+                                        let span = syn::spanned::Spanned::span(function);
+                                        syn::Path::from(Ident::new(&name, span))
+                                    },
+                                )
+                            }
+                            _ => None,
+                        },
+                        _ => None,
+                    };
                     let built = self
                         .built_from_floats(&init.expr)
-                        .or_else(|| crate::user_types::constructed_type(&init.expr));
+                        .or_else(|| crate::user_types::constructed_type(&init.expr))
+                        .or_else(returned);
                     if let Some(path) = built {
                         self.values.push((name.ident.clone(), path));
                     }
@@ -667,6 +688,58 @@ fn value_name(expr: &Expr) -> Option<&Ident> {
 
 /// The locals `body` binds to a struct or an enum variant it builds (`Point { .. }`,
 /// `Shape::Circle(r)`).
+/// The names every binding of which is `let name = value;` with a value that is no closure
+/// and no path (a call's result, arithmetic, a literal): they hold no function.
+pub fn uncallable_locals(body: &syn::Block) -> HashSet<Ident> {
+    #[derive(Default)]
+    struct Bindings {
+        values: HashSet<Ident>,
+        others: HashSet<Ident>,
+    }
+    impl<'ast> Visit<'ast> for Bindings {
+        fn visit_local(&mut self, local: &'ast syn::Local) {
+            let name = match &local.pat {
+                Pat::Ident(binding) if binding.subpat.is_none() => Some(&binding.ident),
+                Pat::Type(typed) => match &*typed.pat {
+                    Pat::Ident(binding) if binding.subpat.is_none() => Some(&binding.ident),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let value = local.init.as_ref().is_some_and(|init| {
+                init.diverge.is_none()
+                    && matches!(
+                        &*init.expr,
+                        Expr::Call(_)
+                            | Expr::MethodCall(_)
+                            | Expr::Binary(_)
+                            | Expr::Unary(_)
+                            | Expr::Lit(_)
+                            | Expr::Index(_)
+                            | Expr::Macro(_)
+                    )
+            });
+            match (name, value) {
+                (Some(name), true) => {
+                    self.values.insert(name.clone());
+                    if let Some(init) = &local.init {
+                        self.visit_expr(&init.expr);
+                    }
+                }
+                _ => syn::visit::visit_local(self, local),
+            }
+        }
+        fn visit_pat_ident(&mut self, binding: &'ast syn::PatIdent) {
+            self.others.insert(binding.ident.clone());
+            syn::visit::visit_pat_ident(self, binding);
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut found = Bindings::default();
+    found.visit_block(body);
+    found.values.difference(&found.others).cloned().collect()
+}
+
 fn mutable_locals(body: &syn::Block) -> HashSet<Ident> {
     #[derive(Default)]
     struct Mutable(HashSet<Ident>);

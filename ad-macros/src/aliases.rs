@@ -61,6 +61,10 @@ struct Definitions {
     /// By type, the functions of its `impl` blocks without `self` that return `Self` or the
     /// type (`fn launched(speed: f64) -> Self`).
     constructors: HashMap<String, std::collections::HashSet<String>>,
+    /// By type, the functions of its `impl` blocks whose result is a type named by one
+    /// identifier, with that type's name (`Self` as the type's): `fn to_vec2(self) -> Vec2`;
+    /// under the empty name, the free functions' (`fn vec3(x: f64, ..) -> Vec3`).
+    named_results: HashMap<String, HashMap<String, String>>,
     /// By type, its methods taking `&self` that the crate's attributes differentiate (marked
     /// themselves, or in a marked block that marks none and mentioning a float type).
     differentiated_methods: HashMap<String, std::collections::HashSet<String>>,
@@ -322,6 +326,16 @@ impl<'ast> Visit<'ast> for Definitions {
     }
 
     fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
+        if let syn::ReturnType::Type(_, ty) = &item.sig.output {
+            if let syn::Type::Path(path) = &**ty {
+                if let (None, Some(result)) = (&path.qself, path.path.get_ident()) {
+                    self.named_results
+                        .entry(String::new())
+                        .or_default()
+                        .insert(item.sig.ident.to_string(), result.to_string());
+                }
+            }
+        }
         self.functions
             .entry(item.sig.ident.to_string())
             .or_default()
@@ -436,6 +450,20 @@ impl<'ast> Visit<'ast> for Definitions {
                                 })));
                         let has_receiver =
                             matches!(function.sig.inputs.first(), Some(syn::FnArg::Receiver(_)));
+                        if let syn::ReturnType::Type(_, ty) = &function.sig.output {
+                            if let syn::Type::Path(path) = &**ty {
+                                if let (None, Some(result)) = (&path.qself, path.path.get_ident()) {
+                                    let result = match result == "Self" {
+                                        true => last.ident.to_string(),
+                                        false => result.to_string(),
+                                    };
+                                    self.named_results
+                                        .entry(last.ident.to_string())
+                                        .or_default()
+                                        .insert(function.sig.ident.to_string(), result);
+                                }
+                            }
+                        }
                         if !has_receiver {
                             self.associated
                                 .entry(function.sig.ident.to_string())
@@ -673,6 +701,26 @@ impl Aliases {
 
     /// By type, the functions of its `impl` blocks in the function's file that take no `self`
     /// and return `Self` or the type.
+    /// [`Definitions::named_results`], a result named by an alias of one type of the file
+    /// (`type Point = Vec2;`) given as that type.
+    pub fn named_results(&self) -> HashMap<String, HashMap<String, String>> {
+        let mut results = self.own.named_results.clone();
+        for functions in results.values_mut() {
+            for result in functions.values_mut() {
+                let aliased = self
+                    .own
+                    .alias(result)
+                    .filter(|alias| alias.generics.is_empty());
+                if let Some(ty) =
+                    aliased.and_then(|alias| syn::parse_str::<syn::Ident>(&alias.ty).ok())
+                {
+                    *result = ty.to_string();
+                }
+            }
+        }
+        results
+    }
+
     pub fn constructors(&self) -> HashMap<String, std::collections::HashSet<String>> {
         self.own.constructors.clone()
     }

@@ -160,6 +160,10 @@ pub struct Function {
     /// `const` as written: the function is emitted `const`, its derivative code is not (it
     /// calls the runtime's trait methods, which a `const fn` may not).
     pub constness: Option<syn::token::Const>,
+    /// A function generic over its float type and closures, as written: `item` is its
+    /// instance over `f64` (`generics::closure_instance`), which the derivatives are made
+    /// from, and this is what is emitted.
+    pub written_generic: Option<ItemFn>,
     /// A method (`self` parameter): its generated items could not live in an `impl` block.
     pub is_method: bool,
     /// The body as written, with its inner `#[checkpoint]`s (which `item` no longer has: they
@@ -189,6 +193,9 @@ impl Function {
     /// The function as it is emitted: `item`, its body calling the crate's macros as written
     /// (expanded, they would leave the macros unused to rustc's eyes).
     pub fn emitted_item(&self) -> std::borrow::Cow<'_, ItemFn> {
+        if let Some(generic) = &self.written_generic {
+            return std::borrow::Cow::Borrowed(generic);
+        }
         if self.written_block.is_none() && self.constness.is_none() {
             return std::borrow::Cow::Borrowed(&self.item);
         }
@@ -232,6 +239,25 @@ impl Function {
     /// Builds the model. Problems in the signature are reported to `cx`; the model is still
     /// returned whenever the item is a function, so that a fallback can keep the generated
     /// names defined.
+    /// [`Function::from_item`], a function generic over its float type and closures taken
+    /// as its instance over `f64` (`generics::closure_instance`) and emitted as written.
+    pub fn from_written(cx: &Ctxt, item: ItemFn, macro_name: &str) -> Function {
+        let Some(instance) = crate::generics::closure_instance(&item) else {
+            return Function::from_item(cx, item, macro_name);
+        };
+        let mut written = item;
+        for input in written.sig.inputs.iter_mut() {
+            if let FnArg::Typed(typed) = input {
+                typed.attrs.retain(|attr| {
+                    !attr.path().is_ident("grad") && !attr.path().is_ident("no_grad")
+                });
+            }
+        }
+        let mut function = Function::from_item(cx, instance, macro_name);
+        function.written_generic = Some(written);
+        function
+    }
+
     pub fn from_item(cx: &Ctxt, mut item: ItemFn, macro_name: &str) -> Function {
         let constness = item.sig.constness.take();
         name_pattern_parameters(&mut item);
@@ -333,6 +359,7 @@ impl Function {
             item,
             written_block,
             constness,
+            written_generic: None,
             is_method,
             body,
             params,
@@ -408,10 +435,14 @@ fn calls_on_data_parameters_by_path(body: &mut syn::Block, params: &[Param]) {
         }
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
-    /// The type a path names first (`Activation` of `Activation::Sigmoid`, of `Model::new`),
-    /// where the file defines it without the derive.
+    /// The type a path names first (`Activation` of `Activation::Sigmoid`, of `Model::new`,
+    /// a unit struct `StdNormal`), where the file defines it without the derive.
     fn underived_value_type(init: &syn::Expr) -> Option<syn::Path> {
         let (path, whole) = match init {
+            // `let d = StdNormal;`: a unit struct.
+            syn::Expr::Path(path) if path.qself.is_none() && path.path.segments.len() == 1 => {
+                (&path.path, true)
+            }
             syn::Expr::Path(path) if path.qself.is_none() => (&path.path, false),
             syn::Expr::Call(call) => match &*call.func {
                 syn::Expr::Path(path) if path.qself.is_none() => (&path.path, false),

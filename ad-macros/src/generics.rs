@@ -489,6 +489,122 @@ pub fn reverse_instance(item: &ItemFn) -> Option<ItemFn> {
     Some(instance)
 }
 
+/// A function generic over its float type `T` and over closures (`fn integrate<T: Float, F:
+/// Fn(T) -> T>(f: F, a: T, b: T) -> T`, as quadrature and root-finding crates write it): its
+/// instance over `f64`, each closure type parameter written as the `impl Trait` of its bounds
+/// where the one parameter of that type is (`f: impl Fn(f64) -> f64`), which both modes take
+/// as they take a function of `f64` taking a closure. `None` for anything else: no such
+/// parameter, a type parameter bounded by other traits, or named elsewhere.
+pub fn closure_instance(item: &ItemFn) -> Option<ItemFn> {
+    let float = result_parameter(item)?;
+    let generics = &item.sig.generics;
+    // A closure parameter already written `impl Fn(T) -> T` (`const_generics` writes a
+    // closure type parameter so before reverse mode sees it).
+    let impl_closure = item.sig.inputs.iter().any(|input| {
+        matches!(input, syn::FnArg::Typed(typed) if {
+            let mut ty = &*typed.ty;
+            while let Type::Reference(syn::TypeReference { elem, .. })
+            | Type::Paren(syn::TypeParen { elem, .. }) = ty
+            {
+                ty = elem;
+            }
+            matches!(ty, Type::ImplTrait(_)) && mentions(ty, float)
+        })
+    });
+    if (generics.params.len() < 2 && !impl_closure)
+        || !generics
+            .params
+            .iter()
+            .all(|param| matches!(param, GenericParam::Type(_)))
+        || matches!(item.sig.inputs.first(), Some(syn::FnArg::Receiver(_)))
+    {
+        return None;
+    }
+    // Each closure type parameter's bounds, inline and in the `where` clause.
+    let mut closures: Vec<(Ident, Vec<syn::TypeParamBound>)> = Vec::new();
+    for param in generics.type_params().filter(|param| param.ident != *float) {
+        closures.push((param.ident.clone(), param.bounds.iter().cloned().collect()));
+    }
+    if let Some(where_clause) = &generics.where_clause {
+        for predicate in &where_clause.predicates {
+            let syn::WherePredicate::Type(bound) = predicate else {
+                return None;
+            };
+            let Type::Path(path) = &bound.bounded_ty else {
+                return None;
+            };
+            let bounded = path.path.get_ident()?;
+            if bounded == float {
+                continue;
+            }
+            let (_, bounds) = closures.iter_mut().find(|(name, _)| name == bounded)?;
+            bounds.extend(bound.bounds.iter().cloned());
+        }
+    }
+    let is_closure_bound = |bound: &syn::TypeParamBound| match bound {
+        syn::TypeParamBound::Trait(bound) => bound.path.segments.last().is_some_and(|last| {
+            ["Fn", "FnMut", "FnOnce", "Copy", "Clone"].contains(&last.ident.to_string().as_str())
+        }),
+        _ => false,
+    };
+    if closures
+        .iter()
+        .any(|(_, bounds)| !bounds.iter().all(is_closure_bound))
+    {
+        return None;
+    }
+    // The float type made `f64` everywhere, as reverse mode's instance has it.
+    let mut substitute = Substitute {
+        float,
+        with: syn::parse_quote!(f64),
+    };
+    let mut instance = item.clone();
+    instance.sig.generics = syn::Generics::default();
+    for (name, bounds) in &mut closures {
+        let mut uses = 0;
+        for input in instance.sig.inputs.iter_mut() {
+            let syn::FnArg::Typed(typed) = input else {
+                continue;
+            };
+            let target = match &mut *typed.ty {
+                Type::Reference(reference) => &mut *reference.elem,
+                other => other,
+            };
+            if matches!(target, Type::Path(path) if path.path.is_ident(name)) {
+                let mut bounds = bounds.clone();
+                for bound in &mut bounds {
+                    substitute.visit_type_param_bound_mut(bound);
+                }
+                *target = syn::parse_quote!(impl #(#bounds)+*);
+                uses += 1;
+            }
+        }
+        let named_elsewhere =
+            instance.sig.inputs.iter().any(
+                |input| matches!(input, syn::FnArg::Typed(typed) if mentions(&typed.ty, name)),
+            ) || matches!(&instance.sig.output, ReturnType::Type(_, ty) if mentions(ty, name))
+                || instance.block.to_token_stream().into_iter().any(
+                    |tree| matches!(&tree, proc_macro2::TokenTree::Ident(ident) if ident == name),
+                );
+        if uses != 1 || named_elsewhere {
+            return None;
+        }
+    }
+    for input in instance.sig.inputs.iter_mut() {
+        if let syn::FnArg::Typed(typed) = input {
+            substitute.visit_type_mut(&mut typed.ty);
+        }
+    }
+    if let ReturnType::Type(_, ty) = &mut instance.sig.output {
+        substitute.visit_type_mut(ty);
+    }
+    let body = substitute_tokens(item.block.to_token_stream(), float);
+    let mut block: syn::Block = syn::parse2(body).ok()?;
+    FloatReductions.visit_block_mut(&mut block);
+    instance.block = Box::new(block);
+    Some(instance)
+}
+
 /// `.sum()` and `.product()` that leave their type to inference: in a function generic over
 /// its float type that is `T` (its only `Add`), over `f64` it must be written (`f64` adds
 /// references too): `.sum::<f64>()`. One whose `let` writes the type keeps it.

@@ -82,7 +82,11 @@ pub fn is_float_expression(expr: &syn::Expr, is_float: &dyn Fn(&syn::Expr) -> bo
             ) && recurse(&binary.left)
                 && recurse(&binary.right)
         }
-        Expr::MethodCall(call) => recurse(&call.receiver) && call.args.iter().all(recurse),
+        // `a.sin()` of a float, or `v.dot(v)` of a method the file declares returning one.
+        Expr::MethodCall(call) => {
+            (recurse(&call.receiver) && call.args.iter().all(recurse))
+                || crate::source_facts::float_result_of_method(&call.method.to_string())
+        }
         // A name, a field (`self.mass`) or an element (`x[0]`): the mode knows its type.
         Expr::Path(_) | Expr::Field(_) | Expr::Index(_) => is_float(expr),
         _ => false,

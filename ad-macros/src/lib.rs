@@ -242,6 +242,10 @@ fn expand_item(
             .as_ref()
             .map(aliases::Aliases::constructors)
             .unwrap_or_default(),
+        named_results: aliases
+            .as_ref()
+            .map(aliases::Aliases::named_results)
+            .unwrap_or_default(),
         unmarked_functions: aliases
             .as_ref()
             .map(aliases::Aliases::unmarked_functions)
@@ -319,7 +323,7 @@ mod driver {
         attr::expect_no_arguments(cx, macro_name, args);
         match crate::input::item_fn(&item) {
             Ok(item_fn) => {
-                let function = Function::from_item(cx, item_fn, macro_name);
+                let function = Function::from_written(cx, item_fn, macro_name);
                 // A generic function's body is not rewritten: rustc checks it as written.
                 if !generics::has_generics(&function.item) {
                     valid::check_body(cx, &function);

@@ -619,9 +619,14 @@ pub enum Callee {
 }
 
 pub fn classify_callee(path: &Path, locals: &Locals) -> Callee {
+    // A local holding a value, not a function, leaves the name to the file's function.
+    let the_function = |ident: &Ident| {
+        locals.uncallable.contains(ident)
+            && crate::source_facts::defines_function(&ident.to_string())
+    };
     if path
         .get_ident()
-        .is_some_and(|ident| locals.all.contains(ident))
+        .is_some_and(|ident| locals.all.contains(ident) && !the_function(ident))
         && !is_float_type_path(path)
     {
         return Callee::Other;

@@ -27,6 +27,9 @@ pub struct SourceFacts {
     pub unmarked_functions: HashMap<String, std::collections::HashSet<String>>,
     /// By type, the functions of its `impl` blocks that take no `self` and return `Self`.
     pub constructors: HashMap<String, std::collections::HashSet<String>>,
+    /// By type, the functions of its `impl` blocks with a result named by one identifier, and
+    /// that name.
+    pub named_results: HashMap<String, HashMap<String, String>>,
     /// By type, its methods the crate's attributes differentiate.
     pub differentiated_methods: HashMap<String, std::collections::HashSet<String>>,
     /// By type, the functions of its `impl` blocks the crate's attributes mark (themselves, or
@@ -314,6 +317,60 @@ pub fn has_no_derivative_code(type_path: &syn::Path, function: &syn::Ident) -> b
                 .unmarked_functions
                 .get(&type_name)
                 .is_some_and(|functions| functions.contains(&function.to_string()))
+    })
+}
+
+/// The derived type `function` of the file's `impl` blocks of `type_name` returns
+/// (`Vec2::new`, `p.to_vec2()`): a value of that type, whose operators are its own.
+pub fn derived_result_of(type_name: &str, function: &str) -> Option<String> {
+    FACTS.with(|current| {
+        let current = current.borrow();
+        let result = current.named_results.get(type_name)?.get(function)?;
+        current.derived.contains(result).then(|| result.clone())
+    })
+}
+
+/// The derived type a call of `path` returns, by the file's definition of the function:
+/// `Vec2::new` of an `impl` block of `Vec2`, or a free function `vec3`.
+pub fn derived_result_of_call(path: &syn::Path) -> Option<String> {
+    let segments = &path.segments;
+    match segments.len() {
+        1 => derived_result_of("", &segments[0].ident.to_string()),
+        2 => derived_result_of(
+            &segments[0].ident.to_string(),
+            &segments[1].ident.to_string(),
+        ),
+        _ => None,
+    }
+}
+
+/// Whether every method named `method` of the file's `impl` blocks returns a float (`fn
+/// dot(self, o: Vec3) -> f64`), and one does.
+pub fn float_result_of_method(method: &str) -> bool {
+    FACTS.with(|current| {
+        let current = current.borrow();
+        let mut results = current
+            .named_results
+            .iter()
+            .filter(|(ty, _)| !ty.is_empty())
+            .filter_map(|(_, functions)| functions.get(method))
+            .peekable();
+        results.peek().is_some() && results.all(|result| result == "f64" || result == "f32")
+    })
+}
+
+/// The derived type every method named `method` of the file's `impl` blocks returns, if
+/// they all return the same one: a call on a value whose type only rustc knows.
+pub fn derived_result_of_method(method: &str) -> Option<String> {
+    FACTS.with(|current| {
+        let current = current.borrow();
+        let mut results = current
+            .named_results
+            .values()
+            .filter_map(|functions| functions.get(method));
+        let first = results.next()?;
+        (results.all(|other| other == first) && current.derived.contains(first))
+            .then(|| first.clone())
     })
 }
 

@@ -142,7 +142,13 @@ impl UserTypes {
         let mut found = Vec::new();
         syn::visit::Visit::visit_block(&mut Built(&mut found), block);
         for path in found {
-            if self.types.iter().any(|(known, _)| same_path(known, &path)) {
+            // A type of the file that holds no float (`Kernel { order: 3 }`, a unit struct) is
+            // data wherever it is built.
+            let floatless = path.get_ident().is_some_and(|name| {
+                crate::source_facts::defines_floatless(&name.to_string())
+                    && crate::source_facts::defines_underived(&name.to_string())
+            });
+            if floatless || self.types.iter().any(|(known, _)| same_path(known, &path)) {
                 continue;
             }
             let last = &path.segments[path.segments.len() - 1].ident;

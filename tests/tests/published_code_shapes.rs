@@ -1,13 +1,18 @@
 //! Shapes of published numerical Rust that the macros refused before, each reduced from its
 //! source and checked three ways (`common::check_gradient`: reverse against forward along every
 //! basis direction, forward against central differences, and the dot-product identity):
-//! kurbo's `const fn` constructors, operators whose `Output` is another derived type and
-//! aliases of derived types (`type Point = Vec2`); TheAlgorithms' argument checks returning
-//! `Result<(), LossError>`, activation enums held in locals and medians of a `Vec` taken by
-//! value; derived values built inside `vec![..]` and calls, parameters of derived types
-//! without `#[grad]`, `last()` of an iterator chain and `x.first()?`.
+//! kurbo's `const fn` constructors, operators whose `Output` is another derived type, operators
+//! on what constructors and methods return, and aliases of derived types (`type Point =
+//! Vec2`); TheAlgorithms' argument checks returning `Result<(), LossError>`, activation enums
+//! held in locals and medians of a `Vec` taken by value; derived values built inside
+//! `vec![..]` and calls, parameters of derived types without `#[grad]`, `last()` of an
+//! iterator chain and `x.first()?`.
 
-#![allow(clippy::float_cmp, clippy::double_ended_iterator_last, clippy::useless_vec)]
+#![allow(
+    clippy::float_cmp,
+    clippy::double_ended_iterator_last,
+    clippy::useless_vec
+)]
 
 mod common;
 
@@ -59,12 +64,12 @@ mod const_constructors {
     }
 }
 
-/// kurbo's `impl Sub for Point { type Output = Vec2; .. }` and `type Point = Vec2` in a
-/// method's signature.
+/// kurbo's `impl Sub for Point { type Output = Vec2; .. }` and an alias of a derived type
+/// (kurbo's `type Point = Vec2`) in a method's signature.
 mod other_derived_outputs {
     use super::check;
     use ad_runtime::{forward, reverse, Differentiable};
-    use std::ops::Sub;
+    use std::ops::{Mul, Sub};
 
     #[derive(Clone, Copy, Debug, Differentiable)]
     pub struct Pt {
@@ -97,12 +102,12 @@ mod other_derived_outputs {
         d.x * d.x + d.y * d.y
     }
 
-    pub type Point = V2;
+    pub type Position = V2;
 
     #[forward]
     #[reverse]
     impl V2 {
-        pub fn midpoint(self, other: Point) -> Point {
+        pub fn midpoint(self, other: Position) -> Position {
             V2 {
                 x: 0.5 * (self.x + other.x),
                 y: 0.5 * (self.y + other.y),
@@ -118,8 +123,68 @@ mod other_derived_outputs {
         m.x * m.y
     }
 
+    #[forward]
+    #[reverse]
+    impl V2 {
+        pub fn new(x: f64, y: f64) -> V2 {
+            V2 { x, y }
+        }
+
+        pub fn to_point(self) -> Position {
+            V2 {
+                x: self.x,
+                y: self.y,
+            }
+        }
+
+        pub fn hypot2(self) -> f64 {
+            self.x * self.x + self.y * self.y
+        }
+    }
+
+    #[forward]
+    #[reverse]
+    impl Mul<f64> for V2 {
+        type Output = V2;
+        fn mul(self, k: f64) -> V2 {
+            V2 {
+                x: self.x * k,
+                y: self.y * k,
+            }
+        }
+    }
+
+    #[forward]
+    #[reverse]
+    impl Mul<V2> for f64 {
+        type Output = V2;
+        fn mul(self, v: V2) -> V2 {
+            V2 {
+                x: self * v.x,
+                y: self * v.y,
+            }
+        }
+    }
+
+    /// kurbo's `QuadBez::arclen`: operators on what constructors and methods return.
+    #[forward]
+    #[reverse]
+    fn operators_on_call_results(x: &[f64]) -> f64 {
+        let p = V2::new(x[0], x[1]);
+        let scaled = p.to_point() * 2.0;
+        let left = 2.0 * p.to_point();
+        let built = V2::new(x[1], x[0]) * 3.0;
+        scaled.hypot2() + left.x * built.y + (0.5 * V2::new(x[0], x[1])).hypot2()
+    }
+
     #[test]
     fn operators_and_aliases_of_other_derived_types() {
+        check(
+            2,
+            operators_on_call_results,
+            operators_on_call_results_jvp,
+            operators_on_call_results_vjp,
+        );
         check(
             4,
             squared_distance,
@@ -313,4 +378,230 @@ fn last_of_a_chain_and_elements_tried() {
         ends_product_or_zero_jvp,
         ends_product_or_zero_vjp,
     );
+}
+
+/// Quadrature as numerical crates write it, generic over the float type and the integrand.
+#[forward]
+#[reverse]
+pub fn simpson<T: num_traits::Float, F>(f: F, a: T, b: T, n: usize) -> T
+where
+    F: Fn(T) -> T,
+{
+    let h = (b - a) / T::from(n).unwrap();
+    let mut s = f(a) + f(b);
+    for i in 1..n {
+        let x = a + T::from(i).unwrap() * h;
+        let weight = if i % 2 == 1 {
+            T::from(4.0).unwrap()
+        } else {
+            T::from(2.0).unwrap()
+        };
+        s = s + weight * f(x);
+    }
+    s * h / T::from(3.0).unwrap()
+}
+
+#[forward]
+#[reverse]
+fn apply_twice<T: num_traits::Float, F: Fn(T) -> T>(f: F, x: T) -> T {
+    f(f(x))
+}
+
+#[forward]
+#[reverse]
+fn integrals_of_closures(x: &[f64]) -> f64 {
+    let k = x[0];
+    simpson(|t| (k * t).sin() * t, 0.0, x[1], 10) + apply_twice(|v| v * k + v.sin(), x[1])
+}
+
+#[test]
+fn generic_functions_taking_closures() {
+    check(
+        2,
+        integrals_of_closures,
+        integrals_of_closures_jvp,
+        integrals_of_closures_vjp,
+    );
+    // Still generic as written.
+    assert_eq!(apply_twice(|v: f32| v * 2.0, 1.5f32), 6.0);
+    let (value, (da, db)) = simpson_grad(|t| t.sin(), 0.2, 1.1, 10);
+    assert_eq!(value.to_bits(), simpson(f64::sin, 0.2, 1.1, 10).to_bits());
+    let along =
+        |ta: f64, tb: f64| simpson_jvp(|t: ad_runtime::Dual<f64>| t.sin(), 0.2, 1.1, 10, ta, tb).1;
+    approx::assert_relative_eq!(da, along(1.0, 0.0), max_relative = 1e-12);
+    approx::assert_relative_eq!(db, along(0.0, 1.0), max_relative = 1e-12);
+}
+
+/// Black-Scholes as danielhstahl/black_scholes_rust writes its Greeks: a local named after
+/// the function it calls.
+mod black_scholes_names {
+    use super::check;
+    use ad_runtime::{forward, reverse};
+
+    #[forward]
+    #[reverse]
+    fn d1(s: f64, k: f64) -> f64 {
+        (s / k).ln()
+    }
+
+    #[forward]
+    #[reverse]
+    fn price(x: &[f64]) -> f64 {
+        let d1 = d1(x[0] * x[0] + 1.0, x[1] * x[1] + 1.0);
+        x[0] * d1
+    }
+
+    #[test]
+    fn a_local_named_after_the_function_it_calls() {
+        check(2, price, price_jvp, price_vjp);
+    }
+}
+
+/// Data types built in the body (rustats' `StdNormal`, a kernel's order), an arm that does
+/// nothing (`_ => ()`, graphical's `rgb_to_hsl`), and a quaternion rotation's `vec3(..)`
+/// constructor and `qv.dot(qv) * qv`.
+mod data_values_and_vectors {
+    use super::check;
+    use ad_runtime::{forward, reverse, Differentiable};
+    use std::ops::Mul;
+
+    pub struct Kernel {
+        order: i32,
+    }
+
+    #[forward]
+    #[reverse]
+    impl Kernel {
+        fn eval(&self, x: f64) -> f64 {
+            x.powi(self.order)
+        }
+    }
+
+    pub struct StdNormal;
+
+    #[forward]
+    #[reverse]
+    impl StdNormal {
+        fn density(&self, x: f64) -> f64 {
+            (-0.5 * x * x).exp()
+        }
+    }
+
+    #[forward]
+    #[reverse]
+    fn kernels_built_in_place(x: &[f64]) -> f64 {
+        let k = Kernel { order: 3 };
+        let d = StdNormal;
+        k.eval(x[0]) + x[1] * d.density(x[0])
+    }
+
+    #[forward]
+    #[reverse]
+    fn hue(x: &[f64]) -> f64 {
+        let (r, g) = (x[0], x[1]);
+        let max = r.max(g);
+        let mut h = 0.0;
+        match max {
+            _ if max == r => h = g / r,
+            _ => (),
+        }
+        h
+    }
+
+    #[derive(Debug, Copy, Clone, Differentiable)]
+    pub struct Vec3 {
+        pub x: f64,
+        pub y: f64,
+        pub z: f64,
+    }
+
+    #[forward]
+    #[reverse]
+    pub fn vec3(x: f64, y: f64, z: f64) -> Vec3 {
+        Vec3 { x, y, z }
+    }
+
+    #[forward]
+    #[reverse]
+    impl Vec3 {
+        pub fn dot(self, o: Vec3) -> f64 {
+            self.x * o.x + self.y * o.y + self.z * o.z
+        }
+    }
+
+    #[forward]
+    #[reverse]
+    impl Mul<Vec3> for f64 {
+        type Output = Vec3;
+        fn mul(self, v: Vec3) -> Vec3 {
+            Vec3 {
+                x: self * v.x,
+                y: self * v.y,
+                z: self * v.z,
+            }
+        }
+    }
+
+    #[forward]
+    #[reverse]
+    fn scaled_by_its_square(x: &[f64]) -> f64 {
+        let qv = vec3(x[0], x[1], x[2]);
+        let w = qv.dot(qv) * qv;
+        qv.dot(qv) * x[1] + w.x
+    }
+
+    #[test]
+    fn data_values_arms_and_vector_results() {
+        check(
+            2,
+            kernels_built_in_place,
+            kernels_built_in_place_jvp,
+            kernels_built_in_place_vjp,
+        );
+        check(2, hue, hue_jvp, hue_vjp);
+        check(
+            3,
+            scaled_by_its_square,
+            scaled_by_its_square_jvp,
+            scaled_by_its_square_vjp,
+        );
+    }
+}
+
+/// A float lent by reference (rustats' `fn pdf(&self, x: &f64)`, a Welford update's `new_val:
+/// &f64`), and nalgebra's `magnitude`.
+mod lent_floats_and_magnitudes {
+    use super::check;
+    use ad_runtime::{forward, reverse};
+    use nalgebra::Vector3;
+
+    #[forward]
+    #[reverse]
+    pub fn shifted(x: f64, new_val: &f64) -> f64 {
+        let delta = new_val - x;
+        delta * delta + x * new_val
+    }
+
+    #[forward]
+    #[reverse]
+    fn shifted_at(x: &[f64]) -> f64 {
+        shifted(x[0], &x[1])
+    }
+
+    #[forward]
+    #[reverse]
+    fn magnitudes(x: &[f64]) -> f64 {
+        let v = Vector3::new(x[0], x[1], x[2]);
+        v.magnitude() + v.magnitude_squared() * x[0]
+    }
+
+    #[test]
+    fn lent_floats_and_nalgebra_magnitudes() {
+        check(2, shifted_at, shifted_at_jvp, shifted_at_vjp);
+        check(3, magnitudes, magnitudes_jvp, magnitudes_vjp);
+        let (value, tangent) = shifted_jvp(1.0, &2.0, 1.0, &0.5);
+        assert_eq!(value, shifted(1.0, &2.0));
+        // ∂/∂x = -2 (n - x) + n, ∂/∂n = 2 (n - x) + x.
+        approx::assert_relative_eq!(tangent, 0.0 + 0.5 * 3.0, epsilon = 1e-15);
+    }
 }

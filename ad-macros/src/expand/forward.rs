@@ -47,6 +47,12 @@ pub fn expand(function: &Function, bodies: Bodies) -> TokenStream {
     }
 }
 
+/// `x: &f64`: a float lent.
+fn is_float_reference(param: &crate::ast::Param) -> bool {
+    matches!(&param.ty, Type::Reference(reference)
+        if reference.mutability.is_none() && crate::ast::float_of_type(&reference.elem).is_some())
+}
+
 /// `impl Fn(f64) -> f64`, also behind references (`&impl Fn(..)`) and parentheses.
 fn is_impl_trait(ty: &Type) -> bool {
     match ty {
@@ -71,6 +77,7 @@ pub fn retype_type(function: &Function, ty: &Type) -> Type {
         mutable_references: Default::default(),
         mutable_locals: Default::default(),
         float_containers: Default::default(),
+        uncallable: Default::default(),
     };
     let mut retype = Retype {
         float: function.float,
@@ -491,6 +498,16 @@ fn generic_jvp(function: &Function, bodies: Bodies) -> TokenStream {
                         .next()
                         .expect("one tangent per differentiated parameter");
                     return quote!(::ad_runtime::__private::seed(#param_name, #tangent));
+                }
+                // `x: &f64`: the dual of the float it lends, lent in turn.
+                ParamKind::Constant if is_float_reference(param) => {
+                    quote!(::ad_runtime::__private::constant(*#param_name))
+                }
+                ParamKind::Differentiated if is_float_reference(param) => {
+                    let tangent = tangent_iter
+                        .next()
+                        .expect("one tangent per differentiated parameter");
+                    quote!(::ad_runtime::__private::seed(*#param_name, *#tangent))
                 }
                 // A container of constants: its duals have zero tangents.
                 ParamKind::Constant => quote!(::ad_runtime::__private::Seed::constant(#param_name)),

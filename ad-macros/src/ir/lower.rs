@@ -1233,6 +1233,8 @@ impl Lowering {
                 Ok(lowered.result)
             }
             Expr::Assign(_) => self.effect(expr, stmts).map(|()| None),
+            // `_ => ()`: the unit an arm that does nothing gives, as `{}` does.
+            Expr::Tuple(unit) if unit.elems.is_empty() => Ok(None),
             Expr::MethodCall(call)
                 if call.method == "push"
                     && call.args.len() == 1

@@ -61,8 +61,25 @@ impl Retype<'_> {
                 _ => false,
             })
         };
+        // `p.to_vec2()`, `Vec2::new(a, b)`: a function the file's `impl` blocks declare
+        // returning a derived type.
+        let derived_call = match inner {
+            Expr::MethodCall(call) => {
+                self.holds_user_value(&call.receiver)
+                    && crate::source_facts::derived_result_of_method(&call.method.to_string())
+                        .is_some()
+            }
+            Expr::Call(call) => matches!(&*call.func, Expr::Path(function)
+                if function.qself.is_none()
+                    && !function.path.get_ident().is_some_and(|name| {
+                        self.locals.all.contains(name) && !self.locals.uncallable.contains(name)
+                    })
+                    && crate::source_facts::derived_result_of_call(&function.path).is_some()),
+            _ => false,
+        };
         crate::activity::vector_arithmetic(inner, &is_user_value)
             || self.builds_user_value(inner)
+            || derived_call
             || matches!(inner, Expr::Field(field) if derived_field(field))
     }
 

@@ -38,6 +38,12 @@ pub trait LinalgMethods<S>: Sized {
     fn __ad_reverse_norm(&self) -> (S, impl FnOnce(S) -> (Self,) + use<Self, S>);
     fn __ad_forward_norm(&self) -> S;
 
+    /// nalgebra's other names of `norm` and `norm_squared`.
+    fn __ad_reverse_magnitude(&self) -> (S, impl FnOnce(S) -> (Self,) + use<Self, S>);
+    fn __ad_forward_magnitude(&self) -> S;
+    fn __ad_reverse_magnitude_squared(&self) -> (S, impl FnOnce(S) -> (Self,) + use<Self, S>);
+    fn __ad_forward_magnitude_squared(&self) -> S;
+
     fn __ad_reverse_sum(&self) -> (S, impl FnOnce(S) -> (Self,) + use<Self, S>);
     fn __ad_forward_sum(&self) -> S;
 

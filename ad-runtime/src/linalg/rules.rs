@@ -168,6 +168,19 @@ where
         dot(self, self).sqrt()
     }
 
+    fn __ad_reverse_magnitude(&self) -> (S, impl FnOnce(S) -> (Self,) + use<S, R, C>) {
+        self.__ad_reverse_norm()
+    }
+    fn __ad_forward_magnitude(&self) -> S {
+        self.__ad_forward_norm()
+    }
+    fn __ad_reverse_magnitude_squared(&self) -> (S, impl FnOnce(S) -> (Self,) + use<S, R, C>) {
+        self.__ad_reverse_norm_squared()
+    }
+    fn __ad_forward_magnitude_squared(&self) -> S {
+        self.__ad_forward_norm_squared()
+    }
+
     // Σ aᵢⱼ: āᵢⱼ = c̄.
     fn __ad_reverse_sum(&self) -> (S, impl FnOnce(S) -> (Self,) + use<S, R, C>) {
         let shape = self.shape_generic();

@@ -2,8 +2,8 @@ use ad_runtime::forward;
 use num_traits::Float;
 
 #[forward]
-fn scaled<T: Float, F: Fn(usize) -> usize>(x: T, index: F) -> T {
-    x * T::from(index(2)).unwrap()
+fn scaled<T: Float, I: Iterator<Item = usize>>(x: T, indices: I) -> T {
+    x * T::from(indices.count()).unwrap()
 }
 
 fn main() {}

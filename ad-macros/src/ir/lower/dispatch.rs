@@ -117,6 +117,8 @@ pub(super) fn is_linalg_method(method: &str, arity: usize) -> bool {
     const NO_ARGUMENT: &[&str] = &[
         "norm",
         "norm_squared",
+        "magnitude",
+        "magnitude_squared",
         "sum",
         "transpose",
         "determinant",

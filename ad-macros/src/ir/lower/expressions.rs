@@ -668,6 +668,33 @@ impl Lowering {
                 }
                 _ => None,
             },
+            // `p.to_vec2()`, `Vec2::new(a, b)`: what the file's `impl` blocks declare the
+            // function returns, where that is a derived type.
+            Expr::MethodCall(call) => {
+                let result = match self.user_type_written(&call.receiver) {
+                    Some(receiver) => crate::source_facts::derived_result_of(
+                        &receiver.segments.last()?.ident.to_string(),
+                        &call.method.to_string(),
+                    ),
+                    None if self.may_be_user_value(&call.receiver) => {
+                        crate::source_facts::derived_result_of_method(&call.method.to_string())
+                    }
+                    None => None,
+                }?;
+                Some(syn::Ident::new(&result, call.method.span()).into())
+            }
+            Expr::Call(call) => {
+                let Expr::Path(function) = strip(&call.func) else {
+                    return None;
+                };
+                // `Vec2::new(..)`, or a free function of the file (`vec3(..)`), not a local.
+                if function.qself.is_some() || self.local_named(&call.func).is_some() {
+                    return None;
+                }
+                let result = crate::source_facts::derived_result_of_call(&function.path)?;
+                let span = function.path.segments.last()?.ident.span();
+                Some(syn::Ident::new(&result, span).into())
+            }
             _ => None,
         }
     }
@@ -818,9 +845,12 @@ impl Lowering {
             }
             // `&a + &b` of nalgebra values, borrowed as their operators take them.
             Expr::Reference(reference) => self.may_be_user_value(&reference.expr),
-            Expr::Call(call) => matches!(&*call.func, Expr::Path(path)
+            Expr::Call(call) => {
+                matches!(&*call.func, Expr::Path(path)
                 if linalg_constructor(&path.path, call.args.len()).is_some()
-                    || linalg_from_fn(&path.path, call).is_some()),
+                    || linalg_from_fn(&path.path, call).is_some())
+                    || self.user_type_written(expr).is_some()
+            }
             Expr::Struct(structure) => self.user_types.type_named(&structure.path).is_some(),
             _ => false,
         }
@@ -1282,6 +1312,21 @@ impl Lowering {
         let last = path.segments.last()?.ident.to_string();
         if !last.starts_with(|c: char| c.is_uppercase()) {
             return None;
+        }
+        // A type of the file that holds no float (`Kernel { order: 3 }`): data, built as
+        // written wherever it goes.
+        let floatless = path.get_ident().is_some_and(|name| {
+            crate::source_facts::defines_floatless(&name.to_string())
+                && crate::source_facts::defines_underived(&name.to_string())
+        });
+        if floatless {
+            return Some(Rvalue::Construct {
+                twin: path.clone(),
+                adjoint: path.clone(),
+                path: path.clone(),
+                fields,
+                form,
+            });
         }
         let scalar = crate::names::scalar_param(path.span()).to_token_stream();
         let twin = self.user_types.twin_path(path, &scalar)?;

@@ -13,7 +13,8 @@ pub(crate) const UNDERIVED_BUILT: &str =
 pub(crate) const LINALG_WITHOUT_RULE: &str =
     "this method of a nalgebra vector or matrix: derivative code has no rule for it yet \
      (`ad_runtime::linalg`). The rules are the \
-     operators, element access, `dot`, `norm`, `norm_squared`, `sum`, `transpose`, `cross`, \
+     operators, element access, `dot`, `norm`, `norm_squared` (`magnitude`, `magnitude_squared`), \
+     `sum`, `transpose`, `cross`, \
      `component_mul`, `component_div`, `scale`, `map`, `determinant`, `trace`, `try_inverse`, \
      `cholesky` (then `solve`, `l`, `determinant`), `column`, `row`, `columns`, `rows` \
      (copies), `as_slice`, `iter`, `len`, `nrows`, `ncols`, `shape` and `clone`; write this one with those or with a loop over the elements (forward mode takes \
