@@ -688,8 +688,8 @@ fn value_name(expr: &Expr) -> Option<&Ident> {
 
 /// The locals `body` binds to a struct or an enum variant it builds (`Point { .. }`,
 /// `Shape::Circle(r)`).
-/// The names every binding of which is `let name = value;` with a value that is no closure
-/// and no path (a call's result, arithmetic, a literal): they hold no function.
+/// The names every binding of which is `let name = value;` with a value that cannot be a
+/// function (arithmetic, a literal, a cast, the result of the function of that name).
 pub fn uncallable_locals(body: &syn::Block) -> HashSet<Ident> {
     #[derive(Default)]
     struct Bindings {
@@ -706,18 +706,17 @@ pub fn uncallable_locals(body: &syn::Block) -> HashSet<Ident> {
                 },
                 _ => None,
             };
+            // Arithmetic, a literal, a cast, or a call of the function of the same name (`let
+            // d1 = d1(s, k);`): none of those gives a function.
             let value = local.init.as_ref().is_some_and(|init| {
                 init.diverge.is_none()
-                    && matches!(
-                        &*init.expr,
-                        Expr::Call(_)
-                            | Expr::MethodCall(_)
-                            | Expr::Binary(_)
-                            | Expr::Unary(_)
-                            | Expr::Lit(_)
-                            | Expr::Index(_)
-                            | Expr::Macro(_)
-                    )
+                    && match &*init.expr {
+                        Expr::Binary(_) | Expr::Lit(_) | Expr::Cast(_) => true,
+                        Expr::Unary(unary) => !matches!(unary.op, UnOp::Deref(_)),
+                        Expr::Call(call) => matches!((&*call.func, name),
+                            (Expr::Path(function), Some(name)) if function.path.is_ident(name)),
+                        _ => false,
+                    }
             });
             match (name, value) {
                 (Some(name), true) => {

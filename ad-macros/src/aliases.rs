@@ -39,8 +39,11 @@ struct Definitions {
     /// Structs and enums defined with it.
     derived: std::collections::HashSet<String>,
     /// Structs and enums without type parameters whose fields all certainly hold no float
-    /// (`enum LossError { NegativeMargin, Message(String) }`): data wherever they go.
+    /// (`enum LossError { NegativeMargin, Message(String) }`): data wherever they go. Found
+    /// from `field_types` once the file is read.
     floatless: std::collections::HashSet<String>,
+    /// The field types of the structs and enums without type parameters, as source text.
+    field_types: HashMap<String, Vec<String>>,
     /// The named fields of the derived structs, each with its type's name when that is a
     /// plain path (`Segment`: `from` of type `V3`).
     fields: HashMap<String, HashMap<String, String>>,
@@ -119,7 +122,47 @@ impl Definitions {
     fn of_file(file: &syn::File) -> Definitions {
         let mut definitions = Definitions::default();
         definitions.visit_file(file);
+        definitions.find_floatless();
         definitions
+    }
+
+    /// The file's structs and enums whose fields hold no float, through each other (a
+    /// fixpoint over this file's types alone), and its plain functions' results judged with
+    /// them.
+    fn find_floatless(&mut self) {
+        let fields: HashMap<&String, Vec<syn::Type>> = self
+            .field_types
+            .iter()
+            .filter(|(name, _)| self.types.get(*name) == Some(&1))
+            .filter_map(|(name, types)| {
+                let parsed: Option<Vec<syn::Type>> = types
+                    .iter()
+                    .map(|ty| syn::parse_str::<syn::Type>(ty).ok())
+                    .collect();
+                Some((name, parsed?))
+            })
+            .collect();
+        loop {
+            let found: Vec<String> = fields
+                .iter()
+                .filter(|(name, _)| !self.floatless.contains(**name))
+                .filter(|(_, types)| {
+                    types.iter().all(|ty| {
+                        crate::plain_calls::carries_no_float_given(ty, &|name| {
+                            self.floatless.contains(name)
+                        })
+                    })
+                })
+                .map(|(name, _)| (*name).clone())
+                .collect();
+            if found.is_empty() {
+                break;
+            }
+            self.floatless.extend(found);
+        }
+        for function in self.functions.values_mut().flatten().flatten() {
+            function.with_floatless_types(&self.floatless);
+        }
     }
 
     fn extend(&mut self, other: &Definitions) {
@@ -261,13 +304,14 @@ impl<'ast> Visit<'ast> for Definitions {
 
     fn visit_item_struct(&mut self, item: &'ast syn::ItemStruct) {
         *self.types.entry(item.ident.to_string()).or_default() += 1;
-        if item.generics.params.is_empty()
-            && item
-                .fields
-                .iter()
-                .all(|field| crate::plain_calls::carries_no_float(&field.ty))
-        {
-            self.floatless.insert(item.ident.to_string());
+        if item.generics.params.is_empty() {
+            self.field_types.insert(
+                item.ident.to_string(),
+                item.fields
+                    .iter()
+                    .map(|field| field.ty.to_token_stream().to_string())
+                    .collect(),
+            );
         }
         match derives_differentiable(&item.attrs) {
             true => self.derived.insert(item.ident.to_string()),
@@ -309,15 +353,15 @@ impl<'ast> Visit<'ast> for Definitions {
 
     fn visit_item_enum(&mut self, item: &'ast syn::ItemEnum) {
         *self.types.entry(item.ident.to_string()).or_default() += 1;
-        if item.generics.params.is_empty()
-            && item.variants.iter().all(|variant| {
-                variant
-                    .fields
+        if item.generics.params.is_empty() {
+            self.field_types.insert(
+                item.ident.to_string(),
+                item.variants
                     .iter()
-                    .all(|field| crate::plain_calls::carries_no_float(&field.ty))
-            })
-        {
-            self.floatless.insert(item.ident.to_string());
+                    .flat_map(|variant| &variant.fields)
+                    .map(|field| field.ty.to_token_stream().to_string())
+                    .collect(),
+            );
         }
         match derives_differentiable(&item.attrs) {
             true => self.derived.insert(item.ident.to_string()),
@@ -767,6 +811,16 @@ impl Aliases {
     /// The structs and enums the function's file defines deriving `Differentiable`.
     pub fn derived_types(&self) -> std::collections::HashSet<String> {
         self.own.derived.clone()
+    }
+
+    /// [`Aliases::derived_types`] that no other item of the file is named as.
+    pub fn derived_types_once(&self) -> std::collections::HashSet<String> {
+        self.own
+            .derived
+            .iter()
+            .filter(|name| self.own.types.get(*name) == Some(&1))
+            .cloned()
+            .collect()
     }
 
     /// The fields of the derived structs of the function's file whose type is one of them or

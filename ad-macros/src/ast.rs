@@ -254,12 +254,27 @@ impl Function {
             }
         }
         let mut function = Function::from_item(cx, instance, macro_name);
+        // A parameter not naming the float type is data, as the generic function has it
+        // (an `f64` reaches `T` only through `T::from(..)`, a conversion without a
+        // derivative).
+        if let Some(float) = crate::generics::result_parameter(&written) {
+            let written_types = written.sig.inputs.iter().filter_map(|input| match input {
+                FnArg::Typed(typed) => Some(&*typed.ty),
+                FnArg::Receiver(_) => None,
+            });
+            for (param, ty) in function.params.iter_mut().zip(written_types) {
+                if !crate::generics::mentions(ty, float) {
+                    param.kind = ParamKind::Data;
+                }
+            }
+        }
         function.written_generic = Some(written);
         function
     }
 
     pub fn from_item(cx: &Ctxt, mut item: ItemFn, macro_name: &str) -> Function {
         let constness = item.sig.constness.take();
+        constructors_of_self_named(&mut item.block);
         name_pattern_parameters(&mut item);
         check_signature_shape(cx, &item, macro_name);
         if macro_name == "checkpoint" {
@@ -267,11 +282,21 @@ impl Function {
         }
         let of_generic_impl = check_impl_type_parameters(cx, &item, macro_name);
         let float_param = crate::generics::float_parameter(cx, &item, macro_name);
+        // A function taking a closure keeps its derived parameters as data unless marked:
+        // its derivative code runs its forward code, which takes them as written.
+        let takes_a_closure = item.sig.inputs.iter().any(|input| {
+            matches!(input, FnArg::Typed(typed) if is_function_type(&typed.ty)
+                || matches!(&*typed.ty, Type::Path(path) if item.sig.generics.type_params().any(
+                    |param| path.path.is_ident(&param.ident)
+                        && param.bounds.iter().any(is_function_bound))))
+        });
         let params = item
             .sig
             .inputs
             .iter_mut()
-            .filter_map(|input| Param::from_input(cx, input, float_param.as_ref()))
+            .filter_map(|input| {
+                Param::from_input(cx, input, float_param.as_ref(), !takes_a_closure)
+            })
             .map(|mut param| {
                 // Refused above: data to the stubs, which then name no twin of the parameter.
                 if of_generic_impl {
@@ -374,6 +399,74 @@ impl Function {
 /// constants data), where `rhs` is a method of the type that the crate's attributes
 /// differentiate in this file: `Decay::rhs(sys, &y, &mut dy)`, which derivative code calls at
 /// its derivative code, as [`calls_on_data_self_by_path`] does for `self`.
+/// `Self { a, b }`, `Self(a, b)`, `Self::Circle(r)` and their patterns in a method of an
+/// `impl` block of a type of the file: the type named (`P { a, b }`), as a free function
+/// writes it, which both modes build and take apart as they do a named type. Calls of
+/// associated functions (`Self::new(..)`) stay as written.
+fn constructors_of_self_named(block: &mut syn::Block) {
+    struct Rename(Ident);
+    impl Rename {
+        fn path(&self, path: &mut syn::Path, alone: bool) {
+            let first = path.segments.first().map(|first| first.ident.to_string());
+            let named_variant = path.segments.len() == 2
+                && path.segments[1]
+                    .ident
+                    .to_string()
+                    .starts_with(|c: char| c.is_ascii_uppercase());
+            if path.leading_colon.is_none()
+                && first.as_deref() == Some("Self")
+                && ((alone && path.segments.len() == 1) || named_variant)
+            {
+                let span = path.segments[0].ident.span();
+                path.segments[0].ident = Ident::new(&self.0.to_string(), span);
+            }
+        }
+    }
+    impl syn::visit_mut::VisitMut for Rename {
+        fn visit_expr_struct_mut(&mut self, built: &mut syn::ExprStruct) {
+            if built.qself.is_none() {
+                self.path(&mut built.path, true);
+            }
+            syn::visit_mut::visit_expr_struct_mut(self, built);
+        }
+        fn visit_expr_call_mut(&mut self, call: &mut syn::ExprCall) {
+            if let syn::Expr::Path(function) = &mut *call.func {
+                if function.qself.is_none() {
+                    self.path(&mut function.path, true);
+                }
+            }
+            syn::visit_mut::visit_expr_call_mut(self, call);
+        }
+        fn visit_pat_struct_mut(&mut self, pat: &mut syn::PatStruct) {
+            if pat.qself.is_none() {
+                self.path(&mut pat.path, true);
+            }
+            syn::visit_mut::visit_pat_struct_mut(self, pat);
+        }
+        fn visit_pat_tuple_struct_mut(&mut self, pat: &mut syn::PatTupleStruct) {
+            if pat.qself.is_none() {
+                self.path(&mut pat.path, true);
+            }
+            syn::visit_mut::visit_pat_tuple_struct_mut(self, pat);
+        }
+        // `Self::Nil`, a unit variant (or an associated constant) as a value or a pattern.
+        fn visit_expr_path_mut(&mut self, path: &mut syn::ExprPath) {
+            if path.qself.is_none() && path.path.segments.len() == 2 {
+                self.path(&mut path.path, false);
+            }
+        }
+        fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+    }
+    let Some(name) = crate::source_facts::impl_type_name() else {
+        return;
+    };
+    if !crate::source_facts::defines_derived(&name) {
+        return;
+    }
+    let name = Ident::new(&name, proc_macro2::Span::call_site());
+    syn::visit_mut::VisitMut::visit_block_mut(&mut Rename(name), block);
+}
+
 fn calls_on_data_parameters_by_path(body: &mut syn::Block, params: &[Param]) {
     struct Calls(Vec<(Ident, syn::Path, bool)>);
     impl syn::visit_mut::VisitMut for Calls {
@@ -453,7 +546,21 @@ fn calls_on_data_parameters_by_path(body: &mut syn::Block, params: &[Param]) {
         };
         let first = path.segments.first()?;
         let segments = if whole { 1 } else { 2 };
+        // `Type::Variant`, or `Type::new(..)` of a function the file declares returning the
+        // type (`Solver::builder()` may return another).
+        let of_the_type = whole
+            || path.segments.get(1).is_some_and(|second| {
+                second
+                    .ident
+                    .to_string()
+                    .starts_with(|c: char| c.is_ascii_uppercase())
+                    || crate::source_facts::constructs(
+                        &first.ident.to_string(),
+                        &second.ident.to_string(),
+                    )
+            });
         (path.segments.len() == segments
+            && of_the_type
             && first.arguments.is_none()
             && crate::source_facts::defines_underived(&first.ident.to_string()))
         .then(|| first.ident.clone().into())
@@ -568,7 +675,12 @@ impl Param {
         }
     }
 
-    fn from_input(cx: &Ctxt, input: &mut FnArg, float_param: Option<&Ident>) -> Option<Param> {
+    fn from_input(
+        cx: &Ctxt,
+        input: &mut FnArg,
+        float_param: Option<&Ident>,
+        imply_grad: bool,
+    ) -> Option<Param> {
         let typed = match input {
             FnArg::Receiver(receiver) => return Some(Param::receiver(cx, receiver)),
             FnArg::Typed(typed) => typed,
@@ -577,8 +689,8 @@ impl Param {
             return Some(Param::of_generic_function(cx, typed, float_param));
         }
         let no_grad = attr::take_no_grad(cx, &mut typed.attrs);
-        let grad =
-            attr::take_grad(cx, &mut typed.attrs) || (!no_grad && derived_in_file(&typed.ty));
+        let grad = attr::take_grad(cx, &mut typed.attrs)
+            || (imply_grad && !no_grad && derived_in_file(&typed.ty));
         let (name, mutability) = param_name(cx, typed);
         let ty = (*typed.ty).clone();
         if grad {
@@ -675,7 +787,7 @@ fn derived_in_file(ty: &Type) -> bool {
         None => None,
     };
     path.and_then(|path| path.get_ident().cloned())
-        .is_some_and(|name| crate::source_facts::defines_derived(&name.to_string()))
+        .is_some_and(|name| crate::source_facts::defines_derived_once(&name.to_string()))
 }
 
 /// `Point`, `&Point`, `geom::Point`: the path of a user type, as `#[grad]` takes it.

@@ -50,8 +50,14 @@ fn takes_floats(
         }
         syn::ReturnType::Default => false,
     };
+    // A value of the type, or of another derived type (`fn new(ps: Vec<P>) -> Q`).
+    let names_derived = |ty: &syn::Type| {
+        ty.to_token_stream().into_iter().any(|tree| {
+            matches!(&tree, proc_macro2::TokenTree::Ident(ident) if derived.contains(&ident.to_string()))
+        })
+    };
     let takes_type = method.sig.inputs.iter().any(|input| match input {
-        syn::FnArg::Typed(typed) => names_type(&typed.ty),
+        syn::FnArg::Typed(typed) => names_type(&typed.ty) || names_derived(&typed.ty),
         syn::FnArg::Receiver(_) => true,
     });
     // `&mut self` of a type that derives `Differentiable`: it writes its floats.

@@ -238,6 +238,10 @@ fn expand_item(
             .as_ref()
             .map(aliases::Aliases::floatless_types)
             .unwrap_or_default(),
+        derived_once: aliases
+            .as_ref()
+            .map(aliases::Aliases::derived_types_once)
+            .unwrap_or_default(),
         constructors: aliases
             .as_ref()
             .map(aliases::Aliases::constructors)

@@ -23,6 +23,9 @@ pub struct PlainFunction {
     float: Option<String>,
     params: Vec<String>,
     output: Option<String>,
+    /// The result certainly holds no float, judged in the function's own file (whose
+    /// floatless structs and enums count: `Result<(), LossError>`).
+    gives_data: bool,
 }
 
 impl PlainFunction {
@@ -62,11 +65,27 @@ impl PlainFunction {
             syn::ReturnType::Type(_, ty) => Some(ty.to_token_stream().to_string()),
             syn::ReturnType::Default => None,
         };
+        let gives_data = match &item.sig.output {
+            syn::ReturnType::Type(_, ty) => carries_no_float(ty),
+            syn::ReturnType::Default => true,
+        };
         Some(PlainFunction {
             float,
             params,
             output,
+            gives_data,
         })
+    }
+
+    /// Judges the result again knowing the structs and enums of the function's file that
+    /// hold no float.
+    pub fn with_floatless_types(&mut self, floatless: &std::collections::HashSet<String>) {
+        let judged = self
+            .output
+            .as_deref()
+            .and_then(|output| syn::parse_str::<syn::Type>(output).ok())
+            .is_some_and(|ty| carries_no_float_given(&ty, &|name| floatless.contains(name)));
+        self.gives_data |= judged;
     }
 }
 
@@ -107,13 +126,7 @@ pub fn callee(path: &syn::Path) -> Option<Callee> {
     }
     let function = crate::source_facts::plain_function(&crate::ast::segment_names(path))?;
     let Some(float) = &function.float else {
-        let gives_data = match &function.output {
-            None => true,
-            Some(output) => {
-                syn::parse_str::<syn::Type>(output).is_ok_and(|ty| carries_no_float(&ty))
-            }
-        };
-        return Some(match gives_data {
+        return Some(match function.gives_data {
             true => Callee::ValueOnly(function.params.clone()),
             false => Callee::Plain,
         });
@@ -237,9 +250,16 @@ pub fn named_functions_as_closures(block: &mut syn::Block) {
 }
 
 /// A result type that certainly holds no float: `()`, `bool`, `char`, the integers, `String`,
-/// `&str`, `Ordering`, a struct or enum of the file whose fields are of those, and `Option`s,
-/// `Result`s, `Vec`s and tuples of those (another user's type might hold one).
+/// `&str`, `Ordering`, and `Option`s, `Result`s, `Vec`s and tuples of those (a user's type
+/// might hold one).
 pub(crate) fn carries_no_float(ty: &syn::Type) -> bool {
+    carries_no_float_given(ty, &|_| false)
+}
+
+/// [`carries_no_float`], also of the types `floatless` names (a file's structs and enums
+/// whose fields hold none).
+pub(crate) fn carries_no_float_given(ty: &syn::Type, floatless: &dyn Fn(&str) -> bool) -> bool {
+    let carries_no_float = |ty: &syn::Type| carries_no_float_given(ty, floatless);
     match ty {
         syn::Type::Tuple(tuple) => tuple.elems.iter().all(carries_no_float),
         syn::Type::Paren(paren) => carries_no_float(&paren.elem),
@@ -253,9 +273,7 @@ pub(crate) fn carries_no_float(ty: &syn::Type) -> bool {
             let name = last.ident.to_string();
             let data = ["bool", "char", "String", "Ordering"].contains(&name.as_str())
                 || crate::retype::INTEGER_TYPES.contains(&name.as_str())
-                || (path.path.segments.len() == 1
-                    && last.arguments.is_none()
-                    && crate::source_facts::defines_floatless(&name));
+                || (path.path.segments.len() == 1 && last.arguments.is_none() && floatless(&name));
             let wraps_data = ["Option", "Result", "Vec"].contains(&name.as_str())
                 && matches!(&last.arguments, syn::PathArguments::AngleBracketed(args)
                     if args.args.iter().all(|arg| matches!(arg,

@@ -634,6 +634,13 @@ pub fn classify_callee(path: &Path, locals: &Locals) -> Callee {
     classify_callee_path(path)
 }
 
+/// `Default::default()`, `Spring::default()`, `Self::default()`: a type's default.
+fn calls_default(expr: &Expr) -> bool {
+    matches!(expr, Expr::Call(call) if call.args.is_empty()
+        && matches!(&*call.func, Expr::Path(path) if path.qself.is_none()
+            && path.path.segments.last().is_some_and(|last| last.ident == "default")))
+}
+
 /// An argument that reads a place (`row`, `cfg.dt`, `&data.rows[i]`), whose type is its own;
 /// not a value built where it is passed (`&[]`, `vec![..]`, `Default::default()`, which take
 /// their type from the parameter), nor a `&mut` borrow (which the call reborrows).
@@ -1028,8 +1035,22 @@ impl VisitMut for Retype<'_> {
             }
             Expr::Struct(structure) if structure.qself.is_none() => {
                 let scalar = self.scalar_param(span);
+                let written = structure.path.clone();
                 if let Some(twin) = self.locals.user_types.twin_path(&structure.path, &scalar) {
                     structure.path = twin;
+                    // `..Default::default()`: the type's own default, its floats constants of
+                    // the twin (not the twin's zeros, which need not be the default).
+                    if let Some(rest) = structure.rest.as_deref().filter(|rest| calls_default(rest))
+                    {
+                        let default: Expr = syn::parse_quote_spanned!(rest.span()=>
+                            <#written as ::core::default::Default>::default()
+                        );
+                        structure.rest = Some(Box::new(self.lift(&default)));
+                        for field in structure.fields.iter_mut() {
+                            self.visit_expr_mut(&mut field.expr);
+                        }
+                        return;
+                    }
                 }
                 syn::visit_mut::visit_expr_struct_mut(self, structure);
                 None

@@ -22,6 +22,8 @@ pub struct SourceFacts {
     pub derived: std::collections::HashSet<String>,
     /// The structs and enums it defines whose fields certainly hold no float.
     pub floatless: std::collections::HashSet<String>,
+    /// The derived types no other item of the file is named as.
+    pub derived_once: std::collections::HashSet<String>,
     /// By type, the functions of its `impl` blocks without derivative code (none of the
     /// crate's attributes on them or their block).
     pub unmarked_functions: HashMap<String, std::collections::HashSet<String>>,
@@ -101,9 +103,28 @@ pub fn macro_definitions() -> HashMap<String, String> {
     FACTS.with(|current| current.borrow().macros.clone())
 }
 
+/// Whether the file defines the struct or enum `name` deriving `Differentiable`, and nothing
+/// else of that name (in another module of the file).
+pub fn defines_derived_once(name: &str) -> bool {
+    FACTS.with(|current| current.borrow().derived_once.contains(name))
+}
+
 /// Whether the file defines the struct or enum `name` deriving `Differentiable`.
 pub fn defines_derived(name: &str) -> bool {
     FACTS.with(|current| current.borrow().derived.contains(name))
+}
+
+/// The type of the `impl` block being expanded, when it is a type of the file named by one
+/// identifier without generic parameters (what `Self` is there).
+pub fn impl_type_name() -> Option<String> {
+    FACTS.with(|current| {
+        let current = current.borrow();
+        current
+            .impl_generics
+            .is_empty()
+            .then(|| current.impl_type.clone())
+            .flatten()
+    })
 }
 
 /// Whether the function being expanded is one of an `impl` block (the file says which), also

@@ -681,6 +681,12 @@ dual_parts_tuple!(A 0, B 1, C 2);
 dual_parts_tuple!(A 0, B 1, C 2, D 3);
 dual_parts_tuple!(A 0, B 1, C 2, D 3, E 4);
 dual_parts_tuple!(A 0, B 1, C 2, D 3, E 4, F 5);
+dual_parts_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
+dual_parts_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
+dual_parts_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8);
+dual_parts_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);
+dual_parts_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10);
+dual_parts_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11);
 
 impl<T: DualParts, const N: usize> DualParts for [T; N] {
     type Primal = [T::Primal; N];
@@ -977,6 +983,26 @@ impl<A: Seed, B: Seed, C: Seed> Seed for (A, B, C) {
         (self.0.constant(), self.1.constant(), self.2.constant())
     }
 }
+
+/// An integer in a tuple of floats (a Welford aggregate `(usize, f64, f64)`): data, as it
+/// is; the tangent given in its place is not read.
+macro_rules! integer_seeds {
+    ($($integer:ty),*) => {$(
+        impl Seed for $integer {
+            type Dual = $integer;
+            #[inline(always)]
+            fn seed(self, _tangent: $integer) -> $integer {
+                self
+            }
+            #[inline(always)]
+            fn constant(self) -> $integer {
+                self
+            }
+        }
+    )*};
+}
+
+integer_seeds!(usize, isize, u8, u16, u32, u64, i8, i16, i32, i64, bool);
 
 /// A `&mut` parameter of a `_jvp` function: its initial contents and their tangent are paired
 /// into duals on entry (the derivative code writes those), and the final duals are split back

@@ -11,7 +11,8 @@
 #![allow(
     clippy::float_cmp,
     clippy::double_ended_iterator_last,
-    clippy::useless_vec
+    clippy::useless_vec,
+    clippy::too_many_arguments
 )]
 
 mod common;
@@ -603,5 +604,226 @@ mod lent_floats_and_magnitudes {
         assert_eq!(value, shifted(1.0, &2.0));
         // ∂/∂x = -2 (n - x) + n, ∂/∂n = 2 (n - x) + x.
         approx::assert_relative_eq!(tangent, 0.0 + 0.5 * 3.0, epsilon = 1e-15);
+    }
+}
+
+/// Welford's aggregate `(count, mean, m2)` as a tuple mixing an integer and floats: forward mode
+/// takes it (the integer is data; the tangent in its slot is not read). Reverse mode refuses
+/// such a parameter with one message (`tests/ui`).
+#[forward]
+pub fn welford_variance(aggregate: (usize, f64, f64), new_val: f64) -> f64 {
+    let (mut count, mut mean, mut m2) = aggregate;
+    count += 1;
+    let delta = new_val - mean;
+    mean += delta / count as f64;
+    m2 += delta * (new_val - mean);
+    m2 / (count - 1) as f64
+}
+
+#[test]
+fn a_tuple_mixing_an_integer_and_floats() {
+    let at = |mean: f64, m2: f64, new_val: f64| welford_variance((3, mean, m2), new_val);
+    let (value, tangent) = welford_variance_jvp((3, 1.0, 2.0), 4.0, (7, 0.3, -0.5), 0.9);
+    assert_eq!(value, at(1.0, 2.0, 4.0));
+    let h = 1e-6;
+    let difference = (at(1.0 + 0.3 * h, 2.0 - 0.5 * h, 4.0 + 0.9 * h)
+        - at(1.0 - 0.3 * h, 2.0 + 0.5 * h, 4.0 - 0.9 * h))
+        / (2.0 * h);
+    approx::assert_relative_eq!(tangent, difference, max_relative = 1e-8);
+}
+
+/// shorelark's constructors (`Self { a, b }`, `Layer::new(neurons: Vec<Neuron>)`), PCA's power
+/// iteration (`b_k_prev.clone_from(&b_k)`), a Heston-style function of nine floats, and a
+/// struct update from the type's default (forward mode).
+mod constructors_and_wide_signatures {
+    use super::check;
+    use ad_runtime::{forward, reverse, Differentiable};
+
+    #[derive(Clone, Debug, Differentiable)]
+    pub struct P {
+        a: f64,
+        b: f64,
+    }
+
+    #[forward]
+    #[reverse]
+    impl P {
+        fn new(a: f64, b: f64) -> Self {
+            Self { a, b }
+        }
+        fn swapped(&self) -> Self {
+            let Self { a, b } = self;
+            Self { a: *b, b: *a }
+        }
+        fn prod(&self) -> f64 {
+            self.a * self.b
+        }
+    }
+
+    #[derive(Clone, Debug, Differentiable)]
+    pub struct Q {
+        ps: Vec<P>,
+    }
+
+    #[forward]
+    #[reverse]
+    impl Q {
+        fn new(ps: Vec<P>) -> Q {
+            Q { ps }
+        }
+        fn head_product(&self) -> f64 {
+            self.ps[0].a * self.ps[0].b
+        }
+    }
+
+    #[forward]
+    #[reverse]
+    fn built_by_self(x: &[f64]) -> f64 {
+        P::new(x[0], x[1]).swapped().prod() + x[0] * P::new(x[1], 2.0).prod()
+    }
+
+    #[forward]
+    #[reverse]
+    fn built_from_derived_values(x: &[f64]) -> f64 {
+        Q::new(vec![P { a: x[0], b: x[1] }]).head_product()
+    }
+
+    #[forward]
+    #[reverse]
+    fn power_iteration(x: &[f64]) -> f64 {
+        let m = [[x[0], x[1]], [x[1], x[2]]];
+        let mut b_k = vec![1.0, 0.5];
+        let mut b_k_prev = vec![0.0, 0.0];
+        for _ in 0..5 {
+            b_k_prev.clone_from(&b_k);
+            let next = vec![
+                m[0][0] * b_k_prev[0] + m[0][1] * b_k_prev[1],
+                m[1][0] * b_k_prev[0] + m[1][1] * b_k_prev[1],
+            ];
+            let norm = (next[0] * next[0] + next[1] * next[1]).sqrt();
+            b_k = vec![next[0] / norm, next[1] / norm];
+        }
+        b_k[0] * 3.0 + b_k_prev[1]
+    }
+
+    #[derive(Clone, Debug, Default, Differentiable)]
+    pub struct Spring {
+        pub k: f64,
+        pub c: f64,
+        pub x: f64,
+        pub v: f64,
+    }
+
+    #[forward]
+    fn spring_from_default(x: &[f64]) -> f64 {
+        let s = Spring {
+            k: x[0],
+            x: x[1],
+            ..Default::default()
+        };
+        s.k * s.x + s.c
+    }
+
+    #[test]
+    fn constructors_buffers_and_defaults() {
+        check(2, built_by_self, built_by_self_jvp, built_by_self_vjp);
+        check(
+            2,
+            built_from_derived_values,
+            built_from_derived_values_jvp,
+            built_from_derived_values_vjp,
+        );
+        check(3, power_iteration, power_iteration_jvp, power_iteration_vjp);
+        let (v, t) = spring_from_default_jvp(&[2.0, 3.0], &[1.0, 0.0]);
+        assert_eq!((v, t), (6.0, 3.0));
+    }
+
+    #[forward]
+    #[reverse]
+    fn nine(a: f64, b: f64, c: f64, d: f64, e: f64, f: f64, g: f64, h: f64, i: f64) -> f64 {
+        a * b + c * d + e * f * g + (h * i).sin()
+    }
+
+    #[test]
+    fn nine_floats() {
+        let (value, g) = nine_grad(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0);
+        assert_eq!(value, nine(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0));
+        assert_eq!(g.0, 2.0);
+        assert_eq!(g.8, 8.0 * (72.0f64).cos());
+        let (_, t) = nine_jvp(
+            1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+            0.0,
+        );
+        assert_eq!(t, 2.0);
+        let (_, _, hess) = nine_hessian(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0);
+        assert_eq!(hess[0][1], 1.0);
+    }
+}
+
+/// Cases a review of the mechanisms above raised, each checked to do what Rust does.
+mod review_cases {
+    use super::check;
+    use ad_runtime::{forward, reverse, Differentiable};
+
+    #[derive(Clone, Copy, Debug, Differentiable)]
+    pub struct Vec3 {
+        pub x: f64,
+        pub y: f64,
+        pub z: f64,
+    }
+
+    #[forward]
+    #[reverse]
+    impl Vec3 {
+        pub fn abs(self) -> Self {
+            Vec3 {
+                x: self.x.abs(),
+                y: self.y.abs(),
+                z: self.z.abs(),
+            }
+        }
+    }
+
+    /// `v.x.abs()` is the float's, though `Vec3` has a method `abs` returning a `Vec3`.
+    #[forward]
+    #[reverse]
+    fn l1(x: &[f64]) -> f64 {
+        let v = Vec3 {
+            x: x[0],
+            y: x[1],
+            z: x[2],
+        };
+        let m = v.x.abs();
+        m + v.y.abs() + v.abs().z
+    }
+
+    /// A parameter not naming `T` is data, as the generic function has it.
+    #[forward]
+    #[reverse]
+    fn weighted<T: num_traits::Float, F: Fn(T) -> T>(f: F, a: T, b: T, w: f64) -> T {
+        (f(a) + f(b)) * T::from(w).unwrap()
+    }
+
+    #[forward]
+    #[reverse]
+    fn ends(x: &[f64]) -> Option<f64> {
+        let a: &f64 = x.first()?;
+        Some(a * x[1])
+    }
+
+    #[forward]
+    #[reverse]
+    fn ends_or_zero(x: &[f64]) -> f64 {
+        ends(x).unwrap_or(0.0)
+    }
+
+    #[test]
+    fn review_cases_do_what_rust_does() {
+        check(3, l1, l1_jvp, l1_vjp);
+        check(2, ends_or_zero, ends_or_zero_jvp, ends_or_zero_vjp);
+        // `w` is data: no adjoint for it.
+        let (value, (da, db)) = weighted_grad(|t| t * t, 1.0, 2.0, 3.0);
+        assert_eq!((value, da, db), (15.0, 6.0, 12.0));
+        assert_eq!(value, weighted(|t| t * t, 1.0, 2.0, 3.0));
     }
 }

@@ -125,6 +125,7 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
         data_options: HashMap::new(),
         closure_calls: Vec::new(),
         containers: std::collections::HashSet::new(),
+        owned_container_params: std::collections::HashSet::new(),
         iterated: std::collections::HashSet::new(),
         param_roots: std::collections::HashSet::new(),
         expected_types: Vec::new(),
@@ -166,6 +167,7 @@ pub fn lower(function: &Function, derived_types: &[syn::Path]) -> Lowered<Body> 
             } else if names_a_container(&param.ty) {
                 // `mut v: Vec<f64>`: a local container the caller gave.
                 lowering.containers.insert(var);
+                lowering.owned_container_params.insert(var);
             }
             root
         } else {
@@ -344,6 +346,10 @@ struct Lowering {
     /// Variables holding a `Vec` or an array (built in the body, or with the type written),
     /// whose rearranging methods (`swap`, `sort_by`, ...) are their element writes.
     containers: std::collections::HashSet<Var>,
+    /// Container parameters taken by value and `mut` (`mut v: Vec<f64>`): rearranged in
+    /// place (`sort_by`, `swap`, `fill`), not resized, so that the adjoint `_vjp` returns for
+    /// them keeps their length.
+    owned_container_params: std::collections::HashSet<Var>,
     /// `Body::receivers`.
     receivers: std::collections::HashSet<Value>,
     /// `&mut` parameters (variables holding the reference).

@@ -149,6 +149,10 @@ seed_tuple!(A 0, B 1, C 2, D 3, E 4);
 seed_tuple!(A 0, B 1, C 2, D 3, E 4, F 5);
 seed_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
 seed_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
+seed_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8);
+seed_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);
+seed_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10);
+seed_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11);
 
 /// The arguments of a call to another function's generic derivative code (`g_grad(x, &w)`
 /// inside reverse-mode code is `g::grad` at dual numbers), whose parameter types the macro does
@@ -482,6 +486,14 @@ tangents_tuple!(A 0);
 tangents_tuple!(A 0, B 1);
 tangents_tuple!(A 0, B 1, C 2);
 tangents_tuple!(A 0, B 1, C 2, D 3);
+tangents_tuple!(A 0, B 1, C 2, D 3, E 4);
+tangents_tuple!(A 0, B 1, C 2, D 3, E 4, F 5);
+tangents_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
+tangents_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
+tangents_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8);
+tangents_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);
+tangents_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10);
+tangents_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11);
 
 /// The function's value at the arguments: run at dual numbers with tangent zero.
 pub fn primal<S: Scalar, A: Seed<S>, R: Tangents<S>>(

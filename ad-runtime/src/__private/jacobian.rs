@@ -278,6 +278,10 @@ columns_tuple!(A 0, B 1, C 2, D 3, E 4);
 columns_tuple!(A 0, B 1, C 2, D 3, E 4, F 5);
 columns_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
 columns_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
+columns_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8);
+columns_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);
+columns_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10);
+columns_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11);
 
 /// The Jacobian by the vector forward mode: `pass(start)` runs the derivative code with
 /// inputs `start..start + N` seeded; each pass fills `N` columns. The passes are called once
@@ -402,6 +406,10 @@ flat_tuple!(A 0, B 1, C 2, D 3, E 4);
 flat_tuple!(A 0, B 1, C 2, D 3, E 4, F 5);
 flat_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
 flat_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
+flat_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8);
+flat_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);
+flat_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10);
+flat_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11);
 
 /// `cotangent · J`: the adjoints of the inputs, flat, for the Jacobian `jacobian` (a row per
 /// float of the result) and a cotangent shaped as the result.

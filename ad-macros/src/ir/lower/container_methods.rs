@@ -66,6 +66,12 @@ impl Lowering {
             "fill" | "copy_from_slice" | "clone_from_slice" | "swap" | "reverse"
         );
         let sub_slice = matches!(last, Some(Projection::Slice(..))) && keeps_length;
+        let resizes = !keeps_length && !matches!(method.as_str(), "sort_by" | "sort_unstable_by");
+        if resizes
+            && matches!(container.root, Root::Var(var) if self.owned_container_params.contains(&var))
+        {
+            return Ok(None);
+        }
         let plain_projection = |projection: &Projection| {
             matches!(
                 projection,

@@ -1094,8 +1094,21 @@ pub(super) fn try_as_match(body: &syn::Block, tried: Tried) -> Option<syn::Block
                     if super::element_access::accessor(&try_expr.expr).is_some() {
                         let span = try_expr.question_token.span;
                         let operand = (*try_expr.expr).clone();
-                        let pat = &local.pat;
-                        local.pat = syn::parse_quote_spanned!(span=> Some(#pat));
+                        local.pat = match &local.pat {
+                            // `let a: &f64 = x.first()?;`: the option's type written.
+                            Pat::Type(typed) => {
+                                let (pat, ty) = (&typed.pat, &typed.ty);
+                                Pat::Type(syn::PatType {
+                                    attrs: typed.attrs.clone(),
+                                    pat: Box::new(syn::parse_quote_spanned!(span=> Some(#pat))),
+                                    colon_token: typed.colon_token,
+                                    ty: Box::new(syn::parse_quote_spanned!(span=>
+                                        ::core::option::Option<#ty>
+                                    )),
+                                })
+                            }
+                            pat => syn::parse_quote_spanned!(span=> Some(#pat)),
+                        };
                         *init.expr = operand;
                         init.diverge = Some((
                             syn::Token![else](span),

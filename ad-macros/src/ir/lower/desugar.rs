@@ -11,6 +11,7 @@
 //! * `map(f64::exp)`, `filter(is_small)` and the other adapters given a function's path are
 //!   the closure `|item| f64::exp(item)` calling it;
 //! * `std::iter::zip(a, b)` is `a.into_iter().zip(b)`;
+//! * `a.clone_from(&b)` is `a = b.clone()`;
 //! * `(lo..=hi).contains(&x)` is `lo <= x && x <= hi` (statrs' argument checks);
 //! * a `&mut` parameter passed by name to a `&mut` parameter of a function of the file is
 //!   reborrowed mutably, `f(&mut *m)`, as Rust does (TheAlgorithms' `gaussian_elimination`);
@@ -229,6 +230,24 @@ impl VisitMut for Rewrite {
                         self.changed = true;
                     }
                 }
+            }
+            // `a.clone_from(&b)` is `a = b.clone()` (TheAlgorithms' power iteration).
+            Expr::MethodCall(call)
+                if call.method == "clone_from"
+                    && call.args.len() == 1
+                    && call.turbofish.is_none()
+                    && matches!(&call.args[0], Expr::Reference(reference)
+                        if reference.mutability.is_none()) =>
+            {
+                let Expr::Reference(source) = &call.args[0] else {
+                    unreachable!("checked by the guard");
+                };
+                let (receiver, source) = (&call.receiver, &source.expr);
+                let span = call.method.span();
+                *expr = syn::parse_quote_spanned!(span=> #receiver = (#source).clone());
+                self.changed = true;
+                self.visit_expr_mut(expr);
+                return;
             }
             Expr::MethodCall(call) if operator_of_method(call).is_some() => {
                 let operator = operator_of_method(call).expect("checked by the guard");

@@ -33,7 +33,7 @@ pub(super) struct Accessor<'a> {
 }
 
 /// Methods that make or adapt an iterator: what `last()` of them reduces.
-const ITERATOR_ADAPTERS: &[&str] = &[
+pub(super) const ITERATOR_ADAPTERS: &[&str] = &[
     "iter",
     "iter_mut",
     "into_iter",

@@ -676,7 +676,12 @@ impl Lowering {
                         &receiver.segments.last()?.ident.to_string(),
                         &call.method.to_string(),
                     ),
-                    None if self.may_be_user_value(&call.receiver) => {
+                    // Of a receiver whose type only rustc knows (not a float: `v.x.abs()`).
+                    None if self.may_be_user_value(&call.receiver)
+                        && !self.is_a_float(&call.receiver)
+                        && !matches!(strip(&call.receiver), Expr::Field(field)
+                            if self.declared_field_type(field).is_some()) =>
+                    {
                         crate::source_facts::derived_result_of_method(&call.method.to_string())
                     }
                     None => None,

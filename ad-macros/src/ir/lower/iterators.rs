@@ -169,7 +169,14 @@ impl Lowering {
                 }
             }
             ("count", 0) => Reduction::Count,
-            ("last", 0) => Reduction::Last,
+            // Of an iterator chain (`x.iter().step_by(2).last()`), not of a container.
+            ("last", 0)
+                if matches!(strip(&call.receiver), Expr::MethodCall(adapter)
+                    if super::element_access::ITERATOR_ADAPTERS
+                        .contains(&adapter.method.to_string().as_str())) =>
+            {
+                Reduction::Last
+            }
             _ => return Ok(None),
         };
         let mut reduction = reduction;
