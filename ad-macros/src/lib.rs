@@ -21,6 +21,7 @@ mod activity;
 mod aliases;
 mod ast;
 mod attr;
+mod by_path;
 mod const_generics;
 mod ctxt;
 mod custom_rules;

@@ -675,18 +675,7 @@ macro_rules! dual_parts_tuple {
     };
 }
 
-dual_parts_tuple!(A 0);
-dual_parts_tuple!(A 0, B 1);
-dual_parts_tuple!(A 0, B 1, C 2);
-dual_parts_tuple!(A 0, B 1, C 2, D 3);
-dual_parts_tuple!(A 0, B 1, C 2, D 3, E 4);
-dual_parts_tuple!(A 0, B 1, C 2, D 3, E 4, F 5);
-dual_parts_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
-dual_parts_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
-dual_parts_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8);
-dual_parts_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);
-dual_parts_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10);
-dual_parts_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11);
+for_each_parameter_tuple!(dual_parts_tuple);
 
 impl<T: DualParts, const N: usize> DualParts for [T; N] {
     type Primal = [T::Primal; N];

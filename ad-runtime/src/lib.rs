@@ -58,6 +58,27 @@ macro_rules! for_each_tuple {
     };
 }
 
+/// Calls the macro `$implement` once for each tuple arity up to twelve, with the type
+/// parameters and their indices (`$implement!(A 0, B 1);`): the traits a function's parameters
+/// meet as a tuple (the duals of its floats, their columns, their seeds), so that a function of
+/// up to twelve floats has every generated function.
+macro_rules! for_each_parameter_tuple {
+    ($implement:ident) => {
+        $implement!(A 0);
+        $implement!(A 0, B 1);
+        $implement!(A 0, B 1, C 2);
+        $implement!(A 0, B 1, C 2, D 3);
+        $implement!(A 0, B 1, C 2, D 3, E 4);
+        $implement!(A 0, B 1, C 2, D 3, E 4, F 5);
+        $implement!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
+        $implement!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
+        $implement!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8);
+        $implement!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);
+        $implement!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10);
+        $implement!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11);
+    };
+}
+
 pub mod adjoint;
 #[cfg(feature = "argmin")]
 pub mod argmin;

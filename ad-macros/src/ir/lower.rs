@@ -38,6 +38,7 @@ mod patterns;
 mod places;
 mod refusals;
 mod stepped_iterators;
+mod value_types;
 
 use control::{default_value, leaves, returns_early, var_place, FunctionExit, LoopContext};
 use places::{borrowing_name, is_place_expression, is_sub_slice};

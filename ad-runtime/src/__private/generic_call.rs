@@ -141,18 +141,7 @@ macro_rules! seed_tuple {
     };
 }
 
-seed_tuple!(A 0);
-seed_tuple!(A 0, B 1);
-seed_tuple!(A 0, B 1, C 2);
-seed_tuple!(A 0, B 1, C 2, D 3);
-seed_tuple!(A 0, B 1, C 2, D 3, E 4);
-seed_tuple!(A 0, B 1, C 2, D 3, E 4, F 5);
-seed_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
-seed_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
-seed_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8);
-seed_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);
-seed_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10);
-seed_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11);
+for_each_parameter_tuple!(seed_tuple);
 
 /// The arguments of a call to another function's generic derivative code (`g_grad(x, &w)`
 /// inside reverse-mode code is `g::grad` at dual numbers), whose parameter types the macro does
@@ -482,18 +471,7 @@ macro_rules! tangents_tuple {
     };
 }
 
-tangents_tuple!(A 0);
-tangents_tuple!(A 0, B 1);
-tangents_tuple!(A 0, B 1, C 2);
-tangents_tuple!(A 0, B 1, C 2, D 3);
-tangents_tuple!(A 0, B 1, C 2, D 3, E 4);
-tangents_tuple!(A 0, B 1, C 2, D 3, E 4, F 5);
-tangents_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
-tangents_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
-tangents_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8);
-tangents_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);
-tangents_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10);
-tangents_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11);
+for_each_parameter_tuple!(tangents_tuple);
 
 /// The function's value at the arguments: run at dual numbers with tangent zero.
 pub fn primal<S: Scalar, A: Seed<S>, R: Tangents<S>>(

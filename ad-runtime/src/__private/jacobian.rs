@@ -270,18 +270,7 @@ macro_rules! columns_tuple {
     };
 }
 
-columns_tuple!(A 0);
-columns_tuple!(A 0, B 1);
-columns_tuple!(A 0, B 1, C 2);
-columns_tuple!(A 0, B 1, C 2, D 3);
-columns_tuple!(A 0, B 1, C 2, D 3, E 4);
-columns_tuple!(A 0, B 1, C 2, D 3, E 4, F 5);
-columns_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
-columns_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
-columns_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8);
-columns_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);
-columns_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10);
-columns_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11);
+for_each_parameter_tuple!(columns_tuple);
 
 /// The Jacobian by the vector forward mode: `pass(start)` runs the derivative code with
 /// inputs `start..start + N` seeded; each pass fills `N` columns. The passes are called once
@@ -398,18 +387,7 @@ macro_rules! flat_tuple {
     };
 }
 
-flat_tuple!(A 0);
-flat_tuple!(A 0, B 1);
-flat_tuple!(A 0, B 1, C 2);
-flat_tuple!(A 0, B 1, C 2, D 3);
-flat_tuple!(A 0, B 1, C 2, D 3, E 4);
-flat_tuple!(A 0, B 1, C 2, D 3, E 4, F 5);
-flat_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6);
-flat_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7);
-flat_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8);
-flat_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9);
-flat_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10);
-flat_tuple!(A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11);
+for_each_parameter_tuple!(flat_tuple);
 
 /// `cotangent · J`: the adjoints of the inputs, flat, for the Jacobian `jacobian` (a row per
 /// float of the result) and a cotangent shaped as the result.
