@@ -53,6 +53,9 @@ struct Definitions {
     /// The named fields of the derived structs whose type is a nalgebra vector or matrix of
     /// floats (`position: Vector3<f64>`).
     linalg_fields: HashMap<String, std::collections::HashSet<String>>,
+    /// The named fields of the derived structs that are `Vec`s or arrays of a type named by
+    /// one identifier, with that element type.
+    element_fields: HashMap<String, HashMap<String, String>>,
     /// The named fields of the derived structs whose type is a `Box`.
     boxed_fields: HashMap<String, std::collections::HashSet<String>>,
     /// Methods with a receiver, by name: the `impl` blocks that define one.
@@ -334,6 +337,20 @@ impl<'ast> Visit<'ast> for Definitions {
                 })
                 .collect();
             self.fields.insert(item.ident.to_string(), fields);
+            // `layers: Vec<Layer>`, `ps: [P; 3]`: the element type of a container field.
+            let elements = item
+                .fields
+                .iter()
+                .filter_map(|field| {
+                    let name = field.ident.as_ref()?.to_string();
+                    let element = crate::ast::container_element(&field.ty)?;
+                    let syn::Type::Path(path) = element else {
+                        return None;
+                    };
+                    Some((name, path.path.get_ident()?.to_string()))
+                })
+                .collect();
+            self.element_fields.insert(item.ident.to_string(), elements);
             let linalg = item
                 .fields
                 .iter()
@@ -838,6 +855,23 @@ impl Aliases {
                     .filter(|(_, ty)| {
                         self.own.derived.contains(*ty) || matches!(ty.as_str(), "f64" | "f32")
                     })
+                    .map(|(field, ty)| (field.clone(), ty.clone()))
+                    .collect();
+                (name.clone(), derived)
+            })
+            .collect()
+    }
+
+    /// The container fields of the derived structs of the function's file whose elements are
+    /// of a derived type: by struct, the field's name and the element type's name.
+    pub fn element_fields(&self) -> HashMap<String, HashMap<String, String>> {
+        self.own
+            .element_fields
+            .iter()
+            .map(|(name, fields)| {
+                let derived = fields
+                    .iter()
+                    .filter(|(_, ty)| self.own.derived.contains(*ty))
                     .map(|(field, ty)| (field.clone(), ty.clone()))
                     .collect();
                 (name.clone(), derived)

@@ -223,6 +223,10 @@ fn expand_item(
             .as_ref()
             .map(aliases::Aliases::derived_fields)
             .unwrap_or_default(),
+        element_fields: aliases
+            .as_ref()
+            .map(aliases::Aliases::element_fields)
+            .unwrap_or_default(),
         linalg_fields: aliases
             .as_ref()
             .map(aliases::Aliases::linalg_fields)

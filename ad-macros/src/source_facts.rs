@@ -12,6 +12,8 @@ pub struct SourceFacts {
     /// By derived struct, its fields whose type is a derived type of the file or a float, with
     /// that type.
     pub derived_fields: HashMap<String, HashMap<String, String>>,
+    /// By derived struct, its `Vec` and array fields of a derived type, with that type.
+    pub element_fields: HashMap<String, HashMap<String, String>>,
     /// By derived struct, its fields of nalgebra vector or matrix types.
     pub linalg_fields: HashMap<String, std::collections::HashSet<String>>,
     /// By derived struct, its fields of `Box` types.
@@ -200,6 +202,19 @@ pub fn field_type(type_name: &str, field: &str) -> Option<String> {
             other => other.to_string(),
         };
         current.derived_fields.get(&type_name)?.get(field).cloned()
+    })
+}
+
+/// The derived type of the elements of the container field `field` of the derived struct
+/// `type_name` (`Self` for the `impl` block's type): `Layer` of `layers: Vec<Layer>`.
+pub fn field_element_type(type_name: &str, field: &str) -> Option<String> {
+    FACTS.with(|current| {
+        let current = current.borrow();
+        let type_name = match type_name {
+            "Self" => current.impl_type.clone()?,
+            other => other.to_string(),
+        };
+        current.element_fields.get(&type_name)?.get(field).cloned()
     })
 }
 

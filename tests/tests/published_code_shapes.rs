@@ -827,3 +827,68 @@ mod review_cases {
         assert_eq!(value, weighted(|t| t * t, 1.0, 2.0, 3.0));
     }
 }
+
+/// shorelark's network: methods of a derived type called on the elements of a `Vec` field of
+/// another (`for n in &self.neurons`, `self.neurons[0]`).
+mod layers_of_neurons {
+    use super::check;
+    use ad_runtime::{forward, reverse, Differentiable};
+
+    #[derive(Clone, Debug, Differentiable)]
+    pub struct Neuron {
+        bias: f64,
+        weights: Vec<f64>,
+    }
+
+    #[forward]
+    #[reverse]
+    impl Neuron {
+        fn propagate(&self, inputs: &[f64]) -> f64 {
+            let output = inputs
+                .iter()
+                .zip(&self.weights)
+                .map(|(i, w)| i * w)
+                .sum::<f64>();
+            (self.bias + output).max(0.0) + 0.1 * output
+        }
+    }
+
+    #[derive(Clone, Debug, Differentiable)]
+    pub struct Layer {
+        neurons: Vec<Neuron>,
+    }
+
+    #[forward]
+    #[reverse]
+    impl Layer {
+        fn total(&self, inputs: &[f64]) -> f64 {
+            let mut s = 0.0;
+            for n in &self.neurons {
+                s += n.propagate(inputs);
+            }
+            s + self.neurons[0].propagate(inputs)
+        }
+    }
+
+    #[forward]
+    #[reverse]
+    fn net(x: &[f64]) -> f64 {
+        let n1 = Neuron {
+            bias: x[0],
+            weights: vec![x[1], x[2]],
+        };
+        let n2 = Neuron {
+            bias: 0.3,
+            weights: vec![x[2], x[0]],
+        };
+        let layer = Layer {
+            neurons: vec![n1, n2],
+        };
+        layer.total(&[x[0], x[1]])
+    }
+
+    #[test]
+    fn methods_of_the_elements_of_a_vec_field() {
+        check(3, net, net_jvp, net_vjp);
+    }
+}

@@ -451,6 +451,29 @@ impl Lowering {
             [Projection::Index(_)] | [Projection::Deref, Projection::Index(_)] => {
                 self.user_containers.get(&place.root).cloned()
             }
+            // `self.layers[i]` of a derived value whose struct declares `layers: Vec<Layer>`
+            // (through fields of derived types the file declares).
+            [before @ .., Projection::Field(syn::Member::Named(container)), Projection::Index(_)] =>
+            {
+                let mut ty = self
+                    .user_values
+                    .get(&place.root)?
+                    .segments
+                    .last()?
+                    .ident
+                    .to_string();
+                for projection in before {
+                    match projection {
+                        Projection::Deref => {}
+                        Projection::Field(syn::Member::Named(field)) => {
+                            ty = crate::source_facts::field_type(&ty, &field.to_string())?;
+                        }
+                        _ => return None,
+                    }
+                }
+                let element = crate::source_facts::field_element_type(&ty, &container.to_string())?;
+                Some(syn::Ident::new(&element, container.span()).into())
+            }
             _ => None,
         }
     }

@@ -63,9 +63,22 @@ impl Lowering {
         }
         match expr {
             // `xs[i]` of a `#[grad] xs: &[LogP]`.
-            Expr::Index(index) => self
-                .local_named(&index.expr)
-                .and_then(|root| self.user_containers.get(&root).cloned()),
+            Expr::Index(index) => match strip(&index.expr) {
+                // `self.layers[i]` of a struct declaring `layers: Vec<Layer>`.
+                Expr::Field(field) => {
+                    let syn::Member::Named(name) = &field.member else {
+                        return None;
+                    };
+                    let base = self.user_type_written(&field.base)?;
+                    let base = base.segments.last()?.ident.to_string();
+                    let element =
+                        crate::source_facts::field_element_type(&base, &name.to_string())?;
+                    Some(syn::Ident::new(&element, name.span()).into())
+                }
+                _ => self
+                    .local_named(&index.expr)
+                    .and_then(|root| self.user_containers.get(&root).cloned()),
+            },
             // A field of a derived type, not one of a primitive type (`self.mass`).
             Expr::Field(field) => match self.declared_field_type(field)? {
                 syn::Type::Path(path)
