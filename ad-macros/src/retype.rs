@@ -109,6 +109,10 @@ impl Retype<'_> {
     /// `p.norm(..)` where `p` is a `#[grad]` parameter (or `self`): the path of the method's
     /// companion (`Point::__ad_forward_norm`). `clone` stays: the twin has its own.
     fn user_method(&self, call: &syn::ExprMethodCall) -> Option<TokenStream> {
+        // A field of a derived value that the file's struct declares of a derived type
+        // (`self.first: Neuron`), or an element of one declared a container of such
+        // (`self.neurons[i]` of `neurons: Vec<Neuron>`).
+        let owned;
         let type_path = match &*call.receiver {
             Expr::Path(receiver) => self
                 .locals
@@ -120,6 +124,30 @@ impl Retype<'_> {
                     .locals
                     .user_types
                     .of_container(container.path.get_ident()?)?,
+                Expr::Field(field) => {
+                    let syn::Member::Named(name) = &field.member else {
+                        return None;
+                    };
+                    let syn::Type::Path(base) = self.derived_place_type(&field.base)? else {
+                        return None;
+                    };
+                    let base = base.path.segments.last()?.ident.to_string();
+                    let element =
+                        crate::source_facts::field_element_type(&base, &name.to_string())?;
+                    owned = syn::Path::from(Ident::new(&element, name.span()));
+                    &owned
+                }
+                _ => return None,
+            },
+            Expr::Field(field) => match self.field_type(field)? {
+                syn::Type::Path(path)
+                    if path.path.get_ident().is_some_and(|name| {
+                        crate::source_facts::defines_derived(&name.to_string())
+                    }) =>
+                {
+                    owned = path.path;
+                    &owned
+                }
                 _ => return None,
             },
             _ => return None,

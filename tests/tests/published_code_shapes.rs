@@ -828,8 +828,9 @@ mod review_cases {
     }
 }
 
-/// shorelark's network: methods of a derived type called on the elements of a `Vec` field of
-/// another (`for n in &self.neurons`, `self.neurons[0]`).
+/// shorelark's network: methods of a derived type called on a field of another (`self.first`,
+/// not `Copy`) and on the elements of a `Vec` field (`for n in &self.neurons`,
+/// `self.neurons[0]`).
 mod layers_of_neurons {
     use super::check;
     use ad_runtime::{forward, reverse, Differentiable};
@@ -856,13 +857,14 @@ mod layers_of_neurons {
     #[derive(Clone, Debug, Differentiable)]
     pub struct Layer {
         neurons: Vec<Neuron>,
+        first: Neuron,
     }
 
     #[forward]
     #[reverse]
     impl Layer {
         fn total(&self, inputs: &[f64]) -> f64 {
-            let mut s = 0.0;
+            let mut s = self.first.propagate(inputs);
             for n in &self.neurons {
                 s += n.propagate(inputs);
             }
@@ -882,7 +884,8 @@ mod layers_of_neurons {
             weights: vec![x[2], x[0]],
         };
         let layer = Layer {
-            neurons: vec![n1, n2],
+            neurons: vec![n1.clone(), n2],
+            first: n1,
         };
         layer.total(&[x[0], x[1]])
     }

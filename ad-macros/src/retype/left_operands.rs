@@ -114,7 +114,24 @@ impl Retype<'_> {
     }
 
     /// The declared type of a field of a value of a derived type (`self.vel`, `p.pos.x`).
-    fn field_type(&self, field: &syn::ExprField) -> Option<syn::Type> {
+    /// The derived type of a binding (`self`, a `#[grad]` parameter) or of a field of one, as
+    /// the file declares it.
+    pub(super) fn derived_place_type(&self, expr: &Expr) -> Option<syn::Type> {
+        match strip(expr) {
+            Expr::Path(path) => {
+                let binding = path.path.get_ident()?;
+                let ty = self.locals.user_types.of_binding(binding)?.clone();
+                Some(syn::Type::Path(syn::TypePath {
+                    qself: None,
+                    path: ty,
+                }))
+            }
+            Expr::Field(field) => self.field_type(field),
+            _ => None,
+        }
+    }
+
+    pub(super) fn field_type(&self, field: &syn::ExprField) -> Option<syn::Type> {
         let syn::Member::Named(name) = &field.member else {
             return None;
         };

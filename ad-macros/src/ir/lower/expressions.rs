@@ -377,8 +377,9 @@ impl Lowering {
                     if reference_value && place.projections.is_empty() {
                         place.projections.push(Projection::Deref);
                     }
+                    // (A field of what a reference points to, `self.first`, is lent as it is.)
                     if (holds_the_value && place.projections.is_empty())
-                        || (reference_value && place.projections.len() == 1)
+                        || (reference_value && matches!(place.projections[..], [Projection::Deref]))
                     {
                         self.receivers.insert(reference);
                     }
