@@ -830,7 +830,7 @@ mod review_cases {
 
 /// shorelark's network: methods of a derived type called on a field of another (`self.first`,
 /// not `Copy`) and on the elements of a `Vec` field (`for n in &self.neurons`,
-/// `self.neurons[0]`).
+/// `self.neurons[0]`, `self.neurons.iter().map(|neuron| ..)`).
 mod layers_of_neurons {
     use super::check;
     use ad_runtime::{forward, reverse, Differentiable};
@@ -870,6 +870,13 @@ mod layers_of_neurons {
             }
             s + self.neurons[0].propagate(inputs)
         }
+
+        fn outputs(&self, inputs: Vec<f64>) -> Vec<f64> {
+            self.neurons
+                .iter()
+                .map(|neuron| neuron.propagate(&inputs))
+                .collect()
+        }
     }
 
     #[forward]
@@ -887,7 +894,8 @@ mod layers_of_neurons {
             neurons: vec![n1.clone(), n2],
             first: n1,
         };
-        layer.total(&[x[0], x[1]])
+        let out = layer.outputs(vec![x[1], 2.0]);
+        layer.total(&[x[0], x[1]]) + out[0] * out[1]
     }
 
     #[test]

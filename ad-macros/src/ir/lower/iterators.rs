@@ -983,6 +983,17 @@ impl Lowering {
             }
         }
         let value = self.as_value(item, span, stmts);
+        // An item of a derived type (`|neuron|` over `self.neurons.iter()`): the name is the
+        // item, whose type is known, as a `for` loop's is.
+        if let (Pat::Ident(name), false) = (pat, borrowed) {
+            if name.by_ref.is_none()
+                && name.subpat.is_none()
+                && self.user_values.contains_key(&Root::Value(value))
+            {
+                self.bind(&name.ident, Root::Value(value));
+                return Ok(());
+            }
+        }
         let value = if borrowed {
             let whole = Place {
                 root: Root::Value(value),

@@ -410,17 +410,31 @@ impl Lowering {
         stmts: &mut Vec<Stmt>,
     ) -> Operand {
         match item {
+            // Of a derived type the file declares (`self.neurons.iter().map(|n| ..)`): its
+            // methods are its type's, as for a `for` loop's item.
             Item::Element {
                 place,
                 access: Access::ByType,
-            } => Operand::Value(self.iterated_item(place, span, stmts)),
+            } => {
+                let element_type = self.element_type(&place);
+                let value = self.iterated_item(place, span, stmts);
+                if let Some(type_path) = element_type {
+                    self.user_values.insert(Root::Value(value), type_path);
+                }
+                Operand::Value(value)
+            }
             Item::Element { place, access } => {
+                let element_type = self.element_type(&place);
                 let rvalue = if access != Access::Read && borrowed {
                     Rvalue::Ref(Operand::Place(place))
                 } else {
                     Rvalue::Use(Operand::Place(place))
                 };
-                Operand::Value(self.define(rvalue, span, stmts))
+                let value = self.define(rvalue, span, stmts);
+                if let Some(type_path) = element_type {
+                    self.user_values.insert(Root::Value(value), type_path);
+                }
+                Operand::Value(value)
             }
             Item::Slice(place, _) => Operand::Place(place),
             Item::Data(value) => Operand::Value(value),
