@@ -141,6 +141,15 @@ pub fn defines_floatless(name: &str) -> bool {
     FACTS.with(|current| current.borrow().floatless.contains(name))
 }
 
+/// Whether the path names a struct or enum of the file that holds no float and has no
+/// derive (`Kernel { order: 3 }`, a unit struct): data wherever it is built.
+pub fn is_floatless_data_type(path: &syn::Path) -> bool {
+    path.get_ident().is_some_and(|name| {
+        let name = name.to_string();
+        defines_floatless(&name) && defines_underived(&name)
+    })
+}
+
 /// Whether the file defines the struct or enum `name` without deriving `Differentiable`.
 pub fn defines_underived(name: &str) -> bool {
     FACTS.with(|current| current.borrow().underived.contains(name))

@@ -144,10 +144,7 @@ impl UserTypes {
         for path in found {
             // A type of the file that holds no float (`Kernel { order: 3 }`, a unit struct) is
             // data wherever it is built.
-            let floatless = path.get_ident().is_some_and(|name| {
-                crate::source_facts::defines_floatless(&name.to_string())
-                    && crate::source_facts::defines_underived(&name.to_string())
-            });
+            let floatless = crate::source_facts::is_floatless_data_type(&path);
             if floatless || self.types.iter().any(|(known, _)| same_path(known, &path)) {
                 continue;
             }

@@ -239,15 +239,14 @@ impl VisitMut for Rewrite {
                     && matches!(&call.args[0], Expr::Reference(reference)
                         if reference.mutability.is_none()) =>
             {
-                let Expr::Reference(source) = &call.args[0] else {
-                    unreachable!("checked by the guard");
-                };
-                let (receiver, source) = (&call.receiver, &source.expr);
-                let span = call.method.span();
-                *expr = syn::parse_quote_spanned!(span=> #receiver = (#source).clone());
-                self.changed = true;
-                self.visit_expr_mut(expr);
-                return;
+                if let Expr::Reference(source) = &call.args[0] {
+                    let (receiver, source) = (&call.receiver, &source.expr);
+                    let span = call.method.span();
+                    *expr = syn::parse_quote_spanned!(span=> #receiver = (#source).clone());
+                    self.changed = true;
+                    self.visit_expr_mut(expr);
+                    return;
+                }
             }
             Expr::MethodCall(call) if operator_of_method(call).is_some() => {
                 let operator = operator_of_method(call).expect("checked by the guard");

@@ -1059,11 +1059,7 @@ impl Lowering {
         }
         // A type of the file that holds no float (`Kernel { order: 3 }`): data, built as
         // written wherever it goes.
-        let floatless = path.get_ident().is_some_and(|name| {
-            crate::source_facts::defines_floatless(&name.to_string())
-                && crate::source_facts::defines_underived(&name.to_string())
-        });
-        if floatless {
+        if crate::source_facts::is_floatless_data_type(path) {
             return Some(Rvalue::Construct {
                 twin: path.clone(),
                 adjoint: path.clone(),
